@@ -1,0 +1,98 @@
+"""The glyph table: which characters stand for ○ (鼙), □ (鼓) and 半 in real transcriptions.
+
+Only characters that transcriptions of the 禮記 actually use, or that a typist reaching for the
+shape would plausibly type, are here. Filled shapes (●, ■) and other geometric signs are left out on
+purpose: in commentaries they mark other things, so the parser refuses them with a hint instead of
+guessing.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+CIRCLE = "○"  # U+25CB WHITE CIRCLE: 鼙, the small drum
+SQUARE = "□"  # U+25A1 WHITE SQUARE: 鼓, the big drum
+HALF = "半"  # U+534A: the section mark
+
+#: Characters read as a circle (○, a stroke on 鼙).
+CIRCLE_LOOKALIKES: dict[str, str] = {
+    "○": "U+25CB WHITE CIRCLE (the canonical form)",
+    "〇": "U+3007 IDEOGRAPHIC NUMBER ZERO (common in digitised CJK texts)",
+    "◯": "U+25EF LARGE CIRCLE",
+}
+
+#: Characters read as a square (□, a stroke on 鼓).
+SQUARE_LOOKALIKES: dict[str, str] = {
+    "□": "U+25A1 WHITE SQUARE (the canonical form)",
+    "口": "U+53E3 CJK 'mouth' (common in digitised CJK texts)",
+    "囗": "U+56D7 CJK 'enclosure' radical",
+    "⼝": "U+2F1D KANGXI RADICAL MOUTH",
+    "⼞": "U+2F1E KANGXI RADICAL ENCLOSURE",
+    "▢": "U+25A2 WHITE SQUARE WITH ROUNDED CORNERS",
+    "◻": "U+25FB WHITE MEDIUM SQUARE",
+    "☐": "U+2610 BALLOT BOX",
+}
+
+#: Characters read as the 半 mark.
+HALF_LOOKALIKES: dict[str, str] = {
+    "半": "U+534A CJK 'half' (the canonical form)",
+}
+
+#: Every accepted glyph mapped to its canonical form.
+CANONICAL: dict[str, str] = {
+    **dict.fromkeys(CIRCLE_LOOKALIKES, CIRCLE),
+    **dict.fromkeys(SQUARE_LOOKALIKES, SQUARE),
+    **dict.fromkeys(HALF_LOOKALIKES, HALF),
+}
+
+
+def canonical(ch: str, extra: dict[str, str] | None = None) -> str | None:
+    """The canonical glyph (○, □ or 半) that `ch` stands for, or None."""
+    if extra and ch in extra:
+        return extra[ch]
+    return CANONICAL.get(ch)
+
+
+def is_symbol_like(ch: str) -> bool:
+    """True for shapes and signs that look as if they might be meant as notation."""
+    if len(ch) != 1:
+        return False
+    cat = unicodedata.category(ch)
+    if cat in ("So", "Sm"):
+        return True
+    name = unicodedata.name(ch, "")
+    return any(word in name for word in ("CIRCLE", "SQUARE", "RING", "BOX"))
+
+
+#: Characters that look like a notation glyph but are letters or digits; refused with a hint.
+CONFUSABLES: dict[str, str] = {
+    "O": CIRCLE,
+    "o": CIRCLE,
+    "0": CIRCLE,
+    "Ｏ": CIRCLE,
+    "ｏ": CIRCLE,
+    "０": CIRCLE,
+    "ロ": SQUARE,
+    "ㅁ": SQUARE,
+}
+
+
+def symbol_hint(ch: str) -> str:
+    """A suggestion for a character that is not in the table but may be meant as notation."""
+    if ch in CONFUSABLES:
+        target = CONFUSABLES[ch]
+        drum = "鼙" if target == CIRCLE else "鼓"
+        return (
+            f"hint: {ch!r} looks like {target} but is {unicodedata.name(ch, 'another character')}; "
+            f"write {target} (U+{ord(target):04X}) for a stroke on {drum}."
+        )
+    name = unicodedata.name(ch, "")
+    if "BLACK" in name or "FILLED" in name:
+        return (
+            f"hint: {ch!r} is a filled shape; the scores use only the open ○ (鼙) and □ (鼓). "
+            "Replace it with ○ or □ if that is what the text means."
+        )
+    return (
+        f"hint: if {ch!r} stands for a drum stroke in your text, replace it with ○ (鼙) or □ (鼓)"
+        " (or map it with --glyph when extracting a passage)."
+    )

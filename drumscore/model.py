@@ -1,0 +1,207 @@
+"""The immutable data model: the parser produces it, every renderer reads it."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from .errors import OptionError
+
+
+class Drum(enum.Enum):
+    """The two drums. 鄭注: 圜者擊鼙，方者擊鼓 — a circle strikes 鼙, a square strikes 鼓."""
+
+    PI = "鼙"
+    GU = "鼓"
+
+    @property
+    def symbol(self) -> str:
+        return "○" if self is Drum.PI else "□"
+
+    @property
+    def pinyin(self) -> str:
+        return "pi" if self is Drum.PI else "gu"
+
+
+class Section(enum.Enum):
+    """Which strokes of a pattern to play, relative to the 半 mark."""
+
+    TOUHU = "touhu"  # 投壺: 取半以下 — the strokes after 半
+    SHE = "she"  # 射: 盡用之 — the whole pattern
+    HEAD = "head"  # the strokes before 半
+
+    @classmethod
+    def parse(cls, value: str | Section) -> Section:
+        if isinstance(value, Section):
+            return value
+        aliases = {"投壺": cls.TOUHU, "投壶": cls.TOUHU, "射": cls.SHE, "all": cls.SHE}
+        try:
+            return aliases.get(value) or cls(value)
+        except ValueError:
+            names = ", ".join(repr(s.value) for s in cls)
+            raise OptionError(f"unknown section {value!r}; choose one of {names}") from None
+
+    @property
+    def description(self) -> str:
+        return {
+            Section.TOUHU: "投壺 (the strokes after 半)",
+            Section.SHE: "射 (the whole pattern)",
+            Section.HEAD: "the strokes before 半",
+        }[self]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a character stands in the notation text: offset (0-based), line and column (1-based)."""
+
+    offset: int
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stroke:
+    """One stroke: which drum, its index in the pattern, and the character it was read from."""
+
+    drum: Drum
+    index: int
+    pos: Position | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Strokes on each drum."""
+
+    pi: int
+    gu: int
+
+    @property
+    def total(self) -> int:
+        return self.pi + self.gu
+
+    def __str__(self) -> str:
+        return f"○{self.pi} □{self.gu}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A drum pattern: its strokes in order and where 半 falls.
+
+    `half` is the number of strokes before 半 (so the 投壺 section starts at stroke `half`), or
+    None for a pattern written without 半.
+    """
+
+    strokes: tuple[Stroke, ...]
+    half: int | None = None
+    half_pos: Position | None = None
+    text: str = ""
+
+    def section(self, section: Section | str) -> tuple[Stroke, ...]:
+        """The strokes of one section; a pattern without 半 has only the whole (she)."""
+        section = Section.parse(section)
+        if section is Section.SHE:
+            return self.strokes
+        if self.half is None:
+            raise OptionError(
+                f"this pattern has no 半 mark, so it has no {section.value!r} section; "
+                "use --section she (the whole pattern)"
+            )
+        if section is Section.TOUHU:
+            return self.strokes[self.half :]
+        return self.strokes[: self.half]
+
+    def counts(self, section: Section | str = Section.SHE) -> Counts:
+        strokes = self.section(section)
+        pi = sum(1 for s in strokes if s.drum is Drum.PI)
+        return Counts(pi=pi, gu=len(strokes) - pi)
+
+    def sections(self) -> tuple[Section, ...]:
+        """The sections this pattern has."""
+        return tuple(Section) if self.half is not None else (Section.SHE,)
+
+    @property
+    def notation(self) -> str:
+        """The canonical notation: ○ and □ with 半 where it stands."""
+        symbols = [s.drum.symbol for s in self.strokes]
+        if self.half is not None:
+            symbols.insert(self.half, "半")
+        return "".join(symbols)
+
+    def __len__(self) -> int:
+        return len(self.strokes)
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where an edition's text comes from, precise enough to cite."""
+
+    citation: str
+    file: str = ""
+    kanripo: str = ""
+    lines: str = ""
+    commit: str = ""
+    licence: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StatedCount:
+    """A stroke count that a commentator states for one pattern and section (e.g. 徐伯魯's)."""
+
+    by: str
+    figure: int
+    state: str
+    section: Section
+    pi: int
+    gu: int
+    quote: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A pattern together with what it is: its edition, figure (1 or 2) and state (魯 or 薛).
+
+    A raw notation string from the user is a Score with no edition.
+    """
+
+    pattern: Pattern
+    edition_id: str = ""
+    edition_name: str = ""
+    figure: int | None = None
+    state: str = ""
+    printed: str = ""
+
+    @property
+    def title(self) -> str:
+        """A citable title: edition · 魯鼓 · figure N."""
+        if not self.edition_name:
+            return f"notation {self.pattern.notation}"
+        return f"{self.edition_name} · {self.state}鼓 · figure {self.figure}"
+
+    @property
+    def key(self) -> str:
+        """The name that finds this score again on the command line."""
+        if not self.edition_id:
+            return self.pattern.notation
+        slug = {"魯": "lu", "薛": "xue"}.get(self.state, self.state)
+        return f"{slug}/{self.figure}@{self.edition_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """One edition's printing of the drum figures, with its provenance and stated counts."""
+
+    id: str
+    name: str
+    script: str
+    provenance: Provenance
+    scores: tuple[Score, ...]
+    counts: tuple[StatedCount, ...] = ()
+    aliases: tuple[str, ...] = ()
+    note: str = ""
+    path: str = field(default="", compare=False)
+
+    def score(self, state: str, figure: int) -> Score | None:
+        for score in self.scores:
+            if score.state == state and score.figure == figure:
+                return score
+        return None

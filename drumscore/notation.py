@@ -1,0 +1,111 @@
+"""Where the notation is parsed: text of ○, □ and 半 (and their lookalikes) into a Pattern.
+
+The tokenizer keeps every token's source position, so errors and displays can point into the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from . import glyphs
+from .errors import NotationError, char_name
+from .model import Drum, Pattern, Position, Stroke
+
+#: Longer input is refused before it is scanned; the longest printed pattern has 31 strokes.
+MAX_TEXT_LENGTH = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One notation character: its canonical form (○, □ or 半), the character as written, where."""
+
+    kind: str
+    char: str
+    pos: Position
+
+
+def tokenize(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Iterator[Token]:
+    """Yield the notation tokens of `text`, skipping whitespace; raise NotationError on anything else."""
+    line, column = 1, 1
+    for offset, ch in enumerate(text):
+        if ch == "\n":
+            line, column = line + 1, 1
+            continue
+        if ch.isspace():
+            column += 1
+            continue
+        kind = glyphs.canonical(ch, extra_glyphs)
+        if kind is None:
+            raise _unknown_character(text, ch, line, column)
+        yield Token(kind, ch, Position(offset, line, column))
+        column += 1
+
+
+def _unknown_character(text: str, ch: str, line: int, column: int) -> NotationError:
+    if "\ud800" <= ch <= "\udfff":
+        reason = f"unpaired surrogate {ch!r} (U+{ord(ch):04X}) is not a character"
+        hint = "hint: the text was decoded wrongly; read the file as UTF-8."
+    else:
+        reason = f"unexpected character {char_name(ch)}"
+        if glyphs.is_symbol_like(ch) or ch in glyphs.CONFUSABLES:
+            hint = glyphs.symbol_hint(ch)
+        else:
+            hint = (
+                "hint: notation is ○ (鼙), □ (鼓) and 半; spaces are ignored. "
+                "Labels such as 魯鼓 and commentary belong outside the pattern."
+            )
+    return NotationError(reason, text=text, line=line, column=column, hint=hint)
+
+
+def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Pattern:
+    """Parse notation such as "○□○○半○□○" into an immutable Pattern.
+
+    ○ and its lookalikes strike 鼙, □ and its lookalikes strike 鼓, 半 marks the section
+    boundary (at most once). Whitespace, ASCII or full-width, is ignored.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"notation must be text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise NotationError(
+            f"notation is {len(text):,} characters long; at most {MAX_TEXT_LENGTH:,} are accepted "
+            "(the longest printed pattern has 31 strokes)"
+        )
+    strokes: list[Stroke] = []
+    half: int | None = None
+    half_pos: Position | None = None
+    for token in tokenize(text, extra_glyphs=extra_glyphs):
+        if token.kind == glyphs.HALF:
+            if half_pos is not None:
+                raise NotationError(
+                    f"a second 半 mark (the first is at line {half_pos.line}, "
+                    f"column {half_pos.column})",
+                    text=text,
+                    line=token.pos.line,
+                    column=token.pos.column,
+                    hint="hint: a pattern is divided once; remove one of the 半 marks.",
+                )
+            half, half_pos = len(strokes), token.pos
+            continue
+        drum = Drum.PI if token.kind == glyphs.CIRCLE else Drum.GU
+        strokes.append(Stroke(drum, len(strokes), token.pos))
+    if not strokes:
+        if half_pos is not None:
+            raise NotationError(
+                "the pattern is only a 半 mark and has no strokes",
+                text=text,
+                line=half_pos.line,
+                column=half_pos.column,
+                hint="hint: write strokes as ○ (鼙) and □ (鼓), e.g. '○□○半○□'.",
+            )
+        raise NotationError(
+            "empty pattern: no ○ or □ found",
+            hint="hint: write strokes as ○ (鼙) and □ (鼓), e.g. '○□○半○□'.",
+        )
+    return Pattern(strokes=tuple(strokes), half=half, half_pos=half_pos, text=text)
+
+
+def looks_like_notation(text: str) -> bool:
+    """True when `text` is made of notation characters (used to tell raw notation from names)."""
+    stripped = [c for c in text if not c.isspace()]
+    return bool(stripped) and all(glyphs.canonical(c) is not None for c in stripped)
