@@ -26,7 +26,9 @@ def _to_fraction(value: str | float | int | Fraction, what: str) -> Fraction:
     try:
         result = Fraction(value.strip() if isinstance(value, str) else value)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-        raise TempoError(f"{what} must be a positive number such as 60 or 0.75, not {value!r}") from None
+        raise TempoError(
+            f"{what} must be a positive number such as 60 or 0.75, not {value!r}"
+        ) from None
     return result
 
 

@@ -1,0 +1,5 @@
+"""python -m drumscore"""
+
+from .cli import run
+
+run()

@@ -1,0 +1,77 @@
+"""The command line: the only place that prints, reads options and chooses exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ..errors import DrumscoreError
+from . import corpus_cmds, render_cmd
+
+#: Each command module has add_parser(subparsers) and run(args) -> int.
+COMMANDS = (corpus_cmds, render_cmd)
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors in the same one-line form as every other error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        fail(f"{message} (see '{self.prog} --help')")
+
+
+def fail(message: str, code: int = EXIT_USAGE):
+    print(f"drumscore: error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="drumscore",
+        description=(
+            "Hear, compare and export the drum scores of the 禮記 投壺 chapter: "
+            "○ strikes 鼙 (the small drum), □ strikes 鼓 (the big drum), 半 divides the pattern."
+        ),
+    )
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"drumscore {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in COMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def _reconfigure_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _reconfigure_streams()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except DrumscoreError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        print("drumscore: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 1
+    return 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    raise SystemExit(main())

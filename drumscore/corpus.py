@@ -1,0 +1,200 @@
+"""The score corpus: edition files in scores/, and the names that find a score in them."""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+
+from .errors import CorpusError, NotationError, ScoreNotFoundError
+from .model import Edition, Provenance, Score, Section, StatedCount
+from .notation import parse
+
+SCORES_DIR = Path(__file__).with_name("scores")
+DEFAULT_EDITION = "zhushu"
+
+#: Every spelling of the two states, and the ASCII names.
+STATES: dict[str, str] = {"lu": "魯", "魯": "魯", "鲁": "魯", "xue": "薛", "薛": "薛", "辥": "薛"}
+FIGURES = (1, 2)
+
+_NAME = re.compile(r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*(?P<edition>.+))?$")
+
+
+def _require(table: dict, key: str, kind: type | tuple, where: str):
+    if key not in table:
+        raise CorpusError(f"{where}: missing key {key!r}")
+    value = table[key]
+    if not isinstance(value, kind):
+        raise CorpusError(
+            f"{where}: {key!r} should be {getattr(kind, '__name__', kind)}, not {value!r}"
+        )
+    return value
+
+
+def load_edition(path: str | Path) -> Edition:
+    """Read one edition file (TOML); a malformed file is a CorpusError naming file and key."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScoreNotFoundError(f"no such score file: {str(path)!r}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorpusError(f"cannot read score file {str(path)!r}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CorpusError(f"{path}: not valid TOML: {exc}") from None
+    return edition_from_dict(data, where=str(path))
+
+
+def edition_from_dict(data: dict, *, where: str = "<edition>") -> Edition:
+    """Build an Edition from the parsed content of an edition file."""
+    ident = _require(data, "id", str, where)
+    name = _require(data, "name", str, where)
+    source = data.get("source", {})
+    if not isinstance(source, dict):
+        raise CorpusError(f"{where}: [source] should be a table")
+    provenance = Provenance(
+        citation=str(source.get("citation", "")),
+        file=str(source.get("file", "")),
+        kanripo=str(source.get("kanripo", "")),
+        lines=str(source.get("lines", "")),
+        commit=str(source.get("commit", "")),
+        licence=str(source.get("licence", "")),
+    )
+    scores = []
+    for i, entry in enumerate(data.get("score", []), 1):
+        at = f"{where}: [[score]] #{i}"
+        figure = _require(entry, "figure", int, at)
+        state = STATES.get(_require(entry, "state", str, at))
+        if state is None or figure not in FIGURES:
+            raise CorpusError(f"{at}: state must be 魯 or 薛 and figure 1 or 2")
+        printed = _require(entry, "printed", str, at)
+        try:
+            pattern = parse(printed)
+        except NotationError as exc:
+            raise CorpusError(f"{at}: bad notation: {exc}") from None
+        scores.append(Score(pattern, ident, name, figure, state, printed))
+    counts = []
+    for i, entry in enumerate(data.get("count", []), 1):
+        at = f"{where}: [[count]] #{i}"
+        counts.append(
+            StatedCount(
+                by=_require(entry, "by", str, at),
+                figure=_require(entry, "figure", int, at),
+                state=STATES.get(_require(entry, "state", str, at), entry["state"]),
+                section=Section.parse(_require(entry, "section", str, at)),
+                pi=_require(entry, "pi", int, at),
+                gu=_require(entry, "gu", int, at),
+                quote=str(entry.get("quote", "")),
+            )
+        )
+    return Edition(
+        id=ident,
+        name=name,
+        script=str(data.get("script", "")),
+        provenance=provenance,
+        scores=tuple(scores),
+        counts=tuple(counts),
+        aliases=tuple(str(a) for a in data.get("aliases", ())),
+        note=str(data.get("note", "")),
+        path=where,
+    )
+
+
+@functools.cache
+def editions() -> tuple[Edition, ...]:
+    """All built-in editions, the default (禮記注疏) first, then by id."""
+    found = [load_edition(p) for p in sorted(SCORES_DIR.glob("*.toml"))]
+    found.sort(key=lambda e: (e.id != DEFAULT_EDITION, e.id))
+    return tuple(found)
+
+
+def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
+    """An edition by id, name, alias or Kanripo id (case-insensitive), or by path to a .toml file."""
+    pool = tuple(pool) if pool is not None else editions()
+    wanted = name.strip().casefold()
+    for edition in pool:
+        keys = {edition.id, edition.name, edition.provenance.kanripo, *edition.aliases}
+        if wanted in {k.casefold() for k in keys if k}:
+            return edition
+    path = Path(name)
+    if path.suffix == ".toml" and path.exists():
+        return load_edition(path)
+    known = ", ".join(f"{e.id} ({e.name})" for e in pool)
+    raise ScoreNotFoundError(f"unknown edition {name!r}; the editions are: {known}")
+
+
+def scores(edition: Edition | None = None) -> tuple[Score, ...]:
+    """Every score in the corpus, or in one edition."""
+    pool = (edition,) if edition else editions()
+    return tuple(s for e in pool for s in e.scores)
+
+
+def _name_help() -> str:
+    names = ", ".join(f"{e.id} ({e.name})" for e in editions())
+    return (
+        "scores are named lu or xue (also 魯/鲁, 薛/辥), optionally /2 for the second figure and "
+        f"@EDITION for another edition ({names}); or give notation such as '○□○半○□' or a file"
+    )
+
+
+def resolve(name: str) -> Score:
+    """Find the score a command-line name means: a corpus name, raw notation, or a file.
+
+    `lu`, `xue/2`, `魯/2@benyi`, `xue@path/to/edition.toml`; `○□○半○□`; `path/to/pattern.txt`;
+    `path/to/edition.toml` (its first score).
+    """
+    text = name.strip()
+    if not text:
+        raise ScoreNotFoundError(f"empty score name; {_name_help()}")
+    match = _NAME.match(text)
+    if match and match["state"].strip().casefold() in STATES:
+        return _from_corpus(text, match)
+    path = Path(text)
+    if len(text) < 4096 and path.is_file():
+        return _from_file(path)
+    if any(ch in text for ch in "○□半〇◯口"):
+        # Meant as notation: parse it so the error points at the bad character.
+        return Score(parse(name), printed=name)
+    raise ScoreNotFoundError(f"unknown score {name!r}; {_name_help()}")
+
+
+def _from_corpus(text: str, match: re.Match) -> Score:
+    state = STATES[match["state"].strip().casefold()]
+    figure_text = (match["figure"] or "1").strip()
+    if figure_text not in ("1", "2"):
+        raise ScoreNotFoundError(
+            f"unknown figure {figure_text!r} in {text!r}; the texts have figures 1 and 2"
+        )
+    edition = find_edition(match["edition"] or DEFAULT_EDITION)
+    score = edition.score(state, int(figure_text))
+    if score is None:
+        have = ", ".join(s.key for s in edition.scores) or "none"
+        raise ScoreNotFoundError(
+            f"{edition.name} has no figure {figure_text} for {state}; it has: {have}"
+        )
+    return score
+
+
+def _from_file(path: Path) -> Score:
+    if path.suffix == ".toml":
+        edition = load_edition(path)
+        if not edition.scores:
+            raise ScoreNotFoundError(f"score file {str(path)!r} holds no [[score]] entries")
+        return edition.scores[0]
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise NotationError(
+            f"{str(path)!r} is not UTF-8 text; save it as UTF-8 or use 'drumscore extract'"
+        ) from None
+    except OSError as exc:
+        raise ScoreNotFoundError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    try:
+        pattern = parse(text)
+    except NotationError as exc:
+        raise NotationError(
+            f"{path}: {exc.reason}", text=exc.text, line=exc.line, column=exc.column, hint=exc.hint
+        ) from None
+    return Score(pattern, printed=text)

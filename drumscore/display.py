@@ -1,0 +1,59 @@
+"""Text for people: patterns with the 半 division visible, and tables that line up with CJK text."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from .model import Pattern, Score, Section
+
+
+def width(text: str) -> int:
+    """Terminal columns `text` takes: CJK ideographs count two."""
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def pad(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
+
+
+def table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
+    """A plain table with columns padded to their widest cell."""
+    cells = [list(header), *[list(r) for r in rows]]
+    widths = [max(width(row[i]) for row in cells) for i in range(len(header))]
+    lines = [
+        "  ".join(pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def divided(pattern: Pattern) -> str:
+    """The notation with 半 set apart: ○□○○ │半│ ○□○."""
+    symbols = "".join(s.drum.symbol for s in pattern.strokes)
+    if pattern.half is None:
+        return symbols
+    return f"{symbols[: pattern.half]} │半│ {symbols[pattern.half :]}"
+
+
+def count_rows(pattern: Pattern) -> list[list[str]]:
+    """One row per section: name, meaning, strokes, ○ 鼙, □ 鼓."""
+    rows = []
+    for section in (Section.HEAD, Section.TOUHU, Section.SHE):
+        if section not in pattern.sections():
+            continue
+        c = pattern.counts(section)
+        rows.append([section.value, section.description, str(c.total), str(c.pi), str(c.gu)])
+    return rows
+
+
+def score_summary(score: Score) -> str:
+    """What `drumscore show` prints for one score."""
+    lines = [f"{score.title}    [{score.key}]", "", "  " + divided(score.pattern), ""]
+    rows = count_rows(score.pattern)
+    lines += [
+        "  " + ln for ln in table(rows, ["section", "", "strokes", "○ 鼙", "□ 鼓"]).splitlines()
+    ]
+    if score.printed and score.printed != score.pattern.notation:
+        lines += ["", f"  as printed: {score.printed}"]
+    return "\n".join(lines)

@@ -1,0 +1,35 @@
+"""Output formats, chosen by the file extension of -o."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import OptionError
+
+AUDIO = {".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG"}
+MIDI = {".mid", ".midi"}
+DEFAULT_SUBTYPE = {"WAV": "PCM_16", "FLAC": "PCM_16", "OGG": "VORBIS"}
+
+
+def kind_of(path: str | Path) -> str:
+    """'audio' or 'midi' for an output path; an unknown extension is an OptionError."""
+    ext = Path(path).suffix.lower()
+    if ext in AUDIO:
+        return "audio"
+    if ext in MIDI:
+        return "midi"
+    known = " ".join(sorted([*AUDIO, *MIDI]))
+    shown = ext or "no extension"
+    raise OptionError(f"cannot tell the format of {str(path)!r} ({shown}); use one of: {known}")
+
+
+def audio_format(path: str | Path, subtype: str | None = None) -> tuple[str, str]:
+    """The soundfile (format, subtype) for an audio path, checked against libsndfile."""
+    import soundfile as sf
+
+    fmt = AUDIO[Path(path).suffix.lower()]
+    subtype = (subtype or DEFAULT_SUBTYPE[fmt]).upper()
+    if not sf.check_format(fmt, subtype):
+        usable = ", ".join(sf.available_subtypes(fmt))
+        raise OptionError(f"--subtype {subtype!r} cannot be written as {fmt}; use one of: {usable}")
+    return fmt, subtype

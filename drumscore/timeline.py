@@ -1,0 +1,101 @@
+"""Which stroke sounds when: a score's section laid out on an even beat (間若一), with repeats.
+
+Every renderer (audio, MIDI, notation, playback) reads the same Timeline, so they agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .errors import OptionError
+from .model import Drum, Score, Section, Stroke
+from .timing import Tempo
+
+MAX_REPEAT = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One sounding stroke: its running number k on the beat, drum, the stroke it plays, repeat."""
+
+    k: int
+    drum: Drum
+    stroke: Stroke
+    repeat: int
+
+    def time(self, tempo: Tempo) -> Fraction:
+        return tempo.onset_seconds(self.k)
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A named point on the beat: the 半 boundary, or the start of a repeat."""
+
+    k: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """A section of a score played `repeats` times at an even tempo."""
+
+    score: Score
+    section: Section
+    tempo: Tempo
+    repeats: int = 1
+
+    @property
+    def strokes(self) -> tuple[Stroke, ...]:
+        return self.score.pattern.section(self.section)
+
+    @property
+    def half_index(self) -> int | None:
+        """Where 半 falls inside the played section (only the whole pattern has strokes on both sides)."""
+        half = self.score.pattern.half
+        if self.section is Section.SHE and half is not None and 0 < half < len(self.strokes):
+            return half
+        return None
+
+    def __len__(self) -> int:
+        return len(self.strokes) * self.repeats
+
+    def events(self) -> Iterator[Event]:
+        strokes = self.strokes
+        n = len(strokes)
+        for r in range(self.repeats):
+            for i, stroke in enumerate(strokes):
+                yield Event(r * n + i, stroke.drum, stroke, r + 1)
+
+    def markers(self) -> tuple[Marker, ...]:
+        n = len(self.strokes)
+        found = []
+        for r in range(self.repeats):
+            if r > 0:
+                found.append(Marker(r * n, f"repeat {r + 1}"))
+            if self.half_index is not None:
+                found.append(Marker(r * n + self.half_index, "半"))
+        return tuple(found)
+
+    @property
+    def description(self) -> str:
+        """Edition, figure, drum and section, for titles and track names."""
+        text = f"{self.score.title} · {self.section.value}"
+        return text + (f" ×{self.repeats}" if self.repeats > 1 else "")
+
+
+def arrange(
+    score: Score,
+    section: Section | str | None = None,
+    tempo: Tempo | None = None,
+    repeats: int = 1,
+) -> Timeline:
+    """Lay out a score. The default section is she (the whole pattern)."""
+    section = Section.parse(section or Section.SHE)
+    score.pattern.section(section)  # raises if the pattern has no such section
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEAT:
+        raise OptionError(
+            f"--repeat must be a whole number from 1 to {MAX_REPEAT}, not {repeats!r}"
+        )
+    return Timeline(score, section, tempo or Tempo.from_options(), repeats)
