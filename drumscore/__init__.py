@@ -32,6 +32,7 @@ __all__ = [
     "StatedCount",
     "Stroke",
     "Tempo",
+    "TempoError",
     "__version__",
     "parse",
     "tokenize",

@@ -111,7 +111,7 @@ def editions() -> tuple[Edition, ...]:
 
 
 def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
-    """An edition by id, name, alias or Kanripo id (case-insensitive), or by path to a .toml file."""
+    """An edition by id, name, alias or Kanripo id (any case), or by path to a .toml file."""
     pool = tuple(pool) if pool is not None else editions()
     wanted = name.strip().casefold()
     for edition in pool:

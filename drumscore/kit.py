@@ -22,7 +22,7 @@ class KitError(DrumscoreError, ValueError):
 
 @dataclass(frozen=True, eq=False)
 class Voice:
-    """The samples of one drum (played in turn, round-robin), as float32 stereo at the kit's rate."""
+    """One drum's samples (played in turn, round-robin): float32 stereo at the kit's rate."""
 
     samples: tuple[np.ndarray, ...]
     gain: float = 1.0
@@ -48,7 +48,7 @@ class Kit:
         return self.voices[drum]
 
     def at_rate(self, rate: int) -> Kit:
-        """The kit resampled to `rate` (soxr, high quality); itself when the rate already matches."""
+        """The kit resampled to `rate` (soxr, high quality); itself when the rate matches."""
         if rate == self.rate:
             return self
         import soxr

@@ -1,4 +1,4 @@
-"""The General MIDI drum notes and velocities that stand for 鼙 and 鼓 (shared by MIDI and MusicXML)."""
+"""The General MIDI notes and velocities that stand for 鼙 and 鼓 (for MIDI and MusicXML)."""
 
 from __future__ import annotations
 

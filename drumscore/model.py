@@ -52,7 +52,7 @@ class Section(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Where a character stands in the notation text: offset (0-based), line and column (1-based)."""
+    """Where a character stands in the text: offset (0-based), line and column (1-based)."""
 
     offset: int
     line: int

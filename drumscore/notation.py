@@ -26,7 +26,7 @@ class Token:
 
 
 def tokenize(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Iterator[Token]:
-    """Yield the notation tokens of `text`, skipping whitespace; raise NotationError on anything else."""
+    """Yield the notation tokens of `text`, skipping whitespace; NotationError on anything else."""
     line, column = 1, 1
     for offset, ch in enumerate(text):
         if ch == "\n":

@@ -30,7 +30,7 @@ def check_writable(path: str | Path) -> Path:
 
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside `path`; on success it replaces `path`, on failure it is removed."""
+    """Yield a temporary path beside `path`: on success it replaces `path`, else it is removed."""
     path = check_writable(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")

@@ -81,7 +81,7 @@ class Tempo:
         return (2 * x.numerator + x.denominator) // (2 * x.denominator)
 
     def onset_samples(self, start: int, stop: int, rate: int):
-        """onset_sample for k in range(start, stop), as a numpy int64 array (exact integer maths)."""
+        """onset_sample for k in range(start, stop) as an int64 array, in exact integer maths."""
         import numpy as np
 
         step = self.interval * rate
