@@ -41,12 +41,12 @@ def run(args: argparse.Namespace) -> int:
     from ..timeline import arrange
     from ..timing import Tempo
 
+    check_writable(args.output)
     kind = kind_of(args.output)
     if not MIN_RATE <= args.rate <= MAX_RATE:
         raise OptionError(f"--rate {args.rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz")
     if kind == "audio":
         audio_format(args.output, args.subtype)
-    check_writable(args.output)
     score = resolve(args.score)
     timeline = arrange(
         score, args.section, Tempo.from_options(args.bpm, args.interval), args.repeat

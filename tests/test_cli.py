@@ -1,0 +1,154 @@
+"""The command line: list, show, render; one clear line and exit 2 for every bad input."""
+
+import json
+import os
+import subprocess
+import sys
+
+import mido
+import pytest
+import soundfile as sf
+
+from drumscore.cli import main
+
+
+def run(*args, cwd=None):
+    """Run the installed command line in a subprocess, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "drumscore", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_list_shows_every_score_with_counts(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "禮記注疏" in out and "lu/2@benyi" in out
+    assert "○13 □10" in out  # the whole first 魯
+
+
+def test_list_json_is_data(capsys):
+    main(["list", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    first = next(d for d in data if d["key"] == "lu/1@zhushu")
+    assert first["counts"]["touhu"] == {"strokes": 12, "pi": 7, "gu": 5}
+
+
+def test_show_marks_the_half_and_cites_the_source(capsys):
+    assert main(["show", "lu"]) == 0
+    out = capsys.readouterr().out
+    assert "○□○○□□○□○○□ │半│ ○□○□○○○□□○□○" in out
+    assert "KR1d0053" in out and "CC BY-SA" in out
+
+
+def test_show_json_has_provenance(capsys):
+    main(["show", "xue/2@benyi", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["counts"]["she"]["pi"] == 22
+    assert data["provenance"]["file"].startswith("001_")
+
+
+def test_render_wav_defaults(tmp_path):
+    out = tmp_path / "lu.wav"
+    result = run("render", "lu", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    info = sf.info(str(out))
+    assert (info.samplerate, info.channels, info.subtype, info.format) == (
+        44100,
+        2,
+        "PCM_16",
+        "WAV",
+    )
+    assert info.duration > 22  # 23 strokes a second apart, then the ring-out
+    assert "23 strokes" in result.stdout
+
+
+def test_render_midi_section_and_tempo(tmp_path):
+    out = tmp_path / "xue2.mid"
+    assert main(["render", "xue/2", "--section", "touhu", "--bpm", "96", "-o", str(out)]) == 0
+    midi = mido.MidiFile(str(out), charset="utf-8")
+    assert sum(1 for m in midi if m.type == "note_on") == 10
+
+
+def test_render_raw_notation_to_flac_with_interval(tmp_path):
+    out = tmp_path / "mine.flac"
+    assert main(["render", "○□○○半○□○", "--interval", "0.75", "-o", str(out)]) == 0
+    info = sf.info(str(out))
+    assert info.format == "FLAC" and info.duration > 0.75 * 6
+
+
+@pytest.mark.parametrize("ext", ["ogg", "midi"])
+def test_render_other_formats(tmp_path, ext):
+    out = tmp_path / f"x.{ext}"
+    assert main(["render", "○□", "-o", str(out)]) == 0
+    assert out.stat().st_size > 0
+
+
+def test_help_lists_the_commands():
+    result = run("--help")
+    assert result.returncode == 0
+    assert all(cmd in result.stdout for cmd in ("list", "show", "render"))
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+BAD = [
+    (["render", "lu", "--bpm", "0", "-o", "{d}/a.wav"], "--bpm '0'"),
+    (["render", "lu", "--bpm", "-5", "-o", "{d}/a.wav"], "--bpm '-5'"),
+    (["render", "lu", "--bpm", "nan", "-o", "{d}/a.wav"], "'nan'"),
+    (["render", "lu", "--bpm", "inf", "-o", "{d}/a.wav"], "'inf'"),
+    (["render", "lu", "--bpm", "99999", "-o", "{d}/a.wav"], "out of range"),
+    (["render", "lu", "--interval", "0", "-o", "{d}/a.wav"], "--interval '0'"),
+    (["render", "lu", "--bpm", "60", "--interval", "1", "-o", "{d}/a.wav"], "not allowed with"),
+    (["render", "nope", "-o", "{d}/a.wav"], "unknown score 'nope'"),
+    (["render", "lu/3", "-o", "{d}/a.wav"], "unknown figure"),
+    (["render", "lu@nowhere", "-o", "{d}/a.wav"], "unknown edition"),
+    (["render", "lu", "-o", "{d}/missing/a.wav"], "does not exist"),
+    (["render", "lu", "-o", "{d}/a.xyz"], "cannot tell the format"),
+    (["render", "lu", "-o", "{d}"], "is a folder"),
+    (["render", "○□", "--section", "touhu", "-o", "{d}/a.wav"], "no 半"),
+    (["render", "○□X", "-o", "{d}/a.wav"], "column 3"),
+    (["render", "lu", "--repeat", "0", "-o", "{d}/a.wav"], "--repeat"),
+    (["render", "lu", "--rate", "10", "-o", "{d}/a.wav"], "--rate"),
+    (["render", "lu", "--subtype", "NOPE", "-o", "{d}/a.wav"], "--subtype 'NOPE'"),
+    (["render", "lu", "--midi-notes", "1", "-o", "{d}/a.mid"], "--midi-notes"),
+    (["render", "lu"], "-o/--output"),
+    (["show", "半"], "only a 半"),
+    (["frobnicate"], "invalid choice"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), BAD, ids=[e for _, e in BAD])
+def test_bad_input_is_one_clear_error_and_exit_2(tmp_path, args, expected):
+    result = run(*[a.format(d=tmp_path) for a in args])
+    assert result.returncode == 2
+    assert result.stderr.startswith("drumscore: error: ")
+    assert expected in result.stderr
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_render_keeps_the_existing_file(tmp_path):
+    out = tmp_path / "keep.wav"
+    out.write_bytes(b"precious")
+    result = run("render", "lu", "--bpm", "0", "-o", str(out))
+    assert result.returncode == 2
+    assert out.read_bytes() == b"precious"
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.wav"]
+
+
+def test_an_unwritable_folder_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(SystemExit) as exit_:
+        main(["render", "lu", "-o", str(tmp_path / "a.wav")])
+    assert exit_.value.code == 2
+    assert "cannot write in" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,186 @@
+"""The corpus: every stored pattern is checked against its source text; names find scores."""
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from drumscore import CorpusError, NotationError, ScoreNotFoundError, Section, corpus
+from drumscore.corpus import find_edition, load_edition, resolve
+
+SOURCES = Path(__file__).with_name("sources")
+EDITION_FILES = sorted(corpus.SCORES_DIR.glob("*.toml"))
+NOTATION = "○□半〇◯口"
+
+
+def source_text(name: str) -> str:
+    """The source file as one line: Kanripo markup, headers, line ends and notes removed."""
+    text = (SOURCES / name).read_text(encoding="utf-8")
+    if text.startswith("# edition:"):
+        text = "".join(line for line in text.splitlines(True) if not line.startswith("#"))
+        text = re.sub(r"<pb:[^>]*>", "", text)
+        text = re.sub(r"\([^)]*\)", "", text.replace("¶", "").replace("\n", ""))
+    return text
+
+
+def stored_scores():
+    for path in EDITION_FILES:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for entry in data["score"]:
+            yield pytest.param(data, entry, id=f"{data['id']}-{entry['state']}{entry['figure']}")
+
+
+@pytest.mark.parametrize(("edition", "entry"), list(stored_scores()))
+def test_stored_pattern_is_printed_in_its_source_beside_its_label(edition, entry):
+    text = source_text(edition["source"]["file"])
+    printed, label = entry["printed"], entry["label"]
+    # figure 1: the label follows its pattern; figure 2: the label precedes it
+    needle = printed + label if entry["figure"] == 1 else label + printed
+    at = text.find(needle)
+    assert at >= 0, f"{needle!r} is not in {edition['source']['file']}"
+    # the stored pattern is the whole run of notation, not part of a longer one
+    if entry["figure"] == 1:
+        assert at == 0 or text[at - 1] not in NOTATION
+    else:
+        end = at + len(needle)
+        assert end == len(text) or text[end] not in NOTATION
+
+
+def test_the_default_edition_is_the_standard_text():
+    assert corpus.editions()[0].name == "禮記注疏"
+    assert resolve("lu").edition_name == "禮記注疏"
+
+
+def test_every_edition_has_both_figures_for_both_states():
+    for edition in corpus.editions():
+        assert {(s.state, s.figure) for s in edition.scores} >= {
+            ("魯", 1),
+            ("魯", 2),
+            ("薛", 1),
+            ("薛", 2),
+        }
+
+
+def test_every_edition_names_its_source():
+    for edition in corpus.editions():
+        assert edition.provenance.citation
+        assert (SOURCES / edition.provenance.file).is_file()
+
+
+def test_stated_counts_are_data():
+    benyi = find_edition("benyi")
+    half = [c for c in benyi.counts if c.figure == 1 and c.state == "魯"]
+    assert {(c.section, c.pi, c.gu) for c in half} == {(Section.TOUHU, 7, 5), (Section.SHE, 13, 10)}
+    for count in benyi.counts:
+        assert count.quote in source_text(benyi.provenance.file)
+
+
+@pytest.mark.parametrize(
+    ("name", "state", "figure", "edition"),
+    [
+        ("lu", "魯", 1, "zhushu"),
+        ("魯", "魯", 1, "zhushu"),
+        ("鲁/2", "魯", 2, "zhushu"),
+        ("xue", "薛", 1, "zhushu"),
+        ("辥/2", "薛", 2, "zhushu"),
+        ("XUE/2@benyi", "薛", 2, "benyi"),
+        ("lu/2@禮記訓纂", "魯", 2, "xunzuan"),
+        ("lu @ KR1d0053", "魯", 1, "zhushu"),
+    ],
+)
+def test_names_find_scores(name, state, figure, edition):
+    score = resolve(name)
+    assert (score.state, score.figure, score.edition_id) == (state, figure, edition)
+
+
+def test_a_key_resolves_back_to_its_score():
+    for score in corpus.scores():
+        assert resolve(score.key) == score
+
+
+def test_raw_notation_is_a_score_without_edition():
+    score = resolve("○□半○")
+    assert score.edition_id == "" and score.pattern.notation == "○□半○"
+
+
+def test_a_text_file_of_notation_is_a_score(tmp_path):
+    path = tmp_path / "mine.txt"
+    path.write_text("○□○\n半○□\n", encoding="utf-8")
+    assert resolve(str(path)).pattern.notation == "○□○半○□"
+
+
+def test_an_edition_file_path_works(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        'id = "mine"\nname = "mine"\n[[score]]\nfigure = 1\nstate = "lu"\nprinted = "○□半○"\n',
+        encoding="utf-8",
+    )
+    assert resolve(str(path)).pattern.notation == "○□半○"
+    assert resolve(f"lu@{path}").edition_id == "mine"
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("", "empty score name"),
+        ("nope", "unknown score 'nope'"),
+        ("lu@nowhere", "unknown edition 'nowhere'"),
+    ],
+)
+def test_unknown_names_list_what_exists(name, expected):
+    with pytest.raises(ScoreNotFoundError) as err:
+        resolve(name)
+    assert expected in str(err.value)
+    assert "zhushu" in str(err.value)
+
+
+@pytest.mark.parametrize("name", ["lu/3", "lu/x", "xue/0@benyi"])
+def test_unknown_figures_say_which_exist(name):
+    with pytest.raises(ScoreNotFoundError, match="figures 1 and 2"):
+        resolve(name)
+
+
+def test_notation_with_a_bad_character_points_at_it():
+    with pytest.raises(NotationError) as err:
+        resolve("○□X")
+    assert err.value.column == 3
+
+
+def test_a_bad_notation_file_names_file_line_and_column(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("○□\n○x", encoding="utf-8")
+    with pytest.raises(NotationError) as err:
+        resolve(str(path))
+    assert str(path) in str(err.value)
+    assert (err.value.line, err.value.column) == (2, 2)
+
+
+def test_a_non_utf8_notation_file_is_refused(tmp_path):
+    path = tmp_path / "gbk.txt"
+    path.write_bytes("○□半○".encode("gb18030"))
+    with pytest.raises(NotationError, match="not UTF-8"):
+        resolve(str(path))
+
+
+HEAD = 'id = "x"\nname = "x"\n[[score]]\n'
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("id = ", "not valid TOML"),
+        ('name = "x"', "missing key 'id'"),
+        (HEAD + 'figure = 3\nstate = "lu"\nprinted = "○"', "figure 1"),
+        (HEAD + 'figure = 1\nstate = "lu"\nprinted = "○X"', "bad notation"),
+    ],
+)
+def test_a_malformed_edition_file_is_a_corpus_error(tmp_path, content, expected):
+    path = tmp_path / "bad.toml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(CorpusError) as err:
+        load_edition(path)
+    assert expected in str(err.value) and str(path) in str(err.value)

@@ -1,0 +1,39 @@
+"""Start-up stays light: importing drumscore or asking for help loads neither music21 nor numpy."""
+
+import subprocess
+import sys
+
+CHECK = """
+import sys
+{code}
+heavy = sorted(m for m in ("music21", "numpy", "matplotlib", "sounddevice", "soundfile", "mido")
+               if m in sys.modules)
+print("loaded:" + ",".join(heavy))
+"""
+
+
+def loaded_after(code: str) -> list[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
+    )
+    line = result.stdout.strip().splitlines()[-1]
+    assert line.startswith("loaded:")
+    return [m for m in line.removeprefix("loaded:").split(",") if m]
+
+
+def test_import_drumscore_is_light():
+    assert loaded_after("import drumscore") == []
+
+
+def test_parsing_and_the_corpus_need_no_heavy_import():
+    code = "import drumscore\nfrom drumscore import corpus\ncorpus.resolve('lu').pattern.counts()"
+    assert loaded_after(code) == []
+
+
+def test_help_does_not_import_music21_or_numpy():
+    code = (
+        "from drumscore.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "try:\n    main(['render', '--help'])\nexcept SystemExit:\n    pass"
+    )
+    assert loaded_after(code) == []
