@@ -1,4 +1,4 @@
-"""Decoding a passage: UTF-8, or the legacy Chinese encodings GB18030 and Big5, told apart by content."""
+"""Decoding a passage: UTF-8, or the legacy encodings GB18030 and Big5, told apart by content."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from .errors import EncodingError
 
 #: Tried in this order when no encoding is given; UTF-8 wins whenever the bytes are valid UTF-8.
 CANDIDATES = ("utf-8", "gb18030", "big5")
-#: Characters a drum-score passage is full of; the right decoding of legacy bytes yields many of them.
+#: Characters a drum-score passage is full of; the right decoding of legacy bytes yields many.
 MARKERS = frozenset("○□半鼓鼔魯鲁薛辥鼙圜方擊击為为之也者曰禮礼投壺壶射節节")
 #: Share of control characters above which the data is taken for a binary file.
 MAX_CONTROL_SHARE = 0.01

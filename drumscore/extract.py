@@ -53,7 +53,7 @@ class Extraction:
         """The line range of a score in the Kanripo file the passage was copied from, if known."""
         if self.source_lines is None:
             return ""
-        first, offset = self.source_lines
+        _, offset = self.source_lines
         a, b = found.lines
         return f"{a + offset}-{b + offset}" if a != b else f"{a + offset}"
 
@@ -141,9 +141,8 @@ def _items(cleaned: kanripo.Cleaned, extra: dict[str, str]) -> list[_Item]:
         run = text[i:end]
         signs = [glyphs.canonical(c, extra) for c in run]
         strokes = [s for s in signs if s in (glyphs.CIRCLE, glyphs.SQUARE)]
-        if glyphs.HALF in signs or (len(strokes) >= MIN_STROKES and len(set(strokes)) == 2):
-            if len(strokes) >= MIN_STROKES:
-                items.append(_Item("pattern", i, end))
+        if len(strokes) >= MIN_STROKES and (glyphs.HALF in signs or len(set(strokes)) == 2):
+            items.append(_Item("pattern", i, end))
         i = end
     for match in _LABEL.finditer(text):
         items.append(_Item("label", match.start(), match.end(), STATE_OF[match[1]]))
@@ -167,7 +166,7 @@ def _adjacent(text: str, a: _Item, b: _Item) -> bool:
 
 
 def _check_neighbours(cleaned: kanripo.Cleaned, start: int, end: int) -> None:
-    """A symbol-like character touching a run of strokes is probably an unmapped stroke: refuse it."""
+    """A symbol-like character touching a run of strokes is likely an unmapped stroke: refuse it."""
     text = cleaned.text
     for index in (_skip_space(text, start - 1, -1), _skip_space(text, end, 1)):
         if index is None:
@@ -196,7 +195,7 @@ def _skip_space(text: str, index: int, step: int) -> int | None:
 
 
 def _pair(text: str, items: list[_Item]) -> list[tuple]:
-    """(pattern, label, side, figure) for each pattern, read from the chains of patterns and labels."""
+    """(pattern, label, side, figure) for each pattern, from the chains of patterns and labels."""
     chains: list[list[_Item]] = []
     paired = []
     for item in items:
@@ -260,7 +259,8 @@ def _range(f: Found) -> str:
 
 
 _SOURCE = re.compile(
-    r"(?P<kanripo>KR\w+)|file (?P<file>[^\s,]+)|lines (?P<lines>\d+(?:-\d+)?)|commit (?P<commit>\w+)"
+    r"(?P<kanripo>KR\w+)|file (?P<file>[^\s,]+)|lines (?P<lines>\d+(?:-\d+)?)"
+    r"|commit (?P<commit>\w+)"
 )
 
 

@@ -15,7 +15,7 @@ from .model import Position
 #: Stands in the cleaned text where a blank or header line interrupts the passage.
 BREAK = "\n"
 LINE_MARK = "¶"
-#: Interlinear (double-column, small-character) notes: ( … ) in Kanripo, 【 … 】 or （ … ） in plain text.
+#: Interlinear (double-column) notes: ( … ) in Kanripo, 【 … 】 or （ … ） in plain text.
 NOTE_BRACKETS = {"(": ")", "（": "）", "【": "】"}
 #: Inside a note, / separates the two small columns; it is not text.
 NOTE_COLUMN = "/"
@@ -67,10 +67,10 @@ def clean(source: str, *, keep_notes: bool = False) -> Cleaned:
         offset += len(line) + 1
         line = line.rstrip("\r")
         if line.startswith("#") or not _TAG.sub("", line).replace(LINE_MARK, "").strip():
-            if line.startswith("#") or "<" not in line:
-                if depth == 0 and chars and chars[-1] != BREAK:
-                    chars.append(BREAK)
-                    positions.append(Position(start, number, 1))
+            blank = line.startswith("#") or "<" not in line
+            if blank and depth == 0 and chars and chars[-1] != BREAK:
+                chars.append(BREAK)
+                positions.append(Position(start, number, 1))
             continue
         skip = _tag_columns(line)
         indent = True
