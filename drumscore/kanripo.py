@@ -105,6 +105,9 @@ def clean(source: str, *, keep_notes: bool = False) -> Cleaned:
             column=opened.column,
             hint="hint: close the note, or remove the stray bracket.",
         )
+    while chars and chars[-1] == BREAK:
+        chars.pop()
+        positions.pop()
     return Cleaned("".join(chars), tuple(positions), source)
 
 
