@@ -115,46 +115,36 @@ def extract(
     return Extraction(tuple(found), name, _provenance(fields, source_name, name), _offset(text))
 
 
+def _run_pattern(extra: dict[str, str]) -> re.Pattern[str]:
+    """A run: strokes, with 半 and spaces (not line breaks) between them."""
+    table = {**glyphs.CANONICAL, **extra}
+    strokes = "".join(re.escape(c) for c, s in table.items() if s != glyphs.HALF)
+    halves = "".join(re.escape(c) for c, s in table.items() if s == glyphs.HALF)
+    inner = f"(?:[{strokes}{halves}]|[^\\S\\n])*"
+    return re.compile(f"[{strokes}](?:{inner}[{strokes}])?")
+
+
 def _items(cleaned: kanripo.Cleaned, extra: dict[str, str]) -> list[_Item]:
     text = cleaned.text
-
-    def kind(ch: str) -> str:
-        sign = glyphs.canonical(ch, extra)
-        if sign == glyphs.HALF:
-            return "half"
-        if sign:
-            return "stroke"
-        return "space" if ch.isspace() and ch != kanripo.BREAK else ""
-
     items = []
-    i = 0
-    while i < len(text):
-        if kind(text[i]) != "stroke":
-            i += 1
-            continue
-        end = j = i
-        while j < len(text) and kind(text[j]):
-            if kind(text[j]) == "stroke":
-                end = j + 1
-            j += 1
+    for match in _run_pattern(extra).finditer(text):
+        i, end = match.span()
         _check_neighbours(cleaned, i, end)
-        run = text[i:end]
-        signs = [glyphs.canonical(c, extra) for c in run]
+        signs = [glyphs.canonical(c, extra) for c in match[0]]
         strokes = [s for s in signs if s in (glyphs.CIRCLE, glyphs.SQUARE)]
         if len(strokes) >= MIN_STROKES and (glyphs.HALF in signs or len(set(strokes)) == 2):
             items.append(_Item("pattern", i, end))
-        i = end
     for match in _LABEL.finditer(text):
         items.append(_Item("label", match.start(), match.end(), STATE_OF[match[1]]))
     items.sort(key=lambda item: item.start)
-    return [item for item in items if _chained(text, item, items)]
+    return [item for index, item in enumerate(items) if _chained(text, index, items)]
 
 
-def _chained(text: str, item: _Item, items: list[_Item]) -> bool:
+def _chained(text: str, index: int, items: list[_Item]) -> bool:
     """Labels count only next to a pattern; a label alone in prose (故魯鼓薛鼓總…) is not one."""
+    item = items[index]
     if item.kind == "pattern":
         return True
-    index = items.index(item)
     neighbours = items[max(0, index - 1) : index] + items[index + 1 : index + 2]
     return any(n.kind == "pattern" and _adjacent(text, item, n) for n in neighbours)
 
@@ -173,7 +163,7 @@ def _check_neighbours(cleaned: kanripo.Cleaned, start: int, end: int) -> None:
             continue
         ch = text[index]
         if glyphs.is_symbol_like(ch) or ch in glyphs.CONFUSABLES:
-            pos = cleaned.positions[index]
+            pos = cleaned.position(index)
             raise NotationError(
                 f"unknown glyph {char_name(ch)} next to drum notation",
                 text=cleaned.source,
@@ -222,18 +212,27 @@ def _found(cleaned, pattern, label, side, figure, extra, edition_id, name) -> Fo
     try:
         parsed = parse(printed, extra_glyphs=extra)
     except NotationError as exc:
-        pos = cleaned.positions[pattern.start]
+        # The joined pattern is one line, so its columns index into it; map them to the file.
+        def where(column: int) -> Position:
+            return cleaned.position(pattern.start + column - 1)
+
+        reason = re.sub(
+            r"line 1, column (\d+)",
+            lambda m: "line {0.line}, column {0.column}".format(where(int(m[1]))),
+            exc.reason,
+        )
+        pos = where(exc.column or 1)
         raise NotationError(
-            exc.reason, text=cleaned.source, line=pos.line, column=pos.column, hint=exc.hint
+            reason, text=cleaned.source, line=pos.line, column=pos.column, hint=exc.hint
         ) from None
     state = label.state if label else ""
     score = Score(parsed, edition_id, name, figure if state else None, state, printed)
     return Found(
         score=score,
         label=cleaned.text[label.start : label.end] if label else "",
-        label_pos=cleaned.positions[label.start] if label else None,
-        start=cleaned.positions[pattern.start],
-        end=cleaned.positions[pattern.end - 1],
+        label_pos=cleaned.position(label.start) if label else None,
+        start=cleaned.position(pattern.start),
+        end=cleaned.position(pattern.end - 1),
         label_side=side,
     )
 

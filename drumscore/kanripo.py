@@ -6,6 +6,7 @@ it (a pattern, a label, a bad glyph) can be cited by line and column.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -25,11 +26,18 @@ _TAG = re.compile(r"<[^<>\n]*>")
 
 @dataclass(frozen=True, slots=True)
 class Cleaned:
-    """The passage text with markup gone and lines joined; positions[i] is where text[i] stood."""
+    """The passage text with markup gone and lines joined; offsets[i] is where text[i] stood."""
 
     text: str
-    positions: tuple[Position, ...]
+    offsets: tuple[int, ...]
     source: str
+    line_starts: tuple[int, ...]
+
+    def position(self, index: int) -> Position:
+        """Offset, line and column in the source of the character at `index` of the text."""
+        offset = self.offsets[index]
+        line = bisect.bisect_right(self.line_starts, offset)
+        return Position(offset, line, offset - self.line_starts[line - 1] + 1)
 
 
 def header(source: str) -> dict[str, str]:
@@ -57,30 +65,29 @@ def clean(source: str, *, keep_notes: bool = False) -> Cleaned:
     marks). Leading indentation is dropped; a blank line or a header line becomes BREAK.
     """
     chars: list[str] = []
-    positions: list[Position] = []
+    offsets: list[int] = []
+    line_starts: list[int] = []
     closer = ""
     depth = 0
-    opened: Position | None = None
+    opened = 0
     offset = 0
-    for number, line in enumerate(source.split("\n"), 1):
+    for line in source.split("\n"):
         start = offset
+        line_starts.append(start)
         offset += len(line) + 1
         line = line.rstrip("\r")
         if line.startswith("#") or not _TAG.sub("", line).replace(LINE_MARK, "").strip():
             blank = line.startswith("#") or "<" not in line
             if blank and depth == 0 and chars and chars[-1] != BREAK:
                 chars.append(BREAK)
-                positions.append(Position(start, number, 1))
+                offsets.append(start)
             continue
-        skip = _tag_columns(line)
-        indent = True
-        for index, ch in enumerate(line):
-            if index in skip or ch == LINE_MARK:
+        skip = _tag_columns(line) if "<" in line else ()
+        indent = len(line) - len(line.lstrip())
+        for index in range(indent, len(line)):
+            ch = line[index]
+            if ch == LINE_MARK or index in skip:
                 continue
-            if indent and ch.isspace():
-                continue
-            indent = False
-            pos = Position(start + index, number, index + 1)
             if depth:
                 if ch == closer:
                     depth -= 1
@@ -90,25 +97,27 @@ def clean(source: str, *, keep_notes: bool = False) -> Cleaned:
                     depth += 1
                 if keep_notes and ch != NOTE_COLUMN:
                     chars.append(ch)
-                    positions.append(pos)
+                    offsets.append(start + index)
                 continue
             if ch in NOTE_BRACKETS:
-                closer, depth, opened = NOTE_BRACKETS[ch], 1, pos
+                closer, depth, opened = NOTE_BRACKETS[ch], 1, start + index
                 continue
             chars.append(ch)
-            positions.append(pos)
-    if depth and opened is not None:
+            offsets.append(start + index)
+    while chars and chars[-1] == BREAK:
+        chars.pop()
+        offsets.pop()
+    cleaned = Cleaned("".join(chars), tuple(offsets), source, tuple(line_starts))
+    if depth:
+        pos = Cleaned("", (opened,), source, cleaned.line_starts).position(0)
         raise NotationError(
             f"the note opened here is never closed: a {closer!r} is missing",
             text=source,
-            line=opened.line,
-            column=opened.column,
+            line=pos.line,
+            column=pos.column,
             hint="hint: close the note, or remove the stray bracket.",
         )
-    while chars and chars[-1] == BREAK:
-        chars.pop()
-        positions.pop()
-    return Cleaned("".join(chars), tuple(positions), source)
+    return cleaned
 
 
 def opener_of(closer: str) -> str:

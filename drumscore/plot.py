@@ -12,7 +12,7 @@ from .errors import OptionError
 from .model import Drum
 
 FORMATS = {".png": "png", ".svg": "svg"}
-_CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK TC", "WenQuanYi Zen Hei", "AR PL UMing TW")
+_CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
 COLOURS = {Drum.PI: "#1f5fa8", Drum.GU: "#b5371f"}
 DIFF_COLOUR = "#f2d45c"
 
@@ -99,6 +99,15 @@ def _cjk_font(font_manager) -> str | None:
     import matplotlib
 
     available = {f.name for f in font_manager.fontManager.ttflist}
+    if not available.intersection(_CJK_FONTS):
+        # matplotlib's cache skips font collections (.ttc), where CJK fonts usually are.
+        for path in font_manager.findSystemFonts():
+            if "cjk" in path.lower() or "wqy" in path.lower():
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue
+        available = {f.name for f in font_manager.fontManager.ttflist}
     for name in _CJK_FONTS:
         if name in available:
             matplotlib.rcParams["font.family"] = ["sans-serif"]

@@ -177,3 +177,11 @@ def test_bad_glyph_options(spec):
 def test_two_patterns_for_one_drum_and_figure():
     with pytest.raises(ExtractError, match="two patterns"):
         extract("○□○半○魯鼓。○□○半○魯鼓")
+
+
+def test_two_half_marks_located_in_the_file():
+    text = "甲乙\n○□半○\n半□魯鼓\n"
+    with pytest.raises(NotationError) as info:
+        extract(text)
+    assert (info.value.line, info.value.column) == (3, 1)
+    assert "line 2, column 3" in str(info.value)

@@ -18,7 +18,7 @@ def test_markup_and_notes_removed_positions_kept():
     cleaned = kanripo.clean(text)
     assert cleaned.text.replace(kanripo.BREAK, "") == "甲乙丙"
     start = cleaned.text.index("乙")
-    pos = cleaned.positions[start]
+    pos = cleaned.position(start)
     assert text.split("\n")[pos.line - 1][pos.column - 1] == "乙"
     assert text[pos.offset] == "乙"
 
