@@ -86,3 +86,11 @@ def caret_display(text: str, line: int, column: int, *, context: int = 40) -> st
     suffix = "…" if end < len(src) else ""
     pad = sum(_display_width(c) for c in prefix + shown[: column - 1 - start])
     return f"  {prefix}{shown}{suffix}\n  {' ' * pad}^"
+
+
+class EncodingError(DrumscoreError, ValueError):
+    """Bytes that are not text in any supported encoding, or an unknown --encoding."""
+
+
+class ExtractError(DrumscoreError, ValueError):
+    """A passage in which no drum score can be found, or whose scores cannot be told apart."""

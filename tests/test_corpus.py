@@ -15,10 +15,11 @@ NOTATION = "○□半〇◯口"
 
 
 def source_text(name: str) -> str:
-    """The source file as one line: Kanripo markup, headers, line ends and notes removed."""
+    """The source as one line: Kanripo headers, markup, indents, line ends and notes removed."""
     text = (SOURCES / name).read_text(encoding="utf-8")
     if text.startswith("# edition:"):
-        text = "".join(line for line in text.splitlines(True) if not line.startswith("#"))
+        lines = [ln.lstrip("\u3000") for ln in text.splitlines(True) if not ln.startswith("#")]
+        text = "".join(lines)
         text = re.sub(r"<pb:[^>]*>", "", text)
         text = re.sub(r"\([^)]*\)", "", text.replace("¶", "").replace("\n", ""))
     return text

@@ -1,0 +1,49 @@
+"""Time extract on every source passage (and on a chapter-sized text), and a full collate."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+
+from drumscore.collate import collate
+from drumscore.compare import compare
+from drumscore.corpus import editions, resolve
+from drumscore.errors import ExtractError
+from drumscore.extract import extract
+
+SOURCES = Path(__file__).resolve().parent.parent / "tests" / "sources"
+
+
+def best(fn, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    texts = {p.name: p.read_text(encoding="utf-8") for p in sorted(SOURCES.glob("*.txt"))}
+
+    def extract_all():
+        for text in texts.values():
+            with contextlib.suppress(ExtractError):
+                extract(text)
+
+    chars = sum(len(t) for t in texts.values())
+    print(f"extract, {len(texts)} passages ({chars:,} chars): {best(extract_all) * 1000:.1f} ms")
+    prose = texts["003_69e158327cd5ca34.txt"].replace("○", "").replace("□", "")
+    big = prose * 200 + texts["KR1d0053_058_禮記注疏.txt"]
+    t = best(lambda: extract(big), 3)
+    print(f"extract, one {len(big):,}-char passage: {t * 1000:.0f} ms")
+    editions.cache_clear()
+    print(f"load corpus: {best(editions, 1) * 1000:.1f} ms ({len(editions())} editions)")
+    print(f"collate, all four pairs: {best(collate) * 1000:.1f} ms")
+    a, b = resolve("xue/1"), resolve("xue/2")
+    print(f"compare xue/1 xue/2: {best(lambda: compare(a, b)) * 1000:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Passages as editions print them: Kanripo header lines, markup and interlinear notes removed.
+
+The cleaned text keeps, for every character, where it stood in the file, so that what is found in
+it (a pattern, a label, a bad glyph) can be cited by line and column.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from .errors import NotationError
+from .model import Position
+
+#: Stands in the cleaned text where a blank or header line interrupts the passage.
+BREAK = "\n"
+LINE_MARK = "¶"
+#: Interlinear (double-column) notes: ( … ) in Kanripo, 【 … 】 or （ … ） in plain text.
+NOTE_BRACKETS = {"(": ")", "（": "）", "【": "】"}
+#: Inside a note, / separates the two small columns; it is not text.
+NOTE_COLUMN = "/"
+
+_TAG = re.compile(r"<[^<>\n]*>")
+
+
+@dataclass(frozen=True, slots=True)
+class Cleaned:
+    """The passage text with markup gone and lines joined; offsets[i] is where text[i] stood."""
+
+    text: str
+    offsets: tuple[int, ...]
+    source: str
+    line_starts: tuple[int, ...]
+
+    def position(self, index: int) -> Position:
+        """Offset, line and column in the source of the character at `index` of the text."""
+        offset = self.offsets[index]
+        line = bisect.bisect_right(self.line_starts, offset)
+        return Position(offset, line, offset - self.line_starts[line - 1] + 1)
+
+
+def header(source: str) -> dict[str, str]:
+    """The `# key: value` header fields of a witness file (the first value of each key)."""
+    fields: dict[str, str] = {}
+    for line in source.splitlines():
+        if line.startswith("#") and ":" in line:
+            key, _, value = line[1:].partition(":")
+            fields.setdefault(key.strip().casefold(), value.strip())
+    return fields
+
+
+def body_start(source: str) -> int:
+    """The 1-based number of the first line after the leading header lines."""
+    for number, line in enumerate(source.split("\n"), 1):
+        if not line.startswith("#"):
+            return number
+    return 1
+
+
+def clean(source: str, *, keep_notes: bool = False) -> Cleaned:
+    """Join the lines of a passage into one text without ¶, <pb:…> tags and header lines.
+
+    Notes `( … )` are dropped (or, with keep_notes, kept without their brackets and column
+    marks). Leading indentation is dropped; a blank line or a header line becomes BREAK.
+    """
+    chars: list[str] = []
+    offsets: list[int] = []
+    line_starts: list[int] = []
+    closer = ""
+    depth = 0
+    opened = 0
+    offset = 0
+    for line in source.split("\n"):
+        start = offset
+        line_starts.append(start)
+        offset += len(line) + 1
+        line = line.rstrip("\r")
+        if line.startswith("#") or not _TAG.sub("", line).replace(LINE_MARK, "").strip():
+            blank = line.startswith("#") or "<" not in line
+            if blank and depth == 0 and chars and chars[-1] != BREAK:
+                chars.append(BREAK)
+                offsets.append(start)
+            continue
+        skip = _tag_columns(line) if "<" in line else ()
+        indent = len(line) - len(line.lstrip())
+        for index in range(indent, len(line)):
+            ch = line[index]
+            if ch == LINE_MARK or index in skip:
+                continue
+            if depth:
+                if ch == closer:
+                    depth -= 1
+                    if depth == 0:
+                        continue
+                elif ch == opener_of(closer):
+                    depth += 1
+                if keep_notes and ch != NOTE_COLUMN:
+                    chars.append(ch)
+                    offsets.append(start + index)
+                continue
+            if ch in NOTE_BRACKETS:
+                closer, depth, opened = NOTE_BRACKETS[ch], 1, start + index
+                continue
+            chars.append(ch)
+            offsets.append(start + index)
+    while chars and chars[-1] == BREAK:
+        chars.pop()
+        offsets.pop()
+    cleaned = Cleaned("".join(chars), tuple(offsets), source, tuple(line_starts))
+    if depth:
+        pos = Cleaned("", (opened,), source, cleaned.line_starts).position(0)
+        raise NotationError(
+            f"the note opened here is never closed: a {closer!r} is missing",
+            text=source,
+            line=pos.line,
+            column=pos.column,
+            hint="hint: close the note, or remove the stray bracket.",
+        )
+    return cleaned
+
+
+def opener_of(closer: str) -> str:
+    for opener, close in NOTE_BRACKETS.items():
+        if close == closer:
+            return opener
+    return ""
+
+
+def _tag_columns(line: str) -> set[int]:
+    return {i for m in _TAG.finditer(line) for i in range(m.start(), m.end())}

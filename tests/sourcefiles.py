@@ -1,0 +1,9 @@
+"""The source passages the tests read: copies of the witness files and seeds, with their headers."""
+
+from pathlib import Path
+
+SOURCES = Path(__file__).with_name("sources")
+
+
+def source_text(name: str) -> str:
+    return (SOURCES / name).read_text(encoding="utf-8")

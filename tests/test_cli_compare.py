@@ -1,0 +1,154 @@
+import json
+
+import numpy as np
+import pytest
+import soundfile as sf
+from sourcefiles import source_text
+
+from drumscore.cli import main
+from drumscore.compare import compare
+from drumscore.compare_audio import b_start
+from drumscore.corpus import resolve
+from drumscore.timing import Tempo
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def alone(notation, rate):
+    """One score rendered on its own, unnormalised, mixed to mono."""
+    from drumscore.mix import mix_range, plan
+    from drumscore.timeline import arrange
+
+    p = plan(arrange(resolve(notation), None, Tempo.from_bpm(120)), rate=rate)
+    return mix_range(p, 0, p.length).mean(axis=1)
+
+
+def correlation(x, y):
+    n = min(len(x), len(y))
+    x, y = x[:n], y[:n]
+    return float(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y)))
+
+
+def test_compare_text_shows_both_rows_and_half(capsys):
+    code, out, _ = run(capsys, "compare", "lu/1", "lu/2")
+    assert code == 0
+    rows = [ln for ln in out.splitlines() if ln.startswith(("A  ○", "B  ○"))]
+    assert len(rows) == 2 and all("半" in r for r in rows)
+    assert "edit distance" in out
+
+
+def test_compare_json(capsys):
+    _, out, _ = run(capsys, "compare", "lu/2", "lu/2@xunzuan", "--json")
+    data = json.loads(out)
+    a = "".join(c["a"] or "" for c in data["alignment"])
+    assert a == resolve("lu/2").pattern.notation.replace("半", "")
+    assert data["sections"]["touhu"]["distance"] == 1
+
+
+def test_compare_audio_plays_a_then_b(tmp_path, capsys):
+    out = tmp_path / "ab.wav"
+    code, _, _ = run(capsys, "compare", "○□半○", "□○○", "--audio", str(out), "--bpm", "120")
+    assert code == 0
+    audio, rate = sf.read(out)
+    mono = audio.mean(axis=1)
+    c = compare(resolve("○□半○"), resolve("□○○"))
+    start = b_start(c, tempo=Tempo.from_bpm(120), rate=rate)
+    a, b = alone("○□半○", rate), alone("□○○", rate)
+    assert correlation(mono[:start], a) > 0.99
+    assert correlation(mono[start:], b) > 0.99
+    assert correlation(mono[start:], alone("○□○", rate)) < 0.9
+    assert np.max(np.abs(mono[len(a) : start])) < 1e-3
+
+
+def test_compare_audio_stereo(tmp_path, capsys):
+    out = tmp_path / "ab.wav"
+    run(capsys, "compare", "○□○", "□□", "--audio", str(out), "--stereo", "--bpm", "120")
+    audio, rate = sf.read(out)
+    assert correlation(audio[:, 0], alone("○□○", rate)) > 0.99
+    assert correlation(audio[:, 1], alone("□□", rate)) > 0.99
+
+
+def test_compare_plot_png_and_svg(tmp_path, capsys):
+    png, svg = tmp_path / "c.png", tmp_path / "c.svg"
+    run(capsys, "compare", "lu/1", "lu/2", "--plot", str(png))
+    run(capsys, "compare", "lu/1", "lu/2", "--plot", str(svg))
+    assert png.read_bytes().startswith(b"\x89PNG")
+    assert b"<svg" in svg.read_bytes()[:500]
+
+
+def test_collate_json_findings(capsys):
+    _, out, _ = run(capsys, "collate", "xue", "--json")
+    (data,) = json.loads(out)
+    half = next(c for c in data["stated_counts"] if c["section"] == "touhu")
+    assert half["agrees_with_no_edition"] is True
+
+
+def test_extract_json(capsys):
+    _, out, _ = run(capsys, "extract", "tests/sources/KR1d0053_058_禮記注疏.txt", "--json")
+    data = json.loads(out)
+    assert len(data["scores"]) == 4
+    assert data["provenance"]["kanripo"] == "KR1d0053"
+
+
+def test_extract_writes_an_edition_that_loads(tmp_path, capsys):
+    from drumscore.corpus import load_edition
+
+    out = tmp_path / "test-ed.toml"
+    run(capsys, "extract", "tests/sources/KR1d0057_146_衛湜禮記集說.txt", "-o", str(out))
+    edition = load_edition(out)
+    assert edition.id == "test-ed"
+    assert edition.provenance.commit.startswith("a2f9d4a0")
+    assert edition.score("魯", 2).pattern.counts().pi == 13
+
+
+def test_extract_gb18030_file(tmp_path, capsys):
+    text = source_text("KR1d0060_028_禮記大全.txt")
+    path = tmp_path / "gb.txt"
+    path.write_bytes(text.encode("gb18030"))
+    _, out, _ = run(capsys, "extract", str(path), "--json")
+    assert json.loads(out)["encoding"] == "gb18030"
+
+
+# --- bad input ---
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["extract", "missing.txt"], "no such file"),
+        (["extract", "tests/sources/KR1d0052_041_禮記(TLS).txt"], "no drum notation found"),
+        (["compare", "lu", "lu/9"], "unknown figure"),
+        (["compare", "lu", "xue", "--plot", "x.gif"], ".png or .svg"),
+        (["compare", "lu", "xue", "--stereo"], "--stereo needs --audio"),
+        (["collate", "○□○"], "collate needs"),
+        (["extract", "tests/sources/KR1d0053_058_禮記注疏.txt", "--glyph", "xx"], "--glyph"),
+    ],
+)
+def test_errors_are_one_line(capsys, argv, message):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("drumscore: error:") and message in err
+    assert "Traceback" not in err
+
+
+def test_binary_file(tmp_path, capsys):
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"\x00\x01\x02" * 100)
+    with pytest.raises(SystemExit):
+        main(["extract", str(path)])
+    assert "binary" in capsys.readouterr().err
+
+
+def test_unknown_glyph_in_file(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("甲乙\n○□◇○半○魯鼓\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["extract", str(path)])
+    err = capsys.readouterr().err
+    assert "line 2, column 3" in err and "--glyph ◇=○" in err
