@@ -15,6 +15,8 @@ from .errors import EngraveError
 MUSESCORE_NAMES = ("mscore3", "musescore3", "mscore", "musescore")
 ENGRAVED = ("pdf", "png")
 TIMEOUT_SECONDS = 300
+#: MuseScore's word for a file it could not read at all (it still writes a blank page).
+UNREADABLE = "empty score"
 INSTALL_HINT = (
     "install MuseScore 3 (Debian/Ubuntu: sudo apt-get install musescore3; elsewhere "
     "https://musescore.org) or set DRUMSCORE_MUSESCORE to its executable; "
@@ -86,7 +88,7 @@ def engrave(
             ) from None
         log = (done.stdout + done.stderr).decode("utf-8", "replace")
         pages = _pages(work, kind)
-        if done.returncode != 0 or not pages:
+        if done.returncode != 0 or not pages or UNREADABLE in log:
             last = " | ".join(line for line in log.splitlines()[-5:] if line.strip())
             raise EngraveError(
                 f"MuseScore {program!r} failed (exit {done.returncode}) to write {kind.upper()}: "
