@@ -52,6 +52,8 @@ LYRICS = {
 }
 
 HALF_MARK = "半"
+#: Repeats are written out; beyond this many the export takes minutes and no one reads the page.
+MAX_REPEAT = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,11 @@ class Bar:
 def bars(timeline: Timeline) -> tuple[Bar, ...]:
     """The bars of a timeline: a new bar at every marker (半, each repeat)."""
     total = len(timeline)
+    if timeline.repeats > MAX_REPEAT:
+        raise OptionError(
+            f"--repeat {timeline.repeats} is too many to write out as notation; use at most "
+            f"{MAX_REPEAT}, or write .mid or audio for a longer backing track"
+        )
     if total == 0:
         raise OptionError(f"{timeline.description!r} has no strokes, so there is nothing to write")
     cuts = {0: ""}
@@ -111,6 +118,7 @@ def build_score(
     part.insert(0, kit)
 
     events = list(timeline.events())
+    metres: dict[int, meter.TimeSignature] = {}
     layout = bars(timeline)
     previous_length = None
     for number, span in enumerate(layout, 1):
@@ -118,9 +126,7 @@ def build_score(
         if number == 1:
             measure.insert(0, clef.PercussionClef())
         if span.length != previous_length:
-            metre = meter.TimeSignature(f"{span.length}/4")
-            metre.style.hideObjectOnPrint = True
-            measure.insert(0, metre)
+            measure.insert(0, _hidden_metre(span.length, metres))
             previous_length = span.length
         if number == 1:
             mark = tempo.MetronomeMark(
@@ -131,8 +137,8 @@ def build_score(
             measure.insert(0, expressions.RehearsalMark(HALF_MARK))
         elif span.marker:
             measure.insert(0, expressions.TextExpression(span.marker))
-        for event in events[span.start : span.start + span.length]:
-            measure.append(_stroke_note(event.drum, midimap, words))
+        strokes = events[span.start : span.start + span.length]
+        measure.append([_stroke_note(e.drum, midimap, words) for e in strokes])
         following = layout[number] if number < len(layout) else None
         if following is None:
             measure.rightBarline = bar.Barline("final")
@@ -141,6 +147,18 @@ def build_score(
         part.append(measure)
     score.insert(0, part)
     return score
+
+
+def _hidden_metre(length: int, made: dict):
+    """A time signature of `length` quarters, not printed; copies are far cheaper than new ones."""
+    import copy
+
+    from music21 import meter
+
+    if length not in made:
+        made[length] = meter.TimeSignature(f"{length}/4")
+        made[length].style.hideObjectOnPrint = True
+    return copy.deepcopy(made[length])
 
 
 def _subtitle(timeline: Timeline) -> str:
@@ -169,7 +187,8 @@ def musicxml_bytes(
     from music21.musicxml.m21ToXml import ScoreExporter
 
     midimap = midimap or MidiMap()
-    exporter = ScoreExporter(build_score(timeline, midimap, lyrics))
+    # The bars are complete as built; music21's makeNotation pass would only copy them again.
+    exporter = ScoreExporter(build_score(timeline, midimap, lyrics), makeNotation=False)
     root = exporter.parse()
     _add_instruments(root, timeline, midimap)
     return exporter.asBytes()

@@ -252,6 +252,11 @@ def test_a_score_without_strokes_is_refused():
         bars(arrange(empty))
 
 
+def test_too_many_repeats_for_notation_are_refused():
+    with pytest.raises(OptionError, match="--repeat 201"):
+        musicxml_bytes(arrange(resolve("lu"), repeats=201))
+
+
 def test_a_pattern_without_half_is_one_bar_with_no_mark():
     timeline = arrange(Score(parse("○□○○□"), printed="○□○○□"))
     assert len(bars(timeline)) == 1
