@@ -94,3 +94,7 @@ class EncodingError(DrumscoreError, ValueError):
 
 class ExtractError(DrumscoreError, ValueError):
     """A passage in which no drum score can be found, or whose scores cannot be told apart."""
+
+
+class EngraveError(DrumscoreError, RuntimeError):
+    """MuseScore, which engraves PDF and PNG, is missing or failed."""

@@ -8,17 +8,24 @@ from .errors import OptionError
 
 AUDIO = {".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG"}
 MIDI = {".mid", ".midi"}
+#: Staff notation: MusicXML written by music21, and pages engraved from it by MuseScore.
+NOTATION = {".musicxml": "musicxml", ".xml": "musicxml", ".mxl": "mxl"}
+ENGRAVED = {".pdf": "pdf", ".png": "png"}
 DEFAULT_SUBTYPE = {"WAV": "PCM_16", "FLAC": "PCM_16", "OGG": "VORBIS"}
 
 
 def kind_of(path: str | Path) -> str:
-    """'audio' or 'midi' for an output path; an unknown extension is an OptionError."""
+    """'audio', 'midi', 'notation' or 'engraved' for an output path; else an OptionError."""
     ext = Path(path).suffix.lower()
     if ext in AUDIO:
         return "audio"
     if ext in MIDI:
         return "midi"
-    known = " ".join(sorted([*AUDIO, *MIDI]))
+    if ext in NOTATION:
+        return "notation"
+    if ext in ENGRAVED:
+        return "engraved"
+    known = " ".join(sorted([*AUDIO, *MIDI, *NOTATION, *ENGRAVED]))
     shown = ext or "no extension"
     raise OptionError(f"cannot tell the format of {str(path)!r} ({shown}); use one of: {known}")
 

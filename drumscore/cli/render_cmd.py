@@ -1,16 +1,18 @@
-"""drumscore render: a score to WAV, FLAC, OGG or MIDI."""
+"""drumscore render: a score to WAV, FLAC, OGG, MIDI, MusicXML, PDF or PNG."""
 
 from __future__ import annotations
 
 import argparse
 
+from . import staff
 from .options import add_score_options, add_tempo_options
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "render",
-        help="render a score to audio (.wav .flac .ogg) or MIDI (.mid)",
+        help="render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
+        "(.musicxml .mxl .pdf .png)",
         description="Render a score at an even tempo (間若一). The format follows -o's extension.",
     )
     add_score_options(p)
@@ -27,6 +29,7 @@ def add_parser(sub) -> None:
         metavar="PI,GU",
         help="General MIDI notes for 鼙 and 鼓 (default 45,41: Low Tom, Low Floor Tom)",
     )
+    staff.add_options(p)
     p.set_defaults(run=run)
 
 
@@ -47,12 +50,16 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(f"--rate {args.rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz")
     if kind == "audio":
         audio_format(args.output, args.subtype)
+    if kind in staff.KINDS:
+        staff.check(args, kind)
     score = resolve(args.score)
     timeline = arrange(
         score, args.section, Tempo.from_options(args.bpm, args.interval), args.repeat
     )
 
-    if kind == "midi":
+    if kind in staff.KINDS:
+        detail = staff.write(args, timeline, kind)
+    elif kind == "midi":
         from ..midi import midi_bytes
         from ..midimap import MidiMap
         from ..output import write_bytes

@@ -1,0 +1,146 @@
+"""drumscore render to .musicxml, .mxl, .pdf and .png: files written, messages, failures."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from drumscore.cli import main
+from drumscore.corpus import resolve
+from drumscore.engrave import find_musescore
+from drumscore.errors import EngraveError, OptionError
+from drumscore.formats import kind_of
+
+music21 = pytest.importorskip("music21")
+
+
+def drums_in(path) -> str:
+    parsed = music21.converter.parse(path)
+    return "".join("○" if n.notehead == "normal" else "□" for n in parsed.flatten().notes)
+
+
+def render(*argv: str) -> int:
+    return main(["render", *argv])
+
+
+def test_formats_know_the_notation_extensions():
+    assert kind_of("a.musicxml") == kind_of("b.MXL") == kind_of("c.xml") == "notation"
+    assert kind_of("a.pdf") == kind_of("a.PNG") == "engraved"
+
+
+@pytest.mark.parametrize("name", ["lu.musicxml", "lu.mxl"])
+def test_render_writes_notation_music21_reads(tmp_path, capsys, name):
+    out = tmp_path / name
+    assert render("lu", "-o", str(out), "--bpm", "72", "--lyrics", "glyph") == 0
+    pattern = resolve("lu").pattern
+    assert drums_in(out) == "".join(s.drum.symbol for s in pattern.strokes)
+    said = capsys.readouterr().out
+    assert str(out) in said and "72 per minute" in said and "2 bars" in said
+
+
+def test_render_section_and_midi_notes_reach_the_file(tmp_path):
+    out = tmp_path / "x.musicxml"
+    assert render("xue/2", "--section", "touhu", "--midi-notes", "60,61", "-o", str(out)) == 0
+    root = ET.parse(out).getroot()
+    assert sorted(int(m.text) for m in root.iter("midi-unpitched")) == [61, 62]
+    touhu = resolve("xue/2").pattern.section("touhu")
+    assert drums_in(out) == "".join(s.drum.symbol for s in touhu)
+
+
+def test_render_pdf_and_png(tmp_path, capsys):
+    try:
+        find_musescore()
+    except EngraveError as exc:
+        pytest.skip(f"MuseScore is not installed here (CI installs musescore3): {exc}")
+    pdf, png = tmp_path / "lu.pdf", tmp_path / "lu.png"
+    assert render("lu", "-o", str(pdf), "--lyrics", "drum") == 0
+    assert render("lu", "-o", str(png), "--dpi", "100") == 0
+    assert pdf.read_bytes().startswith(b"%PDF-")
+    assert png.read_bytes().startswith(b"\x89PNG")
+    assert "engraved by MuseScore" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lu.pdf", "lu.png"]
+
+
+def test_help_does_not_import_music21():
+    code = (
+        "import sys\n"
+        "from drumscore.cli import main\n"
+        "try:\n"
+        "    main(['render', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "assert 'music21' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_midi_render_does_not_import_music21(tmp_path):
+    out = tmp_path / "x.mid"
+    code = (
+        "import sys\n"
+        "from drumscore.cli import main\n"
+        f"assert main(['render', 'lu', '-o', {str(out)!r}]) == 0\n"
+        "assert 'music21' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    assert out.exists()
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+def one_error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.startswith("drumscore: error: ") and "Traceback" not in err
+    return err
+
+
+def test_unknown_lyrics_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        render("lu", "-o", str(tmp_path / "x.musicxml"), "--lyrics", "hanzi")
+    assert exc.value.code == 2
+    assert "'hanzi'" in one_error_line(capsys)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_dpi_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        render("lu", "-o", str(tmp_path / "x.png"), "--dpi", "5")
+    assert exc.value.code == 2
+    assert "--dpi 5" in one_error_line(capsys)
+
+
+def test_missing_musescore_writes_nothing_and_says_how_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("DRUMSCORE_MUSESCORE", str(tmp_path / "no-mscore"))
+    out = tmp_path / "lu.pdf"
+    out.write_bytes(b"an older file")
+    with pytest.raises(SystemExit) as exc:
+        render("lu", "-o", str(out))
+    assert exc.value.code == 2
+    assert "DRUMSCORE_MUSESCORE" in one_error_line(capsys)
+    assert out.read_bytes() == b"an older file"
+
+
+def test_musescore_absent_from_path(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("DRUMSCORE_MUSESCORE", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(SystemExit):
+        render("lu", "-o", str(tmp_path / "lu.png"))
+    assert "apt-get install musescore3" in one_error_line(capsys)
+
+
+def test_a_failed_engraving_leaves_no_partial_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("DRUMSCORE_MUSESCORE", "false")
+    out = tmp_path / "lu.pdf"
+    with pytest.raises(SystemExit):
+        render("lu", "-o", str(out))
+    assert "failed" in one_error_line(capsys)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_extension_lists_the_notation_formats():
+    with pytest.raises(OptionError, match=r"\.musicxml.*\.mxl|\.mxl.*\.musicxml"):
+        kind_of("x.svg")

@@ -1,0 +1,166 @@
+"""Engraving with MuseScore 3: PDF and PNG pages, MuseScore's own reading of the drums, failures."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from drumscore.corpus import resolve
+from drumscore.engrave import engrave, find_musescore, page_paths
+from drumscore.errors import EngraveError
+from drumscore.midimap import MidiMap
+from drumscore.model import Drum
+from drumscore.musicxml import musicxml_bytes
+from drumscore.timeline import arrange
+
+#: What MuseScore 3 prints when a file does not read cleanly.
+COMPLAINTS = ("unmapped drum", "not a valid musicxml", "error at line", "not found in part")
+
+
+def musescore() -> str:
+    try:
+        return find_musescore()
+    except EngraveError as exc:
+        pytest.skip(f"MuseScore is not installed here (CI installs musescore3): {exc}")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def assert_clean(log: str) -> None:
+    found = [c for c in COMPLAINTS if c in log.lower()]
+    assert not found, log
+
+
+# --- PDF and PNG --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["lu", "xue", "lu/2@benyi", "xue/2"])
+def test_pdf_converts_without_errors_or_unmapped_drums(key):
+    musescore()
+    engraving = engrave(musicxml_bytes(arrange(resolve(key)), lyrics="drum"), "pdf")
+    assert len(engraving.pages) == 1
+    assert engraving.pages[0].startswith(b"%PDF-")
+    assert_clean(engraving.log)
+
+
+def test_png_is_one_trimmed_system_that_scales_with_dpi():
+    musescore()
+    document = musicxml_bytes(arrange(resolve("lu")))
+    low = engrave(document, "png", dpi=100)
+    high = engrave(document, "png", dpi=200)
+    (w1, h1), (w2, _) = png_size(low.pages[0]), png_size(high.pages[0])
+    assert w1 > h1, "a trimmed single system is wider than it is tall"
+    assert w2 == pytest.approx(2 * w1, rel=0.05)
+    assert_clean(low.log)
+
+
+def test_untrimmed_png_is_a_whole_page():
+    musescore()
+    engraving = engrave(musicxml_bytes(arrange(resolve("lu"))), "png", dpi=72, trim=None)
+    width, height = png_size(engraving.pages[0])
+    assert height > width  # a portrait page
+
+
+def test_a_long_score_gives_one_png_per_page():
+    musescore()
+    engraving = engrave(musicxml_bytes(arrange(resolve("xue"), repeats=40)), "png", dpi=50)
+    assert len(engraving.pages) > 1
+    assert all(png_size(p)[0] > 0 for p in engraving.pages)
+
+
+# --- how MuseScore itself reads the file --------------------------------------------------------
+
+
+def musescore_reading(tmp_path, document: bytes) -> ET.Element:
+    """MuseScore's own score file (.mscx) made from the MusicXML document."""
+    source = tmp_path / "in.musicxml"
+    source.write_bytes(document)
+    target = tmp_path / "out.mscx"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [musescore(), "-o", str(target), str(source)],
+        env=env,
+        capture_output=True,
+        timeout=300,
+        check=True,
+    )
+    assert_clean((done.stdout + done.stderr).decode("utf-8", "replace"))
+    return ET.parse(target).getroot()
+
+
+@pytest.mark.parametrize("notes", [None, "60,61"])
+def test_musescore_plays_each_stroke_on_its_drum_with_its_shape(tmp_path, notes):
+    midimap = MidiMap.from_option(notes)
+    timeline = arrange(resolve("lu"))
+    root = musescore_reading(tmp_path, musicxml_bytes(timeline, midimap))
+
+    drumset = {int(d.get("pitch")): d.findtext("head") for d in root.iter("Drum")}
+    assert drumset == {midimap.note(Drum.PI): "normal", midimap.note(Drum.GU): "la"}
+
+    chords = list(root.iter("Chord"))
+    pitches = [int(c.findtext("Note/pitch")) for c in chords]
+    assert pitches == [midimap.note(s.drum) for s in timeline.strokes]
+    heads = [c.findtext("Note/head") or "normal" for c in chords]
+    assert heads == ["normal" if s.drum is Drum.PI else "la" for s in timeline.strokes]
+    assert {c.findtext("Note/headType") for c in chords} == {"half"}  # drawn hollow
+    assert all(c.findtext("noStem") == "1" for c in chords)
+
+
+def test_musescore_shows_the_half_mark_at_the_second_bar(tmp_path):
+    root = musescore_reading(tmp_path, musicxml_bytes(arrange(resolve("xue/2"))))
+    measures = root.findall(".//Staff/Measure")
+    assert len(measures) == 2
+    marks = [
+        ["".join(t.find("text").itertext()) for t in m.iter("RehearsalMark")] for m in measures
+    ]
+    assert marks == [[], ["半"]]
+    assert measures[0].find(".//BarLine/subtype").text == "double"
+
+
+# --- paths --------------------------------------------------------------------------------------
+
+
+def test_page_paths_number_from_the_second_page(tmp_path):
+    out = tmp_path / "lu.png"
+    assert page_paths(out, 1) == [out]
+    assert page_paths(out, 3) == [out, tmp_path / "lu-2.png", tmp_path / "lu-3.png"]
+
+
+# --- bad input and a missing MuseScore ----------------------------------------------------------
+
+
+def test_missing_musescore_says_how_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.delenv("DRUMSCORE_MUSESCORE", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(EngraveError, match="apt-get install musescore3"):
+        find_musescore()
+
+
+def test_a_bad_override_is_named(monkeypatch):
+    monkeypatch.setenv("DRUMSCORE_MUSESCORE", "/no/such/mscore")
+    with pytest.raises(EngraveError, match="'/no/such/mscore'"):
+        find_musescore()
+
+
+def test_a_failing_program_is_an_engrave_error():
+    with pytest.raises(EngraveError, match="failed"):
+        engrave(b"<score-partwise/>", "pdf", executable="false")
+
+
+def test_unknown_kind_is_refused():
+    with pytest.raises(EngraveError, match="'svg'"):
+        engrave(b"", "svg", executable="true")
+
+
+def test_musescore_rejects_a_document_that_is_not_musicxml():
+    musescore()
+    with pytest.raises(EngraveError, match="empty score"):
+        engrave(b"this is not xml", "pdf")
