@@ -22,7 +22,9 @@ def parse_duration(text: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         parts = _PART.findall(raw)
         if not parts or _PART.sub("", raw).strip() or len({u for _, u in parts}) < len(parts):
-            raise OptionError(f"--duration {text!r} is not a length of time; use one {hint}") from None
+            raise OptionError(
+                f"--duration {text!r} is not a length of time; use one {hint}"
+            ) from None
         seconds = sum((Fraction(n) * UNITS[u] for n, u in parts), Fraction(0))
     if seconds <= 0:
         raise OptionError(f"--duration must be longer than nothing, not {text!r}; use one {hint}")

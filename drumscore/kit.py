@@ -126,7 +126,9 @@ def read_sample(path: str | Path) -> Sample:
     try:
         data, rate = sf.read(str(path), dtype="float32", always_2d=True)
     except FileNotFoundError:
-        raise KitError(f"kit sample {str(path)!r} does not exist; check its name in the kit file") from None
+        raise KitError(
+            f"kit sample {str(path)!r} does not exist; check its name in the kit file"
+        ) from None
     except (sf.LibsndfileError, RuntimeError, OSError, ValueError) as exc:
         raise KitError(
             f"kit sample {str(path)!r} cannot be read as audio ({exc}); use WAV, FLAC or OGG"
@@ -178,7 +180,9 @@ def _voice(table, drum: Drum, folder: Path, where: str) -> Voice:
             raise KitError(f"{where}: each [[{drum.pinyin}.layers]] needs velocity and samples")
         velocity = layer.get("velocity")
         if isinstance(velocity, bool) or not isinstance(velocity, int) or not 1 <= velocity <= 127:
-            raise KitError(f"{where}: layer velocity must be a whole number 1-127, not {velocity!r}")
+            raise KitError(
+                f"{where}: layer velocity must be a whole number 1-127, not {velocity!r}"
+            )
         specs.append((velocity, _names(layer["samples"], where)))
     if not specs:
         raise KitError(f"{where} needs samples = [...] or [[{drum.pinyin}.layers]]")

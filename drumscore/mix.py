@@ -85,9 +85,7 @@ def plan(timeline: Timeline, kit: Kit | None = None, rate: int = DEFAULT_RATE) -
     return MixPlan(rate, onsets, which_a, gains_a, tuple(sounds), length)
 
 
-def mix_range(
-    plan: MixPlan, start: int, stop: int, out: np.ndarray | None = None
-) -> np.ndarray:
+def mix_range(plan: MixPlan, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
     """Samples start..stop of the (unnormalised) mix, touching only the strokes that sound there.
 
     `out`, if given, is a float32 (≥ stop − start, 2) buffer to reuse; its first rows are returned.
@@ -130,7 +128,10 @@ def peak(plan: MixPlan) -> float:
         if stop <= start:
             continue
         lo = bisect.bisect_right(onsets, start - longest, 0, i)
-        key = (stop - start, *((which[j], gains[j], start - onsets[j]) for j in range(lo, i + 1) if ends[j] > start))
+        key = (
+            stop - start,
+            *((which[j], gains[j], start - onsets[j]) for j in range(lo, i + 1) if ends[j] > start),
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -181,4 +182,3 @@ def render_audio(
     """The whole render as a normalised float32 array of shape (frames, 2)."""
     p = plan(timeline, kit, rate)
     return normalise(mix_range(p, 0, p.length))
-

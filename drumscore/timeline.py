@@ -60,7 +60,7 @@ class Timeline:
 
     @property
     def half_index(self) -> int | None:
-        """Where 半 falls inside the played section (only the whole pattern has strokes on both sides)."""
+        """Where 半 falls in the played section (only the whole pattern has strokes either side)."""
         half = self.score.pattern.half
         if self.section is Section.SHE and half is not None and 0 < half < len(self.strokes):
             return half
