@@ -1,0 +1,124 @@
+"""Mixing: exact onsets with every kit (click kit), streamed renders equal to whole ones."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from drumscore.audiofile import stream_audio
+from drumscore.corpus import resolve
+from drumscore.kit import load_kit
+from drumscore.mix import blocks, mix_range, normalise, peak, plan, render_audio
+from drumscore.model import Drum
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+
+PI_CLICK, GU_CLICK = 0.5, 1.0
+
+
+def click_kit(folder, rate: int):
+    """A kit whose samples are one-sample impulses: 鼙 at half the height of 鼓."""
+    sf.write(str(folder / "pi.wav"), np.array([[PI_CLICK]], np.float32), rate, subtype="FLOAT")
+    sf.write(str(folder / "gu.wav"), np.array([[GU_CLICK]], np.float32), rate, subtype="FLOAT")
+    (folder / "kit.toml").write_text(
+        'name = "click"\n[pi]\nsamples = ["pi.wav"]\n[gu]\nsamples = ["gu.wav"]\n'
+    )
+    return load_kit(folder / "kit.toml")
+
+
+def expected_onset(k: int, bpm: str, rate: int) -> int:
+    """round(k × 60/bpm × rate), halves up, in exact arithmetic."""
+    x = Fraction(k) * 60 / Fraction(bpm) * rate
+    return int(x + Fraction(1, 2)) if x.denominator != 1 else int(x)
+
+
+def clicks(audio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the clicks are, and their heights (left channel)."""
+    where = np.flatnonzero(audio[:, 0])
+    return where, audio[where, 0]
+
+
+@pytest.mark.parametrize("rate", [44100, 48000])
+@pytest.mark.parametrize("bpm", ["37.3", "96", "240"])
+def test_each_stroke_starts_on_its_sample(tmp_path, rate, bpm):
+    kit = click_kit(tmp_path, rate)
+    timeline = arrange(resolve("lu"), tempo=Tempo.from_bpm(bpm), repeats=3)
+    out = tmp_path / "out.wav"
+    p = plan(timeline, kit, rate)
+    stream_audio(out, blocks(p, block_frames=10007), rate, p.length, "FLOAT")
+    audio, file_rate = sf.read(str(out), dtype="float32", always_2d=True)
+    assert file_rate == rate
+    where, heights = clicks(audio)
+    events = list(timeline.events())
+    assert where.tolist() == [expected_onset(e.k, bpm, rate) for e in events]
+    gu = np.float32(10 ** (-1 / 20))
+    for event, height in zip(events, heights, strict=True):
+        want = gu if event.drum is Drum.GU else gu * np.float32(PI_CLICK / GU_CLICK)
+        assert height == pytest.approx(want, rel=1e-6)
+
+
+def test_one_hour_render_keeps_the_last_stroke_on_its_sample(tmp_path):
+    rate, bpm = 44100, "37.3"
+    kit = click_kit(tmp_path, rate)
+    timeline = arrange(resolve("lu"), tempo=Tempo.from_bpm(bpm), duration=Fraction(3600))
+    p = plan(timeline, kit, rate)
+    assert 3500 < p.length / rate <= 3600
+    found = []
+    start = 0
+    for block in blocks(p):
+        found.extend((start + np.flatnonzero(block[:, 0])).tolist())
+        start += len(block)
+    assert start == p.length
+    assert found == [expected_onset(k, bpm, rate) for k in range(len(timeline))]
+    assert found[-1] == expected_onset(len(timeline) - 1, bpm, rate)
+
+
+@pytest.mark.parametrize("bpm", ["37.3", "60", "200"])
+def test_streamed_blocks_equal_the_whole_render(bpm):
+    timeline = arrange(resolve("xue"), tempo=Tempo.from_bpm(bpm), repeats=4)
+    whole = render_audio(timeline)
+    streamed = np.concatenate([b.copy() for b in blocks(plan(timeline), block_frames=7919)])
+    assert np.array_equal(whole, streamed)
+    assert np.max(np.abs(whole)) == pytest.approx(10 ** (-1 / 20), rel=1e-6)
+
+
+def test_peak_found_in_advance_is_the_peak_of_the_mix():
+    from drumscore.expression import Expression
+
+    for ex in (None, Expression(humanize_ms=20, seed=5), Expression(30, 127)):
+        timeline = arrange(resolve("lu"), tempo=Tempo.from_bpm("150"), repeats=5, expression=ex)
+        p = plan(timeline)
+        assert peak(p) == float(np.max(np.abs(mix_range(p, 0, p.length))))
+
+
+def test_mix_range_pieces_join_up():
+    p = plan(arrange(resolve("lu"), tempo=Tempo.from_bpm("300")))
+    whole = mix_range(p, 0, p.length)
+    cut = p.length // 3 + 17
+    assert np.array_equal(np.concatenate([mix_range(p, 0, cut), mix_range(p, cut, p.length)]), whole)
+
+
+def test_normalise_silence_is_left_alone():
+    silent = np.zeros((10, 2), np.float32)
+    assert np.array_equal(normalise(silent), silent)
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+
+def test_failed_stream_leaves_no_file_and_keeps_the_old_one(tmp_path):
+    out = tmp_path / "keep.wav"
+    sf.write(str(out), np.full((100, 2), 0.25, np.float32), 44100)
+    before = out.read_bytes()
+
+    def broken():
+        yield np.zeros((100, 2), np.float32)
+        raise RuntimeError("disk on fire")
+
+    with pytest.raises(RuntimeError):
+        stream_audio(out, broken(), 44100, 200)
+    assert out.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.wav"]
