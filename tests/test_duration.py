@@ -39,7 +39,9 @@ def test_a_duration_shorter_than_one_pattern_plays_it_once():
 # --- bad input -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["0", "0s", "-5", "-1m", "1x", "", "h", "1h1h", "nan", "inf", "13h"])
+@pytest.mark.parametrize(
+    "text", ["0", "0s", "-5", "-1m", "1x", "", "h", "1h1h", "nan", "inf", "13h"]
+)
 def test_bad_durations(text):
     with pytest.raises(OptionError) as info:
         parse_duration(text)

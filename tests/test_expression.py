@@ -81,9 +81,7 @@ def test_wav_and_midi_agree_on_times_and_velocities(tmp_path, ex):
         assert abs(sample / rate - seconds) <= tick / 2 + 1 / rate
     # Heights follow velocity relative to each drum's default velocity.
     events = list(tl.events())
-    relative = [
-        (e.velocity or default_velocity(e.drum)) / default_velocity(e.drum) for e in events
-    ]
+    relative = [(e.velocity or default_velocity(e.drum)) / default_velocity(e.drum) for e in events]
     heights = audio[where, 0]
     assert np.allclose(heights / heights[0], np.array(relative) / relative[0], rtol=1e-5)
     assert [v for _, v in notes] == [e.velocity or default_velocity(e.drum) for e in events]

@@ -96,7 +96,11 @@ def test_channels_are_converted(tmp_path):
     six = np.repeat(mono, 6, axis=1)
     sf.write(str(tmp_path / "six.wav"), six, rate)
     m = read_sample(tmp_path / "m.wav").data
-    assert m.shape[1] == 2 and np.allclose(m[:, 0], m[:, 1]) and np.allclose(m[:, 0], mono[:, 0], atol=1e-4)
+    assert (
+        m.shape[1] == 2
+        and np.allclose(m[:, 0], m[:, 1])
+        and np.allclose(m[:, 0], mono[:, 0], atol=1e-4)
+    )
     s = read_sample(tmp_path / "s.wav").data
     assert np.allclose(s[:, 0], mono[:, 0], atol=1e-4) and not np.any(s[:, 1])
     six_read = read_sample(tmp_path / "six.wav").data
@@ -208,7 +212,9 @@ def test_silent_sample_is_named(tmp_path):
 
 
 def test_unreadable_sample_is_named(tmp_path):
-    path = write_kit(tmp_path, "[pi]\nsamples=['a.wav']\n[gu]\nsamples=['bad.wav']\n", good_samples())
+    path = write_kit(
+        tmp_path, "[pi]\nsamples=['a.wav']\n[gu]\nsamples=['bad.wav']\n", good_samples()
+    )
     (tmp_path / "bad.wav").write_text("not audio")
     with pytest.raises(KitError, match=r"bad\.wav.*cannot be read"):
         load_kit(path)

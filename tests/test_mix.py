@@ -98,7 +98,9 @@ def test_mix_range_pieces_join_up():
     p = plan(arrange(resolve("lu"), tempo=Tempo.from_bpm("300")))
     whole = mix_range(p, 0, p.length)
     cut = p.length // 3 + 17
-    assert np.array_equal(np.concatenate([mix_range(p, 0, cut), mix_range(p, cut, p.length)]), whole)
+    assert np.array_equal(
+        np.concatenate([mix_range(p, 0, cut), mix_range(p, cut, p.length)]), whole
+    )
 
 
 def test_normalise_silence_is_left_alone():
