@@ -64,7 +64,7 @@ def test_velocity_changes_the_level(tmp_path):
     levels = []
     for velocity in (30, 127):
         tl = arrange(resolve("□"), expression=Expression(gu_velocity=velocity))
-        frames, blocks = render_blocks(tl, GM, 22050)
+        _, blocks = render_blocks(tl, GM, 22050)
         levels.append(max(float(np.abs(b).max()) for b in blocks))
     assert levels[1] > 2 * levels[0]
 
