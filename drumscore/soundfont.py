@@ -18,6 +18,8 @@ from .timeline import Timeline
 SYNTH_GAIN = 0.5
 #: The longest ring-out after the last stroke, in seconds (reverb tail included).
 MAX_TAIL = 5.0
+#: The sample rates FluidSynth accepts.
+MIN_RATE, MAX_RATE = 8000, 96000
 #: Drum kits live in bank 128 of a General MIDI SoundFont.
 DRUM_BANK = 128
 
@@ -91,6 +93,10 @@ def render_blocks(
 
     The synthesiser is made (and the SoundFont loaded) here, before any block is asked for.
     """
+    if not MIN_RATE <= rate <= MAX_RATE:
+        raise SoundFontError(
+            f"FluidSynth renders at {MIN_RATE} to {MAX_RATE} Hz, not {rate}; choose another --rate"
+        )
     path = check_soundfont(soundfont)
     fluidsynth = _fluidsynth()
     synth = fluidsynth.Synth(gain=SYNTH_GAIN, samplerate=float(rate))

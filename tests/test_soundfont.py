@@ -82,3 +82,9 @@ def test_not_a_soundfont(tmp_path):
     bad.write_bytes(b"RIFF\0\0\0\0WAVEjunk")
     with pytest.raises(SoundFontError, match="not a SoundFont"):
         check_soundfont(bad)
+
+
+def test_rate_out_of_fluidsynths_range():
+    tl = arrange(resolve("lu"))
+    with pytest.raises(SoundFontError, match="192000"):
+        render_blocks(tl, GM, 192000)
