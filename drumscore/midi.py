@@ -46,7 +46,10 @@ def to_midi(timeline: Timeline, midimap: MidiMap | None = None) -> mido.MidiFile
     ]
     for event in timeline.events():
         tick = event.k * TICKS_PER_BEAT
-        note, velocity = midimap.note(event.drum), midimap.velocity(event.drum)
+        if event.offset:
+            tick = max(0, tick + round(event.offset / timeline.tempo.interval * TICKS_PER_BEAT))
+        note = midimap.note(event.drum)
+        velocity = event.velocity or midimap.velocity(event.drum)
         notes.append(
             (
                 tick,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import OptionError
+from .expression import Expression
 from .model import Drum, Score, Section, Stroke
 from .timing import Tempo
 
@@ -18,15 +19,21 @@ MAX_REPEAT = 10_000
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One sounding stroke: its running number k on the beat, drum, the stroke it plays, repeat."""
+    """One sounding stroke: its running number k on the beat, drum, the stroke it plays, repeat.
+
+    Expression may move it `offset` seconds off the beat and give it a MIDI `velocity`; by
+    default it is exactly on the beat with its drum's default velocity (None).
+    """
 
     k: int
     drum: Drum
     stroke: Stroke
     repeat: int
+    offset: float = 0.0
+    velocity: int | None = None
 
     def time(self, tempo: Tempo) -> Fraction:
-        return tempo.onset_seconds(self.k)
+        return tempo.onset_seconds(self.k) + Fraction(self.offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +52,7 @@ class Timeline:
     section: Section
     tempo: Tempo
     repeats: int = 1
+    expression: Expression | None = None
 
     @property
     def strokes(self) -> tuple[Stroke, ...]:
@@ -62,6 +70,12 @@ class Timeline:
         return len(self.strokes) * self.repeats
 
     def events(self) -> Iterator[Event]:
+        if self.expression is not None:
+            yield from self.expression.apply(self._even_events(), self.tempo.interval)
+        else:
+            yield from self._even_events()
+
+    def _even_events(self) -> Iterator[Event]:
         strokes = self.strokes
         n = len(strokes)
         for r in range(self.repeats):
@@ -90,12 +104,24 @@ def arrange(
     section: Section | str | None = None,
     tempo: Tempo | None = None,
     repeats: int = 1,
+    expression: Expression | None = None,
+    duration: Fraction | None = None,
 ) -> Timeline:
-    """Lay out a score. The default section is she (the whole pattern)."""
+    """Lay out a score. The default section is she (the whole pattern).
+
+    With `duration` (seconds, see drumscore.duration) the section repeats as many whole times as
+    fit in it, at least once, instead of `repeats` times.
+    """
     section = Section.parse(section or Section.SHE)
-    score.pattern.section(section)  # raises if the pattern has no such section
+    strokes = score.pattern.section(section)  # raises if the pattern has no such section
+    tempo = tempo or Tempo.from_options()
+    if expression is not None:
+        expression = expression.check(tempo.interval)
+    if duration is not None:
+        repeats = max(1, int(duration // (max(1, len(strokes)) * tempo.interval)))
+        return Timeline(score, section, tempo, repeats, expression)
     if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEAT:
         raise OptionError(
             f"--repeat must be a whole number from 1 to {MAX_REPEAT}, not {repeats!r}"
         )
-    return Timeline(score, section, tempo or Tempo.from_options(), repeats)
+    return Timeline(score, section, tempo, repeats, expression)

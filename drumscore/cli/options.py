@@ -29,3 +29,39 @@ def add_tempo_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repeat", metavar="N", type=int, default=1, help="play the section N times (default 1)"
     )
+
+
+def add_sound_options(parser: argparse.ArgumentParser) -> None:
+    """What the strokes sound like and for how long: kit or SoundFont, expression, duration."""
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--kit", metavar="PATH", help="a kit file (kit.toml) or its folder; see docs/kits.md"
+    )
+    source.add_argument(
+        "--soundfont",
+        metavar="FILE.sf2",
+        help="play the General MIDI drum notes through FluidSynth with this SoundFont",
+    )
+    parser.add_argument(
+        "--velocity",
+        metavar="PI,GU",
+        help="MIDI velocities 1-127 for 鼙 and 鼓 (default 72,112); audio scales with them",
+    )
+    parser.add_argument(
+        "--humanize",
+        metavar="MS",
+        help="vary each stroke's time by up to ±MS milliseconds and its velocity by up to 10%%; "
+        "off by default (間若一: strictly even)",
+    )
+    parser.add_argument(
+        "--seed", metavar="N", help="the seed of --humanize (default 0): same seed, same take"
+    )
+    parser.add_argument(
+        "--duration",
+        metavar="TIME",
+        help="repeat the section as many whole times as fit in TIME, such as 90s, 20m or 1h "
+        "(at most 12h); instead of --repeat",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar and no summary line"
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import staff
-from .options import add_score_options, add_tempo_options
+from .options import add_score_options, add_sound_options, add_tempo_options
 
 
 def add_parser(sub) -> None:
@@ -17,6 +17,7 @@ def add_parser(sub) -> None:
     )
     add_score_options(p)
     add_tempo_options(p)
+    add_sound_options(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output file")
     p.add_argument(
         "--rate", type=int, default=44100, metavar="HZ", help="sample rate (default 44100)"
@@ -39,6 +40,7 @@ MIN_RATE, MAX_RATE = 8000, 192000
 def run(args: argparse.Namespace) -> int:
     from ..corpus import resolve
     from ..errors import OptionError
+    from ..expression import Expression
     from ..formats import audio_format, kind_of
     from ..output import check_writable
     from ..timeline import arrange
@@ -54,9 +56,22 @@ def run(args: argparse.Namespace) -> int:
         staff.check(args, kind)
     score = resolve(args.score)
     timeline = arrange(
-        score, args.section, Tempo.from_options(args.bpm, args.interval), args.repeat
+        score,
+        args.section,
+        Tempo.from_options(args.bpm, args.interval),
+        args.repeat,
+        Expression.from_options(args.velocity, args.humanize, args.seed),
+        _duration(args),
     )
 
+    if kind != "audio":
+        for option in ("kit", "soundfont"):
+            if getattr(args, option):
+                raise OptionError(
+                    f"--{option} chooses how audio sounds; a MIDI or notation file "
+                    f"({args.output!r}) carries only notes, "
+                    "so leave it out or write .wav, .flac or .ogg"
+                )
     if kind in staff.KINDS:
         detail = staff.write(args, timeline, kind)
     elif kind == "midi":
@@ -67,15 +82,65 @@ def run(args: argparse.Namespace) -> int:
         write_bytes(args.output, midi_bytes(timeline, MidiMap.from_option(args.midi_notes)))
         detail = "MIDI"
     else:
-        from ..audiofile import write_audio
-        from ..mix import render_audio
-
-        audio = render_audio(timeline, rate=args.rate)
-        write_audio(args.output, audio, args.rate, args.subtype)
-        detail = f"{len(audio) / args.rate:.1f} s, {args.rate} Hz stereo"
+        frames = _render_audio(args, timeline)
+        detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo"
+        detail += (
+            f", SoundFont {args.soundfont}"
+            if args.soundfont
+            else f", kit {args.kit}"
+            if args.kit
+            else ""
+        )
     tempo = timeline.tempo
-    print(
-        f"wrote {args.output}: {timeline.description}, {len(timeline)} strokes, "
-        f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart), {detail}"
-    )
+    if timeline.expression and timeline.expression.humanize_ms:
+        ex = timeline.expression
+        detail += f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
+    if not args.quiet:
+        print(
+            f"wrote {args.output}: {timeline.description}, {len(timeline)} strokes, "
+            f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart), {detail}"
+        )
     return 0
+
+
+def _duration(args: argparse.Namespace):
+    from ..duration import parse_duration
+    from ..errors import OptionError
+
+    if args.duration is None:
+        return None
+    if args.repeat != 1:
+        raise OptionError("give --repeat N or --duration TIME, not both")
+    return parse_duration(args.duration)
+
+
+def _render_audio(args: argparse.Namespace, timeline) -> int:
+    """Stream the render to args.output in blocks; the number of frames written."""
+    from ..audiofile import stream_audio
+    from .progress import progress_bar
+
+    if args.soundfont:
+        from ..midimap import MidiMap
+        from ..soundfont import render_blocks
+
+        midimap = MidiMap.from_option(args.midi_notes)
+        frames, blocks = render_blocks(timeline, args.soundfont, args.rate, midimap)
+    else:
+        from ..kit import load_kit
+        from ..mix import blocks as mix_blocks
+        from ..mix import plan
+
+        p = plan(timeline, load_kit(args.kit) if args.kit else None, args.rate)
+        frames, blocks = p.length, mix_blocks(p)
+    written = 0
+
+    def counted(blocks):
+        nonlocal written
+        for block in blocks:
+            written += len(block)
+            yield block
+            tick(len(block))
+
+    with progress_bar(frames, args.rate, args.quiet) as tick:
+        stream_audio(args.output, counted(blocks), args.rate, frames, args.subtype)
+    return written

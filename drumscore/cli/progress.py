@@ -1,0 +1,32 @@
+"""A progress bar on stderr (tqdm) for long renders: only on a terminal, never with --quiet."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+
+#: Seconds a render runs before its bar appears.
+DELAY = 1.0
+
+
+@contextlib.contextmanager
+def progress_bar(frames: int, rate: int, quiet: bool = False) -> Iterator[Callable[[int], None]]:
+    """A callback taking frames done; it draws a bar in seconds of audio when stderr is a tty."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from tqdm import tqdm
+
+    with tqdm(
+        total=round(frames / rate, 1),
+        unit="s",
+        unit_scale=False,
+        delay=DELAY,
+        file=sys.stderr,
+        desc="rendering",
+        leave=False,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s of audio "
+        "[{elapsed}<{remaining}]",
+    ) as bar:
+        yield lambda n: bar.update(n / rate)

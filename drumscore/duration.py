@@ -1,0 +1,36 @@
+"""--duration: how long a looped render lasts, such as 90s, 20m, 1h or 1h30m."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from .errors import OptionError
+
+#: The longest render: 12 hours, past any afternoon of 投壺.
+MAX_SECONDS = Fraction(12 * 3600)
+UNITS = {"h": 3600, "m": 60, "s": 1}
+_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([hms])")
+
+
+def parse_duration(text: str) -> Fraction:
+    """Seconds, exactly, from '90s', '20m', '1h', '1h30m', '1.5h' or a bare number of seconds."""
+    raw = str(text).strip().lower()
+    hint = "such as 90s, 20m, 1h or 1h30m"
+    try:
+        seconds = Fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        parts = _PART.findall(raw)
+        if not parts or _PART.sub("", raw).strip() or len({u for _, u in parts}) < len(parts):
+            raise OptionError(
+                f"--duration {text!r} is not a length of time; use one {hint}"
+            ) from None
+        seconds = sum((Fraction(n) * UNITS[u] for n, u in parts), Fraction(0))
+    if seconds <= 0:
+        raise OptionError(f"--duration must be longer than nothing, not {text!r}; use one {hint}")
+    if seconds > MAX_SECONDS:
+        raise OptionError(
+            f"--duration {text!r} is over the limit of {MAX_SECONDS // 3600} hours; "
+            "render in parts and join them"
+        )
+    return seconds

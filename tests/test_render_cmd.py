@@ -1,0 +1,142 @@
+"""drumscore render with kits, SoundFonts, expression and durations, through main()."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import mido
+import numpy as np
+import pytest
+import soundfile as sf
+
+from drumscore.cli import main
+
+GM = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+
+
+def run(argv, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def click_kit(folder: Path, rate: int = 44100) -> Path:
+    sf.write(str(folder / "pi.flac"), np.array([[0.5]], np.float32), rate)
+    sf.write(str(folder / "gu.flac"), np.array([[1.0]], np.float32), rate)
+    (folder / "kit.toml").write_text("[pi]\nsamples=['pi.flac']\n[gu]\nsamples=['gu.flac']\n")
+    return folder
+
+
+def test_duration_renders_whole_patterns_with_a_user_kit(tmp_path, capsys):
+    out = tmp_path / "loop.wav"
+    kit = click_kit(tmp_path)
+    code, stdout, stderr = run(
+        ["render", "lu", "--kit", str(kit), "--bpm", "240", "--duration", "30s", "-o", str(out)],
+        capsys,
+    )
+    assert code == 0 and stderr == ""
+    assert "wrote" in stdout and "×" in stdout
+    audio, rate = sf.read(str(out), always_2d=True)
+    onsets = np.flatnonzero(audio[:, 0])
+    assert rate == 44100 and len(onsets) % 23 == 0 and len(onsets) >= 23
+    assert np.array_equal(np.diff(onsets), np.full(len(onsets) - 1, 11025))
+    assert len(onsets) * 0.25 <= 30 < (len(onsets) + 23) * 0.25
+
+
+def test_quiet_prints_nothing_and_no_bar_off_a_terminal(tmp_path, capsys):
+    out = tmp_path / "q.flac"
+    code, stdout, stderr = run(["render", "xue", "-q", "-o", str(out)], capsys)
+    assert code == 0 and stdout == "" and stderr == ""
+    assert sf.info(str(out)).frames > 0
+
+
+def test_humanized_midi_and_wav_from_one_seed(tmp_path, capsys):
+    mid, wav = tmp_path / "h.mid", tmp_path / "h.wav"
+    kit = click_kit(tmp_path, 48000)
+    common = ["render", "lu", "--bpm", "90", "--humanize", "10", "--seed", "42", "-q"]
+    assert run([*common, "-o", str(mid)], capsys)[0] == 0
+    assert run([*common, "--kit", str(kit), "--rate", "48000", "-o", str(wav)], capsys)[0] == 0
+    audio, rate = sf.read(str(wav), always_2d=True)
+    clicks = np.flatnonzero(audio[:, 0]) / rate
+    midi = mido.MidiFile(str(mid))
+    times, tick = [], 0
+    for msg in midi.tracks[1]:
+        tick += msg.time
+        if msg.type == "note_on":
+            times.append(tick / midi.ticks_per_beat * 60 / 90)
+    assert len(times) == len(clicks) == 23
+    assert np.max(np.abs(np.array(times) - clicks)) <= (60 / 90) / 480 / 2 + 1 / rate
+    assert np.any(np.abs(np.diff(clicks) - 60 / 90) > 0.001)  # not even
+
+
+def test_soundfont_option(tmp_path, capsys):
+    try:
+        import fluidsynth  # noqa: F401
+    except ImportError as exc:
+        pytest.skip(f"FluidSynth cannot be imported: {exc}")
+    if not GM.exists():
+        pytest.skip(f"{GM} is missing: apt install fluid-soundfont-gm")
+    out = tmp_path / "gm.wav"
+    code, stdout, _ = run(
+        ["render", "○□○", "--soundfont", str(GM), "--bpm", "120", "-o", str(out)], capsys
+    )
+    assert code == 0 and "SoundFont" in stdout
+    audio, rate = sf.read(str(out), always_2d=True)
+    assert np.abs(audio[: int(0.1 * rate)]).max() > 0.02
+    assert np.abs(audio[int(0.5 * rate) : int(0.6 * rate)]).max() > 0.02
+
+
+def test_sound_options_do_not_load_heavy_modules_at_startup():
+    code = (
+        "import sys; from drumscore.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('tqdm', 'soxr', 'fluidsynth', 'music21') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (["--duration", "0"], "--duration"),
+        (["--duration", "-3m"], "--duration"),
+        (["--duration", "1x"], "--duration"),
+        (["--duration", "24h"], "limit"),
+        (["--duration", "1m", "--repeat", "3"], "not both"),
+        (["--kit", "/no/such/kit"], "does not exist"),
+        (["--soundfont", "/no/such.sf2"], "does not exist"),
+        (["--velocity", "200,1"], "1-127"),
+        (["--humanize", "lots"], "--humanize"),
+        (["--seed", "4"], "--humanize"),
+    ],
+)
+def test_bad_options_are_one_line_errors_and_write_nothing(tmp_path, capsys, extra, needle):
+    out = tmp_path / "x.wav"
+    code, stdout, stderr = run(["render", "lu", *extra, "-o", str(out)], capsys)
+    assert code == 2 and stdout == ""
+    assert stderr.startswith("drumscore: error: ") and needle in stderr
+    assert len(stderr.strip().splitlines()) == 1
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_kit_with_midi_output_is_an_error(tmp_path, capsys):
+    out = tmp_path / "x.mid"
+    code, _, stderr = run(["render", "lu", "--kit", str(tmp_path), "-o", str(out)], capsys)
+    assert code == 2 and "MIDI" in stderr and not out.exists()
+
+
+def test_silent_kit_sample_is_named(tmp_path, capsys):
+    sf.write(str(tmp_path / "pi.wav"), np.zeros(100, np.float32), 44100)
+    sf.write(str(tmp_path / "gu.wav"), np.ones(100, np.float32) * 0.5, 44100)
+    (tmp_path / "kit.toml").write_text("[pi]\nsamples=['pi.wav']\n[gu]\nsamples=['gu.wav']\n")
+    out = tmp_path / "o.wav"
+    code, _, stderr = run(["render", "lu", "--kit", str(tmp_path), "-o", str(out)], capsys)
+    assert code == 2 and "pi.wav" in stderr and "silent" in stderr and not out.exists()
