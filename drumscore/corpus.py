@@ -103,17 +103,28 @@ def edition_from_dict(data: dict, *, where: str = "<edition>") -> Edition:
 
 
 @functools.cache
+def _builtin(path: Path) -> Edition:
+    return load_edition(path)
+
+
+@functools.cache
 def editions() -> tuple[Edition, ...]:
     """All built-in editions, the default (禮記注疏) first, then by id."""
-    found = [load_edition(p) for p in sorted(SCORES_DIR.glob("*.toml"))]
+    found = [_builtin(p) for p in sorted(SCORES_DIR.glob("*.toml"))]
     found.sort(key=lambda e: (e.id != DEFAULT_EDITION, e.id))
     return tuple(found)
 
 
 def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
     """An edition by id, name, alias or Kanripo id (any case), or by path to a .toml file."""
-    pool = tuple(pool) if pool is not None else editions()
     wanted = name.strip().casefold()
+    own_file = SCORES_DIR / f"{wanted}.toml"
+    if pool is None and re.fullmatch(r"[\w-]+", wanted) and own_file.is_file():
+        # an edition's file is named by its id: read just that one
+        edition = _builtin(own_file)
+        if edition.id.casefold() == wanted:
+            return edition
+    pool = tuple(pool) if pool is not None else editions()
     for edition in pool:
         keys = {edition.id, edition.name, edition.provenance.kanripo, *edition.aliases}
         if wanted in {k.casefold() for k in keys if k}:
