@@ -84,13 +84,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         frames = _render_audio(args, timeline)
         detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo"
-        detail += (
-            f", SoundFont {args.soundfont}"
-            if args.soundfont
-            else f", kit {args.kit}"
-            if args.kit
-            else ""
-        )
+        if args.soundfont or args.kit:
+            detail += f", SoundFont {args.soundfont}" if args.soundfont else f", kit {args.kit}"
     tempo = timeline.tempo
     if timeline.expression and timeline.expression.humanize_ms:
         ex = timeline.expression
