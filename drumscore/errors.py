@@ -86,3 +86,7 @@ def caret_display(text: str, line: int, column: int, *, context: int = 40) -> st
     suffix = "…" if end < len(src) else ""
     pad = sum(_display_width(c) for c in prefix + shown[: column - 1 - start])
     return f"  {prefix}{shown}{suffix}\n  {' ' * pad}^"
+
+
+class PlaybackError(DrumscoreError, RuntimeError):
+    """Playback cannot start: no PortAudio library, no audio device, no MIDI backend or port."""

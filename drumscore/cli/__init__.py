@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import DrumscoreError
-from . import corpus_cmds, render_cmd
+from . import corpus_cmds, play_cmd, render_cmd
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = (corpus_cmds, render_cmd)
+COMMANDS = (corpus_cmds, render_cmd, play_cmd)
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
