@@ -22,6 +22,8 @@ HALF = "│半│"
 
 def place(timeline: Timeline, k: int) -> tuple[int, int]:
     """(pass, index): which pass through the section (from 1) and which stroke of it (from 0)."""
+    if k < 0:
+        raise ValueError(f"stroke numbers start at 0, not {k!r}")
     n = len(timeline.strokes)
     return k // n + 1, k % n
 

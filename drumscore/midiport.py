@@ -1,4 +1,4 @@
-"""Playing the strokes on a MIDI output port (mido with python-rtmidi), for users with a synthesiser.
+"""Playing the strokes on a MIDI output port (mido with python-rtmidi), for a synthesiser.
 
 There is no audio stream here, so the clock is the monotonic clock: every note is sent at its own
 deadline, start + k × interval, so timing never drifts.
@@ -69,7 +69,7 @@ def open_port(name: str):
 
 
 class MidiPlayer:
-    """Sends a timeline's strokes to a port on time: note on at each stroke, off half a beat later."""
+    """Sends a timeline's strokes to a port on time: note on at a stroke, off half a beat later."""
 
     def __init__(
         self,

@@ -60,7 +60,9 @@ def output_devices() -> tuple[OutputDevice, ...]:
         apis = sd.query_hostapis()
         default = sd.default.device[1]
     except sd.PortAudioError as exc:
-        raise PlaybackError(f"PortAudio cannot list the audio devices ({exc}); {INSTALL_HINT}")
+        raise PlaybackError(
+            f"PortAudio cannot list the audio devices ({exc}); {INSTALL_HINT}"
+        ) from None
     if default is None or default < 0:
         try:
             default = sd.query_devices(kind="output")["index"]

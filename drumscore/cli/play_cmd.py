@@ -1,4 +1,4 @@
-"""drumscore play: hear a score now, on an audio device or a MIDI port, and watch it as it sounds."""
+"""drumscore play: hear a score now, on a sound card or a MIDI port, and watch it as it sounds."""
 
 from __future__ import annotations
 
