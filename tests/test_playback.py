@@ -131,7 +131,7 @@ class FakeSoundDevice:
     class PortAudioError(Exception):
         pass
 
-    class CallbackStop(Exception):  # noqa: N818 — sounddevice's name
+    class CallbackStop(Exception):
         pass
 
     def __init__(self, devices=(("Speakers", 2), ("Mic", 0), ("USB Audio", 2)), default=0):
