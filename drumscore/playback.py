@@ -117,7 +117,9 @@ def choose_device(name: str | None = None) -> OutputDevice:
 class Feed:
     """The normalised mix of a timeline, block by block; with loop=True it starts again on the beat.
 
-    Normalised as `drumscore render` normalises, so what is heard is what a render would write.
+    Normalised as `drumscore render` normalises, so what is heard is what a render would write;
+    the peak is found in the first passes (the later ones repeat them), so long or looping
+    playback starts without mixing everything first.
     """
 
     def __init__(
@@ -129,9 +131,19 @@ class Feed:
         self.plan = plan(timeline, kit, rate)
         self.position = 0
         self._strokes = len(timeline)
-        whole = self.mix(0, self.pass_start(1) + self.plan.length if loop else self.plan.length)
-        peak = float(np.max(np.abs(whole))) if whole.size else 0.0
+        heard = self.mix(0, self._steady_state())
+        peak = float(np.max(np.abs(heard))) if heard.size else 0.0
         self.gain = np.float32(10 ** (PEAK_DBFS / 20) / peak) if peak else np.float32(1)
+
+    def _steady_state(self) -> int:
+        """Frames enough to hold the loudest moment: the section repeats, so once as many passes
+        as the longest sample spans have sounded together, later ones only repeat them."""
+        tempo, section = self.timeline.tempo, len(self.timeline.strokes)
+        longest = max(len(s) for s in self.plan.sounds)
+        period = max(1, tempo.onset_sample(section, self.rate))
+        passes = -(-longest // period) + 2
+        end = tempo.onset_sample(passes * section, self.rate) + longest
+        return end if self.loop else min(end, self.plan.length)
 
     @property
     def length(self) -> int | None:
@@ -170,9 +182,13 @@ class Feed:
 
 
 class AudioPlayer:
-    """Plays a Feed on an output device and says, by the stream clock, which stroke is heard."""
+    """Plays a Feed on an output device and says, by the stream clock, which stroke is heard.
 
-    def __init__(self, feed: Feed, device: OutputDevice | None = None, latency="low"):
+    PortAudio's "high" latency (about a tenth of a second) keeps a busy machine from dropping
+    blocks; the display follows the stream clock, so it stays in step whatever the latency.
+    """
+
+    def __init__(self, feed: Feed, device: OutputDevice | None = None, latency="high"):
         self.feed = feed
         self.device = device
         self.latency = latency

@@ -47,6 +47,12 @@ def test_the_feed_is_the_render_whatever_the_block_size(block):
     assert np.allclose(fed, rendered, atol=1e-6)
 
 
+def test_a_long_repeat_is_as_loud_as_its_render_though_only_its_start_sets_the_level():
+    t = timeline("□○半□", "0.05", repeats=40)  # each 鼓 rings on through ten passes
+    fed = read_all(playback.Feed(t), 1024)
+    assert np.allclose(fed, render_audio(t), atol=1e-6)
+
+
 def test_the_feed_sounds_every_stroke_on_the_beat_with_its_drum():
     t = timeline("xue", "0.25")
     fed = read_all(playback.Feed(t), 512)
