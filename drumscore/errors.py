@@ -98,3 +98,7 @@ class ExtractError(DrumscoreError, ValueError):
 
 class EngraveError(DrumscoreError, RuntimeError):
     """MuseScore, which engraves PDF and PNG, is missing or failed."""
+
+
+class PlaybackError(DrumscoreError, RuntimeError):
+    """Playback cannot start: no PortAudio library, no audio device, no MIDI backend or port."""

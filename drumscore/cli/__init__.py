@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import DrumscoreError
-from . import collate_cmd, compare_cmd, corpus_cmds, extract_cmd, render_cmd
+from . import collate_cmd, compare_cmd, corpus_cmds, extract_cmd, play_cmd, render_cmd
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = (corpus_cmds, render_cmd, extract_cmd, compare_cmd, collate_cmd)
+COMMANDS = (corpus_cmds, render_cmd, play_cmd, extract_cmd, compare_cmd, collate_cmd)
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
