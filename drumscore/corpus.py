@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .errors import CorpusError, NotationError, ScoreNotFoundError
 from .model import Edition, Provenance, Score, Section, StatedCount
-from .notation import parse
+from .notation import might_be_notation, parse
 
 SCORES_DIR = Path(__file__).with_name("scores")
 DEFAULT_EDITION = "zhushu"
@@ -33,8 +33,20 @@ def _require(table: dict, key: str, kind: type | tuple, where: str):
     return value
 
 
-def load_edition(path: str | Path) -> Edition:
-    """Read one edition file (TOML); a malformed file is a CorpusError naming file and key."""
+def _tables(data: dict, key: str, where: str) -> list[dict]:
+    """The [[key]] array of tables, checked to be one."""
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise CorpusError(f"{where}: {key!r} should be written as [[{key}]] tables, not {value!r}")
+    return value
+
+
+def load_edition(path: str | Path, *, cite_by_path: bool = True) -> Edition:
+    """Read one edition file (TOML); a malformed file is a CorpusError naming file and key.
+
+    Scores from a file outside the corpus are cited by the file's path (`lu/1@path.toml`), so the
+    name finds the same reading again and never a built-in edition of the same id.
+    """
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -44,11 +56,11 @@ def load_edition(path: str | Path) -> Edition:
         raise CorpusError(f"cannot read score file {str(path)!r}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise CorpusError(f"{path}: not valid TOML: {exc}") from None
-    return edition_from_dict(data, where=str(path))
+    return edition_from_dict(data, where=str(path), ref=str(path) if cite_by_path else None)
 
 
-def edition_from_dict(data: dict, *, where: str = "<edition>") -> Edition:
-    """Build an Edition from the parsed content of an edition file."""
+def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None = None) -> Edition:
+    """Build an Edition from the parsed content of an edition file; `ref` names its scores."""
     ident = _require(data, "id", str, where)
     name = _require(data, "name", str, where)
     source = data.get("source", {})
@@ -63,7 +75,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>") -> Edition:
         licence=str(source.get("licence", "")),
     )
     scores = []
-    for i, entry in enumerate(data.get("score", []), 1):
+    for i, entry in enumerate(_tables(data, "score", where), 1):
         at = f"{where}: [[score]] #{i}"
         figure = _require(entry, "figure", int, at)
         state = STATES.get(_require(entry, "state", str, at))
@@ -74,10 +86,14 @@ def edition_from_dict(data: dict, *, where: str = "<edition>") -> Edition:
             pattern = parse(printed)
         except NotationError as exc:
             raise CorpusError(f"{at}: bad notation: {exc}") from None
-        scores.append(Score(pattern, ident, name, figure, state, printed))
+        scores.append(Score(pattern, ref or ident, name, figure, state, printed, provenance))
     counts = []
-    for i, entry in enumerate(data.get("count", []), 1):
+    for i, entry in enumerate(_tables(data, "count", where), 1):
         at = f"{where}: [[count]] #{i}"
+        if entry.get("section") not in [s.value for s in Section]:
+            raise CorpusError(
+                f"{at}: section must be touhu, she or head, not {entry.get('section')!r}"
+            )
         counts.append(
             StatedCount(
                 by=_require(entry, "by", str, at),
@@ -104,7 +120,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>") -> Edition:
 
 @functools.cache
 def _builtin(path: Path) -> Edition:
-    return load_edition(path)
+    return load_edition(path, cite_by_path=False)
 
 
 @functools.cache
@@ -165,7 +181,9 @@ def resolve(name: str) -> Score:
     path = Path(text)
     if len(text) < 4096 and path.is_file():
         return _from_file(path)
-    if any(ch in text for ch in "○□半〇◯口"):
+    if len(text) < 4096 and path.is_dir():
+        raise ScoreNotFoundError(f"{text!r} is a folder; give a score file, a name or notation")
+    if might_be_notation(text):
         # Meant as notation: parse it so the error points at the bad character.
         return Score(parse(name), printed=name)
     raise ScoreNotFoundError(f"unknown score {name!r}; {_name_help()}")

@@ -169,6 +169,7 @@ class Score:
     figure: int | None = None
     state: str = ""
     printed: str = ""
+    source: Provenance | None = field(default=None, compare=False)
 
     @property
     def title(self) -> str:

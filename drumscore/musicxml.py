@@ -253,14 +253,8 @@ def _source_text(timeline: Timeline) -> str:
     score = timeline.score
     if not score.edition_id:
         return f"notation {score.pattern.notation}"
-    from .corpus import find_edition
-    from .errors import ScoreNotFoundError
-
-    try:
-        citation = find_edition(score.edition_id).provenance.citation
-    except ScoreNotFoundError:
-        citation = score.edition_name
-    return f"{citation}; {score.key} as printed: {score.printed}"
+    citation = score.source.citation if score.source and score.source.citation else ""
+    return f"{citation or score.edition_name}; {score.key} as printed: {score.printed}"
 
 
 CONTAINER = """<?xml version="1.0" encoding="UTF-8"?>

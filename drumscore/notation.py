@@ -105,7 +105,11 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
     return Pattern(strokes=tuple(strokes), half=half, half_pos=half_pos, text=text)
 
 
-def looks_like_notation(text: str) -> bool:
-    """True when `text` is made of notation characters (used to tell raw notation from names)."""
-    stripped = [c for c in text if not c.isspace()]
-    return bool(stripped) and all(glyphs.canonical(c) is not None for c in stripped)
+def might_be_notation(text: str) -> bool:
+    """True when `text` holds a notation glyph or a shape, so it is meant as notation, not a name."""
+    return any(
+        glyphs.canonical(c) is not None
+        or glyphs.is_symbol_like(c)
+        or (c in glyphs.CONFUSABLES and not c.isascii())
+        for c in text
+    )

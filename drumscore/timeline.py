@@ -114,11 +114,17 @@ def arrange(
     """
     section = Section.parse(section or Section.SHE)
     strokes = score.pattern.section(section)  # raises if the pattern has no such section
+    if not strokes:
+        side = "before" if section is Section.HEAD else "after"
+        raise OptionError(
+            f"the {section.value!r} section of {score.pattern.notation!r} is empty: no stroke "
+            f"stands {side} 半; choose another --section"
+        )
     tempo = tempo or Tempo.from_options()
     if expression is not None:
         expression = expression.check(tempo.interval)
     if duration is not None:
-        repeats = max(1, int(duration // (max(1, len(strokes)) * tempo.interval)))
+        repeats = max(1, int(duration // (len(strokes) * tempo.interval)))
         return Timeline(score, section, tempo, repeats, expression)
     if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEAT:
         raise OptionError(

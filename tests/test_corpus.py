@@ -118,7 +118,54 @@ def test_an_edition_file_path_works(tmp_path):
         encoding="utf-8",
     )
     assert resolve(str(path)).pattern.notation == "○□半○"
-    assert resolve(f"lu@{path}").edition_id == "mine"
+    score = resolve(f"lu@{path}")
+    assert score.edition_name == "mine"
+    assert resolve(score.key) == score  # cited by its path, it is found again
+
+
+def test_an_edition_file_never_passes_for_a_builtin_of_the_same_id(tmp_path):
+    path = tmp_path / "zhushu.toml"
+    path.write_text(
+        'id = "zhushu"\nname = "mine"\n[source]\ncitation = "my copy"\n'
+        '[[score]]\nfigure = 1\nstate = "lu"\nprinted = "○□半○"\n',
+        encoding="utf-8",
+    )
+    score = resolve(str(path))
+    assert score.key == f"lu/1@{path}"
+    assert score.source.citation == "my copy"
+    assert resolve("lu").source.kanripo == "KR1d0053"
+
+
+def test_an_empty_section_is_refused():
+    from drumscore import OptionError
+    from drumscore.timeline import arrange
+
+    with pytest.raises(OptionError, match="'head' section .* is empty"):
+        arrange(resolve("半○□"), "head")
+    with pytest.raises(OptionError, match="is empty"):
+        arrange(resolve("○□半"), "touhu")
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("☐▢◻", "□□□"), ("〇口", "○□"), ("囗 半 〇", "□半○")],
+)
+def test_notation_of_any_accepted_glyph_is_recognised(name, expected):
+    assert resolve(name).pattern.notation == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "bad"), [("ロ", "KATAKANA"), ("●○", "BLACK CIRCLE"), ("△", "UP-POINTING TRIANGLE")]
+)
+def test_shapes_that_are_not_notation_get_a_hint_not_unknown_score(name, bad):
+    with pytest.raises(NotationError, match=bad) as err:
+        resolve(name)
+    assert "hint:" in str(err.value)
+
+
+def test_a_folder_is_not_a_score(tmp_path):
+    with pytest.raises(ScoreNotFoundError, match="is a folder"):
+        resolve(str(tmp_path))
 
 
 # --- bad input ------------------------------------------------------------------------------
@@ -174,6 +221,9 @@ HEAD = 'id = "x"\nname = "x"\n[[score]]\n'
     ("content", "expected"),
     [
         ("id = ", "not valid TOML"),
+        ('id = "x"\nname = "x"\nscore = 5', "[[score]] tables"),
+        ('id = "x"\nname = "x"\nscore = [1]', "[[score]] tables"),
+        ('id = "x"\nname = "x"\n[[count]]\nsection = 3', "touhu, she or head"),
         ('name = "x"', "missing key 'id'"),
         (HEAD + 'figure = 3\nstate = "lu"\nprinted = "○"', "figure 1"),
         (HEAD + 'figure = 1\nstate = "lu"\nprinted = "○X"', "bad notation"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 
 from ..model import Score, Section
 
@@ -67,27 +68,21 @@ def run_show(args: argparse.Namespace) -> int:
     from ..display import score_summary
 
     score = corpus.resolve(args.score)
-    edition = corpus.find_edition(score.edition_id) if score.edition_id else None
+    prov = score.source
     if args.json:
         data = score_data(score)
-        if edition:
-            data["provenance"] = {k: v for k, v in vars_of(edition.provenance).items() if v}
+        if prov:
+            data["provenance"] = {k: v for k, v in asdict(prov).items() if v}
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
     print(score_summary(score))
-    if edition:
-        prov = edition.provenance
+    if score.edition_id:
         print()
-        print(f"  edition: {edition.name} ({edition.id}), {edition.script} script")
+        print(f"  edition: {score.edition_name} ({score.edition_id})")
+    if prov:
         print(f"  source:  {prov.citation}")
         if prov.commit:
             print(f"  commit:  {prov.commit}")
         if prov.licence:
             print(f"  licence: {prov.licence}")
     return 0
-
-
-def vars_of(obj) -> dict:
-    from dataclasses import asdict
-
-    return asdict(obj)
