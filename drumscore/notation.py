@@ -106,7 +106,7 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
 
 
 def might_be_notation(text: str) -> bool:
-    """True when `text` holds a notation glyph or a shape, so it is meant as notation, not a name."""
+    """True when `text` holds a notation glyph or a shape: meant as notation, not as a name."""
     return any(
         glyphs.canonical(c) is not None
         or glyphs.is_symbol_like(c)

@@ -140,7 +140,7 @@ def test_an_empty_section_is_refused():
     from drumscore import OptionError
     from drumscore.timeline import arrange
 
-    with pytest.raises(OptionError, match="'head' section .* is empty"):
+    with pytest.raises(OptionError, match=r"'head' section .* is empty"):
         arrange(resolve("半○□"), "head")
     with pytest.raises(OptionError, match="is empty"):
         arrange(resolve("○□半"), "touhu")

@@ -248,7 +248,7 @@ def test_unknown_lyrics_mode_is_an_option_error():
 
 def test_a_score_without_strokes_is_refused():
     empty = Score(Pattern(strokes=()), printed="")
-    with pytest.raises(OptionError, match="empty|no strokes"):
+    with pytest.raises(OptionError, match=r"empty|no strokes"):
         bars(arrange(empty))
 
 
