@@ -162,10 +162,14 @@ def _number(table: dict, key: str, default: float, where: str) -> float:
 
 def _voice(table, drum: Drum, folder: Path, where: str) -> Voice:
     where = f"{where} [{drum.pinyin}]"
-    if not isinstance(table, dict):
+    if table is None:
         raise KitError(
             f"{where} is missing; add a [{drum.pinyin}] table with samples = [...] for "
             f"{drum.value} {drum.symbol}"
+        )
+    if not isinstance(table, dict):
+        raise KitError(
+            f"{where} must be a table ([{drum.pinyin}] with samples = [...]), not {table!r}"
         )
     unknown = set(table) - {"samples", "gain_db", "pan", "layers"}
     if unknown:
@@ -175,7 +179,13 @@ def _voice(table, drum: Drum, folder: Path, where: str) -> Voice:
     specs: list[tuple[int, list[str]]] = []
     if "samples" in table:
         specs.append((0, _names(table["samples"], where)))
-    for layer in table.get("layers", []):
+    layers_value = table.get("layers", [])
+    if not isinstance(layers_value, list):
+        raise KitError(
+            f"{where}: layers must be written as [[{drum.pinyin}.layers]] tables, "
+            f"not {layers_value!r}"
+        )
+    for layer in layers_value:
         if not isinstance(layer, dict) or "samples" not in layer:
             raise KitError(f"{where}: each [[{drum.pinyin}.layers]] needs velocity and samples")
         velocity = layer.get("velocity")

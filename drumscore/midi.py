@@ -49,11 +49,12 @@ def to_midi(timeline: Timeline, midimap: MidiMap | None = None) -> mido.MidiFile
         if event.offset:
             tick = max(0, tick + round(event.offset / timeline.tempo.interval * TICKS_PER_BEAT))
         note = midimap.note(event.drum)
-        velocity = event.velocity or midimap.velocity(event.drum)
         notes.append(
             (
                 tick,
-                mido.Message("note_on", channel=PERCUSSION_CHANNEL, note=note, velocity=velocity),
+                mido.Message(
+                    "note_on", channel=PERCUSSION_CHANNEL, note=note, velocity=event.velocity
+                ),
             )
         )
         notes.append(

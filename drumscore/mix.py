@@ -60,7 +60,7 @@ def plan(timeline: Timeline, kit: Kit | None = None, rate: int = DEFAULT_RATE) -
     which, gains, offsets = [], [], []
     for event in timeline.events():
         voice = kit.voice(event.drum)
-        velocity = default_velocity(event.drum) if event.velocity is None else event.velocity
+        velocity = event.velocity
         layer = voice.layer_for(velocity)
         turn_key = (event.drum, layer.velocity)
         n = turns.get(turn_key, 0)
@@ -70,7 +70,7 @@ def plan(timeline: Timeline, kit: Kit | None = None, rate: int = DEFAULT_RATE) -
             table[key] = len(sounds)
             sounds.append(voice.sample_for(n, velocity))
         which.append(table[key])
-        gains.append(1.0 if event.velocity is None else velocity / default_velocity(event.drum))
+        gains.append(velocity / default_velocity(event.drum))
         offsets.append(event.offset)
     onsets = timeline.tempo.onset_samples(0, len(which), rate)
     if any(offsets):

@@ -30,8 +30,11 @@ def check_writable(path: str | Path) -> Path:
 
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside `path`: on success it replaces `path`, else it is removed."""
-    path = check_writable(path)
+    """Yield a temporary path beside `path`: on success it replaces `path`, else it is removed.
+
+    A symbolic link is followed, so the file it points to is replaced and the link kept.
+    """
+    path = check_writable(os.path.realpath(path) if os.path.islink(path) else path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
     except OSError as exc:

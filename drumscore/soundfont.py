@@ -46,8 +46,7 @@ def strikes(timeline: Timeline, rate: int, midimap: MidiMap | None = None) -> li
     found = []
     for event in timeline.events():
         frame = max(0, tempo.onset_sample(event.k, rate) + round(event.offset * rate))
-        velocity = event.velocity or midimap.velocity(event.drum)
-        found.append(Strike(frame, midimap.note(event.drum), velocity, frame + half))
+        found.append(Strike(frame, midimap.note(event.drum), event.velocity, frame + half))
     found.sort(key=lambda s: s.frame)
     return found
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import OptionError
-from .expression import Expression
+from .expression import Expression, default_velocity
 from .model import Drum, Score, Section, Stroke
 from .timing import Tempo
 
@@ -21,19 +21,16 @@ MAX_REPEAT = 10_000
 class Event:
     """One sounding stroke: its running number k on the beat, drum, the stroke it plays, repeat.
 
-    Expression may move it `offset` seconds off the beat and give it a MIDI `velocity`; by
-    default it is exactly on the beat with its drum's default velocity (None).
+    By default it is exactly on the beat with its drum's default MIDI velocity; expression may
+    move it `offset` seconds off the beat and change its `velocity`.
     """
 
     k: int
     drum: Drum
     stroke: Stroke
     repeat: int
+    velocity: int
     offset: float = 0.0
-    velocity: int | None = None
-
-    def time(self, tempo: Tempo) -> Fraction:
-        return tempo.onset_seconds(self.k) + Fraction(self.offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +77,7 @@ class Timeline:
         n = len(strokes)
         for r in range(self.repeats):
             for i, stroke in enumerate(strokes):
-                yield Event(r * n + i, stroke.drum, stroke, r + 1)
+                yield Event(r * n + i, stroke.drum, stroke, r + 1, default_velocity(stroke.drum))
 
     def markers(self) -> tuple[Marker, ...]:
         n = len(self.strokes)

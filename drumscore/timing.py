@@ -15,7 +15,7 @@ MIN_BPM = Fraction(6)
 MAX_BPM = Fraction(1200)
 
 
-def _to_fraction(value: str | float | int | Fraction, what: str) -> Fraction:
+def _to_fraction(value: str | float | int | Fraction, what: str, example: str) -> Fraction:
     """An exact Fraction from user input; a decimal string such as '37.3' stays exact."""
     if isinstance(value, Fraction):
         return value
@@ -27,7 +27,7 @@ def _to_fraction(value: str | float | int | Fraction, what: str) -> Fraction:
         result = Fraction(value.strip() if isinstance(value, str) else value)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
         raise TempoError(
-            f"{what} must be a positive number such as 60 or 0.75, not {value!r}"
+            f"{what} must be a positive number such as {example}, not {value!r}"
         ) from None
     return result
 
@@ -40,7 +40,7 @@ class Tempo:
 
     @classmethod
     def from_bpm(cls, bpm: str | float | Fraction) -> Tempo:
-        value = _to_fraction(bpm, "--bpm")
+        value = _to_fraction(bpm, "--bpm", "60 or 96.5")
         if not MIN_BPM <= value <= MAX_BPM:
             raise TempoError(
                 f"--bpm {bpm!r} is out of range; use {MIN_BPM} to {MAX_BPM} strokes per minute "
@@ -50,7 +50,7 @@ class Tempo:
 
     @classmethod
     def from_interval(cls, seconds: str | float | Fraction) -> Tempo:
-        value = _to_fraction(seconds, "--interval")
+        value = _to_fraction(seconds, "--interval", "1 or 0.75")
         lo, hi = Fraction(60) / MAX_BPM, Fraction(60) / MIN_BPM
         if not lo <= value <= hi:
             raise TempoError(

@@ -27,7 +27,8 @@ def timeline(expression=None, bpm="90", repeats=3):
 def test_default_is_strictly_even():
     for ex in (None, Expression()):
         events = list(timeline(ex).events())
-        assert all(e.offset == 0 and e.velocity is None for e in events)
+        assert all(e.offset == 0 for e in events)
+        assert {(e.drum, e.velocity) for e in events} == {(Drum.PI, 72), (Drum.GU, 112)}
         assert [e.k for e in events] == list(range(len(events)))
 
 
@@ -81,10 +82,10 @@ def test_wav_and_midi_agree_on_times_and_velocities(tmp_path, ex):
         assert abs(sample / rate - seconds) <= tick / 2 + 1 / rate
     # Heights follow velocity relative to each drum's default velocity.
     events = list(tl.events())
-    relative = [(e.velocity or default_velocity(e.drum)) / default_velocity(e.drum) for e in events]
+    relative = [e.velocity / {Drum.PI: 72, Drum.GU: 112}[e.drum] for e in events]
     heights = audio[where, 0]
     assert np.allclose(heights / heights[0], np.array(relative) / relative[0], rtol=1e-5)
-    assert [v for _, v in notes] == [e.velocity or default_velocity(e.drum) for e in events]
+    assert [v for _, v in notes] == [e.velocity for e in events]
 
 
 # --- bad input -------------------------------------------------------------------------------

@@ -42,6 +42,16 @@ def test_an_existing_file_keeps_its_permissions(tmp_path):
     assert target.stat().st_mode & 0o777 == 0o640
 
 
+def test_a_symbolic_link_is_followed_and_kept(tmp_path):
+    target = tmp_path / "real.wav"
+    target.write_bytes(b"old")
+    link = tmp_path / "link.wav"
+    link.symlink_to(target)
+    write_bytes(link, b"new")
+    assert link.is_symlink()
+    assert target.read_bytes() == b"new"
+
+
 # --- bad input ------------------------------------------------------------------------------
 
 

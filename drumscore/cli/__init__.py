@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -14,6 +15,7 @@ COMMANDS = (corpus_cmds, render_cmd, play_cmd, extract_cmd, compare_cmd, collate
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,9 +69,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("drumscore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        sys.stderr.close()
-        return 1
-    return 0
+        # the reader left (drumscore list | head): stop quietly, as other filters do
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as exc:
+        # what the library did not turn into a DrumscoreError: a full disk, a closed terminal…
+        if exc.filename is None:
+            _silence_stdout()
+        where = f" {exc.filename!r}" if exc.filename else ""
+        fail(f"input/output failed{where}: {exc.strerror or exc}")
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def run() -> None:
