@@ -9,14 +9,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import CorpusError, NotationError, ScoreNotFoundError
-from .model import Edition, Provenance, Score, Section, StatedCount
+from .model import STATE_SPELLINGS, Edition, Provenance, Score, Section, StatedCount
 from .notation import might_be_notation, parse
 
 SCORES_DIR = Path(__file__).with_name("scores")
 DEFAULT_EDITION = "zhushu"
 
-#: Every spelling of the two states, and the ASCII names.
-STATES: dict[str, str] = {"lu": "魯", "魯": "魯", "鲁": "魯", "xue": "薛", "薛": "薛", "辥": "薛"}
+STATES = STATE_SPELLINGS
 FIGURES = (1, 2)
 
 _NAME = re.compile(r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*(?P<edition>.+))?$")

@@ -17,9 +17,10 @@ MAX_CONTROL_SHARE = 0.01
 
 @dataclass(frozen=True, slots=True)
 class Decoded:
+    """A passage's text and the encoding it was read in."""
+
     text: str
     encoding: str
-    detected: bool
 
 
 def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage") -> Decoded:
@@ -38,7 +39,7 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
                 f"{name} is not valid {codec} (bad byte at offset {exc.start}); "
                 "check --encoding, or leave it out to detect the encoding"
             ) from None
-        return Decoded(_check_text(text, name), codec, False)
+        return Decoded(_check_text(text, name), codec)
     if b"\x00" in data[:8192]:
         raise EncodingError(f"{name} is a binary file (it holds NUL bytes), not a text passage")
     if data.startswith(codecs.BOM_UTF8):
@@ -50,14 +51,14 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
         except UnicodeDecodeError:
             continue
         if codec == "utf-8":
-            return Decoded(_check_text(text, name), codec, True)
+            return Decoded(_check_text(text, name), codec)
         decodings.append((sum(ch in MARKERS for ch in text), -len(decodings), codec, text))
     if not decodings:
         raise EncodingError(
             f"{name} is neither UTF-8, GB18030 nor Big5 text; give its encoding with --encoding"
         )
     _, _, codec, text = max(decodings)
-    return Decoded(_check_text(text, name), codec, True)
+    return Decoded(_check_text(text, name), codec)
 
 
 def _check_text(text: str, name: str) -> str:

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 from . import glyphs, kanripo
 from .errors import ExtractError, NotationError, OptionError, char_name
-from .model import Position, Provenance, Score
+from .model import STATE_SPELLINGS, Position, Provenance, Score
 from .notation import parse
 
 #: A run shorter than this, with no 半 and one drum only, is prose (釋文's lone ○, 口 for mouth).
 MIN_STROKES = 3
-STATE_OF = {"魯": "魯", "鲁": "魯", "薛": "薛", "辥": "薛", "辪": "薛"}
-_LABEL = re.compile(r"([魯鲁薛辥辪])[ \u3000]?([鼓鼔皷])")
+_LABEL = re.compile(
+    rf"([{''.join(c for c in STATE_SPELLINGS if not c.isascii())}])[ \u3000]?([鼓鼔皷])"
+)
 FOLLOWS, PRECEDES = "follows", "precedes"
 
 
@@ -135,7 +136,7 @@ def _items(cleaned: kanripo.Cleaned, extra: dict[str, str]) -> list[_Item]:
         if len(strokes) >= MIN_STROKES and (glyphs.HALF in signs or len(set(strokes)) == 2):
             items.append(_Item("pattern", i, end))
     for match in _LABEL.finditer(text):
-        items.append(_Item("label", match.start(), match.end(), STATE_OF[match[1]]))
+        items.append(_Item("label", match.start(), match.end(), STATE_SPELLINGS[match[1]]))
     items.sort(key=lambda item: item.start)
     return [item for index, item in enumerate(items) if _chained(text, index, items)]
 

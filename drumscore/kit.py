@@ -65,10 +65,8 @@ class Voice:
         """The arrays of the loudest layer."""
         return tuple(s.data for s in self.layers[-1].samples)
 
-    def layer_for(self, velocity: int | None) -> Layer:
-        """The layer that serves `velocity`; None (the default velocity) takes the loudest."""
-        if velocity is None:
-            return self.layers[-1]
+    def layer_for(self, velocity: int) -> Layer:
+        """The layer that serves `velocity`: the loudest whose lower bound it reaches."""
         chosen = self.layers[0]
         for layer in self.layers:
             if layer.velocity <= velocity:
@@ -82,7 +80,7 @@ class Voice:
         scale = np.array([math.cos(angle), math.sin(angle)], dtype=np.float32) * math.sqrt(2)
         return (scale * self.gain).astype(np.float32)
 
-    def sample_for(self, n: int, velocity: int | None = None) -> np.ndarray:
+    def sample_for(self, n: int, velocity: int) -> np.ndarray:
         """The n-th stroke's sample (round-robin in its layer), with gain and pan applied."""
         samples = self.layer_for(velocity).samples
         return samples[n % len(samples)].data * self.stereo_gain

@@ -8,7 +8,7 @@ so a render streams to its file in blocks with memory that does not grow with it
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -158,12 +158,10 @@ def blocks(
     plan: MixPlan,
     block_frames: int = BLOCK_FRAMES,
     peak_dbfs: float = PEAK_DBFS,
-    progress: Callable[[int], None] | None = None,
 ) -> Iterator[np.ndarray]:
     """The normalised mix as consecutive float32 blocks; the same samples as render_audio.
 
-    Each block is a view of one reused buffer, valid until the next is asked for. `progress` is
-    called with the frames of each block as it is handed out.
+    Each block is a view of one reused buffer, valid until the next is asked for.
     """
     scale = gain_for(peak(plan), peak_dbfs)
     buffer = np.empty((min(block_frames, max(plan.length, 1)), 2), dtype=np.float32)
@@ -172,8 +170,6 @@ def blocks(
         out = mix_range(plan, start, stop, buffer)
         out *= scale
         yield out
-        if progress is not None:
-            progress(stop - start)
 
 
 def render_audio(

@@ -23,6 +23,20 @@ class Drum(enum.Enum):
         return "pi" if self is Drum.PI else "gu"
 
 
+#: Every spelling of the two states that the texts use, with the names typed on a command line.
+STATE_SPELLINGS: dict[str, str] = {
+    "魯": "魯",
+    "鲁": "魯",
+    "薛": "薛",
+    "辥": "薛",
+    "辪": "薛",
+    "lu": "魯",
+    "xue": "薛",
+}
+#: The command-line name of each state.
+STATE_SLUGS: dict[str, str] = {"魯": "lu", "薛": "xue"}
+
+
 class Section(enum.Enum):
     """Which strokes of a pattern to play, relative to the 半 mark."""
 
@@ -183,7 +197,7 @@ class Score:
         """The name that finds this score again on the command line."""
         if not self.edition_id:
             return self.pattern.notation
-        slug = {"魯": "lu", "薛": "xue"}.get(self.state, self.state)
+        slug = STATE_SLUGS.get(self.state, self.state)
         return f"{slug}/{self.figure}@{self.edition_id}"
 
 

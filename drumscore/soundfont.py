@@ -6,7 +6,7 @@ mapping, at the same sample onsets and velocities as the kit renderer and the MI
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,7 +86,6 @@ def render_blocks(
     rate: int,
     midimap: MidiMap | None = None,
     block_frames: int = 1 << 16,
-    progress: Callable[[int], None] | None = None,
 ) -> tuple[int, Iterator]:
     """(most frames, blocks): float32 stereo blocks of the timeline played by FluidSynth.
 
@@ -106,10 +105,10 @@ def render_blocks(
     plan = strikes(timeline, rate, midimap)
     tail = int(MAX_TAIL * rate)
     most = (plan[-1].off if plan else 0) + tail
-    return most, _blocks(synth, plan, rate, block_frames, tail, progress)
+    return most, _blocks(synth, plan, rate, block_frames, tail)
 
 
-def _blocks(synth, plan: list[Strike], rate, block_frames, tail, progress) -> Iterator:
+def _blocks(synth, plan: list[Strike], rate, block_frames, tail) -> Iterator:
     import numpy as np
 
     # Note-ons and note-offs in frame order; FluidSynth starts each at its next 64-frame step.
@@ -126,8 +125,6 @@ def _blocks(synth, plan: list[Strike], rate, block_frames, tail, progress) -> It
             now += n
             frames -= n
             yield out
-            if progress is not None:
-                progress(n)
 
     try:
         for frame, on, note, velocity in todo:

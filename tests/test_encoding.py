@@ -26,7 +26,7 @@ def test_utf8_with_bom():
 
 def test_explicit_encoding():
     decoded = decode("魯鼓○□".encode("big5"), "big5")
-    assert (decoded.text, decoded.detected) == ("魯鼓○□", False)
+    assert (decoded.text, decoded.encoding) == ("魯鼓○□", "big5")
 
 
 # --- bad input ---

@@ -79,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
         from ..midimap import MidiMap
         from ..output import write_bytes
 
-        write_bytes(args.output, midi_bytes(timeline, MidiMap.from_option(args.midi_notes)))
-        detail = "MIDI"
+        midimap = MidiMap.from_option(args.midi_notes)
+        write_bytes(args.output, midi_bytes(timeline, midimap))
+        detail = f"MIDI channel 10: {midimap.describe()}"
     else:
         frames = _render_audio(args, timeline)
         detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo"
