@@ -121,6 +121,15 @@ def test_an_edition_file_path_works(tmp_path):
     assert resolve(f"lu@{path}").edition_id == "mine"
 
 
+def test_split_name_tells_corpus_names_from_the_rest():
+    from drumscore.corpus import split_name
+
+    assert split_name("xue/2@benyi") == ("薛", 2, "benyi")
+    assert split_name(" 魯 ") == ("魯", 1, None)
+    assert split_name("○□半○") is None
+    assert split_name("drumscore/scores/benyi.toml") is None
+
+
 # --- bad input ------------------------------------------------------------------------------
 
 
