@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .compare import ONLY_A, ONLY_B, SUBSTITUTED, compare
-from .model import Counts, Drum, Edition, Pattern, Score, Section, StatedCount
+from .model import SECTION_ORDER, Counts, Drum, Edition, Pattern, Score, Section, StatedCount
 
 PAIRS = ((1, "魯"), (1, "薛"), (2, "魯"), (2, "薛"))
 
@@ -143,7 +143,7 @@ def _collate_pair(pool: tuple[Edition, ...], figure: int, state: str) -> Collati
             ),
         )
         for count, where in sorted(
-            stated.items(), key=lambda kv: (kv[0].by, kv[0].section is Section.SHE)
+            stated.items(), key=lambda kv: (kv[0].by, SECTION_ORDER.index(kv[0].section))
         )
     )
     return Collation(figure, state, readings, counts)

@@ -61,6 +61,32 @@ class Comparison:
     def distance(self) -> int:
         return sum(1 for c in self.columns if c.differs)
 
+    @property
+    def strokes_identical(self) -> bool:
+        """Whether the strokes agree one for one (半 may still stand elsewhere)."""
+        return self.distance == 0
+
+    @property
+    def half_moved(self) -> bool:
+        """Whether 半 stands at another place of the alignment in B than in A, or on one side."""
+        return self.half_column("a") != self.half_column("b")
+
+    def describe_half(self) -> str:
+        """Where 半 stands on each side: '半 moved: after stroke 2 in A, after stroke 1 in B'."""
+
+        def place(half: int) -> str:
+            return "before the first stroke" if half == 0 else f"after stroke {half}"
+
+        ha, hb = self.a.pattern.half, self.b.pattern.half
+        if ha is None and hb is None:
+            return "no 半 in A or B"
+        if hb is None:
+            return f"半 only in A, {place(ha)}"
+        if ha is None:
+            return f"半 only in B, {place(hb)}"
+        how = "moved" if self.half_moved else "in the same place"
+        return f"半 {how}: {place(ha)} in A, {place(hb)} in B"
+
     def half_column(self, side: str) -> int | None:
         """The column before which that side's 半 falls (len(columns) if 半 ends the pattern)."""
         pattern = (self.a if side == "a" else self.b).pattern
@@ -84,8 +110,7 @@ def compare(a: Score, b: Score) -> Comparison:
         )
         for i, j in align(drums_a, drums_b)
     )
-    shared = [s for s in (Section.HEAD, Section.TOUHU, Section.SHE) if s in a.pattern.sections()]
-    shared = [s for s in shared if s in b.pattern.sections()]
+    shared = [s for s in a.pattern.sections() if s in b.pattern.sections()]
     sections = tuple(
         SectionComparison(
             section,

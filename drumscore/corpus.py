@@ -174,9 +174,9 @@ def resolve(name: str) -> Score:
     text = name.strip()
     if not text:
         raise ScoreNotFoundError(f"empty score name; {_name_help()}")
-    match = _NAME.match(text)
-    if match and match["state"].strip().casefold() in STATES:
-        return _from_corpus(text, match)
+    named = split_name(text)
+    if named is not None:
+        return _from_corpus(*named)
     path = Path(text)
     if len(text) < 4096 and path.is_file():
         return _from_file(path)
@@ -188,19 +188,29 @@ def resolve(name: str) -> Score:
     raise ScoreNotFoundError(f"unknown score {name!r}; {_name_help()}")
 
 
-def _from_corpus(text: str, match: re.Match) -> Score:
+def split_name(name: str) -> tuple[str, int, str | None] | None:
+    """(state, figure, edition or None) of a corpus name such as xue/2@benyi; None if `name` is
+    not a corpus name (notation, a file, or anything else)."""
+    text = name.strip()
+    match = _NAME.match(text)
+    if not match or match["state"].strip().casefold() not in STATES:
+        return None
     state = STATES[match["state"].strip().casefold()]
     figure_text = (match["figure"] or "1").strip()
     if figure_text not in ("1", "2"):
         raise ScoreNotFoundError(
             f"unknown figure {figure_text!r} in {text!r}; the texts have figures 1 and 2"
         )
-    edition = find_edition(match["edition"] or DEFAULT_EDITION)
-    score = edition.score(state, int(figure_text))
+    return state, int(figure_text), match["edition"]
+
+
+def _from_corpus(state: str, figure: int, edition_name: str | None) -> Score:
+    edition = find_edition(edition_name or DEFAULT_EDITION)
+    score = edition.score(state, figure)
     if score is None:
         have = ", ".join(s.key for s in edition.scores) or "none"
         raise ScoreNotFoundError(
-            f"{edition.name} has no figure {figure_text} for {state}; it has: {have}"
+            f"{edition.name} has no figure {figure} for {state}; it has: {have}"
         )
     return score
 

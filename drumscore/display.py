@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from .model import Pattern, Score, Section
+from .model import Pattern, Score
 
 
 def width(text: str) -> int:
@@ -39,9 +39,7 @@ def divided(pattern: Pattern) -> str:
 def count_rows(pattern: Pattern) -> list[list[str]]:
     """One row per section: name, meaning, strokes, ○ 鼙, □ 鼓."""
     rows = []
-    for section in (Section.HEAD, Section.TOUHU, Section.SHE):
-        if section not in pattern.sections():
-            continue
+    for section in pattern.sections():
         c = pattern.counts(section)
         rows.append([section.value, section.description, str(c.total), str(c.pi), str(c.gu)])
     return rows

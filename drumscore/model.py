@@ -55,6 +55,11 @@ class Section(enum.Enum):
             names = ", ".join(repr(s.value) for s in cls)
             raise OptionError(f"unknown section {value!r}; choose one of {names}") from None
 
+    @classmethod
+    def in_order(cls) -> tuple[Section, ...]:
+        """The sections in the order they are shown everywhere: head, touhu, she."""
+        return SECTION_ORDER
+
     @property
     def description(self) -> str:
         return {
@@ -62,6 +67,11 @@ class Section(enum.Enum):
             Section.SHE: "射 (the whole pattern)",
             Section.HEAD: "the strokes before 半",
         }[self]
+
+
+#: The one order in which sections are listed (tables, JSON, comparisons): the strokes before 半,
+#: the strokes after it, then the whole.
+SECTION_ORDER: tuple[Section, ...] = (Section.HEAD, Section.TOUHU, Section.SHE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +140,8 @@ class Pattern:
         return Counts(pi=pi, gu=len(strokes) - pi)
 
     def sections(self) -> tuple[Section, ...]:
-        """The sections this pattern has."""
-        return tuple(Section) if self.half is not None else (Section.SHE,)
+        """The sections this pattern has, in SECTION_ORDER."""
+        return SECTION_ORDER if self.half is not None else (Section.SHE,)
 
     @property
     def notation(self) -> str:

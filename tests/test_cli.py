@@ -51,6 +51,11 @@ def test_show_json_has_provenance(capsys):
     assert data["provenance"]["file"].startswith("001_")
 
 
+def test_show_json_counts_in_section_order(capsys):
+    main(["show", "lu", "--json"])
+    assert list(json.loads(capsys.readouterr().out)["counts"]) == ["head", "touhu", "she"]
+
+
 def test_render_wav_defaults(tmp_path):
     out = tmp_path / "lu.wav"
     result = run("render", "lu", "-o", str(out))
@@ -112,7 +117,9 @@ BAD = [
     (["render", "○□", "--section", "touhu", "-o", "{d}/a.wav"], "no 半"),
     (["render", "○□X", "-o", "{d}/a.wav"], "column 3"),
     (["render", "lu", "--repeat", "0", "-o", "{d}/a.wav"], "--repeat"),
-    (["render", "lu", "--rate", "10", "-o", "{d}/a.wav"], "--rate"),
+    (["render", "lu", "--rate", "10", "-o", "{d}/a.wav"], "--rate 10 is out of range"),
+    (["render", "lu", "--rate", "0", "-o", "{d}/a.wav"], "use 8000 to 192000 Hz"),
+    (["render", "lu", "--rate", "192001", "-o", "{d}/a.wav"], "--rate 192001"),
     (["render", "lu", "--subtype", "NOPE", "-o", "{d}/a.wav"], "--subtype 'NOPE'"),
     (["render", "lu", "--midi-notes", "1", "-o", "{d}/a.mid"], "--midi-notes"),
     (["render", "lu"], "-o/--output"),

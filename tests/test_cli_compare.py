@@ -80,6 +80,52 @@ def test_compare_plot_png_and_svg(tmp_path, capsys):
     assert b"<svg" in svg.read_bytes()[:500]
 
 
+def test_compare_says_when_only_half_moved(capsys):
+    code, out, _ = run(capsys, "compare", "○□半○", "○半□○")
+    assert code == 0
+    assert "strokes identical; 半 moved: after stroke 2 in A, after stroke 1 in B" in out
+    assert "differences: 0" not in out
+
+
+def test_compare_json_carries_where_half_stands(capsys):
+    _, out, _ = run(capsys, "compare", "○□半○", "○半□○", "--json")
+    data = json.loads(out)
+    assert (data["identical"], data["strokes_identical"], data["distance"]) == (False, True, 0)
+    half = data["half"]
+    assert (half["a"], half["b"], half["moved"]) == (2, 1, True)
+    assert half["description"] == "半 moved: after stroke 2 in A, after stroke 1 in B"
+
+
+def test_compare_names_half_moved_beside_other_differences(capsys):
+    _, out, _ = run(capsys, "compare", "lu/1", "lu/2")
+    assert "半 moved: after stroke 11 in A, after stroke 8 in B" in out
+    _, out, _ = run(capsys, "compare", "○□半○", "○□○")
+    assert "strokes identical; 半 only in A, after stroke 2" in out
+    _, out, _ = run(capsys, "compare", "lu/2", "lu/2@xunzuan", "--json")
+    assert json.loads(out)["half"]["moved"] is False
+
+
+def test_compare_audio_rate_and_section(tmp_path, capsys):
+    out = tmp_path / "ab.flac"
+    argv = ["compare", "○□半○", "□半○○", "--audio", str(out), "--rate", "22050"]
+    code, text, _ = run(capsys, *argv, "--section", "touhu", "--bpm", "120")
+    assert code == 0 and f"wrote {out}" in text
+    audio, rate = sf.read(out)
+    assert rate == 22050
+    assert correlation(audio.mean(axis=1), alone("○", rate)) > 0.99
+
+
+def test_compare_json_sections_in_order(capsys):
+    _, out, _ = run(capsys, "compare", "lu", "xue", "--json")
+    assert list(json.loads(out)["sections"]) == ["head", "touhu", "she"]
+
+
+def test_collate_json_counts_in_section_order(capsys):
+    _, out, _ = run(capsys, "collate", "lu", "--json")
+    (data,) = json.loads(out)
+    assert list(data["readings"][0]["counts"]) == ["head", "touhu", "she"]
+
+
 def test_collate_json_findings(capsys):
     _, out, _ = run(capsys, "collate", "xue", "--json")
     (data,) = json.loads(out)
@@ -123,8 +169,13 @@ def test_extract_gb18030_file(tmp_path, capsys):
         (["extract", "tests/sources/KR1d0052_041_禮記(TLS).txt"], "no drum notation found"),
         (["compare", "lu", "lu/9"], "unknown figure"),
         (["compare", "lu", "xue", "--plot", "x.gif"], ".png or .svg"),
-        (["compare", "lu", "xue", "--stereo"], "--stereo needs --audio"),
-        (["collate", "○□○"], "collate needs"),
+        (["compare", "lu", "xue", "--stereo"], "--stereo only applies with --audio"),
+        (["collate", "○□○"], "collate takes a figure and drum such as 'lu' or 'xue/2'"),
+        (["collate", "nope"], "not 'nope'"),
+        (["collate", "lu@benyi"], "without @EDITION: give 'lu' instead of 'lu@benyi'"),
+        (["collate", "xue/2@xunzuan"], "give 'xue/2' instead of 'xue/2@xunzuan'"),
+        (["collate", "lu/3"], "unknown figure '3'"),
+        (["collate", "drumscore/scores/benyi.toml"], "compares every edition"),
         (["extract", "tests/sources/KR1d0053_058_禮記注疏.txt", "--glyph", "xx"], "--glyph"),
     ],
 )
@@ -152,3 +203,39 @@ def test_unknown_glyph_in_file(tmp_path, capsys):
         main(["extract", str(path)])
     err = capsys.readouterr().err
     assert "line 2, column 3" in err and "--glyph ◇=○" in err
+
+
+# Every option is checked before anything is printed or written.
+COMPARE_BAD = [
+    (["lu", "lu/2", "--audio", "{d}/c.wav", "--rate", "0"], "--rate 0 is out of range"),
+    (["lu", "lu/2", "--audio", "{d}/c.wav", "--rate", "-5"], "--rate -5 is out of range"),
+    (["lu", "lu/2", "--audio", "{d}/c.wav", "--rate", "10000000"], "use 8000 to 192000 Hz"),
+    (["lu", "lu/2", "--audio", "{d}/c.wav", "--interval", "0.01"], "--interval '0.01'"),
+    (["lu", "lu/2", "--audio", "{d}/c.wav", "--bpm", "0"], "--bpm '0'"),
+    (["○□", "lu", "--audio", "{d}/c.wav", "--section", "touhu"], "A (○□) has no 半"),
+    (["lu", "○□", "--audio", "{d}/c.wav", "--section", "head"], "B (○□) has no 半"),
+    (["lu", "lu/2", "--audio", "{d}/d"], "--audio '{d}/d': use a file name ending in one of"),
+    (["lu", "lu/2", "--audio", "{d}/d.mid"], ".wav .flac .ogg"),
+    (["lu", "lu/2", "--audio", "{d}/c.wav", "--plot", "{d}/p.gif"], ".png or .svg"),
+    (["lu", "lu/2", "--audio", "{d}/no/c.wav"], "does not exist"),
+    (["lu", "lu/2", "--section", "touhu"], "--section only applies with --audio"),
+    (["○□", "lu", "--section", "touhu"], "--section only applies with --audio"),
+    (["lu", "lu/2", "--bpm", "90"], "--bpm only applies with --audio"),
+    (["lu", "lu/2", "--interval", "0.01"], "--interval only applies with --audio"),
+    (["lu", "lu/2", "--rate", "22050"], "--rate only applies with --audio"),
+    (["lu", "lu/2", "--stereo", "--bpm", "90"], "--stereo and --bpm only apply with --audio"),
+    (["lu", "lu/2", "--repeat", "1"], "leave out --repeat"),
+    (["lu", "lu/2", "--audio", "{d}/c.wav", "--section", "bogus"], "invalid choice: 'bogus'"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), COMPARE_BAD, ids=[m for _, m in COMPARE_BAD])
+def test_compare_checks_every_option_before_printing(tmp_path, capsys, argv, message):
+    with pytest.raises(SystemExit) as info:
+        main(["compare", *[a.format(d=tmp_path) for a in argv]])
+    assert info.value.code == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err.startswith("drumscore: error:") and message.format(d=tmp_path) in out.err
+    assert len(out.err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

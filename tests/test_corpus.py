@@ -168,6 +168,15 @@ def test_a_folder_is_not_a_score(tmp_path):
         resolve(str(tmp_path))
 
 
+def test_split_name_tells_corpus_names_from_the_rest():
+    from drumscore.corpus import split_name
+
+    assert split_name("xue/2@benyi") == ("薛", 2, "benyi")
+    assert split_name(" 魯 ") == ("魯", 1, None)
+    assert split_name("○□半○") is None
+    assert split_name("drumscore/scores/benyi.toml") is None
+
+
 # --- bad input ------------------------------------------------------------------------------
 
 

@@ -79,6 +79,11 @@ def test_a_pattern_without_half_is_only_she():
     assert "no 半" in str(err.value) and "--section she" in str(err.value)
 
 
+def test_sections_come_in_one_order():
+    assert Section.in_order() == (Section.HEAD, Section.TOUHU, Section.SHE)
+    assert parse("○半□").sections() == Section.in_order()
+
+
 def test_half_at_either_end_gives_an_empty_section():
     assert parse("半○□").section("head") == ()
     assert len(parse("○□半").section("touhu")) == 0

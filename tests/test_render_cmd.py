@@ -111,6 +111,7 @@ def test_sound_options_do_not_load_heavy_modules_at_startup():
         (["--duration", "1x"], "--duration"),
         (["--duration", "24h"], "limit"),
         (["--duration", "1m", "--repeat", "3"], "not both"),
+        (["--duration", "1m", "--repeat", "1"], "not both"),
         (["--kit", "/no/such/kit"], "does not exist"),
         (["--soundfont", "/no/such.sf2"], "does not exist"),
         (["--velocity", "200,1"], "1-127"),

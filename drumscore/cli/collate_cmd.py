@@ -25,17 +25,25 @@ def add_parser(sub) -> None:
 
 def _pairs(name: str | None):
     from ..collate import PAIRS
-    from ..corpus import resolve
+    from ..corpus import split_name
     from ..errors import OptionError
 
     if name is None:
         return PAIRS
-    score = resolve(name)
-    if not score.state:
+    named = split_name(name)
+    if named is None:
         raise OptionError(
-            f"collate needs a figure and drum such as 'lu' or 'xue/2', not notation {name!r}"
+            f"collate takes a figure and drum such as 'lu' or 'xue/2' and compares every "
+            f"edition, not {name!r}; to compare two particular scores use 'drumscore compare A B'"
         )
-    return ((score.figure, score.state),)
+    state, figure, edition = named
+    if edition is not None:
+        bare = name[: name.index("@")].strip()
+        raise OptionError(
+            f"collate compares every edition, so it takes a figure and drum without @EDITION: "
+            f"give {bare!r} instead of {name!r}"
+        )
+    return ((figure, state),)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from .options import add_tempo_options
+from ..model import Section
+from .options import add_rate_option, add_tempo_options, check_rate
 
 MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
+
+#: Options that shape the --audio file only; the comparison itself does not use them.
+AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate")
 
 
 def add_parser(sub) -> None:
@@ -15,7 +19,8 @@ def add_parser(sub) -> None:
         "compare",
         help="align two scores and show, hear or plot how they differ",
         description="Align two scores (Needleman–Wunsch) and compare them per section. "
-        "Marks: * a different stroke, - a stroke only in A, + a stroke only in B.",
+        "Marks: * a different stroke, - a stroke only in A, + a stroke only in B. "
+        "--stereo, --section, --bpm, --interval and --rate apply to --audio.",
     )
     p.add_argument("a", metavar="A", help="a score: lu, xue/2, 魯/2@benyi, notation, or a file")
     p.add_argument("b", metavar="B", help="the other score")
@@ -25,25 +30,34 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--section",
         default=None,
-        choices=["touhu", "she", "head"],
+        choices=[s.value for s in Section],
         help="with --audio: the section to play (default she, the whole pattern)",
     )
     add_tempo_options(p)
-    p.add_argument("--rate", type=int, default=44100, metavar="HZ", help="audio sample rate")
+    add_rate_option(p, help="with --audio: the sample rate")
     p.add_argument("--plot", metavar="OUT.png", help="draw the aligned scores (.png or .svg)")
     p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..compare import compare
-    from ..corpus import resolve
+def _check_options(args: argparse.Namespace):
+    """Every option checked before anything is computed or printed: (tempo, rate, plot format)."""
     from ..errors import OptionError
     from ..output import check_writable
+    from ..timing import Tempo
 
-    if args.stereo and not args.audio:
-        raise OptionError("--stereo needs --audio OUT.wav")
-    if args.repeat != 1:
+    if not args.audio:
+        given = [f"--{name}" for name in AUDIO_OPTIONS if getattr(args, name) not in (None, False)]
+        if given:
+            names = " and ".join(given)
+            verb, why = ("applies", "it shapes") if len(given) == 1 else ("apply", "they shape")
+            raise OptionError(
+                f"{names} only {verb} with --audio OUT.wav ({why} the audio file, "
+                f"not the comparison); add --audio or leave {names} out"
+            )
+    if args.repeat is not None:
         raise OptionError("compare plays each score once; leave out --repeat")
+    tempo = Tempo.from_options(args.bpm, args.interval)
+    rate = check_rate(args.rate)
     plot_format = None
     if args.plot:
         from pathlib import Path
@@ -55,42 +69,69 @@ def run(args: argparse.Namespace) -> int:
             raise OptionError(f"--plot {args.plot!r}: use a .png or .svg file name")
         check_writable(args.plot)
     if args.audio:
-        from ..formats import audio_format, kind_of
+        from pathlib import Path
 
-        if kind_of(args.audio) != "audio":
-            raise OptionError(f"--audio {args.audio!r}: use a .wav, .flac or .ogg file name")
+        from ..formats import AUDIO, audio_format
+
+        if Path(args.audio).suffix.lower() not in AUDIO:
+            raise OptionError(
+                f"--audio {args.audio!r}: use a file name ending in one of: {' '.join(AUDIO)}"
+            )
         audio_format(args.audio)
         check_writable(args.audio)
-    comparison = compare(resolve(args.a), resolve(args.b))
-    if args.json:
-        print(json.dumps(comparison_data(comparison), ensure_ascii=False, indent=2))
-    else:
-        print(format_comparison(comparison))
-    if args.audio:
-        _write_audio(args, comparison)
+    return tempo, rate, plot_format
+
+
+def _check_section(section: str | None, a, b) -> None:
+    """--section must be a section that both scores have."""
+    from ..errors import OptionError
+
+    if section is None:
+        return
+    for side, score in (("A", a), ("B", b)):
+        if Section(section) not in score.pattern.sections():
+            raise OptionError(
+                f"--section {section!r}: {side} ({score.key}) has no 半, so it has only the "
+                "whole pattern; use --section she or leave --section out"
+            )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..compare import compare
+    from ..corpus import resolve
+
+    tempo, rate, plot_format = _check_options(args)
+    a, b = resolve(args.a), resolve(args.b)
+    _check_section(args.section, a, b)
+    comparison = compare(a, b)
+    plot = None
     if args.plot:
-        from ..output import write_bytes
         from ..plot import plot_comparison
 
-        write_bytes(args.plot, plot_comparison(comparison, plot_format))
-        if not args.json:
-            print(f"wrote {args.plot}")
-    return 0
+        plot = plot_comparison(comparison, plot_format)
+    audio = None
+    if args.audio:
+        from ..audiofile import write_audio
+        from ..compare_audio import comparison_audio
 
+        audio = comparison_audio(
+            comparison, section=args.section, tempo=tempo, rate=rate, stereo=args.stereo
+        )
+        write_audio(args.audio, audio, rate)
+    if plot is not None:
+        from ..output import write_bytes
 
-def _write_audio(args, comparison) -> None:
-    from ..audiofile import write_audio
-    from ..compare_audio import comparison_audio
-    from ..timing import Tempo
-
-    tempo = Tempo.from_options(args.bpm, args.interval)
-    audio = comparison_audio(
-        comparison, section=args.section, tempo=tempo, rate=args.rate, stereo=args.stereo
-    )
-    write_audio(args.audio, audio, args.rate)
-    if not args.json:
+        write_bytes(args.plot, plot)
+    if args.json:
+        print(json.dumps(comparison_data(comparison), ensure_ascii=False, indent=2))
+        return 0
+    print(format_comparison(comparison))
+    if audio is not None:
         how = "A left, B right" if args.stereo else "A, a pause, then B"
-        print(f"wrote {args.audio}: {how}, {len(audio) / args.rate:.1f} s")
+        print(f"wrote {args.audio}: {how}, {len(audio) / rate:.1f} s")
+    if plot is not None:
+        print(f"wrote {args.plot}")
+    return 0
 
 
 def comparison_data(c) -> dict:
@@ -99,6 +140,7 @@ def comparison_data(c) -> dict:
         "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
         "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
         "identical": c.identical,
+        "strokes_identical": c.strokes_identical,
         "distance": c.distance,
         "alignment": [
             {
@@ -111,6 +153,12 @@ def comparison_data(c) -> dict:
             for col in c.columns
         ],
         "half_column": {"a": c.half_column("a"), "b": c.half_column("b")},
+        "half": {
+            "a": c.a.pattern.half,
+            "b": c.b.pattern.half,
+            "moved": c.half_moved,
+            "description": c.describe_half(),
+        },
         "sections": {
             s.section.value: {
                 "a": {"pi": s.a.pi, "gu": s.a.gu},
@@ -155,13 +203,18 @@ def format_comparison(c) -> str:
     lines = [f"A  {c.a.title}    [{c.a.key}]", f"B  {c.b.title}    [{c.b.key}]", ""]
     lines += alignment_lines(c)
     kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
-    verdict = (
-        "identical"
-        if c.identical
-        else f"differences: {c.distance} — {kinds['substituted']} changed (*), "
-        f"{kinds['only-a']} only in A (-), {kinds['only-b']} only in B (+)"
-    )
-    lines += ["", verdict, ""]
+    if c.identical:
+        verdict = ["identical"]
+    elif c.strokes_identical:
+        verdict = [f"strokes identical; {c.describe_half()}"]
+    else:
+        verdict = [
+            f"differences: {c.distance} — {kinds['substituted']} changed (*), "
+            f"{kinds['only-a']} only in A (-), {kinds['only-b']} only in B (+)"
+        ]
+        if c.half_moved:
+            verdict.append(c.describe_half())
+    lines += ["", *verdict, ""]
     rows = [
         [
             s.section.value,

@@ -54,7 +54,7 @@ def run_list(args: argparse.Namespace) -> int:
     rows = []
     for s in found:
         cells = [s.edition_name, str(s.figure), f"{s.state}鼓"]
-        for section in (Section.HEAD, Section.TOUHU, Section.SHE):
+        for section in Section.in_order():
             cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
         cells.append(s.key)
         rows.append(cells)

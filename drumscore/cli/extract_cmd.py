@@ -122,12 +122,13 @@ def _table(extraction, path: str, encoding: str) -> str:
     from ..display import table
     from ..model import Section
 
+    shown = [s for s in Section.in_order() if s is not Section.HEAD]
     rows = []
     for f in extraction.scores:
         s = f.score
         pattern = s.pattern
         cells = [str(s.figure or "?"), f"{s.state}鼓" if s.state else "(no label)", f.label]
-        for section in (Section.TOUHU, Section.SHE):
+        for section in shown:
             cells.append(str(pattern.counts(section)) if section in pattern.sections() else "-")
         a, b = f.lines
         cells += [f"{a}-{b}" if a != b else str(a), pattern.notation]

@@ -6,7 +6,7 @@ import argparse
 import shutil
 import sys
 
-from .options import add_score_options, add_tempo_options
+from .options import add_score_options, add_tempo_options, repeat_count
 
 
 def add_parser(sub) -> None:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     score = resolve(args.score)
     timeline = arrange(
-        score, args.section, Tempo.from_options(args.bpm, args.interval), args.repeat
+        score, args.section, Tempo.from_options(args.bpm, args.interval), repeat_count(args)
     )
     player, where = _player(args, timeline)
     tempo = timeline.tempo

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 
 from . import staff
-from .options import add_score_options, add_sound_options, add_tempo_options
+from .options import (
+    add_rate_option,
+    add_score_options,
+    add_sound_options,
+    add_tempo_options,
+    check_rate,
+    repeat_count,
+)
 
 
 def add_parser(sub) -> None:
@@ -19,9 +26,7 @@ def add_parser(sub) -> None:
     add_tempo_options(p)
     add_sound_options(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output file")
-    p.add_argument(
-        "--rate", type=int, default=44100, metavar="HZ", help="sample rate (default 44100)"
-    )
+    add_rate_option(p)
     p.add_argument(
         "--subtype", metavar="NAME", help="audio encoding, e.g. PCM_16 (default), PCM_24, FLOAT"
     )
@@ -32,9 +37,6 @@ def add_parser(sub) -> None:
     )
     staff.add_options(p)
     p.set_defaults(run=run)
-
-
-MIN_RATE, MAX_RATE = 8000, 192000
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,8 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_writable(args.output)
     kind = kind_of(args.output)
-    if not MIN_RATE <= args.rate <= MAX_RATE:
-        raise OptionError(f"--rate {args.rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz")
+    args.rate = check_rate(args.rate)
     if kind == "audio":
         audio_format(args.output, args.subtype)
     if kind in staff.KINDS:
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         score,
         args.section,
         Tempo.from_options(args.bpm, args.interval),
-        args.repeat,
+        repeat_count(args),
         Expression.from_options(args.velocity, args.humanize, args.seed),
         _duration(args),
     )
@@ -105,7 +106,7 @@ def _duration(args: argparse.Namespace):
 
     if args.duration is None:
         return None
-    if args.repeat != 1:
+    if args.repeat is not None:
         raise OptionError("give --repeat N or --duration TIME, not both")
     return parse_duration(args.duration)
 
