@@ -10,7 +10,6 @@ from .midimap import PERCUSSION_CHANNEL, MidiMap
 from .timeline import Timeline
 
 TICKS_PER_BEAT = 480
-#: Track names and markers hold CJK text, so they are written as UTF-8.
 #: A stroke's note lasts half the interval, so notes never overlap.
 NOTE_TICKS = TICKS_PER_BEAT // 2
 
@@ -60,6 +59,7 @@ def to_midi(timeline: Timeline, midimap: MidiMap | None = None) -> mido.MidiFile
         notes.append(
             (tick + NOTE_TICKS, mido.Message("note_off", channel=PERCUSSION_CHANNEL, note=note))
         )
+    # track names and markers hold CJK text: UTF-8 rather than mido's default Latin-1
     midi = mido.MidiFile(type=1, ticks_per_beat=TICKS_PER_BEAT, charset="utf-8")
     midi.tracks.append(_delta_track(conductor))
     midi.tracks.append(_delta_track(notes))

@@ -1,4 +1,4 @@
-"""The source passages the tests read: copies of the witness files and seeds, with their headers."""
+"""The source passages the tests read: the editions' passages in tests/sources/."""
 
 from pathlib import Path
 

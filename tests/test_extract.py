@@ -6,7 +6,7 @@ from sourcefiles import source_text
 from drumscore.errors import ExtractError, NotationError, OptionError
 from drumscore.extract import extract, parse_glyph_options
 
-# The readings as printed, transcribed in the project's notes on the sources (sources.md).
+# The readings as the editions print them, written out by hand as an independent check.
 LU1 = "○□○○□□○□○○□半○□○□○○○□□○□○"
 XUE1 = "○□○○○□□○□○○□□○□○○□□○半○□○○○□□○"
 LU2 = "○□○○□□○○半○□○○□○○○○□○□○"
