@@ -98,11 +98,6 @@ def test_midi_notes_option_changes_the_mapping():
     assert notes[1][2] > notes[0][2]  # 鼓 is louder than 鼙
 
 
-def test_default_mapping_uses_two_different_drums():
-    m = MidiMap()
-    assert m.note(Drum.PI) != m.note(Drum.GU)
-
-
 # --- bad input ------------------------------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +34,8 @@ def test_strikes_follow_the_timeline():
     tl = arrange(resolve("lu"), tempo=Tempo.from_bpm("37.3"), expression=Expression(40, 100))
     found = strikes(tl, 44100, MidiMap(pi_note=60, gu_note=36))
     events = list(tl.events())
-    assert [s.frame for s in found] == [tl.tempo.onset_sample(e.k, 44100) for e in events]
+    exact = [Fraction(k * 60 * 44100) / Fraction("37.3") for k in range(len(events))]
+    assert [s.frame for s in found] == [int(x + Fraction(1, 2)) for x in exact]
     assert [s.note for s in found] == [60 if e.drum is Drum.PI else 36 for e in events]
     assert [s.velocity for s in found] == [40 if e.drum is Drum.PI else 100 for e in events]
 
