@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -22,14 +23,28 @@ INSTALL_HINT = (
     "https://musescore.org) or set DRUMSCORE_MUSESCORE to its executable; "
     "or write -o FILE.musicxml and open it in any notation program"
 )
+#: The MuseScore style of every engraving. The time signatures are hidden (the scores have no
+#: metre), and MuseScore would still draw a courtesy time signature at the end of a line before a
+#: bar of another length; genCourtesyTimesig turns those off. MuseScore 3 applies a style (-S) to
+#: a score it reads from its own format, not to one it imports, so engrave converts the MusicXML
+#: to .mscx first and engraves that, in one run of MuseScore (a job file, -j).
+STYLE = """<?xml version="1.0" encoding="UTF-8"?>
+<museScore version="3.01">
+  <Style>
+    <genCourtesyTimesig>0</genCourtesyTimesig>
+  </Style>
+</museScore>
+"""
 
 
 @dataclass(frozen=True, slots=True)
 class Engraving:
-    """The pages MuseScore made (one PDF, or one PNG per page) and what it said on stderr."""
+    """The pages MuseScore made (one PDF, or one PNG per page), what it said on stderr, and its
+    own score file (.mscx) as it read the MusicXML, with the style applied."""
 
     pages: tuple[bytes, ...]
     log: str
+    mscx: bytes = b""
 
 
 def find_musescore() -> str:
@@ -69,13 +84,19 @@ def engrave(
         env["HOME"] = str(work)  # MuseScore writes settings there; keep the user's untouched
         source = work / "score.musicxml"
         source.write_bytes(musicxml)
+        style = work / "style.mss"
+        style.write_text(STYLE, encoding="utf-8")
+        styled = work / "score.mscx"
         target = work / f"score.{kind}"
-        command = [program, "-o", str(target)]
+        job = work / "job.json"
+        steps = [{"in": str(source), "out": str(styled)}, {"in": str(styled), "out": str(target)}]
+        job.write_text(json.dumps(steps), encoding="utf-8")
+        command = [program, "-S", str(style)]
         if kind == "png":
             command += ["-r", str(dpi)]
             if trim is not None:
                 command += ["-T", str(trim)]
-        command.append(str(source))
+        command += ["-j", str(job)]
         try:
             done = subprocess.run(
                 command, env=env, capture_output=True, timeout=TIMEOUT_SECONDS, check=False
@@ -94,7 +115,8 @@ def engrave(
                 f"MuseScore {program!r} failed (exit {done.returncode}) to write {kind.upper()}: "
                 f"{last or 'no message'}"
             )
-        return Engraving(tuple(p.read_bytes() for p in pages), log)
+        mscx = styled.read_bytes() if styled.is_file() else b""
+        return Engraving(tuple(p.read_bytes() for p in pages), log, mscx)
 
 
 def _pages(folder: Path, kind: str) -> list[Path]:
@@ -104,9 +126,3 @@ def _pages(folder: Path, kind: str) -> list[Path]:
         return [single] if single.is_file() else []
     numbered = folder.glob("score-*.png")
     return sorted(numbered, key=lambda p: int(p.stem.rsplit("-", 1)[1]))
-
-
-def page_paths(path: str | Path, count: int) -> list[Path]:
-    """Where the pages go: the path itself for page 1, then NAME-2.png, NAME-3.png…"""
-    path = Path(path)
-    return [path, *(path.with_name(f"{path.stem}-{n}{path.suffix}") for n in range(2, count + 1))]

@@ -109,7 +109,7 @@ def build_score(
     score.metadata = metadata.Metadata()
     score.metadata.title = timeline.score.title
     # MuseScore heads the page with the movement title alone, so it carries the whole heading.
-    score.metadata.movementName = f"{timeline.score.title} · {_subtitle(timeline)}"
+    score.metadata.movementName = timeline.heading
 
     part = stream.Part(id=PART_ID)
     kit = instrument.UnpitchedPercussion()
@@ -118,6 +118,7 @@ def build_score(
     part.insert(0, kit)
 
     events = list(timeline.events())
+    velocity = velocities(timeline, midimap)
     metres: dict[int, meter.TimeSignature] = {}
     layout = bars(timeline)
     previous_length = None
@@ -138,7 +139,7 @@ def build_score(
         elif span.marker:
             measure.insert(0, expressions.TextExpression(span.marker))
         strokes = events[span.start : span.start + span.length]
-        measure.append([_stroke_note(e.drum, midimap, words) for e in strokes])
+        measure.append([_stroke_note(e.drum, velocity[e.drum], words) for e in strokes])
         following = layout[number] if number < len(layout) else None
         if following is None:
             measure.rightBarline = bar.Barline("final")
@@ -161,12 +162,19 @@ def _hidden_metre(length: int, made: dict):
     return copy.deepcopy(made[length])
 
 
-def _subtitle(timeline: Timeline) -> str:
-    text = timeline.section.description
-    return text + (f" ×{timeline.repeats}" if timeline.repeats > 1 else "")
+def velocities(timeline: Timeline, midimap: MidiMap) -> dict[Drum, int]:
+    """Each drum's velocity in the notation: the timeline's --velocity, else the MidiMap's.
+
+    Notation is written on the even beat, so humanizing (which varies each stroke) is left out.
+    """
+    expression = timeline.expression
+    given = {Drum.PI: None, Drum.GU: None}
+    if expression is not None:
+        given = {Drum.PI: expression.pi_velocity, Drum.GU: expression.gu_velocity}
+    return {d: midimap.velocity(d) if given[d] is None else given[d] for d in Drum}
 
 
-def _stroke_note(drum: Drum, midimap: MidiMap, words: dict[Drum, str] | None):
+def _stroke_note(drum: Drum, velocity: int, words: dict[Drum, str] | None):
     from music21 import note
 
     voice = VOICES[drum]
@@ -174,7 +182,7 @@ def _stroke_note(drum: Drum, midimap: MidiMap, words: dict[Drum, str] | None):
     n.notehead = voice.notehead
     n.noteheadFill = False
     n.stemDirection = "noStem"
-    n.volume.velocity = midimap.velocity(drum)
+    n.volume.velocity = velocity  # written as the note's dynamics, velocity / 90 × 100
     if words:
         n.addLyric(words[drum])
     return n

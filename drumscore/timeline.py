@@ -92,7 +92,14 @@ class Timeline:
     @property
     def description(self) -> str:
         """Edition, figure, drum and section, for titles and track names."""
-        text = f"{self.score.title} · {self.section.value}"
+        return self._with_repeats(f"{self.score.title} · {self.section.value}")
+
+    @property
+    def heading(self) -> str:
+        """The description with the section's long name, such as 射 (the whole pattern)."""
+        return self._with_repeats(f"{self.score.title} · {self.section.description}")
+
+    def _with_repeats(self, text: str) -> str:
         return text + (f" ×{self.repeats}" if self.repeats > 1 else "")
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -64,29 +62,31 @@ def test_render_pdf_and_png(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lu.pdf", "lu.png"]
 
 
-def test_help_does_not_import_music21():
-    code = (
-        "import sys\n"
-        "from drumscore.cli import main\n"
-        "try:\n"
-        "    main(['render', '--help'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "assert 'music21' not in sys.modules\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+def test_velocity_reaches_the_note_dynamics(tmp_path, capsys):
+    out = tmp_path / "x.musicxml"
+    assert render("lu", "--velocity", "45,90", "-o", str(out)) == 0
+    dynamics = {n.findtext("notehead"): n.get("dynamics") for n in ET.parse(out).iter("note")}
+    assert dynamics == {"normal": "50.00", "la": "100.00"}
+    assert "humanized" not in capsys.readouterr().out
 
 
-def test_midi_render_does_not_import_music21(tmp_path):
-    out = tmp_path / "x.mid"
-    code = (
-        "import sys\n"
-        "from drumscore.cli import main\n"
-        f"assert main(['render', 'lu', '-o', {str(out)!r}]) == 0\n"
-        "assert 'music21' not in sys.modules\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
-    assert out.exists()
+def test_a_png_series_replaces_the_pages_of_a_longer_render(tmp_path, capsys):
+    try:
+        find_musescore()
+    except EngraveError as exc:
+        pytest.skip(f"MuseScore is not installed here (CI installs musescore3): {exc}")
+    out = tmp_path / "big.png"
+    mine = ["big-02.png", "big-x.png", "big.pdf", "bigger-2.png"]
+    for name in mine:
+        (tmp_path / name).write_bytes(b"mine")
+    assert render("xue", "--repeat", "40", "--dpi", "36", "-o", str(out)) == 0
+    pages = sorted(p.name for p in tmp_path.glob("big-[0-9].png") if p.name != "big-02.png")
+    assert len(pages) >= 2 and pages[0] == "big-2.png"
+    assert "pages: " in capsys.readouterr().out
+    assert render("lu", "--dpi", "36", "-o", str(out)) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*mine, "big.png"])
+    assert out.read_bytes().startswith(b"\x89PNG")
+    assert all((tmp_path / name).read_bytes() == b"mine" for name in mine)
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -144,3 +144,51 @@ def test_a_failed_engraving_leaves_no_partial_file(tmp_path, capsys, monkeypatch
 def test_unknown_extension_lists_the_notation_formats():
     with pytest.raises(OptionError, match=r"\.musicxml.*\.mxl|\.mxl.*\.musicxml"):
         kind_of("x.svg")
+
+
+def refused(tmp_path, capsys, *argv: str) -> str:
+    """Render argv (the output under tmp_path), expect a one-line error and no file; the line."""
+    with pytest.raises(SystemExit) as exc:
+        render(*argv)
+    assert exc.value.code == 2
+    err = one_error_line(capsys)
+    assert len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+    return err
+
+
+def test_a_long_duration_names_what_was_given(tmp_path, capsys):
+    err = refused(tmp_path, capsys, "lu", "--duration", "12h", "-o", str(tmp_path / "x.musicxml"))
+    assert "--duration '12h' gives 1878 repeats" in err
+    assert "capped at 200" in err and "--repeat" in err and ".mid" in err
+
+
+@pytest.mark.parametrize("name", ["x.musicxml", "x.xml", "x.mxl", "x.pdf", "x.png"])
+def test_humanize_is_refused_for_notation(tmp_path, capsys, name):
+    err = refused(tmp_path, capsys, "lu", "--humanize", "8", "-o", str(tmp_path / name))
+    assert "notation is written on the even beat" in err
+    assert "--humanize applies to audio and MIDI" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--rate", "48000"), ("--subtype", "PCM_24"), ("--kit", ".")]
+)
+@pytest.mark.parametrize("name", ["x.mid", "x.musicxml", "x.png"])
+def test_audio_options_are_refused_for_midi_and_notation(tmp_path, capsys, option, value, name):
+    err = refused(tmp_path, capsys, "lu", option, value, "-o", str(tmp_path / name))
+    assert option in err and value in err and ".wav" in err
+
+
+@pytest.mark.parametrize("name", ["x.wav", "x.mid", "x.musicxml", "x.png"])
+def test_a_malformed_midi_notes_is_refused_for_every_output(tmp_path, capsys, name):
+    err = refused(tmp_path, capsys, "lu", "--midi-notes", "45,abc", "-o", str(tmp_path / name))
+    assert "'45,abc'" in err
+
+
+def test_midi_notes_with_the_kit_is_refused(tmp_path, capsys):
+    err = refused(tmp_path, capsys, "lu", "--midi-notes", "38,36", "-o", str(tmp_path / "x.wav"))
+    assert "'38,36'" in err and "--soundfont" in err
+
+
+def test_an_empty_section_writes_nothing(tmp_path, capsys):
+    refused(tmp_path, capsys, "半○□", "--section", "head", "-o", str(tmp_path / "x.musicxml"))

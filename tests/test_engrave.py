@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from drumscore.corpus import resolve
-from drumscore.engrave import engrave, find_musescore, page_paths
+from drumscore.engrave import engrave, find_musescore
 from drumscore.errors import EngraveError
 from drumscore.midimap import MidiMap
 from drumscore.model import Drum
@@ -79,21 +79,25 @@ def test_a_long_score_gives_one_png_per_page():
 # --- how MuseScore itself reads the file --------------------------------------------------------
 
 
-def musescore_reading(tmp_path, document: bytes) -> ET.Element:
-    """MuseScore's own score file (.mscx) made from the MusicXML document."""
-    source = tmp_path / "in.musicxml"
-    source.write_bytes(document)
-    target = tmp_path / "out.mscx"
+def convert(tmp_path, source_name: str, data: bytes, target_name: str) -> str:
+    """Run MuseScore on `data` to make `target_name`; what it said."""
+    source = tmp_path / source_name
+    source.write_bytes(data)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
     done = subprocess.run(
-        [musescore(), "-o", str(target), str(source)],
+        [musescore(), "-o", str(tmp_path / target_name), str(source)],
         env=env,
         capture_output=True,
         timeout=300,
         check=True,
     )
-    assert_clean((done.stdout + done.stderr).decode("utf-8", "replace"))
-    return ET.parse(target).getroot()
+    return (done.stdout + done.stderr).decode("utf-8", "replace")
+
+
+def musescore_reading(tmp_path, document: bytes) -> ET.Element:
+    """MuseScore's own score file (.mscx) made from the MusicXML document."""
+    assert_clean(convert(tmp_path, "in.musicxml", document, "out.mscx"))
+    return ET.parse(tmp_path / "out.mscx").getroot()
 
 
 @pytest.mark.parametrize("notes", [None, "60,61"])
@@ -125,13 +129,20 @@ def test_musescore_shows_the_half_mark_at_the_second_bar(tmp_path):
     assert measures[0].find(".//BarLine/subtype").text == "double"
 
 
-# --- paths --------------------------------------------------------------------------------------
-
-
-def test_page_paths_number_from_the_second_page(tmp_path):
-    out = tmp_path / "lu.png"
-    assert page_paths(out, 1) == [out]
-    assert page_paths(out, 3) == [out, tmp_path / "lu-2.png", tmp_path / "lu-3.png"]
+def test_no_time_signature_is_drawn_not_even_a_courtesy_one(tmp_path):
+    musescore()
+    # Bars of 8 and 13 strokes: the first line ends before a 13-stroke bar, where MuseScore would
+    # draw a courtesy 13/4 unless its style says otherwise.
+    engraving = engrave(musicxml_bytes(arrange(resolve("lu/2"), repeats=3)), "png", dpi=50)
+    root = ET.fromstring(engraving.mscx)
+    assert root.findtext("Score/Style/genCourtesyTimesig") == "0"
+    signatures = list(root.iter("TimeSig"))
+    assert len(signatures) == 6 and all(t.findtext("visible") == "0" for t in signatures)
+    # What is drawn: MuseScore's SVG tags every drawn element with its kind.
+    convert(tmp_path, "engraved.mscx", engraving.mscx, "page.svg")
+    drawn = (tmp_path / "page-1.svg").read_text(encoding="utf-8")
+    assert drawn.count('class="Note"') == 63
+    assert 'class="TimeSig"' not in drawn
 
 
 # --- bad input and a missing MuseScore ----------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Start-up stays light: importing drumscore or asking for help loads neither music21 nor numpy."""
+"""Start-up stays light: importing drumscore or asking for help loads neither music21 nor numpy,
+and only notation output imports music21."""
 
 import subprocess
 import sys
@@ -37,3 +38,29 @@ def test_help_does_not_import_music21_or_numpy():
         "try:\n    main(['render', '--help'])\nexcept SystemExit:\n    pass"
     )
     assert loaded_after(code) == []
+
+
+def test_the_notation_modules_import_music21_only_when_called():
+    code = (
+        "import drumscore.musicxml, drumscore.engrave, drumscore.cli.staff\n"
+        "from drumscore.cli import build_parser\n"
+        "build_parser().format_help()"
+    )
+    assert "music21" not in loaded_after(code)
+
+
+def rendering(out) -> str:
+    argv = ["render", "lu", "-q", "-o", str(out)]
+    return f"from drumscore.cli import main\nassert main({argv!r}) == 0"
+
+
+def test_rendering_midi_does_not_import_music21(tmp_path):
+    out = tmp_path / "x.mid"
+    assert "music21" not in loaded_after(rendering(out))
+    assert out.read_bytes().startswith(b"MThd")
+
+
+def test_rendering_musicxml_does_import_music21(tmp_path):
+    out = tmp_path / "x.musicxml"
+    assert "music21" in loaded_after(rendering(out))
+    assert out.exists()

@@ -26,32 +26,40 @@ def add_parser(sub) -> None:
     add_tempo_options(p)
     add_sound_options(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output file")
-    add_rate_option(p)
+    add_rate_option(p, help="audio: sample rate")
     p.add_argument(
-        "--subtype", metavar="NAME", help="audio encoding, e.g. PCM_16 (default), PCM_24, FLOAT"
+        "--subtype",
+        metavar="NAME",
+        help="audio: encoding, e.g. PCM_16 (default), PCM_24, FLOAT",
     )
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
-        help="General MIDI notes for 鼙 and 鼓 (default 45,41: Low Tom, Low Floor Tom)",
+        help="MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
+        "(default 45,41: Low Tom, Low Floor Tom)",
     )
     staff.add_options(p)
     p.set_defaults(run=run)
 
 
+AUDIO_FILES = ".wav, .flac or .ogg"
+
+
 def run(args: argparse.Namespace) -> int:
     from ..corpus import resolve
-    from ..errors import OptionError
     from ..expression import Expression
     from ..formats import audio_format, kind_of
+    from ..midimap import MidiMap
     from ..output import check_writable
     from ..timeline import arrange
     from ..timing import Tempo
 
     check_writable(args.output)
     kind = kind_of(args.output)
-    args.rate = check_rate(args.rate)
+    midimap = MidiMap.from_option(args.midi_notes)
+    _check_audio_options(args, kind)
     if kind == "audio":
+        args.rate = check_rate(args.rate)
         audio_format(args.output, args.subtype)
     if kind in staff.KINDS:
         staff.check(args, kind)
@@ -65,26 +73,17 @@ def run(args: argparse.Namespace) -> int:
         _duration(args),
     )
 
-    if kind != "audio":
-        for option in ("kit", "soundfont"):
-            if getattr(args, option):
-                raise OptionError(
-                    f"--{option} chooses how audio sounds; a MIDI or notation file "
-                    f"({args.output!r}) carries only notes, "
-                    "so leave it out or write .wav, .flac or .ogg"
-                )
     if kind in staff.KINDS:
-        detail = staff.write(args, timeline, kind)
+        staff.check_timeline(args, timeline)
+        detail = staff.write(args, timeline, kind, midimap)
     elif kind == "midi":
         from ..midi import midi_bytes
-        from ..midimap import MidiMap
         from ..output import write_bytes
 
-        midimap = MidiMap.from_option(args.midi_notes)
         write_bytes(args.output, midi_bytes(timeline, midimap))
         detail = f"MIDI channel 10: {midimap.describe()}"
     else:
-        frames = _render_audio(args, timeline)
+        frames = _render_audio(args, timeline, midimap)
         detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo"
         if args.soundfont or args.kit:
             detail += f", SoundFont {args.soundfont}" if args.soundfont else f", kit {args.kit}"
@@ -100,6 +99,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
+    """Refuse options that the chosen output would silently ignore."""
+    from ..errors import OptionError
+
+    if kind != "audio":
+        given = {
+            "--kit": args.kit,
+            "--soundfont": args.soundfont,
+            "--rate": args.rate,
+            "--subtype": args.subtype,
+        }
+        for option, value in given.items():
+            if value is not None:
+                raise OptionError(
+                    f"{option} {value!r} is for audio; a MIDI or notation file "
+                    f"({args.output!r}) carries only notes, so leave it out or write {AUDIO_FILES}"
+                )
+    elif args.midi_notes is not None and not args.soundfont:
+        raise OptionError(
+            f"--midi-notes {args.midi_notes!r} chooses General MIDI notes, which a kit does not "
+            "play; leave it out, add --soundfont FILE.sf2, or write .mid"
+        )
+
+
 def _duration(args: argparse.Namespace):
     from ..duration import parse_duration
     from ..errors import OptionError
@@ -111,16 +134,14 @@ def _duration(args: argparse.Namespace):
     return parse_duration(args.duration)
 
 
-def _render_audio(args: argparse.Namespace, timeline) -> int:
+def _render_audio(args: argparse.Namespace, timeline, midimap) -> int:
     """Stream the render to args.output in blocks; the number of frames written."""
     from ..audiofile import stream_audio
     from .progress import progress_bar
 
     if args.soundfont:
-        from ..midimap import MidiMap
         from ..soundfont import render_blocks
 
-        midimap = MidiMap.from_option(args.midi_notes)
         frames, blocks = render_blocks(timeline, args.soundfont, args.rate, midimap)
     else:
         from ..kit import load_kit

@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..musicxml import LYRICS
+
 #: The formats.kind_of kinds handled here.
 KINDS = ("notation", "engraved")
-LYRIC_CHOICES = ("drum", "glyph", "pinyin")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lyrics",
-        choices=LYRIC_CHOICES,
+        choices=tuple(LYRICS),
         default=None,
         help="notation: a word under each stroke: drum (鼙 / 鼓), glyph (○ / □) or pinyin "
         "(pí / gǔ); default none",
@@ -31,9 +32,14 @@ MIN_DPI, MAX_DPI = 36, 1200
 
 
 def check(args: argparse.Namespace, kind: str) -> None:
-    """Fail before any work: bad --dpi, or MuseScore missing for PDF/PNG."""
+    """Fail before any work: --humanize, bad --dpi, or MuseScore missing for PDF/PNG."""
     from ..errors import OptionError
 
+    if args.humanize is not None:
+        raise OptionError(
+            f"--humanize {args.humanize!r}: notation is written on the even beat; --humanize "
+            f"applies to audio and MIDI, so leave it out for {args.output!r} or write .mid or .wav"
+        )
     if not MIN_DPI <= args.dpi <= MAX_DPI:
         raise OptionError(f"--dpi {args.dpi} is out of range; use {MIN_DPI} to {MAX_DPI}")
     if kind == "engraved":
@@ -42,14 +48,25 @@ def check(args: argparse.Namespace, kind: str) -> None:
         find_musescore()
 
 
-def write(args: argparse.Namespace, timeline, kind: str) -> str:
+def check_timeline(args: argparse.Namespace, timeline) -> None:
+    """Fail before any work when --duration asks for more repeats than notation writes out."""
+    from ..errors import OptionError
+    from ..musicxml import MAX_REPEAT
+
+    if args.duration is not None and timeline.repeats > MAX_REPEAT:
+        raise OptionError(
+            f"--duration {args.duration!r} gives {timeline.repeats} repeats of the section, and "
+            f"notation is capped at {MAX_REPEAT} repeats; use --repeat N with N at most "
+            f"{MAX_REPEAT}, or write .mid or audio for a longer backing track"
+        )
+
+
+def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
     """Write the notation file(s) for `timeline`; return the detail for the summary line."""
     from ..formats import ENGRAVED, NOTATION
-    from ..midimap import MidiMap
     from ..musicxml import bars, musicxml_bytes, mxl_bytes
-    from ..output import write_bytes
+    from ..output import write_bytes, write_series
 
-    midimap = MidiMap.from_option(args.midi_notes)
     suffix = Path(args.output).suffix.lower()
     count = len(bars(timeline))
     shape = f"{count} bar{'s' if count != 1 else ''}, ○ round and □ square noteheads"
@@ -60,13 +77,15 @@ def write(args: argparse.Namespace, timeline, kind: str) -> str:
         write_bytes(args.output, musicxml_bytes(timeline, midimap, args.lyrics))
         return f"MusicXML, {shape}"
 
-    from ..engrave import engrave, page_paths
+    from ..engrave import engrave
 
     fmt = ENGRAVED[suffix]
     engraving = engrave(musicxml_bytes(timeline, midimap, args.lyrics), fmt, dpi=args.dpi)
-    paths = page_paths(args.output, len(engraving.pages))
-    for path, page in zip(paths, engraving.pages, strict=True):
-        write_bytes(path, page)
+    if fmt == "png":
+        paths = write_series(args.output, engraving.pages)
+    else:
+        write_bytes(args.output, engraving.pages[0])
+        paths = [Path(args.output)]
     if len(paths) > 1:
         shape += f"; {len(paths)} pages: " + ", ".join(str(p) for p in paths)
     return f"{fmt.upper()} engraved by MuseScore, {shape}"
