@@ -3,6 +3,7 @@ import json
 import numpy as np
 import pytest
 import soundfile as sf
+from cli_run import expect_error
 from sourcefiles import source_text
 
 from drumscore.cli import main
@@ -180,12 +181,7 @@ def test_extract_gb18030_file(tmp_path, capsys):
     ],
 )
 def test_errors_are_one_line(capsys, argv, message):
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    err = capsys.readouterr().err
-    assert err.startswith("drumscore: error:") and message in err
-    assert "Traceback" not in err
+    assert message in expect_error(argv, capsys)
 
 
 def test_binary_file(tmp_path, capsys):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from alsa_capture import alsa_env, play_command, read_capture, requires_portaudio
 from audio_checks import strokes
+from cli_run import expect_error
 
 from drumscore import liveview, midiport, playback
 from drumscore.cli import main
@@ -248,9 +249,4 @@ def test_list_ports_without_python_rtmidi_says_how_to_install_it(monkeypatch, ca
     ],
 )
 def test_bad_options_are_one_line_errors(argv, needle, capsys):
-    with pytest.raises(SystemExit) as exited:
-        main(argv)
-    assert exited.value.code == 2
-    err = capsys.readouterr().err
-    assert needle in err
-    assert "Traceback" not in err
+    assert needle in expect_error(argv, capsys)

@@ -10,19 +10,12 @@ import mido
 import numpy as np
 import pytest
 import soundfile as sf
-
-from drumscore.cli import main
+from cli_run import run_cli
 
 GM = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
 
 
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+run = run_cli
 
 
 def click_kit(folder: Path, rate: int = 44100) -> Path:

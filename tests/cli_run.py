@@ -1,0 +1,24 @@
+"""Running the command line in-process, and what every bad-input error must look like."""
+
+from __future__ import annotations
+
+from drumscore.cli import main
+
+
+def run_cli(argv, capsys) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr of `drumscore ARGV`."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def expect_error(argv, capsys) -> str:
+    """stderr of a run that fails as bad input: exit 2, one "drumscore: error:", no traceback."""
+    code, _, err = run_cli(argv, capsys)
+    assert code == 2, f"exit {code}, stderr {err!r}"
+    assert err.startswith("drumscore: error: ") and err.count("drumscore: error:") == 1
+    assert "Traceback" not in err
+    return err
