@@ -48,7 +48,7 @@ def load_edition(path: str | Path, *, cite_by_path: bool = True) -> Edition:
     """
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise ScoreNotFoundError(f"no such score file: {str(path)!r}") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -222,7 +222,7 @@ def _from_file(path: Path) -> Score:
             raise ScoreNotFoundError(f"score file {str(path)!r} holds no [[score]] entries")
         return edition.scores[0]
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise NotationError(
             f"{str(path)!r} is not UTF-8 text; save it as UTF-8 or use 'drumscore extract'"

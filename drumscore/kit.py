@@ -18,8 +18,8 @@ from .errors import DrumscoreError
 from .model import Drum
 
 BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
-#: A sample whose peak is below this (−100 dBFS) is taken for silence.
-SILENCE = 1e-5
+#: A sample whose peak is below this (−80 dBFS: 16-bit rounding noise at most) is silence.
+SILENCE = 1e-4
 
 
 class KitError(DrumscoreError, ValueError):
@@ -133,13 +133,14 @@ def read_sample(path: str | Path) -> Sample:
         ) from None
     if not np.all(np.isfinite(data)):
         raise KitError(f"kit sample {str(path)!r} holds invalid (NaN or infinite) values")
-    if data.shape[0] == 0 or float(np.max(np.abs(data))) < SILENCE:
-        raise KitError(f"kit sample {str(path)!r} is silent; give a recording of the drum")
     channels = data.shape[1]
     if channels == 1:
         data = np.repeat(data, 2, axis=1)
     elif channels > 2:
         data = np.repeat(data.mean(axis=1, keepdims=True), 2, axis=1)
+    # checked after folding: channels that cancel out would play as silence
+    if data.shape[0] == 0 or float(np.max(np.abs(data))) < SILENCE:
+        raise KitError(f"kit sample {str(path)!r} is silent; give a recording of the drum")
     return Sample(np.ascontiguousarray(data, np.float32), int(rate), path.name)
 
 
@@ -216,7 +217,7 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     if path.is_dir():
         path = path / "kit.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise KitError(
             f"kit file {str(path)!r} does not exist; give a kit.toml or the folder holding it"
@@ -224,6 +225,9 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise KitError(f"kit file {str(path)!r} cannot be read: {exc}") from None
     where = f"kit file {str(path)!r}"
+    unknown = sorted(set(data) - {"name", "pi", "gu"})
+    if unknown:
+        raise KitError(f"{where}: unknown key {unknown[0]!r}; a kit file has name, [pi] and [gu]")
     voices = {drum: _voice(data.get(drum.pinyin), drum, path.parent, where) for drum in Drum}
     rates = {s.rate for v in voices.values() for layer in v.layers for s in layer.samples}
     name = data.get("name", path.parent.name)

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
+from .cstderr import captured
 from .errors import PlaybackError
 from .midimap import PERCUSSION_CHANNEL, MidiMap
 from .timeline import Timeline
@@ -33,7 +34,8 @@ def output_ports() -> list[str]:
     """The names of the MIDI output ports on this machine."""
     backend = load_backend()
     try:
-        return list(backend.get_output_names())
+        with captured():  # ALSA's own complaint when there is no sequencer
+            return list(backend.get_output_names())
     except OSError as exc:  # rtmidi's errors are OSErrors: no ALSA sequencer, no CoreMIDI…
         raise PlaybackError(
             f"the MIDI system cannot be opened ({exc}); on Linux the ALSA sequencer must be "

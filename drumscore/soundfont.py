@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cstderr import captured
 from .errors import DrumscoreError
 from .midimap import PERCUSSION_CHANNEL, MidiMap
 from .timeline import Timeline
@@ -97,11 +98,17 @@ def render_blocks(
         )
     path = check_soundfont(soundfont)
     fluidsynth = _fluidsynth()
-    synth = fluidsynth.Synth(gain=SYNTH_GAIN, samplerate=float(rate))
-    sfid = synth.sfload(str(path))
-    if sfid < 0 or synth.program_select(PERCUSSION_CHANNEL, sfid, DRUM_BANK, 0) != 0:
+    with captured() as said:
+        synth = fluidsynth.Synth(gain=SYNTH_GAIN, samplerate=float(rate))
+        sfid = synth.sfload(str(path))
+        selected = sfid >= 0 and synth.program_select(PERCUSSION_CHANNEL, sfid, DRUM_BANK, 0) == 0
+    if not selected:
         synth.delete()
-        raise SoundFontError(f"FluidSynth cannot load a drum kit from SoundFont {str(path)!r}")
+        why = f" ({said[-1].strip()})" if said else ""
+        raise SoundFontError(
+            f"FluidSynth cannot load a drum kit from SoundFont {str(path)!r}{why}; "
+            "give a General MIDI SoundFont 2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2"
+        )
     plan = strikes(timeline, rate, midimap)
     tail = int(MAX_TAIL * rate)
     most = (plan[-1].off if plan else 0) + tail

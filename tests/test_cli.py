@@ -138,6 +138,27 @@ def test_bad_input_is_one_clear_error_and_exit_2(tmp_path, args, expected):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_terminated_render_leaves_no_partial_file(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "long.flac"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "drumscore", "render", "lu", "--duration", "3h", "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while not any(tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)  # wait until the render has started writing
+    assert any(tmp_path.iterdir()), "the render never started writing"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143
+    assert b"Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_failed_render_keeps_the_existing_file(tmp_path):
     out = tmp_path / "keep.wav"
     out.write_bytes(b"precious")

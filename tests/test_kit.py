@@ -179,6 +179,10 @@ def good_samples(rate=44100):
         ("[pi]\nsamples = ['a.wav']\n[gu]\nsample = ['a.wav']\n", "'sample'"),
         ("[pi]\nsamples = ['a.wav']\n[gu]\nsamples = ['nope.wav']\n", "nope.wav"),
         ("[pi]\nsamples = ['a.wav']\n[gu\n", "cannot be read"),
+        ("nmae = 'x'\n[pi]\nsamples = ['a.wav']\n[gu]\nsamples = ['a.wav']\n", "'nmae'"),
+        ("[pi]\nsamples = ['a.wav']\n[gu]\nsamples = ['a.wav']\n[bass]\n", "'bass'"),
+        ("pi = 3\n[gu]\nsamples = ['a.wav']\n", "must be a table"),
+        ("[pi]\nsamples = ['a.wav']\nlayers = 5\n[gu]\nsamples = ['a.wav']\n", "layers"),
         (
             "[pi]\nsamples = ['a.wav']\n[gu]\nsamples = ['a.wav']\n"
             "[[gu.layers]]\nvelocity = 0\nsamples = ['a.wav']\n",
@@ -209,6 +213,21 @@ def test_silent_sample_is_named(tmp_path):
     path = write_kit(tmp_path, "[pi]\nsamples=['a.wav']\n[gu]\nsamples=['quiet.wav']\n", samples)
     with pytest.raises(KitError, match=r"quiet\.wav.*silent"):
         load_kit(path)
+
+
+def test_channels_that_cancel_out_are_silent(tmp_path):
+    wave = tone(300, 44100)[:, 0]
+    six = np.stack([wave, -wave, wave, -wave, wave, -wave], axis=1)
+    samples = {**good_samples(), "six.wav": (six, 44100)}
+    path = write_kit(tmp_path, "[pi]\nsamples=['a.wav']\n[gu]\nsamples=['six.wav']\n", samples)
+    with pytest.raises(KitError, match=r"six\.wav.*silent"):
+        load_kit(path)
+
+
+def test_a_kit_file_saved_with_a_byte_order_mark_loads(tmp_path):
+    path = write_kit(tmp_path, "", good_samples())
+    path.write_bytes(b"\xef\xbb\xbf[pi]\nsamples=['a.wav']\n[gu]\nsamples=['a.wav']\n")
+    assert load_kit(path).voice(Drum.GU)
 
 
 def test_unreadable_sample_is_named(tmp_path):

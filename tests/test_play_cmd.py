@@ -243,6 +243,8 @@ def test_list_ports_without_python_rtmidi_says_how_to_install_it(monkeypatch, ca
     ("argv", "needle"),
     [
         (["play"], "give a SCORE"),
+        (["play", "--list-devices", "--list-ports"], "one at a time"),
+        (["play", "lu", "--list-devices"], "leave out the score 'lu'"),
         (["play", "lu", "--midi-notes", "45,41"], "--midi-port"),
         (["play", "no-such-score"], "'no-such-score'"),
         (["play", "lu", "--bpm", "0"], "--bpm"),

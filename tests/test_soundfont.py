@@ -90,3 +90,13 @@ def test_rate_out_of_fluidsynths_range():
     tl = arrange(resolve("lu"))
     with pytest.raises(SoundFontError, match="192000"):
         render_blocks(tl, GM, 192000)
+
+
+def test_a_truncated_soundfont_is_one_line_without_fluidsynths_own_messages(tmp_path, capfd):
+    synth_or_skip()
+    cut = tmp_path / "cut.sf2"
+    cut.write_bytes(GM.read_bytes()[:64])  # a SoundFont header and nothing else
+    with pytest.raises(SoundFontError, match="cannot load a drum kit") as err:
+        render_blocks(arrange(resolve("lu")), cut, 44100)
+    assert "FluidR3_GM.sf2" in str(err.value)  # it says what to use instead
+    assert capfd.readouterr().err == ""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from ..errors import DrumscoreError
@@ -15,6 +17,7 @@ COMMANDS = (corpus_cmds, render_cmd, play_cmd, extract_cmd, compare_cmd, collate
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 EXIT_BROKEN_PIPE = 141
 
 
@@ -54,8 +57,15 @@ def _reconfigure_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def _terminate(signum, frame) -> None:
+    """SIGTERM ends drumscore like Ctrl-C does: unwinding, so no partial output file is left."""
+    raise SystemExit(EXIT_TERMINATED)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _reconfigure_streams()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -47,6 +47,15 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..errors import OptionError
 
+    listing = [
+        o
+        for o, given in (("--list-devices", args.list_devices), ("--list-ports", args.list_ports))
+        if given
+    ]
+    if len(listing) > 1:
+        raise OptionError("give --list-devices or --list-ports, one at a time")
+    if listing and args.score is not None:
+        raise OptionError(f"{listing[0]} lists and stops; leave out the score {args.score!r}")
     if args.list_devices:
         return _list_devices()
     if args.list_ports:
