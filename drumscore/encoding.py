@@ -13,6 +13,8 @@ CANDIDATES = ("utf-8", "gb18030", "big5")
 MARKERS = frozenset("○□半鼓鼔魯鲁薛辥鼙圜方擊击為为之也者曰禮礼投壺壶射節节")
 #: Share of control characters above which the data is taken for a binary file.
 MAX_CONTROL_SHARE = 0.01
+#: U+FEFF at the start of a text is a byte order mark, whatever the encoding: never text.
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,14 +28,21 @@ class Decoded:
 def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage") -> Decoded:
     """The text of `data`: in `encoding` if given, else UTF-8, GB18030 or Big5, whichever fits."""
     if encoding:
+        unknown = EncodingError(
+            f"unknown text encoding {encoding!r}; use e.g. utf-8, gb18030 or big5"
+        )
         try:
-            codec = codecs.lookup(encoding).name
+            info = codecs.lookup(encoding)
         except LookupError:
-            raise EncodingError(
-                f"unknown encoding {encoding!r}; use e.g. utf-8, gb18030 or big5"
-            ) from None
+            raise unknown from None
+        # rot13, base64, zlib…: codecs, but not between bytes and text
+        if not getattr(info, "_is_text_encoding", True):
+            raise unknown
+        codec = info.name
         try:
             text = data.decode(codec)
+        except LookupError:
+            raise unknown from None
         except UnicodeDecodeError as exc:
             raise EncodingError(
                 f"{name} is not valid {codec} (bad byte at offset {exc.start}); "
@@ -62,6 +71,8 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
 
 
 def _check_text(text: str, name: str) -> str:
+    """The text without a leading byte order mark, once it is known not to be binary data."""
+    text = text.removeprefix(BOM)
     control = sum(1 for ch in text if ord(ch) < 32 and ch not in "\t\n\r\f")
     if text and control / len(text) > MAX_CONTROL_SHARE:
         raise EncodingError(f"{name} looks like a binary file, not a text passage")

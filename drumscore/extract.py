@@ -23,6 +23,14 @@ _LABEL = re.compile(
     rf"([{''.join(c for c in STATE_SPELLINGS if not c.isascii())}])[ \u3000]?([鼓鼔皷])"
 )
 FOLLOWS, PRECEDES = "follows", "precedes"
+#: The characters of the labels 魯鼓 and 薛鼓 in every spelling: never a stroke.
+LABEL_CHARS = frozenset("".join(c for c in STATE_SPELLINGS if not c.isascii()) + "鼓鼔皷")
+#: Characters with a meaning in a passage's markup (notes, line ends, tags): never a stroke.
+MARKUP_CHARS = frozenset(
+    "".join(kanripo.NOTE_BRACKETS) + "".join(kanripo.NOTE_BRACKETS.values()) + kanripo.LINE_MARK
+) | {"<", ">"}
+#: What --glyph may map a sign to.
+GLYPH_TARGETS = {glyphs.CIRCLE: "鼙", glyphs.SQUARE: "鼓"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +64,7 @@ class Extraction:
             return ""
         _, offset = self.source_lines
         a, b = found.lines
-        return f"{a + offset}-{b + offset}" if a != b else f"{a + offset}"
+        return line_range(a + offset, b + offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,20 +75,61 @@ class _Item:
     state: str = ""
 
 
+def line_range(first: int, last: int, *, words: bool = False) -> str:
+    """Lines `first` to `last`: "3-5" or "3"; with `words`, "lines 3-5" or "line 3"."""
+    if first == last:
+        return f"line {first}" if words else str(first)
+    return f"lines {first}-{last}" if words else f"{first}-{last}"
+
+
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:
-    """`--glyph X=○` options as a mapping from X to ○, □ or 半."""
+    """`--glyph X=○` options as a mapping from X to ○ or □.
+
+    X must be a sign that means nothing else in a passage: not notation already, not a character
+    of the labels 魯鼓/薛鼓, not markup (note brackets, ¶, tags) and not a space.
+    """
     mapping: dict[str, str] = {}
+    given: dict[str, str] = {}
     for spec in specs or ():
         glyph, sep, target = spec.partition("=")
-        glyph, target = glyph.strip(), target.strip()
-        target = glyphs.canonical(target) if len(target) == 1 else None
-        if not sep or len(glyph) != 1 or target is None:
+        glyph, target = glyph.strip() or glyph, target.strip()
+        if not sep or len(glyph) != 1 or len(target) != 1:
             raise OptionError(
                 f"--glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
-                "notation sign it stands for)"
+                "stroke it stands for)"
+            )
+        if target not in GLYPH_TARGETS:
+            raise OptionError(
+                f"--glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
+                " write --glyph X=○ or --glyph X=□"
+            )
+        reason = _glyph_refusal(glyph)
+        if reason:
+            raise OptionError(
+                f"--glyph {spec!r}: {reason}; --glyph is for a sign that the transcription "
+                "draws strokes with, such as --glyph ●=○"
+            )
+        if glyph in mapping and mapping[glyph] != target:
+            raise OptionError(
+                f"--glyph {given[glyph]!r} and --glyph {spec!r} read {glyph!r} two ways; "
+                "keep the one the transcription means"
             )
         mapping[glyph] = target
+        given[glyph] = spec
     return mapping
+
+
+def _glyph_refusal(glyph: str) -> str:
+    """Why `glyph` cannot be mapped to a stroke, or "" if it can."""
+    if glyph in glyphs.CANONICAL:
+        return f"{glyph!r} is notation already, read as {glyphs.CANONICAL[glyph]}"
+    if glyph in LABEL_CHARS:
+        return f"{glyph!r} belongs to the labels 魯鼓 and 薛鼓, it is not a stroke"
+    if glyph in MARKUP_CHARS:
+        return f"{glyph!r} is markup in a passage (notes, line ends, tags), not a stroke"
+    if glyph.isspace():
+        return f"{glyph!r} is a space, which is ignored between strokes"
+    return ""
 
 
 def extract(
@@ -133,6 +182,8 @@ def _items(cleaned: kanripo.Cleaned, extra: dict[str, str]) -> list[_Item]:
         _check_neighbours(cleaned, i, end)
         signs = [glyphs.canonical(c, extra) for c in match[0]]
         strokes = [s for s in signs if s in (glyphs.CIRCLE, glyphs.SQUARE)]
+        if len(strokes) >= MIN_STROKES:
+            _check_half_at_edges(cleaned, i, end, extra)
         if len(strokes) >= MIN_STROKES and (glyphs.HALF in signs or len(set(strokes)) == 2):
             items.append(_Item("pattern", i, end))
     for match in _LABEL.finditer(text):
@@ -173,6 +224,43 @@ def _check_neighbours(cleaned: kanripo.Cleaned, start: int, end: int) -> None:
                 hint=f"hint: if it is a stroke, map it with --glyph {ch}=○ (鼙) or --glyph {ch}=□ "
                 "(鼓); otherwise separate it from the pattern.",
             )
+
+
+def _check_half_at_edges(cleaned: kanripo.Cleaned, start: int, end: int, extra) -> None:
+    """A 半 touching the first or last stroke of a run would be lost with the label beyond it."""
+    text = cleaned.text
+    for index, step in ((_skip_space(text, start - 1, -1), -1), (_skip_space(text, end, 1), 1)):
+        if index is None or glyphs.canonical(text[index], extra) != glyphs.HALF:
+            continue
+        pos = cleaned.position(index)
+        edge = "start" if step < 0 else "end"
+        if _stroke_across_break(text, index + step, step, extra):
+            hint = (
+                "hint: a blank line ends a pattern; if the pattern goes on after it, remove the "
+                "blank line."
+            )
+        else:
+            hint = (
+                "hint: 半 divides a pattern, so strokes stand before and after it; check the "
+                "transcription against the edition and move 半 to where it is printed."
+            )
+        raise NotationError(
+            f"半 at the {edge} of a run of strokes: 半 must stand between strokes",
+            text=cleaned.source,
+            line=pos.line,
+            column=pos.column,
+            hint=hint,
+        )
+
+
+def _stroke_across_break(text: str, index: int, step: int, extra) -> bool:
+    """True if, going from `index` by `step` over spaces, a passage break and then a stroke come."""
+    crossed = False
+    while 0 <= index < len(text) and text[index].isspace():
+        crossed = crossed or text[index] == kanripo.BREAK
+        index += step
+    sign = glyphs.canonical(text[index], extra) if 0 <= index < len(text) else None
+    return crossed and sign in (glyphs.CIRCLE, glyphs.SQUARE)
 
 
 def _skip_space(text: str, index: int, step: int) -> int | None:
@@ -247,15 +335,11 @@ def _check_unique(found: list[Found], source_name: str) -> None:
         if key in seen:
             raise ExtractError(
                 f"{source_name or 'the passage'} has two patterns for {f.score.state}鼓 in figure "
-                f"{f.score.figure} (lines {_range(seen[key])} and {_range(f)}); extract the "
+                f"{f.score.figure} ({line_range(*seen[key].lines, words=True)} and "
+                f"{line_range(*f.lines, words=True)}); extract the "
                 "passage of one printing at a time"
             )
         seen[key] = f
-
-
-def _range(f: Found) -> str:
-    a, b = f.lines
-    return f"{a}-{b}" if a != b else str(a)
 
 
 _SOURCE = re.compile(

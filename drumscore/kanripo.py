@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import NotationError
@@ -26,18 +28,33 @@ _TAG = re.compile(r"<[^<>\n]*>")
 
 @dataclass(frozen=True, slots=True)
 class Cleaned:
-    """The passage text with markup gone and lines joined; offsets[i] is where text[i] stood."""
+    """The passage text with markup gone and lines joined, and where each character stood.
+
+    The text is made of runs copied unchanged from the source: run k starts at text index
+    run_starts[k] and at source offset run_offsets[k]. Only the run boundaries are stored, so a
+    long passage costs a few bytes per run, not an object per character.
+    """
 
     text: str
-    offsets: tuple[int, ...]
+    run_starts: array
+    run_offsets: array
     source: str
-    line_starts: tuple[int, ...]
+    line_starts: array
+
+    def offset(self, index: int) -> int:
+        """The offset in the source of the character at `index` of the text."""
+        run = bisect.bisect_right(self.run_starts, index) - 1
+        return self.run_offsets[run] + index - self.run_starts[run]
 
     def position(self, index: int) -> Position:
         """Offset, line and column in the source of the character at `index` of the text."""
-        offset = self.offsets[index]
-        line = bisect.bisect_right(self.line_starts, offset)
-        return Position(offset, line, offset - self.line_starts[line - 1] + 1)
+        return position_of(self.offset(index), self.line_starts)
+
+
+def position_of(offset: int, line_starts: Sequence[int]) -> Position:
+    """Offset, line and column of a source offset, given the offsets at which its lines start."""
+    line = bisect.bisect_right(line_starts, offset)
+    return Position(offset, line, offset - line_starts[line - 1] + 1)
 
 
 def header(source: str) -> dict[str, str]:
@@ -64,9 +81,21 @@ def clean(source: str, *, keep_notes: bool = False) -> Cleaned:
     Notes `( … )` are dropped (or, with keep_notes, kept without their brackets and column
     marks). Leading indentation is dropped; a blank line or a header line becomes BREAK.
     """
-    chars: list[str] = []
-    offsets: list[int] = []
-    line_starts: list[int] = []
+    pieces: list[str] = []
+    run_starts = array("q")
+    run_offsets = array("q")
+    line_starts = array("q")
+    length = 0
+
+    def keep(piece: str, offset: int) -> None:
+        nonlocal length
+        if not piece:
+            return
+        pieces.append(piece)
+        run_starts.append(length)
+        run_offsets.append(offset)
+        length += len(piece)
+
     closer = ""
     depth = 0
     opened = 0
@@ -78,38 +107,38 @@ def clean(source: str, *, keep_notes: bool = False) -> Cleaned:
         line = line.rstrip("\r")
         if line.startswith("#") or not _TAG.sub("", line).replace(LINE_MARK, "").strip():
             blank = line.startswith("#") or "<" not in line
-            if blank and depth == 0 and chars and chars[-1] != BREAK:
-                chars.append(BREAK)
-                offsets.append(start)
+            if blank and depth == 0 and pieces and pieces[-1] != BREAK:
+                keep(BREAK, start)
             continue
         skip = _tag_columns(line) if "<" in line else ()
         indent = len(line) - len(line.lstrip())
+        run = indent  # the start of the run of kept characters that the current one continues
         for index in range(indent, len(line)):
             ch = line[index]
             if ch == LINE_MARK or index in skip:
-                continue
-            if depth:
+                pass
+            elif depth:
                 if ch == closer:
                     depth -= 1
-                    if depth == 0:
-                        continue
                 elif ch == opener_of(closer):
                     depth += 1
-                if keep_notes and ch != NOTE_COLUMN:
-                    chars.append(ch)
-                    offsets.append(start + index)
-                continue
-            if ch in NOTE_BRACKETS:
+                if keep_notes and depth and ch != NOTE_COLUMN:
+                    continue
+            elif ch in NOTE_BRACKETS:
                 closer, depth, opened = NOTE_BRACKETS[ch], 1, start + index
+            else:
                 continue
-            chars.append(ch)
-            offsets.append(start + index)
-    while chars and chars[-1] == BREAK:
-        chars.pop()
-        offsets.pop()
-    cleaned = Cleaned("".join(chars), tuple(offsets), source, tuple(line_starts))
+            # the character is left out: the run before it is complete
+            keep(line[run:index], start + run)
+            run = index + 1
+        keep(line[run:], start + run)
+    while pieces and pieces[-1] == BREAK:
+        pieces.pop()
+        run_starts.pop()
+        run_offsets.pop()
+    cleaned = Cleaned("".join(pieces), run_starts, run_offsets, source, line_starts)
     if depth:
-        pos = Cleaned("", (opened,), source, cleaned.line_starts).position(0)
+        pos = position_of(opened, line_starts)
         raise NotationError(
             f"the note opened here is never closed: a {closer!r} is missing",
             text=source,

@@ -24,6 +24,16 @@ def test_utf8_with_bom():
     assert decode("\ufeff○□".encode()).text == "○□"
 
 
+@pytest.mark.parametrize("codec", ["utf-8", "utf-8-sig", "gb18030", "utf-16"])
+def test_byte_order_mark_is_dropped_with_any_encoding(codec):
+    text = (SOURCES / ZHUSHU).read_text(encoding="utf-8").replace("¶", "")
+    data = ("\ufeff" + text).encode(codec)
+    for given in (codec, None) if codec in ("utf-8", "gb18030") else (codec,):
+        decoded = decode(data, given)
+        assert decoded.text == text
+        assert extract(decoded.text).provenance.kanripo == "KR1d0053"
+
+
 def test_explicit_encoding():
     decoded = decode("魯鼓○□".encode("big5"), "big5")
     assert (decoded.text, decoded.encoding) == ("魯鼓○□", "big5")
@@ -40,6 +50,13 @@ def test_binary_is_refused():
 def test_unknown_encoding_named():
     with pytest.raises(EncodingError, match="'klingon'"):
         decode(b"abc", "klingon")
+
+
+@pytest.mark.parametrize("name", ["rot13", "rot-13", "base64", "hex", "zlib", "bz2"])
+def test_codecs_that_are_not_text_encodings(name):
+    with pytest.raises(EncodingError) as info:
+        decode(b"abc", name)
+    assert str(info.value) == f"unknown text encoding {name!r}; use e.g. utf-8, gb18030 or big5"
 
 
 def test_wrong_explicit_encoding():

@@ -4,7 +4,7 @@ import pytest
 from sourcefiles import source_text
 
 from drumscore.errors import ExtractError, NotationError, OptionError
-from drumscore.extract import extract, parse_glyph_options
+from drumscore.extract import extract, line_range, parse_glyph_options
 
 # The readings as the editions print them, written out by hand as an independent check.
 LU1 = "○□○○□□○□○○□半○□○□○○○□□○□○"
@@ -136,6 +136,19 @@ def test_lone_strokes_in_prose_are_not_scores():
     assert len(extract(text).scores) == 1
 
 
+def test_half_after_a_line_break_inside_a_pattern():
+    # Kanripo: the printed column ends after ○□○ and the pattern goes on with 半.
+    for text in ("○□○¶\n半○□○魯鼓", "○□○\n半○□○魯鼓", "○□○¶\n<pb:KR_1-1a>¶\n半○□○魯鼓"):
+        (found,) = extract(text).scores
+        assert (found.score.state, found.score.pattern.notation) == ("魯", "○□○半○□○")
+        assert found.lines == (1, text.count("\n") + 1)
+
+
+def test_line_range():
+    assert [line_range(3, 5), line_range(3, 3)] == ["3-5", "3"]
+    assert [line_range(3, 5, words=True), line_range(3, 3, words=True)] == ["lines 3-5", "line 3"]
+
+
 def test_glyph_option_maps_extra_signs():
     glyph_map = parse_glyph_options(["●=○", "■=□"])
     found = extract("●■●半●■魯鼓", glyph_map=glyph_map)
@@ -174,9 +187,65 @@ def test_bad_glyph_options(spec):
         parse_glyph_options([spec])
 
 
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("○=□", "notation already"),
+        ("〇=□", "notation already"),
+        ("口=○", "notation already"),
+        ("半=○", "notation already"),
+        ("鼓=○", "labels 魯鼓 and 薛鼓"),
+        ("鲁=□", "labels 魯鼓 and 薛鼓"),
+        ("辪=□", "labels 魯鼓 and 薛鼓"),
+        ("皷=○", "labels 魯鼓 and 薛鼓"),
+        ("(=○", "markup"),
+        ("）=○", "markup"),
+        ("【=□", "markup"),
+        ("¶=○", "markup"),
+        ("<=○", "markup"),
+        (">=□", "markup"),
+        (" =○", "a space"),
+        ("\u3000=○", "a space"),
+        ("◇=半", "only be read as ○ (鼙) or □ (鼓), not as '半'"),
+        ("●=〇", "only be read as ○ (鼙) or □ (鼓), not as '〇'"),
+        ("●=口", "only be read as ○ (鼙) or □ (鼓)"),
+    ],
+)
+def test_glyph_options_that_would_change_the_notation(spec, reason):
+    with pytest.raises(OptionError) as info:
+        parse_glyph_options(["●=○", spec])
+    assert repr(spec) in str(info.value) and reason in str(info.value)
+
+
+def test_glyph_given_two_meanings():
+    with pytest.raises(OptionError, match="--glyph 'X=○' and --glyph 'X=□' read 'X' two ways"):
+        parse_glyph_options(["X=○", "Y=□", "X=□"])
+    assert parse_glyph_options(["X=○", "X=○"]) == {"X": "○"}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "hint"),
+    [
+        ("魯鼓半○□○○□○□○", 1, 3, "move 半"),
+        ("○□○○□○□○半魯鼓", 1, 9, "move 半"),
+        ("○□○○□○□○ 半\n魯鼓", 1, 10, "move 半"),
+        ("甲乙\n○□○\n\n半○□○薛鼓", 4, 1, "blank line"),
+        ("魯鼓\n\n半○□○○□○□○", 3, 1, "move 半"),
+        ("○□○¶\n半○□○¶\n\n半○○□", 4, 1, "blank line"),
+    ],
+)
+def test_half_at_the_edge_of_a_run_is_refused(text, line, column, hint):
+    with pytest.raises(NotationError) as info:
+        extract(text)
+    err = info.value
+    assert (err.line, err.column) == (line, column)
+    assert text.split("\n")[line - 1][column - 1] == "半"
+    assert "半 must stand between strokes" in str(err) and hint in err.hint
+
+
 def test_two_patterns_for_one_drum_and_figure():
-    with pytest.raises(ExtractError, match="two patterns"):
-        extract("○□○半○魯鼓。○□○半○魯鼓")
+    with pytest.raises(ExtractError, match=r"two patterns .*\(line 1 and lines 2-3\)"):
+        extract("○□○半○魯鼓。\n○□○\n半○魯鼓")
 
 
 def test_two_half_marks_located_in_the_file():

@@ -50,3 +50,17 @@ def test_unclosed_note_is_an_error_at_its_bracket():
         kanripo.clean("○□○\n甲(乙丙\n")
     assert info.value.line == 2
     assert info.value.column == 2
+
+
+def test_positions_are_stored_per_run_not_per_character():
+    line = "甲乙丙丁" * 25_000
+    text = f"{line}(注/文){line}¶\n{line}\n"
+    cleaned = kanripo.clean(text)
+    assert cleaned.text == line * 3
+    # three runs copied from the source (before the note, after it, the next line)
+    assert len(cleaned.run_starts) == len(cleaned.run_offsets) == 3
+    for index in (0, len(line) - 1, len(line), 2 * len(line) - 1, 2 * len(line), 3 * len(line) - 1):
+        pos = cleaned.position(index)
+        assert text[pos.offset] == cleaned.text[index]
+        assert text.split("\n")[pos.line - 1][pos.column - 1] == cleaned.text[index]
+    assert cleaned.position(2 * len(line)).line == 2
