@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -15,10 +15,27 @@ WAV_LIMIT = 4 * 1024**3 - 1024**2
 _BYTES = {"PCM_U8": 1, "PCM_S8": 1, "PCM_16": 2, "PCM_24": 3, "PCM_32": 4, "FLOAT": 4, "DOUBLE": 8}
 
 
-def write_audio(path: str | Path, audio: np.ndarray, rate: int, subtype: str | None = None) -> None:
+def write_audio(
+    path: str | Path,
+    audio: np.ndarray,
+    rate: int,
+    subtype: str | None = None,
+    tags: Mapping[str, str] | None = None,
+) -> None:
     """Write a float array to `path`; the format follows the extension."""
     channels = 1 if audio.ndim == 1 else audio.shape[1]
-    stream_audio(path, [audio], rate, len(audio), subtype, channels)
+    stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
+
+
+def tags_for(timeline) -> dict[str, str]:
+    """The metadata that says what a render holds: its title and the citation of the reading."""
+    from . import __version__
+
+    return {
+        "title": timeline.heading,
+        "comment": timeline.citation,
+        "software": f"drumscore {__version__}",
+    }
 
 
 def stream_audio(
@@ -28,11 +45,13 @@ def stream_audio(
     frames: int,
     subtype: str | None = None,
     channels: int = 2,
+    tags: Mapping[str, str] | None = None,
 ) -> None:
     """Write `blocks` (about `frames` frames in all) one after another, as they come.
 
     Memory stays that of one block. The file appears only when every block is written: an
     error or interruption part-way leaves no partial file and keeps any file already there.
+    `tags` (title, comment, software…) go into the file's metadata: RIFF INFO or Vorbis comments.
     """
     import soundfile as sf
 
@@ -45,6 +64,8 @@ def stream_audio(
             str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
         ) as out,
     ):
+        for key, value in (tags or {}).items():
+            setattr(out, key, value)
         convert = _to_pcm16 if subtype == "PCM_16" else None
         for block in blocks:
             out.write(convert(block) if convert and block.dtype.kind == "f" else block)

@@ -40,6 +40,16 @@ class Expression:
         return default_velocity(drum) if chosen is None else chosen
 
     @property
+    def options(self) -> str:
+        """The command-line options that give this expression."""
+        words = []
+        if self.pi_velocity is not None or self.gu_velocity is not None:
+            words.append(f"--velocity {self.velocity(Drum.PI)},{self.velocity(Drum.GU)}")
+        if self.humanize_ms:
+            words.append(f"--humanize {self.humanize_ms:g} --seed {self.seed}")
+        return " ".join(words)
+
+    @property
     def is_plain(self) -> bool:
         """True when it changes nothing: the strictly even default."""
         return self.pi_velocity is None and self.gu_velocity is None and not self.humanize_ms

@@ -35,6 +35,7 @@ def to_midi(timeline: Timeline, midimap: MidiMap | None = None) -> mido.MidiFile
     tempo_us = round(timeline.tempo.interval * 1_000_000)
     conductor: list[tuple[int, mido.MetaMessage]] = [
         (0, mido.MetaMessage("track_name", name=timeline.description)),
+        (0, mido.MetaMessage("text", text=timeline.citation)),
         (0, mido.MetaMessage("set_tempo", tempo=tempo_us)),
     ]
     conductor += [

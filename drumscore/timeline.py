@@ -91,8 +91,26 @@ class Timeline:
 
     @property
     def description(self) -> str:
-        """Edition, figure, drum and section, for titles and track names."""
-        return self._with_repeats(f"{self.score.title} · {self.section.value}")
+        """Edition, figure, drum and section, and the name that finds the score again."""
+        text = self._with_repeats(f"{self.score.title} · {self.section.value}")
+        return f"{text} [{self.score.key}]" if self.score.edition_id else text
+
+    @property
+    def citation(self) -> str:
+        """What was played, precisely enough to play it again: the options, the text, the source."""
+        score = self.score
+        played = f"{score.key} --section {self.section.value} --bpm {float(self.tempo.bpm):g}"
+        if self.repeats > 1:
+            played += f" --repeat {self.repeats}"
+        expression = self.expression
+        if expression is not None and not expression.is_plain:
+            played += f" {expression.options}"
+        parts = [played]
+        if score.printed:
+            parts.append(f"as printed: {score.printed.strip()}")
+        if score.source and score.source.citation:
+            parts.append(score.source.citation)
+        return "; ".join(parts)
 
     @property
     def heading(self) -> str:

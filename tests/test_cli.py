@@ -71,6 +71,18 @@ def test_render_wav_defaults(tmp_path):
     assert "23 strokes" in result.stdout
 
 
+@pytest.mark.parametrize("ext", ["wav", "flac", "ogg"])
+def test_an_audio_file_says_which_reading_it_holds(tmp_path, ext):
+    out = tmp_path / f"x.{ext}"
+    assert main(["render", "xue/2@benyi", "--section", "touhu", "--bpm", "90", "-o", str(out)]) == 0
+    with sf.SoundFile(str(out)) as f:
+        title, comment = f.title, f.comment
+    assert "禮經本義" in title and "薛" in title and "figure 2" in title
+    assert comment.startswith("xue/2@benyi --section touhu --bpm 90;")
+    assert "○□○○○○□○□○□○○○○□○□○○□○半○□○□○○○○□○" in comment  # as printed
+    assert "001_a32c6902e9fda003.txt" in comment  # the source
+
+
 def test_render_midi_section_and_tempo(tmp_path):
     out = tmp_path / "xue2.mid"
     assert main(["render", "xue/2", "--section", "touhu", "--bpm", "96", "-o", str(out)]) == 0

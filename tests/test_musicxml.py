@@ -141,7 +141,7 @@ def test_the_heading_counts_the_repeats_like_the_description():
     timeline = arrange(resolve("lu/2"), "she", repeats=3)
     heading = read_back(musicxml_bytes(timeline)).metadata.movementName
     assert heading == "禮記注疏 · 魯鼓 · figure 2 · 射 (the whole pattern) ×3"
-    assert timeline.description.endswith(" · she ×3")
+    assert " · she ×3" in timeline.description
 
 
 def test_source_cites_the_edition_and_the_printed_text():

@@ -136,7 +136,7 @@ def _duration(args: argparse.Namespace):
 
 def _render_audio(args: argparse.Namespace, timeline, midimap) -> int:
     """Stream the render to args.output in blocks; the number of frames written."""
-    from ..audiofile import stream_audio
+    from ..audiofile import stream_audio, tags_for
     from .progress import progress_bar
 
     if args.soundfont:
@@ -160,5 +160,7 @@ def _render_audio(args: argparse.Namespace, timeline, midimap) -> int:
             tick(len(block))
 
     with progress_bar(frames, args.rate, args.quiet) as tick:
-        stream_audio(args.output, counted(blocks), args.rate, frames, args.subtype)
+        stream_audio(
+            args.output, counted(blocks), args.rate, frames, args.subtype, tags=tags_for(timeline)
+        )
     return written
