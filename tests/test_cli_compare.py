@@ -220,7 +220,7 @@ COMPARE_BAD = [
     (["lu", "lu/2", "--interval", "0.01"], "--interval only applies with --audio"),
     (["lu", "lu/2", "--rate", "22050"], "--rate only applies with --audio"),
     (["lu", "lu/2", "--stereo", "--bpm", "90"], "--stereo and --bpm only apply with --audio"),
-    (["lu", "lu/2", "--repeat", "1"], "leave out --repeat"),
+    (["lu", "lu/2", "--repeat", "1"], "unrecognized arguments: --repeat 1"),
     (["lu", "lu/2", "--audio", "{d}/c.wav", "--section", "bogus"], "invalid choice: 'bogus'"),
 ]
 

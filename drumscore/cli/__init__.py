@@ -67,7 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        where = f"drumscore {args.command} --help" if args.command else "drumscore --help"
+        fail(f"unrecognized arguments: {' '.join(extra)} (see '{where}')")
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

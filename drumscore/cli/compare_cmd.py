@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
         choices=[s.value for s in Section],
         help="with --audio: the section to play (default she, the whole pattern)",
     )
-    add_tempo_options(p)
+    add_tempo_options(p, repeat=False)
     add_rate_option(p, help="with --audio: the sample rate")
     p.add_argument("--plot", metavar="OUT.png", help="draw the aligned scores (.png or .svg)")
     p.set_defaults(run=run)
@@ -54,8 +54,6 @@ def _check_options(args: argparse.Namespace):
                 f"{names} only {verb} with --audio OUT.wav ({why} the audio file, "
                 f"not the comparison); add --audio or leave {names} out"
             )
-    if args.repeat is not None:
-        raise OptionError("compare plays each score once; leave out --repeat")
     tempo = Tempo.from_options(args.bpm, args.interval)
     rate = check_rate(args.rate)
     plot_format = None

@@ -22,13 +22,19 @@ def add_score_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_tempo_options(parser: argparse.ArgumentParser) -> None:
+def add_tempo_options(parser: argparse.ArgumentParser, *, repeat: bool = True) -> None:
+    """--bpm or --interval, and (unless `repeat` is false) --repeat."""
     tempo = parser.add_mutually_exclusive_group()
     tempo.add_argument("--bpm", metavar="N", help="strokes per minute (default 60: one a second)")
     tempo.add_argument("--interval", metavar="SECONDS", help="seconds between strokes")
-    parser.add_argument(
-        "--repeat", metavar="N", type=int, default=None, help="play the section N times (default 1)"
-    )
+    if repeat:
+        parser.add_argument(
+            "--repeat",
+            metavar="N",
+            type=int,
+            default=None,
+            help="play the section N times (default 1)",
+        )
 
 
 def repeat_count(args: argparse.Namespace) -> int:
