@@ -73,6 +73,34 @@ def test_what_the_device_receives_is_the_rendered_audio(tmp_path):
 
 
 @requires_portaudio
+def test_a_users_kit_is_what_the_device_plays(tmp_path):
+    import soundfile as sf
+
+    from drumscore.kit import load_kit
+
+    t = np.arange(2000) / RATE
+    for name, freq in (("p.wav", 900.0), ("g.wav", 200.0)):
+        sf.write(str(tmp_path / name), 0.5 * np.sin(2 * np.pi * freq * t) * np.exp(-t / 0.01), RATE)
+    kit = tmp_path / "kit.toml"
+    kit.write_text("[pi]\nsamples = ['p.wav']\n[gu]\nsamples = ['g.wav']\n", encoding="utf-8")
+    capture = tmp_path / "captured.raw"
+    done = subprocess.run(
+        play_command("○□○", "--interval", "0.2", "--kit", str(kit)),
+        env=alsa_env(tmp_path / "home", capture),
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    captured = read_capture(capture)
+    rendered = render_audio(timeline("○□○", "0.2", 1), load_kit(kit))
+    def first_sound(x):
+        return int(np.flatnonzero(np.abs(x[:, 0]) > 1e-6)[0])
+
+    start = first_sound(captured) - first_sound(rendered)
+    assert np.allclose(captured[start : start + len(rendered)], rendered, atol=1e-6)
+
+
+@requires_portaudio
 def test_list_devices_shows_the_alsa_device(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "drumscore", "play", "--list-devices"],
@@ -244,6 +272,9 @@ def test_list_ports_without_python_rtmidi_says_how_to_install_it(monkeypatch, ca
     [
         (["play"], "give a SCORE"),
         (["play", "--list-devices", "--list-ports"], "one at a time"),
+        (["play", "lu", "--midi-port", "x", "--kit", "k"], "--kit 'k' shapes the audio"),
+        (["play", "lu", "--midi-port", "x", "--humanize", "5"], "--humanize '5' shapes"),
+        (["play", "lu", "--humanize", "500"], "--humanize takes milliseconds"),
         (["play", "lu", "--list-devices"], "leave out the score 'lu'"),
         (["play", "lu", "--midi-notes", "45,41"], "--midi-port"),
         (["play", "no-such-score"], "'no-such-score'"),

@@ -67,15 +67,35 @@ def check_rate(rate: int | None) -> int:
 
 def add_sound_options(parser: argparse.ArgumentParser) -> None:
     """What the strokes sound like and for how long: kit or SoundFont, expression, duration."""
+    add_kit_options(parser, soundfont=True)
+    add_expression_options(parser)
+    parser.add_argument(
+        "--duration",
+        metavar="TIME",
+        help="repeat the section as many whole times as fit in TIME, such as 90s, 20m or 1h "
+        "(at most 12h); instead of --repeat",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar and no summary line"
+    )
+
+
+def add_kit_options(parser: argparse.ArgumentParser, *, soundfont: bool) -> None:
+    """--kit, and --soundfont where the command can use one."""
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--kit", metavar="PATH", help="a kit file (kit.toml) or its folder; see docs/kits.md"
     )
-    source.add_argument(
-        "--soundfont",
-        metavar="FILE.sf2",
-        help="play the General MIDI drum notes through FluidSynth with this SoundFont",
-    )
+    if soundfont:
+        source.add_argument(
+            "--soundfont",
+            metavar="FILE.sf2",
+            help="play the General MIDI drum notes through FluidSynth with this SoundFont",
+        )
+
+
+def add_expression_options(parser: argparse.ArgumentParser) -> None:
+    """--velocity, --humanize and --seed: expression, off by default."""
     parser.add_argument(
         "--velocity",
         metavar="PI,GU",
@@ -89,13 +109,4 @@ def add_sound_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed", metavar="N", help="the seed of --humanize (default 0): same seed, same take"
-    )
-    parser.add_argument(
-        "--duration",
-        metavar="TIME",
-        help="repeat the section as many whole times as fit in TIME, such as 90s, 20m or 1h "
-        "(at most 12h); instead of --repeat",
-    )
-    parser.add_argument(
-        "-q", "--quiet", action="store_true", help="no progress bar and no summary line"
     )

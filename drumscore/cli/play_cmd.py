@@ -6,7 +6,13 @@ import argparse
 import shutil
 import sys
 
-from .options import add_score_options, add_tempo_options, repeat_count
+from .options import (
+    add_expression_options,
+    add_kit_options,
+    add_score_options,
+    add_tempo_options,
+    repeat_count,
+)
 
 
 def add_parser(sub) -> None:
@@ -22,6 +28,8 @@ def add_parser(sub) -> None:
     # SCORE may be left out when only listing devices or ports.
     next(a for a in p._actions if a.dest == "score").nargs = "?"
     add_tempo_options(p)
+    add_kit_options(p, soundfont=False)
+    add_expression_options(p)
     p.add_argument("--loop", action="store_true", help="play again and again until Ctrl-C")
     p.add_argument(
         "--device",
@@ -64,14 +72,27 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError("give a SCORE to play, e.g. 'drumscore play lu' (see 'drumscore list')")
     if args.midi_notes and not args.midi_port:
         raise OptionError("--midi-notes applies to --midi-port only; give a port or leave it out")
+    if args.midi_port:
+        audio_only = {"--kit": args.kit, "--velocity": args.velocity, "--humanize": args.humanize}
+        for option, value in audio_only.items():
+            if value is not None:
+                raise OptionError(
+                    f"{option} {value!r} shapes the audio; a --midi-port synthesiser makes its "
+                    "own sound, so leave it out or leave out --midi-port"
+                )
 
     from ..corpus import resolve
+    from ..expression import Expression
     from ..timeline import arrange
     from ..timing import Tempo
 
     score = resolve(args.score)
     timeline = arrange(
-        score, args.section, Tempo.from_options(args.bpm, args.interval), repeat_count(args)
+        score,
+        args.section,
+        Tempo.from_options(args.bpm, args.interval),
+        repeat_count(args),
+        Expression.from_options(args.velocity, args.humanize, args.seed),
     )
     player, where = _player(args, timeline)
     tempo = timeline.tempo
@@ -107,7 +128,12 @@ def _player(args: argparse.Namespace, timeline):
     from ..playback import AudioPlayer, Feed, choose_device
 
     device = choose_device(args.device)
-    feed = Feed(timeline, loop=args.loop)
+    kit = None
+    if args.kit:
+        from ..kit import load_kit
+
+        kit = load_kit(args.kit)
+    feed = Feed(timeline, kit=kit, loop=args.loop)
     return AudioPlayer(feed, device), f"{device.name!r} ({device.hostapi})"
 
 
