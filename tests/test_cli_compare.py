@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 import soundfile as sf
-from cli_run import expect_error
+from cli_run import expect_error, run_cli
 from sourcefiles import source_text
 
 from drumscore.cli import main
@@ -11,12 +11,6 @@ from drumscore.compare import compare
 from drumscore.compare_audio import b_start
 from drumscore.corpus import resolve
 from drumscore.timing import Tempo
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def alone(notation, rate):
@@ -35,7 +29,7 @@ def correlation(x, y):
 
 
 def test_compare_text_shows_both_rows_and_half(capsys):
-    code, out, _ = run(capsys, "compare", "lu/1", "lu/2")
+    code, out, _ = run_cli(["compare", "lu/1", "lu/2"], capsys)
     assert code == 0
     rows = [ln for ln in out.splitlines() if ln.startswith(("A  ○", "B  ○"))]
     assert len(rows) == 2 and all("半" in r for r in rows)
@@ -43,7 +37,8 @@ def test_compare_text_shows_both_rows_and_half(capsys):
 
 
 def test_compare_json(capsys):
-    _, out, _ = run(capsys, "compare", "lu/2", "lu/2@xunzuan", "--json")
+    code, out, _ = run_cli(["compare", "lu/2", "lu/2@xunzuan", "--json"], capsys)
+    assert code == 0
     data = json.loads(out)
     a = "".join(c["a"] or "" for c in data["alignment"])
     assert a == resolve("lu/2").pattern.notation.replace("半", "")
@@ -52,7 +47,7 @@ def test_compare_json(capsys):
 
 def test_compare_audio_plays_a_then_b(tmp_path, capsys):
     out = tmp_path / "ab.wav"
-    code, _, _ = run(capsys, "compare", "○□半○", "□○○", "--audio", str(out), "--bpm", "120")
+    code, _, _ = run_cli(["compare", "○□半○", "□○○", "--audio", str(out), "--bpm", "120"], capsys)
     assert code == 0
     audio, rate = sf.read(out)
     mono = audio.mean(axis=1)
@@ -67,7 +62,10 @@ def test_compare_audio_plays_a_then_b(tmp_path, capsys):
 
 def test_compare_audio_stereo(tmp_path, capsys):
     out = tmp_path / "ab.wav"
-    run(capsys, "compare", "○□○", "□□", "--audio", str(out), "--stereo", "--bpm", "120")
+    code, _, _ = run_cli(
+        ["compare", "○□○", "□□", "--audio", str(out), "--stereo", "--bpm", "120"], capsys
+    )
+    assert code == 0
     audio, rate = sf.read(out)
     assert correlation(audio[:, 0], alone("○□○", rate)) > 0.99
     assert correlation(audio[:, 1], alone("□□", rate)) > 0.99
@@ -75,21 +73,24 @@ def test_compare_audio_stereo(tmp_path, capsys):
 
 def test_compare_plot_png_and_svg(tmp_path, capsys):
     png, svg = tmp_path / "c.png", tmp_path / "c.svg"
-    run(capsys, "compare", "lu/1", "lu/2", "--plot", str(png))
-    run(capsys, "compare", "lu/1", "lu/2", "--plot", str(svg))
+    code, _, _ = run_cli(["compare", "lu/1", "lu/2", "--plot", str(png)], capsys)
+    assert code == 0
+    code, _, _ = run_cli(["compare", "lu/1", "lu/2", "--plot", str(svg)], capsys)
+    assert code == 0
     assert png.read_bytes().startswith(b"\x89PNG")
     assert b"<svg" in svg.read_bytes()[:500]
 
 
 def test_compare_says_when_only_half_moved(capsys):
-    code, out, _ = run(capsys, "compare", "○□半○", "○半□○")
+    code, out, _ = run_cli(["compare", "○□半○", "○半□○"], capsys)
     assert code == 0
     assert "strokes identical; 半 moved: after stroke 2 in A, after stroke 1 in B" in out
     assert "differences: 0" not in out
 
 
 def test_compare_json_carries_where_half_stands(capsys):
-    _, out, _ = run(capsys, "compare", "○□半○", "○半□○", "--json")
+    code, out, _ = run_cli(["compare", "○□半○", "○半□○", "--json"], capsys)
+    assert code == 0
     data = json.loads(out)
     assert (data["identical"], data["strokes_identical"], data["distance"]) == (False, True, 0)
     half = data["half"]
@@ -98,18 +99,21 @@ def test_compare_json_carries_where_half_stands(capsys):
 
 
 def test_compare_names_half_moved_beside_other_differences(capsys):
-    _, out, _ = run(capsys, "compare", "lu/1", "lu/2")
+    code, out, _ = run_cli(["compare", "lu/1", "lu/2"], capsys)
+    assert code == 0
     assert "半 moved: after stroke 11 in A, after stroke 8 in B" in out
-    _, out, _ = run(capsys, "compare", "○□半○", "○□○")
+    code, out, _ = run_cli(["compare", "○□半○", "○□○"], capsys)
+    assert code == 0
     assert "strokes identical; 半 only in A, after stroke 2" in out
-    _, out, _ = run(capsys, "compare", "lu/2", "lu/2@xunzuan", "--json")
+    code, out, _ = run_cli(["compare", "lu/2", "lu/2@xunzuan", "--json"], capsys)
+    assert code == 0
     assert json.loads(out)["half"]["moved"] is False
 
 
 def test_compare_audio_rate_and_section(tmp_path, capsys):
     out = tmp_path / "ab.flac"
     argv = ["compare", "○□半○", "□半○○", "--audio", str(out), "--rate", "22050"]
-    code, text, _ = run(capsys, *argv, "--section", "touhu", "--bpm", "120")
+    code, text, _ = run_cli([*argv, "--section", "touhu", "--bpm", "120"], capsys)
     assert code == 0 and f"wrote {out}" in text
     audio, rate = sf.read(out)
     assert rate == 22050
@@ -117,25 +121,29 @@ def test_compare_audio_rate_and_section(tmp_path, capsys):
 
 
 def test_compare_json_sections_in_order(capsys):
-    _, out, _ = run(capsys, "compare", "lu", "xue", "--json")
+    code, out, _ = run_cli(["compare", "lu", "xue", "--json"], capsys)
+    assert code == 0
     assert list(json.loads(out)["sections"]) == ["head", "touhu", "she"]
 
 
 def test_collate_json_counts_in_section_order(capsys):
-    _, out, _ = run(capsys, "collate", "lu", "--json")
+    code, out, _ = run_cli(["collate", "lu", "--json"], capsys)
+    assert code == 0
     (data,) = json.loads(out)
     assert list(data["readings"][0]["counts"]) == ["head", "touhu", "she"]
 
 
 def test_collate_json_findings(capsys):
-    _, out, _ = run(capsys, "collate", "xue", "--json")
+    code, out, _ = run_cli(["collate", "xue", "--json"], capsys)
+    assert code == 0
     (data,) = json.loads(out)
     half = next(c for c in data["stated_counts"] if c["section"] == "touhu")
     assert half["agrees_with_no_edition"] is True
 
 
 def test_extract_json(capsys):
-    _, out, _ = run(capsys, "extract", "tests/sources/KR1d0053_058_禮記注疏.txt", "--json")
+    code, out, _ = run_cli(["extract", "tests/sources/KR1d0053_058_禮記注疏.txt", "--json"], capsys)
+    assert code == 0
     data = json.loads(out)
     assert len(data["scores"]) == 4
     assert data["provenance"]["kanripo"] == "KR1d0053"
@@ -145,7 +153,10 @@ def test_extract_writes_an_edition_that_loads(tmp_path, capsys):
     from drumscore.corpus import load_edition
 
     out = tmp_path / "test-ed.toml"
-    run(capsys, "extract", "tests/sources/KR1d0057_146_衛湜禮記集說.txt", "-o", str(out))
+    code, _, _ = run_cli(
+        ["extract", "tests/sources/KR1d0057_146_衛湜禮記集說.txt", "-o", str(out)], capsys
+    )
+    assert code == 0
     edition = load_edition(out)
     assert edition.id == "test-ed"
     assert edition.provenance.commit.startswith("a2f9d4a0")
@@ -156,7 +167,8 @@ def test_extract_gb18030_file(tmp_path, capsys):
     text = source_text("KR1d0060_028_禮記大全.txt")
     path = tmp_path / "gb.txt"
     path.write_bytes(text.encode("gb18030"))
-    _, out, _ = run(capsys, "extract", str(path), "--json")
+    code, out, _ = run_cli(["extract", str(path), "--json"], capsys)
+    assert code == 0
     assert json.loads(out)["encoding"] == "gb18030"
 
 

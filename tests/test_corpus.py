@@ -2,21 +2,22 @@
 
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
+from sourcefiles import SOURCES, source_text
 
 from drumscore import CorpusError, NotationError, ScoreNotFoundError, Section, corpus
 from drumscore.corpus import find_edition, load_edition, resolve
 
-SOURCES = Path(__file__).with_name("sources")
 EDITION_FILES = sorted(corpus.SCORES_DIR.glob("*.toml"))
 NOTATION = "○□半〇◯口"
 
 
-def source_text(name: str) -> str:
-    """The source as one line: Kanripo headers, markup, indents, line ends and notes removed."""
-    text = (SOURCES / name).read_text(encoding="utf-8")
+def flattened_source(name: str) -> str:
+    """The source as one line: Kanripo headers, markup, indents, line ends and notes removed.
+
+    Done here by hand, apart from drumscore's own Kanripo cleaner, as an independent check."""
+    text = source_text(name)
     if text.startswith("# edition:"):
         lines = [ln.lstrip("\u3000") for ln in text.splitlines(True) if not ln.startswith("#")]
         text = "".join(lines)
@@ -34,7 +35,7 @@ def stored_scores():
 
 @pytest.mark.parametrize(("edition", "entry"), list(stored_scores()))
 def test_stored_pattern_is_printed_in_its_source_beside_its_label(edition, entry):
-    text = source_text(edition["source"]["file"])
+    text = flattened_source(edition["source"]["file"])
     printed, label = entry["printed"], entry["label"]
     # figure 1: the label follows its pattern; figure 2: the label precedes it
     needle = printed + label if entry["figure"] == 1 else label + printed
@@ -74,7 +75,7 @@ def test_stated_counts_are_data():
     half = [c for c in benyi.counts if c.figure == 1 and c.state == "魯"]
     assert {(c.section, c.pi, c.gu) for c in half} == {(Section.TOUHU, 7, 5), (Section.SHE, 13, 10)}
     for count in benyi.counts:
-        assert count.quote in source_text(benyi.provenance.file)
+        assert count.quote in flattened_source(benyi.provenance.file)
 
 
 @pytest.mark.parametrize(

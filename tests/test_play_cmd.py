@@ -14,6 +14,7 @@ import pytest
 from alsa_capture import alsa_env, play_command, read_capture, requires_portaudio
 from audio_checks import strokes
 from cli_run import expect_error
+from fake_audio import no_library
 
 from drumscore import liveview, midiport, playback
 from drumscore.cli import main
@@ -187,9 +188,6 @@ def test_ctrl_c_stops_a_loop_at_once_restoring_the_terminal_with_status_130(tmp_
 
 
 def test_without_the_portaudio_library_play_says_what_to_install(monkeypatch, capsys):
-    def no_library(name):
-        raise OSError("PortAudio library not found")
-
     monkeypatch.setattr(playback.importlib, "import_module", no_library)
     with pytest.raises(SystemExit) as exited:
         main(["play", "lu"])

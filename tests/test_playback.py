@@ -13,6 +13,7 @@ import types
 import numpy as np
 import pytest
 from audio_checks import strokes
+from fake_audio import no_library
 
 from drumscore import playback
 from drumscore.corpus import resolve
@@ -224,9 +225,6 @@ def test_a_device_is_found_by_number_name_or_part_of_its_name(fake_sd, name, exp
 
 
 def test_a_missing_portaudio_library_says_to_install_libportaudio2_or_render(monkeypatch):
-    def no_library(name):
-        raise OSError("PortAudio library not found")
-
     monkeypatch.setattr(playback.importlib, "import_module", no_library)
     with pytest.raises(PlaybackError) as caught:
         playback.choose_device()
