@@ -94,6 +94,7 @@ def test_a_users_kit_is_what_the_device_plays(tmp_path):
     assert done.returncode == 0, done.stderr
     captured = read_capture(capture)
     rendered = render_audio(timeline("○□○", "0.2", 1), load_kit(kit))
+
     def first_sound(x):
         return int(np.flatnonzero(np.abs(x[:, 0]) > 1e-6)[0])
 
