@@ -124,6 +124,25 @@ def _collate_pair(pool: tuple[Edition, ...], figure: int, state: str) -> Collati
         Reading(group[0].pattern, tuple(group), _differences(majority, group[0]) if i else ())
         for i, group in enumerate(ordered)
     )
+    counts = tuple(
+        CountCheck(
+            count,
+            where,
+            tuple(
+                Check(i, r.pattern.counts(count.section))
+                for i, r in enumerate(readings)
+                if count.section in r.pattern.sections()
+            ),
+        )
+        for count, where in stated_counts(pool, figure, state)
+    )
+    return Collation(figure, state, readings, counts)
+
+
+def stated_counts(
+    pool: Iterable[Edition], figure: int, state: str
+) -> list[tuple[StatedCount, tuple[str, ...]]]:
+    """Each distinct count stated for a figure and drum, with the ids of the editions quoting it."""
     stated: dict[StatedCount, list[str]] = {}
     for edition in pool:
         for count in edition.counts:
@@ -132,21 +151,23 @@ def _collate_pair(pool: tuple[Edition, ...], figure: int, state: str) -> Collati
                     count.by, count.figure, count.state, count.section, count.pi, count.gu
                 )
                 stated.setdefault(key, []).append(edition.id)
-    counts = tuple(
-        CountCheck(
-            count,
-            tuple(dict.fromkeys(where)),
-            tuple(
-                Check(i, r.pattern.counts(count.section))
-                for i, r in enumerate(readings)
-                if count.section in r.pattern.sections()
-            ),
-        )
-        for count, where in sorted(
-            stated.items(), key=lambda kv: (kv[0].by, SECTION_ORDER.index(kv[0].section))
-        )
+    ordered = sorted(stated.items(), key=lambda kv: (kv[0].by, SECTION_ORDER.index(kv[0].section)))
+    return [(count, tuple(dict.fromkeys(where))) for count, where in ordered]
+
+
+def check_score(score: Score, pool: Iterable[Edition] | None = None) -> tuple[CountCheck, ...]:
+    """Every count stated anywhere in the corpus for this score's figure and drum, checked on it."""
+    if score.figure is None or not score.state:
+        return ()
+    if pool is None:
+        from .corpus import editions
+
+        pool = editions()
+    return tuple(
+        CountCheck(count, where, (Check(0, score.pattern.counts(count.section)),))
+        for count, where in stated_counts(pool, score.figure, score.state)
+        if count.section in score.pattern.sections()
     )
-    return Collation(figure, state, readings, counts)
 
 
 def _differences(majority: Score, other: Score) -> tuple[Difference, ...]:

@@ -45,8 +45,21 @@ def count_rows(pattern: Pattern) -> list[list[str]]:
     return rows
 
 
-def score_summary(score: Score) -> str:
-    """What `drumscore show` prints for one score."""
+def count_check_lines(checks) -> list[str]:
+    """Each stated count (collate.CountCheck) on one score: agrees, or exactly how it differs."""
+    lines = []
+    for check in checks:
+        stated = check.stated
+        verdict = "; ".join(check.checks[0].disagreements(stated)) or "agrees"
+        lines.append(
+            f"{stated.by}, {stated.section.value}: 鼙 {stated.pi} 鼓 {stated.gu} "
+            f"(quoted in {', '.join(check.quoted_in)}) — {verdict}"
+        )
+    return lines
+
+
+def score_summary(score: Score, checks=()) -> str:
+    """What `drumscore show` prints for one score, with the stated counts checked on it."""
     lines = [f"{score.title}    [{score.key}]", "", "  " + divided(score.pattern), ""]
     rows = count_rows(score.pattern)
     lines += [
@@ -54,4 +67,7 @@ def score_summary(score: Score) -> str:
     ]
     if score.printed and score.printed != score.pattern.notation:
         lines += ["", f"  as printed: {score.printed}"]
+    if checks:
+        lines += ["", "  counts stated by the commentators:"]
+        lines += [f"    {line}" for line in count_check_lines(checks)]
     return "\n".join(lines)

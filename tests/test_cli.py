@@ -44,6 +44,23 @@ def test_show_marks_the_half_and_cites_the_source(capsys):
     assert "KR1d0053" in out and "CC BY-SA" in out
 
 
+def test_show_checks_the_counts_the_commentators_state(capsys):
+    assert main(["show", "xue/2@benyi"]) == 0
+    out = capsys.readouterr().out
+    assert "鼙 22 where 徐伯魯 counts 21" in out
+    assert "徐伯魯, touhu: 鼙 7 鼓 3" in out and "— agrees" in out
+    main(["show", "xue/2@benyi", "--json"])
+    stated = json.loads(capsys.readouterr().out)["stated_counts"]
+    by_section = {(s["by"], s["section"]): s["agrees"] for s in stated}
+    assert by_section[("徐伯魯", "touhu")] is True
+    assert by_section[("徐伯魯", "she")] is False
+
+
+def test_show_of_raw_notation_has_no_stated_counts(capsys):
+    main(["show", "○□半○", "--json"])
+    assert json.loads(capsys.readouterr().out)["stated_counts"] == []
+
+
 def test_show_json_has_provenance(capsys):
     main(["show", "xue/2@benyi", "--json"])
     data = json.loads(capsys.readouterr().out)

@@ -65,17 +65,30 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     from .. import corpus
+    from ..collate import check_score
     from ..display import score_summary
 
     score = corpus.resolve(args.score)
     prov = score.source
+    checks = check_score(score)
     if args.json:
         data = score_data(score)
         if prov:
             data["provenance"] = {k: v for k, v in asdict(prov).items() if v}
+        data["stated_counts"] = [
+            {
+                "by": c.stated.by,
+                "section": c.stated.section.value,
+                "pi": c.stated.pi,
+                "gu": c.stated.gu,
+                "quoted_in": list(c.quoted_in),
+                "agrees": c.checks[0].agrees(c.stated),
+            }
+            for c in checks
+        ]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(score_summary(score))
+    print(score_summary(score, checks))
     if score.edition_id:
         print()
         print(f"  edition: {score.edition_name} ({score.edition_id})")
