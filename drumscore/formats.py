@@ -6,6 +6,10 @@ from pathlib import Path
 
 from .errors import OptionError
 
+#: Audio sample rates: the default, and the range accepted.
+DEFAULT_RATE = 44100
+MIN_RATE, MAX_RATE = 8000, 192000
+
 AUDIO = {".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG"}
 MIDI = {".mid", ".midi"}
 #: Staff notation: MusicXML written by music21, and pages engraved from it by MuseScore.
@@ -28,6 +32,15 @@ def kind_of(path: str | Path) -> str:
     known = " ".join(sorted([*AUDIO, *MIDI, *NOTATION, *ENGRAVED]))
     shown = ext or "no extension"
     raise OptionError(f"cannot tell the format of {str(path)!r} ({shown}); use one of: {known}")
+
+
+def check_rate(rate: int | None) -> int:
+    """The sample rate to use: DEFAULT_RATE when none is given, else one within range."""
+    if rate is None:
+        return DEFAULT_RATE
+    if isinstance(rate, bool) or not isinstance(rate, int) or not MIN_RATE <= rate <= MAX_RATE:
+        raise OptionError(f"--rate {rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz")
+    return rate
 
 
 def audio_format(path: str | Path, subtype: str | None = None) -> tuple[str, str]:

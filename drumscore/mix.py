@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .expression import default_velocity
+from .formats import DEFAULT_RATE
 from .kit import Kit, builtin_kit
 from .timeline import Timeline
 
 #: Peak level of a normalised render: −1 dBFS leaves headroom for lossy encoders.
 PEAK_DBFS = -1.0
-DEFAULT_RATE = 44100
 #: Frames per block of a streamed render (about 6 s at 44.1 kHz: 3 MB of float32 stereo).
 BLOCK_FRAMES = 1 << 18
 

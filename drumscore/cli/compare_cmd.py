@@ -6,7 +6,7 @@ import argparse
 import json
 
 from ..model import Section
-from .options import add_rate_option, add_tempo_options, check_rate
+from .options import add_rate_option, add_tempo_options
 
 MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
 
@@ -42,6 +42,7 @@ def add_parser(sub) -> None:
 def _check_options(args: argparse.Namespace):
     """Every option checked before anything is computed or printed: (tempo, rate, plot format)."""
     from ..errors import OptionError
+    from ..formats import check_rate
     from ..output import check_writable
     from ..timing import Tempo
 

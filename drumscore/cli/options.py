@@ -42,27 +42,13 @@ def repeat_count(args: argparse.Namespace) -> int:
     return 1 if args.repeat is None else args.repeat
 
 
-#: Audio sample rates: the default, and the range accepted for --rate.
-DEFAULT_RATE = 44100
-MIN_RATE, MAX_RATE = 8000, 192000
-
-
 def add_rate_option(parser: argparse.ArgumentParser, help: str = "sample rate") -> None:
-    """--rate HZ; None when not given (check_rate turns that into DEFAULT_RATE)."""
+    """--rate HZ; None when not given (formats.check_rate turns that into the default)."""
+    from ..formats import DEFAULT_RATE
+
     parser.add_argument(
         "--rate", type=int, default=None, metavar="HZ", help=f"{help} (default {DEFAULT_RATE})"
     )
-
-
-def check_rate(rate: int | None) -> int:
-    """The sample rate to use for --rate: DEFAULT_RATE when not given, else checked for range."""
-    from ..errors import OptionError
-
-    if rate is None:
-        return DEFAULT_RATE
-    if not MIN_RATE <= rate <= MAX_RATE:
-        raise OptionError(f"--rate {rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz")
-    return rate
 
 
 def add_sound_options(parser: argparse.ArgumentParser) -> None:

@@ -10,7 +10,6 @@ from .options import (
     add_score_options,
     add_sound_options,
     add_tempo_options,
-    check_rate,
     repeat_count,
 )
 
@@ -48,7 +47,7 @@ AUDIO_FILES = ".wav, .flac or .ogg"
 def run(args: argparse.Namespace) -> int:
     from ..corpus import resolve
     from ..expression import Expression
-    from ..formats import audio_format, kind_of
+    from ..formats import audio_format, check_rate, kind_of
     from ..midimap import MidiMap
     from ..output import check_writable
     from ..timeline import arrange
