@@ -41,18 +41,6 @@ def comparison_audio(
     return normalise(out)
 
 
-def b_start(
-    comparison: Comparison,
-    *,
-    section: Section | str | None = None,
-    tempo: Tempo | None = None,
-    rate: int = DEFAULT_RATE,
-    kit: Kit | None = None,
-) -> int:
-    """The sample at which B's first stroke sounds in the sequential render."""
-    return _parts(comparison, section, tempo or Tempo.from_options(), rate, kit)[2]
-
-
 def _parts(comparison, section, tempo, rate, kit):
     plans = [plan(arrange(s, section, tempo), kit, rate) for s in (comparison.a, comparison.b)]
     a, b = (mix_range(p, 0, p.length) for p in plans)

@@ -197,7 +197,7 @@ class Score:
 
     @property
     def title(self) -> str:
-        """A citable title: edition · 魯鼓 · figure N."""
+        """A readable title, edition · 魯鼓 · figure N; `key` is what names the score uniquely."""
         if not self.edition_name:
             return f"notation {self.pattern.notation}"
         return f"{self.edition_name} · {self.state}鼓 · figure {self.figure}"

@@ -224,5 +224,5 @@ def format_comparison(c) -> str:
         ]
         for s in c.sections
     ]
-    lines.append(table(rows, ["section", "A", "B", "edit distance", ""]))
+    lines.append(table(rows, ["section", "A", "B", "edit distance", "verdict"]))
     return "\n".join(lines)

@@ -82,10 +82,8 @@ def run(args: argparse.Namespace) -> int:
         write_bytes(args.output, midi_bytes(timeline, midimap))
         detail = f"MIDI channel 10: {midimap.describe()}"
     else:
-        frames = _render_audio(args, timeline, midimap)
-        detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo"
-        if args.soundfont or args.kit:
-            detail += f", SoundFont {args.soundfont}" if args.soundfont else f", kit {args.kit}"
+        frames, sound = _render_audio(args, timeline, midimap)
+        detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo, {sound}"
     tempo = timeline.tempo
     if timeline.expression and timeline.expression.humanize_ms:
         ex = timeline.expression
@@ -133,8 +131,8 @@ def _duration(args: argparse.Namespace):
     return parse_duration(args.duration)
 
 
-def _render_audio(args: argparse.Namespace, timeline, midimap) -> int:
-    """Stream the render to args.output in blocks; the number of frames written."""
+def _render_audio(args: argparse.Namespace, timeline, midimap) -> tuple[int, str]:
+    """Stream the render to args.output in blocks: the frames written, and what played them."""
     from ..audiofile import stream_audio, tags_for
     from .progress import progress_bar
 
@@ -142,13 +140,16 @@ def _render_audio(args: argparse.Namespace, timeline, midimap) -> int:
         from ..soundfont import render_blocks
 
         frames, blocks = render_blocks(timeline, args.soundfont, args.rate, midimap)
+        sound = f"SoundFont {args.soundfont}"
     else:
-        from ..kit import load_kit
+        from ..kit import builtin_kit, load_kit
         from ..mix import blocks as mix_blocks
         from ..mix import plan
 
-        p = plan(timeline, load_kit(args.kit) if args.kit else None, args.rate)
+        kit = load_kit(args.kit) if args.kit else builtin_kit()
+        p = plan(timeline, kit, args.rate)
         frames, blocks = p.length, mix_blocks(p)
+        sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
     written = 0
 
     def counted(blocks):
@@ -162,4 +163,4 @@ def _render_audio(args: argparse.Namespace, timeline, midimap) -> int:
         stream_audio(
             args.output, counted(blocks), args.rate, frames, args.subtype, tags=tags_for(timeline)
         )
-    return written
+    return written, sound
