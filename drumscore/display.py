@@ -9,8 +9,38 @@ from .model import Pattern, Score
 
 
 def width(text: str) -> int:
-    """Terminal columns `text` takes: CJK ideographs count two."""
-    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+    """Terminal columns `text` takes: CJK ideographs count two, combining marks none."""
+    return sum(_columns(c) for c in text)
+
+
+def _columns(ch: str) -> int:
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def char_name(ch: str) -> str:
+    """A character quoted with its code point and Unicode name, e.g. 'A' (U+0041 LATIN CAPITAL…)."""
+    name = unicodedata.name(ch, "")
+    code = f"U+{ord(ch):04X}"
+    return f"{ch!r} ({code} {name})" if name else f"{ch!r} ({code})"
+
+
+def _printable(ch: str) -> str:
+    return ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}"
+
+
+def caret_display(text: str, line: int, column: int, *, context: int = 40) -> str:
+    """The faulty line (trimmed to about `context` characters around the fault) with a caret."""
+    lines = text.splitlines() or [""]
+    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    start = max(0, column - 1 - context)
+    end = min(len(src), column - 1 + context)
+    shown = "".join(_printable(c) for c in src[start:end])
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(src) else ""
+    pad = width(prefix + shown[: column - 1 - start])
+    return f"  {prefix}{shown}{suffix}\n  {' ' * pad}^"
 
 
 def pad(text: str, columns: int) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 
 class DrumscoreError(Exception):
     """Base of every error that drumscore raises for bad input or a failed output."""
@@ -32,6 +30,8 @@ class NotationError(DrumscoreError, ValueError):
         where = f"line {self.line}, column {self.column}: " if self.line is not None else ""
         parts = [f"{where}{self.reason}"]
         if self.line is not None and self.column is not None and self.text:
+            from .display import caret_display
+
             parts.append(caret_display(self.text, self.line, self.column))
         if self.hint:
             parts.append(self.hint)
@@ -56,36 +56,6 @@ class OptionError(DrumscoreError, ValueError):
 
 class OutputError(DrumscoreError, OSError):
     """An output file that cannot be written."""
-
-
-def char_name(ch: str) -> str:
-    """A character quoted with its code point and Unicode name, e.g. 'A' (U+0041 LATIN CAPITAL…)."""
-    name = unicodedata.name(ch, "")
-    code = f"U+{ord(ch):04X}"
-    return f"{ch!r} ({code} {name})" if name else f"{ch!r} ({code})"
-
-
-def _display_width(ch: str) -> int:
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def _printable(ch: str) -> str:
-    return ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}"
-
-
-def caret_display(text: str, line: int, column: int, *, context: int = 40) -> str:
-    """The faulty line (trimmed to about `context` characters around the fault) with a caret."""
-    lines = text.splitlines() or [""]
-    src = lines[line - 1] if 0 < line <= len(lines) else ""
-    start = max(0, column - 1 - context)
-    end = min(len(src), column - 1 + context)
-    shown = "".join(_printable(c) for c in src[start:end])
-    prefix = "…" if start > 0 else ""
-    suffix = "…" if end < len(src) else ""
-    pad = sum(_display_width(c) for c in prefix + shown[: column - 1 - start])
-    return f"  {prefix}{shown}{suffix}\n  {' ' * pad}^"
 
 
 class EncodingError(DrumscoreError, ValueError):

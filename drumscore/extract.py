@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import glyphs, kanripo
-from .errors import ExtractError, NotationError, OptionError, char_name
+from .display import char_name
+from .errors import ExtractError, NotationError, OptionError
 from .model import STATE_SPELLINGS, Position, Provenance, Score
 from .notation import parse
 

@@ -9,7 +9,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from . import glyphs
-from .errors import NotationError, char_name
+from .display import char_name
+from .errors import NotationError
 from .model import Drum, Pattern, Position, Stroke
 
 #: Longer input is refused before it is scanned; the longest printed pattern has 31 strokes.
