@@ -28,6 +28,9 @@ INSTALL_HINT = (
 #: bar of another length; genCourtesyTimesig turns those off. MuseScore 3 applies a style (-S) to
 #: a score it reads from its own format, not to one it imports, so engrave converts the MusicXML
 #: to .mscx first and engraves that, in one run of MuseScore (a job file, -j).
+#: MuseScore's own settings for the run: PNG pages on white, readable on dark slides and viewers.
+SETTINGS = "[export]\npng\\useTransparency=false\n"
+
 STYLE = """<?xml version="1.0" encoding="UTF-8"?>
 <museScore version="3.01">
   <Style>
@@ -82,6 +85,9 @@ def engrave(
         work = Path(folder)
         env["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"] or str(work)
         env["HOME"] = str(work)  # MuseScore writes settings there; keep the user's untouched
+        settings = work / ".config" / "MuseScore" / "MuseScore3.ini"
+        settings.parent.mkdir(parents=True)
+        settings.write_text(SETTINGS, encoding="utf-8")
         source = work / "score.musicxml"
         source.write_bytes(musicxml)
         style = work / "style.mss"

@@ -62,6 +62,20 @@ def test_png_is_one_trimmed_system_that_scales_with_dpi():
     assert_clean(low.log)
 
 
+def test_png_pages_are_white_not_transparent():
+    import io
+
+    from matplotlib import image
+
+    musescore()
+    engraving = engrave(musicxml_bytes(arrange(resolve("○□半○"))), "png", dpi=50)
+    pixels = image.imread(io.BytesIO(engraving.pages[0]), format="png")
+    corners = [pixels[0, 0], pixels[0, -1], pixels[-1, 0], pixels[-1, -1]]
+    for corner in corners:
+        assert list(corner[:3]) == [1.0, 1.0, 1.0]
+        assert len(corner) == 3 or corner[3] == 1.0  # opaque
+
+
 def test_untrimmed_png_is_a_whole_page():
     musescore()
     engraving = engrave(musicxml_bytes(arrange(resolve("lu"))), "png", dpi=72, trim=None)
