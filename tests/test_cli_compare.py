@@ -58,6 +58,17 @@ def test_compare_audio_plays_a_then_b(tmp_path, capsys):
     assert np.max(np.abs(mono[len(a) : start])) < 1e-3
 
 
+def test_compare_audio_names_both_readings(tmp_path, capsys):
+    out = tmp_path / "ab.flac"
+    code, stdout, _ = run_cli(
+        ["compare", "lu", "lu/2@xunzuan", "--audio", str(out), "--section", "touhu"], capsys
+    )
+    assert code == 0
+    assert "A lu/1@zhushu, B lu/2@xunzuan, --section touhu --bpm 60" in stdout
+    with sf.SoundFile(str(out)) as f:
+        assert "lu/2@xunzuan" in f.comment and "禮記訓纂" in f.title
+
+
 def test_compare_audio_stereo(tmp_path, capsys):
     out = tmp_path / "ab.wav"
     code, _, _ = run_cli(

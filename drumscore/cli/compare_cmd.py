@@ -116,18 +116,24 @@ def run(args: argparse.Namespace) -> int:
         audio = comparison_audio(
             comparison, section=args.section, tempo=tempo, rate=rate, stereo=args.stereo
         )
-        write_audio(args.audio, audio, rate)
+        section = args.section or "she"
+        how = "A left, B right" if args.stereo else "A, a pause, then B"
+        heard = f"{how}: A {a.key}, B {b.key}, --section {section} --bpm {float(tempo.bpm):g}"
+        write_audio(
+            args.audio, audio, rate, tags={"title": f"{a.title} / {b.title}", "comment": heard}
+        )
     if plot is not None:
         from ..output import write_bytes
 
         write_bytes(args.plot, plot)
     if args.json:
-        print(json.dumps(comparison_data(comparison), ensure_ascii=False, indent=2))
+        data = comparison_data(comparison)
+        data["written"] = [p for p in (args.audio, args.plot) if p]
+        print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
     print(format_comparison(comparison))
     if audio is not None:
-        how = "A left, B right" if args.stereo else "A, a pause, then B"
-        print(f"wrote {args.audio}: {how}, {len(audio) / rate:.1f} s")
+        print(f"wrote {args.audio}: {heard}, {len(audio) / rate:.1f} s")
     if plot is not None:
         print(f"wrote {args.plot}")
     return 0
