@@ -42,6 +42,23 @@ def repeat_count(args: argparse.Namespace) -> int:
     return 1 if args.repeat is None else args.repeat
 
 
+def timeline_from_args(args: argparse.Namespace, duration=None):
+    """The Timeline the score, section, tempo, repeat and expression options describe."""
+    from ..corpus import resolve
+    from ..expression import Expression
+    from ..timeline import arrange
+    from ..timing import Tempo
+
+    return arrange(
+        resolve(args.score),
+        args.section,
+        Tempo.from_options(args.bpm, args.interval),
+        repeat_count(args),
+        Expression.from_options(args.velocity, args.humanize, args.seed),
+        duration,
+    )
+
+
 def add_rate_option(parser: argparse.ArgumentParser, help: str = "sample rate") -> None:
     """--rate HZ; None when not given (formats.check_rate turns that into the default)."""
     from ..formats import DEFAULT_RATE

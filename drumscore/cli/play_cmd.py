@@ -11,7 +11,7 @@ from .options import (
     add_kit_options,
     add_score_options,
     add_tempo_options,
-    repeat_count,
+    timeline_from_args,
 )
 
 
@@ -81,19 +81,7 @@ def run(args: argparse.Namespace) -> int:
                     "own sound, so leave it out or leave out --midi-port"
                 )
 
-    from ..corpus import resolve
-    from ..expression import Expression
-    from ..timeline import arrange
-    from ..timing import Tempo
-
-    score = resolve(args.score)
-    timeline = arrange(
-        score,
-        args.section,
-        Tempo.from_options(args.bpm, args.interval),
-        repeat_count(args),
-        Expression.from_options(args.velocity, args.humanize, args.seed),
-    )
+    timeline = timeline_from_args(args)
     player, where = _player(args, timeline)
     tempo = timeline.tempo
     print(

@@ -10,7 +10,7 @@ from .options import (
     add_score_options,
     add_sound_options,
     add_tempo_options,
-    repeat_count,
+    timeline_from_args,
 )
 
 
@@ -45,13 +45,9 @@ AUDIO_FILES = ".wav, .flac or .ogg"
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..corpus import resolve
-    from ..expression import Expression
     from ..formats import audio_format, check_rate, kind_of
     from ..midimap import MidiMap
     from ..output import check_writable
-    from ..timeline import arrange
-    from ..timing import Tempo
 
     check_writable(args.output)
     kind = kind_of(args.output)
@@ -62,15 +58,7 @@ def run(args: argparse.Namespace) -> int:
         audio_format(args.output, args.subtype)
     if kind in staff.KINDS:
         staff.check(args, kind)
-    score = resolve(args.score)
-    timeline = arrange(
-        score,
-        args.section,
-        Tempo.from_options(args.bpm, args.interval),
-        repeat_count(args),
-        Expression.from_options(args.velocity, args.humanize, args.seed),
-        _duration(args),
-    )
+    timeline = timeline_from_args(args, _duration(args))
 
     if kind in staff.KINDS:
         staff.check_timeline(args, timeline)
