@@ -28,42 +28,24 @@ def best(fn, repeat: int = 5) -> float:
     return min(times)
 
 
-#: Run in a child process: the growth of its peak memory (ru_maxrss) while extracting argv[1].
-_MEMORY = """
-import contextlib, io, resource, sys
-from drumscore.cli import main
+PEAK_MEMORY = Path(__file__).resolve().parents[1] / "tools" / "peak_memory.py"
 
 
-def peak():
-    # VmHWM is this process image's own peak; ru_maxrss also counts the parent's before exec
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    scale = 1 if sys.platform == "darwin" else 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
-
-
-before = peak()
-with contextlib.redirect_stdout(io.StringIO()):
-    code = main(["extract", sys.argv[1]])
-print(before, peak())
-"""
-
-
-def peak_memory(text: str) -> tuple[int, int]:
-    """(peak bytes after start-up, peak bytes after extracting `text`) of a fresh process."""
+def peak_memory(text: str) -> int:
+    """Peak memory (bytes) that extracting `text` adds to a fresh process."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "passage.txt"
         path.write_text(text, encoding="utf-8")
         out = subprocess.run(
-            [sys.executable, "-c", _MEMORY, str(path)], capture_output=True, text=True, check=True
+            [sys.executable, str(PEAK_MEMORY), "extract", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
-    before, after = map(int, out.split())
-    return before, after
+    code, grown = map(int, out.split())
+    if code != 0:
+        raise SystemExit(f"extract failed with status {code}")
+    return grown
 
 
 def main() -> None:
@@ -81,10 +63,10 @@ def main() -> None:
     t = best(lambda: extract(big), 3)
     print(f"extract, one {len(big):,}-char passage: {t * 1000:.0f} ms")
     two_mb = prose * (2_000_000 // len(prose.encode())) + texts["KR1d0053_058_禮記注疏.txt"]
-    before, after = peak_memory(two_mb)
+    grown = peak_memory(two_mb)
     print(
-        f"extract, a {len(two_mb.encode()) / 1e6:.1f} MB passage: peak memory "
-        f"{after / 1e6:.0f} MB ({(after - before) / 1e6:.0f} MB above start-up)"
+        f"extract, a {len(two_mb.encode()) / 1e6:.1f} MB passage: "
+        f"{grown / 1e6:.0f} MB of memory above start-up"
     )
     editions.cache_clear()
     print(f"load corpus: {best(editions, 1) * 1000:.1f} ms ({len(editions())} editions)")

@@ -151,29 +151,7 @@ def test_options_checked_before_anything_is_written(tmp_path, capsys, argv, mess
     assert list(tmp_path.iterdir()) == []
 
 
-MEMORY = """
-import contextlib, io, resource, sys
-from drumscore.cli import main
-
-
-def peak():
-    # VmHWM is this process image's own peak; ru_maxrss also counts the parent's before exec
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    scale = 1 if sys.platform == "darwin" else 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
-
-
-before = peak()
-with contextlib.redirect_stdout(io.StringIO()):
-    code = main(["extract", sys.argv[1]])
-print(code, peak() - before)
-"""
+PEAK_MEMORY = Path(__file__).resolve().parents[1] / "tools" / "peak_memory.py"
 
 
 def test_memory_of_a_long_passage(tmp_path):
@@ -184,7 +162,10 @@ def test_memory_of_a_long_passage(tmp_path):
     path.write_text(text, encoding="utf-8")
     assert 1_900_000 < path.stat().st_size < extract_cmd.MAX_BYTES
     result = subprocess.run(
-        [sys.executable, "-c", MEMORY, str(path)], capture_output=True, text=True, check=True
+        [sys.executable, str(PEAK_MEMORY), "extract", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     code, grown = map(int, result.stdout.split())
     assert code == 0
