@@ -57,24 +57,9 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
                 continue
             ax.plot([half - 0.5, half - 0.5], [y - 0.35, y + 0.35], color="black", lw=2)
             ax.text(half - 0.5, y + 0.42, labels["half"], ha="center", va="bottom", fontsize=9)
-            ax.text(
-                (half - 0.5) / 2,
-                y - 0.42,
-                labels["head"],
-                ha="center",
-                va="top",
-                fontsize=7,
-                color="#555555",
-            )
-            ax.text(
-                (half - 0.5 + len(columns) - 0.5) / 2,
-                y - 0.42,
-                labels["touhu"],
-                ha="center",
-                va="top",
-                fontsize=7,
-                color="#555555",
-            )
+            # each section's name under the middle of its strokes
+            for x, name in (((half - 0.5) / 2, "head"), ((half + len(columns) - 1) / 2, "touhu")):
+                ax.text(x, y - 0.42, labels[name], ha="center", va="top", fontsize=7, color="#555")
         ax.set_yticks([1, 0], [_name(comparison.a, cjk, "A"), _name(comparison.b, cjk, "B")])
         ax.set_ylim(-0.8, 1.8)
         ax.set_xlim(-1, len(columns))
