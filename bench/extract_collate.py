@@ -10,11 +10,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from drumscore.collate import collate
-from drumscore.compare import compare
+from drumscore.analysis.collate import collate
+from drumscore.analysis.compare import compare
 from drumscore.corpus import editions, resolve
+from drumscore.editions.extract import extract
 from drumscore.errors import ExtractError
-from drumscore.extract import extract
 
 SOURCES = Path(__file__).resolve().parent.parent / "tests" / "sources"
 

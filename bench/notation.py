@@ -10,7 +10,7 @@ import resource
 import time
 
 from drumscore.corpus import resolve
-from drumscore.musicxml import musicxml_bytes
+from drumscore.render.musicxml import musicxml_bytes
 from drumscore.timeline import arrange
 
 
@@ -32,7 +32,7 @@ def main() -> None:
             f"{len(document) / 1024:8.0f} KiB"
         )
         if args.engrave and repeats <= 100:
-            from drumscore.engrave import engrave
+            from drumscore.render.musescore import engrave
 
             start = time.perf_counter()
             pages = engrave(document, "pdf").pages

@@ -61,7 +61,7 @@ import os, sys, time
 import numpy, sounddevice, soundfile, mido  # the imports, already paid for
 from drumscore.cli import main
 start = time.perf_counter()
-import drumscore.playback as pb
+import drumscore.play.audio as pb
 original = pb.AudioPlayer.heard
 def timed(self, count=None):
     for k in original(self, count):
@@ -97,7 +97,7 @@ def python_startup(env: dict[str, str]) -> float:
 def mixing(score: str, block: int = 512, loop: bool = True) -> tuple[float, float]:
     """(mean, worst) seconds to mix one block, looping the score."""
     from drumscore.corpus import resolve
-    from drumscore.playback import Feed
+    from drumscore.play.audio import Feed
     from drumscore.timeline import arrange
     from drumscore.timing import Tempo
 

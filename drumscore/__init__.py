@@ -1,6 +1,6 @@
 """drumscore: hear, compare and export the drum scores of the 禮記 投壺 chapter."""
 
-from .errors import (
+from drumscore.errors import (
     CorpusError,
     DrumscoreError,
     NotationError,
@@ -9,9 +9,19 @@ from .errors import (
     ScoreNotFoundError,
     TempoError,
 )
-from .model import Counts, Drum, Edition, Pattern, Position, Score, Section, StatedCount, Stroke
-from .notation import parse, tokenize
-from .timing import Tempo
+from drumscore.model import (
+    Counts,
+    Drum,
+    Edition,
+    Pattern,
+    Position,
+    Score,
+    Section,
+    StatedCount,
+    Stroke,
+)
+from drumscore.notation import parse, tokenize
+from drumscore.timing import Tempo
 
 __version__ = "0.1.0"
 

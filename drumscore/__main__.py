@@ -1,5 +1,5 @@
 """python -m drumscore"""
 
-from .cli import run
+from drumscore.cli import run
 
 run()

@@ -8,9 +8,9 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import CorpusError, NotationError, ScoreNotFoundError
-from .model import STATE_SPELLINGS, Edition, Provenance, Score, Section, StatedCount
-from .notation import might_be_notation, parse
+from drumscore.errors import CorpusError, NotationError, ScoreNotFoundError
+from drumscore.model import STATE_SPELLINGS, Edition, Provenance, Score, Section, StatedCount
+from drumscore.notation import might_be_notation, parse
 
 SCORES_DIR = Path(__file__).with_name("scores")
 DEFAULT_EDITION = "zhushu"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from .model import Pattern, Score
+from drumscore.model import Pattern, Score
 
 
 def width(text: str) -> int:

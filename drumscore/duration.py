@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from .errors import OptionError
+from drumscore.errors import OptionError
 
 #: The longest render: 12 hours, past any afternoon of 投壺.
 MAX_SECONDS = Fraction(12 * 3600)

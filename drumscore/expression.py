@@ -11,9 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import OptionError
-from .midimap import MidiMap
-from .model import Drum
+from drumscore.errors import OptionError
+from drumscore.model import Drum
 
 #: Largest --humanize, in milliseconds; it is also held under a quarter of the interval.
 MAX_HUMANIZE_MS = 50.0
@@ -21,9 +20,13 @@ MAX_HUMANIZE_MS = 50.0
 VELOCITY_SPREAD = 0.1
 
 
+#: A stroke's velocity unless one is chosen: 鼙 soft, 鼓 loud (the 釋文's 聲下 / 聲高).
+DEFAULT_VELOCITY = {Drum.PI: 72, Drum.GU: 112}
+
+
 def default_velocity(drum: Drum) -> int:
-    """The velocity a stroke has without --velocity: the General MIDI mapping's default."""
-    return MidiMap().velocity(drum)
+    """The velocity a stroke has unless one is chosen."""
+    return DEFAULT_VELOCITY[drum]
 
 
 @dataclass(frozen=True, slots=True)

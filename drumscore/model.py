@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from .errors import OptionError
+from drumscore.errors import OptionError
 
 
 class Drum(enum.Enum):

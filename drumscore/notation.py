@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from . import glyphs
-from .display import char_name
-from .errors import NotationError
-from .model import Drum, Pattern, Position, Stroke
+from drumscore import glyphs
+from drumscore.display import char_name
+from drumscore.errors import NotationError
+from drumscore.model import Drum, Pattern, Position, Stroke
 
 #: Longer input is refused before it is scanned; the longest printed pattern has 31 strokes.
 MAX_TEXT_LENGTH = 100_000

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import OptionError
-from .expression import Expression, default_velocity
-from .model import Drum, Score, Section, Stroke
-from .timing import Tempo
+from drumscore.errors import OptionError
+from drumscore.expression import Expression, default_velocity
+from drumscore.model import Drum, Score, Section, Stroke
+from drumscore.timing import Tempo
 
 MAX_REPEAT = 10_000
 

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import TempoError
+from drumscore.errors import TempoError
 
 #: The default: one stroke a second (see README, "Tempo").
 DEFAULT_BPM = Fraction(60)

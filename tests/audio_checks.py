@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from drumscore.kit import builtin_kit
 from drumscore.model import Drum
+from drumscore.render.kit import builtin_kit
 
 # --- the matched filter: the built-in kit's strokes, to the frame ----------------------------
 

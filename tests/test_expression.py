@@ -12,10 +12,10 @@ import soundfile as sf
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.expression import MAX_HUMANIZE_MS, Expression, default_velocity
-from drumscore.kit import load_kit
-from drumscore.midi import TICKS_PER_BEAT, midi_bytes
-from drumscore.mix import render_audio
 from drumscore.model import Drum
+from drumscore.render.kit import load_kit
+from drumscore.render.midi import TICKS_PER_BEAT, midi_bytes
+from drumscore.render.mix import render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 

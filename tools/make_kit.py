@@ -15,7 +15,7 @@ attack (tension modulation), a filtered-noise stick transient and a gentle shell
 The only randomness is the stick noise, drawn from a fixed seed, so output is bit-for-bit
 reproducible.
 
-Usage: ``python tools/make_kit.py [--out DIR]`` (default ``drumscore/samples/``).
+Usage: ``python tools/make_kit.py [--out DIR]`` (default ``drumscore/render/samples/``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from scipy import signal, special
 
 RATE = 44100
 SEED = 19470  # any fixed value; changing it changes only the stick noise
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "drumscore" / "samples"
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "drumscore" / "render" / "samples"
 
 # Per-drum parameters.  Frequencies in Hz, times in seconds, levels in dB.
 PI = {

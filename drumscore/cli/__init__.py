@@ -9,11 +9,11 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from ..errors import DrumscoreError
-from . import collate_cmd, compare_cmd, corpus_cmds, extract_cmd, play_cmd, render_cmd
+from drumscore.cli.commands import collate, compare, corpus, extract, play, render
+from drumscore.errors import DrumscoreError
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = (corpus_cmds, render_cmd, play_cmd, extract_cmd, compare_cmd, collate_cmd)
+COMMANDS = (corpus, render, play, extract, compare, collate)
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
             "○ strikes 鼙 (the small drum), □ strikes 鼓 (the big drum), 半 divides the pattern."
         ),
     )
-    from .. import __version__
+    from drumscore import __version__
 
     parser.add_argument("--version", action="version", version=f"drumscore {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..model import Section
+from drumscore.model import Section
 
 
 def add_score_options(parser: argparse.ArgumentParser) -> None:
@@ -44,10 +44,10 @@ def repeat_count(args: argparse.Namespace) -> int:
 
 def timeline_from_args(args: argparse.Namespace, duration=None):
     """The Timeline the score, section, tempo, repeat and expression options describe."""
-    from ..corpus import resolve
-    from ..expression import Expression
-    from ..timeline import arrange
-    from ..timing import Tempo
+    from drumscore.corpus import resolve
+    from drumscore.expression import Expression
+    from drumscore.timeline import arrange
+    from drumscore.timing import Tempo
 
     return arrange(
         resolve(args.score),
@@ -61,7 +61,7 @@ def timeline_from_args(args: argparse.Namespace, duration=None):
 
 def add_rate_option(parser: argparse.ArgumentParser, help: str = "sample rate") -> None:
     """--rate HZ; None when not given (formats.check_rate turns that into the default)."""
-    from ..formats import DEFAULT_RATE
+    from drumscore.files.format_choice import DEFAULT_RATE
 
     parser.add_argument(
         "--rate", type=int, default=None, metavar="HZ", help=f"{help} (default {DEFAULT_RATE})"

@@ -1,0 +1,1 @@
+"""Readings side by side: stroke alignment, two-reading comparison, collation of every edition."""

@@ -1,0 +1,126 @@
+"""Two scores side by side: their aligned strokes, and per section their counts and distance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drumscore.analysis.align import align, distance
+from drumscore.model import Counts, Score, Section, Stroke
+
+SAME, SUBSTITUTED, ONLY_A, ONLY_B = "same", "substituted", "only-a", "only-b"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of the alignment: the stroke on each side (None for a gap) and how they differ."""
+
+    a: Stroke | None
+    b: Stroke | None
+
+    @property
+    def kind(self) -> str:
+        if self.a is None:
+            return ONLY_B
+        if self.b is None:
+            return ONLY_A
+        return SAME if self.a.drum is self.b.drum else SUBSTITUTED
+
+    @property
+    def differs(self) -> bool:
+        return self.kind != SAME
+
+
+@dataclass(frozen=True, slots=True)
+class SectionComparison:
+    """One section on both sides: its ○/□ counts, edit distance, and whether it is identical."""
+
+    section: Section
+    a: Counts
+    b: Counts
+    distance: int
+
+    @property
+    def identical(self) -> bool:
+        return self.distance == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The result of compare(): the alignment columns and the per-section figures."""
+
+    a: Score
+    b: Score
+    columns: tuple[Column, ...]
+    sections: tuple[SectionComparison, ...]
+
+    @property
+    def identical(self) -> bool:
+        return self.a.pattern.notation == self.b.pattern.notation
+
+    @property
+    def distance(self) -> int:
+        return sum(1 for c in self.columns if c.differs)
+
+    @property
+    def strokes_identical(self) -> bool:
+        """Whether the strokes agree one for one (半 may still stand elsewhere)."""
+        return self.distance == 0
+
+    @property
+    def half_moved(self) -> bool:
+        """Whether 半 stands at another place of the alignment in B than in A, or on one side."""
+        return self.half_column("a") != self.half_column("b")
+
+    def describe_half(self) -> str:
+        """Where 半 stands on each side: '半 moved: after stroke 2 in A, after stroke 1 in B'."""
+
+        def place(half: int) -> str:
+            return "before the first stroke" if half == 0 else f"after stroke {half}"
+
+        ha, hb = self.a.pattern.half, self.b.pattern.half
+        if ha is None and hb is None:
+            return "no 半 in A or B"
+        if hb is None:
+            return f"半 only in A, {place(ha)}"
+        if ha is None:
+            return f"半 only in B, {place(hb)}"
+        how = "moved" if self.half_moved else "in the same place"
+        return f"半 {how}: {place(ha)} in A, {place(hb)} in B"
+
+    def half_column(self, side: str) -> int | None:
+        """The column before which that side's 半 falls (len(columns) if 半 ends the pattern)."""
+        pattern = (self.a if side == "a" else self.b).pattern
+        if pattern.half is None:
+            return None
+        for index, column in enumerate(self.columns):
+            stroke = column.a if side == "a" else column.b
+            if stroke is not None and stroke.index == pattern.half:
+                return index
+        return len(self.columns)
+
+
+def compare(a: Score, b: Score) -> Comparison:
+    """Align the strokes of `a` and `b` (Needleman–Wunsch) and compare every section both have."""
+    drums_a = [s.drum for s in a.pattern.strokes]
+    drums_b = [s.drum for s in b.pattern.strokes]
+    columns = tuple(
+        Column(
+            a.pattern.strokes[i] if i is not None else None,
+            b.pattern.strokes[j] if j is not None else None,
+        )
+        for i, j in align(drums_a, drums_b)
+    )
+    shared = [s for s in a.pattern.sections() if s in b.pattern.sections()]
+    sections = tuple(
+        SectionComparison(
+            section,
+            a.pattern.counts(section),
+            b.pattern.counts(section),
+            distance(
+                [s.drum for s in a.pattern.section(section)],
+                [s.drum for s in b.pattern.section(section)],
+            ),
+        )
+        for section in shared
+    )
+    return Comparison(a, b, columns, sections)

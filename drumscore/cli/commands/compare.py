@@ -1,0 +1,234 @@
+"""drumscore compare: two scores aligned stroke by stroke, section by section, to see and hear."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from drumscore.cli.options import add_rate_option, add_tempo_options
+from drumscore.model import Section
+
+MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
+
+#: Options that shape the --audio file only; the comparison itself does not use them.
+AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="align two scores and show, hear or plot how they differ",
+        description="Align two scores (Needleman–Wunsch) and compare them per section. "
+        "Marks: * a different stroke, - a stroke only in A, + a stroke only in B. "
+        "--stereo, --section, --bpm, --interval and --rate apply to --audio.",
+    )
+    p.add_argument("a", metavar="A", help="a score: lu, xue/2, 魯/2@benyi, notation, or a file")
+    p.add_argument("b", metavar="B", help="the other score")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--audio", metavar="OUT.wav", help="write A, a pause, then B (or --stereo)")
+    p.add_argument("--stereo", action="store_true", help="with --audio: A left, B right, together")
+    p.add_argument(
+        "--section",
+        default=None,
+        choices=[s.value for s in Section],
+        help="with --audio: the section to play (default she, the whole pattern)",
+    )
+    add_tempo_options(p, repeat=False)
+    add_rate_option(p, help="with --audio: the sample rate")
+    p.add_argument("--plot", metavar="OUT.png", help="draw the aligned scores (.png or .svg)")
+    p.set_defaults(run=run)
+
+
+def _check_options(args: argparse.Namespace):
+    """Every option checked before anything is computed or printed: (tempo, rate, plot format)."""
+    from drumscore.errors import OptionError
+    from drumscore.files.atomic import check_writable
+    from drumscore.files.format_choice import check_rate
+    from drumscore.timing import Tempo
+
+    if not args.audio:
+        given = [f"--{name}" for name in AUDIO_OPTIONS if getattr(args, name) not in (None, False)]
+        if given:
+            names = " and ".join(given)
+            verb, why = ("applies", "it shapes") if len(given) == 1 else ("apply", "they shape")
+            raise OptionError(
+                f"{names} only {verb} with --audio OUT.wav ({why} the audio file, "
+                f"not the comparison); add --audio or leave {names} out"
+            )
+    tempo = Tempo.from_options(args.bpm, args.interval)
+    rate = check_rate(args.rate)
+    plot_format = None
+    if args.plot:
+        from pathlib import Path
+
+        from drumscore.render.plot import FORMATS
+
+        plot_format = FORMATS.get(Path(args.plot).suffix.lower())
+        if plot_format is None:
+            raise OptionError(f"--plot {args.plot!r}: use a .png or .svg file name")
+        check_writable(args.plot)
+    if args.audio:
+        from pathlib import Path
+
+        from drumscore.files.format_choice import AUDIO, audio_format
+
+        if Path(args.audio).suffix.lower() not in AUDIO:
+            raise OptionError(
+                f"--audio {args.audio!r}: use a file name ending in one of: {' '.join(AUDIO)}"
+            )
+        audio_format(args.audio)
+        check_writable(args.audio)
+    return tempo, rate, plot_format
+
+
+def _check_section(section: str | None, a, b) -> None:
+    """--section must be a section that both scores have."""
+    from drumscore.errors import OptionError
+
+    if section is None:
+        return
+    for side, score in (("A", a), ("B", b)):
+        if Section(section) not in score.pattern.sections():
+            raise OptionError(
+                f"--section {section!r}: {side} ({score.key}) has no 半, so it has only the "
+                "whole pattern; use --section she or leave --section out"
+            )
+
+
+def run(args: argparse.Namespace) -> int:
+    from drumscore.analysis.compare import compare
+    from drumscore.corpus import resolve
+
+    tempo, rate, plot_format = _check_options(args)
+    a, b = resolve(args.a), resolve(args.b)
+    _check_section(args.section, a, b)
+    comparison = compare(a, b)
+    plot = None
+    if args.plot:
+        from drumscore.render.plot import plot_comparison
+
+        plot = plot_comparison(comparison, plot_format)
+    audio = None
+    if args.audio:
+        from drumscore.files.audio import write_audio
+        from drumscore.render.ab_audio import comparison_audio
+
+        audio = comparison_audio(
+            comparison, section=args.section, tempo=tempo, rate=rate, stereo=args.stereo
+        )
+        section = args.section or "she"
+        how = "A left, B right" if args.stereo else "A, a pause, then B"
+        heard = f"{how}: A {a.key}, B {b.key}, --section {section} --bpm {float(tempo.bpm):g}"
+        write_audio(
+            args.audio, audio, rate, tags={"title": f"{a.title} / {b.title}", "comment": heard}
+        )
+    if plot is not None:
+        from drumscore.files.atomic import write_bytes
+
+        write_bytes(args.plot, plot)
+    if args.json:
+        data = comparison_data(comparison)
+        data["written"] = [p for p in (args.audio, args.plot) if p]
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    print(format_comparison(comparison))
+    if audio is not None:
+        print(f"wrote {args.audio}: {heard}, {len(audio) / rate:.1f} s")
+    if plot is not None:
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def comparison_data(c) -> dict:
+    """A comparison as JSON-ready data."""
+    return {
+        "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
+        "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
+        "identical": c.identical,
+        "strokes_identical": c.strokes_identical,
+        "distance": c.distance,
+        "alignment": [
+            {
+                "a": col.a.drum.symbol if col.a else None,
+                "b": col.b.drum.symbol if col.b else None,
+                "a_index": col.a.index if col.a else None,
+                "b_index": col.b.index if col.b else None,
+                "kind": col.kind,
+            }
+            for col in c.columns
+        ],
+        "half_column": {"a": c.half_column("a"), "b": c.half_column("b")},
+        "half": {
+            "a": c.a.pattern.half,
+            "b": c.b.pattern.half,
+            "moved": c.half_moved,
+            "description": c.describe_half(),
+        },
+        "sections": {
+            s.section.value: {
+                "a": {"pi": s.a.pi, "gu": s.a.gu},
+                "b": {"pi": s.b.pi, "gu": s.b.gu},
+                "distance": s.distance,
+                "identical": s.identical,
+            }
+            for s in c.sections
+        },
+    }
+
+
+def alignment_lines(c) -> list[str]:
+    """The two rows, one above the other; each stroke takes two columns, 半 stands in a gap."""
+    halves = {"a": c.half_column("a"), "b": c.half_column("b")}
+    shared = {h for h in halves.values() if h is not None}
+
+    def row(side: str) -> str:
+        cells = []
+        for index, column in enumerate([*c.columns, None]):
+            if index in shared:
+                cells.append("半" if halves[side] == index else "  ")
+            if column is None:
+                break
+            stroke = column.a if side == "a" else column.b
+            cells.append(stroke.drum.symbol + " " if stroke else "· ")
+        return "".join(cells).rstrip()
+
+    marks = []
+    for index, column in enumerate([*c.columns, None]):
+        if index in shared:
+            marks.append("  ")
+        if column is None:
+            break
+        marks.append(MARKS[column.kind] + " ")
+    return [f"A  {row('a')}", f"B  {row('b')}", f"   {''.join(marks).rstrip()}"]
+
+
+def format_comparison(c) -> str:
+    from drumscore.display import table
+
+    lines = [f"A  {c.a.title}    [{c.a.key}]", f"B  {c.b.title}    [{c.b.key}]", ""]
+    lines += alignment_lines(c)
+    kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
+    if c.identical:
+        verdict = ["identical"]
+    elif c.strokes_identical:
+        verdict = [f"strokes identical; {c.describe_half()}"]
+    else:
+        verdict = [
+            f"differences: {c.distance} — {kinds['substituted']} changed (*), "
+            f"{kinds['only-a']} only in A (-), {kinds['only-b']} only in B (+)"
+        ]
+        if c.half_moved:
+            verdict.append(c.describe_half())
+    lines += ["", *verdict, ""]
+    rows = [
+        [
+            s.section.value,
+            str(s.a),
+            str(s.b),
+            str(s.distance),
+            "identical" if s.identical else "differs",
+        ]
+        for s in c.sections
+    ]
+    lines.append(table(rows, ["section", "A", "B", "edit distance", "verdict"]))
+    return "\n".join(lines)

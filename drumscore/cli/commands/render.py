@@ -1,0 +1,154 @@
+"""drumscore render: a score to WAV, FLAC, OGG, MIDI, MusicXML, PDF or PNG."""
+
+from __future__ import annotations
+
+import argparse
+
+from drumscore.cli import staff_output as staff
+from drumscore.cli.options import (
+    add_rate_option,
+    add_score_options,
+    add_sound_options,
+    add_tempo_options,
+    timeline_from_args,
+)
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "render",
+        help="render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
+        "(.musicxml .mxl .pdf .png)",
+        description="Render a score at an even tempo (間若一). The format follows -o's extension.",
+    )
+    add_score_options(p)
+    add_tempo_options(p)
+    add_sound_options(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="output file")
+    add_rate_option(p, help="audio: sample rate")
+    p.add_argument(
+        "--subtype",
+        metavar="NAME",
+        help="audio: encoding, e.g. PCM_16 (default), PCM_24, FLOAT",
+    )
+    p.add_argument(
+        "--midi-notes",
+        metavar="PI,GU",
+        help="MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
+        "(default 45,41: Low Tom, Low Floor Tom)",
+    )
+    staff.add_options(p)
+    p.set_defaults(run=run)
+
+
+AUDIO_FILES = ".wav, .flac or .ogg"
+
+
+def run(args: argparse.Namespace) -> int:
+    from drumscore.files.atomic import check_writable
+    from drumscore.files.format_choice import audio_format, check_rate, kind_of
+    from drumscore.render.midimap import MidiMap
+
+    check_writable(args.output)
+    kind = kind_of(args.output)
+    midimap = MidiMap.from_option(args.midi_notes)
+    _check_audio_options(args, kind)
+    if kind == "audio":
+        args.rate = check_rate(args.rate)
+        audio_format(args.output, args.subtype)
+    if kind in staff.KINDS:
+        staff.check(args, kind)
+    timeline = timeline_from_args(args, _duration(args))
+
+    if kind in staff.KINDS:
+        staff.check_timeline(args, timeline)
+        detail = staff.write(args, timeline, kind, midimap)
+    elif kind == "midi":
+        from drumscore.files.atomic import write_bytes
+        from drumscore.render.midi import midi_bytes
+
+        write_bytes(args.output, midi_bytes(timeline, midimap))
+        detail = f"MIDI channel 10: {midimap.describe()}"
+    else:
+        frames, sound = _render_audio(args, timeline, midimap)
+        detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo, {sound}"
+    tempo = timeline.tempo
+    if timeline.expression and timeline.expression.humanize_ms:
+        ex = timeline.expression
+        detail += f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
+    if not args.quiet:
+        print(
+            f"wrote {args.output}: {timeline.description}, {len(timeline)} strokes, "
+            f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart), {detail}"
+        )
+    return 0
+
+
+def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
+    """Refuse options that the chosen output would silently ignore."""
+    from drumscore.errors import OptionError
+
+    if kind != "audio":
+        given = {
+            "--kit": args.kit,
+            "--soundfont": args.soundfont,
+            "--rate": args.rate,
+            "--subtype": args.subtype,
+        }
+        for option, value in given.items():
+            if value is not None:
+                raise OptionError(
+                    f"{option} {value!r} is for audio; a MIDI or notation file "
+                    f"({args.output!r}) carries only notes, so leave it out or write {AUDIO_FILES}"
+                )
+    elif args.midi_notes is not None and not args.soundfont:
+        raise OptionError(
+            f"--midi-notes {args.midi_notes!r} chooses General MIDI notes, which a kit does not "
+            "play; leave it out, add --soundfont FILE.sf2, or write .mid"
+        )
+
+
+def _duration(args: argparse.Namespace):
+    from drumscore.duration import parse_duration
+    from drumscore.errors import OptionError
+
+    if args.duration is None:
+        return None
+    if args.repeat is not None:
+        raise OptionError("give --repeat N or --duration TIME, not both")
+    return parse_duration(args.duration)
+
+
+def _render_audio(args: argparse.Namespace, timeline, midimap) -> tuple[int, str]:
+    """Stream the render to args.output in blocks: the frames written, and what played them."""
+    from drumscore.cli.progress import progress_bar
+    from drumscore.files.audio import stream_audio, tags_for
+
+    if args.soundfont:
+        from drumscore.render.soundfont import render_blocks
+
+        frames, blocks = render_blocks(timeline, args.soundfont, args.rate, midimap)
+        sound = f"SoundFont {args.soundfont}"
+    else:
+        from drumscore.render.kit import builtin_kit, load_kit
+        from drumscore.render.mix import blocks as mix_blocks
+        from drumscore.render.mix import plan
+
+        kit = load_kit(args.kit) if args.kit else builtin_kit()
+        p = plan(timeline, kit, args.rate)
+        frames, blocks = p.length, mix_blocks(p)
+        sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
+    written = 0
+
+    def counted(blocks):
+        nonlocal written
+        for block in blocks:
+            written += len(block)
+            yield block
+            tick(len(block))
+
+    with progress_bar(frames, args.rate, args.quiet) as tick:
+        stream_audio(
+            args.output, counted(blocks), args.rate, frames, args.subtype, tags=tags_for(timeline)
+        )
+    return written, sound

@@ -1,0 +1,91 @@
+"""render's staff-notation outputs: MusicXML (.musicxml .mxl) and MuseScore pages (.pdf .png)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from drumscore.render.musicxml import LYRICS
+
+#: The formats.kind_of kinds handled here.
+KINDS = ("notation", "engraved")
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lyrics",
+        choices=tuple(LYRICS),
+        default=None,
+        help="notation: a word under each stroke: drum (鼙 / 鼓), glyph (○ / □) or pinyin "
+        "(pí / gǔ); default none",
+    )
+    parser.add_argument(
+        "--dpi",
+        type=int,
+        default=150,
+        metavar="N",
+        help="PNG: dots per inch (default 150)",
+    )
+
+
+MIN_DPI, MAX_DPI = 36, 1200
+
+
+def check(args: argparse.Namespace, kind: str) -> None:
+    """Fail before any work: --humanize, bad --dpi, or MuseScore missing for PDF/PNG."""
+    from drumscore.errors import OptionError
+
+    if args.humanize is not None:
+        raise OptionError(
+            f"--humanize {args.humanize!r}: notation is written on the even beat; --humanize "
+            f"applies to audio and MIDI, so leave it out for {args.output!r} or write .mid or .wav"
+        )
+    if not MIN_DPI <= args.dpi <= MAX_DPI:
+        raise OptionError(f"--dpi {args.dpi} is out of range; use {MIN_DPI} to {MAX_DPI}")
+    if kind == "engraved":
+        from drumscore.render.musescore import find_musescore
+
+        find_musescore()
+
+
+def check_timeline(args: argparse.Namespace, timeline) -> None:
+    """Fail before any work when --duration asks for more repeats than notation writes out."""
+    from drumscore.errors import OptionError
+    from drumscore.render.musicxml import MAX_REPEAT
+
+    if args.duration is not None and timeline.repeats > MAX_REPEAT:
+        raise OptionError(
+            f"--duration {args.duration!r} gives {timeline.repeats} repeats of the section, and "
+            f"notation is capped at {MAX_REPEAT} repeats; use --repeat N with N at most "
+            f"{MAX_REPEAT}, or write .mid or audio for a longer backing track"
+        )
+
+
+def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
+    """Write the notation file(s) for `timeline`; return the detail for the summary line."""
+    from drumscore.files.atomic import write_bytes, write_series
+    from drumscore.files.format_choice import ENGRAVED, NOTATION
+    from drumscore.render.musicxml import bars, musicxml_bytes, mxl_bytes
+
+    suffix = Path(args.output).suffix.lower()
+    count = len(bars(timeline))
+    shape = f"{count} bar{'s' if count != 1 else ''}, ○ round and □ square noteheads"
+    if kind == "notation":
+        if NOTATION[suffix] == "mxl":
+            write_bytes(args.output, mxl_bytes(timeline, midimap, args.lyrics))
+            return f"compressed MusicXML, {shape}"
+        write_bytes(args.output, musicxml_bytes(timeline, midimap, args.lyrics))
+        return f"MusicXML, {shape}"
+
+    from drumscore.render.musescore import engrave
+
+    fmt = ENGRAVED[suffix]
+    engraving = engrave(musicxml_bytes(timeline, midimap, args.lyrics), fmt, dpi=args.dpi)
+    if fmt == "png":
+        paths = write_series(args.output, engraving.pages)
+    else:
+        write_bytes(args.output, engraving.pages[0])
+        paths = [Path(args.output)]
+    if len(paths) > 1:
+        shape += f"; {len(paths)} pages: " + ", ".join(str(p) for p in paths)
+    return f"{fmt.upper()} engraved by MuseScore, {shape}"

@@ -1,0 +1,1 @@
+"""Editions' own texts: markup and notes cleaned, encodings, the scores found, edition files."""

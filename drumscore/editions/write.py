@@ -1,0 +1,121 @@
+"""Writing an extraction as an edition file for scores/, in the format corpus.load_edition reads."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from drumscore.editions.extract import Extraction, line_range
+from drumscore.errors import CorpusError, ExtractError, OptionError
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+#: Line breaks and other control characters, which a TOML comment line cannot hold.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What an existing edition file holds that a passage cannot give: it is written again."""
+
+    id: str
+    aliases: tuple[str, ...]
+    note: str
+    counts: tuple[dict, ...]
+
+
+def kept_from(path: str | Path) -> Kept:
+    """The id, aliases, note and [[count]] entries of the edition file at `path`.
+
+    The file must be an edition file that loads; anything else is refused rather than replaced.
+    """
+    from drumscore.corpus import edition_from_dict
+
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        edition = edition_from_dict(data, where=str(path))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, CorpusError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise CorpusError(
+            f"-o {str(path)!r} exists but cannot be read as an edition file ({reason}), so its "
+            "counts, aliases and note cannot be kept; fix it, remove it, or choose another -o file"
+        ) from None
+    return Kept(edition.id, edition.aliases, edition.note, tuple(data.get("count", ())))
+
+
+def comment_text(text: str) -> str:
+    """`text` fit for one TOML comment line: line breaks and control characters become spaces."""
+    return _CONTROL.sub(" ", text)
+
+
+def edition_toml(
+    extraction: Extraction,
+    edition_id: str,
+    *,
+    name: str = "",
+    script: str = "traditional",
+    aliases: tuple[str, ...] = (),
+    note: str = "",
+    counts: Sequence[dict] = (),
+) -> str:
+    """The TOML text of an edition file holding every labelled score of `extraction`.
+
+    `counts` are [[count]] tables (as corpus.load_edition reads them), written after the scores.
+    """
+    import tomli_w
+
+    if not _ID.match(edition_id):
+        raise OptionError(
+            f"edition id {edition_id!r} must be lower-case letters, digits and '-', "
+            "e.g. 'benyi-skqs'"
+        )
+    unlabelled = [f for f in extraction.scores if not f.score.state]
+    if unlabelled:
+        where = line_range(*unlabelled[0].lines, words=True)
+        raise ExtractError(
+            f"the pattern on {where} has no 魯鼓/薛鼓 label beside it, so it cannot go into "
+            "an edition file; use --json to see what was found"
+        )
+    name = name or extraction.name
+    prov = extraction.provenance
+    source = {
+        "citation": prov.citation,
+        "file": prov.file,
+        "kanripo": prov.kanripo,
+        "lines": prov.lines,
+        "commit": prov.commit,
+        "licence": prov.licence,
+    }
+    scores = []
+    for found in sorted(extraction.scores, key=lambda f: (f.score.figure, f.score.state != "魯")):
+        entry = {
+            "figure": found.score.figure,
+            "state": found.score.state,
+            "label": found.label,
+            "printed": found.score.printed,
+            "file_lines": line_range(*found.lines),
+        }
+        kanripo_lines = extraction.kanripo_lines(found)
+        if kanripo_lines:
+            entry["kanripo_lines"] = kanripo_lines
+        scores.append(entry)
+    data = {
+        "id": edition_id,
+        "name": name,
+        "aliases": list(aliases),
+        "script": script,
+        "note": note,
+        "source": {k: v for k, v in source.items() if v},
+        "score": scores,
+        "count": [dict(c) for c in counts],
+    }
+    for key in ("aliases", "note", "count"):
+        if not data[key]:
+            del data[key]
+    head = (
+        f"# {comment_text(name)}: written by 'drumscore extract {comment_text(prov.file)}'. "
+        "Counts that the edition states go in [[count]] entries, each with its quote.\n"
+    )
+    return head + tomli_w.dumps(data, multiline_strings=False)

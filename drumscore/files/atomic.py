@@ -1,0 +1,136 @@
+"""Files at the edge: atomic writes that never leave a partial file or clobber a good one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from drumscore.errors import OutputError
+
+
+def check_writable(path: str | Path) -> Path:
+    """The output path, after checking its folder exists and it is not itself a folder."""
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise OutputError(
+            f"output {str(path)!r} is a folder; give a file name such as {str(path / 'out.wav')!r}"
+        )
+    if not parent.is_dir():
+        raise OutputError(
+            f"output folder {str(parent)!r} does not exist; create it first (mkdir -p {parent})"
+        )
+    if not os.access(parent, os.W_OK):
+        raise OutputError(f"output folder {str(parent)!r} is not writable; choose another -o path")
+    return path
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path beside `path`: on success it replaces `path`, else it is removed.
+
+    A symbolic link is followed, so the file it points to is replaced and the link kept.
+    """
+    path = check_writable(os.path.realpath(path) if os.path.islink(path) else path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
+    except OSError as exc:
+        raise OutputError(f"cannot write in {str(path.parent)!r}: {exc.strerror}") from None
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        _set_mode(tmp_path, path)
+        os.replace(tmp_path, path)
+    except BaseException:
+        tmp_path.unlink(missing_ok=True)
+        raise
+
+
+def _set_mode(tmp_path: Path, path: Path) -> None:
+    """Give the new file the mode of the file it replaces, or the umask's default."""
+    if path.exists():
+        with contextlib.suppress(OSError):
+            os.chmod(tmp_path, path.stat().st_mode & 0o777)
+    else:
+        os.chmod(tmp_path, 0o666 & ~_umask())
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write `data` to `path` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
+def series_paths(path: str | Path, count: int) -> list[Path]:
+    """The files of a series of `count` pages: `path` itself, then NAME-2.EXT, NAME-3.EXT…"""
+    path = Path(path)
+    return [path, *(path.with_name(f"{path.stem}-{n}{path.suffix}") for n in range(2, count + 1))]
+
+
+def stale_pages(path: str | Path, count: int) -> list[Path]:
+    """Pages of an earlier, longer series beside `path`: NAME-N.EXT for N beyond `count`.
+
+    Only that exact naming counts (N a whole number without leading zeros, the same extension).
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    naming = re.compile(rf"{re.escape(path.stem)}-([1-9][0-9]*){re.escape(path.suffix)}")
+    found = []
+    for entry in folder.iterdir():
+        match = naming.fullmatch(entry.name)
+        if match and int(match.group(1)) > count and entry.is_file():
+            found.append(entry)
+    return sorted(found, key=lambda p: int(naming.fullmatch(p.name).group(1)))
+
+
+def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
+    """Write `pages` as one set: `path`, NAME-2.EXT… (see series_paths); return their paths.
+
+    The pages are written to a temporary folder beside `path` and moved into place only when all
+    are written, so a failure leaves the earlier files as they were. Then the pages of an earlier,
+    longer series (stale_pages) are removed, so the folder holds exactly the new set.
+    """
+    path = check_writable(path)
+    if not pages:
+        raise OutputError(f"no pages to write to {str(path)!r}")
+    targets = series_paths(path, len(pages))
+    try:
+        staging = Path(
+            tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
+        )
+    except OSError as exc:
+        raise OutputError(f"cannot write in {str(path.parent)!r}: {exc.strerror}") from None
+    try:
+        staged = []
+        for target, page in zip(targets, pages, strict=True):
+            tmp = staging / target.name
+            tmp.write_bytes(page)
+            _set_mode(tmp, target)
+            staged.append(tmp)
+        for tmp, target in zip(staged, targets, strict=True):
+            os.replace(tmp, target)
+    except OSError as exc:
+        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for old in stale_pages(path, len(pages)):
+        try:
+            old.unlink(missing_ok=True)
+        except OSError as exc:
+            raise OutputError(
+                f"wrote {len(pages)} page(s) to {str(path)!r} but cannot remove the earlier page "
+                f"{str(old)!r}: {exc.strerror}; delete it by hand"
+            ) from None
+    return targets

@@ -1,0 +1,79 @@
+"""Audio file output with soundfile: WAV, FLAC or OGG, written atomically, whole or streamed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import numpy as np
+
+from drumscore.files.atomic import atomic_path
+from drumscore.files.format_choice import audio_format
+
+#: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
+WAV_LIMIT = 4 * 1024**3 - 1024**2
+_BYTES = {"PCM_U8": 1, "PCM_S8": 1, "PCM_16": 2, "PCM_24": 3, "PCM_32": 4, "FLOAT": 4, "DOUBLE": 8}
+
+
+def write_audio(
+    path: str | Path,
+    audio: np.ndarray,
+    rate: int,
+    subtype: str | None = None,
+    tags: Mapping[str, str] | None = None,
+) -> None:
+    """Write a float array to `path`; the format follows the extension."""
+    channels = 1 if audio.ndim == 1 else audio.shape[1]
+    stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
+
+
+def tags_for(timeline) -> dict[str, str]:
+    """The metadata that says what a render holds: its title and the citation of the reading."""
+    from drumscore import __version__
+
+    return {
+        "title": timeline.heading,
+        "comment": timeline.citation,
+        "software": f"drumscore {__version__}",
+    }
+
+
+def stream_audio(
+    path: str | Path,
+    blocks: Iterable[np.ndarray],
+    rate: int,
+    frames: int,
+    subtype: str | None = None,
+    channels: int = 2,
+    tags: Mapping[str, str] | None = None,
+) -> None:
+    """Write `blocks` (about `frames` frames in all) one after another, as they come.
+
+    Memory stays that of one block. The file appears only when every block is written: an
+    error or interruption part-way leaves no partial file and keeps any file already there.
+    `tags` (title, comment, software…) go into the file's metadata: RIFF INFO or Vorbis comments.
+    """
+    import soundfile as sf
+
+    fmt, subtype = audio_format(path, subtype)
+    if fmt == "WAV" and frames * channels * _BYTES.get(subtype, 4) > WAV_LIMIT:
+        fmt = "RF64"
+    with (
+        atomic_path(path) as tmp,
+        sf.SoundFile(
+            str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
+        ) as out,
+    ):
+        for key, value in (tags or {}).items():
+            setattr(out, key, value)
+        convert = _to_pcm16 if subtype == "PCM_16" else None
+        for block in blocks:
+            out.write(convert(block) if convert and block.dtype.kind == "f" else block)
+
+
+def _to_pcm16(block: np.ndarray) -> np.ndarray:
+    """Float (full scale ±1) to 16-bit integers, rounded and clipped: twice libsndfile's speed."""
+    scaled = np.multiply(block, np.float32(32767), dtype=np.float32)
+    np.rint(scaled, out=scaled)
+    np.clip(scaled, -32768, 32767, out=scaled)
+    return scaled.astype(np.int16)

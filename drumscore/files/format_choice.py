@@ -1,0 +1,55 @@
+"""Output formats, chosen by the file extension of -o."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from drumscore.errors import OptionError
+
+#: Audio sample rates: the default, and the range accepted.
+DEFAULT_RATE = 44100
+MIN_RATE, MAX_RATE = 8000, 192000
+
+AUDIO = {".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG"}
+MIDI = {".mid", ".midi"}
+#: Staff notation: MusicXML written by music21, and pages engraved from it by MuseScore.
+NOTATION = {".musicxml": "musicxml", ".xml": "musicxml", ".mxl": "mxl"}
+ENGRAVED = {".pdf": "pdf", ".png": "png"}
+DEFAULT_SUBTYPE = {"WAV": "PCM_16", "FLAC": "PCM_16", "OGG": "VORBIS"}
+
+
+def kind_of(path: str | Path) -> str:
+    """'audio', 'midi', 'notation' or 'engraved' for an output path; else an OptionError."""
+    ext = Path(path).suffix.lower()
+    if ext in AUDIO:
+        return "audio"
+    if ext in MIDI:
+        return "midi"
+    if ext in NOTATION:
+        return "notation"
+    if ext in ENGRAVED:
+        return "engraved"
+    known = " ".join(sorted([*AUDIO, *MIDI, *NOTATION, *ENGRAVED]))
+    shown = ext or "no extension"
+    raise OptionError(f"cannot tell the format of {str(path)!r} ({shown}); use one of: {known}")
+
+
+def check_rate(rate: int | None) -> int:
+    """The sample rate to use: DEFAULT_RATE when none is given, else one within range."""
+    if rate is None:
+        return DEFAULT_RATE
+    if isinstance(rate, bool) or not isinstance(rate, int) or not MIN_RATE <= rate <= MAX_RATE:
+        raise OptionError(f"--rate {rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz")
+    return rate
+
+
+def audio_format(path: str | Path, subtype: str | None = None) -> tuple[str, str]:
+    """The soundfile (format, subtype) for an audio path, checked against libsndfile."""
+    import soundfile as sf
+
+    fmt = AUDIO[Path(path).suffix.lower()]
+    subtype = (subtype or DEFAULT_SUBTYPE[fmt]).upper()
+    if not sf.check_format(fmt, subtype):
+        usable = ", ".join(sf.available_subtypes(fmt))
+        raise OptionError(f"--subtype {subtype!r} cannot be written as {fmt}; use one of: {usable}")
+    return fmt, subtype

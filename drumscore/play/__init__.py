@@ -1,0 +1,1 @@
+"""Playing now: audio through PortAudio, MIDI ports, and the live display of the stroke heard."""

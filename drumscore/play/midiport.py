@@ -1,0 +1,139 @@
+"""Playing the strokes on a MIDI output port (mido with python-rtmidi), for a synthesiser.
+
+There is no audio stream here, so the clock is the monotonic clock: every note is sent at its own
+deadline, start + k × interval, so timing never drifts.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+from drumscore._cstderr import captured
+from drumscore.errors import PlaybackError
+from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
+from drumscore.timeline import Timeline
+
+BACKEND = "mido.backends.rtmidi"
+
+
+def load_backend():
+    """mido's python-rtmidi backend, or a PlaybackError saying what to install."""
+    import mido
+
+    try:
+        return mido.Backend(BACKEND, load=True)
+    except ImportError:
+        raise PlaybackError(
+            "MIDI output needs the Python package python-rtmidi: pip install 'drumscore[play]'"
+        ) from None
+
+
+def output_ports() -> list[str]:
+    """The names of the MIDI output ports on this machine."""
+    backend = load_backend()
+    try:
+        with captured():  # ALSA's own complaint when there is no sequencer
+            return list(backend.get_output_names())
+    except OSError as exc:  # rtmidi's errors are OSErrors: no ALSA sequencer, no CoreMIDI…
+        raise PlaybackError(
+            f"the MIDI system cannot be opened ({exc}); on Linux the ALSA sequencer must be "
+            "available (the snd-seq kernel module, /dev/snd/seq)"
+        ) from None
+
+
+def choose_port(name: str) -> str:
+    """The one port whose name is `name`, or contains it."""
+    ports = output_ports()
+    exact = [p for p in ports if p.casefold() == name.strip().casefold()]
+    matches = exact or [p for p in ports if name.strip().casefold() in p.casefold()]
+    if len(matches) == 1:
+        return matches[0]
+    if not ports:
+        raise PlaybackError(
+            f"no MIDI output port called {name!r}: there are no MIDI output ports; "
+            "start a synthesiser (e.g. fluidsynth or timidity -iA) or connect one"
+        )
+    names = ", ".join(repr(p) for p in (matches or ports))
+    if matches:
+        raise PlaybackError(f"--midi-port {name!r} matches several ports: {names}; be more precise")
+    raise PlaybackError(f"no MIDI output port called {name!r}; choose one of {names}")
+
+
+def open_port(name: str):
+    """A mido output port, opened by (part of) its name."""
+    full = choose_port(name)
+    try:
+        return load_backend().open_output(full)
+    except OSError as exc:
+        raise PlaybackError(f"cannot open MIDI port {full!r}: {exc}") from None
+
+
+class MidiPlayer:
+    """Sends a timeline's strokes to a port on time: note on at a stroke, off half a beat later."""
+
+    def __init__(
+        self,
+        port,
+        timeline: Timeline,
+        midimap: MidiMap | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.port = port
+        self.timeline = timeline
+        self.midimap = midimap or MidiMap()
+        self.clock = clock
+        self._sounding: int | None = None
+        self._wake = threading.Event()
+
+    def __enter__(self) -> MidiPlayer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _message(self, kind: str, note: int, velocity: int = 0):
+        import mido
+
+        return mido.Message(kind, channel=PERCUSSION_CHANNEL, note=note, velocity=velocity)
+
+    def _wait_until(self, deadline: float) -> None:
+        while (left := deadline - self.clock()) > 0:
+            self._wake.wait(left)
+
+    def _note_off(self) -> None:
+        if self._sounding is not None:
+            self.port.send(self._message("note_off", self._sounding))
+            self._sounding = None
+
+    def heard(self, count: int | None = None) -> Iterator[int]:
+        """Send stroke after stroke, yielding each stroke number k as its note goes out."""
+        tempo = self.timeline.tempo
+        strokes = self.timeline.strokes
+        half_beat = float(tempo.interval) / 2
+        start = self.clock()
+        k = 0
+        while count is None or k < count:
+            onset = start + float(tempo.onset_seconds(k))
+            self._wait_until(onset)
+            drum = strokes[k % len(strokes)].drum
+            note = self.midimap.note(drum)
+            self.port.send(self._message("note_on", note, self.midimap.velocity(drum)))
+            self._sounding = note
+            yield k
+            self._wait_until(onset + half_beat)
+            self._note_off()
+            k += 1
+
+    def wait(self) -> None:
+        """Nothing rings on after the last note off."""
+
+    def close(self) -> None:
+        """Silence the note still sounding and close the port."""
+        try:
+            self._note_off()
+        finally:
+            close = getattr(self.port, "close", None)
+            if close is not None:
+                close()

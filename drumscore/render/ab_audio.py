@@ -1,0 +1,48 @@
+"""Hearing a comparison: A then B after a pause, or A on the left and B on the right."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from drumscore.analysis.compare import Comparison
+from drumscore.model import Section
+from drumscore.render.kit import Kit
+from drumscore.render.mix import DEFAULT_RATE, mix_range, normalise, plan
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+
+#: The pause between A and B, in strokes of the shared tempo.
+PAUSE_STROKES = 2
+
+
+def comparison_audio(
+    comparison: Comparison,
+    *,
+    section: Section | str | None = None,
+    tempo: Tempo | None = None,
+    rate: int = DEFAULT_RATE,
+    stereo: bool = False,
+    kit: Kit | None = None,
+) -> np.ndarray:
+    """Float32 stereo audio of both scores at one tempo, normalised together so levels compare.
+
+    In sequence, B starts PAUSE_STROKES beats after A's last stroke would be followed, and never
+    before A has rung out.
+    """
+    a, b, start = _parts(comparison, section, tempo or Tempo.from_options(), rate, kit)
+    if stereo:
+        out = np.zeros((max(len(a), len(b)), 2), dtype=np.float32)
+        out[: len(a), 0] = a.mean(axis=1)
+        out[: len(b), 1] = b.mean(axis=1)
+        return normalise(out)
+    out = np.zeros((start + len(b), 2), dtype=np.float32)
+    out[: len(a)] += a
+    out[start:] += b
+    return normalise(out)
+
+
+def _parts(comparison, section, tempo, rate, kit):
+    plans = [plan(arrange(s, section, tempo), kit, rate) for s in (comparison.a, comparison.b)]
+    a, b = (mix_range(p, 0, p.length) for p in plans)
+    start = max(tempo.onset_sample(len(plans[0].onsets) + PAUSE_STROKES, rate), len(a))
+    return a, b, start

@@ -1,0 +1,240 @@
+"""Drum kits: which samples sound for 鼙 and 鼓, with gain and pan, read from a kit file.
+
+A kit file (TOML, see docs/kits.md) names one or more samples per drum, played in turn
+(round-robin), optionally in velocity layers. Samples may have any rate and channel count.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from drumscore.errors import DrumscoreError
+from drumscore.model import Drum
+
+BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
+#: A sample whose peak is below this (−80 dBFS: 16-bit rounding noise at most) is silence.
+SILENCE = 1e-4
+
+
+class KitError(DrumscoreError, ValueError):
+    """A kit file or sample that cannot be used."""
+
+
+@dataclass(frozen=True, eq=False)
+class Sample:
+    """One recording as float32 stereo at its own rate, with the file it came from."""
+
+    data: np.ndarray
+    rate: int
+    name: str = ""
+
+    def at_rate(self, rate: int) -> Sample:
+        """Resampled with soxr (very high quality); itself when the rate already matches."""
+        if rate == self.rate:
+            return self
+        import soxr
+
+        data = soxr.resample(self.data, self.rate, rate, quality="VHQ")
+        return Sample(np.ascontiguousarray(data, np.float32), rate, self.name)
+
+
+@dataclass(frozen=True, eq=False)
+class Layer:
+    """Samples played in turn for velocities from `velocity` up to the next layer's."""
+
+    velocity: int
+    samples: tuple[Sample, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Voice:
+    """One drum: its velocity layers (lowest first), gain and equal-power pan."""
+
+    layers: tuple[Layer, ...]
+    gain: float = 1.0
+    pan: float = 0.0
+
+    @property
+    def samples(self) -> tuple[np.ndarray, ...]:
+        """The arrays of the loudest layer."""
+        return tuple(s.data for s in self.layers[-1].samples)
+
+    def layer_for(self, velocity: int) -> Layer:
+        """The layer that serves `velocity`: the loudest whose lower bound it reaches."""
+        chosen = self.layers[0]
+        for layer in self.layers:
+            if layer.velocity <= velocity:
+                chosen = layer
+        return chosen
+
+    @property
+    def stereo_gain(self) -> np.ndarray:
+        """Left and right gain: the voice's gain with equal-power pan, unity in the centre."""
+        angle = (self.pan + 1) * math.pi / 4
+        scale = np.array([math.cos(angle), math.sin(angle)], dtype=np.float32) * math.sqrt(2)
+        return (scale * self.gain).astype(np.float32)
+
+    def sample_for(self, n: int, velocity: int) -> np.ndarray:
+        """The n-th stroke's sample (round-robin in its layer), with gain and pan applied."""
+        samples = self.layer_for(velocity).samples
+        return samples[n % len(samples)].data * self.stereo_gain
+
+    def at_rate(self, rate: int) -> Voice:
+        layers = tuple(
+            Layer(layer.velocity, tuple(s.at_rate(rate) for s in layer.samples))
+            for layer in self.layers
+        )
+        return Voice(layers, self.gain, self.pan)
+
+
+@dataclass(frozen=True, eq=False)
+class Kit:
+    """A named pair of voices. `rate` is the rate every sample has, or None while they differ."""
+
+    name: str
+    rate: int | None
+    voices: dict[Drum, Voice]
+
+    def voice(self, drum: Drum) -> Voice:
+        return self.voices[drum]
+
+    def at_rate(self, rate: int) -> Kit:
+        """The kit with every sample resampled once, from its own rate, to `rate`."""
+        if rate == self.rate:
+            return self
+        return _at_rate(self, rate)
+
+
+@functools.lru_cache(maxsize=8)
+def _at_rate(kit: Kit, rate: int) -> Kit:
+    return Kit(kit.name, rate, {d: v.at_rate(rate) for d, v in kit.voices.items()})
+
+
+def read_sample(path: str | Path) -> Sample:
+    """A sample file as float32 stereo: mono is doubled, more than two channels fold to mono."""
+    import soundfile as sf
+
+    path = Path(path)
+    try:
+        data, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    except FileNotFoundError:
+        raise KitError(
+            f"kit sample {str(path)!r} does not exist; check its name in the kit file"
+        ) from None
+    except (sf.LibsndfileError, RuntimeError, OSError, ValueError) as exc:
+        raise KitError(
+            f"kit sample {str(path)!r} cannot be read as audio ({exc}); use WAV, FLAC or OGG"
+        ) from None
+    if not np.all(np.isfinite(data)):
+        raise KitError(f"kit sample {str(path)!r} holds invalid (NaN or infinite) values")
+    channels = data.shape[1]
+    if channels == 1:
+        data = np.repeat(data, 2, axis=1)
+    elif channels > 2:
+        data = np.repeat(data.mean(axis=1, keepdims=True), 2, axis=1)
+    # checked after folding: channels that cancel out would play as silence
+    if data.shape[0] == 0 or float(np.max(np.abs(data))) < SILENCE:
+        raise KitError(f"kit sample {str(path)!r} is silent; give a recording of the drum")
+    return Sample(np.ascontiguousarray(data, np.float32), int(rate), path.name)
+
+
+def _names(value, where: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise KitError(f"{where}: samples must be a file name or a list of them, not {value!r}")
+    return value
+
+
+def _number(table: dict, key: str, default: float, where: str) -> float:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise KitError(f"{where}: {key} must be a number, not {value!r}")
+    return float(value)
+
+
+def _voice(table, drum: Drum, folder: Path, where: str) -> Voice:
+    where = f"{where} [{drum.pinyin}]"
+    if table is None:
+        raise KitError(
+            f"{where} is missing; add a [{drum.pinyin}] table with samples = [...] for "
+            f"{drum.value} {drum.symbol}"
+        )
+    if not isinstance(table, dict):
+        raise KitError(
+            f"{where} must be a table ([{drum.pinyin}] with samples = [...]), not {table!r}"
+        )
+    unknown = set(table) - {"samples", "gain_db", "pan", "layers"}
+    if unknown:
+        raise KitError(
+            f"{where}: unknown key {sorted(unknown)[0]!r}; use samples, layers, gain_db, pan"
+        )
+    specs: list[tuple[int, list[str]]] = []
+    if "samples" in table:
+        specs.append((0, _names(table["samples"], where)))
+    layers_value = table.get("layers", [])
+    if not isinstance(layers_value, list):
+        raise KitError(
+            f"{where}: layers must be written as [[{drum.pinyin}.layers]] tables, "
+            f"not {layers_value!r}"
+        )
+    for layer in layers_value:
+        if not isinstance(layer, dict) or "samples" not in layer:
+            raise KitError(f"{where}: each [[{drum.pinyin}.layers]] needs velocity and samples")
+        velocity = layer.get("velocity")
+        if isinstance(velocity, bool) or not isinstance(velocity, int) or not 1 <= velocity <= 127:
+            raise KitError(
+                f"{where}: layer velocity must be a whole number 1-127, not {velocity!r}"
+            )
+        specs.append((velocity, _names(layer["samples"], where)))
+    if not specs:
+        raise KitError(f"{where} needs samples = [...] or [[{drum.pinyin}.layers]]")
+    specs.sort(key=lambda spec: spec[0])
+    velocities = [v for v, _ in specs]
+    if len(set(velocities)) < len(velocities):
+        raise KitError(f"{where}: two layers start at the same velocity; give each its own")
+    layers = tuple(
+        Layer(v, tuple(read_sample(folder / name) for name in names)) for v, names in specs
+    )
+    gain_db = _number(table, "gain_db", 0.0, where)
+    if not -60 <= gain_db <= 24:
+        raise KitError(f"{where}: gain_db must be from -60 to 24, not {gain_db!r}")
+    pan = _number(table, "pan", 0.0, where)
+    if not -1 <= pan <= 1:
+        raise KitError(f"{where}: pan must be from -1 (left) to 1 (right), not {pan!r}")
+    return Voice(layers, 10 ** (gain_db / 20), pan)
+
+
+def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
+    """Read a kit file (TOML), or a folder holding kit.toml: a [pi] and a [gu] table."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "kit.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise KitError(
+            f"kit file {str(path)!r} does not exist; give a kit.toml or the folder holding it"
+        ) from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise KitError(f"kit file {str(path)!r} cannot be read: {exc}") from None
+    where = f"kit file {str(path)!r}"
+    unknown = sorted(set(data) - {"name", "pi", "gu"})
+    if unknown:
+        raise KitError(f"{where}: unknown key {unknown[0]!r}; a kit file has name, [pi] and [gu]")
+    voices = {drum: _voice(data.get(drum.pinyin), drum, path.parent, where) for drum in Drum}
+    rates = {s.rate for v in voices.values() for layer in v.layers for s in layer.samples}
+    name = data.get("name", path.parent.name)
+    return Kit(str(name), rates.pop() if len(rates) == 1 else None, voices)
+
+
+@functools.cache
+def builtin_kit() -> Kit:
+    """The built-in kit, made by tools/make_kit.py after the 釋文's description of the two drums."""
+    return load_kit(BUILTIN_KIT)

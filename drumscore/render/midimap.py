@@ -1,0 +1,71 @@
+"""The General MIDI notes and velocities that stand for 鼙 and 鼓 (for MIDI and MusicXML)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drumscore.errors import OptionError
+from drumscore.expression import DEFAULT_VELOCITY
+from drumscore.model import Drum
+
+#: MIDI channel 10 (0-based 9): the General MIDI percussion channel.
+PERCUSSION_CHANNEL = 9
+
+GM_DRUM_NAMES = {
+    35: "Acoustic Bass Drum", 36: "Bass Drum 1", 37: "Side Stick", 38: "Acoustic Snare",
+    39: "Hand Clap", 40: "Electric Snare", 41: "Low Floor Tom", 42: "Closed Hi-Hat",
+    43: "High Floor Tom", 44: "Pedal Hi-Hat", 45: "Low Tom", 46: "Open Hi-Hat",
+    47: "Low-Mid Tom", 48: "Hi-Mid Tom", 49: "Crash Cymbal 1", 50: "High Tom",
+    51: "Ride Cymbal 1", 52: "Chinese Cymbal", 53: "Ride Bell", 54: "Tambourine",
+    55: "Splash Cymbal", 56: "Cowbell", 57: "Crash Cymbal 2", 58: "Vibraslap",
+    59: "Ride Cymbal 2", 60: "Hi Bongo", 61: "Low Bongo", 62: "Mute Hi Conga",
+    63: "Open Hi Conga", 64: "Low Conga", 65: "High Timbale", 66: "Low Timbale",
+    67: "High Agogo", 68: "Low Agogo", 69: "Cabasa", 70: "Maracas", 71: "Short Whistle",
+    72: "Long Whistle", 73: "Short Guiro", 74: "Long Guiro", 75: "Claves", 76: "Hi Wood Block",
+    77: "Low Wood Block", 78: "Mute Cuica", 79: "Open Cuica", 80: "Mute Triangle",
+    81: "Open Triangle",
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class MidiMap:
+    """Note and velocity per drum. Default: 鼙 → 45 Low Tom, soft; 鼓 → 41 Low Floor Tom, loud."""
+
+    pi_note: int = 45
+    gu_note: int = 41
+    pi_velocity: int = DEFAULT_VELOCITY[Drum.PI]
+    gu_velocity: int = DEFAULT_VELOCITY[Drum.GU]
+
+    def note(self, drum: Drum) -> int:
+        return self.pi_note if drum is Drum.PI else self.gu_note
+
+    def velocity(self, drum: Drum) -> int:
+        return self.pi_velocity if drum is Drum.PI else self.gu_velocity
+
+    @classmethod
+    def from_option(cls, text: str | None) -> MidiMap:
+        """Parse --midi-notes 'PI,GU', e.g. '45,41' (鼙 first, then 鼓)."""
+        if text is None:
+            return cls()
+        parts = [p.strip() for p in text.split(",")]
+        try:
+            pi, gu = (int(p) for p in parts)
+        except ValueError:
+            raise OptionError(
+                f"--midi-notes takes two note numbers, 鼙 then 鼓, such as '45,41'; got {text!r}"
+            ) from None
+        for n in (pi, gu):
+            if not 0 <= n <= 127:
+                raise OptionError(f"MIDI note {n} in --midi-notes {text!r} is outside 0-127")
+        if pi == gu:
+            raise OptionError(
+                f"--midi-notes {text!r} gives both drums note {pi}; choose two different notes"
+            )
+        return cls(pi_note=pi, gu_note=gu)
+
+    def describe(self) -> str:
+        def one(drum: Drum) -> str:
+            n = self.note(drum)
+            return f"{drum.value} {drum.symbol} → {n} {GM_DRUM_NAMES.get(n, '')}".rstrip()
+
+        return f"{one(Drum.PI)}; {one(Drum.GU)}"

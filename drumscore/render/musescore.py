@@ -1,0 +1,134 @@
+"""PDF and PNG through MuseScore 3, run headless on a MusicXML document."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from drumscore.errors import EngraveError
+
+#: Executable names tried in order; DRUMSCORE_MUSESCORE overrides them with a path or name.
+MUSESCORE_NAMES = ("mscore3", "musescore3", "mscore", "musescore")
+ENGRAVED = ("pdf", "png")
+TIMEOUT_SECONDS = 300
+#: MuseScore's word for a file it could not read at all (it still writes a blank page).
+UNREADABLE = "empty score"
+INSTALL_HINT = (
+    "install MuseScore 3 (Debian/Ubuntu: sudo apt-get install musescore3; elsewhere "
+    "https://musescore.org) or set DRUMSCORE_MUSESCORE to its executable; "
+    "or write -o FILE.musicxml and open it in any notation program"
+)
+#: The MuseScore style of every engraving. The time signatures are hidden (the scores have no
+#: metre), and MuseScore would still draw a courtesy time signature at the end of a line before a
+#: bar of another length; genCourtesyTimesig turns those off. MuseScore 3 applies a style (-S) to
+#: a score it reads from its own format, not to one it imports, so engrave converts the MusicXML
+#: to .mscx first and engraves that, in one run of MuseScore (a job file, -j).
+#: MuseScore's own settings for the run: PNG pages on white, readable on dark slides and viewers.
+SETTINGS = "[export]\npng\\useTransparency=false\n"
+
+STYLE = """<?xml version="1.0" encoding="UTF-8"?>
+<museScore version="3.01">
+  <Style>
+    <genCourtesyTimesig>0</genCourtesyTimesig>
+  </Style>
+</museScore>
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Engraving:
+    """The pages MuseScore made (one PDF, or one PNG per page), what it said on stderr, and its
+    own score file (.mscx) as it read the MusicXML, with the style applied."""
+
+    pages: tuple[bytes, ...]
+    log: str
+    mscx: bytes = b""
+
+
+def find_musescore() -> str:
+    """The MuseScore executable, or an EngraveError saying how to install it."""
+    override = os.environ.get("DRUMSCORE_MUSESCORE")
+    if override:
+        found = shutil.which(override)
+        if found is None:
+            raise EngraveError(
+                f"DRUMSCORE_MUSESCORE={override!r} is not an executable; "
+                "point it at mscore3, or unset it to search the PATH"
+            )
+        return found
+    for name in MUSESCORE_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    raise EngraveError(f"PDF and PNG need MuseScore, which is not installed: {INSTALL_HINT}")
+
+
+def engrave(
+    musicxml: bytes, kind: str, *, dpi: int = 150, trim: int | None = 10, executable: str = ""
+) -> Engraving:
+    """Engrave a MusicXML document to 'pdf' or 'png'.
+
+    PNG pages are `dpi` dots per inch and trimmed to the music with a `trim`-pixel margin (None
+    keeps the whole page).
+    """
+    if kind not in ENGRAVED:
+        raise EngraveError(f"cannot engrave {kind!r}; MuseScore writes {', '.join(ENGRAVED)}")
+    program = executable or find_musescore()
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    env.setdefault("XDG_RUNTIME_DIR", "")
+    with tempfile.TemporaryDirectory(prefix="drumscore-engrave-") as folder:
+        work = Path(folder)
+        env["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"] or str(work)
+        env["HOME"] = str(work)  # MuseScore writes settings there; keep the user's untouched
+        settings = work / ".config" / "MuseScore" / "MuseScore3.ini"
+        settings.parent.mkdir(parents=True)
+        settings.write_text(SETTINGS, encoding="utf-8")
+        source = work / "score.musicxml"
+        source.write_bytes(musicxml)
+        style = work / "style.mss"
+        style.write_text(STYLE, encoding="utf-8")
+        styled = work / "score.mscx"
+        target = work / f"score.{kind}"
+        job = work / "job.json"
+        steps = [{"in": str(source), "out": str(styled)}, {"in": str(styled), "out": str(target)}]
+        job.write_text(json.dumps(steps), encoding="utf-8")
+        command = [program, "-S", str(style)]
+        if kind == "png":
+            command += ["-r", str(dpi)]
+            if trim is not None:
+                command += ["-T", str(trim)]
+        command += ["-j", str(job)]
+        try:
+            done = subprocess.run(
+                command, env=env, capture_output=True, timeout=TIMEOUT_SECONDS, check=False
+            )
+        except OSError as exc:
+            raise EngraveError(f"cannot run MuseScore {program!r}: {exc.strerror}") from None
+        except subprocess.TimeoutExpired:
+            raise EngraveError(
+                f"MuseScore {program!r} did not finish within {TIMEOUT_SECONDS} s"
+            ) from None
+        log = (done.stdout + done.stderr).decode("utf-8", "replace")
+        pages = _pages(work, kind)
+        if done.returncode != 0 or not pages or UNREADABLE in log:
+            last = " | ".join(line for line in log.splitlines()[-5:] if line.strip())
+            raise EngraveError(
+                f"MuseScore {program!r} failed (exit {done.returncode}) to write {kind.upper()}: "
+                f"{last or 'no message'}"
+            )
+        mscx = styled.read_bytes() if styled.is_file() else b""
+        return Engraving(tuple(p.read_bytes() for p in pages), log, mscx)
+
+
+def _pages(folder: Path, kind: str) -> list[Path]:
+    """MuseScore writes score.pdf, but score-1.png, score-2.png… one per page."""
+    if kind == "pdf":
+        single = folder / "score.pdf"
+        return [single] if single.is_file() else []
+    numbered = folder.glob("score-*.png")
+    return sorted(numbered, key=lambda p: int(p.stem.rsplit("-", 1)[1]))

@@ -1,0 +1,38 @@
+import functools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drumscore.analysis.align import align, distance
+
+seqs = st.lists(st.sampled_from("○□"), max_size=12)
+
+
+def levenshtein(a, b):
+    @functools.cache
+    def d(i, j):
+        if i == 0 or j == 0:
+            return i + j
+        return min(d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + (a[i - 1] != b[j - 1]))
+
+    return d(len(a), len(b))
+
+
+@given(seqs, seqs)
+def test_alignment_is_optimal_and_complete(a, b):
+    pairs = align(a, b)
+    assert [i for i, _ in pairs if i is not None] == list(range(len(a)))
+    assert [j for _, j in pairs if j is not None] == list(range(len(b)))
+    assert distance(a, b) == levenshtein(a, b)
+
+
+def test_single_deletion():
+    assert align("○□○", "○○") == ((0, 0), (1, None), (2, 1))
+
+
+# --- bad input ---
+
+
+def test_empty_sequences():
+    assert align("", "") == ()
+    assert distance("", "○□") == 2

@@ -1,0 +1,46 @@
+import pytest
+
+from drumscore.analysis.compare import compare
+from drumscore.corpus import resolve
+from drumscore.errors import NotationError, ScoreNotFoundError
+
+
+def test_lu2_editions_differ_by_one_circle_in_touhu():
+    c = compare(resolve("lu/2"), resolve("lu/2@xunzuan"))
+    kinds = [col.kind for col in c.columns if col.differs]
+    assert kinds == ["only-a"]
+    by = {s.section.value: s for s in c.sections}
+    assert by["head"].identical
+    assert by["touhu"].distance == 1
+    assert (by["she"].a.pi - by["she"].b.pi) == 1
+
+
+def test_half_positions_in_alignment():
+    c = compare(resolve("○半□○"), resolve("○□半○"))
+    assert c.distance == 0
+    assert (c.half_column("a"), c.half_column("b")) == (1, 2)
+    assert not c.identical
+
+
+def test_identical():
+    c = compare(resolve("lu"), resolve("lu@benyi"))
+    assert c.identical and c.distance == 0
+    assert all(s.identical for s in c.sections)
+
+
+def test_no_half_compares_whole_only():
+    c = compare(resolve("○□○"), resolve("○半□○"))
+    assert [s.section.value for s in c.sections] == ["she"]
+
+
+# --- bad input ---
+
+
+def test_unknown_score():
+    with pytest.raises(ScoreNotFoundError):
+        resolve("lu/3")
+
+
+def test_bad_notation():
+    with pytest.raises(NotationError):
+        resolve("○□x")

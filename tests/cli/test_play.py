@@ -1,0 +1,285 @@
+"""drumscore play, end to end: a real PortAudio device (ALSA's file plugin), a pseudo-terminal for
+the live display and for Ctrl-C, and the messages when PortAudio or a device is missing."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+
+import mido
+import numpy as np
+import pytest
+from alsa_capture import alsa_env, play_command, read_capture, requires_portaudio
+from audio_checks import strokes
+from cli_run import expect_error
+from fake_audio import no_library
+
+from drumscore.cli import main
+from drumscore.corpus import resolve
+from drumscore.play import audio as playback
+from drumscore.play import liveview, midiport
+from drumscore.render.midimap import MidiMap
+from drumscore.render.mix import render_audio
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+
+RATE = 44100
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def timeline(notation, interval, repeats=1):
+    return arrange(resolve(notation), None, Tempo.from_interval(interval), repeats)
+
+
+def spawn(args, env, **kwargs):
+    pexpect = pytest.importorskip("pexpect")
+    return pexpect.spawn(
+        args[0], args[1:], env=env, encoding="utf-8", dimensions=(24, 100), timeout=30, **kwargs
+    )
+
+
+# --- a real device: what it receives is what render writes -----------------------------------
+
+
+@requires_portaudio
+def test_what_the_device_receives_is_the_rendered_audio(tmp_path):
+    capture = tmp_path / "captured.raw"
+    args = ("lu", "--interval", "0.2", "--repeat", "2")
+    done = subprocess.run(
+        play_command(*args),
+        env=alsa_env(tmp_path / "home", capture),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    captured = read_capture(capture)
+    t = timeline("lu", "0.2", 2)
+    rendered = render_audio(t)
+
+    heard, expected = strokes(captured, RATE), strokes(rendered, RATE)
+    assert len(heard) == len(t)
+    assert [d for _, d in heard] == [d for _, d in expected] == [e.drum for e in t.events()]
+    offset = heard[0][0] - expected[0][0]  # the device's buffer of silence before the first block
+    assert offset >= 0
+    assert [o - offset for o, _ in heard] == [o for o, _ in expected]
+    # and sample for sample, after that silence
+    assert np.allclose(captured[offset : offset + len(rendered)], rendered, atol=1e-6)
+    assert not np.any(captured[:offset])
+
+    lines = [ln for ln in done.stdout.splitlines() if re.match(r"\s+\d+\s", ln)]
+    assert [ln.split()[3] for ln in lines] == [e.drum.symbol for e in t.events()]
+
+
+@requires_portaudio
+def test_a_users_kit_is_what_the_device_plays(tmp_path):
+    import soundfile as sf
+
+    from drumscore.render.kit import load_kit
+
+    t = np.arange(2000) / RATE
+    for name, freq in (("p.wav", 900.0), ("g.wav", 200.0)):
+        sf.write(str(tmp_path / name), 0.5 * np.sin(2 * np.pi * freq * t) * np.exp(-t / 0.01), RATE)
+    kit = tmp_path / "kit.toml"
+    kit.write_text("[pi]\nsamples = ['p.wav']\n[gu]\nsamples = ['g.wav']\n", encoding="utf-8")
+    capture = tmp_path / "captured.raw"
+    done = subprocess.run(
+        play_command("○□○", "--interval", "0.2", "--kit", str(kit)),
+        env=alsa_env(tmp_path / "home", capture),
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    captured = read_capture(capture)
+    rendered = render_audio(timeline("○□○", "0.2", 1), load_kit(kit))
+
+    def first_sound(x):
+        return int(np.flatnonzero(np.abs(x[:, 0]) > 1e-6)[0])
+
+    start = first_sound(captured) - first_sound(rendered)
+    assert np.allclose(captured[start : start + len(rendered)], rendered, atol=1e-6)
+
+
+@requires_portaudio
+def test_list_devices_shows_the_alsa_device(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "drumscore", "play", "--list-devices"],
+        env=alsa_env(tmp_path / "home", tmp_path / "unused.raw"),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "drumscore_capture" in done.stdout
+
+
+@requires_portaudio
+def test_an_unknown_device_exits_nonzero_naming_the_devices(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "drumscore", "play", "lu", "--device", "no such card"],
+        env=alsa_env(tmp_path / "home", tmp_path / "unused.raw"),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "'no such card'" in done.stderr
+    assert "drumscore_capture" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# --- the live display in a terminal ----------------------------------------------------------
+
+
+@requires_portaudio
+def test_the_live_display_highlights_the_strokes_in_order(tmp_path):
+    notation = "○□○○半□○□"
+    env = alsa_env(tmp_path / "home", tmp_path / "captured.raw")
+    child = spawn(play_command(notation, "--interval", "0.05", "--repeat", "2"), env)
+    child.expect(pytest.importorskip("pexpect").EOF)
+    out = child.before
+    child.close()
+    assert child.exitstatus == 0, out
+
+    t = timeline(notation, "0.05", 2)
+    n = len(t.strokes)
+    shown = []
+    for line in out.split(liveview.CLEAR_LINE):
+        before, mark, after = line.partition(liveview.HIGHLIGHT)
+        if not mark:
+            continue
+        index = sum(ANSI.sub("", before).count(s) for s in "○□")
+        shown.append((index, after[0]))
+        assert liveview.HALF in ANSI.sub("", line)
+    assert shown == [(e.k % n, e.drum.symbol) for e in t.events()]
+    assert out.index(liveview.HIDE_CURSOR) < out.index(liveview.HIGHLIGHT)
+    tail = out[out.rindex(liveview.HIGHLIGHT) :]
+    assert liveview.SHOW_CURSOR in tail
+    assert liveview.RESET in tail
+
+
+@requires_portaudio
+def test_ctrl_c_stops_a_loop_at_once_restoring_the_terminal_with_status_130(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    env = alsa_env(tmp_path / "home", "/dev/null")
+    child = spawn(play_command("○□○半○□", "--interval", "0.05", "--loop"), env)
+    child.expect("pass 3")
+    child.sendintr()
+    sent = time.monotonic()
+    child.expect(pexpect.EOF)
+    stopped = time.monotonic() - sent
+    after = child.before
+    child.close()
+    assert child.signalstatus is None
+    assert child.exitstatus == 130
+    assert stopped < 2.0
+    assert "Traceback" not in after
+    assert "drumscore: interrupted" in after
+    assert liveview.SHOW_CURSOR in after
+    assert liveview.RESET in after
+    # nothing is drawn over the restored terminal
+    assert liveview.HIGHLIGHT not in after[after.rindex(liveview.SHOW_CURSOR) :]
+
+
+# --- PortAudio or the device missing ---------------------------------------------------------
+
+
+def test_without_the_portaudio_library_play_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setattr(playback.importlib, "import_module", no_library)
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "lu"])
+    assert exited.value.code != 0
+    err = capsys.readouterr().err
+    assert err.startswith("drumscore: error: ")
+    assert len(err.strip().splitlines()) == 1
+    assert "libportaudio2" in err
+    assert "drumscore render" in err
+
+
+def test_without_an_output_device_play_says_to_render(monkeypatch, capsys):
+    class NoDevices:
+        class PortAudioError(Exception):
+            pass
+
+        default = type("Default", (), {"device": [-1, -1]})()
+
+        def query_devices(self, kind=None):
+            if kind:
+                raise self.PortAudioError("no default output device")
+            return []
+
+        def query_hostapis(self):
+            return []
+
+    monkeypatch.setattr(playback, "load_sounddevice", NoDevices)
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "lu"])
+    assert exited.value.code != 0
+    err = capsys.readouterr().err
+    assert "no audio output device" in err
+    assert "drumscore render" in err
+
+
+# --- MIDI output -----------------------------------------------------------------------------
+
+
+class RecordingPort:
+    name = "Test Synth"
+
+    def __init__(self):
+        self.sent: list[mido.Message] = []
+        self.closed = False
+
+    def send(self, message):
+        self.sent.append(message)
+
+    def close(self):
+        self.closed = True
+
+
+def test_midi_port_receives_each_stroke_with_its_note(monkeypatch, capsys):
+    port = RecordingPort()
+    monkeypatch.setattr(midiport, "open_port", lambda name: port)
+    assert main(["play", "○□○半○□", "--interval", "0.05", "--midi-port", "synth"]) == 0
+    ons = [m for m in port.sent if m.type == "note_on" and m.velocity > 0]
+    midimap = MidiMap()
+    t = timeline("○□○半○□", "0.05")
+    assert [m.note for m in ons] == [midimap.note(e.drum) for e in t.events()]
+    assert all(m.channel == 9 for m in port.sent)
+    assert port.closed
+    assert "'Test Synth'" in capsys.readouterr().out
+
+
+def test_list_ports_without_python_rtmidi_says_how_to_install_it(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "rtmidi", None)
+    monkeypatch.delitem(sys.modules, "mido.backends.rtmidi", raising=False)
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "--list-ports"])
+    assert exited.value.code != 0
+    assert "python-rtmidi" in capsys.readouterr().err
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["play"], "give a SCORE"),
+        (["play", "--list-devices", "--list-ports"], "one at a time"),
+        (["play", "lu", "--midi-port", "x", "--kit", "k"], "--kit 'k' shapes the audio"),
+        (["play", "lu", "--midi-port", "x", "--humanize", "5"], "--humanize '5' shapes"),
+        (["play", "lu", "--humanize", "500"], "--humanize takes milliseconds"),
+        (["play", "lu", "--list-devices"], "leave out the score 'lu'"),
+        (["play", "lu", "--midi-notes", "45,41"], "--midi-port"),
+        (["play", "no-such-score"], "'no-such-score'"),
+        (["play", "lu", "--bpm", "0"], "--bpm"),
+    ],
+)
+def test_bad_options_are_one_line_errors(argv, needle, capsys):
+    assert needle in expect_error(argv, capsys)

@@ -1,0 +1,47 @@
+"""Every stored edition checked against the passage it was extracted from."""
+
+import re
+
+import pytest
+from sourcefiles import SOURCES, source_text
+
+from drumscore import corpus
+from drumscore.editions import clean as kanripo
+from drumscore.editions.extract import extract
+
+EDITIONS = corpus.editions()
+
+
+def test_every_witness_with_notation_has_an_edition():
+    files = {e.provenance.file for e in EDITIONS}
+    witnesses = {p.name for p in SOURCES.glob("KR*.txt") if "TLS" not in p.name}
+    assert witnesses <= files
+    assert {"001_a32c6902e9fda003.txt", "003_69e158327cd5ca34.txt"} <= files
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda e: e.id)
+def test_edition_matches_its_source(edition):
+    text = source_text(edition.provenance.file)
+    found = extract(text)
+    printed = {(f.score.figure, f.score.state): f.score.printed for f in found.scores}
+    stored = {(s.figure, s.state): s.printed for s in edition.scores}
+    assert stored == printed
+
+
+@pytest.mark.parametrize(
+    "edition", [e for e in EDITIONS if e.provenance.kanripo], ids=lambda e: e.id
+)
+def test_provenance_matches_header(edition):
+    source = kanripo.header(source_text(edition.provenance.file))["source"]
+    prov = edition.provenance
+    assert f"{prov.kanripo}," in source
+    assert f"lines {prov.lines}," in source
+    assert source.endswith(f"commit {prov.commit}")
+
+
+@pytest.mark.parametrize("edition", [e for e in EDITIONS if e.counts], ids=lambda e: e.id)
+def test_stated_counts_are_quoted_from_the_source(edition):
+    text = kanripo.clean(source_text(edition.provenance.file), keep_notes=True).text
+    text = re.sub(r"\s", "", text)
+    for count in edition.counts:
+        assert count.quote and count.quote in text, count

@@ -1,0 +1,256 @@
+import re
+
+import pytest
+from sourcefiles import source_text
+
+from drumscore.editions.extract import extract, line_range, parse_glyph_options
+from drumscore.errors import ExtractError, NotationError, OptionError
+
+# The readings as the editions print them, written out by hand as an independent check.
+LU1 = "○□○○□□○□○○□半○□○□○○○□□○□○"
+XUE1 = "○□○○○□□○□○○□□○□○○□□○半○□○○○□□○"
+LU2 = "○□○○□□○○半○□○○□○○○○□○□○"
+LU2_SHORT = "○□○○□□○○半○□○□○○○○□○□○"
+XUE2 = "○□○○○○□○□○□○○○□○□○○□○半○□○□○○○○□○"
+XUE2_LONG = "○□○○○○□○□○□○○○○□○□○○□○半○□○□○○○○□○"
+
+WITNESSES = {
+    "KR1d0053_058_禮記注疏.txt": (LU2, XUE2),
+    "KR1d0044_017_禮經本義.txt": (LU2, XUE2_LONG),
+    "KR1d0057_146_衛湜禮記集說.txt": (LU2_SHORT, XUE2),
+    "KR1d0059_010_陳澔禮記集說.txt": (LU2, XUE2),
+    "KR1d0060_028_禮記大全.txt": (LU2, XUE2),
+    "KR1d0068_072_欽定禮記義疏.txt": (LU2, XUE2),
+    "KR1d0071_026_禮記述註.txt": (LU2, XUE2),
+    "KR1d0086_014_禮書綱目.txt": (LU2, XUE2),
+    "KR1i0002_035_樂書卷三十五.txt": (LU2_SHORT, XUE2),
+    "003_69e158327cd5ca34.txt": (LU2_SHORT, XUE2),
+    "001_a32c6902e9fda003.txt": (LU2, XUE2_LONG),
+}
+
+
+def notation(found):
+    return {(f.score.figure, f.score.state): f.score.pattern.notation for f in found.scores}
+
+
+@pytest.mark.parametrize("name", sorted(WITNESSES))
+def test_every_witness_gives_its_printed_patterns(name):
+    lu2, xue2 = WITNESSES[name]
+    found = extract(source_text(name), source_name=name)
+    assert notation(found) == {(1, "魯"): LU1, (1, "薛"): XUE1, (2, "魯"): lu2, (2, "薛"): xue2}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in WITNESSES if n.startswith("KR")))
+def test_no_stroke_outside_notes_is_lost(name):
+    """Every ○/□ of the file, outside notes and the header, lands in exactly one pattern."""
+    text = source_text(name)
+    body = "".join(line for line in text.split("\n") if not line.startswith("#"))
+    body = re.sub(r"\([^()]*\)", "", body)
+    strokes = sum(body.count(c) for c in "○□")
+    found = extract(text, source_name=name)
+    assert sum(len(f.score.pattern) for f in found.scores) == strokes
+
+
+def test_labels_follow_in_figure_one_and_precede_in_figure_two():
+    found = extract(source_text("KR1d0053_058_禮記注疏.txt"))
+    sides = {(f.score.figure, f.score.state): f.label_side for f in found.scores}
+    assert sides[(1, "魯")] == sides[(1, "薛")] == "follows"
+    assert sides[(2, "魯")] == sides[(2, "薛")] == "precedes"
+    for f in found.scores:
+        if f.label_side == "follows":
+            assert (f.label_pos.line, f.label_pos.column) > (f.end.line, f.end.column)
+        else:
+            assert (f.label_pos.line, f.label_pos.column) < (f.start.line, f.start.column)
+
+
+def test_page_break_inside_a_pattern_gives_one_pattern():
+    text = source_text("KR1d0053_058_禮記注疏.txt")
+    found = {(f.score.figure, f.score.state): f for f in extract(text).scores}
+    xue = found[(1, "薛")]
+    lines = text.split("\n")
+    assert any("<pb:" in ln for ln in lines[xue.start.line - 1 : xue.end.line])
+    assert xue.score.pattern.notation == XUE1
+
+
+def test_notes_inside_patterns_are_dropped_even_with_strokes():
+    name = "KR1d0068_072_欽定禮記義疏.txt"
+    text = source_text(name)
+    lu1 = next(f for f in extract(text).scores if (f.score.figure, f.score.state) == (1, "魯"))
+    assert lu1.score.printed == LU1
+    # The notes inside it hold strokes of their own (吳澄本作○).
+    inside = "\n".join(text.split("\n")[lu1.start.line - 1 : lu1.end.line])
+    assert "作○" in inside
+
+
+def test_line_ranges_point_at_the_pattern_in_the_file():
+    text = source_text("KR1d0071_026_禮記述註.txt")
+    lines = text.split("\n")
+    for f in extract(text).scores:
+        assert lines[f.start.line - 1][f.start.column - 1] == f.score.printed[0]
+        assert lines[f.end.line - 1][f.end.column - 1] == f.score.printed[-1]
+
+
+def test_provenance_from_header():
+    found = extract(source_text("KR1d0044_017_禮經本義.txt"), source_name="x.txt")
+    prov = found.provenance
+    assert (prov.kanripo, prov.lines) == ("KR1d0044", "141-155")
+    assert prov.commit == "0bca58804f10195042fa47dfae612e930006f383"
+    assert prov.licence.startswith("CC BY-SA")
+    assert found.name == "禮經本義"
+
+
+def test_kanripo_lines_map_file_lines():
+    text = source_text("KR1d0053_058_禮記注疏.txt")
+    found = extract(text)
+    first = found.scores[0]
+    # The body's first line (file line 5) is Kanripo line 437.
+    assert first.lines[0] == 5
+    assert found.kanripo_lines(first).startswith("437")
+
+
+def test_pairing_comes_from_structure_not_edition():
+    # Figures printed back to back without prose: P L P L | L P L P.
+    text = "○□○半○□魯鼓□□○半○薛鼓魯鼓○○□半□○薛鼓□○半○○○"
+    found = notation(extract(text))
+    assert found == {
+        (1, "魯"): "○□○半○□",
+        (1, "薛"): "□□○半○",
+        (2, "魯"): "○○□半□○",
+        (2, "薛"): "□○半○○○",
+    }
+
+
+def test_spellings_and_lookalikes():
+    found = notation(extract("鼔〇口〇半〇口鲁鼔 取半以下 辥鼓口口〇半〇"))
+    assert found == {(1, "魯"): "○□○半○□", (2, "薛"): "□□○半○"}
+
+
+def test_lone_heading_and_prose_labels_are_not_labels():
+    text = "鼓○□○半○□魯鼓。故魯鼓薛鼓總以鼓名之也"
+    found = extract(text)
+    assert [(f.score.figure, f.score.state) for f in found.scores] == [(1, "魯")]
+
+
+def test_lone_strokes_in_prose_are_not_scores():
+    text = "釋文：『○，圜鼙。□，方鼓。』口徑二寸半。○□○半○□魯鼓"
+    assert len(extract(text).scores) == 1
+
+
+def test_half_after_a_line_break_inside_a_pattern():
+    # Kanripo: the printed column ends after ○□○ and the pattern goes on with 半.
+    for text in ("○□○¶\n半○□○魯鼓", "○□○\n半○□○魯鼓", "○□○¶\n<pb:KR_1-1a>¶\n半○□○魯鼓"):
+        (found,) = extract(text).scores
+        assert (found.score.state, found.score.pattern.notation) == ("魯", "○□○半○□○")
+        assert found.lines == (1, text.count("\n") + 1)
+
+
+def test_line_range():
+    assert [line_range(3, 5), line_range(3, 3)] == ["3-5", "3"]
+    assert [line_range(3, 5, words=True), line_range(3, 3, words=True)] == ["lines 3-5", "line 3"]
+
+
+def test_glyph_option_maps_extra_signs():
+    glyph_map = parse_glyph_options(["●=○", "■=□"])
+    found = extract("●■●半●■魯鼓", glyph_map=glyph_map)
+    assert found.scores[0].score.pattern.notation == "○□○半○□"
+
+
+# --- bad input ---
+
+
+def test_no_notation_in_tls_file():
+    with pytest.raises(ExtractError, match="no drum notation found"):
+        extract(source_text("KR1d0052_041_禮記(TLS).txt"), source_name="tls.txt")
+
+
+def test_unknown_glyph_names_it_with_line_and_column():
+    text = source_text("KR1d0053_058_禮記注疏.txt")
+    lines = text.split("\n")
+    lines[5] = lines[5].replace("○", "◇", 1)
+    column = lines[5].index("◇") + 1
+    with pytest.raises(NotationError) as info:
+        extract("\n".join(lines))
+    err = info.value
+    assert (err.line, err.column) == (6, column)
+    assert "◇" in str(err)
+    assert "--glyph" in str(err)
+
+
+def test_unknown_glyph_after_a_pattern():
+    with pytest.raises(NotationError, match="U\\+25CF"):
+        extract("○□○半○□●魯鼓")
+
+
+@pytest.mark.parametrize("spec", ["●", "●=x", "●●=○", "=○", "●=鼓"])
+def test_bad_glyph_options(spec):
+    with pytest.raises(OptionError, match=re.escape(repr(spec))):
+        parse_glyph_options([spec])
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("○=□", "notation already"),
+        ("〇=□", "notation already"),
+        ("口=○", "notation already"),
+        ("半=○", "notation already"),
+        ("鼓=○", "labels 魯鼓 and 薛鼓"),
+        ("鲁=□", "labels 魯鼓 and 薛鼓"),
+        ("辪=□", "labels 魯鼓 and 薛鼓"),
+        ("皷=○", "labels 魯鼓 and 薛鼓"),
+        ("(=○", "markup"),
+        ("）=○", "markup"),
+        ("【=□", "markup"),
+        ("¶=○", "markup"),
+        ("<=○", "markup"),
+        (">=□", "markup"),
+        (" =○", "a space"),
+        ("\u3000=○", "a space"),
+        ("◇=半", "only be read as ○ (鼙) or □ (鼓), not as '半'"),
+        ("●=〇", "only be read as ○ (鼙) or □ (鼓), not as '〇'"),
+        ("●=口", "only be read as ○ (鼙) or □ (鼓)"),
+    ],
+)
+def test_glyph_options_that_would_change_the_notation(spec, reason):
+    with pytest.raises(OptionError) as info:
+        parse_glyph_options(["●=○", spec])
+    assert repr(spec) in str(info.value) and reason in str(info.value)
+
+
+def test_glyph_given_two_meanings():
+    with pytest.raises(OptionError, match="--glyph 'X=○' and --glyph 'X=□' read 'X' two ways"):
+        parse_glyph_options(["X=○", "Y=□", "X=□"])
+    assert parse_glyph_options(["X=○", "X=○"]) == {"X": "○"}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "hint"),
+    [
+        ("魯鼓半○□○○□○□○", 1, 3, "move 半"),
+        ("○□○○□○□○半魯鼓", 1, 9, "move 半"),
+        ("○□○○□○□○ 半\n魯鼓", 1, 10, "move 半"),
+        ("甲乙\n○□○\n\n半○□○薛鼓", 4, 1, "blank line"),
+        ("魯鼓\n\n半○□○○□○□○", 3, 1, "move 半"),
+        ("○□○¶\n半○□○¶\n\n半○○□", 4, 1, "blank line"),
+    ],
+)
+def test_half_at_the_edge_of_a_run_is_refused(text, line, column, hint):
+    with pytest.raises(NotationError) as info:
+        extract(text)
+    err = info.value
+    assert (err.line, err.column) == (line, column)
+    assert text.split("\n")[line - 1][column - 1] == "半"
+    assert "半 must stand between strokes" in str(err) and hint in err.hint
+
+
+def test_two_patterns_for_one_drum_and_figure():
+    with pytest.raises(ExtractError, match=r"two patterns .*\(line 1 and lines 2-3\)"):
+        extract("○□○半○魯鼓。\n○□○\n半○魯鼓")
+
+
+def test_two_half_marks_located_in_the_file():
+    text = "甲乙\n○□半○\n半□魯鼓\n"
+    with pytest.raises(NotationError) as info:
+        extract(text)
+    assert (info.value.line, info.value.column) == (3, 1)
+    assert "line 2, column 3" in str(info.value)

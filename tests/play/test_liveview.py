@@ -1,0 +1,175 @@
+"""The live display: the stroke being heard is highlighted, and 半 stays visible."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from drumscore.corpus import resolve
+from drumscore.display import width
+from drumscore.model import Section
+from drumscore.play import liveview
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+NOTATION = "○□○○半□○□"  # five strokes before 半, three after
+
+
+def timeline(section=None, repeats=1, notation=NOTATION):
+    return arrange(resolve(notation), section, Tempo.from_bpm(120), repeats)
+
+
+def highlighted(line: str) -> tuple[int, str]:
+    """(index among the strokes shown, symbol) of the highlighted stroke in a notation line."""
+    before, _, after = line.partition(liveview.HIGHLIGHT)
+    assert after, f"nothing highlighted in {line!r}"
+    assert liveview.HIGHLIGHT not in after
+    shown = ANSI.sub("", before)
+    return sum(shown.count(s) for s in "○□"), after[0]
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+# --- the stroke being heard ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("section", [None, "touhu", "head"])
+def test_each_stroke_in_turn_is_the_one_highlighted(section):
+    t = timeline(section)
+    for k, event in enumerate(t.events()):
+        index, symbol = highlighted(liveview.notation_line(t, k))
+        assert index == k
+        assert symbol == event.drum.symbol
+
+
+def test_strokes_already_heard_are_dimmed_and_the_rest_are_not():
+    t = timeline()
+    line = liveview.notation_line(t, 3)
+    before, _, after = line.partition(liveview.HIGHLIGHT)
+    assert before.count(liveview.DIM) == 3
+    assert liveview.DIM not in after
+
+
+def test_the_notation_line_shows_the_pattern_itself():
+    t = timeline()
+    text = plain(liveview.notation_line(t, 0)).replace(" ", "").replace("│", "")
+    assert text == resolve(NOTATION).pattern.notation
+
+
+def test_the_half_division_stands_between_the_strokes_before_and_after_it():
+    t = timeline()
+    half = resolve(NOTATION).pattern.half
+    text = plain(liveview.notation_line(t, 0))
+    before, sep, after = text.partition(liveview.HALF)
+    assert sep
+    assert sum(before.count(s) for s in "○□") == half
+    assert sum(after.count(s) for s in "○□") == len(t.strokes) - half
+
+
+def test_a_section_on_one_side_of_half_shows_half_on_the_other():
+    touhu = plain(liveview.notation_line(timeline("touhu"), 0)).strip()
+    head = plain(liveview.notation_line(timeline("head"), 0)).strip()
+    assert touhu.startswith(liveview.HALF)
+    assert head.endswith(liveview.HALF)
+
+
+def test_status_names_the_stroke_its_drum_and_its_side_of_half():
+    t = timeline()
+    half = resolve(NOTATION).pattern.half
+    for k, event in enumerate(t.events()):
+        status = liveview.status_line(t, k)
+        assert f"stroke {k + 1}/{len(t.strokes)}" in status
+        assert f"{event.drum.symbol} {event.drum.value}" in status
+        assert ("before 半" in status) == (k < half)
+
+
+def test_a_long_pattern_is_cut_to_a_window_that_keeps_the_heard_stroke():
+    t = arrange(resolve("xue/2"), None, Tempo.from_bpm(60))
+    for columns in (20, 30):
+        for k in range(len(t)):
+            line = liveview.notation_line(t, k, columns)
+            assert width(plain(line)) <= columns
+            _, symbol = highlighted(line)
+            assert symbol == t.strokes[k].drum.symbol
+
+
+def test_a_wide_terminal_shows_the_whole_pattern():
+    t = arrange(resolve("xue/2"), None, Tempo.from_bpm(60))
+    line = plain(liveview.notation_line(t, 0, 200))
+    assert "…" not in line
+    assert sum(line.count(s) for s in "○□") == len(t.strokes)
+
+
+# --- repeats and loops -----------------------------------------------------------------------
+
+
+def test_repeats_and_loops_start_the_highlight_again_with_the_pass_counted():
+    t = timeline(repeats=2)
+    n = len(t.strokes)
+    assert highlighted(liveview.notation_line(t, n))[0] == 0
+    assert "pass 2/2" in liveview.status_line(t, n)
+    assert "pass 5" in liveview.status_line(t, 4 * n + 1, loop=True)
+    assert "/2" not in liveview.status_line(t, 4 * n + 1, loop=True).split("pass")[1]
+
+
+def test_status_gives_the_time_of_the_stroke_on_the_even_beat():
+    t = timeline()
+    assert "2.50 s" in liveview.status_line(t, 5)  # 120 per minute: half a second apart
+
+
+# --- plain output ----------------------------------------------------------------------------
+
+
+def test_plain_output_has_a_line_per_stroke_and_marks_half_and_each_pass():
+    t = timeline(repeats=2)
+    lines = [line for k in range(len(t)) for line in liveview.plain_lines(t, k)]
+    strokes = [line for line in lines if not line.startswith("--")]
+    assert len(strokes) == len(t)
+    assert [line.split()[3] for line in strokes] == [e.drum.symbol for e in t.events()]
+    half = resolve(NOTATION).pattern.half
+    first = lines.index("-- 半 --")
+    assert lines[first + 1].split()[0] == str(half + 1)
+    assert lines.count("-- 半 --") == 2
+    assert lines.count("-- pass 2 --") == 1
+    assert all(ANSI.search(line) is None for line in lines)
+
+
+# --- painting the terminal -------------------------------------------------------------------
+
+
+def test_repaint_goes_back_over_the_lines_it_painted():
+    first = liveview.repaint(["a", "b"], 0)
+    again = liveview.repaint(["c", "d"], 2)
+    assert "\x1b[" not in first.replace(liveview.CLEAR_LINE, "")
+    assert again.startswith("\r\x1b[1A")
+    assert again.count(liveview.CLEAR_LINE) == 2
+
+
+def test_restore_shows_the_cursor_and_resets_attributes():
+    text = liveview.restore()
+    assert liveview.SHOW_CURSOR in text
+    assert liveview.RESET in text
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+
+def test_a_negative_stroke_number_is_refused():
+    with pytest.raises(ValueError, match="-1"):
+        liveview.notation_line(timeline(), -1)
+
+
+def test_a_terminal_too_narrow_still_shows_the_heard_stroke():
+    t = arrange(resolve("lu"), Section.SHE, Tempo.from_bpm(60))
+    line = liveview.notation_line(t, 12, columns=1)
+    assert highlighted(line)[1] == t.strokes[12].drum.symbol
+
+
+def test_a_pattern_without_half_shows_no_division():
+    t = arrange(resolve("○□○□"), None, Tempo.from_bpm(60))
+    assert liveview.HALF not in liveview.notation_line(t, 0)
+    assert "射" in liveview.status_line(t, 0)

@@ -1,0 +1,125 @@
+"""MIDI output: notes on time on the percussion channel, and clear errors for a missing backend."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import mido
+import pytest
+
+from drumscore.corpus import resolve
+from drumscore.errors import PlaybackError
+from drumscore.play import midiport
+from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+
+
+class TimedPort:
+    """A port that notes when each message arrives, and round-trips it through MIDI bytes."""
+
+    def __init__(self):
+        self.start = time.monotonic()
+        self.sent: list[tuple[float, mido.Message]] = []
+        self.closed = False
+
+    def send(self, message):
+        again = mido.Message.from_bytes(message.bytes())
+        self.sent.append((time.monotonic() - self.start, again))
+
+    def close(self):
+        self.closed = True
+
+
+def timeline(notation="○□○半○□", bpm=600, repeats=1):
+    return arrange(resolve(notation), None, Tempo.from_bpm(bpm), repeats)
+
+
+def test_each_stroke_sends_its_drum_note_on_the_beat_then_a_note_off():
+    t = timeline()
+    midimap = MidiMap.from_option("38,36")
+    port = TimedPort()
+    with midiport.MidiPlayer(port, t, midimap) as player:
+        assert list(player.heard(len(t))) == list(range(len(t)))
+    ons = [(at, m) for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
+    offs = [m for _, m in port.sent if m.type == "note_off" or m.velocity == 0]
+    assert [m.note for _, m in ons] == [midimap.note(e.drum) for e in t.events()]
+    assert [m.velocity for _, m in ons] == [midimap.velocity(e.drum) for e in t.events()]
+    assert len(offs) == len(ons)
+    assert {m.channel for _, m in port.sent} == {PERCUSSION_CHANNEL}
+    first = ons[0][0]
+    for (at, _), event in zip(ons, t.events(), strict=True):
+        assert at - first == pytest.approx(float(t.tempo.onset_seconds(event.k)), abs=0.03)
+    assert port.closed
+
+
+def test_stopping_early_silences_the_sounding_note():
+    port = TimedPort()
+    player = midiport.MidiPlayer(port, timeline(bpm=60))
+    strokes = player.heard()
+    next(strokes)  # the first note sounds; interrupted here
+    player.close()
+    kinds = [m.type for _, m in port.sent]
+    assert kinds == ["note_on", "note_off"]
+    assert port.sent[0][1].note == port.sent[1][1].note
+
+
+def test_a_loop_runs_on_past_the_end_of_the_timeline():
+    t = timeline()
+    port = TimedPort()
+    player = midiport.MidiPlayer(port, t)
+    heard = player.heard()
+    ks = [next(heard) for _ in range(len(t) + 2)]
+    player.close()
+    assert ks == list(range(len(t) + 2))
+    ons = [m.note for _, m in port.sent if m.type == "note_on" and m.velocity > 0]
+    midimap = MidiMap()
+    drums = [e.drum for e in t.events()]
+    assert ons[len(t) :] == [midimap.note(d) for d in drums[:2]]
+
+
+def test_a_port_is_chosen_by_part_of_its_name(monkeypatch):
+    monkeypatch.setattr(midiport, "output_ports", lambda: ["Midi Through:0", "FLUID Synth:0"])
+    assert midiport.choose_port("fluid") == "FLUID Synth:0"
+    assert midiport.choose_port("midi through:0") == "Midi Through:0"
+
+
+# --- bad input and missing pieces ------------------------------------------------------------
+
+
+def test_without_python_rtmidi_the_error_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "rtmidi", None)
+    monkeypatch.delitem(sys.modules, "mido.backends.rtmidi", raising=False)
+    with pytest.raises(PlaybackError, match="python-rtmidi"):
+        midiport.output_ports()
+
+
+def test_a_midi_system_that_cannot_open_is_a_clear_error(monkeypatch):
+    class NoSequencer:
+        def get_output_names(self):
+            raise OSError("error creating ALSA sequencer client object")
+
+    monkeypatch.setattr(midiport, "load_backend", NoSequencer)
+    with pytest.raises(PlaybackError, match="ALSA sequencer"):
+        midiport.output_ports()
+
+
+def test_an_unknown_port_lists_the_ports_there_are(monkeypatch):
+    monkeypatch.setattr(midiport, "output_ports", lambda: ["Midi Through:0", "FLUID Synth:0"])
+    with pytest.raises(PlaybackError) as caught:
+        midiport.choose_port("Yamaha")
+    assert "'Yamaha'" in str(caught.value)
+    assert "'FLUID Synth:0'" in str(caught.value)
+
+
+def test_no_ports_at_all_says_to_start_a_synthesiser(monkeypatch):
+    monkeypatch.setattr(midiport, "output_ports", list)
+    with pytest.raises(PlaybackError, match="synthesiser"):
+        midiport.choose_port("any")
+
+
+def test_an_ambiguous_port_name_asks_for_more(monkeypatch):
+    monkeypatch.setattr(midiport, "output_ports", lambda: ["Synth A", "Synth B"])
+    with pytest.raises(PlaybackError, match="several"):
+        midiport.choose_port("synth")

@@ -1,0 +1,111 @@
+"""MIDI: parse → Timeline → MIDI bytes → read back with mido: same strokes, same times."""
+
+import io
+
+import mido
+import pytest
+
+from drumscore import OptionError, Tempo, parse
+from drumscore.corpus import resolve
+from drumscore.model import Drum, Score
+from drumscore.render.midi import TICKS_PER_BEAT, midi_bytes
+from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
+from drumscore.timeline import arrange
+
+LU1 = "○□○○□□○□○○□○□○□○○○□□○□○"
+
+
+def read_back(data: bytes) -> mido.MidiFile:
+    return mido.MidiFile(file=io.BytesIO(data), charset="utf-8")
+
+
+def notes_with_seconds(midi: mido.MidiFile):
+    """(seconds, note, velocity) of every note_on, timed by mido from the tempo map."""
+    now, found = 0.0, []
+    for msg in midi:
+        now += msg.time
+        if msg.type == "note_on" and msg.velocity > 0:
+            found.append((now, msg.note, msg.velocity, msg.channel))
+    return found
+
+
+def symbols_of(notes, midimap=None):
+    midimap = midimap or MidiMap()
+    back = {midimap.note(Drum.PI): "○", midimap.note(Drum.GU): "□"}
+    return "".join(back[n[1]] for n in notes)
+
+
+def test_whole_lu_at_120_round_trips_with_exact_times():
+    timeline = arrange(resolve("lu"), "she", Tempo.from_bpm(120))
+    midi = read_back(midi_bytes(timeline))
+    notes = notes_with_seconds(midi)
+    assert symbols_of(notes) == LU1
+    assert [n[0] for n in notes] == pytest.approx([k * 0.5 for k in range(23)], abs=1e-9)
+    assert {n[3] for n in notes} == {PERCUSSION_CHANNEL}
+
+
+def test_ticks_are_exact_multiples_of_the_beat():
+    midi = read_back(midi_bytes(arrange(resolve("xue/2"), "touhu", Tempo.from_bpm(96))))
+    assert midi.type == 1 and midi.ticks_per_beat == TICKS_PER_BEAT
+    tick, starts = 0, []
+    for msg in midi.tracks[1]:
+        tick += msg.time
+        if msg.type == "note_on":
+            starts.append(tick)
+    assert starts == [k * TICKS_PER_BEAT for k in range(10)]
+    tempo = [m.tempo for m in midi.tracks[0] if m.type == "set_tempo"]
+    assert tempo == [625_000]
+
+
+def test_marker_at_half_and_track_name_cite_the_reading():
+    midi = read_back(midi_bytes(arrange(resolve("lu"), "she", Tempo.from_bpm(120))))
+    tick, markers = 0, {}
+    for msg in midi.tracks[0]:
+        tick += msg.time
+        if msg.type == "marker":
+            markers[msg.text] = tick
+    assert markers == {"半": 11 * TICKS_PER_BEAT}
+    name = next(m.name for m in midi.tracks[0] if m.type == "track_name")
+    assert "禮記注疏" in name and "魯" in name and "figure 1" in name and "she" in name
+    assert name.endswith("[lu/1@zhushu]")
+    text = next(m.text for m in midi.tracks[0] if m.type == "text")
+    assert text.startswith("lu/1@zhushu --section she --bpm 120;") and "KR1d0053" in text
+
+
+def test_repeats_continue_the_even_beat_and_are_marked():
+    midi = read_back(midi_bytes(arrange(resolve("lu"), "touhu", Tempo.from_bpm(60), repeats=3)))
+    notes = notes_with_seconds(midi)
+    assert len(notes) == 36
+    assert [n[0] for n in notes] == pytest.approx(list(range(36)), abs=1e-9)
+    texts = [m.text for m in midi.tracks[0] if m.type == "marker"]
+    assert texts == ["repeat 2", "repeat 3"]
+
+
+def test_notes_never_overlap():
+    midi = read_back(midi_bytes(arrange(resolve("xue"), "she", Tempo.from_bpm(300))))
+    sounding, tick = {}, 0
+    for msg in midi.tracks[1]:
+        tick += msg.time
+        if msg.type == "note_on":
+            assert not sounding, f"note {msg.note} starts while {sounding} sounds"
+            sounding[msg.note] = tick
+        elif msg.type == "note_off":
+            del sounding[msg.note]
+
+
+def test_midi_notes_option_changes_the_mapping():
+    midimap = MidiMap.from_option("36,38")
+    score = Score(parse("○□○"))
+    notes = notes_with_seconds(read_back(midi_bytes(arrange(score), midimap)))
+    assert [n[1] for n in notes] == [36, 38, 36]
+    assert notes[1][2] > notes[0][2]  # 鼓 is louder than 鼙
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["45", "a,b", "45,45", "45,200", "-1,40", "45,41,40"])
+def test_bad_midi_notes_are_option_errors(text):
+    with pytest.raises(OptionError) as err:
+        MidiMap.from_option(text)
+    assert repr(text) in str(err.value)

@@ -1,0 +1,191 @@
+"""Engraving with MuseScore 3: PDF and PNG pages, MuseScore's own reading of the drums, failures."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from drumscore.corpus import resolve
+from drumscore.errors import EngraveError
+from drumscore.model import Drum
+from drumscore.render.midimap import MidiMap
+from drumscore.render.musescore import engrave, find_musescore
+from drumscore.render.musicxml import musicxml_bytes
+from drumscore.timeline import arrange
+
+#: What MuseScore 3 prints when a file does not read cleanly.
+COMPLAINTS = ("unmapped drum", "not a valid musicxml", "error at line", "not found in part")
+
+
+def musescore() -> str:
+    try:
+        return find_musescore()
+    except EngraveError as exc:
+        pytest.skip(f"MuseScore is not installed here (CI installs musescore3): {exc}")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def assert_clean(log: str) -> None:
+    found = [c for c in COMPLAINTS if c in log.lower()]
+    assert not found, log
+
+
+# --- PDF and PNG --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["lu", "xue", "lu/2@benyi", "xue/2"])
+def test_pdf_converts_without_errors_or_unmapped_drums(key):
+    musescore()
+    engraving = engrave(musicxml_bytes(arrange(resolve(key)), lyrics="drum"), "pdf")
+    assert len(engraving.pages) == 1
+    assert engraving.pages[0].startswith(b"%PDF-")
+    assert_clean(engraving.log)
+
+
+def test_png_is_one_trimmed_system_that_scales_with_dpi():
+    musescore()
+    document = musicxml_bytes(arrange(resolve("lu")))
+    low = engrave(document, "png", dpi=100)
+    high = engrave(document, "png", dpi=200)
+    (w1, h1), (w2, _) = png_size(low.pages[0]), png_size(high.pages[0])
+    assert w1 > h1, "a trimmed single system is wider than it is tall"
+    assert w2 == pytest.approx(2 * w1, rel=0.05)
+    assert_clean(low.log)
+
+
+def test_png_pages_are_white_not_transparent():
+    import io
+
+    from matplotlib import image
+
+    musescore()
+    engraving = engrave(musicxml_bytes(arrange(resolve("○□半○"))), "png", dpi=50)
+    pixels = image.imread(io.BytesIO(engraving.pages[0]), format="png")
+    corners = [pixels[0, 0], pixels[0, -1], pixels[-1, 0], pixels[-1, -1]]
+    for corner in corners:
+        assert list(corner[:3]) == [1.0, 1.0, 1.0]
+        assert len(corner) == 3 or corner[3] == 1.0  # opaque
+
+
+def test_untrimmed_png_is_a_whole_page():
+    musescore()
+    engraving = engrave(musicxml_bytes(arrange(resolve("lu"))), "png", dpi=72, trim=None)
+    width, height = png_size(engraving.pages[0])
+    assert height > width  # a portrait page
+
+
+def test_a_long_score_gives_one_png_per_page():
+    musescore()
+    engraving = engrave(musicxml_bytes(arrange(resolve("xue"), repeats=40)), "png", dpi=50)
+    assert len(engraving.pages) > 1
+    assert all(png_size(p)[0] > 0 for p in engraving.pages)
+
+
+# --- how MuseScore itself reads the file --------------------------------------------------------
+
+
+def convert(tmp_path, source_name: str, data: bytes, target_name: str) -> str:
+    """Run MuseScore on `data` to make `target_name`; what it said."""
+    source = tmp_path / source_name
+    source.write_bytes(data)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [musescore(), "-o", str(tmp_path / target_name), str(source)],
+        env=env,
+        capture_output=True,
+        timeout=300,
+        check=True,
+    )
+    return (done.stdout + done.stderr).decode("utf-8", "replace")
+
+
+def musescore_reading(tmp_path, document: bytes) -> ET.Element:
+    """MuseScore's own score file (.mscx) made from the MusicXML document."""
+    assert_clean(convert(tmp_path, "in.musicxml", document, "out.mscx"))
+    return ET.parse(tmp_path / "out.mscx").getroot()
+
+
+@pytest.mark.parametrize("notes", [None, "60,61"])
+def test_musescore_plays_each_stroke_on_its_drum_with_its_shape(tmp_path, notes):
+    midimap = MidiMap.from_option(notes)
+    timeline = arrange(resolve("lu"))
+    root = musescore_reading(tmp_path, musicxml_bytes(timeline, midimap))
+
+    drumset = {int(d.get("pitch")): d.findtext("head") for d in root.iter("Drum")}
+    assert drumset == {midimap.note(Drum.PI): "normal", midimap.note(Drum.GU): "la"}
+
+    chords = list(root.iter("Chord"))
+    pitches = [int(c.findtext("Note/pitch")) for c in chords]
+    assert pitches == [midimap.note(s.drum) for s in timeline.strokes]
+    heads = [c.findtext("Note/head") or "normal" for c in chords]
+    assert heads == ["normal" if s.drum is Drum.PI else "la" for s in timeline.strokes]
+    assert {c.findtext("Note/headType") for c in chords} == {"half"}  # drawn hollow
+    assert all(c.findtext("noStem") == "1" for c in chords)
+
+
+def test_musescore_shows_the_half_mark_at_the_second_bar(tmp_path):
+    root = musescore_reading(tmp_path, musicxml_bytes(arrange(resolve("xue/2"))))
+    measures = root.findall(".//Staff/Measure")
+    assert len(measures) == 2
+    marks = [
+        ["".join(t.find("text").itertext()) for t in m.iter("RehearsalMark")] for m in measures
+    ]
+    assert marks == [[], ["半"]]
+    assert measures[0].find(".//BarLine/subtype").text == "double"
+
+
+def test_no_time_signature_is_drawn_not_even_a_courtesy_one(tmp_path):
+    musescore()
+    # Bars of 8 and 13 strokes: the first line ends before a 13-stroke bar, where MuseScore would
+    # draw a courtesy 13/4 unless its style says otherwise.
+    engraving = engrave(musicxml_bytes(arrange(resolve("lu/2"), repeats=3)), "png", dpi=50)
+    root = ET.fromstring(engraving.mscx)
+    assert root.findtext("Score/Style/genCourtesyTimesig") == "0"
+    signatures = list(root.iter("TimeSig"))
+    assert len(signatures) == 6 and all(t.findtext("visible") == "0" for t in signatures)
+    # What is drawn: MuseScore's SVG tags every drawn element with its kind.
+    convert(tmp_path, "engraved.mscx", engraving.mscx, "page.svg")
+    drawn = (tmp_path / "page-1.svg").read_text(encoding="utf-8")
+    assert drawn.count('class="Note"') == 63
+    assert 'class="TimeSig"' not in drawn
+
+
+# --- bad input and a missing MuseScore ----------------------------------------------------------
+
+
+def test_missing_musescore_says_how_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.delenv("DRUMSCORE_MUSESCORE", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(EngraveError, match="apt-get install musescore3"):
+        find_musescore()
+
+
+def test_a_bad_override_is_named(monkeypatch):
+    monkeypatch.setenv("DRUMSCORE_MUSESCORE", "/no/such/mscore")
+    with pytest.raises(EngraveError, match="'/no/such/mscore'"):
+        find_musescore()
+
+
+def test_a_failing_program_is_an_engrave_error():
+    with pytest.raises(EngraveError, match="failed"):
+        engrave(b"<score-partwise/>", "pdf", executable="false")
+
+
+def test_unknown_kind_is_refused():
+    with pytest.raises(EngraveError, match="'svg'"):
+        engrave(b"", "svg", executable="true")
+
+
+def test_musescore_rejects_a_document_that_is_not_musicxml():
+    musescore()
+    with pytest.raises(EngraveError, match="empty score"):
+        engrave(b"this is not xml", "pdf")

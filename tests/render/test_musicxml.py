@@ -1,0 +1,285 @@
+"""MusicXML export: read back with music21 (strokes, noteheads, 半, tempo, lyrics) and as XML."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+import zipfile
+
+import mido
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drumscore.corpus import find_edition, resolve, scores
+from drumscore.errors import DrumscoreError, OptionError
+from drumscore.expression import Expression
+from drumscore.files.atomic import write_bytes
+from drumscore.model import Drum, Score, Section
+from drumscore.notation import parse
+from drumscore.render.midi import midi_bytes
+from drumscore.render.midimap import MidiMap
+from drumscore.render.musicxml import LYRICS, bars, build_score, musicxml_bytes, mxl_bytes
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+
+music21 = pytest.importorskip("music21")
+
+
+def read_back(data: bytes):
+    return music21.converter.parse(data, format="musicxml", forceSource=True)
+
+
+def drums_read(parsed) -> list[Drum]:
+    """The drum of each note, told apart by its notehead shape alone."""
+    shapes = {"normal": Drum.PI, "la": Drum.GU}
+    notes = list(parsed.flatten().notes)
+    assert all(n.noteheadFill is False for n in notes)
+    return [shapes[n.notehead] for n in notes]
+
+
+def half_offsets(parsed) -> list[float]:
+    flat = parsed.flatten()
+    return [m.offset for m in flat.getElementsByClass("RehearsalMark") if m.content == "半"]
+
+
+ALL_SCORES = [s.key for s in scores()]
+
+
+# --- round trip ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ALL_SCORES)
+def test_every_score_reads_back_with_the_same_strokes_and_half(key):
+    timeline = arrange(resolve(key))
+    parsed = read_back(musicxml_bytes(timeline))
+    assert drums_read(parsed) == [s.drum for s in timeline.strokes]
+    assert half_offsets(parsed) == [float(timeline.score.pattern.half)]
+
+
+@pytest.mark.parametrize("section", ["touhu", "head"])
+def test_a_section_alone_has_no_half_mark(section):
+    timeline = arrange(resolve("xue/2"), section)
+    parsed = read_back(musicxml_bytes(timeline))
+    assert drums_read(parsed) == [s.drum for s in timeline.strokes]
+    assert half_offsets(parsed) == []
+    assert len(parsed.parts[0].getElementsByClass("Measure")) == 1
+
+
+def test_the_bar_before_half_ends_with_a_double_barline_and_the_last_with_a_final_one():
+    timeline = arrange(resolve("lu"))
+    measures = list(read_back(musicxml_bytes(timeline)).parts[0].getElementsByClass("Measure"))
+    half = timeline.score.pattern.half
+    assert [m.duration.quarterLength for m in measures] == [half, len(timeline) - half]
+    assert measures[0].rightBarline.type == "double"
+    assert measures[-1].rightBarline.type == "final"
+
+
+def test_the_metre_is_hidden_and_each_bar_holds_one_section():
+    timeline = arrange(resolve("xue"))
+    root = ET.fromstring(musicxml_bytes(timeline))
+    times = root.findall(".//time")
+    assert times and all(t.get("print-object") == "no" for t in times)
+    beats = [int(t.findtext("beats")) for t in times]
+    half = timeline.score.pattern.half
+    assert beats == [half, len(timeline) - half]
+
+
+def test_repeats_are_written_out_each_with_its_own_half():
+    timeline = arrange(resolve("lu/2"), "she", repeats=3)
+    parsed = read_back(musicxml_bytes(timeline))
+    strokes = [s.drum for s in timeline.score.pattern.strokes]
+    assert drums_read(parsed) == strokes * 3
+    n, half = len(strokes), timeline.score.pattern.half
+    assert half_offsets(parsed) == [float(r * n + half) for r in range(3)]
+    words = [e.content for e in parsed.flatten().getElementsByClass("TextExpression")]
+    assert "repeat 2" in words and "repeat 3" in words
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.sampled_from("○□"), min_size=2, max_size=40).flatmap(
+        lambda s: st.tuples(st.just(s), st.integers(1, len(s) - 1))
+    )
+)
+def test_any_notation_reads_back(case):
+    symbols, half = case
+    text = "".join(symbols[:half]) + "半" + "".join(symbols[half:])
+    timeline = arrange(Score(parse(text), printed=text))
+    parsed = read_back(musicxml_bytes(timeline))
+    assert "".join(d.symbol for d in drums_read(parsed)) == "".join(symbols)
+    assert half_offsets(parsed) == [float(half)]
+
+
+def test_mxl_is_a_zip_that_music21_reads_to_the_same_strokes(tmp_path):
+    timeline = arrange(resolve("xue/2@benyi"))
+    data = mxl_bytes(timeline)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        assert archive.namelist()[0] == "mimetype"
+        assert archive.read("mimetype") == b"application/vnd.recordare.musicxml"
+        container = ET.fromstring(archive.read("META-INF/container.xml"))
+        inner = container.find(".//rootfile").get("full-path")
+        assert archive.read(inner).startswith(b"<?xml")
+    path = tmp_path / "x.mxl"
+    path.write_bytes(data)
+    parsed = music21.converter.parse(path)
+    assert drums_read(parsed) == [s.drum for s in timeline.strokes]
+
+
+# --- what the page says -------------------------------------------------------------------------
+
+
+def test_title_names_edition_state_figure_and_section():
+    timeline = arrange(resolve("xue/2@benyi"), "touhu")
+    parsed = read_back(musicxml_bytes(timeline))
+    heading = parsed.metadata.movementName
+    for part in ("禮經本義", "薛鼓", "figure 2", "投壺"):
+        assert part in heading
+
+
+def test_the_heading_counts_the_repeats_like_the_description():
+    timeline = arrange(resolve("lu/2"), "she", repeats=3)
+    heading = read_back(musicxml_bytes(timeline)).metadata.movementName
+    assert heading == "禮記注疏 · 魯鼓 · figure 2 · 射 (the whole pattern) ×3"
+    assert " · she ×3" in timeline.description
+
+
+def test_source_cites_the_edition_and_the_printed_text():
+    score = resolve("lu@benyi")
+    root = ET.fromstring(musicxml_bytes(arrange(score)))
+    source = root.findtext("identification/source")
+    citation = find_edition(score.edition_id).provenance.citation
+    assert citation and citation in source and score.printed in source
+    assert not [c for c in root.iter("creator") if c.text == "Music21"]
+
+
+@pytest.mark.parametrize("bpm", ["60", "72", "37.5"])
+def test_tempo_mark_follows_bpm(bpm):
+    timeline = arrange(resolve("lu"), tempo=Tempo.from_bpm(bpm))
+    parsed = read_back(musicxml_bytes(timeline))
+    marks = list(parsed.flatten().getElementsByClass("MetronomeMark"))
+    assert [m.number for m in marks] == [float(bpm)]
+    assert marks[0].referent.type == "quarter"
+
+
+def test_percussion_clef_and_two_staff_positions():
+    parsed = read_back(musicxml_bytes(arrange(resolve("lu"))))
+    assert isinstance(parsed.flatten().getElementsByClass("Clef")[0], music21.clef.PercussionClef)
+    positions = {}
+    for n in parsed.flatten().notes:
+        positions.setdefault(n.notehead, set()).add(n.displayName)
+    assert len(positions["normal"]) == len(positions["la"]) == 1
+    assert positions["normal"] != positions["la"]
+
+
+@pytest.mark.parametrize("mode", sorted(LYRICS))
+def test_lyrics_name_each_stroke(mode):
+    timeline = arrange(resolve("xue"))
+    parsed = read_back(musicxml_bytes(timeline, lyrics=mode))
+    words = [n.lyric for n in parsed.flatten().notes]
+    assert words == [LYRICS[mode][s.drum] for s in timeline.strokes]
+
+
+def test_no_lyrics_unless_asked():
+    parsed = read_back(musicxml_bytes(arrange(resolve("lu"))))
+    assert all(n.lyric is None for n in parsed.flatten().notes)
+
+
+# --- the drums a notation program plays ---------------------------------------------------------
+
+
+def instruments(root) -> dict[str, int]:
+    unpitched = {}
+    for midi in root.iter("midi-instrument"):
+        assert midi.findtext("midi-channel") == "10"
+        unpitched[midi.get("id")] = int(midi.findtext("midi-unpitched"))
+    return unpitched
+
+
+@pytest.mark.parametrize("notes", [None, "60,61", "38,36"])
+def test_every_note_plays_the_midi_note_of_the_midi_file(notes):
+    midimap = MidiMap.from_option(notes)
+    timeline = arrange(resolve("lu/2"), repeats=2)
+    root = ET.fromstring(musicxml_bytes(timeline, midimap))
+    unpitched = instruments(root)
+    declared = {i.get("id") for i in root.iter("score-instrument")}
+    assert declared == set(unpitched) and len(declared) == 2
+    played = [unpitched[n.find("instrument").get("id")] - 1 for n in root.iter("note")]
+
+    midi = mido.MidiFile(file=io.BytesIO(midi_bytes(timeline, midimap)))
+    from_midi = [m.note for m in midi.tracks[1] if m.type == "note_on" and m.velocity > 0]
+    assert played == from_midi
+    assert played[0] == midimap.note(timeline.strokes[0].drum)
+
+
+def test_note_dynamics_follow_the_midi_velocities():
+    midimap = MidiMap()
+    timeline = arrange(resolve("lu"))
+    root = ET.fromstring(musicxml_bytes(timeline, midimap))
+    dynamics = [float(n.get("dynamics")) for n in root.iter("note")]
+    expected = [midimap.velocity(s.drum) / 90 * 100 for s in timeline.strokes]
+    assert dynamics == pytest.approx(expected, abs=0.01)
+
+
+def test_velocity_option_reaches_the_note_dynamics():
+    timeline = arrange(resolve("lu"), expression=Expression.from_options("30,127"))
+    root = ET.fromstring(musicxml_bytes(timeline))
+    dynamics = [float(n.get("dynamics")) for n in root.iter("note")]
+    given = {Drum.PI: 30, Drum.GU: 127}
+    expected = [given[s.drum] / 90 * 100 for s in timeline.strokes]
+    assert dynamics == pytest.approx(expected, abs=0.01)
+
+
+def test_humanizing_leaves_the_notation_on_the_even_beat():
+    even = arrange(resolve("lu"), expression=Expression.from_options("30,127"))
+    humanized = arrange(resolve("lu"), expression=Expression.from_options("30,127", "20", "5"))
+
+    def notes(timeline) -> list[bytes]:
+        return [ET.tostring(n) for n in ET.fromstring(musicxml_bytes(timeline)).iter("note")]
+
+    assert notes(humanized) == notes(even)
+
+
+def test_note_elements_keep_musicxml_order():
+    root = ET.fromstring(musicxml_bytes(arrange(resolve("lu")), lyrics="drum"))
+    for n in root.iter("note"):
+        tags = [c.tag for c in n]
+        assert tags.index("duration") < tags.index("instrument") < tags.index("type")
+        assert tags.index("type") < tags.index("notehead") < tags.index("lyric")
+
+
+def test_every_direction_stands_above_the_staff():
+    root = ET.fromstring(musicxml_bytes(arrange(resolve("lu"))))
+    assert {d.get("placement") for d in root.iter("direction")} == {"above"}
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+def test_unknown_lyrics_mode_is_an_option_error():
+    with pytest.raises(OptionError, match="'hanzi'"):
+        musicxml_bytes(arrange(resolve("lu")), lyrics="hanzi")
+
+
+def test_a_section_without_strokes_is_refused_and_nothing_is_written(tmp_path):
+    score = Score(parse("半○□"), printed="半○□")  # 半 first: the head section is empty
+    out = tmp_path / "head.musicxml"
+    with pytest.raises(DrumscoreError):
+        write_bytes(out, musicxml_bytes(arrange(score, "head")))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_too_many_repeats_for_notation_are_refused():
+    with pytest.raises(OptionError, match="--repeat 201"):
+        musicxml_bytes(arrange(resolve("lu"), repeats=201))
+
+
+def test_a_pattern_without_half_is_one_bar_with_no_mark():
+    timeline = arrange(Score(parse("○□○○□"), printed="○□○○□"))
+    assert len(bars(timeline)) == 1
+    assert half_offsets(read_back(musicxml_bytes(timeline))) == []
+
+
+def test_build_score_asks_for_no_section_the_pattern_lacks():
+    with pytest.raises(OptionError, match="no 半"):
+        build_score(arrange(Score(parse("○□"), printed="○□"), Section.TOUHU))

@@ -1,0 +1,102 @@
+"""SoundFont rendering through FluidSynth, against Debian's fluid-soundfont-gm."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from drumscore.corpus import resolve
+from drumscore.expression import Expression
+from drumscore.files.audio import stream_audio
+from drumscore.model import Drum
+from drumscore.render.midimap import MidiMap
+from drumscore.render.soundfont import SoundFontError, check_soundfont, render_blocks, strikes
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+
+GM = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+
+
+def synth_or_skip():
+    try:
+        import fluidsynth  # noqa: F401
+    except ImportError as exc:
+        pytest.skip(f"FluidSynth cannot be imported: {exc}")
+    if not GM.exists():
+        pytest.skip(f"{GM} is missing: apt install fluid-soundfont-gm")
+
+
+def test_strikes_follow_the_timeline():
+    tl = arrange(resolve("lu"), tempo=Tempo.from_bpm("37.3"), expression=Expression(40, 100))
+    found = strikes(tl, 44100, MidiMap(pi_note=60, gu_note=36))
+    events = list(tl.events())
+    exact = [Fraction(k * 60 * 44100) / Fraction("37.3") for k in range(len(events))]
+    assert [s.frame for s in found] == [int(x + Fraction(1, 2)) for x in exact]
+    assert [s.note for s in found] == [60 if e.drum is Drum.PI else 36 for e in events]
+    assert [s.velocity for s in found] == [40 if e.drum is Drum.PI else 100 for e in events]
+
+
+def test_renders_through_the_real_synthesiser(tmp_path):
+    synth_or_skip()
+    rate = 44100
+    tl = arrange(resolve("lu"), tempo=Tempo.from_bpm(120))
+    frames, blocks = render_blocks(tl, GM, rate)
+    out = tmp_path / "sf.wav"
+    stream_audio(out, blocks, rate, frames, "FLOAT")
+    audio, file_rate = sf.read(str(out), dtype="float32", always_2d=True)
+    assert file_rate == rate and audio.shape[1] == 2
+    assert len(audio) <= frames
+    level = np.abs(audio).max(axis=1)
+    assert level.max() > 0.05
+    for event in tl.events():
+        onset = tl.tempo.onset_sample(event.k, rate)
+        # FluidSynth starts a note on its next 64-frame step, and the attack follows.
+        before = level[max(0, onset - 4000) : onset]
+        after = level[onset : onset + 1500]
+        assert after.max() > 0.02, event
+        assert event.k == 0 or after.max() > 2 * np.median(before), event
+
+
+def test_velocity_changes_the_level(tmp_path):
+    synth_or_skip()
+    levels = []
+    for velocity in (30, 127):
+        tl = arrange(resolve("□"), expression=Expression(gu_velocity=velocity))
+        _, blocks = render_blocks(tl, GM, 22050)
+        levels.append(max(float(np.abs(b).max()) for b in blocks))
+    assert levels[1] > 2 * levels[0]
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+
+def test_missing_soundfont(tmp_path):
+    with pytest.raises(SoundFontError, match="does not exist"):
+        check_soundfont(tmp_path / "none.sf2")
+
+
+def test_not_a_soundfont(tmp_path):
+    bad = tmp_path / "bad.sf2"
+    bad.write_bytes(b"RIFF\0\0\0\0WAVEjunk")
+    with pytest.raises(SoundFontError, match="not a SoundFont"):
+        check_soundfont(bad)
+
+
+def test_rate_out_of_fluidsynths_range():
+    tl = arrange(resolve("lu"))
+    with pytest.raises(SoundFontError, match="192000"):
+        render_blocks(tl, GM, 192000)
+
+
+def test_a_truncated_soundfont_is_one_line_without_fluidsynths_own_messages(tmp_path, capfd):
+    synth_or_skip()
+    cut = tmp_path / "cut.sf2"
+    cut.write_bytes(GM.read_bytes()[:64])  # a SoundFont header and nothing else
+    with pytest.raises(SoundFontError, match="cannot load a drum kit") as err:
+        render_blocks(arrange(resolve("lu")), cut, 44100)
+    assert "FluidR3_GM.sf2" in str(err.value)  # it says what to use instead
+    assert capfd.readouterr().err == ""

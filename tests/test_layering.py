@@ -1,0 +1,45 @@
+"""The layers hold: the core imports no job folder; job folders never import the command line."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "drumscore"
+JOBS = ("render", "files", "play", "editions", "analysis")
+CORE = sorted(p for p in PACKAGE.glob("*.py") if p.name not in {"__init__.py", "__main__.py"})
+
+
+def imported(path: Path) -> set[str]:
+    """Every drumscore module a file imports, as a dotted name."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return {n for n in names if n.split(".")[0] == "drumscore"}
+
+
+@pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
+def test_the_core_imports_no_job_folder(path):
+    outward = {n for n in imported(path) if n.split(".")[1:2] and n.split(".")[1] in (*JOBS, "cli")}
+    assert outward == set(), f"{path.name} reaches out to {sorted(outward)}"
+
+
+@pytest.mark.parametrize("job", JOBS)
+def test_no_job_folder_imports_the_command_line(job):
+    for path in (PACKAGE / job).rglob("*.py"):
+        cli = {n for n in imported(path) if n.startswith("drumscore.cli")}
+        assert cli == set(), f"{path.relative_to(PACKAGE)} imports {sorted(cli)}"
+
+
+def test_the_top_level_holds_about_a_dozen_modules():
+    assert len(CORE) <= 13, [p.name for p in CORE]
+
+
+def test_relative_imports_are_not_used_so_the_layering_check_sees_every_import():
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{path.relative_to(PACKAGE)} line {node.lineno}"
