@@ -9,11 +9,11 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from drumscore.cli.commands import collate, compare, corpus, extract, play, render
+from drumscore.cli.commands import collate, compare, corpus, extract, play, render, serve, site
 from drumscore.errors import DrumscoreError
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = (corpus, render, play, extract, compare, collate)
+COMMANDS = (corpus, render, play, extract, compare, collate, site, serve)
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
