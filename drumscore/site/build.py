@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drumscore.errors import OutputError
+from drumscore.errors import OptionError, OutputError
 from drumscore.model import Edition, Section
 from drumscore.site import data as sitedata
 from drumscore.timeline import arrange
@@ -458,7 +458,7 @@ def _staff_svg(timeline) -> str | None:
     return text[start:] if start >= 0 else None
 
 
-def _write_files(out: Path, entry, files: dict[str, str]) -> int:
+def _write_files(out: Path, entry, files: dict[str, str], musicxml: bool) -> int:
     from drumscore.render.midi import midi_bytes
     from drumscore.render.musicxml import musicxml_bytes
 
@@ -472,7 +472,7 @@ def _write_files(out: Path, entry, files: dict[str, str]) -> int:
         (folder / Path(name).name).write_bytes(midi_bytes(timeline))
         files[f"midi-{section.value}"] = name
         written += 1
-        if section in MUSICXML_SECTIONS:
+        if musicxml and section in MUSICXML_SECTIONS:
             name = f"files/{entry.slug}-{section.value}.musicxml"
             (folder / Path(name).name).write_bytes(musicxml_bytes(timeline))
             files[f"musicxml-{section.value}"] = name
@@ -503,9 +503,14 @@ def build_site(
     out: str | Path,
     extra: Iterable[Edition] = (),
     *,
+    builtin: bool = True,
+    musicxml: bool = True,
     progress: Callable[[str], None] | None = None,
 ) -> SiteReport:
     """Write the site to `out`: a new folder, an empty one, or one an earlier build wrote.
+
+    `extra` editions are added to the built-in ones (or stand alone with `builtin` false);
+    `musicxml` false leaves out the MusicXML downloads, the slowest part of a build.
 
     The site is made in a temporary folder beside `out` and moved into place when complete, so
     a failed build leaves the earlier site as it was.
@@ -515,14 +520,16 @@ def build_site(
     started = time.perf_counter()
     out = Path(out)
     _check_target(out)
-    pool = (*corpus.editions(), *extra)
+    pool = (*(corpus.editions() if builtin else ()), *extra)
+    if not any(edition.scores for edition in pool):
+        raise OptionError("no scores to put in the site: give at least one edition with scores")
     parent = out.resolve().parent
     try:
         work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".part", dir=parent))
     except OSError as exc:
         raise OutputError(f"cannot write in {str(parent)!r}: {exc.strerror}") from None
     try:
-        report = _build_into(work, pool, progress)
+        report = _build_into(work, pool, progress, musicxml)
         (work / MARKER).write_text("a site written by drumscore\n", encoding="utf-8")
         os.chmod(work, 0o755)
         _replace(work, out)
@@ -561,7 +568,7 @@ def _replace(work: Path, out: Path) -> None:
         os.replace(work, out)
 
 
-def _build_into(work: Path, pool: tuple[Edition, ...], progress) -> SiteReport:
+def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool) -> SiteReport:
     report = SiteReport(work)
     items = sitedata.entries(pool)
     shared = {"kit": sitedata.kit_data(), "tempo": sitedata.tempo_data()}
@@ -574,7 +581,7 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress) -> SiteReport:
             progress(entry.score.key)
         score_data = sitedata.score_data(entry, pool)
         files: dict[str, str] = {}
-        report.files += _write_files(work, entry, files)
+        report.files += _write_files(work, entry, files, musicxml)
         score_data["files"] = files
         staff = _staff_svg(arrange(entry.score, Section.SHE))
         if staff:

@@ -15,12 +15,16 @@ const PAUSE = 2; // beats of silence between A and B
 const params = new URLSearchParams(location.search);
 const selA = $("a");
 const selB = $("b");
-selA.value = byKey.has(params.get("a")) ? params.get("a") : "lu/2@zhushu";
-selB.value = byKey.has(params.get("b"))
-  ? params.get("b")
-  : data.scores.find((s) => s.key !== selA.value && byKey.get(selA.value).state === s.state &&
-      byKey.get(selA.value).figure === s.figure &&
-      s.notation !== byKey.get(selA.value).notation)?.key || data.scores[1].key;
+// A: the one asked for, else the standard text's second 魯; B: asked for, else a reading of the
+// same figure and drum that differs from A, else the next score.
+const first = byKey.has("lu/2@zhushu") ? "lu/2@zhushu" : data.scores[0].key;
+selA.value = byKey.has(params.get("a")) ? params.get("a") : first;
+const chosen = byKey.get(selA.value);
+const differing = data.scores.find(
+  (s) => s.state === chosen.state && s.figure === chosen.figure && s.notation !== chosen.notation,
+);
+const next = data.scores.find((s) => s.key !== chosen.key) || chosen;
+selB.value = byKey.has(params.get("b")) ? params.get("b") : (differing || next).key;
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);

@@ -9,6 +9,13 @@ export const RATE = 44100;
 const LEAD = 0.12; // seconds from pressing play to the first sound
 const HORIZON = 2.5; // when looping, keep at least this many seconds scheduled ahead
 const PEAK_DBFS = -1;
+// Origins are put on a grid of 1/1024 s, so origin + k × interval adds exactly in floating point
+// whenever k × interval is itself exact (any tempo whose interval is a binary fraction).
+const GRID = 1024;
+
+function onGrid(t) {
+  return Math.ceil(t * GRID) / GRID;
+}
 
 export function pageData() {
   return JSON.parse(document.getElementById("page-data").textContent);
@@ -121,7 +128,7 @@ export class Player {
     this.log = [];
     this.current = -1;
     const interval = intervalOf(this.bpm);
-    const t0 = this.ctx.currentTime + LEAD;
+    const t0 = onGrid(this.ctx.currentTime + LEAD);
     for (let c = 0; c < countIn; c++) {
       this.addSound({ k: c - countIn, index: -1, pass: 0, drum: "count", time: t0 + c * interval });
     }
@@ -164,7 +171,10 @@ export class Player {
       if (this.loop && k % n === 0 && k > 0 && passStart > ahead) break;
       const item = this.items[k % n];
       if (item.drum) {
-        this.addSound({ k, index: k % n, pass: Math.floor(k / n) + 1, drum: item.drum, time });
+        const { k0, origin, interval } = this.segment;
+        this.addSound({
+          k, index: k % n, pass: Math.floor(k / n) + 1, drum: item.drum, time, origin, k0, interval,
+        });
       }
       this.nextK = k + 1;
     }
@@ -203,7 +213,7 @@ export class Player {
     const interval = intervalOf(this.bpm);
     const previous = k > 0 ? this.timeOf(k - 1) : null;
     let origin = previous === null ? this.timeOf(k) : previous + interval;
-    origin = Math.max(origin, this.ctx.currentTime + 0.03);
+    origin = Math.max(origin, onGrid(this.ctx.currentTime + 0.03));
     this.cancelFrom(k);
     this.segment = { k0: k, origin, interval };
     this.topUp();
@@ -221,7 +231,7 @@ export class Player {
     if (this.state !== "paused") return;
     await this.ready();
     const interval = intervalOf(this.bpm);
-    this.segment = { k0: this.pausedAt, origin: this.ctx.currentTime + LEAD, interval };
+    this.segment = { k0: this.pausedAt, origin: onGrid(this.ctx.currentTime + LEAD), interval };
     this.state = "playing";
     this.topUp();
     this.tick();
@@ -359,15 +369,17 @@ export function bindKeys({ toggle, tempoBy }) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
-    const typing =
-      TYPING.has(target.tagName) && !(target.type === "checkbox" || target.type === "range");
-    if (event.key === " " && !typing) {
+    const field = TYPING.has(target.tagName) && !["checkbox", "range"].includes(target.type);
+    // a number field takes no spaces, so space still plays there; + and − are its own
+    const spaceTaken = field && target.type !== "number";
+    if (event.key === " " && !spaceTaken) {
       if (target.tagName === "BUTTON" && target.id !== "play" && target.id !== "play-ab") return;
       event.preventDefault();
+      if (target.type === "number") target.dispatchEvent(new Event("change"));
       toggle();
       return;
     }
-    if (typing) return;
+    if (field) return;
     const steps = { "+": 1, "=": 1, "-": -1, "−": -1, _: -1, "]": 5, "[": -5 };
     if (event.key in steps) {
       event.preventDefault();
