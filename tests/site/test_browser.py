@@ -328,3 +328,29 @@ def test_no_request_left_127_0_0_1(requests_seen, site_url):
         for u in requests_seen
         if urlparse(u).scheme.startswith("http")
     )
+
+
+def test_the_notebook_view_plays_in_a_browser(page, tmp_path_factory):
+    score = corpus.resolve("xue/2")
+    page.set_content(score._repr_html_())
+    duration = page.evaluate(
+        """() => new Promise((done, fail) => {
+            const audio = document.querySelector('audio');
+            if (audio.readyState >= 1) return done(audio.duration);
+            audio.addEventListener('loadedmetadata', () => done(audio.duration));
+            audio.addEventListener('error', () => fail('the browser cannot read the audio'));
+        })"""
+    )
+    expected = len(render_audio_of(score)) / 44100
+    assert abs(duration - expected) < 0.01
+    shown = page.locator(".nb-notation span.pi, .nb-notation span.gu, .nb-half").all_inner_texts()
+    assert "".join(shown) == score.pattern.notation
+    wanted = os.environ.get("DRUMSCORE_SCREENSHOTS")
+    if wanted:
+        page.screenshot(path=str(Path(wanted) / "notebook.png"))
+
+
+def render_audio_of(score):
+    from drumscore.render.mix import render_audio
+
+    return render_audio(arrange(score))

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             )
         with server:
             url = url_of(server)
-            print(f"built {summary(report)}", flush=True)
+            print(f"built the site in {work / 'site'}: {summary(report)}", flush=True)
             print(f"serving {url} (Ctrl-C stops)", flush=True)
             if args.open:
                 import webbrowser
