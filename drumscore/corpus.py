@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
-from drumscore.errors import CorpusError, NotationError, ScoreNotFoundError
+from drumscore.errors import CorpusError, EncodingError, NotationError, ScoreNotFoundError
 from drumscore.model import STATE_SPELLINGS, Edition, Provenance, Score, Section, StatedCount
 from drumscore.notation import might_be_notation, parse
 
@@ -224,7 +224,7 @@ def _from_file(path: Path) -> Score:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
-        raise NotationError(
+        raise EncodingError(
             f"{str(path)!r} is not UTF-8 text; save it as UTF-8 or use 'drumscore extract'"
         ) from None
     except OSError as exc:

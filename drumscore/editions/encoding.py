@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import codecs
+import os
+import stat
 from dataclasses import dataclass
 
-from drumscore.errors import EncodingError
+from drumscore.errors import EncodingError, ExtractError, ScoreNotFoundError
 
 #: Tried in this order when no encoding is given; UTF-8 wins whenever the bytes are valid UTF-8.
 CANDIDATES = ("utf-8", "gb18030", "big5")
@@ -13,6 +15,9 @@ CANDIDATES = ("utf-8", "gb18030", "big5")
 MARKERS = frozenset("○□半鼓鼔魯鲁薛辥鼙圜方擊击為为之也者曰禮礼投壺壶射節节")
 #: Share of control characters above which the data is taken for a binary file.
 MAX_CONTROL_SHARE = 0.01
+#: Passages are a page or a chapter (the longest real one is 16 KB, a whole 卷 well under 1 MB);
+#: anything much larger is not a passage.
+MAX_BYTES = 4_000_000
 #: U+FEFF at the start of a text is a byte order mark, whatever the encoding: never text.
 BOM = "\ufeff"
 
@@ -46,7 +51,7 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
         except UnicodeDecodeError as exc:
             raise EncodingError(
                 f"{name} is not valid {codec} (bad byte at offset {exc.start}); "
-                "check --encoding, or leave it out to detect the encoding"
+                "check the encoding, or leave it out to detect it"
             ) from None
         return Decoded(_check_text(text, name), codec)
     if b"\x00" in data[:8192]:
@@ -64,7 +69,8 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
         decodings.append((sum(ch in MARKERS for ch in text), -len(decodings), codec, text))
     if not decodings:
         raise EncodingError(
-            f"{name} is neither UTF-8, GB18030 nor Big5 text; give its encoding with --encoding"
+            f"{name} is neither UTF-8, GB18030 nor Big5 text; give its encoding",
+            option="encoding",
         )
     _, _, codec, text = max(decodings)
     return Decoded(_check_text(text, name), codec)
@@ -77,3 +83,35 @@ def _check_text(text: str, name: str) -> str:
     if text and control / len(text) > MAX_CONTROL_SHARE:
         raise EncodingError(f"{name} looks like a binary file, not a text passage")
     return text
+
+
+def read_passage(path: str, encoding: str | None = None) -> tuple[str, str]:
+    """The decoded text of a passage file, and the encoding it was read in.
+
+    A missing or unreadable path is a ScoreNotFoundError, a file too large to be a passage an
+    ExtractError, bytes that are not text an EncodingError.
+    """
+    too_big = ExtractError(
+        f"{path!r} is more than {MAX_BYTES:,} bytes; a passage is at most {MAX_BYTES:,} bytes — "
+        "cut out the pages with the drum figures"
+    )
+    try:
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise ScoreNotFoundError(f"{path!r} is a folder; give a passage file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ScoreNotFoundError(
+                f"{path!r} is not a regular file (a device, pipe or socket); give a passage file"
+            )
+        if info.st_size > MAX_BYTES:
+            raise too_big
+        with open(path, "rb") as file:
+            data = file.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise ScoreNotFoundError(f"no such file: {path!r}") from None
+    except OSError as exc:
+        raise ScoreNotFoundError(f"cannot read {path!r}: {exc.strerror}") from None
+    if len(data) > MAX_BYTES:
+        raise too_big
+    decoded = decode(data, encoding, name=repr(path))
+    return decoded.text, decoded.encoding

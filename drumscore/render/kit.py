@@ -14,16 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from drumscore.errors import DrumscoreError
+from drumscore.errors import KitError
 from drumscore.model import Drum
 
 BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
 #: A sample whose peak is below this (−80 dBFS: 16-bit rounding noise at most) is silence.
 SILENCE = 1e-4
-
-
-class KitError(DrumscoreError, ValueError):
-    """A kit file or sample that cannot be used."""
 
 
 @dataclass(frozen=True, eq=False)
