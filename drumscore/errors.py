@@ -149,6 +149,22 @@ def install_line(extra: str, debian: str = "") -> str:
     return f"{line} and, on Debian, apt install {debian}" if debian else line
 
 
+class InputFileError(DrumscoreError, OSError):
+    """An input file that cannot be read: missing, not a regular file, too large, unreadable.
+
+    `path` is the file; `limit` the size limit in bytes when the file is too large.
+    """
+
+    def __init__(self, message: str, *, path: str = "", limit: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.limit = limit
+
+
+class InputMissingError(InputFileError, FileNotFoundError):
+    """An input file that does not exist."""
+
+
 #: Every exception class, for `from drumscore import *` and the package index.
 __all__ = [
     "CorpusError",
@@ -156,6 +172,8 @@ __all__ = [
     "EncodingError",
     "EngraveError",
     "ExtractError",
+    "InputFileError",
+    "InputMissingError",
     "KitError",
     "MissingDependencyError",
     "NotationError",

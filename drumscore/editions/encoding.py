@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import codecs
-import os
-import stat
 from dataclasses import dataclass
 
-from drumscore.errors import EncodingError, ExtractError, ScoreNotFoundError
+from drumscore.errors import EncodingError, InputMissingError, ScoreNotFoundError
+from drumscore.files.reading import LIMITS, read_input
 
 #: Tried in this order when no encoding is given; UTF-8 wins whenever the bytes are valid UTF-8.
 CANDIDATES = ("utf-8", "gb18030", "big5")
@@ -17,7 +16,7 @@ MARKERS = frozenset("○□半鼓鼔魯鲁薛辥鼙圜方擊击為为之也者�
 MAX_CONTROL_SHARE = 0.01
 #: Passages are a page or a chapter (the longest real one is 16 KB, a whole 卷 well under 1 MB);
 #: anything much larger is not a passage.
-MAX_BYTES = 4_000_000
+MAX_BYTES = LIMITS["passage"]
 #: U+FEFF at the start of a text is a byte order mark, whatever the encoding: never text.
 BOM = "\ufeff"
 
@@ -88,30 +87,12 @@ def _check_text(text: str, name: str) -> str:
 def read_passage(path: str, encoding: str | None = None) -> tuple[str, str]:
     """The decoded text of a passage file, and the encoding it was read in.
 
-    A missing or unreadable path is a ScoreNotFoundError, a file too large to be a passage an
-    ExtractError, bytes that are not text an EncodingError.
+    A missing path is a ScoreNotFoundError; one that is not a regular file, or too large to be a
+    passage, an InputFileError; bytes that are not text an EncodingError.
     """
-    too_big = ExtractError(
-        f"{path!r} is more than {MAX_BYTES:,} bytes; a passage is at most {MAX_BYTES:,} bytes — "
-        "cut out the pages with the drum figures"
-    )
     try:
-        info = os.stat(path)
-        if stat.S_ISDIR(info.st_mode):
-            raise ScoreNotFoundError(f"{path!r} is a folder; give a passage file")
-        if not stat.S_ISREG(info.st_mode):
-            raise ScoreNotFoundError(
-                f"{path!r} is not a regular file (a device, pipe or socket); give a passage file"
-            )
-        if info.st_size > MAX_BYTES:
-            raise too_big
-        with open(path, "rb") as file:
-            data = file.read(MAX_BYTES + 1)
-    except FileNotFoundError:
+        data = read_input(path, "passage", MAX_BYTES)
+    except InputMissingError:
         raise ScoreNotFoundError(f"no such file: {path!r}") from None
-    except OSError as exc:
-        raise ScoreNotFoundError(f"cannot read {path!r}: {exc.strerror}") from None
-    if len(data) > MAX_BYTES:
-        raise too_big
     decoded = decode(data, encoding, name=repr(path))
     return decoded.text, decoded.encoding
