@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "drumscore"
-JOBS = ("render", "files", "play", "editions", "analysis")
+JOBS = ("render", "files", "play", "editions", "analysis", "apparatus")
 CORE = sorted(p for p in PACKAGE.glob("*.py") if p.name not in {"__init__.py", "__main__.py"})
 
 
