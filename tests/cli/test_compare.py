@@ -139,7 +139,8 @@ def test_collate_json_counts_in_section_order(capsys):
     code, out, _ = run_cli(["collate", "lu", "--json"], capsys)
     assert code == 0
     (data,) = json.loads(out)
-    assert list(data["readings"][0]["counts"]) == ["head", "touhu", "she"]
+    sections = [c["section"] for c in data["stated_counts"] if c["by"] == "徐伯魯"]
+    assert sections == ["touhu", "she"]
 
 
 def test_collate_json_findings(capsys):
