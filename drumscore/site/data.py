@@ -141,7 +141,7 @@ def score_data(entry: Entry, pool: Iterable[Edition]) -> dict:
 
 
 def comparison_data(c: Comparison) -> dict:
-    """Two readings aligned, as `drumscore compare --json` reports them."""
+    """Two readings aligned, as `drumscore compare` reports them in JSON."""
     return {
         "a": c.a.pattern.notation,
         "b": c.b.pattern.notation,
