@@ -111,6 +111,8 @@ class Extraction:
     name: str
     provenance: Provenance
     source_lines: tuple[int, int] | None = None
+    #: Strokes read as part of the prose: lone ○ of glosses, □ headwords, 〇 zeros, lost text.
+    skipped: int = 0
 
     def kanripo_lines(self, found: Found) -> str:
         """The line range of a score in the Kanripo file the passage was copied from, if known."""
@@ -251,7 +253,12 @@ def extract(
         for run in reader.figures(runs)
     ]
     _check_unique(found, source_name)
-    return Extraction(tuple(found), name, extraction.provenance, extraction.source_lines)
+    skipped = reader.skipped + sum(
+        len(i.strokes) for i in reader.items if isinstance(i, _Run) and not i.is_pattern
+    )
+    return Extraction(
+        tuple(found), name, extraction.provenance, extraction.source_lines, skipped=skipped
+    )
 
 
 def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
@@ -286,6 +293,8 @@ class _Run:
     lead_half: int | None = None  # offset of a 半 before the first stroke
     trail_half: int | None = None  # offset of a 半 after the last stroke
     trailing_notes: list[Token] = field(default_factory=list)
+    #: (strokes, printed, joined, halves, last) at the last line break inside the run
+    cut: tuple | None = None
     blank_before: bool = False  # only a blank line (and spacing) since the previous run
     adjacent: bool = False  # only spacing, markup, notes or punctuation since the previous item
 
@@ -337,6 +346,7 @@ class _Reader:
         self._remarks: dict[int, list[str]] = {}
         self._pairs: dict[int, tuple] = {}  # id(run) → (label item, side, figure, state)
         self._gaps: list[tuple] = []  # (run, run, gap) for text between two runs
+        self.skipped = 0  # strokes read as part of the prose
 
     def position(self, offset: int) -> Position:
         return kanripo.position_of(offset, self._line_starts)
@@ -415,6 +425,7 @@ class _Reader:
                 if run is not None:
                     if not any(t.kind == Kind.PUNCT for t in pending):
                         self._check_neighbour(token, 1)
+                    self._cut_tail(run, pending, token)
                     self._close(run, pending)
                     run, pending = None, []
                     if len(_bare(token.value)) <= MAX_INTERRUPTION:
@@ -445,7 +456,39 @@ class _Reader:
             elif t.kind == Kind.NOTE:
                 self._note(run, after, t)
             elif t.kind in _REPORTED:
+                if t.kind == Kind.LINE:
+                    cut = (len(run.strokes), len(run.printed), len(run.joined), len(run.halves))
+                    run.cut = (*cut, run.last)
                 run.joined.append(t)
+
+    def _cut_tail(self, run: _Run, pending: list[Token], text: Token) -> None:
+        """A stroke or two that begin a line and run into the prose are the prose's: a gloss
+        (○圜音圓), a headword (□，方鼓), a number (○○), a word (口徑) after a pattern that ends
+        at the end of the line before. The remark says what was left out."""
+        if run.cut is None:
+            return
+        strokes, printed, joined, halves, last = run.cut
+        tail = run.strokes[strokes:]
+        if not 1 <= len(tail) <= 2 or len(run.halves) != halves or strokes < MIN_STROKES:
+            return
+        punctuated = any(t.kind == Kind.PUNCT for t in pending)
+        word = text.value.lstrip(lexer.SPACES)[:4]
+        gloss = any(c in lexer.GLOSS for c in word) or word[:1] in lexer.NUMERALS
+        if not (punctuated or gloss or len(tail) == 1):
+            return
+        offset = run.joined[joined].end
+        while self.source[offset] not in self.tables.stroke_chars:
+            offset += 1
+        first = self.position(offset)
+        del run.strokes[strokes:], run.printed[printed:], run.joined[joined:]
+        run.last = last
+        run.trail_half = None
+        pending.clear()
+        self.skipped += len(tail)
+        self._remarks.setdefault(id(run), []).append(
+            f"left out {''.join(tail)!r} at line {first.line}, column {first.column}: it begins "
+            "the text that follows the pattern"
+        )
 
     def _note(self, run: _Run, after: int, token: Token) -> None:
         """Notes at one place, split only by line or page breaks, are one note."""

@@ -34,6 +34,10 @@ STOP = "。．.；;：:！!？?…"
 #: Quotation marks and other brackets: they may stand between a pattern and its label.
 QUOTES = "「」『』“”‘’《》〈〉［］[]"
 PUNCTUATION = PAUSE + STOP + QUOTES
+#: Words of a 音義 gloss (圜音圓, 薄迷反, 如字): a ○ before them opens a gloss, it is not a stroke.
+GLOSS = "音反切如"
+#: Numerals: 〇 among them is zero.
+NUMERALS = "一二三四五六七八九十百千萬"
 #: Spaces inside a line: ignored between strokes.
 SPACES = " \t\r\u3000\xa0"
 
