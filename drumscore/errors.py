@@ -72,3 +72,19 @@ class EngraveError(DrumscoreError, RuntimeError):
 
 class PlaybackError(DrumscoreError, RuntimeError):
     """Playback cannot start: no PortAudio library, no audio device, no MIDI backend or port."""
+
+
+class InputFileError(DrumscoreError, OSError):
+    """An input file that cannot be read: missing, not a regular file, too large, unreadable.
+
+    `path` is the file; `limit` the size limit in bytes when the file is too large.
+    """
+
+    def __init__(self, message: str, *, path: str = "", limit: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.limit = limit
+
+
+class InputMissingError(InputFileError, FileNotFoundError):
+    """An input file that does not exist."""

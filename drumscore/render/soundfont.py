@@ -54,16 +54,21 @@ def strikes(timeline: Timeline, rate: int, midimap: MidiMap | None = None) -> li
 
 def check_soundfont(path: str | Path) -> Path:
     """The path of a readable SoundFont 2 file (RIFF 'sfbk'), or a SoundFontError."""
+    from drumscore.errors import InputMissingError
+    from drumscore.files.reading import open_input
+
     path = Path(path)
     try:
-        with path.open("rb") as f:
+        with open_input(path, "SoundFont") as f:
             head = f.read(12)
-    except FileNotFoundError:
+    except InputMissingError:
         raise SoundFontError(
             f"SoundFont {str(path)!r} does not exist; on Debian, apt install fluid-soundfont-gm "
             "gives /usr/share/sounds/sf2/FluidR3_GM.sf2"
         ) from None
     except OSError as exc:
+        if isinstance(exc, DrumscoreError):
+            raise
         raise SoundFontError(f"SoundFont {str(path)!r} cannot be read: {exc.strerror}") from None
     if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"sfbk":
         raise SoundFontError(f"{str(path)!r} is not a SoundFont 2 (.sf2) file")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import stat
 from pathlib import Path
+
+from drumscore.files.reading import LIMITS
 
 #: Passages are a page or a chapter (the longest real one is 16 KB, a whole 卷 well under 1 MB);
 #: anything much larger is not a passage.
-MAX_BYTES = 4_000_000
+MAX_BYTES = LIMITS["passage"]
 #: The options that describe the edition file, and so apply only with -o.
 EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "force")
 
@@ -101,30 +102,13 @@ def check_output(args: argparse.Namespace) -> Path | None:
 def read_passage(path: str, encoding: str | None) -> tuple[str, str]:
     """The decoded text of a passage file, and the encoding it was read in."""
     from drumscore.editions.encoding import decode
-    from drumscore.errors import ScoreNotFoundError
+    from drumscore.errors import InputMissingError, ScoreNotFoundError
+    from drumscore.files.reading import read_input
 
-    too_big = ScoreNotFoundError(
-        f"{path!r} is more than {MAX_BYTES:,} bytes; a passage is at most {MAX_BYTES:,} bytes — "
-        "cut out the pages with the drum figures"
-    )
     try:
-        info = os.stat(path)
-        if stat.S_ISDIR(info.st_mode):
-            raise ScoreNotFoundError(f"{path!r} is a folder; give a passage file")
-        if not stat.S_ISREG(info.st_mode):
-            raise ScoreNotFoundError(
-                f"{path!r} is not a regular file (a device, pipe or socket); give a passage file"
-            )
-        if info.st_size > MAX_BYTES:
-            raise too_big
-        with open(path, "rb") as file:
-            data = file.read(MAX_BYTES + 1)
-    except FileNotFoundError:
+        data = read_input(path, "passage", MAX_BYTES)
+    except InputMissingError:
         raise ScoreNotFoundError(f"no such file: {path!r}") from None
-    except OSError as exc:
-        raise ScoreNotFoundError(f"cannot read {path!r}: {exc.strerror}") from None
-    if len(data) > MAX_BYTES:
-        raise too_big
     decoded = decode(data, encoding, name=repr(path))
     return decoded.text, decoded.encoding
 
