@@ -597,9 +597,15 @@ class _Reader:
 
     def _figure(self, chain: list) -> list[_Run]:
         """Read one chain: pair runs with labels, infer states, check the figure is whole."""
-        for item in chain:
-            if isinstance(item, _Divider) and not self.partial:
-                raise self._divided(item, chain)
+        for index, item in enumerate(chain):
+            if isinstance(item, _Divider):
+                if not self.partial:
+                    raise self._divided(item, chain)
+                pos = self.position(item.token.start)
+                self._doubts.setdefault(id(chain[index - 1]), []).append(
+                    f"divided from the strokes after it by {item.token.value!r} at line "
+                    f"{pos.line}, column {pos.column}"
+                )
         chain = [i for i in chain if not isinstance(i, _Divider)]
         runs = [i for i in chain if isinstance(i, _Run)]
         if not runs:
@@ -668,8 +674,9 @@ class _Reader:
                     run,
                     f"label {self._text(label.token)!r} on {self._lines(run)} is not 魯鼓 or 薛鼓, "
                     "and its place in the figure does not tell which it is",
-                    f"settle it with the label option {label.token.value}=魯 or "
-                    f"{label.token.value}=薛",
+                    f"say which state {label.token.value!r} stands for "
+                    f"({label.token.value}=魯 or {label.token.value}=薛)",
+                    parameter="labels",
                 )
                 states.append("")
                 continue
@@ -688,7 +695,7 @@ class _Reader:
                 run,
                 f"figure {figure} has only one pattern (on {self._lines(run)}); each figure "
                 "prints one for 魯 and one for 薛",
-                "include the whole figure in the passage, or ask for a partial reading",
+                "include the whole figure in the passage",
             )
         with_half = [bool(r.halves) for r in runs]
         if len(runs) == 2 and with_half[0] != with_half[1]:
@@ -701,9 +708,11 @@ class _Reader:
                 "check the transcription against the edition: 半 may have been lost",
             )
 
-    def _doubt(self, run: _Run, reason: str, hint: str) -> None:
+    def _doubt(self, run: _Run, reason: str, hint: str, parameter: str = "partial") -> None:
         if not self.partial:
-            raise self.error(run.first, reason, hint, partial=True)
+            exc = self.error(run.first, reason, hint)
+            exc.parameter = parameter
+            raise exc
         self._doubts.setdefault(id(run), []).append(reason)
 
     def _divided(self, divider: _Divider, chain: list) -> NotationError:
