@@ -11,8 +11,8 @@ import pytest
 from cli_run import expect_error, run_cli
 from sourcefiles import SOURCES, source_text
 
-from drumscore.editions import passage as passage_module
 from drumscore.corpus import load_edition
+from drumscore.editions import passage as passage_module
 
 ZHUSHU = str(SOURCES / "KR1d0053_058_禮記注疏.txt")
 COUNT = '\n[[count]]\nby = "某"\nfigure = 1\nstate = "魯"\nsection = "she"\npi = 13\ngu = 10\n'
@@ -226,8 +226,9 @@ def test_label_option(tmp_path, capsys):
 def test_notes_inside_patterns_in_the_table_and_json(capsys):
     name = str(SOURCES / "KR1d0068_072_欽定禮記義疏.txt")
     code, out, _ = run_cli(["extract", name], capsys)
+    assert code == 0
     assert "1 魯鼓: note after stroke 8: 吳澄本作○ (line 5, column 10; Kanripo line 674)" in out
-    code, out, _ = run_cli(["extract", name, "--json"], capsys)
+    _, out, _ = run_cli(["extract", name, "--json"], capsys)
     lu2 = json.loads(out)["scores"][2]
     assert [(n["after"], n["text"], n["kanripo_line"]) for n in lu2["notes"]] == [
         (21, "大戴禮下尚有一□一○朱子從之", 678)
