@@ -139,7 +139,7 @@ def line_range(first: int, last: int, *, words: bool = False) -> str:
 
 
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:
-    """`--glyph X=○` options as a mapping from X to ○ or □.
+    """Glyph mappings written `X=○` as a mapping from X to ○ or □.
 
     X must be a sign that means nothing else in a passage: not notation already, not a character
     of the labels 魯鼓/薛鼓, not markup (note brackets, ¶, tags) and not a space.
@@ -151,24 +151,28 @@ def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, 
         glyph, target = glyph.strip() or glyph, target.strip()
         if not sep or len(glyph) != 1 or len(target) != 1:
             raise OptionError(
-                f"--glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
-                "stroke it stands for)"
+                f"glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
+                "stroke it stands for)",
+                option="glyph",
             )
         if target not in GLYPH_TARGETS:
             raise OptionError(
-                f"--glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
-                " write --glyph X=○ or --glyph X=□"
+                f"glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
+                " write X=○ or X=□",
+                option="glyph",
             )
         reason = _glyph_refusal(glyph)
         if reason:
             raise OptionError(
-                f"--glyph {spec!r}: {reason}; --glyph is for a sign that the transcription "
-                "draws strokes with, such as --glyph ●=○"
+                f"glyph {spec!r}: {reason}; a glyph mapping is for a sign that the "
+                "transcription draws strokes with, such as ●=○",
+                option="glyph",
             )
         if glyph in mapping and mapping[glyph] != target:
             raise OptionError(
-                f"--glyph {given[glyph]!r} and --glyph {spec!r} read {glyph!r} two ways; "
-                "keep the one the transcription means"
+                f"glyph {given[glyph]!r} and {spec!r} read {glyph!r} two ways; "
+                "keep the one the transcription means",
+                option="glyph",
             )
         mapping[glyph] = target
         given[glyph] = spec
@@ -189,7 +193,7 @@ def _glyph_refusal(glyph: str) -> str:
 
 
 def parse_label_options(specs: Iterable[str] | None) -> dict[str, str]:
-    """`--label X=薛` options as a mapping from the character X to the state 魯 or 薛."""
+    """Label readings written `X=薛` as a mapping from the character X to the state 魯 or 薛."""
     mapping: dict[str, str] = {}
     for spec in specs or ():
         char, sep, state = spec.partition("=")
@@ -200,22 +204,27 @@ def parse_label_options(specs: Iterable[str] | None) -> dict[str, str]:
         resolved = STATE_SPELLINGS.get(state.casefold())
         if not sep or len(char) != 1 or resolved is None:
             raise OptionError(
-                f"--label {spec!r} is not of the form X=魯 or X=薛 (the character printed before "
-                "鼓 in the label, then = and the state it stands for)"
+                f"label {spec!r} is not of the form X=魯 or X=薛 (the character printed before "
+                "鼓 in the label, then = and the state it stands for)",
+                option="label",
             )
         if char in lexer.DRUM_CHARS or glyphs.canonical(char) is not None or char.isspace():
             raise OptionError(
-                f"--label {spec!r}: {char!r} is notation or the 鼓 of a label, not the state "
-                "character of a label"
+                f"label {spec!r}: {char!r} is notation or the 鼓 of a label, not the state "
+                "character of a label",
+                option="label",
             )
         known = lexer.STATE_CHARS.get(char)
         if known is not None and known != resolved:
             raise OptionError(
-                f"--label {spec!r}: {char!r} is always read as {known}; it cannot be read as "
-                f"{resolved}"
+                f"label {spec!r}: {char!r} is always read as {known}; it cannot be read as "
+                f"{resolved}",
+                option="label",
             )
         if mapping.get(char, resolved) != resolved:
-            raise OptionError(f"--label {spec!r} reads {char!r} a second way; keep one")
+            raise OptionError(
+                f"label {spec!r} reads {char!r} a second way; keep one", option="label"
+            )
         mapping[char] = resolved
     return mapping
 
@@ -271,11 +280,13 @@ def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
             f"{reader.source[labels[0].token.start : labels[0].token.end]} at line {first.line}, "
             f"column {first.column}) but prints no run of ○ (鼙) and □ (鼓) strokes; it "
             "discusses the drum figures without printing them. If the transcription draws the "
-            "strokes with other signs, map them with --glyph X=○ / X=□"
+            "strokes with other signs, map them to strokes: X=○ / X=□",
+            option="glyph",
         )
     return ExtractError(
         f"no drum notation found{where}: no run of ○ (鼙) and □ (鼓) strokes. If the "
-        "transcription draws the strokes with other signs, map them with --glyph X=○ / X=□"
+        "transcription draws the strokes with other signs, map them to strokes: X=○ / X=□",
+        option="glyph",
     )
 
 
@@ -351,14 +362,16 @@ class _Reader:
     def position(self, offset: int) -> Position:
         return kanripo.position_of(offset, self._line_starts)
 
-    def error(self, offset: int, reason: str, hint: str, *, partial: bool = False):
+    def error(self, offset: int, reason: str, hint: str, *, option: str | None = None):
         pos = self.position(offset)
-        exc = NotationError(
-            reason, text=self.source, line=pos.line, column=pos.column, hint=f"hint: {hint}"
+        return NotationError(
+            reason,
+            text=self.source,
+            line=pos.line,
+            column=pos.column,
+            hint=f"hint: {hint}",
+            option=option,
         )
-        if partial:
-            exc.parameter = "partial"
-        return exc
 
     # --- items from tokens -------------------------------------------------------------------
 
@@ -519,8 +532,9 @@ class _Reader:
                 text=self.source,
                 line=pos.line,
                 column=pos.column,
-                hint=f"hint: if it is a stroke, map it with --glyph {ch}=○ (鼙) or --glyph {ch}=□ "
+                hint=f"hint: if it is a stroke, map the sign to one: {ch}=○ (鼙) or {ch}=□ "
                 "(鼓); otherwise separate it from the pattern.",
+                option="glyph",
             )
 
     # --- figures from items ------------------------------------------------------------------
@@ -676,7 +690,7 @@ class _Reader:
                     "and its place in the figure does not tell which it is",
                     f"say which state {label.token.value!r} stands for "
                     f"({label.token.value}=魯 or {label.token.value}=薛)",
-                    parameter="labels",
+                    option="label",
                 )
                 states.append("")
                 continue
@@ -708,11 +722,9 @@ class _Reader:
                 "check the transcription against the edition: 半 may have been lost",
             )
 
-    def _doubt(self, run: _Run, reason: str, hint: str, parameter: str = "partial") -> None:
+    def _doubt(self, run: _Run, reason: str, hint: str, option: str = "partial") -> None:
         if not self.partial:
-            exc = self.error(run.first, reason, hint)
-            exc.parameter = parameter
-            raise exc
+            raise self.error(run.first, reason, hint, option=option)
         self._doubts.setdefault(id(run), []).append(reason)
 
     def _divided(self, divider: _Divider, chain: list) -> NotationError:
@@ -732,7 +744,7 @@ class _Reader:
             "a sentence end does not stand inside a printed pattern; if the pattern goes on "
             "after it, remove it; if the strokes before it are a pattern of their own, write its "
             "label",
-            partial=True,
+            option="partial",
         )
 
     def _lines(self, run: _Run) -> str:

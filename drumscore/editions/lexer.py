@@ -77,7 +77,8 @@ def _class(chars: str) -> str:
 
 
 class Tables:
-    """The character tables of one lexing run: the built-in ones, `--glyph` and `--label`."""
+    """The character tables of one lexing run: the built-in ones, and the glyph and label
+    readings given for the passage."""
 
     def __init__(
         self, glyph_map: Mapping[str, str] | None = None, labels: Mapping[str, str] | None = None

@@ -115,23 +115,20 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
 
 def check_output(args: argparse.Namespace) -> Path | None:
     """The edition file that -o names, checked before anything is read: None without -o."""
+    from drumscore.cli.options import only_with
     from drumscore.errors import OptionError
     from drumscore.files.atomic import check_writable
 
     if args.add is not None:
         return check_add(args)[0]
+    only_with(
+        args,
+        EDITION_OPTIONS,
+        present=args.output is not None,
+        target="-o EDITION.toml or --add",
+        purpose="the edition file",
+    )
     if args.output is None:
-        given = [f"--{n}" for n in EDITION_OPTIONS if getattr(args, n) not in (None, False)]
-        if given:
-            names = " and ".join(given) if len(given) < 3 else ", ".join(given)
-            what = "-o EDITION.toml or --add"
-            verb, what = (
-                ("applies", "it describes") if len(given) == 1 else ("apply", "they describe")
-            )
-            raise OptionError(
-                f"{names} only {verb} with -o EDITION.toml or --add ({what} the edition file); "
-                f"add -o EDITION.toml or leave {names} out"
-            )
         return None
     if not args.output.strip():
         raise OptionError(
@@ -192,26 +189,11 @@ def found_data(extraction, found) -> dict:
     return data
 
 
-def _with_option_hint(exc):
-    """The library's error with the option that settles it named, as the command line spells it."""
-    from drumscore.errors import NotationError
-
-    extra = {
-        "partial": "hint: --partial lists what can be read, each doubtful pattern marked.",
-        "labels": "hint: --label X=魯 or --label X=薛 says which state the label X鼓 is.",
-    }.get(getattr(exc, "parameter", ""))
-    if extra is None or not isinstance(exc, NotationError):
-        return exc
-    hint = f"{exc.hint}\n{extra}" if exc.hint else extra
-    return NotationError(exc.reason, text=exc.text, line=exc.line, column=exc.column, hint=hint)
-
-
 def run(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
     from drumscore.editions.passage import read_passage
-    from drumscore.errors import NotationError
 
     glyph_map = parse_glyph_options(args.glyph)
     labels = parse_label_options(args.label)
@@ -224,17 +206,14 @@ def run(args: argparse.Namespace) -> int:
         kept = kept_from(output)
     decoded = read_passage(args.file, args.encoding)
     text, encoding = decoded.text, decoded.encoding
-    try:
-        extraction = extract(
-            text,
-            source_name=Path(args.file).name,
-            glyph_map=glyph_map,
-            edition_name=args.name or "",
-            labels=labels,
-            partial=args.partial,
-        )
-    except NotationError as exc:
-        raise _with_option_hint(exc) from None
+    extraction = extract(
+        text,
+        source_name=Path(args.file).name,
+        glyph_map=glyph_map,
+        edition_name=args.name or "",
+        labels=labels,
+        partial=args.partial,
+    )
     if output is not None:
         from drumscore.editions.write import edition_toml
         from drumscore.files.atomic import write_bytes
