@@ -72,3 +72,7 @@ class EngraveError(DrumscoreError, RuntimeError):
 
 class PlaybackError(DrumscoreError, RuntimeError):
     """Playback cannot start: no PortAudio library, no audio device, no MIDI backend or port."""
+
+
+class ProgrammeError(DrumscoreError, ValueError):
+    """A programme file (items in order for render and play) that cannot be used."""
