@@ -41,7 +41,7 @@ def _round(x: Fraction) -> int:
 
 
 def check_count_in(value) -> int:
-    """--count-in: a whole number of strokes from 0 to MAX_COUNT_IN."""
+    """count_in: a whole number of strokes from 0 to MAX_COUNT_IN."""
     if value is None:
         return 0
     try:
@@ -50,8 +50,9 @@ def check_count_in(value) -> int:
         count = -1
     if not 0 <= count <= MAX_COUNT_IN:
         raise OptionError(
-            f"--count-in takes a whole number of strokes from 0 to {MAX_COUNT_IN}, such as 4; "
-            f"not {value!r}"
+            f"count_in takes a whole number of strokes from 0 to {MAX_COUNT_IN}, such as 4; "
+            f"not {value!r}",
+            option="count_in",
         )
     return count
 
@@ -93,8 +94,9 @@ class Track:
             raise OptionError("a track needs at least one item")
         if self.loopable and (len(self.items) > 1 or self.items[0].pause):
             raise OptionError(
-                "--loopable makes one score's beat loop; a programme of several items has no "
-                "single beat to loop on"
+                "loopable makes one score's beat loop; a programme of several items has no "
+                "single beat to loop on",
+                option="loopable",
             )
 
     @classmethod
@@ -400,7 +402,7 @@ ITEM_KEYS = (
     "pause",
 )
 TOP_KEYS = ("title", "citation", "item")
-#: What {state} in a programme's score names stands for when --state is not given.
+#: What {state} in a programme's score names stands for when no state is given.
 DEFAULT_STATE = "lu"
 
 
@@ -435,7 +437,7 @@ def _seconds(value, what: str, where: str, zero: bool) -> Fraction:
     try:
         return parse_duration(str(value))
     except OptionError as exc:
-        raise ProgrammeError(f"{where}: {what}: {str(exc).removeprefix('--duration ')}") from None
+        raise ProgrammeError(f"{where}: {what}: {str(exc).removeprefix('duration ')}") from None
 
 
 def load_programme(
@@ -480,7 +482,7 @@ def load_programme(
     if state is not None:
         spelled = STATE_SPELLINGS.get(state.strip().casefold())
         if spelled is None:
-            raise ProgrammeError(f"unknown --state {state!r}; choose lu or xue")
+            raise ProgrammeError(f"state {state!r} is not known; choose lu or xue", option="state")
         slug = STATE_SLUGS[spelled]
     uses_state = False
     items = []
@@ -517,15 +519,15 @@ def load_programme(
         except ProgrammeError:
             raise
         except DrumscoreError as exc:
-            message = str(exc).replace("--", "")
-            raise ProgrammeError(f"{at}: {message}") from None
+            raise ProgrammeError(f"{at}: {exc}") from None
         pause = _seconds(entry.get("pause", 0), "pause", at, zero=True)
         label = entry.get("label", f"item {number}")
         items.append(Item(timeline, counted, pause, str(label)))
     if slug is not None and not uses_state:
         raise ProgrammeError(
-            f"--state {state!r} does nothing here: {where} names its scores itself "
-            "(no {state} in them); leave it out"
+            f"state {state!r} does nothing here: {where} names its scores itself "
+            "(no {state} in them); leave it out",
+            option="state",
         )
     state_word = f" ({slug or DEFAULT_STATE})" if uses_state else ""
     title = str(data.get("title", Path(name).stem)) + state_word

@@ -122,7 +122,7 @@ def test_a_programme_file(tmp_path):
         ('[[item]]\nscore = "lu"\nbpm = 0\n', "item 1: bpm"),
         ('[[item]]\nscore = "nowhere"\n', "item 1: unknown score 'nowhere'"),
         ('[[item]]\nscore = "lu"\npause = "soon"\n', "pause"),
-        ('[[item]]\nscore = "lu"\ncount_in = -1\n', "count-in"),
+        ('[[item]]\nscore = "lu"\ncount_in = -1\n', "count_in"),
         ("[[item]\n", "not valid TOML"),
     ],
 )
