@@ -7,6 +7,8 @@ import json
 import os
 from pathlib import Path
 
+from drumscore.cli import report
+
 #: The options that describe the edition file, and so apply only with -o.
 EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "force")
 
@@ -92,25 +94,7 @@ def check_output(args: argparse.Namespace) -> Path | None:
     return path
 
 
-def found_data(extraction, found) -> dict:
-    """One extracted score as JSON-ready data."""
-    from drumscore.cli.commands.corpus import score_data
-
-    data = score_data(found.score)
-    data.update(
-        label=found.label or None,
-        label_side=found.label_side,
-        lines=list(found.lines),
-        kanripo_lines=extraction.kanripo_lines(found) or None,
-        start={"line": found.start.line, "column": found.start.column},
-        end={"line": found.end.line, "column": found.end.column},
-    )
-    return data
-
-
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import asdict
-
     from drumscore.editions.encoding import read_passage
     from drumscore.editions.extract import extract, parse_glyph_options
 
@@ -142,38 +126,12 @@ def run(args: argparse.Namespace) -> int:
             counts=kept.counts if kept else (),
         )
         write_bytes(output, toml.encode("utf-8"))
-        print(f"wrote {args.output}: {len(extraction.scores)} scores from {args.file} ({encoding})")
+        found = report.plural(len(extraction.scores), "score")
+        print(f"wrote {args.output}: {found} from {args.file} ({encoding})")
         return 0
     if args.json:
-        data = {
-            "file": args.file,
-            "encoding": encoding,
-            "edition_name": extraction.name,
-            "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
-            "scores": [found_data(extraction, f) for f in extraction.scores],
-        }
+        data = report.extraction_data(extraction, args.file, encoding)
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(_table(extraction, args.file, encoding))
+    print(report.extraction_table(extraction, args.file, encoding))
     return 0
-
-
-def _table(extraction, path: str, encoding: str) -> str:
-    from drumscore.display import table
-    from drumscore.editions.extract import line_range
-    from drumscore.model import Section
-
-    shown = [s for s in Section.in_order() if s is not Section.HEAD]
-    rows = []
-    for f in extraction.scores:
-        s = f.score
-        pattern = s.pattern
-        cells = [str(s.figure or "?"), f"{s.state}鼓" if s.state else "(no label)", f.label]
-        for section in shown:
-            cells.append(str(pattern.counts(section)) if section in pattern.sections() else "-")
-        cells += [line_range(*f.lines), pattern.notation]
-        rows.append(cells)
-    header = ["fig", "drum", "label", "touhu 投壺", "she 射", "lines", "notation"]
-    head = f"{extraction.name or path}: {len(extraction.scores)} scores ({encoding})"
-    cite = extraction.provenance.citation
-    return "\n".join([head, *([f"source: {cite}"] if cite else []), "", table(rows, header)])
