@@ -356,6 +356,25 @@ def found_data(extraction: Extraction, found: Found) -> dict[str, Any]:
         kanripo_lines=extraction.kanripo_lines(found) or None,
         start={"line": found.start.line, "column": found.start.column},
         end={"line": found.end.line, "column": found.end.column},
+        notes=[
+            {
+                "after": n.after,
+                "text": n.text,
+                "line": pos.line,
+                "column": pos.column,
+                "kanripo_line": extraction.kanripo_line(pos.line)
+                if extraction.source_lines
+                else None,
+            }
+            for n, pos in zip(found.notes, found.note_positions, strict=True)
+        ],
+        joined=[
+            {"kind": j.kind, "text": j.text, "line": j.pos.line, "column": j.pos.column}
+            for j in found.joined
+        ],
+        remarks=list(found.remarks),
+        doubtful=found.doubtful,
+        doubts=list(found.doubts),
     )
     return data
 
@@ -367,6 +386,8 @@ def extraction_data(extraction: Extraction, path: str, encoding: str) -> dict[st
         "encoding": encoding,
         "edition_name": extraction.name,
         "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
+        "doubtful": extraction.doubtful,
+        "skipped_strokes": extraction.skipped,
         "scores": [found_data(extraction, f) for f in extraction.scores],
     }
 
@@ -376,15 +397,47 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
 
     shown = [s for s in Section.in_order() if s is not Section.HEAD]
     rows = []
+    details = []
+    kanripo = extraction.source_lines is not None
     for f in extraction.scores:
         s = f.score
         pattern = s.pattern
-        cells = [str(s.figure or "?"), f"{s.state}鼓" if s.state else "(no label)", f.label]
+        drum = f"{s.state}鼓" if s.state else "(no label)"
+        mark = "? " if f.doubtful else ""
+        cells = [mark + str(s.figure or "?"), drum, f.label]
         for section in shown:
             cells.append(str(pattern.counts(section)) if section in pattern.sections() else "-")
-        cells += [line_range(*f.lines), pattern.notation]
+        cells.append(line_range(*f.lines))
+        if kanripo:
+            cells.append(extraction.kanripo_lines(f))
+        cells.append(pattern.notation)
         rows.append(cells)
-    header = ["fig", "drum", "label", "touhu 投壺", "she 射", "lines", "notation"]
+        name = f"{s.figure or '?'} {drum}"
+        joined = f.joined_summary()
+        if joined:
+            details.append(f"  {name}: read through {joined}")
+        for n, pos in zip(f.notes, f.note_positions, strict=True):
+            line = extraction.kanripo_line(pos.line)
+            details.append(
+                f"  {name}: note after stroke {n.after}: {n.text} "
+                f"(line {pos.line}, column {pos.column}"
+                + (f"; Kanripo line {line})" if kanripo else ")")
+            )
+        for remark in f.remarks:
+            details.append(f"  {name}: {remark}")
+        for doubt in f.doubts:
+            details.append(f"  {name}: DOUBTFUL: {doubt}")
+    header = ["fig", "drum", "label", "touhu 投壺", "she 射", "lines"]
+    header += ["kanripo lines"] if kanripo else []
+    header += ["notation"]
     head = f"{extraction.name or path}: {plural(len(extraction.scores), 'score')} ({encoding})"
+    if extraction.doubtful:
+        head += "; a partial reading: the patterns marked ? are doubtful"
     cite = extraction.provenance.citation
-    return "\n".join([head, *([f"source: {cite}"] if cite else []), "", table(rows, header)])
+    out = [head, *([f"source: {cite}"] if cite else []), "", table(rows, header)]
+    if details:
+        out += ["", *details]
+    if extraction.skipped:
+        signs = plural(extraction.skipped, "stroke sign")
+        out.append(f"  left as prose: {signs} outside the patterns")
+    return "\n".join(out)

@@ -29,9 +29,31 @@ def add_parser(sub) -> None:
         help="read glyph X as ○ (鼙) or □ (鼓); may be given several times",
     )
     p.add_argument("--encoding", metavar="NAME", help="the file's encoding (default: detect)")
+    p.add_argument(
+        "--label",
+        action="append",
+        metavar="X=薛",
+        help="read the label X鼓 as 魯鼓 or 薛鼓 (for a label the text miscopies); may be given "
+        "several times",
+    )
+    p.add_argument(
+        "--partial",
+        action="store_true",
+        help="list what can be read even when the reading is doubtful (a pattern without label, "
+        "a figure with one pattern…), each doubtful pattern marked, instead of an error",
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="machine-readable output")
     out.add_argument("-o", "--output", metavar="EDITION.toml", help="write an edition file")
+    out.add_argument(
+        "--add",
+        nargs="?",
+        const="",
+        metavar="ID",
+        help="write the edition into your own editions folder (the first folder of "
+        "DRUMSCORE_EDITIONS, else the user data folder), so that names such as lu@ID find it; "
+        "ID defaults to the passage's file name",
+    )
     p.add_argument(
         "--id",
         metavar="ID",
@@ -55,17 +77,57 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
+def check_add(args: argparse.Namespace) -> tuple[Path, str]:
+    """The file and id that --add writes, checked before anything is read."""
+    import re
+
+    from drumscore import corpus
+    from drumscore.errors import OptionError
+
+    ident = args.add
+    if ident and args.id:
+        raise OptionError(f"--add {ident!r} and --id {args.id!r} both give the id; give one")
+    if not ident:
+        ident = args.id or re.sub(r"[^a-z0-9-]+", "-", Path(args.file).stem.casefold()).strip("-")
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", ident or ""):
+        raise OptionError(
+            f"--add: the edition id {ident!r} must be lower-case letters, digits and '-'; "
+            "give one, e.g. --add mine"
+        )
+    for edition in corpus.builtin_editions():
+        if edition.id == ident:
+            raise OptionError(
+                f"--add {ident!r}: the id is taken by the built-in edition {edition.name} "
+                f"({edition.path}); choose another id"
+            )
+    path = corpus.add_folder() / f"{ident}.toml"
+    for edition in corpus.user_editions():
+        if edition.id == ident and Path(edition.path) != path:
+            raise OptionError(
+                f"--add {ident!r}: the id is taken by your edition in {edition.path!r}; "
+                "choose another id"
+            )
+    if os.path.lexists(path) and not args.force:
+        raise OptionError(
+            f"--add {ident!r}: {str(path)!r} exists already; give --force to write it again (its "
+            "[[count]] entries, aliases and note are kept), or choose another id"
+        )
+    return path, ident
+
+
 def check_output(args: argparse.Namespace) -> Path | None:
     """The edition file that -o names, checked before anything is read: None without -o."""
     from drumscore.cli.options import only_with
     from drumscore.errors import OptionError
     from drumscore.files.atomic import check_writable
 
+    if args.add is not None:
+        return check_add(args)[0]
     only_with(
         args,
         EDITION_OPTIONS,
         present=args.output is not None,
-        target="-o EDITION.toml",
+        target="-o EDITION.toml or --add",
         purpose="the edition file",
     )
     if args.output is None:
@@ -95,19 +157,27 @@ def check_output(args: argparse.Namespace) -> Path | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.editions.encoding import read_passage
-    from drumscore.editions.extract import extract, parse_glyph_options
+    from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
+    from drumscore.editions.passage import read_passage
 
     glyph_map = parse_glyph_options(args.glyph)
+    labels = parse_label_options(args.label)
+    add_id = check_add(args)[1] if args.add is not None else None
     output = check_output(args)
     kept = None
     if output is not None and os.path.lexists(output):
         from drumscore.editions.write import kept_from
 
         kept = kept_from(output)
-    text, encoding = read_passage(args.file, args.encoding)
+    decoded = read_passage(args.file, args.encoding)
+    text, encoding = decoded.text, decoded.encoding
     extraction = extract(
-        text, source_name=Path(args.file).name, glyph_map=glyph_map, edition_name=args.name or ""
+        text,
+        source_name=Path(args.file).name,
+        glyph_map=glyph_map,
+        edition_name=args.name or "",
+        labels=labels,
+        partial=args.partial,
     )
     if output is not None:
         from drumscore.editions.write import edition_toml
@@ -116,9 +186,10 @@ def run(args: argparse.Namespace) -> int:
         aliases = tuple(args.alias or ())
         if kept is not None:
             aliases = (*kept.aliases, *(a for a in aliases if a not in kept.aliases))
+        ident = add_id or args.id or (kept.id if kept else output.stem)
         toml = edition_toml(
             extraction,
-            args.id or (kept.id if kept else output.stem),
+            ident,
             name=args.name or "",
             script=args.script or "traditional",
             aliases=aliases,
@@ -126,8 +197,11 @@ def run(args: argparse.Namespace) -> int:
             counts=kept.counts if kept else (),
         )
         write_bytes(output, toml.encode("utf-8"))
+        where = args.output or str(output)
         found = report.plural(len(extraction.scores), "score")
-        print(f"wrote {args.output}: {found} from {args.file} ({encoding})")
+        print(f"wrote {where}: {found} from {args.file} ({encoding})")
+        if add_id:
+            print(f"the scores are named lu@{add_id}, xue/2@{add_id}, …")
         return 0
     if args.json:
         data = report.extraction_data(extraction, args.file, encoding)
