@@ -219,9 +219,12 @@ def _player_html(score_data: dict, tempo: dict) -> str:
 <label class="check"><input id="loop" type="checkbox"> Loop</label>
 </div>
 <p id="status" class="status" aria-live="polite">Press play (or the space bar).</p>
-<p class="keys">Keys, as in <code>drumscore play</code>: space plays and pauses; <kbd>+</kbd> and
-<kbd>−</kbd> change the tempo by 1 stroke a minute, <kbd>]</kbd> and <kbd>[</kbd> by 5.
-Strokes fall exactly every 60 ÷ tempo seconds (<span lang="zh">間若一</span>).</p>
+<p class="keys">Keys, as in <code>drumscore play</code>: <kbd>space</kbd> plays, pauses and
+resumes; <kbd>+</kbd> <kbd>−</kbd> change the tempo by 1 stroke a minute, <kbd>]</kbd>
+<kbd>[</kbd> by 5, from the next stroke; <kbd>t</kbd> taps the tempo; <kbd>s</kbd> switches 投壺
+and 射 at the end of the pass (when looping); <kbd>q</kbd> stops at the end of the pass,
+<kbd>Esc</kbd> at once. Strokes fall exactly every 60 ÷ tempo seconds
+(<span lang="zh">間若一</span>).</p>
 </section>"""
 
 
@@ -514,8 +517,9 @@ stroke only in A, <span class="mark only-b">+</span> a stroke only in B.</p>
 <label class="check"><input id="loop" type="checkbox"> Loop</label>
 </div>
 <p id="status" class="status" aria-live="polite"></p>
-<p class="keys">Space plays A then B (a two-stroke pause between them) and pauses;
-<kbd>+</kbd>/<kbd>−</kbd> and <kbd>]</kbd>/<kbd>[</kbd> change the tempo.</p>
+<p class="keys"><kbd>space</kbd> plays A then B (a two-stroke pause between them), pauses and
+resumes; <kbd>+</kbd> <kbd>−</kbd> and <kbd>]</kbd> <kbd>[</kbd> change the tempo, <kbd>t</kbd>
+taps it; <kbd>q</kbd> stops at the end of the pass, <kbd>Esc</kbd> at once.</p>
 </section>"""
     data = _json_script(
         "page-data",
