@@ -610,13 +610,14 @@ def build_site(
     out: str | Path,
     extra: Iterable[Edition] = (),
     *,
-    builtin: bool = True,
+    corpus_editions: bool = True,
     musicxml: bool = True,
     progress: Callable[[str], None] | None = None,
 ) -> SiteReport:
     """Write the site to `out`: a new folder, an empty one, or one an earlier build wrote.
 
-    `extra` editions are added to the built-in ones (or stand alone with `builtin` false);
+    `extra` editions are added to the corpus (the built-in editions and the user's own, see
+    corpus.user_folders), or stand alone with `corpus_editions` false;
     `musicxml` false leaves out the MusicXML downloads, the slowest part of a build.
 
     The site is made in a temporary folder beside `out` and moved into place when complete, so
@@ -627,7 +628,9 @@ def build_site(
     started = time.perf_counter()
     out = Path(out)
     _check_target(out)
-    pool = (*(corpus.editions() if builtin else ()), *extra)
+    pool = corpus.editions() if corpus_editions else ()
+    known = {os.path.realpath(e.path) for e in pool if e.path}
+    pool = (*pool, *(e for e in extra if not e.path or os.path.realpath(e.path) not in known))
     if not any(edition.scores for edition in pool):
         raise OptionError("no scores to put in the site: give at least one edition with scores")
     parent = out.resolve().parent
