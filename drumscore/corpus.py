@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
-from drumscore.errors import CorpusError, NotationError, ScoreNotFoundError
+from drumscore.errors import (
+    CorpusError,
+    EncodingError,
+    InputMissingError,
+    NotationError,
+    ScoreNotFoundError,
+)
+from drumscore.files.reading import read_input, read_input_text
 from drumscore.model import STATE_SPELLINGS, Edition, Provenance, Score, Section, StatedCount
 from drumscore.notation import might_be_notation, parse
 
@@ -48,11 +56,9 @@ def load_edition(path: str | Path, *, cite_by_path: bool = True) -> Edition:
     """
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
+        data = tomllib.loads(read_input_text(path, "edition file"))
+    except InputMissingError:
         raise ScoreNotFoundError(f"no such score file: {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"cannot read score file {str(path)!r}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise CorpusError(f"{path}: not valid TOML: {exc}") from None
     return edition_from_dict(data, where=str(path), ref=str(path) if cite_by_path else None)
@@ -145,7 +151,7 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
         if wanted in {k.casefold() for k in keys if k}:
             return edition
     path = Path(name)
-    if path.suffix == ".toml" and path.exists():
+    if path.suffix == ".toml" and _exists(path):
         return load_edition(path)
     known = ", ".join(f"{e.id} ({e.name})" for e in pool)
     raise ScoreNotFoundError(f"unknown edition {name!r}; the editions are: {known}")
@@ -177,15 +183,31 @@ def resolve(name: str) -> Score:
     named = split_name(text)
     if named is not None:
         return _from_corpus(*named)
-    path = Path(text)
-    if len(text) < 4096 and path.is_file():
-        return _from_file(path)
-    if len(text) < 4096 and path.is_dir():
-        raise ScoreNotFoundError(f"{text!r} is a folder; give a score file, a name or notation")
+    notation_error = None
     if might_be_notation(text):
-        # Meant as notation: parse it so the error points at the bad character.
-        return Score(parse(name), printed=name)
+        # Meant as notation, whatever its length: read as notation before any file is looked for.
+        try:
+            return Score(parse(name), printed=name)
+        except NotationError as exc:
+            notation_error = exc
+    path = Path(text)
+    if _exists(path):
+        if path.is_dir():
+            raise ScoreNotFoundError(f"{text!r} is a folder; give a score file, a name or notation")
+        return _from_file(path)
+    if notation_error is not None:
+        # no such file: the error points at the bad character
+        raise notation_error
     raise ScoreNotFoundError(f"unknown score {name!r}; {_name_help()}")
+
+
+def _exists(path: Path) -> bool:
+    """Whether anything is at `path`; a name too long or otherwise impossible is not there."""
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def split_name(name: str) -> tuple[str, int, str | None] | None:
@@ -221,14 +243,13 @@ def _from_file(path: Path) -> Score:
         if not edition.scores:
             raise ScoreNotFoundError(f"score file {str(path)!r} holds no [[score]] entries")
         return edition.scores[0]
+    data = read_input(path, "notation file")
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise NotationError(
+        raise EncodingError(
             f"{str(path)!r} is not UTF-8 text; save it as UTF-8 or use 'drumscore extract'"
         ) from None
-    except OSError as exc:
-        raise ScoreNotFoundError(f"cannot read {str(path)!r}: {exc.strerror}") from None
     try:
         pattern = parse(text)
     except NotationError as exc:

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 #: One aligned column: an index into each sequence, or None where that side has a gap.
 Pair = tuple[int | None, int | None]
 
 
-def align(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[Pair, ...]:
+def _unequal(x: Hashable, y: Hashable) -> int:
+    return int(x != y)
+
+
+def align(
+    a: Sequence[Hashable],
+    b: Sequence[Hashable],
+    substitution: Callable[[Hashable, Hashable], int] = _unequal,
+) -> tuple[Pair, ...]:
     """An alignment of `a` and `b` with the fewest substitutions plus gaps (Levenshtein cost).
 
-    Ties are broken the same way every time: a substitution or match first, then a gap in `b`,
-    then a gap in `a`.
+    `substitution(x, y)` is the cost of putting x and y in one column (default: 0 if equal, else
+    1); a gap costs 1. Ties are broken the same way every time: a substitution or match first,
+    then a gap in `b`, then a gap in `a`.
     """
     n, m = len(a), len(b)
     cost = [[0] * (m + 1) for _ in range(n + 1)]
@@ -24,14 +33,14 @@ def align(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[Pair, ...]:
         row, above = cost[i], cost[i - 1]
         for j in range(1, m + 1):
             row[j] = min(
-                above[j - 1] + (a[i - 1] != b[j - 1]),
+                above[j - 1] + substitution(a[i - 1], b[j - 1]),
                 above[j] + 1,
                 row[j - 1] + 1,
             )
     pairs: list[Pair] = []
     i, j = n, m
     while i or j:
-        if i and j and cost[i][j] == cost[i - 1][j - 1] + (a[i - 1] != b[j - 1]):
+        if i and j and cost[i][j] == cost[i - 1][j - 1] + substitution(a[i - 1], b[j - 1]):
             i, j = i - 1, j - 1
             pairs.append((i, j))
         elif i and cost[i][j] == cost[i - 1][j] + 1:

@@ -69,8 +69,9 @@ def check_engraver(args: argparse.Namespace, kind: str) -> None:
 
     if args.engraver is not None and kind != "engraved":
         raise OptionError(
-            f"--engraver {args.engraver!r} is for .svg, .png and .pdf; {args.output!r} is not "
-            "engraved, so leave it out"
+            f"engraver {args.engraver!r} is for .svg, .png and .pdf; {args.output!r} is not "
+            "engraved, so leave it out",
+            option="engraver",
         )
 
 
@@ -81,13 +82,13 @@ def engraver(args: argparse.Namespace) -> str:
 def check_timeline(args: argparse.Namespace, timeline) -> None:
     """Fail before any work when --duration asks for more repeats than notation writes out."""
     from drumscore.errors import OptionError
-    from drumscore.render.musicxml import MAX_REPEAT
+    from drumscore.render.musicxml import MAX_WRITTEN_REPEATS
 
-    if args.duration is not None and timeline.repeats > MAX_REPEAT:
+    if args.duration is not None and timeline.repeats > MAX_WRITTEN_REPEATS:
         raise OptionError(
             f"--duration {args.duration!r} gives {timeline.repeats} repeats of the section, and "
-            f"notation is capped at {MAX_REPEAT} repeats; use --repeat N with N at most "
-            f"{MAX_REPEAT}, or write .mid or audio for a longer backing track"
+            f"notation is capped at {MAX_WRITTEN_REPEATS} repeats; use --repeat N with N at most "
+            f"{MAX_WRITTEN_REPEATS}, or write .mid or audio for a longer backing track"
         )
 
 

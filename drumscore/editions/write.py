@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drumscore.editions.extract import Extraction, line_range
-from drumscore.errors import CorpusError, ExtractError, OptionError
+from drumscore.errors import CorpusError, ExtractError, InputFileError, OptionError
+from drumscore.files.reading import read_input_text
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: Line breaks and other control characters, which a TOML comment line cannot hold.
@@ -34,10 +35,10 @@ def kept_from(path: str | Path) -> Kept:
     from drumscore.corpus import edition_from_dict
 
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        data = tomllib.loads(read_input_text(path, "edition file"))
         edition = edition_from_dict(data, where=str(path))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, CorpusError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+    except (InputFileError, tomllib.TOMLDecodeError, CorpusError) as exc:
+        reason = exc
         raise CorpusError(
             f"-o {str(path)!r} exists but cannot be read as an edition file ({reason}), so its "
             "counts, aliases and note cannot be kept; fix it, remove it, or choose another -o file"
@@ -76,7 +77,7 @@ def edition_toml(
         where = line_range(*unlabelled[0].lines, words=True)
         raise ExtractError(
             f"the pattern on {where} has no 魯鼓/薛鼓 label beside it, so it cannot go into "
-            "an edition file; use --json to see what was found"
+            "an edition file; list what was found to see it"
         )
     name = name or extraction.name
     prov = extraction.provenance

@@ -14,16 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
-from drumscore.errors import DrumscoreError
+from drumscore.errors import DrumscoreError, InputMissingError, KitError
+from drumscore.files.reading import open_input, read_input_text
 from drumscore.model import Drum
 
 BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
+#: The longest kit sample, in seconds: a stroke and its ring, with room to spare (README, "Limits").
+MAX_SAMPLE_SECONDS = 60
 #: A sample whose peak is below this (−80 dBFS: 16-bit rounding noise at most) is silence.
 SILENCE = 1e-4
-
-
-class KitError(DrumscoreError, ValueError):
-    """A kit file or sample that cannot be used."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,20 +115,28 @@ def _at_rate(kit: Kit, rate: int) -> Kit:
     return Kit(kit.name, rate, {d: v.at_rate(rate) for d, v in kit.voices.items()})
 
 
-def read_sample(path: str | Path) -> Sample:
-    """A sample file as float32 stereo: mono is doubled, more than two channels fold to mono."""
+def read_sample(path: str | Path, written: str | None = None) -> Sample:
+    """A sample file as float32 stereo: mono is doubled, more than two channels fold to mono.
+
+    `written` is the name as the kit file gives it, for messages; the sample must be a regular
+    file (files.reading) of at most MAX_SAMPLE_SECONDS.
+    """
     import soundfile as sf
 
     path = Path(path)
+    shown = f"{written!r} (resolved to {str(path)!r})" if written else repr(str(path))
     try:
-        data, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    except FileNotFoundError:
+        with open_input(path, "kit sample") as file:
+            data, rate = _read_audio(file, shown)
+    except InputMissingError:
         raise KitError(
-            f"kit sample {str(path)!r} does not exist; check its name in the kit file"
+            f"kit sample {shown} does not exist; check its name in the kit file"
         ) from None
     except (sf.LibsndfileError, RuntimeError, OSError, ValueError) as exc:
+        if isinstance(exc, DrumscoreError):
+            raise
         raise KitError(
-            f"kit sample {str(path)!r} cannot be read as audio ({exc}); use WAV, FLAC or OGG"
+            f"kit sample {shown} cannot be read as audio ({exc}); use WAV, FLAC or OGG"
         ) from None
     if not np.all(np.isfinite(data)):
         raise KitError(f"kit sample {str(path)!r} holds invalid (NaN or infinite) values")
@@ -142,6 +149,21 @@ def read_sample(path: str | Path) -> Sample:
     if data.shape[0] == 0 or float(np.max(np.abs(data))) < SILENCE:
         raise KitError(f"kit sample {str(path)!r} is silent; give a recording of the drum")
     return Sample(np.ascontiguousarray(data, np.float32), int(rate), path.name)
+
+
+def _read_audio(file, shown: str) -> tuple[np.ndarray, int]:
+    """The frames of an open sample file, refused before reading when longer than the cap."""
+    import soundfile as sf
+
+    with sf.SoundFile(file) as audio:
+        seconds = audio.frames / audio.samplerate
+        if seconds > MAX_SAMPLE_SECONDS:
+            raise KitError(
+                f"kit sample {shown} lasts {seconds:,.1f} s, over the limit of "
+                f"{MAX_SAMPLE_SECONDS} s for a sample; trim it to the drum's stroke and ring"
+            )
+        data = audio.read(dtype="float32", always_2d=True)
+    return data, audio.samplerate
 
 
 def _names(value, where: str) -> list[str]:
@@ -200,7 +222,7 @@ def _voice(table, drum: Drum, folder: Path, where: str) -> Voice:
     if len(set(velocities)) < len(velocities):
         raise KitError(f"{where}: two layers start at the same velocity; give each its own")
     layers = tuple(
-        Layer(v, tuple(read_sample(folder / name) for name in names)) for v, names in specs
+        Layer(v, tuple(read_sample(folder / name, name) for name in names)) for v, names in specs
     )
     gain_db = _number(table, "gain_db", 0.0, where)
     if not -60 <= gain_db <= 24:
@@ -217,12 +239,12 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     if path.is_dir():
         path = path / "kit.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
+        data = tomllib.loads(read_input_text(path, "kit file"))
+    except InputMissingError:
         raise KitError(
             f"kit file {str(path)!r} does not exist; give a kit.toml or the folder holding it"
         ) from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         raise KitError(f"kit file {str(path)!r} cannot be read: {exc}") from None
     where = f"kit file {str(path)!r}"
     unknown = sorted(set(data) - {"name", "pi", "gu"})
@@ -230,7 +252,7 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
         raise KitError(f"{where}: unknown key {unknown[0]!r}; a kit file has name, [pi] and [gu]")
     voices = {drum: _voice(data.get(drum.pinyin), drum, path.parent, where) for drum in Drum}
     rates = {s.rate for v in voices.values() for layer in v.layers for s in layer.samples}
-    name = data.get("name", path.parent.name)
+    name = data.get("name") or path.resolve().parent.name
     return Kit(str(name), rates.pop() if len(rates) == 1 else None, voices)
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Voice:
+class StaffVoice:
     """How one drum is written: its part, notehead, staff position and instrument."""
 
     part_id: str
@@ -44,11 +44,11 @@ class Voice:
 #: "so" (the round shape-note head) drawn hollow is a round ○; "la" (the square one) is a □.
 #: Instrument names stay ASCII: MuseScore 3 keeps drum names in Latin-1.
 VOICES = {
-    Drum.PI: Voice("P1", "鼙 ○", "so", "E", 4, "P1-PI", "Pi (small drum)"),
-    Drum.GU: Voice("P2", "鼓 □", "la", "E", 4, "P2-GU", "Gu (big drum)"),
+    Drum.PI: StaffVoice("P1", "鼙 ○", "so", "E", 4, "P1-PI", "Pi (small drum)"),
+    Drum.GU: StaffVoice("P2", "鼓 □", "la", "E", 4, "P2-GU", "Gu (big drum)"),
 }
 
-#: What --lyrics writes under each stroke.
+#: What each lyrics choice writes under each stroke.
 LYRICS = {
     "drum": {Drum.PI: "鼙", Drum.GU: "鼓"},
     "glyph": {Drum.PI: "○", Drum.GU: "□"},
@@ -57,7 +57,7 @@ LYRICS = {
 
 HALF_MARK = "半"
 #: Repeats are written out; beyond this many the export takes minutes and no one reads the page.
-MAX_REPEAT = 200
+MAX_WRITTEN_REPEATS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +72,11 @@ class Bar:
 def bars(timeline: Timeline) -> tuple[Bar, ...]:
     """The bars of a timeline: a new bar at every marker (半, each repeat)."""
     total = len(timeline)
-    if timeline.repeats > MAX_REPEAT:
+    if timeline.repeats > MAX_WRITTEN_REPEATS:
         raise OptionError(
-            f"--repeat {timeline.repeats} is too many to write out as notation; use at most "
-            f"{MAX_REPEAT}, or write .mid or audio for a longer backing track"
+            f"repeats {timeline.repeats} is too many to write out as notation; use at most "
+            f"{MAX_WRITTEN_REPEATS}, or write MIDI or audio for a longer backing track",
+            option="repeats",
         )
     if total == 0:
         raise OptionError(f"{timeline.description!r} has no strokes, so there is nothing to write")
@@ -89,11 +90,11 @@ def bars(timeline: Timeline) -> tuple[Bar, ...]:
 
 
 def check_lyrics(lyrics: str | None) -> str | None:
-    """The --lyrics value, or an OptionError naming the choices."""
+    """The lyrics choice, or an OptionError naming the choices."""
     if lyrics is None or lyrics in LYRICS:
         return lyrics
     choices = ", ".join(repr(k) for k in LYRICS)
-    raise OptionError(f"--lyrics {lyrics!r} is not known; choose one of {choices}")
+    raise OptionError(f"lyrics {lyrics!r} is not known; choose one of {choices}", option="lyrics")
 
 
 def _bpm_number(timeline: Timeline) -> int | float:
@@ -205,7 +206,7 @@ def _hidden_metre(length: int, made: dict):
 
 
 def velocities(timeline: Timeline, midimap: MidiMap) -> dict[Drum, int]:
-    """Each drum's velocity in the notation: the timeline's --velocity, else the MidiMap's.
+    """Each drum's velocity in the notation: the timeline's expression, else the MidiMap's.
 
     Notation is written on the even beat, so humanizing (which varies each stroke) is left out.
     """
@@ -328,11 +329,11 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     """What the page prints under its title: (MusicXML credit type, text) pairs.
 
     The title names edition, state, figure and section; these lines add the text as printed, the
-    source with its file and lines, and the drumscore command that renders this reading again.
+    source with its file and lines, and drumscore's name of the score with the section and tempo.
     """
     score = timeline.score
     played = timeline.citation.split("; ", 1)[0]
-    command = ("rights", f"drumscore render {played}")
+    command = ("rights", f"drumscore score {played}")
     if not score.edition_id:
         return [
             ("subtitle", f"notation as given: {score.printed or score.pattern.notation}"),

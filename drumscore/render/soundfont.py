@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drumscore._cstderr import captured
-from drumscore.errors import DrumscoreError
+from drumscore.errors import DrumscoreError, SoundFontError, require
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 
@@ -20,13 +20,9 @@ SYNTH_GAIN = 0.5
 #: The longest ring-out after the last stroke, in seconds (reverb tail included).
 MAX_TAIL = 5.0
 #: The sample rates FluidSynth accepts.
-MIN_RATE, MAX_RATE = 8000, 96000
+SYNTH_MIN_RATE, SYNTH_MAX_RATE = 8000, 96000
 #: Drum kits live in bank 128 of a General MIDI SoundFont.
 DRUM_BANK = 128
-
-
-class SoundFontError(DrumscoreError, ValueError):
-    """A SoundFont that cannot be used, or no synthesiser to play it with."""
 
 
 @dataclass(frozen=True)
@@ -54,16 +50,21 @@ def strikes(timeline: Timeline, rate: int, midimap: MidiMap | None = None) -> li
 
 def check_soundfont(path: str | Path) -> Path:
     """The path of a readable SoundFont 2 file (RIFF 'sfbk'), or a SoundFontError."""
+    from drumscore.errors import InputMissingError
+    from drumscore.files.reading import open_input
+
     path = Path(path)
     try:
-        with path.open("rb") as f:
+        with open_input(path, "SoundFont") as f:
             head = f.read(12)
-    except FileNotFoundError:
+    except InputMissingError:
         raise SoundFontError(
             f"SoundFont {str(path)!r} does not exist; on Debian, apt install fluid-soundfont-gm "
             "gives /usr/share/sounds/sf2/FluidR3_GM.sf2"
         ) from None
     except OSError as exc:
+        if isinstance(exc, DrumscoreError):
+            raise
         raise SoundFontError(f"SoundFont {str(path)!r} cannot be read: {exc.strerror}") from None
     if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"sfbk":
         raise SoundFontError(f"{str(path)!r} is not a SoundFont 2 (.sf2) file")
@@ -71,14 +72,13 @@ def check_soundfont(path: str | Path) -> Path:
 
 
 def _fluidsynth():
-    try:
-        import fluidsynth
-    except ImportError as exc:
-        raise SoundFontError(
-            f"--soundfont needs FluidSynth ({exc}): pip install 'drumscore[soundfont]' and, on "
-            "Debian, apt install libfluidsynth3"
-        ) from None
-    return fluidsynth
+    return require(
+        "fluidsynth",
+        extra="soundfont",
+        debian="libfluidsynth3",
+        needed="soundfont needs FluidSynth",
+        option="soundfont",
+    )
 
 
 def render_blocks(
@@ -92,9 +92,11 @@ def render_blocks(
 
     The synthesiser is made (and the SoundFont loaded) here, before any block is asked for.
     """
-    if not MIN_RATE <= rate <= MAX_RATE:
+    if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
         raise SoundFontError(
-            f"FluidSynth renders at {MIN_RATE} to {MAX_RATE} Hz, not {rate}; choose another --rate"
+            f"rate {rate} Hz is outside what FluidSynth renders, {SYNTH_MIN_RATE} to "
+            f"{SYNTH_MAX_RATE} Hz; choose another rate",
+            option="rate",
         )
     path = check_soundfont(soundfont)
     fluidsynth = _fluidsynth()

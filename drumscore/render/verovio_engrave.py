@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from drumscore.errors import EngraveError
+from drumscore.errors import EngraveError, OptionError, install_line, require
 from drumscore.model import Drum
 from drumscore.render.musescore import Engraving
 from drumscore.render.musicxml import VOICES
@@ -50,32 +50,28 @@ OPTIONS = {
 }
 #: The ♩ of the metronome mark: the size of the text beside it.
 METRONOME_NOTE_SIZE = "405px"
-INSTALL_HINT = "install the notation extra: pip install 'drumscore[notation]'"
 
 ET.register_namespace("", SVG)
 ET.register_namespace("xlink", XLINK)
 
 
 def check_installed(kind: str) -> None:
-    """An EngraveError now, before any work, if Verovio (or cairosvg for PNG/PDF) is missing."""
+    """A MissingDependencyError now, before any work, if Verovio (or cairosvg) is missing."""
     import importlib.util
+
+    from drumscore.errors import MissingDependencyError
 
     needed = ["verovio"] + (["cairosvg"] if kind != "svg" else [])
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
     if missing:
-        raise EngraveError(
-            f"{kind.upper()} needs {' and '.join(missing)}, not installed: {INSTALL_HINT}; "
-            "or write -o FILE.musicxml and open it in any notation program"
+        raise MissingDependencyError(
+            f"{kind.upper()} engraved by Verovio needs {' and '.join(missing)}, not installed",
+            install_line("notation", "fonts-noto-cjk"),
         )
 
 
 def _toolkit():
-    try:
-        import verovio
-    except ImportError:
-        raise EngraveError(
-            f"SVG, PNG and PDF need Verovio, which is not installed: {INSTALL_HINT}"
-        ) from None
+    verovio = require("verovio", extra="notation", needed="engraving needs Verovio")
     verovio.enableLog(verovio.LOG_OFF)
     return verovio.toolkit()
 
@@ -163,15 +159,12 @@ def _finish_svg(svg: str) -> str:
 def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:
     """Engrave to 'svg', 'png' (cut to the music) or 'pdf' (A4 pages)."""
     if kind not in KINDS:
-        raise EngraveError(f"cannot engrave {kind!r}; Verovio writes {', '.join(KINDS)}")
+        raise OptionError(
+            f"kind {kind!r} cannot be engraved; Verovio writes {', '.join(KINDS)}", option="kind"
+        )
     if kind == "svg":
         return Engraving(tuple(p.encode("utf-8") for p in svg_pages(musicxml)), "")
-    try:
-        import cairosvg
-    except ImportError:
-        raise EngraveError(
-            f"{kind.upper()} from Verovio needs cairosvg, which is not installed: {INSTALL_HINT}"
-        ) from None
+    cairosvg = require("cairosvg", extra="notation", needed=f"{kind.upper()} needs cairosvg")
     if kind == "png":
         pages = svg_pages(musicxml)
         return Engraving(tuple(_png(cairosvg, p, dpi) for p in pages), "")

@@ -166,7 +166,7 @@ def test_the_page_head_cites_the_reading():
     for part in ("禮經本義", "figure 2", "薛鼓", "投壺", score.printed.strip(), "xue/2@benyi"):
         assert part in words
     assert score.source.citation in words
-    assert "drumscore render xue/2@benyi --section touhu --bpm 60" in words
+    assert "drumscore score xue/2@benyi, section touhu, bpm 60" in words
 
 
 def test_mxl_is_a_zip_that_music21_reads_to_the_same_strokes(tmp_path):
@@ -334,8 +334,9 @@ def test_a_section_without_strokes_is_refused_and_nothing_is_written(tmp_path):
 
 
 def test_too_many_repeats_for_notation_are_refused():
-    with pytest.raises(OptionError, match="--repeat 201"):
+    with pytest.raises(OptionError, match="repeats 201") as info:
         musicxml_bytes(arrange(resolve("lu"), repeats=201))
+    assert info.value.option == "repeats"
 
 
 def test_a_pattern_without_half_is_one_bar_with_no_mark():

@@ -13,7 +13,7 @@ import pytest
 from svg_heads import heads_in_order
 
 from drumscore.corpus import resolve
-from drumscore.errors import EngraveError
+from drumscore.errors import EngraveError, OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musicxml import musicxml_bytes
@@ -105,7 +105,7 @@ def test_the_same_engraving_gives_the_same_bytes(kind):
 
 
 def test_unknown_kind_and_unreadable_input_are_engrave_errors():
-    with pytest.raises(EngraveError, match="'ly'"):
+    with pytest.raises(OptionError, match="'ly'"):
         engrave(b"", "ly")
     with pytest.raises(EngraveError, match="could not read"):
         engrave(b"this is not xml", "svg")

@@ -1,0 +1,154 @@
+"""Files at the edge, read side: every input path is checked before it is read.
+
+A FIFO, a device or a folder is refused at once, without waiting on it (it is opened with
+O_NONBLOCK, or only stat'ed when a library opens the path itself), and so is a file over its
+kind's size limit (LIMITS). The error names the file and the limit. Every reader of an input path
+(edition, passage, kit and notation files, kit samples, SoundFonts) goes through here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+from drumscore.errors import InputFileError, InputMissingError
+
+MiB = 1024**2
+#: The largest input file of each kind, in bytes (see README, "Limits").
+LIMITS = {
+    "edition file": 1 * MiB,
+    "kit file": 1 * MiB,
+    "notation file": 1 * MiB,
+    "passage": 4 * MiB,
+    "kit sample": 256 * MiB,
+    "SoundFont": 2048 * MiB,
+}
+
+#: What to do about a file over the limit.
+HINTS = {
+    "passage": "cut out the pages with the drum figures",
+    "kit sample": "trim it to the drum's stroke and its ring",
+}
+
+
+def _size(limit: int) -> str:
+    return f"{limit // MiB} MiB" if limit % MiB == 0 else f"{limit:,} bytes"
+
+
+def _kind(mode: int) -> str | None:
+    """What a non-regular file is, in words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _check(info: os.stat_result, path: str, what: str, limit: int) -> None:
+    kind = _kind(info.st_mode)
+    if kind is not None:
+        raise InputFileError(f"{what} {path!r} is not a regular file ({kind})", path=path)
+    if info.st_size > limit:
+        raise _too_big(path, what, limit, f" ({info.st_size:,} bytes)")
+
+
+def _too_big(path: str, what: str, limit: int, size: str = "") -> InputFileError:
+    hint = HINTS.get(what)
+    return InputFileError(
+        f"{what} {path!r} is more than {_size(limit)}{size}, the limit for a {what}"
+        + (f"; {hint}" if hint else ""),
+        path=path,
+        limit=limit,
+    )
+
+
+def _failed(exc: OSError, path: str, what: str) -> InputFileError:
+    if isinstance(exc, FileNotFoundError):
+        return InputMissingError(f"{what} {path!r} does not exist", path=path)
+    if isinstance(exc, IsADirectoryError):
+        return InputFileError(f"{what} {path!r} is not a regular file (a folder)", path=path)
+    return InputFileError(f"{what} {path!r} cannot be read: {exc.strerror or exc}", path=path)
+
+
+def _limit(what: str, limit: int | None) -> int:
+    return LIMITS[what] if limit is None else limit
+
+
+def check_input(path: str | Path, what: str, limit: int | None = None) -> Path:
+    """`path` after checking (with stat, without opening it) that it is a regular file under the
+    limit; for libraries that open the path themselves."""
+    limit = _limit(what, limit)
+    text = str(path)
+    try:
+        info = os.stat(text)
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, ValueError):  # an embedded NUL character
+            raise InputFileError(f"{what} {text!r} is not a usable file name", path=text) from None
+        raise _failed(exc, text, what) from None
+    _check(info, text, what, limit)
+    return Path(path)
+
+
+@contextlib.contextmanager
+def open_input(
+    path: str | Path, what: str, limit: int | None = None
+) -> Iterator[io.BufferedReader]:
+    """The file open for reading in binary, once it is known to be a regular file under the limit.
+
+    It is opened with O_NONBLOCK, so a FIFO cannot make the open wait, then checked with fstat.
+    """
+    limit = _limit(what, limit)
+    text = str(path)
+    try:
+        fd = os.open(text, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except ValueError:
+        raise InputFileError(f"{what} {text!r} is not a usable file name", path=text) from None
+    except OSError as exc:
+        raise _failed(exc, text, what) from None
+    try:
+        _check(os.fstat(fd), text, what, limit)
+        os.set_blocking(fd, True)
+        file = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with file:
+        yield file
+
+
+def read_input(path: str | Path, what: str, limit: int | None = None) -> bytes:
+    """The bytes of an input file (see open_input); a file that grew past the limit is refused."""
+    limit = _limit(what, limit)
+    with open_input(path, what, limit) as file:
+        try:
+            data = file.read(limit + 1)
+        except OSError as exc:
+            raise _failed(exc, str(path), what) from None
+    if len(data) > limit:
+        raise _too_big(str(path), what, limit)
+    return data
+
+
+def read_input_text(
+    path: str | Path, what: str, limit: int | None = None, encoding: str = "utf-8-sig"
+) -> str:
+    """The text of an input file (see read_input); bytes that are not `encoding` are an error."""
+    data = read_input(path, what, limit)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise InputFileError(
+            f"{what} {str(path)!r} is not {encoding.removesuffix('-sig').upper()} text "
+            f"(bad byte at offset {exc.start}); save it as UTF-8",
+            path=str(path),
+        ) from None

@@ -1,0 +1,106 @@
+"""Every input path is checked before it is read: pipes, devices and folders are refused at once,
+files over their kind's limit too, and the error names the file and the limit."""
+
+import os
+import time
+
+import pytest
+from cli_run import expect_error
+
+from drumscore.errors import InputFileError, InputMissingError
+from drumscore.files.reading import LIMITS, check_input, read_input, read_input_text
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    return path
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(fifo):
+    start = time.monotonic()
+    with pytest.raises(InputFileError, match=r"is not a regular file \(a pipe"):
+        read_input(fifo, "kit file")
+    with pytest.raises(InputFileError, match=r"is not a regular file \(a pipe"):
+        check_input(fifo, "SoundFont")
+    assert time.monotonic() - start < 0.5
+
+
+def test_a_device_and_a_folder_are_refused(tmp_path):
+    with pytest.raises(InputFileError, match=r"'/dev/zero' is not a regular file \(a device\)"):
+        read_input("/dev/zero", "edition file")
+    with pytest.raises(InputFileError, match=r"is not a regular file \(a folder\)"):
+        read_input(tmp_path, "notation file")
+
+
+def test_a_file_over_the_limit_names_file_and_limit(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_bytes(b"#" * 2000)
+    with pytest.raises(InputFileError, match=r"big\.toml' is more than 1,000 bytes") as caught:
+        read_input(path, "edition file", limit=1000)
+    assert caught.value.limit == 1000 and caught.value.path == str(path)
+    assert read_input(path, "edition file", limit=2000) == b"#" * 2000
+
+
+def test_a_missing_file_and_bad_text(tmp_path):
+    with pytest.raises(InputMissingError, match="does not exist"):
+        read_input(tmp_path / "none", "kit file")
+    (tmp_path / "latin1.toml").write_bytes(b"name = '\xe9'")
+    with pytest.raises(InputFileError, match="is not UTF-8 text"):
+        read_input_text(tmp_path / "latin1.toml", "kit file")
+
+
+def test_every_limit_is_named_in_the_readme():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    limits = readme.split("## Limits", 1)[1].split("\n## ", 1)[0]
+    for what, limit in LIMITS.items():
+        assert what in limits and f"{limit // 1024**2} MiB" in limits, what
+
+
+def _kit(folder, sample="s.wav"):
+    (folder / "kit.toml").write_text(
+        f"[pi]\nsamples = ['{sample}']\n[gu]\nsamples = ['{sample}']\n"
+    )
+    return folder
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["edition", "edition-at", "notation-file", "kit-file", "kit-sample", "soundfont", "passage"],
+)
+@pytest.mark.parametrize("special", ["fifo", "zero"])
+def test_every_reader_refuses_pipes_and_devices_at_once(case, special, tmp_path, capsys):
+    def node(name):
+        path = tmp_path / name
+        if special == "fifo":
+            os.mkfifo(path)
+        else:
+            path.symlink_to("/dev/zero")
+        return str(path)
+
+    out = str(tmp_path / "out.wav")
+    argv = {
+        "edition": lambda: ["show", node("e.toml")],
+        "edition-at": lambda: ["render", f"xue@{node('e.toml')}", "-o", out],
+        "notation-file": lambda: ["render", node("p.txt"), "-o", out],
+        "kit-file": lambda: ["render", "lu", "--kit", node("kit.toml"), "-o", out],
+        "kit-sample": lambda: [
+            "render",
+            "lu",
+            "--kit",
+            str(_kit(tmp_path, node("s.wav"))),
+            "-o",
+            out,
+        ],
+        "soundfont": lambda: ["render", "lu", "--soundfont", node("gm.sf2"), "-o", out],
+        "passage": lambda: ["extract", node("passage.txt")],
+    }[case]()
+    start = time.monotonic()
+    err = expect_error(argv, capsys)
+    assert time.monotonic() - start < 1
+    assert "is not a regular file" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "out.wav").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
