@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from drumscore.render.verovio_engrave import ROUND_ID, SQUARE_GLYPH, SVG, XLINK
+from drumscore.render.verovio import ROUND_ID, SQUARE_GLYPH, SVG, XLINK
 
 
 def heads_in_order(svg: bytes) -> str:

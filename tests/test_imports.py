@@ -44,7 +44,7 @@ def test_help_does_not_import_music21_or_numpy():
 def test_the_notation_modules_import_music21_only_when_called():
     code = (
         "import drumscore.render.musicxml, drumscore.render.musescore, drumscore.cli.staff_output\n"
-        "import drumscore.render.verovio_engrave\n"
+        "import drumscore.render.verovio\n"
         "from drumscore.cli import build_parser\n"
         "build_parser().format_help()"
     )

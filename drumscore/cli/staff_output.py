@@ -58,7 +58,7 @@ def check(args: argparse.Namespace, kind: str) -> None:
 
             find_musescore()
         else:
-            from drumscore.render.verovio_engrave import check_installed
+            from drumscore.render.verovio import check_installed
 
             check_installed(Path(args.output).suffix.lower().lstrip("."))
 
@@ -116,7 +116,7 @@ def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
         engraving = engrave(document, fmt, dpi=args.dpi)
         by = "MuseScore"
     else:
-        from drumscore.render.verovio_engrave import engrave
+        from drumscore.render.verovio import engrave
 
         engraving = engrave(document, fmt, dpi=args.dpi)
         by = "Verovio"

@@ -17,7 +17,7 @@ from drumscore.errors import EngraveError, OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musicxml import musicxml_bytes
-from drumscore.render.verovio_engrave import MEI, ROUND_ID, SVG, engrave, staff_drums, to_mei
+from drumscore.render.verovio import MEI, ROUND_ID, SVG, engrave, staff_drums, to_mei
 from drumscore.timeline import arrange
 
 verovio = pytest.importorskip("verovio")

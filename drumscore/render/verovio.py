@@ -16,8 +16,10 @@ import xml.etree.ElementTree as ET
 
 from drumscore.errors import EngraveError, OptionError, install_line, require
 from drumscore.model import Drum
+from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
 from drumscore.render.musicxml import VOICES
+from drumscore.timeline import Timeline
 
 KINDS = ("svg", "png", "pdf")
 MEI = "http://www.music-encoding.org/ns/mei"
@@ -214,3 +216,12 @@ def _pdf(pages: list[str]) -> bytes:
         shared.show_page()
     shared.finish()
     return buffer.getvalue()
+
+
+def svg_bytes(
+    timeline: Timeline, midimap: MidiMap | None = None, lyrics: str | None = None
+) -> bytes:
+    """The timeline engraved as one SVG page (the first, if the music needs more)."""
+    from drumscore.render.musicxml import musicxml_bytes
+
+    return svg_pages(musicxml_bytes(timeline, midimap, lyrics))[0].encode("utf-8")
