@@ -9,7 +9,13 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
-from drumscore.errors import CorpusError, InputMissingError, NotationError, ScoreNotFoundError
+from drumscore.errors import (
+    CorpusError,
+    EncodingError,
+    InputMissingError,
+    NotationError,
+    ScoreNotFoundError,
+)
 from drumscore.files.reading import read_input, read_input_text
 from drumscore.model import STATE_SPELLINGS, Edition, Provenance, Score, Section, StatedCount
 from drumscore.notation import might_be_notation, parse
@@ -241,7 +247,7 @@ def _from_file(path: Path) -> Score:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise NotationError(
+        raise EncodingError(
             f"{str(path)!r} is not UTF-8 text; save it as UTF-8 or use 'drumscore extract'"
         ) from None
     try:

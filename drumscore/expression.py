@@ -29,6 +29,30 @@ def default_velocity(drum: Drum) -> int:
     return DEFAULT_VELOCITY[drum]
 
 
+def drum_pair(
+    text: str, *, option: str, what: str, example: str, low: int = 0, high: int = 127
+) -> tuple[int, int]:
+    """Two whole numbers written 'PI,GU' (鼙 first, then 鼓), each from `low` to `high`.
+
+    `option` names the parameter in the error; `what` says what the numbers are ("MIDI notes").
+    """
+    parts = [p.strip() for p in str(text).split(",")]
+    try:
+        pi, gu = (int(p) for p in parts)
+    except ValueError:
+        raise OptionError(
+            f"{option} takes two {what}, 鼙 then 鼓, such as {example!r}; got {text!r}",
+            option=option,
+        ) from None
+    for n in (pi, gu):
+        if not low <= n <= high:
+            raise OptionError(
+                f"{option} {text!r}: {n} is outside {low}-{high}, the range of {what}",
+                option=option,
+            )
+    return pi, gu
+
+
 @dataclass(frozen=True, slots=True)
 class Expression:
     """Velocities for 鼙 and 鼓 (None: the default) and humanizing of up to ±`humanize_ms`."""
@@ -43,14 +67,14 @@ class Expression:
         return default_velocity(drum) if chosen is None else chosen
 
     @property
-    def options(self) -> str:
-        """The command-line options that give this expression."""
+    def parameters(self) -> str:
+        """The parameters that give it, such as "velocity 72,112, humanize 8 seed 0"."""
         words = []
         if self.pi_velocity is not None or self.gu_velocity is not None:
-            words.append(f"--velocity {self.velocity(Drum.PI)},{self.velocity(Drum.GU)}")
+            words.append(f"velocity {self.velocity(Drum.PI)},{self.velocity(Drum.GU)}")
         if self.humanize_ms:
-            words.append(f"--humanize {self.humanize_ms:g} --seed {self.seed}")
-        return " ".join(words)
+            words.append(f"humanize {self.humanize_ms:g} seed {self.seed}")
+        return ", ".join(words)
 
     @property
     def is_plain(self) -> bool:
@@ -62,8 +86,9 @@ class Expression:
         limit = min(MAX_HUMANIZE_MS, float(interval) * 1000 / 4)
         if self.humanize_ms > limit:
             raise OptionError(
-                f"--humanize {self.humanize_ms:g} ms is too much at {float(interval):g} s between "
-                f"strokes; use at most {limit:g} ms"
+                f"humanize {self.humanize_ms:g} ms is too much at {float(interval):g} s between "
+                f"strokes; use at most {limit:g} ms",
+                option="humanize",
             )
         return self
 
@@ -91,22 +116,17 @@ class Expression:
 
     @classmethod
     def from_options(
-        cls, velocity: str | None = None, humanize: str | float | None = None, seed=None
+        cls,
+        velocity: str | None = None,
+        humanize: str | float | None = None,
+        seed: str | int | None = None,
     ) -> Expression:
-        """Parse --velocity 'PI,GU' (1-127 each), --humanize MS and --seed N."""
+        """Parse velocity 'PI,GU' (1-127 each), humanize (milliseconds) and seed (0 or more)."""
         pi = gu = None
         if velocity is not None:
-            parts = [p.strip() for p in str(velocity).split(",")]
-            try:
-                pi, gu = (int(p) for p in parts)
-            except ValueError:
-                raise OptionError(
-                    f"--velocity takes two MIDI velocities, 鼙 then 鼓, such as '72,112'; "
-                    f"got {velocity!r}"
-                ) from None
-            for v in (pi, gu):
-                if not 1 <= v <= 127:
-                    raise OptionError(f"velocity {v} in --velocity {velocity!r} is outside 1-127")
+            pi, gu = drum_pair(
+                velocity, option="velocity", what="MIDI velocities", example="72,112", low=1
+            )
         ms = 0.0
         if humanize is not None:
             try:
@@ -115,16 +135,20 @@ class Expression:
                 ms = float("nan")
             if not 0 <= ms <= MAX_HUMANIZE_MS:
                 raise OptionError(
-                    f"--humanize takes milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8; "
-                    f"not {humanize!r}"
+                    f"humanize takes milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8; "
+                    f"not {humanize!r}",
+                    option="humanize",
                 )
         if seed is not None and ms == 0:
-            raise OptionError("--seed only matters with --humanize MS; add --humanize 8, say")
+            raise OptionError(
+                "seed only matters with a humanize amount; give humanize too, 8 ms say",
+                option="seed",
+            )
         return cls(pi, gu, ms, _seed(seed))
 
 
-def _seed(value) -> int:
-    """--seed: a whole number of 0 or more (0 when not given)."""
+def _seed(value: str | int | None) -> int:
+    """The seed: a whole number of 0 or more (0 when not given)."""
     if value is None:
         return 0
     try:
@@ -132,5 +156,5 @@ def _seed(value) -> int:
     except ValueError:
         seed = -1
     if seed < 0:
-        raise OptionError(f"--seed takes a whole number of 0 or more, not {value!r}")
+        raise OptionError(f"seed takes a whole number of 0 or more, not {value!r}", option="seed")
     return seed

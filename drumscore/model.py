@@ -128,7 +128,8 @@ class Pattern:
         if self.half is None:
             raise OptionError(
                 f"this pattern has no 半 mark, so it has no {section.value!r} section; "
-                "use --section she (the whole pattern)"
+                "use the section she (the whole pattern)",
+                option="section",
             )
         if section is Section.TOUHU:
             return self.strokes[self.half :]

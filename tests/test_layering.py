@@ -1,6 +1,8 @@
 """The layers hold: the core imports no job folder; job folders never import the command line."""
 
 import ast
+import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -51,3 +53,29 @@ def test_relative_imports_are_not_used_so_the_layering_check_sees_every_import()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 assert node.level == 0, f"{path.relative_to(PACKAGE)} line {node.lineno}"
+
+
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+
+
+def string_literals(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of every string literal in a file, docstrings and f-strings included."""
+    found = []
+    with path.open("rb") as file:
+        for token in tokenize.tokenize(file.readline):
+            if token.type == tokenize.STRING or token.type == getattr(
+                tokenize, "FSTRING_MIDDLE", -1
+            ):
+                found.append((token.start[0], token.string))
+    return found
+
+
+def test_only_the_command_line_names_command_line_flags():
+    """The library's messages name parameters (bpm), never flags (--bpm): the CLI adds those."""
+    flagged = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if (PACKAGE / "cli") in path.parents:
+            continue
+        for line, text in string_literals(path):
+            flagged += [f"{path.relative_to(PACKAGE)}:{line}: {m}" for m in FLAG.findall(text)]
+    assert flagged == []

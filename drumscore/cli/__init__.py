@@ -8,14 +8,18 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from types import FrameType
+from typing import NoReturn
 
 from drumscore.cli.commands import collate, compare, corpus, extract, play, render
-from drumscore.errors import DrumscoreError
+from drumscore.cli.options import error_message
+from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
 COMMANDS = (corpus, render, play, extract, compare, collate)
 
-EXIT_USAGE = 2
+#: Exit status: 2 for bad input or usage, 1 for a runtime failure (see errors.RuntimeFailure).
+EXIT_USAGE = EXIT_INPUT
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 EXIT_BROKEN_PIPE = 141
@@ -28,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
         fail(f"{message} (see '{self.prog} --help')")
 
 
-def fail(message: str, code: int = EXIT_USAGE):
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     print(f"drumscore: error: {message}", file=sys.stderr)
     raise SystemExit(code)
 
@@ -57,7 +61,7 @@ def _reconfigure_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
-def _terminate(signum, frame) -> None:
+def _terminate(signum: int, frame: FrameType | None) -> None:
     """SIGTERM ends drumscore like Ctrl-C does: unwinding, so no partial output file is left."""
     raise SystemExit(EXIT_TERMINATED)
 
@@ -77,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.run(args)
     except DrumscoreError as exc:
-        fail(str(exc))
+        fail(error_message(exc), exc.exit_status)
     except KeyboardInterrupt:
         print("drumscore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -90,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.filename is None:
             _silence_stdout()
         where = f" {exc.filename!r}" if exc.filename else ""
-        fail(f"input/output failed{where}: {exc.strerror or exc}")
+        fail(f"input/output failed{where}: {exc.strerror or exc}", EXIT_FAILURE)
 
 
 def _silence_stdout() -> None:

@@ -85,7 +85,7 @@ def line_range(first: int, last: int, *, words: bool = False) -> str:
 
 
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:
-    """`--glyph X=○` options as a mapping from X to ○ or □.
+    """Glyph mappings written `X=○` as a mapping from X to ○ or □.
 
     X must be a sign that means nothing else in a passage: not notation already, not a character
     of the labels 魯鼓/薛鼓, not markup (note brackets, ¶, tags) and not a space.
@@ -97,24 +97,28 @@ def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, 
         glyph, target = glyph.strip() or glyph, target.strip()
         if not sep or len(glyph) != 1 or len(target) != 1:
             raise OptionError(
-                f"--glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
-                "stroke it stands for)"
+                f"glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
+                "stroke it stands for)",
+                option="glyph",
             )
         if target not in GLYPH_TARGETS:
             raise OptionError(
-                f"--glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
-                " write --glyph X=○ or --glyph X=□"
+                f"glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
+                " write X=○ or X=□",
+                option="glyph",
             )
         reason = _glyph_refusal(glyph)
         if reason:
             raise OptionError(
-                f"--glyph {spec!r}: {reason}; --glyph is for a sign that the transcription "
-                "draws strokes with, such as --glyph ●=○"
+                f"glyph {spec!r}: {reason}; a glyph mapping is for a sign that the "
+                "transcription draws strokes with, such as ●=○",
+                option="glyph",
             )
         if glyph in mapping and mapping[glyph] != target:
             raise OptionError(
-                f"--glyph {given[glyph]!r} and --glyph {spec!r} read {glyph!r} two ways; "
-                "keep the one the transcription means"
+                f"glyph {given[glyph]!r} and {spec!r} read {glyph!r} two ways; "
+                "keep the one the transcription means",
+                option="glyph",
             )
         mapping[glyph] = target
         given[glyph] = spec
@@ -157,7 +161,8 @@ def extract(
         where = f" in {source_name}" if source_name else ""
         raise ExtractError(
             f"no drum notation found{where}: no run of ○ (鼙) and □ (鼓) strokes. If the "
-            "transcription draws the strokes with other signs, map them with --glyph X=○ / X=□"
+            "transcription draws the strokes with other signs, map them to strokes: X=○ / X=□",
+            option="glyph",
         )
     found = [
         _found(cleaned, pattern, label, side, figure, extra, edition_id, name)
@@ -223,8 +228,9 @@ def _check_neighbours(cleaned: kanripo.Cleaned, start: int, end: int) -> None:
                 text=cleaned.source,
                 line=pos.line,
                 column=pos.column,
-                hint=f"hint: if it is a stroke, map it with --glyph {ch}=○ (鼙) or --glyph {ch}=□ "
+                hint=f"hint: if it is a stroke, map the sign to one: {ch}=○ (鼙) or {ch}=□ "
                 "(鼓); otherwise separate it from the pattern.",
+                option="glyph",
             )
 
 

@@ -77,7 +77,7 @@ def edition_toml(
         where = line_range(*unlabelled[0].lines, words=True)
         raise ExtractError(
             f"the pattern on {where} has no 魯鼓/薛鼓 label beside it, so it cannot go into "
-            "an edition file; use --json to see what was found"
+            "an edition file; list what was found to see it"
         )
     name = name or extraction.name
     prov = extraction.provenance

@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from drumscore.errors import OutputError
+from drumscore.errors import OutputError, WriteError
 
 
 def check_writable(path: str | Path) -> Path:
@@ -26,7 +26,9 @@ def check_writable(path: str | Path) -> Path:
             f"output folder {str(parent)!r} does not exist; create it first (mkdir -p {parent})"
         )
     if not os.access(parent, os.W_OK):
-        raise OutputError(f"output folder {str(parent)!r} is not writable; choose another -o path")
+        raise OutputError(
+            f"output folder {str(parent)!r} is not writable; choose another output path"
+        )
     return path
 
 
@@ -40,7 +42,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
     except OSError as exc:
-        raise OutputError(f"cannot write in {str(path.parent)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write in {str(path.parent)!r}: {exc.strerror}") from None
     os.close(fd)
     tmp_path = Path(tmp)
     try:
@@ -111,7 +113,7 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
             tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
         )
     except OSError as exc:
-        raise OutputError(f"cannot write in {str(path.parent)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write in {str(path.parent)!r}: {exc.strerror}") from None
     try:
         staged = []
         for target, page in zip(targets, pages, strict=True):
@@ -122,14 +124,14 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
         for tmp, target in zip(staged, targets, strict=True):
             os.replace(tmp, target)
     except OSError as exc:
-        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write {str(path)!r}: {exc.strerror}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for old in stale_pages(path, len(pages)):
         try:
             old.unlink(missing_ok=True)
         except OSError as exc:
-            raise OutputError(
+            raise WriteError(
                 f"wrote {len(pages)} page(s) to {str(path)!r} but cannot remove the earlier page "
                 f"{str(old)!r}: {exc.strerror}; delete it by hand"
             ) from None

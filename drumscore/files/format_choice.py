@@ -39,7 +39,9 @@ def check_rate(rate: int | None) -> int:
     if rate is None:
         return DEFAULT_RATE
     if isinstance(rate, bool) or not isinstance(rate, int) or not MIN_RATE <= rate <= MAX_RATE:
-        raise OptionError(f"--rate {rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz")
+        raise OptionError(
+            f"rate {rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz", option="rate"
+        )
     return rate
 
 
@@ -51,5 +53,8 @@ def audio_format(path: str | Path, subtype: str | None = None) -> tuple[str, str
     subtype = (subtype or DEFAULT_SUBTYPE[fmt]).upper()
     if not sf.check_format(fmt, subtype):
         usable = ", ".join(sf.available_subtypes(fmt))
-        raise OptionError(f"--subtype {subtype!r} cannot be written as {fmt}; use one of: {usable}")
+        raise OptionError(
+            f"subtype {subtype!r} cannot be written as {fmt}; use one of: {usable}",
+            option="subtype",
+        )
     return fmt, subtype

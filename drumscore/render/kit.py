@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from drumscore.errors import DrumscoreError, InputMissingError
+from drumscore.errors import DrumscoreError, InputMissingError, KitError
 from drumscore.files.reading import open_input, read_input_text
 from drumscore.model import Drum
 
@@ -23,10 +23,6 @@ BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
 MAX_SAMPLE_SECONDS = 60
 #: A sample whose peak is below this (−80 dBFS: 16-bit rounding noise at most) is silence.
 SILENCE = 1e-4
-
-
-class KitError(DrumscoreError, ValueError):
-    """A kit file or sample that cannot be used."""
 
 
 @dataclass(frozen=True, eq=False)

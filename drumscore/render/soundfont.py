@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drumscore._cstderr import captured
-from drumscore.errors import DrumscoreError
+from drumscore.errors import DrumscoreError, SoundFontError, require
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 
@@ -20,13 +20,9 @@ SYNTH_GAIN = 0.5
 #: The longest ring-out after the last stroke, in seconds (reverb tail included).
 MAX_TAIL = 5.0
 #: The sample rates FluidSynth accepts.
-MIN_RATE, MAX_RATE = 8000, 96000
+SYNTH_MIN_RATE, SYNTH_MAX_RATE = 8000, 96000
 #: Drum kits live in bank 128 of a General MIDI SoundFont.
 DRUM_BANK = 128
-
-
-class SoundFontError(DrumscoreError, ValueError):
-    """A SoundFont that cannot be used, or no synthesiser to play it with."""
 
 
 @dataclass(frozen=True)
@@ -76,14 +72,13 @@ def check_soundfont(path: str | Path) -> Path:
 
 
 def _fluidsynth():
-    try:
-        import fluidsynth
-    except ImportError as exc:
-        raise SoundFontError(
-            f"--soundfont needs FluidSynth ({exc}): pip install 'drumscore[soundfont]' and, on "
-            "Debian, apt install libfluidsynth3"
-        ) from None
-    return fluidsynth
+    return require(
+        "fluidsynth",
+        extra="soundfont",
+        debian="libfluidsynth3",
+        needed="soundfont needs FluidSynth",
+        option="soundfont",
+    )
 
 
 def render_blocks(
@@ -97,9 +92,11 @@ def render_blocks(
 
     The synthesiser is made (and the SoundFont loaded) here, before any block is asked for.
     """
-    if not MIN_RATE <= rate <= MAX_RATE:
+    if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
         raise SoundFontError(
-            f"FluidSynth renders at {MIN_RATE} to {MAX_RATE} Hz, not {rate}; choose another --rate"
+            f"rate {rate} Hz is outside what FluidSynth renders, {SYNTH_MIN_RATE} to "
+            f"{SYNTH_MAX_RATE} Hz; choose another rate",
+            option="rate",
         )
     path = check_soundfont(soundfont)
     fluidsynth = _fluidsynth()

@@ -11,8 +11,8 @@ import pytest
 from cli_run import expect_error, run_cli
 from sourcefiles import SOURCES, source_text
 
-from drumscore.cli.commands import extract as extract_cmd
 from drumscore.corpus import load_edition
+from drumscore.editions import encoding
 
 ZHUSHU = str(SOURCES / "KR1d0053_058_禮記注疏.txt")
 COUNT = '\n[[count]]\nby = "某"\nfigure = 1\nstate = "魯"\nsection = "she"\npi = 13\ngu = 10\n'
@@ -104,7 +104,7 @@ def test_fifo_is_refused_without_waiting(tmp_path, capsys):
 
 
 def test_passage_too_big(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(extract_cmd, "MAX_BYTES", 1000)
+    monkeypatch.setattr(encoding, "MAX_BYTES", 1000)
     path = tmp_path / "big.txt"
     path.write_text("甲" * 400, encoding="utf-8")
     assert "is more than 1,000 bytes" in expect_error(["extract", str(path)], capsys)
@@ -115,7 +115,7 @@ def test_passage_read_is_bounded_whatever_its_size_says(capsys, monkeypatch):
     maps = Path("/proc/self/maps")
     if not maps.is_file() or maps.stat().st_size:
         pytest.skip("no /proc/self/maps of size 0")
-    monkeypatch.setattr(extract_cmd, "MAX_BYTES", 100)
+    monkeypatch.setattr(encoding, "MAX_BYTES", 100)
     assert "is more than 100 bytes" in expect_error(["extract", str(maps)], capsys)
 
 
@@ -129,13 +129,16 @@ OPTION_ERRORS = [
     (["-o", " "], "-o ' ' is an empty file name"),
     (["-o", "{d}"], "-o '{d}' is a folder; give an edition file name such as '{d}/mine.toml'"),
     (["-o", "{d}/no/e.toml"], "does not exist"),
-    (["--id", "x"], "--id only applies with -o EDITION.toml"),
-    (["--name", "x"], "--name only applies with -o EDITION.toml"),
-    (["--alias", "x"], "--alias only applies with -o EDITION.toml"),
-    (["--script", "simplified"], "--script only applies with -o EDITION.toml"),
-    (["--note", ""], "--note only applies with -o EDITION.toml"),
+    (["--id", "x"], "--id 'x' only applies with -o EDITION.toml"),
+    (["--name", "x"], "--name 'x' only applies with -o EDITION.toml"),
+    (["--alias", "x"], "--alias 'x' only applies with -o EDITION.toml"),
+    (["--script", "simplified"], "--script 'simplified' only applies with -o EDITION.toml"),
+    (["--note", ""], "--note '' only applies with -o EDITION.toml"),
     (["--force"], "--force only applies with -o EDITION.toml"),
-    (["--json", "--id", "x", "--note", "y"], "--id and --note only apply with -o EDITION.toml"),
+    (
+        ["--json", "--id", "x", "--note", "y"],
+        "--id 'x' and --note 'y' only apply with -o EDITION.toml",
+    ),
     (["--encoding", "rot13"], "unknown text encoding 'rot13'"),
     (["--glyph", "○=□"], "'○' is notation already"),
 ]
@@ -160,7 +163,7 @@ def test_memory_of_a_long_passage(tmp_path):
     text = prose * (2_000_000 // len(prose.encode())) + source_text("KR1d0053_058_禮記注疏.txt")
     path = tmp_path / "long.txt"
     path.write_text(text, encoding="utf-8")
-    assert 1_900_000 < path.stat().st_size < extract_cmd.MAX_BYTES
+    assert 1_900_000 < path.stat().st_size < encoding.MAX_BYTES
     result = subprocess.run(
         [sys.executable, str(PEAK_MEMORY), "extract", str(path)],
         capture_output=True,

@@ -7,11 +7,6 @@ import json
 import os
 from pathlib import Path
 
-from drumscore.files.reading import LIMITS
-
-#: Passages are a page or a chapter (the longest real one is 16 KB, a whole 卷 well under 1 MB);
-#: anything much larger is not a passage.
-MAX_BYTES = LIMITS["passage"]
 #: The options that describe the edition file, and so apply only with -o.
 EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "force")
 
@@ -60,20 +55,18 @@ def add_parser(sub) -> None:
 
 def check_output(args: argparse.Namespace) -> Path | None:
     """The edition file that -o names, checked before anything is read: None without -o."""
+    from drumscore.cli.options import only_with
     from drumscore.errors import OptionError
     from drumscore.files.atomic import check_writable
 
+    only_with(
+        args,
+        EDITION_OPTIONS,
+        present=args.output is not None,
+        target="-o EDITION.toml",
+        purpose="the edition file",
+    )
     if args.output is None:
-        given = [f"--{n}" for n in EDITION_OPTIONS if getattr(args, n) not in (None, False)]
-        if given:
-            names = " and ".join(given) if len(given) < 3 else ", ".join(given)
-            verb, what = (
-                ("applies", "it describes") if len(given) == 1 else ("apply", "they describe")
-            )
-            raise OptionError(
-                f"{names} only {verb} with -o EDITION.toml ({what} the edition file); "
-                f"add -o EDITION.toml or leave {names} out"
-            )
         return None
     if not args.output.strip():
         raise OptionError(
@@ -99,20 +92,6 @@ def check_output(args: argparse.Namespace) -> Path | None:
     return path
 
 
-def read_passage(path: str, encoding: str | None) -> tuple[str, str]:
-    """The decoded text of a passage file, and the encoding it was read in."""
-    from drumscore.editions.encoding import decode
-    from drumscore.errors import InputMissingError, ScoreNotFoundError
-    from drumscore.files.reading import read_input
-
-    try:
-        data = read_input(path, "passage", MAX_BYTES)
-    except InputMissingError:
-        raise ScoreNotFoundError(f"no such file: {path!r}") from None
-    decoded = decode(data, encoding, name=repr(path))
-    return decoded.text, decoded.encoding
-
-
 def found_data(extraction, found) -> dict:
     """One extracted score as JSON-ready data."""
     from drumscore.cli.commands.corpus import score_data
@@ -132,6 +111,7 @@ def found_data(extraction, found) -> dict:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
+    from drumscore.editions.encoding import read_passage
     from drumscore.editions.extract import extract, parse_glyph_options
 
     glyph_map = parse_glyph_options(args.glyph)

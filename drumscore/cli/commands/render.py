@@ -10,6 +10,7 @@ from drumscore.cli.options import (
     add_score_options,
     add_sound_options,
     add_tempo_options,
+    only_with,
     timeline_from_args,
 )
 
@@ -86,26 +87,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
     """Refuse options that the chosen output would silently ignore."""
-    from drumscore.errors import OptionError
-
-    if kind != "audio":
-        given = {
-            "--kit": args.kit,
-            "--soundfont": args.soundfont,
-            "--rate": args.rate,
-            "--subtype": args.subtype,
-        }
-        for option, value in given.items():
-            if value is not None:
-                raise OptionError(
-                    f"{option} {value!r} is for audio; a MIDI or notation file "
-                    f"({args.output!r}) carries only notes, so leave it out or write {AUDIO_FILES}"
-                )
-    elif args.midi_notes is not None and not args.soundfont:
-        raise OptionError(
-            f"--midi-notes {args.midi_notes!r} chooses General MIDI notes, which a kit does not "
-            "play; leave it out, add --soundfont FILE.sf2, or write .mid"
-        )
+    only_with(
+        args,
+        ("kit", "soundfont", "rate", "subtype"),
+        present=kind == "audio",
+        target=f"audio output ({AUDIO_FILES})",
+        purpose=f"the sound, and a MIDI or notation file ({args.output!r}) carries only notes",
+        fix=f"write {AUDIO_FILES}",
+    )
+    only_with(
+        args,
+        ("midi_notes",),
+        present=kind != "audio" or bool(args.soundfont),
+        target="--soundfont FILE.sf2",
+        purpose="General MIDI notes, which a kit does not play",
+        fix="add --soundfont FILE.sf2, write .mid,",
+    )
 
 
 def _duration(args: argparse.Namespace):
