@@ -34,9 +34,7 @@ HEAD = {"○": "circle", "□": "rectangle"}
 
 
 def _e(parent: ET.Element | None, tag: str, text: str = "", **attrs: str) -> ET.Element:
-    attrs = {
-        (ID if k == "xml_id" else k.replace("_", ".")): v for k, v in attrs.items() if v != ""
-    }
+    attrs = {(ID if k == "xml_id" else k.replace("_", ".")): v for k, v in attrs.items() if v != ""}
     element = (
         ET.Element(f"{{{MEI}}}{tag}", attrs)
         if parent is None

@@ -7,6 +7,7 @@ imported only here; its settings are changed only inside a local rc_context.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 
@@ -19,8 +20,11 @@ COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
 PLACE_COLOUR = "#f2d45c"
 
 
-def _cjk_font(font_manager) -> str | None:
+@functools.cache
+def _cjk_font() -> str | None:
     """The name of an installed CJK font (registering font collections matplotlib skips)."""
+    from matplotlib import font_manager
+
     available = {f.name for f in font_manager.fontManager.ttflist}
     if not available.intersection(CJK_FONTS):
         for path in font_manager.findSystemFonts():
@@ -36,26 +40,35 @@ def _cjk_font(font_manager) -> str | None:
 def _draw(ax, a: Apparatus, cjk: bool) -> None:
     rows = len(a.witnesses)
     place_of = a.place_of_column()
+    points: dict[str, tuple[list[int], list[int]]] = {"○": ([], []), "□": ([], [])}
+    halves, gaps = [], []
     for k, column in enumerate(a.columns):
-        if k in place_of:
-            ax.axvspan(k - 0.48, k + 0.48, color=PLACE_COLOUR, alpha=0.7, lw=0, zorder=0)
         for r, cell in enumerate(column.cells):
             y = rows - 1 - r
             if cell == HALF:
-                ax.plot([k, k], [y - 0.38, y + 0.38], color="black", lw=2.2, zorder=2)
+                halves.append([(k, y - 0.38), (k, y + 0.38)])
             elif cell:
-                ax.scatter(
-                    [k],
-                    [y],
-                    marker="o" if cell == "○" else "s",
-                    s=70,
-                    facecolors="white",
-                    edgecolors=COLOURS[cell],
-                    linewidths=1.8,
-                    zorder=3,
-                )
+                points[cell][0].append(k)
+                points[cell][1].append(y)
             else:
-                ax.plot([k - 0.15, k + 0.15], [y, y], color="#999999", lw=1.2, zorder=2)
+                gaps.append([(k - 0.15, y), (k + 0.15, y)])
+    for start, stop in sorted({(p.start, max(p.stop, p.start + 1)) for p in a.places}):
+        ax.axvspan(start - 0.48, stop - 0.52, color=PLACE_COLOUR, alpha=0.7, lw=0, zorder=0)
+    for symbol, (xs, ys) in points.items():
+        ax.scatter(
+            xs,
+            ys,
+            marker="o" if symbol == "○" else "s",
+            s=70,
+            facecolors="white",
+            edgecolors=COLOURS[symbol],
+            linewidths=1.8,
+            zorder=3,
+        )
+    from matplotlib.collections import LineCollection
+
+    ax.add_collection(LineCollection(halves, colors="black", linewidths=2.2, zorder=2))
+    ax.add_collection(LineCollection(gaps, colors="#999999", linewidths=1.2, zorder=2))
     labels = [column_label(a, k) for k in range(len(a.columns))]
     if not cjk:
         labels = ["ban" if label == HALF else label for label in labels]
@@ -66,18 +79,22 @@ def _draw(ax, a: Apparatus, cjk: bool) -> None:
     names = [f"{w.siglum}  {w.name}" if cjk else w.siglum for w in a.witnesses]
     ax.set_yticks(range(rows - 1, -1, -1), names, fontsize=8)
     ax.set_xlim(-0.8, len(a.columns) - 0.2)
-    ax.set_ylim(-0.7, rows - 0.3)
+    ax.set_ylim(-0.7, rows + 0.15)
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
     for n, p in enumerate(a.places, 1):
         middle = (p.start + max(p.stop, p.start + 1) - 1) / 2
-        ax.text(middle, rows - 0.35, f"{n}", ha="center", va="bottom", fontsize=7, weight="bold")
+        ax.text(middle, rows - 0.5, f"{n}", ha="center", va="bottom", fontsize=7, weight="bold")
     state = a.title if cjk else f"{a.key.split('/')[0]} drum, figure {a.figure}"
     places = len(a.places)
+    found = (
+        "no place of variation"
+        if not places
+        else f"{places} place{'s' if places != 1 else ''} of variation (highlighted, numbered)"
+    )
     ax.set_title(
-        f"{a.key} · {state} · base {a.base.siglum} · {places} place"
-        f"{'s' if places != 1 else ''} of variation (highlighted)",
+        f"{a.key} · {state} · base {a.base.siglum} · {found}",
         fontsize=9,
         loc="left",
     )
@@ -93,10 +110,9 @@ def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
         raise MissingDependencyError(
             "the apparatus picture needs matplotlib: pip install 'drumscore[plot]'"
         ) from None
-    from matplotlib import font_manager
     from matplotlib.figure import Figure
 
-    cjk = _cjk_font(font_manager)
+    cjk = _cjk_font()
     rc = {"font.family": ["sans-serif"], "svg.fonttype": "path"}
     if cjk:
         rc["font.sans-serif"] = [cjk, "DejaVu Sans"]
@@ -107,8 +123,13 @@ def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
         axes = fig.subplots(len(apparatuses), 1, squeeze=False, height_ratios=heights)[:, 0]
         for ax, a in zip(axes, apparatuses, strict=True):
             _draw(ax, a, cjk is not None)
-        caption = "circle = ○ 鼙, square = □ 鼓, bar = 半; · nothing" if cjk else (
-            "circle = pi (small drum), square = gu (big drum), bar = ban (half); - nothing"
+        caption = (
+            "circle = ○ 鼙, square = □ 鼓, bar = 半, dash = nothing there"
+            if cjk
+            else (
+                "circle = pi (small drum), square = gu (big drum), bar = ban (half), "
+                "dash = nothing there"
+            )
         )
         fig.text(0.01, 0.003, caption, fontsize=7, color="#444444", va="bottom")
         fig.tight_layout(rect=(0, 0.02, 1, 1))
