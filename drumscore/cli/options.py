@@ -141,6 +141,8 @@ SEE_ALSO = {
     "device": "see 'drumscore play --list-devices'",
     "midi_port": "see 'drumscore play --list-ports'",
     "glyph": "--glyph X=○ or --glyph X=□ reads the sign X as a stroke",
+    "partial": "--partial lists what can be read, each doubtful pattern marked",
+    "label": "--label X=魯 or --label X=薛 says which state the label X鼓 is",
 }
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 
-from drumscore.errors import EncodingError, InputMissingError, ScoreNotFoundError
-from drumscore.files.reading import LIMITS, read_input
+from drumscore.errors import EncodingError
 
 #: Tried in this order when no encoding is given; UTF-8 wins whenever the bytes are valid UTF-8.
 CANDIDATES = ("utf-8", "gb18030", "big5")
@@ -14,9 +13,6 @@ CANDIDATES = ("utf-8", "gb18030", "big5")
 MARKERS = frozenset("○□半鼓鼔魯鲁薛辥鼙圜方擊击為为之也者曰禮礼投壺壶射節节")
 #: Share of control characters above which the data is taken for a binary file.
 MAX_CONTROL_SHARE = 0.01
-#: Passages are a page or a chapter (the longest real one is 16 KB, a whole 卷 well under 1 MB);
-#: anything much larger is not a passage.
-MAX_BYTES = LIMITS["passage"]
 #: U+FEFF at the start of a text is a byte order mark, whatever the encoding: never text.
 BOM = "\ufeff"
 
@@ -82,17 +78,3 @@ def _check_text(text: str, name: str) -> str:
     if text and control / len(text) > MAX_CONTROL_SHARE:
         raise EncodingError(f"{name} looks like a binary file, not a text passage")
     return text
-
-
-def read_passage(path: str, encoding: str | None = None) -> tuple[str, str]:
-    """The decoded text of a passage file, and the encoding it was read in.
-
-    A missing path is a ScoreNotFoundError; one that is not a regular file, or too large to be a
-    passage, an InputFileError; bytes that are not text an EncodingError.
-    """
-    try:
-        data = read_input(path, "passage", MAX_BYTES)
-    except InputMissingError:
-        raise ScoreNotFoundError(f"no such file: {path!r}") from None
-    decoded = decode(data, encoding, name=repr(path))
-    return decoded.text, decoded.encoding
