@@ -229,7 +229,7 @@ class Feed:
 class SoundFontFeed(Feed):
     """A track played live through FluidSynth: notes on and off at their frames, as laid out.
 
-    Not normalised, as `drumscore render --soundfont` is not: FluidSynth's own level.
+    Not normalised, as a SoundFont render is not: FluidSynth's own level.
     """
 
     def __init__(self, track, soundfont, midimap=None, rate: int = DEFAULT_RATE, loop=False):
