@@ -152,6 +152,25 @@ def test_play_schedules_every_stroke_on_the_audio_clock_and_the_highlight_follow
     assert lit in (ks[-1], ks[-1] + 1)
 
 
+def test_the_count_in_comes_on_the_same_beat_before_the_first_stroke(page, site_url):
+    goto(page, site_url, f"score/{slug('lu/2@zhushu')}.html")
+    page.select_option("#section", "touhu")
+    page.fill("#count-in", "4")
+    page.fill("#bpm", "240")
+    page.dispatch_event("#bpm", "change")
+    page.click("#play")
+    page.wait_for_function("window.drumscore.player.schedule.length > 4")
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    page.click("#stop")
+    touhu = corpus.resolve("lu/2").pattern.section(Section.TOUHU)
+    assert [e["sample"] for e in schedule[:4]] == ["count.wav"] * 4
+    assert [e["k"] for e in schedule] == list(range(-4, len(touhu)))
+    start = schedule[0]["time"]
+    assert [e["time"] - start for e in schedule] == [0.25 * i for i in range(len(schedule))]
+    files = {Drum.PI: "pi.wav", Drum.GU: "gu.wav"}
+    assert [e["sample"] for e in schedule[4:]] == [files[s.drum] for s in touhu]
+
+
 def test_the_highlight_moves_through_every_stroke_in_order(page, site_url):
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     page.fill("#bpm", "600")

@@ -161,3 +161,41 @@ def test_an_earlier_site_is_replaced_whole(tmp_path):
 def test_no_scores_is_an_error(tmp_path):
     with pytest.raises(OptionError, match="no scores"):
         build_site(tmp_path / "x", builtin=False)
+
+
+def test_the_index_holds_the_apparatus_of_every_score(site_dir):
+    from drumscore.apparatus.align import build_all
+
+    text = (site_dir / "index.html").read_text(encoding="utf-8")
+    sections = dict(
+        re.findall(r'<section class="collation" id="([a-z]+-\d)"(.*?)</section>', text, re.S)
+    )
+    for a in build_all():
+        section = sections[a.key.replace("/", "-")]
+        places = re.findall(r'<li><span class="place">(.*?)</span>(.*?)</li>', section, re.S)
+        assert len(places) == len(a.places)
+        for (label, rest), place in zip(places, a.places, strict=True):
+            assert label.startswith(place.label)
+            lemma, variants = rest.split(" ] ", 1)
+            assert re.findall(r'class="siglum"[^>]*>([\w-]+)<', lemma) == list(place.lemma.sigla)
+            shown = re.findall(r'class="siglum"[^>]*>([\w-]+)<', variants)
+            assert shown == [s for v in place.variants for s in v.sigla]
+        rows = re.findall(r"<tr><th scope=row>", section.split("<tbody>")[1])
+        assert len(rows) == len(a.witnesses) == 11
+
+
+def test_staff_notation_where_verovio_is_installed(tmp_path):
+    pytest.importorskip("drumscore.render.verovio", reason="no in-process engraver")
+    pytest.importorskip("verovio", reason="Verovio is not installed (the notation extra)")
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        'id = "mine"\nname = "Mine"\n[[score]]\nfigure = 1\nstate = "魯"\nprinted = "○□○半□"\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "site"
+    report = build_site(out, [corpus.load_edition(mine)], builtin=False)
+    assert report.staff == 1
+    svg = (out / "files" / "lu-1-mine-she.svg").read_text(encoding="utf-8")
+    assert "<svg" in svg or ":svg" in svg
+    page = (out / "score" / "lu-1-mine.html").read_text(encoding="utf-8")
+    assert 'src="../files/lu-1-mine-she.svg"' in page

@@ -12,6 +12,7 @@ from drumscore.cli.options import (
     add_tempo_options,
     only_with,
 )
+from drumscore.cli.report import plural
 
 
 def add_parser(sub) -> None:
@@ -102,16 +103,18 @@ def run(args: argparse.Namespace) -> int:
     first = track.first.tempo
     keys = sys.stdin.isatty() and sys.stdout.isatty()
     if not args.quiet:
-        counted = f" after {track.count_strokes} count strokes" if track.count_strokes else ""
+        counted = (
+            f" after {plural(track.count_strokes, 'count stroke')}" if track.count_strokes else ""
+        )
         print(
-            f"playing {track.description}: {track.strokes} strokes{counted}, "
+            f"playing {track.description}: {plural(track.strokes, 'stroke')}{counted}, "
             f"{float(first.bpm):g} per minute ({float(first.interval):g} s apart) on {where}"
             + ("; q or Esc stops" if keys else "; Ctrl-C stops" if args.loop else ""),
             flush=True,
         )
     played = _play(args, track, player, keys)
     if not args.quiet:
-        print(f"played {played} strokes")
+        print(f"played {plural(played, 'stroke')}")
     return 0
 
 

@@ -13,6 +13,7 @@ from drumscore.cli.options import (
     only_with,
     timeline_from_args,
 )
+from drumscore.cli.report import plural
 
 
 def add_parser(sub) -> None:
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         detail += f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
     if not args.quiet:
         print(
-            f"wrote {args.output}: {timeline.description}, {len(timeline)} strokes, "
+            f"wrote {args.output}: {timeline.description}, {plural(len(timeline), 'stroke')}, "
             f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart), {detail}"
         )
     return 0
