@@ -47,6 +47,13 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--json", action="store_true", help="the same as --format json")
     p.add_argument(
+        "--edition",
+        action="append",
+        metavar="FILE",
+        help="add the edition file FILE (.toml, as 'drumscore extract -o' writes it) for this run "
+        "only; may be given several times",
+    )
+    p.add_argument(
         "-o",
         "--output",
         metavar="FILE",
@@ -109,6 +116,28 @@ def _mei_paths(output: str, apparatuses) -> list[Path]:
     ]
 
 
+def _pool(files: list[str] | None):
+    """The corpus (built-in and the user's editions), and the edition files given for this run."""
+    from drumscore import corpus
+
+    pool = list(corpus.editions())
+    for name in files or ():
+        edition = corpus.load_edition(name, cite_by_path=False)
+        corpus.check_new_edition(edition, pool)
+        pool.append(edition)
+    return tuple(pool)
+
+
+def _marks(files: list[str] | None) -> dict[str, str]:
+    """What the key of sigla says beside the user's own editions and those given for one run."""
+    from drumscore import corpus
+
+    marks = {e.id: f" (your edition, {e.path})" for e in corpus.user_editions()}
+    for name in files or ():
+        marks[corpus.load_edition(name, cite_by_path=False).id] = f" (given for this run, {name})"
+    return marks
+
+
 def run(args: argparse.Namespace) -> int:
     from drumscore.apparatus.align import DEFAULT_BASE, build_all
     from drumscore.errors import OptionError
@@ -123,7 +152,9 @@ def run(args: argparse.Namespace) -> int:
             "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') or "
             "give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
         )
-    apparatuses = build_all(scores=pairs, base=args.base or DEFAULT_BASE)
+    apparatuses = build_all(
+        editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
+    )
     if fmt == "mei":
         from drumscore.apparatus.mei import mei_bytes
 
@@ -133,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         for a, path in zip(apparatuses, _mei_paths(args.output, apparatuses), strict=True):
             write_bytes(path, mei_bytes(a))
         return 0
-    text = render(apparatuses, fmt)
+    text = render(apparatuses, fmt, marks=_marks(args.edition))
     if args.output:
         write_bytes(args.output, text.encode("utf-8"))
     else:
@@ -141,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def render(apparatuses, fmt: str) -> str:
+def render(apparatuses, fmt: str, marks: dict[str, str] | None = None) -> str:
     """The apparatus in one of the text formats (text, json, csv, tei)."""
     if fmt == "json":
         from drumscore.apparatus.table import apparatus_data
@@ -158,7 +189,7 @@ def render(apparatuses, fmt: str) -> str:
         from drumscore.apparatus.tei import tei_bytes
 
         return tei_bytes(apparatuses).decode("utf-8")
-    return format_apparatuses(apparatuses)
+    return format_apparatuses(apparatuses, marks)
 
 
 def _sigla(sigla) -> str:
@@ -204,12 +235,13 @@ def format_counts(a) -> list[str]:
     return lines
 
 
-def format_key(apparatuses) -> list[str]:
+def format_key(apparatuses, marks: dict[str, str] | None = None) -> list[str]:
     seen: dict[str, str] = {}
     for a in apparatuses:
         for w in a.witnesses:
             cite = w.provenance.citation if w.provenance else ""
-            seen.setdefault(w.siglum, f"{w.name}" + (f" — {cite}" if cite else ""))
+            mark = (marks or {}).get(w.siglum, "")
+            seen.setdefault(w.siglum, f"{w.name}{mark}" + (f" — {cite}" if cite else ""))
         for p in a.places:
             for v in p.variants:
                 if v.reported_by:
@@ -235,15 +267,15 @@ def format_apparatus(a) -> list[str]:
     return lines
 
 
-def format_apparatuses(apparatuses) -> str:
+def format_apparatuses(apparatuses, marks: dict[str, str] | None = None) -> str:
     blocks = []
     for a in apparatuses:
         lines = format_apparatus(a)
         if len(apparatuses) == 1:
-            lines += ["", "sigla:", *format_key(apparatuses)]
+            lines += ["", "sigla:", *format_key(apparatuses, marks)]
         if a.counts:
             lines += ["", "stated counts:", *format_counts(a)]
         blocks.append("\n".join(lines))
     if len(apparatuses) > 1:
-        blocks.append("\n".join(["sigla:", *format_key(apparatuses)]))
+        blocks.append("\n".join(["sigla:", *format_key(apparatuses, marks)]))
     return "\n\n".join(blocks) + "\n"
