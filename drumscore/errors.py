@@ -149,6 +149,10 @@ def install_line(extra: str, debian: str = "") -> str:
     return f"{line} and, on Debian, apt install {debian}" if debian else line
 
 
+class ProgrammeError(DrumscoreError, ValueError):
+    """A programme file (items in order for render and play) that cannot be used."""
+
+
 class InputFileError(DrumscoreError, OSError):
     """An input file that cannot be read: missing, not a regular file, too large, unreadable.
 
@@ -180,6 +184,7 @@ __all__ = [
     "OptionError",
     "OutputError",
     "PlaybackError",
+    "ProgrammeError",
     "RuntimeFailure",
     "ScoreNotFoundError",
     "SoundFontError",

@@ -101,9 +101,19 @@ class Expression:
         if self.is_plain:
             yield from events
             return
+        shape = self.shaper()
+        for event in events:
+            yield shape(event, interval)
+
+    def shaper(self):
+        """apply's step for one event at a time: shape(event, interval) → the shaped event.
+
+        For events made as they are played; its draws follow one random.Random(seed) in call order.
+        """
         rng = random.Random(self.seed)
         spread = self.humanize_ms / 1000
-        for event in events:
+
+        def shape(event, interval: Fraction):
             velocity = self.velocity(event.drum)
             offset = 0.0
             if spread:
@@ -112,7 +122,9 @@ class Expression:
                     offset = 0.0
                 velocity = round(velocity * (1 + rng.uniform(-VELOCITY_SPREAD, VELOCITY_SPREAD)))
                 velocity = min(127, max(1, velocity))
-            yield dataclasses.replace(event, offset=offset, velocity=velocity)
+            return dataclasses.replace(event, offset=offset, velocity=velocity)
+
+        return shape
 
     @classmethod
     def from_options(

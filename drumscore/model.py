@@ -155,6 +155,12 @@ class Pattern:
     def __len__(self) -> int:
         return len(self.strokes)
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: the notation in its shapes with 半, and a player of it."""
+        from drumscore.site.notebook import pattern_html  # the notebook view, heavy imports
+
+        return pattern_html(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
@@ -227,6 +233,12 @@ class Score:
             return self.pattern.notation
         slug = STATE_SLUGS.get(self.state, self.state)
         return f"{slug}/{self.figure}@{self.edition_id}"
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: title, notation with 半, counts, source and a player of it."""
+        from drumscore.site.notebook import score_html  # the notebook view, heavy imports
+
+        return score_html(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from types import FrameType
 from typing import NoReturn
 
-from drumscore.cli.commands import collate, compare, corpus, extract, play, render
+from drumscore.cli.commands import collate, compare, corpus, extract, play, render, serve, site
 from drumscore.cli.options import error_message
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = (corpus, render, play, extract, compare, collate)
+COMMANDS = (corpus, render, play, extract, compare, collate, site, serve)
 
 #: Exit status: 2 for bad input or usage, 1 for a runtime failure (see errors.RuntimeFailure).
 EXIT_USAGE = EXIT_INPUT

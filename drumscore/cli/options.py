@@ -100,6 +100,28 @@ def add_sound_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no progress bar and no summary line"
     )
+    add_track_options(parser)
+
+
+def add_track_options(parser: argparse.ArgumentParser) -> None:
+    """--count-in, and --programme with its --state: what comes before and around the score."""
+    parser.add_argument(
+        "--count-in",
+        metavar="N",
+        help="N count strokes (a wood block, or the kit's [count] sound; MIDI note 76) on the "
+        "beat before the first stroke",
+    )
+    parser.add_argument(
+        "--programme",
+        metavar="FILE",
+        help="instead of SCORE, items in order on one clock: a TOML file (see docs/play.md) or "
+        "the built-in 'rite'",
+    )
+    parser.add_argument(
+        "--state",
+        metavar="lu|xue",
+        help="the state whose drum a programme plays, where its scores say {state} (default lu)",
+    )
 
 
 def add_kit_options(parser: argparse.ArgumentParser, *, soundfont: bool) -> None:

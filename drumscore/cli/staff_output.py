@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from drumscore.cli.report import plural
 from drumscore.render.musicxml import LYRICS
 
 #: The formats.kind_of kinds handled here.
@@ -69,7 +70,7 @@ def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
 
     suffix = Path(args.output).suffix.lower()
     count = len(bars(timeline))
-    shape = f"{count} bar{'s' if count != 1 else ''}, ○ round and □ square noteheads"
+    shape = f"{plural(count, 'bar')}, ○ round and □ square noteheads"
     if kind == "notation":
         if NOTATION[suffix] == "mxl":
             write_bytes(args.output, mxl_bytes(timeline, midimap, args.lyrics))
@@ -87,5 +88,5 @@ def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
         write_bytes(args.output, engraving.pages[0])
         paths = [Path(args.output)]
     if len(paths) > 1:
-        shape += f"; {len(paths)} pages: " + ", ".join(str(p) for p in paths)
+        shape += f"; {plural(len(paths), 'page')}: " + ", ".join(str(p) for p in paths)
     return f"{fmt.upper()} engraved by MuseScore, {shape}"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import struct
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,21 @@ def write_audio(
     stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
 
 
+def tags_for_track(track) -> dict[str, str]:
+    """The metadata of a track of several items: its title, and each item's citation."""
+    from drumscore import __version__
+
+    if len(track.items) == 1:
+        return tags_for(track.first)
+    lines = [track.citation] if track.citation else []
+    lines += [f"{item.label}: {item.timeline.citation}" for item in track.items]
+    return {
+        "title": track.title or track.description,
+        "comment": "\n".join(lines),
+        "software": f"drumscore {__version__}",
+    }
+
+
 def tags_for(timeline) -> dict[str, str]:
     """The metadata that says what a render holds: its title and the citation of the reading."""
     from drumscore import __version__
@@ -46,6 +62,7 @@ def stream_audio(
     subtype: str | None = None,
     channels: int = 2,
     tags: Mapping[str, str] | None = None,
+    cues: Sequence[tuple[int, str]] = (),
 ) -> None:
     """Write `blocks` (about `frames` frames in all) one after another, as they come.
 
@@ -58,17 +75,65 @@ def stream_audio(
     fmt, subtype = audio_format(path, subtype)
     if fmt == "WAV" and frames * channels * _BYTES.get(subtype, 4) > WAV_LIMIT:
         fmt = "RF64"
-    with (
-        atomic_path(path) as tmp,
-        sf.SoundFile(
+    with atomic_path(path) as tmp:
+        with sf.SoundFile(
             str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
-        ) as out,
-    ):
-        for key, value in (tags or {}).items():
-            setattr(out, key, value)
-        convert = _to_pcm16 if subtype == "PCM_16" else None
-        for block in blocks:
-            out.write(convert(block) if convert and block.dtype.kind == "f" else block)
+        ) as out:
+            for key, value in (tags or {}).items():
+                setattr(out, key, value)
+            convert = _to_pcm16 if subtype == "PCM_16" else None
+            for block in blocks:
+                out.write(convert(block) if convert and block.dtype.kind == "f" else block)
+        if cues:
+            add_cues(tmp, fmt, cues, rate)
+
+
+def add_cues(path: str | Path, fmt: str, cues: Sequence[tuple[int, str]], rate: int) -> None:
+    """Cue points, each a frame and a label: a WAV file's cue and labl chunks; in FLAC and OGG
+    Vorbis comments CHAPTERnnn=HH:MM:SS.mmm and CHAPTERnnnNAME=label (the Vorbis chapter
+    convention). RF64 files get none."""
+    if fmt == "WAV":
+        _wav_cues(Path(path), cues)
+    elif fmt in ("FLAC", "OGG"):
+        import mutagen
+
+        tagged = mutagen.File(str(path))
+        for n, (frame, label) in enumerate(cues, 1):
+            ms = round(frame * 1000 / rate)
+            hours, minutes, seconds = ms // 3_600_000, ms // 60_000 % 60, ms // 1000 % 60
+            stamp = f"{hours:02d}:{minutes:02d}:{seconds:02d}.{ms % 1000:03d}"
+            tagged[f"CHAPTER{n:03d}"] = stamp
+            tagged[f"CHAPTER{n:03d}NAME"] = label
+        tagged.save()
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return kind + struct.pack("<I", len(body)) + body + (b"\0" if len(body) % 2 else b"")
+
+
+def _wav_cues(path: Path, cues: Sequence[tuple[int, str]]) -> None:
+    """Append a 'cue ' chunk and a LIST 'adtl' chunk of 'labl' labels (UTF-8) to a RIFF WAV."""
+    points = b"".join(
+        struct.pack("<II4sIII", n, frame, b"data", 0, 0, frame)
+        for n, (frame, _) in enumerate(cues, 1)
+    )
+    cue = _chunk(b"cue ", struct.pack("<I", len(cues)) + points)
+    labels = b"".join(
+        _chunk(b"labl", struct.pack("<I", n) + label.encode("utf-8") + b"\0")
+        for n, (_, label) in enumerate(cues, 1)
+    )
+    extra = cue + _chunk(b"LIST", b"adtl" + labels)
+    with path.open("r+b") as f:
+        head = f.read(12)
+        if head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+            return
+        f.seek(0, 2)
+        if f.tell() % 2:
+            f.write(b"\0")
+        f.write(extra)
+        size = f.tell() - 8
+        f.seek(4)
+        f.write(struct.pack("<I", size))
 
 
 def _to_pcm16(block: np.ndarray) -> np.ndarray:

@@ -48,6 +48,23 @@ def strikes(timeline: Timeline, rate: int, midimap: MidiMap | None = None) -> li
     return found
 
 
+def track_strikes(track, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
+    """The strikes of a drumscore.track.Track: its hits, count strokes on the count note."""
+    from drumscore.render.midi import COUNT_NOTE
+
+    midimap = midimap or MidiMap()
+    found = []
+    for hit in track.hits(rate):
+        note = COUNT_NOTE if hit.is_count else midimap.note(hit.drum)
+        off = hit.frame + round(hit.timeline.tempo.interval * rate / 2)
+        found.append(Strike(hit.frame, note, hit.velocity, off))
+    found.sort(key=lambda s: s.frame)
+    return found
+
+
+timeline_strikes = strikes
+
+
 def check_soundfont(path: str | Path) -> Path:
     """The path of a readable SoundFont 2 file (RIFF 'sfbk'), or a SoundFontError."""
     from drumscore.errors import InputMissingError
@@ -87,10 +104,12 @@ def render_blocks(
     rate: int,
     midimap: MidiMap | None = None,
     block_frames: int = 1 << 16,
+    strikes: list[Strike] | None = None,
 ) -> tuple[int, Iterator]:
     """(most frames, blocks): float32 stereo blocks of the timeline played by FluidSynth.
 
     The synthesiser is made (and the SoundFont loaded) here, before any block is asked for.
+    `strikes`, if given, are played instead of the timeline's (see track_strikes).
     """
     if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
         raise SoundFontError(
@@ -111,7 +130,7 @@ def render_blocks(
             f"FluidSynth cannot load a drum kit from SoundFont {str(path)!r}{why}; "
             "give a General MIDI SoundFont 2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2"
         )
-    plan = strikes(timeline, rate, midimap)
+    plan = strikes if strikes is not None else timeline_strikes(timeline, rate, midimap)
     tail = int(MAX_TAIL * rate)
     most = (plan[-1].off if plan else 0) + tail
     return most, _blocks(synth, plan, rate, block_frames, tail)

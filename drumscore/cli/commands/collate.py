@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
+
+from drumscore.cli import report
 
 #: --format values, and the one an -o extension implies when --format is not given.
 FORMATS = ("text", "json", "csv", "tei")
@@ -164,118 +165,9 @@ def run(args: argparse.Namespace) -> int:
         for a, path in zip(apparatuses, _mei_paths(args.output, apparatuses), strict=True):
             write_bytes(path, mei_bytes(a))
         return 0
-    text = render(apparatuses, fmt, marks=_marks(args.edition))
+    text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
     if args.output:
         write_bytes(args.output, text.encode("utf-8"))
     else:
         print(text, end="")
     return 0
-
-
-def render(apparatuses, fmt: str, marks: dict[str, str] | None = None) -> str:
-    """The apparatus in one of the text formats (text, json, csv, tei)."""
-    if fmt == "json":
-        from drumscore.apparatus.table import apparatus_data
-
-        return (
-            json.dumps([apparatus_data(a) for a in apparatuses], ensure_ascii=False, indent=2)
-            + "\n"
-        )
-    if fmt == "csv":
-        from drumscore.apparatus.table import csv_text
-
-        return csv_text(apparatuses)
-    if fmt == "tei":
-        from drumscore.apparatus.tei import tei_bytes
-
-        return tei_bytes(apparatuses).decode("utf-8")
-    return format_apparatuses(apparatuses, marks)
-
-
-def _sigla(sigla) -> str:
-    return " ".join(sigla)
-
-
-def format_place(p) -> str:
-    """One line of the apparatus: `11 (touhu)  ○ zhushu benyi … ] — weishi xunzuan yueshu`."""
-    readings = []
-    for v in p.variants:
-        reading = f"{v.shown} {_sigla(v.sigla)}"
-        if v.reported_by:
-            reading += f" (reported in {v.reported_by}: 「{v.quote}」)"
-        if v.description:
-            reading += f" ({v.description})"
-        readings.append(reading)
-    where = p.section.value if p.section else f"after stroke {p.position - 1}"
-    return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.sigla)} ] " + "; ".join(readings)
-
-
-_SPAN = {"head": "before 半", "touhu": "after 半", "she": "the whole"}
-
-
-def format_counts(a) -> list[str]:
-    lines = []
-    for s in a.counts:
-        st = s.stated
-        lines.append(
-            f"  {st.by}, {st.section.value} ({_SPAN[st.section.value]}): 鼙 {st.pi} 鼓 {st.gu}"
-        )
-        quotes = "; ".join(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
-        if quotes:
-            lines.append(f"    quoted: {quotes}")
-        if s.agreeing:
-            lines.append(f"    agree: {_sigla(s.agreeing)}")
-        else:
-            lines.append("    agrees with no edition")
-        why_groups: dict[tuple[str, ...], list[str]] = {}
-        for siglum, why in s.disagreeing():
-            why_groups.setdefault(why, []).append(siglum)
-        for why, group in why_groups.items():
-            lines.append(f"    disagree: {_sigla(group)} — {'; '.join(why)}")
-    return lines
-
-
-def format_key(apparatuses, marks: dict[str, str] | None = None) -> list[str]:
-    seen: dict[str, str] = {}
-    for a in apparatuses:
-        for w in a.witnesses:
-            cite = w.provenance.citation if w.provenance else ""
-            mark = (marks or {}).get(w.siglum, "")
-            seen.setdefault(w.siglum, f"{w.name}{mark}" + (f" — {cite}" if cite else ""))
-        for p in a.places:
-            for v in p.variants:
-                if v.reported_by:
-                    seen.setdefault(v.sigla[0], f"reported in a note of {v.reported_by}")
-    width = max(len(s) for s in seen)
-    return [f"  {siglum:<{width}}  {what}" for siglum, what in seen.items()]
-
-
-def format_apparatus(a) -> list[str]:
-    n = len(a.places)
-    lines = [
-        f"{a.key} · {a.title} · base {a.base.name} ({a.base.siglum}) · {len(a.witnesses)} "
-        f"editions · {n} place{'s' if n != 1 else ''} of variation",
-        f"  base: {a.base.notation}",
-        "",
-    ]
-    lines += [f"  {format_place(p)}" for p in a.places] or ["  the editions agree"]
-    for note in a.notes:
-        lines.append(
-            f"  note in {note.siglum} after stroke {note.after}: 「{note.text}」 (not a reading: "
-            f"{note.reason})"
-        )
-    return lines
-
-
-def format_apparatuses(apparatuses, marks: dict[str, str] | None = None) -> str:
-    blocks = []
-    for a in apparatuses:
-        lines = format_apparatus(a)
-        if len(apparatuses) == 1:
-            lines += ["", "sigla:", *format_key(apparatuses, marks)]
-        if a.counts:
-            lines += ["", "stated counts:", *format_counts(a)]
-        blocks.append("\n".join(lines))
-    if len(apparatuses) > 1:
-        blocks.append("\n".join(["sigla:", *format_key(apparatuses, marks)]))
-    return "\n\n".join(blocks) + "\n"

@@ -14,6 +14,7 @@ from drumscore.cli.options import (
     only_with,
     timeline_from_args,
 )
+from drumscore.cli.report import plural
 
 
 def add_parser(sub) -> None:
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     player, where = _player(args, timeline)
     tempo = timeline.tempo
     print(
-        f"playing {timeline.description}: {len(timeline)} strokes, "
+        f"playing {timeline.description}: {plural(len(timeline), 'stroke')}, "
         f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart) on {where}"
         + ("; Ctrl-C stops" if args.loop else ""),
         flush=True,
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             player.wait()
         finally:
             view.close()
-    print(f"played {len(timeline)} strokes")
+    print(f"played {plural(len(timeline), 'stroke')}")
     return 0
 
 

@@ -13,6 +13,7 @@ from drumscore.cli.options import (
     only_with,
     timeline_from_args,
 )
+from drumscore.cli.report import plural
 
 
 def add_parser(sub) -> None:
@@ -22,9 +23,15 @@ def add_parser(sub) -> None:
         "(.musicxml .mxl .pdf .png)",
         description="Render a score at an even tempo (間若一). The format follows -o's extension.",
     )
-    add_score_options(p)
+    add_score_options(p, optional=True)  # left out with --programme
     add_tempo_options(p)
     add_sound_options(p)
+    p.add_argument(
+        "--loopable",
+        action="store_true",
+        help="audio, MIDI: end on the beat after the last stroke, its ring folded onto the start, "
+        "so a player's loop keeps the beat",
+    )
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output file")
     add_rate_option(p, help="audio: sample rate")
     p.add_argument(
@@ -59,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         audio_format(args.output, args.subtype)
     if kind in staff.KINDS:
         staff.check(args, kind)
+    from drumscore.cli import track_output
+
+    if track_output.wanted(args, kind):
+        return track_output.render(args, kind, midimap, _duration(args))
     timeline = timeline_from_args(args, _duration(args))
 
     if kind in staff.KINDS:
@@ -79,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         detail += f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
     if not args.quiet:
         print(
-            f"wrote {args.output}: {timeline.description}, {len(timeline)} strokes, "
+            f"wrote {args.output}: {timeline.description}, {plural(len(timeline), 'stroke')}, "
             f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart), {detail}"
         )
     return 0
