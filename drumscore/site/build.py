@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drumscore.errors import OptionError, OutputError
+from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.model import Edition, Section
 from drumscore.site import data as sitedata
 from drumscore.timeline import arrange
@@ -246,13 +246,17 @@ holds markers at 半 and the score's name.</p>
 </section>"""
 
 
-def score_page(entry, score_data: dict, files: dict[str, str], staff_svg: str | None, shared):
+def score_page(entry, score_data: dict, files: dict[str, str], shared):
     root = "../"
     staff = ""
-    if staff_svg:
+    if files.get("staff-she"):
+        svg = f"{root}{esc(files['staff-she'])}"
         staff = (
             '<section aria-labelledby="staff-h"><h2 id="staff-h">Staff notation</h2>'
-            f'<div class="staff">{staff_svg}</div></section>'
+            f'<div class="staff"><img src="{svg}" alt="the whole pattern on a percussion staff: '
+            f'{esc(score_data["notation"])}" loading="lazy"></div>'
+            f'<p class="note">Engraved by Verovio from the MusicXML below; ○ a round head, □ a '
+            f'square one. <a href="{svg}" download>SVG</a></p></section>'
         )
     name = f"{score_data['edition_name']} · {score_data['state']}鼓"
     body = f"""<h1><span lang="zh">{esc(name)}</span> · figure {score_data["figure"]}</h1>
@@ -537,26 +541,28 @@ def _count_click(rate: int):
     return np.stack([click, click], axis=1)
 
 
-def _staff_svg(timeline) -> str | None:
-    """Staff notation as inline SVG, when an in-process engraver is installed; else None."""
+def _staff_svg(musicxml: bytes) -> bytes | None:
+    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed."""
     try:
-        from drumscore.render.verovio import svg_bytes  # type: ignore[import-not-found]
+        from drumscore.render.verovio import svg_pages  # type: ignore[import-not-found]
     except ImportError:
         return None
     try:
-        data = svg_bytes(timeline)
-    except Exception:  # the engraver is optional: a page without staff notation is still whole
+        pages = svg_pages(musicxml)
+    except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
         return None
-    text = data.decode("utf-8") if isinstance(data, bytes) else str(data)
-    start = text.find("<svg")
-    return text[start:] if start >= 0 else None
+    return pages[0].encode("utf-8") if pages else None
 
 
-def _write_files(out: Path, entry, files: dict[str, str], musicxml: bool) -> int:
+def _write_files(
+    out: Path, entry, files: dict[str, str], musicxml: bool
+) -> tuple[int, bytes | None]:
+    """MIDI of each section and MusicXML of 射 and 投壺; the count and the 射 MusicXML."""
     from drumscore.render.midi import midi_bytes
     from drumscore.render.musicxml import musicxml_bytes
 
     written = 0
+    whole = None
     folder = out / "files"
     for section in MIDI_SECTIONS:
         if section not in entry.score.pattern.sections():
@@ -568,10 +574,13 @@ def _write_files(out: Path, entry, files: dict[str, str], musicxml: bool) -> int
         written += 1
         if musicxml and section in MUSICXML_SECTIONS:
             name = f"files/{entry.slug}-{section.value}.musicxml"
-            (folder / Path(name).name).write_bytes(musicxml_bytes(timeline))
+            xml = musicxml_bytes(timeline)
+            (folder / Path(name).name).write_bytes(xml)
+            if section is Section.SHE:
+                whole = xml
             files[f"musicxml-{section.value}"] = name
             written += 1
-    return written
+    return written, whole
 
 
 def _copy_static(out: Path) -> None:
@@ -675,18 +684,21 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool)
             progress(entry.score.key)
         score_data = sitedata.score_data(entry, pool)
         files: dict[str, str] = {}
-        report.files += _write_files(work, entry, files, musicxml)
+        written, whole = _write_files(work, entry, files, musicxml)
+        report.files += written
         score_data["files"] = files
-        staff = _staff_svg(arrange(entry.score, Section.SHE))
-        if staff:
+        svg = _staff_svg(whole) if whole else None
+        if svg:
+            files["staff-she"] = f"files/{entry.slug}-she.svg"
+            (work / files["staff-she"]).write_bytes(svg)
             report.staff += 1
-        page = score_page(entry, score_data, files, staff, shared)
+        page = score_page(entry, score_data, files, shared)
         (work / "score" / f"{entry.slug}.html").write_text(page, encoding="utf-8")
         report.pages += 1
         scores.append(score_data)
     report.scores = len(scores)
     if report.staff == 0:
-        report.notes.append("no staff notation: no in-process engraver is installed")
+        report.notes.append("no staff notation: Verovio is not installed (the notation extra)")
     collations = sitedata.collations(pool, items)
     apparatuses = sitedata.apparatuses(pool, items)
     index = index_page(scores, collations, pool, shared, apparatuses)

@@ -126,12 +126,44 @@ def test_output_file_is_written_whole(tmp_path, capsys):
     [
         (["collate", "--json", "--format", "csv"], "two formats"),
         (["collate", "-o", "x.doc"], "cannot tell the format of 'x.doc'"),
+        (["collate", "--format", "mei"], "MEI is one file per score"),
+        (["collate", "lu", "--plot", "x.pdf"], "PNG or SVG"),
         (["collate", "lu", "--base", "nowhere"], "unknown edition 'nowhere'"),
         (["collate", "lu", "-o", "/nonexistent/x.txt"], "does not exist"),
     ],
 )
 def test_bad_options_are_one_line(argv, message, capsys):
     assert message in expect_error(argv, capsys)
+
+
+def test_mei_is_one_file_per_score(tmp_path, capsys):
+    out = tmp_path / "app.mei"
+    code, printed, _ = run_cli(["collate", "-o", str(out)], capsys)
+    assert code == 0 and printed == ""
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["app-lu-1.mei", "app-lu-2.mei", "app-xue-1.mei", "app-xue-2.mei"]
+    code, printed, _ = run_cli(["collate", "xue/2", "--format", "mei"], capsys)
+    assert code == 0 and printed.startswith("<?xml") and "<app>" in printed
+
+
+def yellow_pixels(path) -> int:
+    import matplotlib.image as mpimg
+
+    image = mpimg.imread(path)[..., :3]
+    r, g, b = image[..., 0], image[..., 1], image[..., 2]
+    return int(((r > 0.9) & (g > 0.78) & (g < 0.9) & (b < 0.55)).sum())
+
+
+def test_plot_highlights_the_places_and_nothing_when_the_editions_agree(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    agree, part, svg = tmp_path / "xue1.png", tmp_path / "lu2.png", tmp_path / "xue2.svg"
+    assert run_cli(["collate", "xue", "--plot", str(agree)], capsys)[0] == 0
+    assert run_cli(["collate", "lu/2", "--plot", str(part)], capsys)[0] == 0
+    assert part.read_bytes().startswith(b"\x89PNG")
+    assert yellow_pixels(agree) == 0
+    assert yellow_pixels(part) > 1000
+    assert run_cli(["collate", "xue/2", "--plot", str(svg)], capsys)[0] == 0
+    assert "<svg" in svg.read_text(encoding="utf-8")
 
 
 def test_edition_option_adds_an_edition_for_one_run(tmp_path, capsys):

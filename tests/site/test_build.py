@@ -182,3 +182,20 @@ def test_the_index_holds_the_apparatus_of_every_score(site_dir):
             assert shown == [s for v in place.variants for s in v.sigla]
         rows = re.findall(r"<tr><th scope=row>", section.split("<tbody>")[1])
         assert len(rows) == len(a.witnesses) == 11
+
+
+def test_staff_notation_where_verovio_is_installed(tmp_path):
+    pytest.importorskip("drumscore.render.verovio", reason="no in-process engraver")
+    pytest.importorskip("verovio", reason="Verovio is not installed (the notation extra)")
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        'id = "mine"\nname = "Mine"\n[[score]]\nfigure = 1\nstate = "魯"\nprinted = "○□○半□"\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "site"
+    report = build_site(out, [corpus.load_edition(mine)], builtin=False)
+    assert report.staff == 1
+    svg = (out / "files" / "lu-1-mine-she.svg").read_text(encoding="utf-8")
+    assert "<svg" in svg or ":svg" in svg
+    page = (out / "score" / "lu-1-mine.html").read_text(encoding="utf-8")
+    assert 'src="../files/lu-1-mine-she.svg"' in page

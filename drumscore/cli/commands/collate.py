@@ -8,13 +8,14 @@ from pathlib import Path
 from drumscore.cli import report
 
 #: --format values, and the one an -o extension implies when --format is not given.
-FORMATS = ("text", "json", "csv", "tei")
+FORMATS = ("text", "json", "csv", "tei", "mei")
 FORMAT_OF_SUFFIX = {
     ".txt": "text",
     ".json": "json",
     ".csv": "csv",
     ".tei": "tei",
     ".xml": "tei",
+    ".mei": "mei",
 }
 
 
@@ -43,8 +44,8 @@ def add_parser(sub) -> None:
         "--format",
         choices=FORMATS,
         default=None,
-        help="text (default), json, csv or tei (TEI P5 parallel segmentation); by default taken "
-        "from the extension of -o",
+        help="text (default), json, csv, tei (TEI P5 parallel segmentation) or mei (MEI 5, one "
+        "file per score); by default taken from the extension of -o",
     )
     p.add_argument("--json", action="store_true", help="the same as --format json")
     p.add_argument(
@@ -59,7 +60,14 @@ def add_parser(sub) -> None:
         "--output",
         metavar="FILE",
         default=None,
-        help="write to FILE instead of the screen",
+        help="write to FILE instead of the screen (MEI of several scores: FILE-lu-1.mei, …)",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        default=None,
+        help="draw the apparatus: editions as rows, aligned strokes as columns, the places "
+        "highlighted (PNG or SVG; needs matplotlib)",
     )
     p.set_defaults(run=run)
 
@@ -146,8 +154,11 @@ def run(args: argparse.Namespace) -> int:
 
     fmt = _format(args)
     pairs = _pairs(args.score)
-    if args.output:
-        check_writable(args.output)
+    for path in (args.output, args.plot):
+        if path:
+            check_writable(path)
+    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
+        raise OptionError(f"--plot writes a PNG or SVG picture, not {args.plot!r}")
     if fmt == "mei" and len(pairs) > 1 and not args.output:
         raise OptionError(
             "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') or "
@@ -156,18 +167,25 @@ def run(args: argparse.Namespace) -> int:
     apparatuses = build_all(
         editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
     )
+    if args.plot:
+        from drumscore.apparatus.plot import plot_apparatus
+
+        picture = plot_apparatus(apparatuses, Path(args.plot).suffix.lower()[1:])
     if fmt == "mei":
         from drumscore.apparatus.mei import mei_bytes
 
-        if not args.output:
-            print(mei_bytes(apparatuses[0]).decode("utf-8"), end="")
-            return 0
-        for a, path in zip(apparatuses, _mei_paths(args.output, apparatuses), strict=True):
-            write_bytes(path, mei_bytes(a))
-        return 0
-    text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
-    if args.output:
-        write_bytes(args.output, text.encode("utf-8"))
+        files = [mei_bytes(a) for a in apparatuses]
+        if args.output:
+            for data, path in zip(files, _mei_paths(args.output, apparatuses), strict=True):
+                write_bytes(path, data)
+        else:
+            print(files[0].decode("utf-8"), end="")
     else:
-        print(text, end="")
+        text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
+        if args.output:
+            write_bytes(args.output, text.encode("utf-8"))
+        else:
+            print(text, end="")
+    if args.plot:
+        write_bytes(args.plot, picture)
     return 0
