@@ -32,7 +32,6 @@ from drumscore.notation import might_be_notation, parse
 SCORES_DIR = Path(__file__).with_name("scores")
 DEFAULT_EDITION = "zhushu"
 
-STATES = STATE_SPELLINGS
 FIGURES = (1, 2)
 
 _NAME = re.compile(r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*(?P<edition>.+))?$")
@@ -92,7 +91,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
     for i, entry in enumerate(_tables(data, "score", where), 1):
         at = f"{where}: [[score]] #{i}"
         figure = _require(entry, "figure", int, at)
-        state = STATES.get(_require(entry, "state", str, at))
+        state = STATE_SPELLINGS.get(_require(entry, "state", str, at))
         if state is None or figure not in FIGURES:
             raise CorpusError(f"{at}: state must be 魯 or 薛 and figure 1 or 2")
         printed = _require(entry, "printed", str, at)
@@ -137,7 +136,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
             StatedCount(
                 by=_require(entry, "by", str, at),
                 figure=_require(entry, "figure", int, at),
-                state=STATES.get(_require(entry, "state", str, at), entry["state"]),
+                state=STATE_SPELLINGS.get(_require(entry, "state", str, at), entry["state"]),
                 section=Section.parse(_require(entry, "section", str, at)),
                 pi=_require(entry, "pi", int, at),
                 gu=_require(entry, "gu", int, at),
@@ -335,9 +334,9 @@ def split_name(name: str) -> tuple[str, int, str | None] | None:
     not a corpus name (notation, a file, or anything else)."""
     text = name.strip()
     match = _NAME.match(text)
-    if not match or match["state"].strip().casefold() not in STATES:
+    if not match or match["state"].strip().casefold() not in STATE_SPELLINGS:
         return None
-    state = STATES[match["state"].strip().casefold()]
+    state = STATE_SPELLINGS[match["state"].strip().casefold()]
     figure_text = (match["figure"] or "1").strip()
     if figure_text not in ("1", "2"):
         raise ScoreNotFoundError(
