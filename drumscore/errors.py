@@ -88,3 +88,8 @@ class InputFileError(DrumscoreError, OSError):
 
 class InputMissingError(InputFileError, FileNotFoundError):
     """An input file that does not exist."""
+
+
+class WriteError(DrumscoreError, OSError):
+    """An output file that could not be written (a full disk, a file-size limit): a runtime
+    failure, not bad input."""

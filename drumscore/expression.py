@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from drumscore.errors import OptionError
 from drumscore.model import Drum
+from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown
 
 #: Largest --humanize, in milliseconds; it is also held under a quarter of the interval.
 MAX_HUMANIZE_MS = 50.0
@@ -95,6 +96,12 @@ class Expression:
     ) -> Expression:
         """Parse --velocity 'PI,GU' (1-127 each), --humanize MS and --seed N."""
         pi = gu = None
+        for option, value in (("--velocity", velocity), ("--seed", seed)):
+            if value is not None and len(str(value)) > MAX_NUMBER_LENGTH:
+                raise OptionError(
+                    f"{option} {shown(str(value))} is {len(str(value)):,} characters long; "
+                    f"at most {MAX_NUMBER_LENGTH} are read"
+                )
         if velocity is not None:
             parts = [p.strip() for p in str(velocity).split(",")]
             try:
@@ -109,15 +116,13 @@ class Expression:
                     raise OptionError(f"velocity {v} in --velocity {velocity!r} is outside 1-127")
         ms = 0.0
         if humanize is not None:
-            try:
+            example = f"milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8"
+            if isinstance(humanize, str):
+                ms = float(number_text(humanize, "--humanize", example, OptionError))
+            else:
                 ms = float(humanize)
-            except ValueError:
-                ms = float("nan")
             if not 0 <= ms <= MAX_HUMANIZE_MS:
-                raise OptionError(
-                    f"--humanize takes milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8; "
-                    f"not {humanize!r}"
-                )
+                raise OptionError(f"--humanize takes {example}; not {shown(str(humanize))}")
         if seed is not None and ms == 0:
             raise OptionError("--seed only matters with --humanize MS; add --humanize 8, say")
         return cls(pi, gu, ms, _seed(seed))

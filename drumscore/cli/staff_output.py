@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from drumscore.cli.options import whole_number
 from drumscore.render.musicxml import LYRICS
 
 #: The formats.kind_of kinds handled here.
@@ -21,7 +22,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--dpi",
-        type=int,
+        type=whole_number,
         default=150,
         metavar="N",
         help="PNG: dots per inch (default 150)",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from drumscore.files.atomic import atomic_path
+from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
@@ -55,20 +55,43 @@ def stream_audio(
     """
     import soundfile as sf
 
-    fmt, subtype = audio_format(path, subtype)
+    fmt, subtype = audio_format(path, subtype, rate)
     if fmt == "WAV" and frames * channels * _BYTES.get(subtype, 4) > WAV_LIMIT:
         fmt = "RF64"
-    with (
-        atomic_path(path) as tmp,
-        sf.SoundFile(
-            str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
-        ) as out,
-    ):
-        for key, value in (tags or {}).items():
-            setattr(out, key, value)
-        convert = _to_pcm16 if subtype == "PCM_16" else None
-        for block in blocks:
-            out.write(convert(block) if convert and block.dtype.kind == "f" else block)
+    with atomic_path(path) as tmp:
+        try:
+            out = sf.SoundFile(
+                str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
+            )
+        except sf.SoundFileError as exc:
+            raise write_failed(path, OSError(0, str(exc))) from None
+        try:
+            for key, value in (tags or {}).items():
+                setattr(out, key, value)
+            convert = _to_pcm16 if subtype == "PCM_16" else None
+            for block in blocks:
+                block = convert(block) if convert and block.dtype.kind == "f" else block
+                try:
+                    out.write(block)
+                except sf.SoundFileError as exc:
+                    raise write_failed(path, OSError(0, _reason(out, exc))) from None
+        finally:
+            try:
+                out.close()
+            except sf.SoundFileError as exc:
+                raise write_failed(path, OSError(0, str(exc))) from None
+
+
+def _reason(out, exc: Exception) -> str:
+    """What made libsndfile fail, such as "No space left on device": its own message for the
+    file, which names the system error, where its exception says only "System error."."""
+    import soundfile as sf
+
+    try:
+        text = sf._ffi.string(sf._snd.sf_strerror(out._file)).decode("utf-8", "replace")
+    except (AttributeError, TypeError):
+        return str(exc)
+    return text.removeprefix("System error : ").rstrip(".") or str(exc)
 
 
 def _to_pcm16(block: np.ndarray) -> np.ndarray:

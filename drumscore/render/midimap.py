@@ -47,6 +47,11 @@ class MidiMap:
         """Parse --midi-notes 'PI,GU', e.g. '45,41' (鼙 first, then 鼓)."""
         if text is None:
             return cls()
+        if len(text) > 16:
+            raise OptionError(
+                f"--midi-notes takes two note numbers, 鼙 then 鼓, such as '45,41'; got "
+                f"{len(text):,} characters"
+            )
         parts = [p.strip() for p in text.split(",")]
         try:
             pi, gu = (int(p) for p in parts)

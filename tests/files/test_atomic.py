@@ -5,6 +5,7 @@ import os
 import pytest
 
 from drumscore import OutputError
+from drumscore.errors import WriteError
 from drumscore.files.atomic import (
     atomic_path,
     check_writable,
@@ -102,7 +103,7 @@ def test_a_failed_series_changes_nothing(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", replace)
-    with pytest.raises(OutputError, match="No space left"):
+    with pytest.raises(WriteError, match="No space left"):
         write_series(out, [b"new 1", b"new 2"])
     monkeypatch.setattr(os, "replace", real_replace)
     assert len(calls) == 1

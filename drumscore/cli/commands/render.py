@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     _check_audio_options(args, kind)
     if kind == "audio":
         args.rate = check_rate(args.rate)
-        audio_format(args.output, args.subtype)
+        audio_format(args.output, args.subtype, args.rate)
     if kind in staff.KINDS:
         staff.check(args, kind)
     timeline = timeline_from_args(args, _duration(args))
