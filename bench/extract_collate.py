@@ -12,7 +12,7 @@ from pathlib import Path
 
 from drumscore.analysis.collate import collate
 from drumscore.analysis.compare import compare
-from drumscore.corpus import editions, resolve
+from drumscore.corpus import builtin_editions, editions, resolve
 from drumscore.editions.extract import extract
 from drumscore.errors import ExtractError
 
@@ -68,7 +68,7 @@ def main() -> None:
         f"extract, a {len(two_mb.encode()) / 1e6:.1f} MB passage: "
         f"{grown / 1e6:.0f} MB of memory above start-up"
     )
-    editions.cache_clear()
+    builtin_editions.cache_clear()
     print(f"load corpus: {best(editions, 1) * 1000:.1f} ms ({len(editions())} editions)")
     print(f"collate, all four pairs: {best(collate) * 1000:.1f} ms")
     a, b = resolve("xue/1"), resolve("xue/2")

@@ -1,13 +1,50 @@
-"""drumscore: hear, compare and export the drum scores of the 禮記 投壺 chapter."""
+"""drumscore: hear, compare and export the drum scores of the 禮記 投壺 chapter.
+
+○ strikes 鼙 (the small drum), □ strikes 鼓 (the big drum), 半 divides the pattern.
+
+The public API, in the order a render uses it (every name is importable from `drumscore`; the
+heavy ones load their module, and numpy, mido or music21, only when first used):
+
+    parse(text) -> Pattern                  read notation such as "○□○○半○□○"
+    resolve(name) -> Score                  a score by name ("xue/2@benyi"), notation or file
+    arrange(score, section, tempo, repeats) -> Timeline   where every stroke falls
+    render_audio(timeline) -> ndarray       the mix, float32 (frames, 2)
+    write_audio(path, audio, rate)          WAV, FLAC or OGG, written atomically
+    to_midi(timeline) -> mido.MidiFile      a type-1 file on the percussion channel
+    musicxml_bytes(timeline) -> bytes       staff notation (music21)
+    compare(a, b) -> Comparison             two readings aligned stroke by stroke
+    collate() -> tuple[Collation, ...]      every edition's reading, with the stated counts
+    extract(text) -> Extraction             the scores printed in an edition's passage
+
+The model (Pattern, Score, Drum, State, Section, Tempo…) is immutable. Every error is a
+DrumscoreError; RuntimeFailure and MissingDependencyError mark the ones that are not bad input.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from drumscore.errors import (
     CorpusError,
     DrumscoreError,
+    EncodingError,
+    EngraveError,
+    ExtractError,
+    InputFileError,
+    InputMissingError,
+    KitError,
+    MissingDependencyError,
     NotationError,
     OptionError,
     OutputError,
+    PlaybackError,
+    ProgrammeError,
+    RuntimeFailure,
     ScoreNotFoundError,
+    SoundFontError,
     TempoError,
+    WriteError,
 )
 from drumscore.model import (
     Counts,
@@ -23,7 +60,48 @@ from drumscore.model import (
 from drumscore.notation import parse, tokenize
 from drumscore.timing import Tempo
 
+if TYPE_CHECKING:
+    from drumscore.analysis.collate import collate
+    from drumscore.analysis.compare import compare
+    from drumscore.corpus import resolve
+    from drumscore.editions.extract import extract
+    from drumscore.expression import Expression
+    from drumscore.files.audio import write_audio
+    from drumscore.render.midi import to_midi
+    from drumscore.render.mix import render_audio
+    from drumscore.render.musicxml import musicxml_bytes
+    from drumscore.timeline import Timeline, arrange
+
 __version__ = "0.1.0"
+
+#: The names loaded on first use (PEP 562), and the module each comes from.
+_LAZY = {
+    "resolve": "drumscore.corpus",
+    "arrange": "drumscore.timeline",
+    "Timeline": "drumscore.timeline",
+    "Expression": "drumscore.expression",
+    "render_audio": "drumscore.render.mix",
+    "write_audio": "drumscore.files.audio",
+    "to_midi": "drumscore.render.midi",
+    "musicxml_bytes": "drumscore.render.musicxml",
+    "compare": "drumscore.analysis.compare",
+    "collate": "drumscore.analysis.collate",
+    "extract": "drumscore.editions.extract",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'drumscore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "CorpusError",
@@ -31,19 +109,42 @@ __all__ = [
     "Drum",
     "DrumscoreError",
     "Edition",
+    "EncodingError",
+    "EngraveError",
+    "Expression",
+    "ExtractError",
+    "InputFileError",
+    "InputMissingError",
+    "KitError",
+    "MissingDependencyError",
     "NotationError",
     "OptionError",
     "OutputError",
     "Pattern",
+    "PlaybackError",
     "Position",
+    "ProgrammeError",
+    "RuntimeFailure",
     "Score",
     "ScoreNotFoundError",
     "Section",
+    "SoundFontError",
     "StatedCount",
     "Stroke",
     "Tempo",
     "TempoError",
+    "Timeline",
+    "WriteError",
     "__version__",
+    "arrange",
+    "collate",
+    "compare",
+    "extract",
+    "musicxml_bytes",
     "parse",
+    "render_audio",
+    "resolve",
+    "to_midi",
     "tokenize",
+    "write_audio",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -9,9 +10,23 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
-from drumscore.errors import CorpusError, InputMissingError, NotationError, ScoreNotFoundError
+from drumscore.errors import (
+    CorpusError,
+    EncodingError,
+    InputMissingError,
+    NotationError,
+    ScoreNotFoundError,
+)
 from drumscore.files.reading import read_input, read_input_text
-from drumscore.model import STATE_SPELLINGS, Edition, Provenance, Score, Section, StatedCount
+from drumscore.model import (
+    STATE_SPELLINGS,
+    Edition,
+    PrintedNote,
+    Provenance,
+    Score,
+    Section,
+    StatedCount,
+)
 from drumscore.notation import might_be_notation, parse
 
 SCORES_DIR = Path(__file__).with_name("scores")
@@ -85,7 +100,32 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
             pattern = parse(printed)
         except NotationError as exc:
             raise CorpusError(f"{at}: bad notation: {exc}") from None
-        scores.append(Score(pattern, ref or ident, name, figure, state, printed, provenance))
+        notes = []
+        for j, note in enumerate(_tables(entry, "notes", at), 1):
+            after = _require(note, "after", int, f"{at}, note #{j}")
+            if not 0 <= after <= len(pattern):
+                raise CorpusError(
+                    f"{at}, note #{j}: 'after' is {after}, but the pattern has {len(pattern)} "
+                    "strokes"
+                )
+            line = note.get("line", 0)
+            if not isinstance(line, int):
+                raise CorpusError(f"{at}, note #{j}: 'line' should be int, not {line!r}")
+            notes.append(PrintedNote(after, _require(note, "text", str, f"{at}, note #{j}"), line))
+        lines = str(entry.get("kanripo_lines") or entry.get("file_lines") or "")
+        scores.append(
+            Score(
+                pattern,
+                ref or ident,
+                name,
+                figure,
+                state,
+                printed,
+                provenance,
+                notes=tuple(notes),
+                lines=lines,
+            )
+        )
     counts = []
     for i, entry in enumerate(_tables(data, "count", where), 1):
         at = f"{where}: [[count]] #{i}"
@@ -123,11 +163,97 @@ def _builtin(path: Path) -> Edition:
 
 
 @functools.cache
-def editions() -> tuple[Edition, ...]:
-    """All built-in editions, the default (禮記注疏) first, then by id."""
+def builtin_editions() -> tuple[Edition, ...]:
+    """The editions that ship with drumscore, the default (禮記注疏) first, then by id."""
     found = [_builtin(p) for p in sorted(SCORES_DIR.glob("*.toml"))]
     found.sort(key=lambda e: (e.id != DEFAULT_EDITION, e.id))
     return tuple(found)
+
+
+#: A path list (like PATH) of more folders of the user's own edition files.
+EDITIONS_ENV = "DRUMSCORE_EDITIONS"
+
+
+def user_folders() -> tuple[Path, ...]:
+    """The folders of the user's own editions: those EDITIONS_ENV lists, then the platform's user
+    data folder (e.g. ~/.local/share/drumscore/editions). They need not exist."""
+    import platformdirs
+
+    listed = os.environ.get(EDITIONS_ENV, "").split(os.pathsep)
+    folders = [Path(p).expanduser() for p in listed if p.strip()]
+    folders.append(Path(platformdirs.user_data_dir("drumscore", appauthor=False)) / "editions")
+    unique: dict[str, Path] = {}
+    for folder in folders:
+        unique.setdefault(os.path.normcase(os.path.abspath(folder)), folder)
+    return tuple(unique.values())
+
+
+def add_folder() -> Path:
+    """The folder new user editions are written to, created if need be: the first folder that
+    EDITIONS_ENV lists, else the platform's user data folder."""
+    folder = user_folders()[0]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CorpusError(
+            f"cannot create the editions folder {str(folder)!r}: {exc.strerror or exc}"
+        ) from None
+    return folder
+
+
+def _user_files() -> tuple[tuple[str, int, int], ...]:
+    files = []
+    for folder in user_folders():
+        try:
+            paths = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+        except OSError:
+            continue
+        for path in paths:
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            files.append((str(path), info.st_mtime_ns, info.st_size))
+    return tuple(files)
+
+
+@functools.lru_cache(maxsize=8)
+def _user_editions(files: tuple[tuple[str, int, int], ...]) -> tuple[Edition, ...]:
+    builtin = {e.id: e for e in builtin_editions()}
+    found: dict[str, Edition] = {}
+    for path, _, _ in files:
+        edition = dataclasses.replace(load_edition(path, cite_by_path=False), user=True)
+        clash = builtin.get(edition.id) or found.get(edition.id)
+        if clash is not None:
+            raise CorpusError(
+                f"the edition id {edition.id!r} of {path!r} is taken by "
+                f"{'the built-in edition' if not clash.user else 'the edition'} in "
+                f"{clash.path!r}; give one of them another id"
+            )
+        found[edition.id] = edition
+    return tuple(sorted(found.values(), key=lambda e: e.id))
+
+
+def user_editions() -> tuple[Edition, ...]:
+    """The user's own editions (see user_folders), by id; an id that clashes with another
+    edition's is a CorpusError naming both files."""
+    return _user_editions(_user_files())
+
+
+def editions() -> tuple[Edition, ...]:
+    """Every edition: the built-in ones (the default, 禮記注疏, first), then the user's."""
+    return builtin_editions() + user_editions()
+
+
+def check_new_edition(edition: Edition, pool: Iterable[Edition] | None = None) -> None:
+    """A CorpusError if `edition`'s id is taken by an edition of `pool` (default: all)."""
+    for other in editions() if pool is None else pool:
+        if other.id == edition.id and other.path != edition.path:
+            kind = "the user's edition" if other.user else "the built-in edition"
+            raise CorpusError(
+                f"the edition id {edition.id!r} of {edition.path!r} is taken by {kind} in "
+                f"{other.path!r}; give one of them another id"
+            )
 
 
 def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
@@ -241,7 +367,7 @@ def _from_file(path: Path) -> Score:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise NotationError(
+        raise EncodingError(
             f"{str(path)!r} is not UTF-8 text; save it as UTF-8 or use 'drumscore extract'"
         ) from None
     try:

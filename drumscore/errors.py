@@ -1,10 +1,32 @@
-"""The one exception hierarchy: every error drumscore raises on bad input is a DrumscoreError."""
+"""The one exception hierarchy: every error drumscore raises is a DrumscoreError.
+
+Two branches, told apart by `exit_status`: bad input or usage (2: the call must change), and a
+RuntimeFailure (1: the input was fine, but the engraver, the disk or the device failed, or an
+optional dependency is not installed). An error about one parameter names it in `option` (the
+Python name, such as "bpm"); the message starts with that name, so a front end can put its own
+spelling of the parameter in its place.
+"""
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+from typing import ClassVar
+
+#: The exit status of bad input or usage, and of a runtime failure.
+EXIT_INPUT = 2
+EXIT_FAILURE = 1
+
 
 class DrumscoreError(Exception):
-    """Base of every error that drumscore raises for bad input or a failed output."""
+    """Base of every error that drumscore raises; on its own, bad input or usage."""
+
+    exit_status: ClassVar[int] = EXIT_INPUT
+
+    def __init__(self, message: str = "", *, option: str | None = None) -> None:
+        super().__init__(message)
+        #: The parameter the error is about (a Python name such as "bpm"), if it is about one.
+        self.option = option
 
 
 class NotationError(DrumscoreError, ValueError):
@@ -18,13 +40,14 @@ class NotationError(DrumscoreError, ValueError):
         line: int | None = None,
         column: int | None = None,
         hint: str | None = None,
+        option: str | None = None,
     ) -> None:
         self.reason = message
         self.text = text
         self.line = line
         self.column = column
         self.hint = hint
-        super().__init__(self._format())
+        super().__init__(self._format(), option=option)
 
     def _format(self) -> str:
         where = f"line {self.line}, column {self.column}: " if self.line is not None else ""
@@ -51,27 +74,83 @@ class TempoError(DrumscoreError, ValueError):
 
 
 class OptionError(DrumscoreError, ValueError):
-    """An option value that cannot be used (section, repeat count, MIDI note, format…)."""
+    """A parameter value that cannot be used (section, repeat count, MIDI note, format…)."""
 
 
 class OutputError(DrumscoreError, OSError):
-    """An output file that cannot be written."""
+    """An output path that cannot be used: a folder, a missing or read-only folder."""
 
 
 class EncodingError(DrumscoreError, ValueError):
-    """Bytes that are not text in any supported encoding, or an unknown --encoding."""
+    """Bytes that are not text in any supported encoding, or an unknown encoding name."""
 
 
 class ExtractError(DrumscoreError, ValueError):
     """A passage in which no drum score can be found, or whose scores cannot be told apart."""
 
 
-class EngraveError(DrumscoreError, RuntimeError):
-    """MuseScore, which engraves PDF and PNG, is missing or failed."""
+class KitError(DrumscoreError, ValueError):
+    """A kit file or sample that cannot be used."""
 
 
-class PlaybackError(DrumscoreError, RuntimeError):
-    """Playback cannot start: no PortAudio library, no audio device, no MIDI backend or port."""
+class SoundFontError(DrumscoreError, ValueError):
+    """A SoundFont that cannot be used."""
+
+
+class RuntimeFailure(DrumscoreError, RuntimeError):
+    """The input was good, but something drumscore relies on failed: exit status 1."""
+
+    exit_status: ClassVar[int] = EXIT_FAILURE
+
+
+class WriteError(RuntimeFailure, OSError):
+    """An output file could not be written (a full disk, a vanished folder…)."""
+
+
+class EngraveError(RuntimeFailure):
+    """MuseScore, which engraves PDF and PNG, failed."""
+
+
+class PlaybackError(RuntimeFailure):
+    """Playback cannot start or went wrong: no audio device, the device or MIDI system failed."""
+
+
+class MissingDependencyError(DrumscoreError, ImportError):
+    """An optional part of drumscore is not installed; the message says how to install it."""
+
+    exit_status: ClassVar[int] = EXIT_FAILURE
+
+    def __init__(self, needed: str, install: str, *, option: str | None = None) -> None:
+        self.needed = needed
+        self.install = install
+        super().__init__(f"{needed}: {install}", option=option)
+
+
+def require(
+    module: str, *, extra: str, needed: str = "", debian: str = "", option: str | None = None
+) -> ModuleType:
+    """Import an optional module, or raise MissingDependencyError with the line that installs it.
+
+    `extra` is drumscore's optional extra that brings the module; `debian` a system package it
+    also needs; `needed` says what wants it (by default "this needs the Python package X").
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        why = needed or f"this needs the Python package {module.split('.')[0]}"
+        raise MissingDependencyError(
+            f"{why} ({exc})", install_line(extra, debian), option=option
+        ) from None
+
+
+def install_line(extra: str, debian: str = "") -> str:
+    """How to install one of drumscore's optional extras (and the Debian package it needs)."""
+    line = f"pip install 'drumscore[{extra}]'"
+    return f"{line} and, on Debian, apt install {debian}" if debian else line
+
+
+class ProgrammeError(DrumscoreError, ValueError):
+    """A programme file (items in order for render and play) that cannot be used."""
 
 
 class InputFileError(DrumscoreError, OSError):
@@ -90,6 +169,26 @@ class InputMissingError(InputFileError, FileNotFoundError):
     """An input file that does not exist."""
 
 
-class WriteError(DrumscoreError, OSError):
-    """An output file that could not be written (a full disk, a file-size limit): a runtime
-    failure, not bad input."""
+#: Every exception class, for `from drumscore import *` and the package index.
+__all__ = [
+    "CorpusError",
+    "DrumscoreError",
+    "EncodingError",
+    "EngraveError",
+    "ExtractError",
+    "InputFileError",
+    "InputMissingError",
+    "KitError",
+    "MissingDependencyError",
+    "NotationError",
+    "OptionError",
+    "OutputError",
+    "PlaybackError",
+    "ProgrammeError",
+    "RuntimeFailure",
+    "ScoreNotFoundError",
+    "SoundFontError",
+    "TempoError",
+    "WriteError",
+    "require",
+]

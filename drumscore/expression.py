@@ -30,6 +30,36 @@ def default_velocity(drum: Drum) -> int:
     return DEFAULT_VELOCITY[drum]
 
 
+def drum_pair(
+    text: str, *, option: str, what: str, example: str, low: int = 0, high: int = 127
+) -> tuple[int, int]:
+    """Two whole numbers written 'PI,GU' (鼙 first, then 鼓), each from `low` to `high`.
+
+    `option` names the parameter in the error; `what` says what the numbers are ("MIDI notes").
+    """
+    if len(str(text)) > 2 * MAX_NUMBER_LENGTH:
+        raise OptionError(
+            f"{option} {shown(str(text))} is {len(str(text)):,} characters long; it takes two "
+            f"{what}, 鼙 then 鼓, such as {example!r}",
+            option=option,
+        )
+    parts = [p.strip() for p in str(text).split(",")]
+    try:
+        pi, gu = (int(p) for p in parts)
+    except ValueError:
+        raise OptionError(
+            f"{option} takes two {what}, 鼙 then 鼓, such as {example!r}; got {text!r}",
+            option=option,
+        ) from None
+    for n in (pi, gu):
+        if not low <= n <= high:
+            raise OptionError(
+                f"{option} {text!r}: {n} is outside {low}-{high}, the range of {what}",
+                option=option,
+            )
+    return pi, gu
+
+
 @dataclass(frozen=True, slots=True)
 class Expression:
     """Velocities for 鼙 and 鼓 (None: the default) and humanizing of up to ±`humanize_ms`."""
@@ -44,14 +74,14 @@ class Expression:
         return default_velocity(drum) if chosen is None else chosen
 
     @property
-    def options(self) -> str:
-        """The command-line options that give this expression."""
+    def parameters(self) -> str:
+        """The parameters that give it, such as "velocity 72,112, humanize 8 seed 0"."""
         words = []
         if self.pi_velocity is not None or self.gu_velocity is not None:
-            words.append(f"--velocity {self.velocity(Drum.PI)},{self.velocity(Drum.GU)}")
+            words.append(f"velocity {self.velocity(Drum.PI)},{self.velocity(Drum.GU)}")
         if self.humanize_ms:
-            words.append(f"--humanize {self.humanize_ms:g} --seed {self.seed}")
-        return " ".join(words)
+            words.append(f"humanize {self.humanize_ms:g} seed {self.seed}")
+        return ", ".join(words)
 
     @property
     def is_plain(self) -> bool:
@@ -63,8 +93,9 @@ class Expression:
         limit = min(MAX_HUMANIZE_MS, float(interval) * 1000 / 4)
         if self.humanize_ms > limit:
             raise OptionError(
-                f"--humanize {self.humanize_ms:g} ms is too much at {float(interval):g} s between "
-                f"strokes; use at most {limit:g} ms"
+                f"humanize {self.humanize_ms:g} ms is too much at {float(interval):g} s between "
+                f"strokes; use at most {limit:g} ms",
+                option="humanize",
             )
         return self
 
@@ -77,9 +108,19 @@ class Expression:
         if self.is_plain:
             yield from events
             return
+        shape = self.shaper()
+        for event in events:
+            yield shape(event, interval)
+
+    def shaper(self):
+        """apply's step for one event at a time: shape(event, interval) → the shaped event.
+
+        For events made as they are played; its draws follow one random.Random(seed) in call order.
+        """
         rng = random.Random(self.seed)
         spread = self.humanize_ms / 1000
-        for event in events:
+
+        def shape(event, interval: Fraction):
             velocity = self.velocity(event.drum)
             offset = 0.0
             if spread:
@@ -88,48 +129,50 @@ class Expression:
                     offset = 0.0
                 velocity = round(velocity * (1 + rng.uniform(-VELOCITY_SPREAD, VELOCITY_SPREAD)))
                 velocity = min(127, max(1, velocity))
-            yield dataclasses.replace(event, offset=offset, velocity=velocity)
+            return dataclasses.replace(event, offset=offset, velocity=velocity)
+
+        return shape
 
     @classmethod
     def from_options(
-        cls, velocity: str | None = None, humanize: str | float | None = None, seed=None
+        cls,
+        velocity: str | None = None,
+        humanize: str | float | None = None,
+        seed: str | int | None = None,
     ) -> Expression:
-        """Parse --velocity 'PI,GU' (1-127 each), --humanize MS and --seed N."""
+        """Parse velocity 'PI,GU' (1-127 each), humanize (milliseconds) and seed (0 or more)."""
         pi = gu = None
-        for option, value in (("--velocity", velocity), ("--seed", seed)):
-            if value is not None and len(str(value)) > MAX_NUMBER_LENGTH:
-                raise OptionError(
-                    f"{option} {shown(str(value))} is {len(str(value)):,} characters long; "
-                    f"at most {MAX_NUMBER_LENGTH} are read"
-                )
+        if seed is not None and len(str(seed)) > MAX_NUMBER_LENGTH:
+            raise OptionError(
+                f"seed {shown(str(seed))} is {len(str(seed)):,} characters long; a number is at "
+                f"most {MAX_NUMBER_LENGTH}",
+                option="seed",
+            )
         if velocity is not None:
-            parts = [p.strip() for p in str(velocity).split(",")]
-            try:
-                pi, gu = (int(p) for p in parts)
-            except ValueError:
-                raise OptionError(
-                    f"--velocity takes two MIDI velocities, 鼙 then 鼓, such as '72,112'; "
-                    f"got {velocity!r}"
-                ) from None
-            for v in (pi, gu):
-                if not 1 <= v <= 127:
-                    raise OptionError(f"velocity {v} in --velocity {velocity!r} is outside 1-127")
+            pi, gu = drum_pair(
+                velocity, option="velocity", what="MIDI velocities", example="72,112", low=1
+            )
         ms = 0.0
         if humanize is not None:
             example = f"milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8"
             if isinstance(humanize, str):
-                ms = float(number_text(humanize, "--humanize", example, OptionError))
+                ms = float(number_text(humanize, "humanize", example, OptionError))
             else:
                 ms = float(humanize)
             if not 0 <= ms <= MAX_HUMANIZE_MS:
-                raise OptionError(f"--humanize takes {example}; not {shown(str(humanize))}")
+                raise OptionError(
+                    f"humanize takes {example}; not {shown(str(humanize))}", option="humanize"
+                )
         if seed is not None and ms == 0:
-            raise OptionError("--seed only matters with --humanize MS; add --humanize 8, say")
+            raise OptionError(
+                "seed only matters with a humanize amount; give humanize too, 8 ms say",
+                option="seed",
+            )
         return cls(pi, gu, ms, _seed(seed))
 
 
-def _seed(value) -> int:
-    """--seed: a whole number of 0 or more (0 when not given)."""
+def _seed(value: str | int | None) -> int:
+    """The seed: a whole number of 0 or more (0 when not given)."""
     if value is None:
         return 0
     try:
@@ -137,5 +180,5 @@ def _seed(value) -> int:
     except ValueError:
         seed = -1
     if seed < 0:
-        raise OptionError(f"--seed takes a whole number of 0 or more, not {value!r}")
+        raise OptionError(f"seed takes a whole number of 0 or more, not {value!r}", option="seed")
     return seed

@@ -94,5 +94,5 @@ def symbol_hint(ch: str) -> str:
         )
     return (
         f"hint: if {ch!r} stands for a drum stroke in your text, replace it with ○ (鼙) or □ (鼓)"
-        " (or map it with --glyph when extracting a passage)."
+        " (or map it with a glyph mapping when extracting a passage)."
     )

@@ -128,7 +128,8 @@ class Pattern:
         if self.half is None:
             raise OptionError(
                 f"this pattern has no 半 mark, so it has no {section.value!r} section; "
-                "use --section she (the whole pattern)"
+                "use the section she (the whole pattern)",
+                option="section",
             )
         if section is Section.TOUHU:
             return self.strokes[self.half :]
@@ -153,6 +154,12 @@ class Pattern:
 
     def __len__(self) -> int:
         return len(self.strokes)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the notation in its shapes with 半, and a player of it."""
+        from drumscore.site.notebook import pattern_html  # the notebook view, heavy imports
+
+        return pattern_html(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +188,19 @@ class StatedCount:
 
 
 @dataclass(frozen=True, slots=True)
+class PrintedNote:
+    """A note an edition prints inside a pattern (a collation note such as 吳澄本作○).
+
+    `after` is the number of strokes before it; `line` the source line where it stands (0 if not
+    known). It is a witness of its own, not part of the score.
+    """
+
+    after: int
+    text: str
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """A pattern together with what it is: its edition, figure (1 or 2) and state (魯 or 薛).
 
@@ -194,6 +214,10 @@ class Score:
     state: str = ""
     printed: str = ""
     source: Provenance | None = field(default=None, compare=False)
+    #: Notes printed inside the pattern, at their stroke positions.
+    notes: tuple[PrintedNote, ...] = field(default=(), compare=False)
+    #: The source lines the pattern stands on (Kanripo line numbers when known), e.g. "674-675".
+    lines: str = field(default="", compare=False)
 
     @property
     def title(self) -> str:
@@ -210,6 +234,12 @@ class Score:
         slug = STATE_SLUGS.get(self.state, self.state)
         return f"{slug}/{self.figure}@{self.edition_id}"
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: title, notation with 半, counts, source and a player of it."""
+        from drumscore.site.notebook import score_html  # the notebook view, heavy imports
+
+        return score_html(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Edition:
@@ -224,6 +254,8 @@ class Edition:
     aliases: tuple[str, ...] = ()
     note: str = ""
     path: str = field(default="", compare=False)
+    #: True for an edition from the user's own corpus folders, not one that ships with drumscore.
+    user: bool = field(default=False, compare=False)
 
     def score(self, state: str, figure: int) -> Score | None:
         for score in self.scores:

@@ -99,12 +99,12 @@ class Timeline:
     def citation(self) -> str:
         """What was played, precisely enough to play it again: the options, the text, the source."""
         score = self.score
-        played = f"{score.key} --section {self.section.value} --bpm {float(self.tempo.bpm):g}"
+        played = f"{score.key}, section {self.section.value}, bpm {float(self.tempo.bpm):g}"
         if self.repeats > 1:
-            played += f" --repeat {self.repeats}"
+            played += f", repeats {self.repeats}"
         expression = self.expression
         if expression is not None and not expression.is_plain:
-            played += f" {expression.options}"
+            played += f", {expression.parameters}"
         parts = [played]
         if score.printed:
             parts.append(f"as printed: {score.printed.strip()}")
@@ -140,7 +140,7 @@ def arrange(
         side = "before" if section is Section.HEAD else "after"
         raise OptionError(
             f"the {section.value!r} section of {score.pattern.notation!r} is empty: no stroke "
-            f"stands {side} 半; choose another --section"
+            f"stands {side} 半; choose another section"
         )
     tempo = tempo or Tempo.from_options()
     if expression is not None:
@@ -150,6 +150,7 @@ def arrange(
         return Timeline(score, section, tempo, repeats, expression)
     if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEAT:
         raise OptionError(
-            f"--repeat must be a whole number from 1 to {MAX_REPEAT}, not {repeats!r}"
+            f"repeats must be a whole number from 1 to {MAX_REPEAT}, not {repeats!r}",
+            option="repeats",
         )
     return Timeline(score, section, tempo, repeats, expression)

@@ -6,6 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from drumscore.errors import DrumscoreError, TempoError
 
@@ -40,11 +41,14 @@ def number_text(
     if len(text) > MAX_NUMBER_LENGTH:
         raise error(
             f"{what} {shown(text)} is {len(text):,} characters long; a number is at most "
-            f"{MAX_NUMBER_LENGTH}, such as {example}"
+            f"{MAX_NUMBER_LENGTH}, such as {example}",
+            option=what,
         )
     match = _NUMBER.fullmatch(text)
     if not match:
-        raise error(f"{what} must be a positive number such as {example}, not {text!r}")
+        raise error(
+            f"{what} must be a positive number such as {example}, not {text!r}", option=what
+        )
     exponent = match["exponent"]
     if exponent is not None and abs(int(exponent)) > 999:
         mantissa = Fraction(match["mantissa"])
@@ -54,7 +58,9 @@ def number_text(
     try:
         return Fraction(text)
     except ZeroDivisionError:
-        raise error(f"{what} must be a positive number such as {example}, not {text!r}") from None
+        raise error(
+            f"{what} must be a positive number such as {example}, not {text!r}", option=what
+        ) from None
 
 
 def _to_fraction(value: str | float | int | Fraction, what: str, example: str) -> Fraction:
@@ -64,14 +70,14 @@ def _to_fraction(value: str | float | int | Fraction, what: str, example: str) -
     if isinstance(value, str):
         return number_text(value, what, example)
     if isinstance(value, bool):
-        raise TempoError(f"{what} must be a number, not {value!r}")
+        raise TempoError(f"{what} must be a number, not {value!r}", option=what)
     if isinstance(value, float) and not math.isfinite(value):
-        raise TempoError(f"{what} must be a finite number, not {value!r}")
+        raise TempoError(f"{what} must be a finite number, not {value!r}", option=what)
     try:
         result = Fraction(value.strip() if isinstance(value, str) else value)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
         raise TempoError(
-            f"{what} must be a positive number such as {example}, not {value!r}"
+            f"{what} must be a positive number such as {example}, not {value!r}", option=what
         ) from None
     return result
 
@@ -84,30 +90,36 @@ class Tempo:
 
     @classmethod
     def from_bpm(cls, bpm: str | float | Fraction) -> Tempo:
-        value = _to_fraction(bpm, "--bpm", "60 or 96.5")
+        value = _to_fraction(bpm, "bpm", "60 or 96.5")
         if not MIN_BPM <= value <= MAX_BPM:
             raise TempoError(
-                f"--bpm {bpm!r} is out of range; use {MIN_BPM} to {MAX_BPM} strokes per minute "
-                f"(the default is {DEFAULT_BPM})"
+                f"bpm {bpm!r} is out of range; use {MIN_BPM} to {MAX_BPM} strokes per minute "
+                f"(the default is {DEFAULT_BPM})",
+                option="bpm",
             )
         return cls(Fraction(60) / value)
 
     @classmethod
     def from_interval(cls, seconds: str | float | Fraction) -> Tempo:
-        value = _to_fraction(seconds, "--interval", "1 or 0.75")
+        value = _to_fraction(seconds, "interval", "1 or 0.75")
         lo, hi = Fraction(60) / MAX_BPM, Fraction(60) / MIN_BPM
         if not lo <= value <= hi:
             raise TempoError(
-                f"--interval {seconds!r} is out of range; use {float(lo):g} to {float(hi):g} "
-                "seconds between strokes"
+                f"interval {seconds!r} is out of range; use {float(lo):g} to {float(hi):g} "
+                "seconds between strokes",
+                option="interval",
             )
         return cls(value)
 
     @classmethod
-    def from_options(cls, bpm=None, interval=None) -> Tempo:
-        """The tempo from --bpm or --interval (not both); the default when neither is given."""
+    def from_options(
+        cls,
+        bpm: str | float | Fraction | None = None,
+        interval: str | float | Fraction | None = None,
+    ) -> Tempo:
+        """The tempo from bpm or interval (not both); the default when neither is given."""
         if bpm is not None and interval is not None:
-            raise TempoError("give --bpm or --interval, not both")
+            raise TempoError("give bpm or interval, not both")
         if interval is not None:
             return cls.from_interval(interval)
         return cls.from_bpm(DEFAULT_BPM if bpm is None else bpm)
@@ -124,7 +136,7 @@ class Tempo:
         x = k * self.interval * rate
         return (2 * x.numerator + x.denominator) // (2 * x.denominator)
 
-    def onset_samples(self, start: int, stop: int, rate: int):
+    def onset_samples(self, start: int, stop: int, rate: int) -> Any:
         """onset_sample for k in range(start, stop) as an int64 array, in exact integer maths."""
         import numpy as np
 

@@ -140,3 +140,29 @@ def two_groups(feats: np.ndarray) -> np.ndarray:
     if centres[0, 0] > centres[1, 0]:
         labels = 1 - labels
     return labels
+
+
+# --- the count-in's wood block ------------------------------------------------------------
+
+
+def count_strokes(audio: np.ndarray, rate: int, min_gap: float = 0.03) -> list[int]:
+    """Onset frames of the built-in count sound in `audio` (a matched filter, as `strokes`).
+
+    The wood block rings at one pitch, so the correlation stays high through its short decay:
+    candidates closer than `min_gap` make one group, and its best match is the onset.
+    """
+    kit = builtin_kit().at_rate(rate)
+    template = kit.count.samples[0].mean(axis=1)[:TEMPLATE]
+    score = _correlation(_mono(audio), template)
+    gap = int(min_gap * rate)
+    candidates = np.flatnonzero(score > MATCH)
+    found: list[int] = []
+    i = 0
+    while i < len(candidates):
+        j = i
+        while j + 1 < len(candidates) and candidates[j + 1] - candidates[j] < gap:
+            j += 1
+        group = candidates[i : j + 1]
+        found.append(int(group[np.argmax(score[group])]))
+        i = j + 1
+    return found

@@ -6,7 +6,7 @@ import tomllib
 import pytest
 from sourcefiles import SOURCES, source_text
 
-from drumscore import CorpusError, NotationError, ScoreNotFoundError, Section, corpus
+from drumscore import CorpusError, EncodingError, NotationError, ScoreNotFoundError, Section, corpus
 from drumscore.corpus import find_edition, load_edition, resolve
 
 EDITION_FILES = sorted(corpus.SCORES_DIR.glob("*.toml"))
@@ -220,7 +220,7 @@ def test_a_bad_notation_file_names_file_line_and_column(tmp_path):
 def test_a_non_utf8_notation_file_is_refused(tmp_path):
     path = tmp_path / "gbk.txt"
     path.write_bytes("○□半○".encode("gb18030"))
-    with pytest.raises(NotationError, match="not UTF-8"):
+    with pytest.raises(EncodingError, match="not UTF-8"):
         resolve(str(path))
 
 

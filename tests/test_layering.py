@@ -1,12 +1,17 @@
 """The layers hold: the core imports no job folder; job folders never import the command line."""
 
 import ast
+import re
+import tokenize
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "drumscore"
-JOBS = ("render", "files", "play", "editions", "analysis")
+JOBS = ("render", "files", "play", "editions", "analysis", "apparatus", "site")
+#: The one way the core reaches a job folder: a notebook asks a Score or Pattern for its HTML
+#: view, which model.py builds with the site's notebook module, imported when asked.
+NOTEBOOK_VIEW = {("model.py", "drumscore.site.notebook")}
 CORE = sorted(p for p in PACKAGE.glob("*.py") if p.name not in {"__init__.py", "__main__.py"})
 #: Leaves of a job folder that the core may use: they import nothing of drumscore but errors.
 LEAVES = {"drumscore.files.reading"}
@@ -26,6 +31,7 @@ def imported(path: Path) -> set[str]:
 @pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
 def test_the_core_imports_no_job_folder(path):
     outward = {n for n in imported(path) if n.split(".")[1:2] and n.split(".")[1] in (*JOBS, "cli")}
+    outward -= {name for file, name in NOTEBOOK_VIEW if file == path.name}
     assert outward - LEAVES == set(), f"{path.name} reaches out to {sorted(outward)}"
 
 
@@ -51,3 +57,29 @@ def test_relative_imports_are_not_used_so_the_layering_check_sees_every_import()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 assert node.level == 0, f"{path.relative_to(PACKAGE)} line {node.lineno}"
+
+
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+
+
+def string_literals(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of every string literal in a file, docstrings and f-strings included."""
+    found = []
+    with path.open("rb") as file:
+        for token in tokenize.tokenize(file.readline):
+            if token.type == tokenize.STRING or token.type == getattr(
+                tokenize, "FSTRING_MIDDLE", -1
+            ):
+                found.append((token.start[0], token.string))
+    return found
+
+
+def test_only_the_command_line_names_command_line_flags():
+    """The library's messages name parameters (bpm), never flags (--bpm): the CLI adds those."""
+    flagged = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if (PACKAGE / "cli") in path.parents:
+            continue
+        for line, text in string_literals(path):
+            flagged += [f"{path.relative_to(PACKAGE)}:{line}: {m}" for m in FLAG.findall(text)]
+    assert flagged == []

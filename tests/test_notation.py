@@ -73,7 +73,8 @@ def test_a_pattern_without_half_is_only_she():
     assert p.sections() == (Section.SHE,)
     with pytest.raises(DrumscoreError) as err:
         p.section("touhu")
-    assert "no 半" in str(err.value) and "--section she" in str(err.value)
+    assert "no 半" in str(err.value) and "section she" in str(err.value)
+    assert err.value.option == "section"
 
 
 def test_sections_come_in_one_order():

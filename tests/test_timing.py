@@ -52,8 +52,9 @@ def test_bad_bpm_is_a_tempo_error(bpm):
 
 @pytest.mark.parametrize("seconds", ["0", "-1", "nan", "100", "0.001"])
 def test_bad_interval_is_a_tempo_error(seconds):
-    with pytest.raises(TempoError, match="--interval"):
+    with pytest.raises(TempoError, match=r"^interval") as info:
         Tempo.from_interval(seconds)
+    assert info.value.option == "interval"
 
 
 def test_bpm_and_interval_together_is_an_error():

@@ -1,4 +1,4 @@
-"""Synthesise the built-in drum kit: ``pi.wav`` (○ 鼙) and ``gu.wav`` (□ 鼓).
+"""Synthesise the built-in drum kit: ``pi.wav`` (○ 鼙), ``gu.wav`` (□ 鼓) and ``count.wav``.
 
 The two voices follow 陸德明's 釋文 on the 投壺 drum scores:
 
@@ -14,6 +14,11 @@ the strike point and by the stick's contact spectrum, with a downward pitch glid
 attack (tension modulation), a filtered-noise stick transient and a gentle shell resonance.
 The only randomness is the stick noise, drawn from a fixed seed, so output is bit-for-bit
 reproducible.
+
+The count-in sound, ``count.wav``, is neither drum: a wood block's dry "tok", a few modes of a
+free bar (ratios 1 : 2.76 : 5.40) around 1.2 kHz dying within 60 ms, and a short click, so
+it stands apart from both membranes by pitch and by shortness. It has its own fixed seed, so
+adding it changed neither drum.
 
 Usage: ``python tools/make_kit.py [--out DIR]`` (default ``drumscore/render/samples/``).
 """
@@ -84,6 +89,21 @@ GU = {
 }
 
 KIT = {"pi": PI, "gu": GU}
+
+COUNT = {
+    "file": "count.wav",
+    "duration": 0.12,
+    "peak_dbfs": -6.0,
+    "f0": 1180.0,  # a hollow wooden block's main resonance
+    "ratios": (1.0, 2.756, 5.404),  # free-free bar modes
+    "amps": (1.0, 0.35, 0.12),
+    "tau": (0.028, 0.012, 0.006),
+    "click_gain": 0.25,
+    "click_band": (2000.0, 8000.0),
+    "click_tau": 0.0015,
+    "fade": 0.02,
+}
+COUNT_SEED = SEED + 1
 
 
 @cache
@@ -170,14 +190,33 @@ def synthesize(p: dict, rng: np.random.Generator) -> np.ndarray:
     return fade_out(stereo, p["fade"])
 
 
+def wood_block(p: dict, rng: np.random.Generator) -> np.ndarray:
+    """The count sound: decaying bar modes and a stick click, the same in both channels."""
+    n = int(p["duration"] * RATE)
+    t = np.arange(n) / RATE
+    tone = sum(
+        a * np.exp(-t / tau) * np.sin(2 * np.pi * p["f0"] * r * t)
+        for r, a, tau in zip(p["ratios"], p["amps"], p["tau"], strict=True)
+    )
+    sos = signal.butter(2, p["click_band"], btype="bandpass", fs=RATE, output="sos")
+    click = signal.sosfilt(sos, rng.standard_normal(n)) * np.exp(-t / p["click_tau"])
+    mono = tone / np.max(np.abs(tone)) + p["click_gain"] * click / np.max(np.abs(click))
+    stereo = np.stack([mono, mono], axis=1)
+    stereo *= 10 ** (p["peak_dbfs"] / 20) / np.max(np.abs(stereo))
+    return fade_out(stereo, p["fade"])
+
+
 def write_kit(out_dir: Path) -> dict[str, Path]:
-    """Write every drum of the kit into ``out_dir`` as 24-bit stereo WAV."""
+    """Write every drum of the kit, and the count sound, into ``out_dir`` as 24-bit stereo WAV."""
     out_dir.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(SEED)
     paths = {}
     for name, p in KIT.items():
         paths[name] = out_dir / p["file"]
         sf.write(paths[name], synthesize(p, rng), RATE, subtype="PCM_24")
+    paths["count"] = out_dir / COUNT["file"]
+    count = wood_block(COUNT, np.random.default_rng(COUNT_SEED))
+    sf.write(paths["count"], count, RATE, subtype="PCM_24")
     return paths
 
 

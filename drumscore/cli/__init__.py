@@ -8,15 +8,18 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from types import FrameType
+from typing import NoReturn
 
-from drumscore.cli.commands import collate, compare, corpus, extract, play, render
-from drumscore.errors import DrumscoreError, WriteError
+from drumscore.cli.commands import collate, compare, corpus, extract, play, render, serve, site
+from drumscore.cli.options import error_message
+from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = (corpus, render, play, extract, compare, collate)
+COMMANDS = (corpus, render, play, extract, compare, collate, site, serve)
 
-EXIT_USAGE = 2
-EXIT_FAILURE = 1
+#: Exit status: 2 for bad input or usage, 1 for a runtime failure (see errors.RuntimeFailure).
+EXIT_USAGE = EXIT_INPUT
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 EXIT_HANGUP = 129
@@ -30,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
         fail(f"{message} (see '{self.prog} --help')")
 
 
-def fail(message: str, code: int = EXIT_USAGE):
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     say(f"drumscore: error: {message}")
     raise SystemExit(code)
 
@@ -83,7 +86,7 @@ def _reconfigure_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
-def _terminate(signum, frame) -> None:
+def _terminate(signum: int, frame: FrameType | None) -> None:
     """SIGTERM and SIGHUP (the terminal closed) end drumscore like Ctrl-C does: unwinding, so no
     partial output file is left."""
     raise SystemExit(EXIT_HANGUP if signum == signal.SIGHUP else EXIT_TERMINATED)
@@ -134,10 +137,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     try:
         return args.run(args)
-    except WriteError as exc:
-        fail(str(exc), EXIT_FAILURE)
     except DrumscoreError as exc:
-        fail(str(exc))
+        fail(error_message(exc), exc.exit_status)
     except KeyboardInterrupt:
         say("drumscore: interrupted")
         return EXIT_INTERRUPTED

@@ -52,13 +52,13 @@ def check(args: argparse.Namespace, kind: str) -> None:
 def check_timeline(args: argparse.Namespace, timeline) -> None:
     """Fail before any work when --duration asks for more repeats than notation writes out."""
     from drumscore.errors import OptionError
-    from drumscore.render.musicxml import MAX_REPEAT
+    from drumscore.render.musicxml import MAX_WRITTEN_REPEATS
 
-    if args.duration is not None and timeline.repeats > MAX_REPEAT:
+    if args.duration is not None and timeline.repeats > MAX_WRITTEN_REPEATS:
         raise OptionError(
             f"--duration {args.duration!r} gives {timeline.repeats} repeats of the section, and "
-            f"notation is capped at {MAX_REPEAT} repeats; use --repeat N with N at most "
-            f"{MAX_REPEAT}, or write .mid or audio for a longer backing track"
+            f"notation is capped at {MAX_WRITTEN_REPEATS} repeats; use --repeat N with N at most "
+            f"{MAX_WRITTEN_REPEATS}, or write .mid or audio for a longer backing track"
         )
 
 

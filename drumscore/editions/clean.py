@@ -158,3 +158,10 @@ def opener_of(closer: str) -> str:
 
 def _tag_columns(line: str) -> set[int]:
     return {i for m in _TAG.finditer(line) for i in range(m.start(), m.end())}
+
+
+def line_starts_of(source: str) -> array:
+    """The offsets at which the lines of `source` start."""
+    starts = array("q", [0])
+    starts.extend(m.end() for m in re.finditer("\n", source))
+    return starts

@@ -46,7 +46,7 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
         except UnicodeDecodeError as exc:
             raise EncodingError(
                 f"{name} is not valid {codec} (bad byte at offset {exc.start}); "
-                "check --encoding, or leave it out to detect the encoding"
+                "check the encoding, or leave it out to detect it"
             ) from None
         return Decoded(_check_text(text, name), codec)
     if b"\x00" in data[:8192]:
@@ -64,7 +64,8 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
         decodings.append((sum(ch in MARKERS for ch in text), -len(decodings), codec, text))
     if not decodings:
         raise EncodingError(
-            f"{name} is neither UTF-8, GB18030 nor Big5 text; give its encoding with --encoding"
+            f"{name} is neither UTF-8, GB18030 nor Big5 text; give its encoding",
+            option="encoding",
         )
     _, _, codec, text = max(decodings)
     return Decoded(_check_text(text, name), codec)

@@ -1,43 +1,71 @@
 """Finding the drum scores in a passage as an edition prints it, with their labels and lines.
 
-A pattern is a run of ○/□ (and 半) in the cleaned text. Labels (魯鼓, 薛鼓 and their spellings)
-stand beside patterns; a figure is an unbroken chain of patterns and labels. A chain that starts
-with a pattern has its labels after their patterns (the first figure); a chain that starts with a
-label has them before (the second figure).
+The passage is read in two steps. The lexer (`lexer.tokens`) turns it into typed tokens with their
+source offsets; this module's parser reads figures from them:
+
+- a *run* is strokes and 半, with what may stand inside a printed pattern between them: spaces,
+  line and page breaks, markup, notes and punctuation (a sentence end between two strokes divides
+  them, unless 半 stands beside it);
+- a *figure* is an unbroken chain of runs and labels: the first figure is a heading 鼓, then each
+  pattern followed by its label; the second has each label before its pattern. 魯 comes first,
+  then 薛, which settles a label that is not recognised.
+
+Every diagnostic points at a token's own position in the file.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from drumscore import glyphs
 from drumscore.display import char_name
 from drumscore.editions import clean as kanripo
+from drumscore.editions import lexer
+from drumscore.editions.lexer import Kind, Token
 from drumscore.errors import ExtractError, NotationError, OptionError
-from drumscore.model import STATE_SPELLINGS, Position, Provenance, Score
+from drumscore.model import STATE_SPELLINGS, Position, PrintedNote, Provenance, Score
 from drumscore.notation import parse
 
 #: A run shorter than this, with no 半 and one drum only, is prose (釋文's lone ○, 口 for mouth).
 MIN_STROKES = 3
-_LABEL = re.compile(
-    rf"([{''.join(c for c in STATE_SPELLINGS if not c.isascii())}])[ \u3000]?([鼓鼔皷])"
-)
+#: Text between two runs at most this long (without spaces and punctuation) interrupts them.
+MAX_INTERRUPTION = 2
 FOLLOWS, PRECEDES = "follows", "precedes"
 #: The characters of the labels 魯鼓 and 薛鼓 in every spelling: never a stroke.
-LABEL_CHARS = frozenset("".join(c for c in STATE_SPELLINGS if not c.isascii()) + "鼓鼔皷")
+LABEL_CHARS = frozenset("".join(lexer.STATE_CHARS) + lexer.DRUM_CHARS)
 #: Characters with a meaning in a passage's markup (notes, line ends, tags): never a stroke.
 MARKUP_CHARS = frozenset(
-    "".join(kanripo.NOTE_BRACKETS) + "".join(kanripo.NOTE_BRACKETS.values()) + kanripo.LINE_MARK
+    "".join(lexer.NOTE_BRACKETS) + "".join(lexer.NOTE_BRACKETS.values()) + lexer.LINE_MARK
 ) | {"<", ">"}
 #: What --glyph may map a sign to.
 GLYPH_TARGETS = {glyphs.CIRCLE: "鼙", glyphs.SQUARE: "鼓"}
+#: Tokens that may stand inside a pattern between its strokes.
+_INSIDE = frozenset(
+    {Kind.SPACE, Kind.INDENT, Kind.LINE, Kind.PAGE, Kind.MARKUP, Kind.NOTE, Kind.PUNCT}
+)
+#: What the report of a pattern lists as joined (the rest, spaces and ¶, is not worth a line).
+_REPORTED = {Kind.LINE: "line break", Kind.PAGE: "page break", Kind.PUNCT: "punctuation"}
+_STATES = ("魯", "薛")
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Something read through to get a pattern: a line or page break, punctuation or a note."""
+
+    kind: str
+    text: str
+    pos: Position
 
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """One pattern found in a passage: the score, its label and where both stand in the file."""
+    """One pattern found in a passage: the score, its label and where both stand in the file.
+
+    `remarks` say how the pattern was read where that is not plain (a label read by position);
+    `doubts` say why it may be wrong (only in a partial reading; otherwise they are errors).
+    """
 
     score: Score
     label: str
@@ -45,10 +73,34 @@ class Found:
     start: Position
     end: Position
     label_side: str
+    notes: tuple[PrintedNote, ...] = ()
+    note_positions: tuple[Position, ...] = ()
+    joined: tuple[Joined, ...] = ()
+    remarks: tuple[str, ...] = ()
+    doubts: tuple[str, ...] = ()
 
     @property
     def lines(self) -> tuple[int, int]:
         return (self.start.line, self.end.line)
+
+    @property
+    def doubtful(self) -> bool:
+        return bool(self.doubts)
+
+    def joined_summary(self) -> str:
+        """E.g. "2 line breaks, 1 page break, punctuation ，。, 1 note"."""
+        parts = []
+        for kind in ("line break", "page break"):
+            n = sum(1 for j in self.joined if j.kind == kind)
+            if n:
+                parts.append(f"{n} {kind}{'s' if n != 1 else ''}")
+        punct = "".join(j.text for j in self.joined if j.kind == "punctuation")
+        if punct:
+            parts.append(f"punctuation {punct}")
+        n = len(self.notes)
+        if n:
+            parts.append(f"{n} note{'s' if n != 1 else ''}")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +111,8 @@ class Extraction:
     name: str
     provenance: Provenance
     source_lines: tuple[int, int] | None = None
+    #: Strokes read as part of the prose: lone ○ of glosses, □ headwords, 〇 zeros, lost text.
+    skipped: int = 0
 
     def kanripo_lines(self, found: Found) -> str:
         """The line range of a score in the Kanripo file the passage was copied from, if known."""
@@ -68,13 +122,13 @@ class Extraction:
         a, b = found.lines
         return line_range(a + offset, b + offset)
 
+    def kanripo_line(self, line: int) -> int:
+        """The Kanripo line number of a line of the passage file (the same line if not known)."""
+        return line + self.source_lines[1] if self.source_lines else line
 
-@dataclass(frozen=True, slots=True)
-class _Item:
-    kind: str  # "pattern" or "label"
-    start: int
-    end: int
-    state: str = ""
+    @property
+    def doubtful(self) -> bool:
+        return any(f.doubtful for f in self.scores)
 
 
 def line_range(first: int, last: int, *, words: bool = False) -> str:
@@ -85,7 +139,7 @@ def line_range(first: int, last: int, *, words: bool = False) -> str:
 
 
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:
-    """`--glyph X=○` options as a mapping from X to ○ or □.
+    """Glyph mappings written `X=○` as a mapping from X to ○ or □.
 
     X must be a sign that means nothing else in a passage: not notation already, not a character
     of the labels 魯鼓/薛鼓, not markup (note brackets, ¶, tags) and not a space.
@@ -97,24 +151,28 @@ def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, 
         glyph, target = glyph.strip() or glyph, target.strip()
         if not sep or len(glyph) != 1 or len(target) != 1:
             raise OptionError(
-                f"--glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
-                "stroke it stands for)"
+                f"glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
+                "stroke it stands for)",
+                option="glyph",
             )
         if target not in GLYPH_TARGETS:
             raise OptionError(
-                f"--glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
-                " write --glyph X=○ or --glyph X=□"
+                f"glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
+                " write X=○ or X=□",
+                option="glyph",
             )
         reason = _glyph_refusal(glyph)
         if reason:
             raise OptionError(
-                f"--glyph {spec!r}: {reason}; --glyph is for a sign that the transcription "
-                "draws strokes with, such as --glyph ●=○"
+                f"glyph {spec!r}: {reason}; a glyph mapping is for a sign that the "
+                "transcription draws strokes with, such as ●=○",
+                option="glyph",
             )
         if glyph in mapping and mapping[glyph] != target:
             raise OptionError(
-                f"--glyph {given[glyph]!r} and --glyph {spec!r} read {glyph!r} two ways; "
-                "keep the one the transcription means"
+                f"glyph {given[glyph]!r} and {spec!r} read {glyph!r} two ways; "
+                "keep the one the transcription means",
+                option="glyph",
             )
         mapping[glyph] = target
         given[glyph] = spec
@@ -134,6 +192,43 @@ def _glyph_refusal(glyph: str) -> str:
     return ""
 
 
+def parse_label_options(specs: Iterable[str] | None) -> dict[str, str]:
+    """Label readings written `X=薛` as a mapping from the character X to the state 魯 or 薛."""
+    mapping: dict[str, str] = {}
+    for spec in specs or ():
+        char, sep, state = spec.partition("=")
+        char, state = char.strip(), state.strip()
+        for drum in lexer.DRUM_CHARS:
+            if len(char) == 2 and char.endswith(drum):
+                char = char[0]
+        resolved = STATE_SPELLINGS.get(state.casefold())
+        if not sep or len(char) != 1 or resolved is None:
+            raise OptionError(
+                f"label {spec!r} is not of the form X=魯 or X=薛 (the character printed before "
+                "鼓 in the label, then = and the state it stands for)",
+                option="label",
+            )
+        if char in lexer.DRUM_CHARS or glyphs.canonical(char) is not None or char.isspace():
+            raise OptionError(
+                f"label {spec!r}: {char!r} is notation or the 鼓 of a label, not the state "
+                "character of a label",
+                option="label",
+            )
+        known = lexer.STATE_CHARS.get(char)
+        if known is not None and known != resolved:
+            raise OptionError(
+                f"label {spec!r}: {char!r} is always read as {known}; it cannot be read as "
+                f"{resolved}",
+                option="label",
+            )
+        if mapping.get(char, resolved) != resolved:
+            raise OptionError(
+                f"label {spec!r} reads {char!r} a second way; keep one", option="label"
+            )
+        mapping[char] = resolved
+    return mapping
+
+
 def extract(
     text: str,
     *,
@@ -141,191 +236,583 @@ def extract(
     glyph_map: Mapping[str, str] | None = None,
     edition_id: str = "",
     edition_name: str = "",
+    labels: Mapping[str, str] | None = None,
+    partial: bool = False,
 ) -> Extraction:
-    """The drum scores printed in `text`, a Kanripo witness or a plain-text passage.
+    """The drum scores printed in `text`: a Kanripo witness, a punctuated or plain-text passage,
+    or a whole chapter or 卷 in which the passage stands.
 
     Raises ExtractError when the passage holds no notation, and NotationError (with line and
-    column in the file) for a symbol-like glyph beside the notation that is not in the glyph table.
+    column in the file) for anything that makes the reading doubtful: a glyph beside the notation
+    that is not in the glyph table, a run of strokes interrupted or divided, a pattern without a
+    label or without the other pattern of its figure. With `partial`, what can be read is returned
+    instead, each doubtful pattern with its `doubts`. `labels` maps more characters to a state
+    (`{"薜": "薛"}`), for labels the texts miscopy.
     """
     fields = kanripo.header(text)
     name = edition_name or fields.get("edition", "") or source_name
-    cleaned = kanripo.clean(text)
-    extra = dict(glyph_map or {})
-    items = _items(cleaned, extra)
-    patterns = [i for i in items if i.kind == "pattern"]
-    if not patterns:
-        where = f" in {source_name}" if source_name else ""
-        raise ExtractError(
-            f"no drum notation found{where}: no run of ○ (鼙) and □ (鼓) strokes. If the "
-            "transcription draws the strokes with other signs, map them with --glyph X=○ / X=□"
-        )
+    reader = _Reader(text, lexer.Tables(glyph_map, labels), partial)
+    reader.read()
+    runs = [i for i in reader.items if isinstance(i, _Run) and i.is_pattern]
+    if not runs:
+        raise _no_notation(reader, source_name)
+    extraction = Extraction((), name, _provenance(fields, source_name, name), _offset(text))
     found = [
-        _found(cleaned, pattern, label, side, figure, extra, edition_id, name)
-        for pattern, label, side, figure in _pair(cleaned.text, items)
+        reader.found(run, extraction, dict(glyph_map or {}), edition_id, name)
+        for run in reader.figures(runs)
     ]
     _check_unique(found, source_name)
-    return Extraction(tuple(found), name, _provenance(fields, source_name, name), _offset(text))
+    skipped = reader.skipped + sum(
+        len(i.strokes) for i in reader.items if isinstance(i, _Run) and not i.is_pattern
+    )
+    return Extraction(
+        tuple(found), name, extraction.provenance, extraction.source_lines, skipped=skipped
+    )
 
 
-def _run_pattern(extra: dict[str, str]) -> re.Pattern[str]:
-    """A run: strokes, with 半 and spaces (not line breaks) between them."""
-    table = {**glyphs.CANONICAL, **extra}
-    strokes = "".join(re.escape(c) for c, s in table.items() if s != glyphs.HALF)
-    halves = "".join(re.escape(c) for c, s in table.items() if s == glyphs.HALF)
-    inner = f"(?:[{strokes}{halves}]|[^\\S\\n])*"
-    return re.compile(f"[{strokes}](?:{inner}[{strokes}])?")
+def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
+    where = f" in {source_name}" if source_name else ""
+    labels = [i for i in reader.items if isinstance(i, _Label) and i.kind == Kind.LABEL]
+    if labels:
+        first = reader.position(labels[0].token.start)
+        return ExtractError(
+            f"no drum notation found{where}: the text names the scores ("
+            f"{reader.source[labels[0].token.start : labels[0].token.end]} at line {first.line}, "
+            f"column {first.column}) but prints no run of ○ (鼙) and □ (鼓) strokes; it "
+            "discusses the drum figures without printing them. If the transcription draws the "
+            "strokes with other signs, map them to strokes: X=○ / X=□",
+            option="glyph",
+        )
+    return ExtractError(
+        f"no drum notation found{where}: no run of ○ (鼙) and □ (鼓) strokes. If the "
+        "transcription draws the strokes with other signs, map them to strokes: X=○ / X=□",
+        option="glyph",
+    )
 
 
-def _items(cleaned: kanripo.Cleaned, extra: dict[str, str]) -> list[_Item]:
-    text = cleaned.text
-    items = []
-    for match in _run_pattern(extra).finditer(text):
-        i, end = match.span()
-        _check_neighbours(cleaned, i, end)
-        signs = [glyphs.canonical(c, extra) for c in match[0]]
-        strokes = [s for s in signs if s in (glyphs.CIRCLE, glyphs.SQUARE)]
-        if len(strokes) >= MIN_STROKES:
-            _check_half_at_edges(cleaned, i, end, extra)
-        if len(strokes) >= MIN_STROKES and (glyphs.HALF in signs or len(set(strokes)) == 2):
-            items.append(_Item("pattern", i, end))
-    for match in _LABEL.finditer(text):
-        items.append(_Item("label", match.start(), match.end(), STATE_SPELLINGS[match[1]]))
-    items.sort(key=lambda item: item.start)
-    return [item for index, item in enumerate(items) if _chained(text, index, items)]
+@dataclass(slots=True)
+class _Run:
+    """A run of strokes being read: its strokes and 半 marks, and what stands between them."""
+
+    first: int  # offset of the first stroke
+    last: int = 0  # offset of the last stroke
+    strokes: list[str] = field(default_factory=list)  # canonical ○/□
+    halves: list[tuple[int, int]] = field(default_factory=list)  # (offset, strokes before)
+    printed: list[str] = field(default_factory=list)
+    joined: list[Token] = field(default_factory=list)
+    notes: list[tuple[int, str, int]] = field(default_factory=list)  # (after, text, offset)
+    lead_half: int | None = None  # offset of a 半 before the first stroke
+    trail_half: int | None = None  # offset of a 半 after the last stroke
+    trailing_notes: list[Token] = field(default_factory=list)
+    #: (strokes, printed, joined, halves, last) at the last line break inside the run
+    cut: tuple | None = None
+    blank_before: bool = False  # only a blank line (and spacing) since the previous run
+    adjacent: bool = False  # only spacing, markup, notes or punctuation since the previous item
+
+    @property
+    def is_pattern(self) -> bool:
+        """Long enough, and with 半 inside or both drums: not a lone ○ or 口 of the prose."""
+        if len(self.strokes) < MIN_STROKES:
+            return False
+        return bool(self.halves) or len(set(self.strokes)) == 2
 
 
-def _chained(text: str, index: int, items: list[_Item]) -> bool:
-    """Labels count only next to a pattern; a label alone in prose (故魯鼓薛鼓總…) is not one."""
-    item = items[index]
-    if item.kind == "pattern":
-        return True
-    neighbours = items[max(0, index - 1) : index] + items[index + 1 : index + 2]
-    return any(n.kind == "pattern" and _adjacent(text, item, n) for n in neighbours)
+@dataclass(slots=True)
+class _Label:
+    kind: str  # Kind.LABEL, Kind.ULABEL or Kind.DRUM
+    token: Token
+    adjacent: bool = False
+
+    @property
+    def state(self) -> str:
+        return self.token.value if self.kind == Kind.LABEL else ""
 
 
-def _adjacent(text: str, a: _Item, b: _Item) -> bool:
-    first, second = (a, b) if a.start < b.start else (b, a)
-    gap = text[first.end : second.start]
-    return kanripo.BREAK not in gap and not gap.strip()
+@dataclass(slots=True)
+class _Divider:
+    """Sentence-end punctuation between two runs: it divides them."""
+
+    token: Token
+    adjacent: bool = True
 
 
-def _check_neighbours(cleaned: kanripo.Cleaned, start: int, end: int) -> None:
-    """A symbol-like character touching a run of strokes is likely an unmapped stroke: refuse it."""
-    text = cleaned.text
-    for index in (_skip_space(text, start - 1, -1), _skip_space(text, end, 1)):
-        if index is None:
-            continue
-        ch = text[index]
-        if glyphs.is_symbol_like(ch) or ch in glyphs.CONFUSABLES:
-            pos = cleaned.position(index)
-            raise NotationError(
-                f"unknown glyph {char_name(ch)} next to drum notation",
-                text=cleaned.source,
-                line=pos.line,
-                column=pos.column,
-                hint=f"hint: if it is a stroke, map it with --glyph {ch}=○ (鼙) or --glyph {ch}=□ "
-                "(鼓); otherwise separate it from the pattern.",
-            )
+@dataclass(slots=True)
+class _Gap:
+    """A little text between two runs (a character or two): it interrupts them."""
+
+    token: Token
+    adjacent: bool = False
 
 
-def _check_half_at_edges(cleaned: kanripo.Cleaned, start: int, end: int, extra) -> None:
-    """A 半 touching the first or last stroke of a run would be lost with the label beyond it."""
-    text = cleaned.text
-    for index, step in ((_skip_space(text, start - 1, -1), -1), (_skip_space(text, end, 1), 1)):
-        if index is None or glyphs.canonical(text[index], extra) != glyphs.HALF:
-            continue
-        pos = cleaned.position(index)
-        edge = "start" if step < 0 else "end"
-        if _stroke_across_break(text, index + step, step, extra):
-            hint = (
-                "hint: a blank line ends a pattern; if the pattern goes on after it, remove the "
-                "blank line."
-            )
-        else:
-            hint = (
-                "hint: 半 divides a pattern, so strokes stand before and after it; check the "
-                "transcription against the edition and move 半 to where it is printed."
-            )
-        raise NotationError(
-            f"半 at the {edge} of a run of strokes: 半 must stand between strokes",
-            text=cleaned.source,
+class _Reader:
+    """The parser: items (runs, labels, dividers) from the tokens, then figures from the items."""
+
+    def __init__(self, source: str, tables: lexer.Tables, partial: bool) -> None:
+        self.source = source
+        self.tables = tables
+        self.partial = partial
+        self.items: list = []
+        self._line_starts = kanripo.line_starts_of(source)
+        self._doubts: dict[int, list[str]] = {}  # id(run) → doubts
+        self._remarks: dict[int, list[str]] = {}
+        self._pairs: dict[int, tuple] = {}  # id(run) → (label item, side, figure, state)
+        self._gaps: list[tuple] = []  # (run, run, gap) for text between two runs
+        self.skipped = 0  # strokes read as part of the prose
+
+    def position(self, offset: int) -> Position:
+        return kanripo.position_of(offset, self._line_starts)
+
+    def error(self, offset: int, reason: str, hint: str, *, option: str | None = None):
+        pos = self.position(offset)
+        return NotationError(
+            reason,
+            text=self.source,
             line=pos.line,
             column=pos.column,
-            hint=hint,
+            hint=f"hint: {hint}",
+            option=option,
+        )
+
+    # --- items from tokens -------------------------------------------------------------------
+
+    def read(self) -> None:
+        items = self.items
+        run: _Run | None = None
+        pending: list[Token] = []  # tokens after the run's last stroke or 半
+        adjacent = False  # nothing but spacing since the last item
+        blank = False  # a blank line since the last run, and nothing else
+        half: Token | None = None  # a 半 outside a run, with only spacing after it
+        before: Token | None = None  # text just before, with only spacing since
+        for token in lexer.tokens(self.source, self.tables):
+            kind = token.kind
+            if kind == Kind.STROKES:
+                if run is not None:
+                    stop = _stop(pending) if run.trail_half is None else None
+                    if stop is not None:
+                        self._close(run, pending)
+                        items.append(_Divider(stop))
+                        run = None
+                    else:
+                        self._absorb(run, pending)
+                if run is None:
+                    if before is not None:
+                        self._check_neighbour(before, -1)
+                    run = _Run(token.start, adjacent=adjacent, blank_before=blank)
+                    if half is not None:
+                        run.lead_half = half.start
+                    gap = items[-1] if items and isinstance(items[-1], _Gap) else None
+                    if gap is not None and gap.token is before and len(items) > 1:
+                        self._gaps.append((items[-2], run, gap))
+                    items.append(run)
+                run.strokes.extend(token.value)
+                run.printed.append(self.source[token.start : token.end])
+                run.last = token.end - 1
+                run.trail_half = None
+                pending = []
+                half = before = None
+                adjacent = True
+                blank = False
+            elif kind == Kind.HALF:
+                if run is not None:
+                    self._absorb(run, pending)
+                    pending = []
+                    run.halves.append((token.start, len(run.strokes)))
+                    run.printed.append(token.value)
+                    run.trail_half = token.start
+                else:
+                    half = token
+                before = None
+            elif kind in _INSIDE:
+                if run is not None:
+                    pending.append(token)
+                elif kind == Kind.PUNCT:
+                    half = before = None
+            elif kind in (Kind.BLANK, Kind.HEADER):
+                if run is not None:
+                    self._close(run, pending)
+                    run, pending = None, []
+                    blank = True
+                half = before = None
+                adjacent = False
+            elif kind == Kind.OTHER:
+                if run is not None:
+                    if not any(t.kind == Kind.PUNCT for t in pending):
+                        self._check_neighbour(token, 1)
+                    self._cut_tail(run, pending, token)
+                    self._close(run, pending)
+                    run, pending = None, []
+                    if len(_bare(token.value)) <= MAX_INTERRUPTION:
+                        items.append(_Gap(token))
+                elif items and isinstance(items[-1], _Gap) and items[-1].token.end == token.start:
+                    items.pop()
+                half = None
+                before = token
+                adjacent = blank = False
+            else:  # a label, or the heading 鼓
+                if run is not None:
+                    self._close(run, pending)
+                    run, pending = None, []
+                items.append(_Label(kind, token, adjacent))
+                half = before = None
+                adjacent = True
+                blank = False
+        if run is not None:
+            self._close(run, pending)
+
+    def _absorb(self, run: _Run, pending: list[Token]) -> None:
+        """The tokens between two strokes (or a stroke and 半) belong to the pattern."""
+        after = len(run.strokes)
+        source = self.source
+        for t in pending:
+            if t.kind == Kind.SPACE:
+                run.printed.append(source[t.start : t.end].replace("\r", ""))
+            elif t.kind == Kind.NOTE:
+                self._note(run, after, t)
+            elif t.kind in _REPORTED:
+                if t.kind == Kind.LINE:
+                    cut = (len(run.strokes), len(run.printed), len(run.joined), len(run.halves))
+                    run.cut = (*cut, run.last)
+                run.joined.append(t)
+
+    def _cut_tail(self, run: _Run, pending: list[Token], text: Token) -> None:
+        """A stroke or two that begin a line and run into the prose are the prose's: a gloss
+        (○圜音圓), a headword (□，方鼓), a number (○○), a word (口徑) after a pattern that ends
+        at the end of the line before. The remark says what was left out."""
+        if run.cut is None:
+            return
+        strokes, printed, joined, halves, last = run.cut
+        tail = run.strokes[strokes:]
+        if not 1 <= len(tail) <= 2 or len(run.halves) != halves or strokes < MIN_STROKES:
+            return
+        punctuated = any(t.kind == Kind.PUNCT for t in pending)
+        word = text.value.lstrip(lexer.SPACES)[:4]
+        gloss = any(c in lexer.GLOSS for c in word) or word[:1] in lexer.NUMERALS
+        if not (punctuated or gloss or len(tail) == 1):
+            return
+        offset = run.joined[joined].end
+        while self.source[offset] not in self.tables.stroke_chars:
+            offset += 1
+        first = self.position(offset)
+        del run.strokes[strokes:], run.printed[printed:], run.joined[joined:]
+        run.last = last
+        run.trail_half = None
+        pending.clear()
+        self.skipped += len(tail)
+        self._remarks.setdefault(id(run), []).append(
+            f"left out {''.join(tail)!r} at line {first.line}, column {first.column}: it begins "
+            "the text that follows the pattern"
+        )
+
+    def _note(self, run: _Run, after: int, token: Token) -> None:
+        """Notes at one place, split only by line or page breaks, are one note."""
+        if run.notes and run.notes[-1][0] == after:
+            a, text, offset = run.notes[-1]
+            run.notes[-1] = (a, text + token.value, offset)
+        else:
+            run.notes.append((after, token.value, token.start))
+
+    def _close(self, run: _Run, pending: list[Token]) -> None:
+        if run.trail_half is not None:
+            run.halves.pop()
+            run.printed.pop()
+        run.trailing_notes = [t for t in pending if t.kind == Kind.NOTE]
+
+    def _check_neighbour(self, token: Token, step: int) -> None:
+        """A symbol-like character touching a run of strokes is likely an unmapped stroke."""
+        text = token.value
+        stripped = text.strip(lexer.SPACES) if step > 0 else text.rstrip(lexer.SPACES)
+        if not stripped:
+            return
+        ch = stripped[0] if step > 0 else stripped[-1]
+        if glyphs.is_symbol_like(ch) or ch in glyphs.CONFUSABLES:
+            offset = token.start + text.index(ch) if step > 0 else token.start + text.rindex(ch)
+            pos = self.position(offset)
+            raise NotationError(
+                f"unknown glyph {char_name(ch)} next to drum notation",
+                text=self.source,
+                line=pos.line,
+                column=pos.column,
+                hint=f"hint: if it is a stroke, map the sign to one: {ch}=○ (鼙) or {ch}=□ "
+                "(鼓); otherwise separate it from the pattern.",
+                option="glyph",
+            )
+
+    # --- figures from items ------------------------------------------------------------------
+
+    def figures(self, runs: list[_Run]) -> list[_Run]:
+        """The patterns in reading order; their labels, sides and states in self._pairs."""
+        items = self.items
+        for index, item in enumerate(items):
+            if isinstance(item, _Run) and len(item.strokes) >= MIN_STROKES:
+                self._check_halves(item, index)
+        for a, b, gap in self._gaps:
+            if a.is_pattern or b.is_pattern:
+                ch = _bare(gap.token.value)[0]
+                offset = gap.token.start + gap.token.value.index(ch)
+                raise self.error(
+                    offset,
+                    f"a run of strokes is interrupted by {char_name(ch)}",
+                    "inside a pattern only strokes, 半, spaces, line breaks, punctuation, markup "
+                    "and notes in brackets may stand; if it is a note, put it in brackets; if "
+                    "it is a miscopied stroke, correct it",
+                )
+        chains: list[list] = []
+        previous = None
+        for item in items:
+            chainable = (isinstance(item, _Run) and item.is_pattern) or isinstance(
+                item, (_Label, _Divider)
+            )
+            if not chainable:
+                previous = None
+                continue
+            joins = (
+                previous is not None
+                and item.adjacent
+                and not (isinstance(item, _Label) and isinstance(previous, _Label))
+            )
+            if joins:
+                chains[-1].append(item)
+            else:
+                chains.append([item])
+            previous = item
+        order: list[_Run] = []
+        for chain in chains:
+            order.extend(self._figure(chain))
+        return order
+
+    def _check_halves(self, run: _Run, index: int) -> None:
+        if len(run.halves) > 1 and run.is_pattern:
+            (first, _), (second, _) = run.halves[:2]
+            pos = self.position(first)
+            raise self.error(
+                second,
+                f"a second 半 mark (the first is at line {pos.line}, column {pos.column})",
+                "a pattern is divided once; remove one of the 半 marks.",
+            )
+        for offset, edge in ((run.lead_half, "start"), (run.trail_half, "end")):
+            if offset is None:
+                continue
+            if edge == "start":
+                across = run.blank_before and index > 0 and isinstance(self.items[index - 1], _Run)
+            else:
+                nxt = self.items[index + 1] if index + 1 < len(self.items) else None
+                across = isinstance(nxt, _Run) and nxt.blank_before
+            if across:
+                hint = "a blank line ends a pattern; if the pattern goes on after it, remove the "
+                hint += "blank line."
+            else:
+                hint = (
+                    "半 divides a pattern, so strokes stand before and after it; check the "
+                    "transcription against the edition and move 半 to where it is printed."
+                )
+            raise self.error(
+                offset, f"半 at the {edge} of a run of strokes: 半 must stand between strokes", hint
+            )
+
+    def _figure(self, chain: list) -> list[_Run]:
+        """Read one chain: pair runs with labels, infer states, check the figure is whole."""
+        for index, item in enumerate(chain):
+            if isinstance(item, _Divider):
+                if not self.partial:
+                    raise self._divided(item, chain)
+                pos = self.position(item.token.start)
+                self._doubts.setdefault(id(chain[index - 1]), []).append(
+                    f"divided from the strokes after it by {item.token.value!r} at line "
+                    f"{pos.line}, column {pos.column}"
+                )
+        chain = [i for i in chain if not isinstance(i, _Divider)]
+        runs = [i for i in chain if isinstance(i, _Run)]
+        if not runs:
+            return []
+        first = chain[0]
+        heading = None
+        if isinstance(first, _Label) and (
+            first.kind == Kind.DRUM
+            or (first.kind == Kind.ULABEL and len(chain) % 2 == 1 and isinstance(chain[1], _Run))
+        ):
+            heading = chain.pop(0)
+        if heading is not None or isinstance(chain[0], _Run):
+            side, figure = FOLLOWS, 1
+        else:
+            side, figure = PRECEDES, 2
+        pairs: list[tuple[_Run, _Label | None]] = []
+        pending_label: _Label | None = None
+        for item in chain:
+            if isinstance(item, _Run):
+                if side == FOLLOWS:
+                    pairs.append((item, None))
+                else:
+                    pairs.append((item, pending_label))
+                    pending_label = None
+            elif side == FOLLOWS:
+                if pairs and pairs[-1][1] is None and item.kind != Kind.DRUM:
+                    pairs[-1] = (pairs[-1][0], item)
+            elif item.kind != Kind.DRUM:
+                pending_label = item
+        states = self._states(pairs)
+        labelled = [p for p, s in zip(pairs, states, strict=True) if s]
+        for (run, label), state in zip(pairs, states, strict=True):
+            self._pairs[id(run)] = (label, side, figure if state else None, state)
+        for run, label in pairs:
+            if label is None:
+                self._doubt(
+                    run,
+                    f"the pattern on {self._lines(run)} has no 魯鼓/薛鼓 label beside it and no "
+                    "place in a figure",
+                    "write the label the edition prints beside it, or cut the fragment out of the "
+                    "passage",
+                )
+        if labelled:
+            self._check_figure(figure, [r for (r, _), s in zip(pairs, states, strict=True) if s])
+        return [run for run, _ in pairs]
+
+    def _states(self, pairs: list[tuple[_Run, _Label | None]]) -> list[str]:
+        """The state of each pair: from its label, or for a label that is not recognised, from its
+        place (魯 first, then 薛)."""
+        known = [label.state if label is not None else "" for _, label in pairs]
+        states = []
+        for index, (run, label) in enumerate(pairs):
+            if label is None:
+                states.append("")
+                continue
+            if label.state:
+                states.append(label.state)
+                continue
+            others = {s for i, s in enumerate(known) if s and i != index}
+            if len(pairs) == 2 and len(others) == 1:
+                state = next(s for s in _STATES if s not in others)
+            elif index < 2 and not others:
+                state = _STATES[index]
+            else:
+                self._doubt(
+                    run,
+                    f"label {self._text(label.token)!r} on {self._lines(run)} is not 魯鼓 or 薛鼓, "
+                    "and its place in the figure does not tell which it is",
+                    f"say which state {label.token.value!r} stands for "
+                    f"({label.token.value}=魯 or {label.token.value}=薛)",
+                    option="label",
+                )
+                states.append("")
+                continue
+            pos = self.position(label.token.start)
+            self._remarks.setdefault(id(run), []).append(
+                f"label {self._text(label.token)!r} (line {pos.line}, column {pos.column}) read "
+                f"as {state} by position"
+            )
+            states.append(state)
+        return states
+
+    def _check_figure(self, figure: int, runs: list[_Run]) -> None:
+        if len(runs) == 1:
+            (run,) = runs
+            self._doubt(
+                run,
+                f"figure {figure} has only one pattern (on {self._lines(run)}); each figure "
+                "prints one for 魯 and one for 薛",
+                "include the whole figure in the passage",
+            )
+        with_half = [bool(r.halves) for r in runs]
+        if len(runs) == 2 and with_half[0] != with_half[1]:
+            run = runs[with_half.index(False)]
+            other = runs[with_half.index(True)]
+            self._doubt(
+                run,
+                f"the pattern on {self._lines(run)} has no 半, but the other pattern of its figure "
+                f"(on {self._lines(other)}) has one",
+                "check the transcription against the edition: 半 may have been lost",
+            )
+
+    def _doubt(self, run: _Run, reason: str, hint: str, option: str = "partial") -> None:
+        if not self.partial:
+            raise self.error(run.first, reason, hint, option=option)
+        self._doubts.setdefault(id(run), []).append(reason)
+
+    def _divided(self, divider: _Divider, chain: list) -> NotationError:
+        index = chain.index(divider)
+        before = chain[index - 1]
+        a, b = self.position(before.first), self.position(before.last)
+        where = (
+            f"line {a.line}, columns {a.column}-{b.column}"
+            if a.line == b.line
+            else (f"lines {a.line}-{b.line}")
+        )
+        return self.error(
+            divider.token.start,
+            f"{char_name(divider.token.value)} divides a run of strokes: the "
+            f"{len(before.strokes)} strokes before it ({where}) would be a pattern without a "
+            "label, and the strokes after it a pattern without its beginning",
+            "a sentence end does not stand inside a printed pattern; if the pattern goes on "
+            "after it, remove it; if the strokes before it are a pattern of their own, write its "
+            "label",
+            option="partial",
+        )
+
+    def _lines(self, run: _Run) -> str:
+        return line_range(self.position(run.first).line, self.position(run.last).line, words=True)
+
+    def _text(self, token: Token) -> str:
+        return self.source[token.start : token.end]
+
+    # --- found patterns ----------------------------------------------------------------------
+
+    def found(self, run: _Run, extraction: Extraction, extra, edition_id: str, name: str) -> Found:
+        label, side, figure, state = self._pairs[id(run)]
+        printed = "".join(run.printed)
+        parsed = parse(printed, extra_glyphs=extra)
+        notes = list(run.notes)
+        if run.trailing_notes and self._continues(run, label, side):
+            merged = "".join(t.value for t in run.trailing_notes)
+            notes.append((len(run.strokes), merged, run.trailing_notes[0].start))
+        start, end = self.position(run.first), self.position(run.last)
+        lines = line_range(extraction.kanripo_line(start.line), extraction.kanripo_line(end.line))
+        printed_notes = tuple(
+            PrintedNote(after, text, extraction.kanripo_line(self.position(o).line))
+            for after, text, o in notes
+        )
+        score = Score(
+            parsed, edition_id, name, figure, state, printed, notes=printed_notes, lines=lines
+        )
+        label_text = self._text(label.token) if label is not None and state else ""
+        return Found(
+            score=score,
+            label=label_text,
+            label_pos=self.position(label.token.start) if label is not None and state else None,
+            start=start,
+            end=end,
+            label_side=side,
+            notes=printed_notes,
+            note_positions=tuple(self.position(o) for _, _, o in notes),
+            joined=tuple(
+                Joined(_REPORTED[t.kind], self._text(t), self.position(t.start)) for t in run.joined
+            ),
+            remarks=tuple(self._remarks.get(id(run), ())),
+            doubts=tuple(self._doubts.get(id(run), ())),
+        )
+
+    def _continues(self, run: _Run, label, side: str) -> bool:
+        """Notes after a pattern's last stroke are the pattern's when its figure goes on after
+        them (before the label that follows it, or the next label and pattern)."""
+        items = self.items
+        index = next(i for i, item in enumerate(items) if item is run)
+        nxt = items[index + 1] if index + 1 < len(items) else None
+        return (
+            isinstance(nxt, _Label)
+            and nxt.adjacent
+            and nxt.kind != Kind.DRUM
+            and (side == FOLLOWS or nxt is not label)
         )
 
 
-def _stroke_across_break(text: str, index: int, step: int, extra) -> bool:
-    """True if, going from `index` by `step` over spaces, a passage break and then a stroke come."""
-    crossed = False
-    while 0 <= index < len(text) and text[index].isspace():
-        crossed = crossed or text[index] == kanripo.BREAK
-        index += step
-    sign = glyphs.canonical(text[index], extra) if 0 <= index < len(text) else None
-    return crossed and sign in (glyphs.CIRCLE, glyphs.SQUARE)
-
-
-def _skip_space(text: str, index: int, step: int) -> int | None:
-    while 0 <= index < len(text):
-        if not text[index].isspace():
-            return index
-        if text[index] == kanripo.BREAK:
-            return None
-        index += step
+def _stop(pending: list[Token]) -> Token | None:
+    """A sentence end among the tokens between two strokes (none if 半 stands beside it)."""
+    for t in pending:
+        if t.kind == Kind.PUNCT and t.value in lexer.STOP:
+            return t
     return None
 
 
-def _pair(text: str, items: list[_Item]) -> list[tuple]:
-    """(pattern, label, side, figure) for each pattern, from the chains of patterns and labels."""
-    chains: list[list[_Item]] = []
-    paired = []
-    for item in items:
-        chain = chains[-1] if chains else None
-        if chain and item.kind != chain[-1].kind and _adjacent(text, chain[-1], item):
-            chain.append(item)
-        else:
-            chains.append([item])
-    for chain in chains:
-        side = FOLLOWS if chain[0].kind == "pattern" else PRECEDES
-        figure = 1 if side == FOLLOWS else 2
-        pending = list(chain)
-        while pending:
-            first = pending.pop(0)
-            second = pending.pop(0) if pending else None
-            pattern, label = (first, second) if side == FOLLOWS else (second, first)
-            if pattern is not None:
-                paired.append((pattern, label, side, figure))
-    return paired
-
-
-def _found(cleaned, pattern, label, side, figure, extra, edition_id, name) -> Found:
-    printed = cleaned.text[pattern.start : pattern.end]
-    try:
-        parsed = parse(printed, extra_glyphs=extra)
-    except NotationError as exc:
-        # The joined pattern is one line, so its columns index into it; map them to the file.
-        def where(column: int) -> Position:
-            return cleaned.position(pattern.start + column - 1)
-
-        reason = re.sub(
-            r"line 1, column (\d+)",
-            lambda m: "line {0.line}, column {0.column}".format(where(int(m[1]))),
-            exc.reason,
-        )
-        pos = where(exc.column or 1)
-        raise NotationError(
-            reason, text=cleaned.source, line=pos.line, column=pos.column, hint=exc.hint
-        ) from None
-    state = label.state if label else ""
-    score = Score(parsed, edition_id, name, figure if state else None, state, printed)
-    return Found(
-        score=score,
-        label=cleaned.text[label.start : label.end] if label else "",
-        label_pos=cleaned.position(label.start) if label else None,
-        start=cleaned.position(pattern.start),
-        end=cleaned.position(pattern.end - 1),
-        label_side=side,
-    )
+def _bare(text: str) -> str:
+    return "".join(c for c in text if c not in lexer.SPACES and c not in lexer.PUNCTUATION)
 
 
 def _check_unique(found: list[Found], source_name: str) -> None:

@@ -77,7 +77,13 @@ def edition_toml(
         where = line_range(*unlabelled[0].lines, words=True)
         raise ExtractError(
             f"the pattern on {where} has no 魯鼓/薛鼓 label beside it, so it cannot go into "
-            "an edition file; use --json to see what was found"
+            "an edition file; list what was found to see it"
+        )
+    doubtful = [f for f in extraction.scores if f.doubtful]
+    if doubtful:
+        raise ExtractError(
+            f"the reading is partial ({doubtful[0].doubts[0]}), so it cannot go into an "
+            "edition file; settle what is doubtful in the passage first"
         )
     name = name or extraction.name
     prov = extraction.provenance
@@ -101,6 +107,11 @@ def edition_toml(
         kanripo_lines = extraction.kanripo_lines(found)
         if kanripo_lines:
             entry["kanripo_lines"] = kanripo_lines
+        if found.notes:
+            entry["notes"] = [
+                {"after": n.after, "text": n.text, **({"line": n.line} if n.line else {})}
+                for n in found.notes
+            ]
         scores.append(entry)
     data = {
         "id": edition_id,

@@ -10,7 +10,6 @@ and tells the function given to on_stale_removed.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import shutil
@@ -101,9 +100,7 @@ def _make_temporary(path: Path, folder_too: bool = False) -> Path:
     try:
         made = make(prefix=temporary_prefix(path), suffix=_SUFFIX, dir=folder)
     except OSError as exc:
-        # a folder the user may not write in is a usage error; a full disk a runtime failure
-        kind = OutputError if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else WriteError
-        raise kind(f"cannot write in {str(folder)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write in {str(folder)!r}: {exc.strerror}") from None
     if folder_too:
         return Path(made)
     fd, name = made
@@ -129,7 +126,9 @@ def check_writable(path: str | Path) -> Path:
             f"output folder {str(parent)!r} does not exist; create it first (mkdir -p {parent})"
         )
     if not os.access(parent, os.W_OK):
-        raise OutputError(f"output folder {str(parent)!r} is not writable; choose another -o path")
+        raise OutputError(
+            f"output folder {str(parent)!r} is not writable; choose another output path"
+        )
     return path
 
 
@@ -227,7 +226,7 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
         try:
             old.unlink(missing_ok=True)
         except OSError as exc:
-            raise OutputError(
+            raise WriteError(
                 f"wrote {len(pages)} page(s) to {str(path)!r} but cannot remove the earlier page "
                 f"{str(old)!r}: {exc.strerror}; delete it by hand"
             ) from None

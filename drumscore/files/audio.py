@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import struct
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,21 @@ def write_audio(
     stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
 
 
+def tags_for_track(track) -> dict[str, str]:
+    """The metadata of a track of several items: its title, and each item's citation."""
+    from drumscore import __version__
+
+    if len(track.items) == 1:
+        return tags_for(track.first)
+    lines = [track.citation] if track.citation else []
+    lines += [f"{item.label}: {item.timeline.citation}" for item in track.items]
+    return {
+        "title": track.title or track.description,
+        "comment": "\n".join(lines),
+        "software": f"drumscore {__version__}",
+    }
+
+
 def tags_for(timeline) -> dict[str, str]:
     """The metadata that says what a render holds: its title and the citation of the reading."""
     from drumscore import __version__
@@ -46,6 +62,7 @@ def stream_audio(
     subtype: str | None = None,
     channels: int = 2,
     tags: Mapping[str, str] | None = None,
+    cues: Sequence[tuple[int, str]] = (),
 ) -> None:
     """Write `blocks` (about `frames` frames in all) one after another, as they come.
 
@@ -80,6 +97,15 @@ def stream_audio(
                 out.close()
             except sf.SoundFileError as exc:
                 raise write_failed(path, OSError(0, str(exc))) from None
+        if cues:
+            try:
+                add_cues(tmp, fmt, cues, rate)
+            except Exception as exc:
+                # mutagen wraps the OSError of a full disk in its own error
+                cause = exc if isinstance(exc, OSError) else exc.__context__ or exc
+                if not isinstance(cause, OSError):
+                    raise
+                raise write_failed(path, cause) from None
 
 
 def _reason(out, exc: Exception) -> str:
@@ -92,6 +118,54 @@ def _reason(out, exc: Exception) -> str:
     except (AttributeError, TypeError):
         return str(exc)
     return text.removeprefix("System error : ").rstrip(".") or str(exc)
+
+
+def add_cues(path: str | Path, fmt: str, cues: Sequence[tuple[int, str]], rate: int) -> None:
+    """Cue points, each a frame and a label: a WAV file's cue and labl chunks; in FLAC and OGG
+    Vorbis comments CHAPTERnnn=HH:MM:SS.mmm and CHAPTERnnnNAME=label (the Vorbis chapter
+    convention). RF64 files get none."""
+    if fmt == "WAV":
+        _wav_cues(Path(path), cues)
+    elif fmt in ("FLAC", "OGG"):
+        import mutagen
+
+        tagged = mutagen.File(str(path))
+        for n, (frame, label) in enumerate(cues, 1):
+            ms = round(frame * 1000 / rate)
+            hours, minutes, seconds = ms // 3_600_000, ms // 60_000 % 60, ms // 1000 % 60
+            stamp = f"{hours:02d}:{minutes:02d}:{seconds:02d}.{ms % 1000:03d}"
+            tagged[f"CHAPTER{n:03d}"] = stamp
+            tagged[f"CHAPTER{n:03d}NAME"] = label
+        tagged.save()
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return kind + struct.pack("<I", len(body)) + body + (b"\0" if len(body) % 2 else b"")
+
+
+def _wav_cues(path: Path, cues: Sequence[tuple[int, str]]) -> None:
+    """Append a 'cue ' chunk and a LIST 'adtl' chunk of 'labl' labels (UTF-8) to a RIFF WAV."""
+    points = b"".join(
+        struct.pack("<II4sIII", n, frame, b"data", 0, 0, frame)
+        for n, (frame, _) in enumerate(cues, 1)
+    )
+    cue = _chunk(b"cue ", struct.pack("<I", len(cues)) + points)
+    labels = b"".join(
+        _chunk(b"labl", struct.pack("<I", n) + label.encode("utf-8") + b"\0")
+        for n, (_, label) in enumerate(cues, 1)
+    )
+    extra = cue + _chunk(b"LIST", b"adtl" + labels)
+    with path.open("r+b") as f:
+        head = f.read(12)
+        if head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+            return
+        f.seek(0, 2)
+        if f.tell() % 2:
+            f.write(b"\0")
+        f.write(extra)
+        size = f.tell() - 8
+        f.seek(4)
+        f.write(struct.pack("<I", size))
 
 
 def _to_pcm16(block: np.ndarray) -> np.ndarray:

@@ -39,7 +39,9 @@ def check_rate(rate: int | None) -> int:
     if rate is None:
         return DEFAULT_RATE
     if isinstance(rate, bool) or not isinstance(rate, int) or not MIN_RATE <= rate <= MAX_RATE:
-        raise OptionError(f"--rate {rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz")
+        raise OptionError(
+            f"rate {rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz", option="rate"
+        )
     return rate
 
 
@@ -62,12 +64,16 @@ def audio_format(
     if len(subtype) > _MAX_SUBTYPE or not sf.check_format(fmt, subtype):
         usable = ", ".join(sf.available_subtypes(fmt))
         shown = given if len(subtype) <= _MAX_SUBTYPE else given[:_MAX_SUBTYPE] + "…"
-        raise OptionError(f"--subtype {shown!r} cannot be written as {fmt}; use one of: {usable}")
+        raise OptionError(
+            f"subtype {shown!r} cannot be written as {fmt}; use one of: {usable}",
+            option="subtype",
+        )
     rates = SUBTYPE_RATES.get(subtype)
     if rate is not None and rates is not None and rate not in rates:
         khz = ", ".join(f"{r // 1000}" for r in rates)
         raise OptionError(
-            f"--subtype {subtype} takes a sample rate of {khz} kHz, not {rate} Hz; "
-            f"give --rate {rates[-1]}"
+            f"subtype {subtype} takes a sample rate of {khz} kHz, not {rate} Hz; "
+            f"give a rate of {rates[-1]}",
+            option="subtype",
         )
     return fmt, subtype

@@ -11,32 +11,36 @@ import importlib
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from drumscore.errors import PlaybackError
+from drumscore.errors import MissingDependencyError, PlaybackError, install_line
+from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
-from drumscore.render.mix import DEFAULT_RATE, PEAK_DBFS, mix_range, plan
+from drumscore.render.mix import DEFAULT_RATE, gain_for, mix_range, plan
 from drumscore.timeline import Timeline
 
-INSTALL_HINT = (
+PORTAUDIO_INSTALL = (
     "install the PortAudio library (on Debian and Ubuntu: sudo apt install libportaudio2), "
-    "or write the sound to a file with 'drumscore render SCORE -o out.wav'"
+    "or write the sound to a file with 'drumscore render'"
 )
 #: Longest the display waits between looks at the stream clock.
 MAX_WAIT = 0.05
 
 
-def load_sounddevice():
-    """The sounddevice module, or a PlaybackError saying what to install."""
+def load_sounddevice() -> Any:
+    """The sounddevice module, or a MissingDependencyError saying what to install."""
     try:
         return importlib.import_module("sounddevice")
     except OSError as exc:  # sounddevice raises OSError when libportaudio is missing
-        raise PlaybackError(f"cannot load the PortAudio library ({exc}); {INSTALL_HINT}") from None
+        raise MissingDependencyError(
+            f"cannot load the PortAudio library ({exc})", PORTAUDIO_INSTALL
+        ) from None
     except ImportError:
-        raise PlaybackError(
-            "playback needs the Python package sounddevice: pip install 'drumscore[play]'; "
-            "or write the sound to a file with 'drumscore render SCORE -o out.wav'"
+        raise MissingDependencyError(
+            "playback needs the Python package sounddevice",
+            f"{install_line('play')}; or write the sound to a file with 'drumscore render'",
         ) from None
 
 
@@ -61,7 +65,7 @@ def output_devices() -> tuple[OutputDevice, ...]:
         default = sd.default.device[1]
     except sd.PortAudioError as exc:
         raise PlaybackError(
-            f"PortAudio cannot list the audio devices ({exc}); {INSTALL_HINT}"
+            f"PortAudio cannot list the audio devices ({exc}); {PORTAUDIO_INSTALL}"
         ) from None
     if default is None or default < 0:
         try:
@@ -86,8 +90,8 @@ def output_devices() -> tuple[OutputDevice, ...]:
 
 
 def choose_device(name: str | None = None) -> OutputDevice:
-    """The device called `name` (a number from --list-devices, its name, or part of it), or the
-    default one when `name` is None."""
+    """The device called `name` (its number in output_devices(), its name, or part of it), or
+    the default one when `name` is None."""
     devices = output_devices()
     if not devices:
         raise PlaybackError(
@@ -101,17 +105,8 @@ def choose_device(name: str | None = None) -> OutputDevice:
         for device in devices:
             if device.index == int(wanted):
                 return device
-    exact = [d for d in devices if d.name.casefold() == wanted.casefold()]
-    partial = [d for d in devices if wanted.casefold() in d.name.casefold()]
-    matches = exact or partial
-    if len(matches) == 1:
-        return matches[0]
-    names = ", ".join(repr(d.name) for d in (matches or devices))
-    if matches:
-        raise PlaybackError(f"--device {name!r} matches several devices: {names}; be more precise")
-    raise PlaybackError(
-        f"no audio output device called {name!r}; choose one of {names} (see --list-devices)"
-    )
+    names = [d.name for d in devices]
+    return devices[choose_by_name(name, names, what="audio output device", option="device")]
 
 
 class Feed:
@@ -133,7 +128,7 @@ class Feed:
         self._strokes = len(timeline)
         heard = self.mix(0, self._steady_state())
         peak = float(np.max(np.abs(heard))) if heard.size else 0.0
-        self.gain = np.float32(10 ** (PEAK_DBFS / 20) / peak) if peak else np.float32(1)
+        self.gain = gain_for(peak)
 
     def _steady_state(self) -> int:
         """Frames enough to hold the loudest moment: the section repeats, so once as many passes
@@ -228,8 +223,9 @@ class AudioPlayer:
         except (sd.PortAudioError, ValueError) as exc:
             self.close()
             raise PlaybackError(
-                f"cannot play on {where}: {exc}; choose another device with --device "
-                "(see --list-devices), or write a file with 'drumscore render'"
+                f"cannot play on {where}: {exc}; choose another device, or write a file "
+                "with 'drumscore render'",
+                option="device",
             ) from None
 
     def close(self) -> None:

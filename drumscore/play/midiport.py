@@ -9,24 +9,26 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from drumscore._cstderr import captured
-from drumscore.errors import PlaybackError
+from drumscore.errors import MissingDependencyError, PlaybackError, install_line
+from drumscore.play.choose import choose_by_name
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 
 BACKEND = "mido.backends.rtmidi"
 
 
-def load_backend():
-    """mido's python-rtmidi backend, or a PlaybackError saying what to install."""
+def load_backend() -> Any:
+    """mido's python-rtmidi backend, or a MissingDependencyError saying what to install."""
     import mido
 
     try:
         return mido.Backend(BACKEND, load=True)
     except ImportError:
-        raise PlaybackError(
-            "MIDI output needs the Python package python-rtmidi: pip install 'drumscore[play]'"
+        raise MissingDependencyError(
+            "MIDI output needs the Python package python-rtmidi", install_line("play")
         ) from None
 
 
@@ -46,19 +48,12 @@ def output_ports() -> list[str]:
 def choose_port(name: str) -> str:
     """The one port whose name is `name`, or contains it."""
     ports = output_ports()
-    exact = [p for p in ports if p.casefold() == name.strip().casefold()]
-    matches = exact or [p for p in ports if name.strip().casefold() in p.casefold()]
-    if len(matches) == 1:
-        return matches[0]
     if not ports:
         raise PlaybackError(
             f"no MIDI output port called {name!r}: there are no MIDI output ports; "
             "start a synthesiser (e.g. fluidsynth or timidity -iA) or connect one"
         )
-    names = ", ".join(repr(p) for p in (matches or ports))
-    if matches:
-        raise PlaybackError(f"--midi-port {name!r} matches several ports: {names}; be more precise")
-    raise PlaybackError(f"no MIDI output port called {name!r}; choose one of {names}")
+    return ports[choose_by_name(name, ports, what="MIDI output port", option="midi_port")]
 
 
 def open_port(name: str):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from drumscore.errors import DrumscoreError, InputMissingError
+from drumscore.errors import DrumscoreError, InputMissingError, KitError
 from drumscore.files.reading import open_input, read_input_text
 from drumscore.model import Drum
 
@@ -23,10 +23,6 @@ BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
 MAX_SAMPLE_SECONDS = 60
 #: A sample whose peak is below this (−80 dBFS: 16-bit rounding noise at most) is silence.
 SILENCE = 1e-4
-
-
-class KitError(DrumscoreError, ValueError):
-    """A kit file or sample that cannot be used."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,9 +99,15 @@ class Kit:
     name: str
     rate: int | None
     voices: dict[Drum, Voice]
+    #: The count-in sound ([count] in the kit file), or None to use the built-in kit's.
+    count: Voice | None = None
 
     def voice(self, drum: Drum) -> Voice:
         return self.voices[drum]
+
+    def count_voice(self) -> Voice:
+        """The kit's own count sound, or the built-in kit's wood block."""
+        return self.count if self.count is not None else builtin_kit().count
 
     def at_rate(self, rate: int) -> Kit:
         """The kit with every sample resampled once, from its own rate, to `rate`."""
@@ -116,7 +118,8 @@ class Kit:
 
 @functools.lru_cache(maxsize=8)
 def _at_rate(kit: Kit, rate: int) -> Kit:
-    return Kit(kit.name, rate, {d: v.at_rate(rate) for d, v in kit.voices.items()})
+    count = kit.count.at_rate(rate) if kit.count is not None else None
+    return Kit(kit.name, rate, {d: v.at_rate(rate) for d, v in kit.voices.items()}, count)
 
 
 def read_sample(path: str | Path, written: str | None = None) -> Sample:
@@ -185,17 +188,13 @@ def _number(table: dict, key: str, default: float, where: str) -> float:
     return float(value)
 
 
-def _voice(table, drum: Drum, folder: Path, where: str) -> Voice:
-    where = f"{where} [{drum.pinyin}]"
+def _voice(table, key: str, what: str, folder: Path, where: str) -> Voice:
+    """The voice of table [key] (`what` names its sound in messages)."""
+    where = f"{where} [{key}]"
     if table is None:
-        raise KitError(
-            f"{where} is missing; add a [{drum.pinyin}] table with samples = [...] for "
-            f"{drum.value} {drum.symbol}"
-        )
+        raise KitError(f"{where} is missing; add a [{key}] table with samples = [...] for {what}")
     if not isinstance(table, dict):
-        raise KitError(
-            f"{where} must be a table ([{drum.pinyin}] with samples = [...]), not {table!r}"
-        )
+        raise KitError(f"{where} must be a table ([{key}] with samples = [...]), not {table!r}")
     unknown = set(table) - {"samples", "gain_db", "pan", "layers"}
     if unknown:
         raise KitError(
@@ -207,12 +206,11 @@ def _voice(table, drum: Drum, folder: Path, where: str) -> Voice:
     layers_value = table.get("layers", [])
     if not isinstance(layers_value, list):
         raise KitError(
-            f"{where}: layers must be written as [[{drum.pinyin}.layers]] tables, "
-            f"not {layers_value!r}"
+            f"{where}: layers must be written as [[{key}.layers]] tables, not {layers_value!r}"
         )
     for layer in layers_value:
         if not isinstance(layer, dict) or "samples" not in layer:
-            raise KitError(f"{where}: each [[{drum.pinyin}.layers]] needs velocity and samples")
+            raise KitError(f"{where}: each [[{key}.layers]] needs velocity and samples")
         velocity = layer.get("velocity")
         if isinstance(velocity, bool) or not isinstance(velocity, int) or not 1 <= velocity <= 127:
             raise KitError(
@@ -220,7 +218,7 @@ def _voice(table, drum: Drum, folder: Path, where: str) -> Voice:
             )
         specs.append((velocity, _names(layer["samples"], where)))
     if not specs:
-        raise KitError(f"{where} needs samples = [...] or [[{drum.pinyin}.layers]]")
+        raise KitError(f"{where} needs samples = [...] or [[{key}.layers]]")
     specs.sort(key=lambda spec: spec[0])
     velocities = [v for v, _ in specs]
     if len(set(velocities)) < len(velocities):
@@ -251,13 +249,24 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     except tomllib.TOMLDecodeError as exc:
         raise KitError(f"kit file {str(path)!r} cannot be read: {exc}") from None
     where = f"kit file {str(path)!r}"
-    unknown = sorted(set(data) - {"name", "pi", "gu"})
+    unknown = sorted(set(data) - {"name", "pi", "gu", "count"})
     if unknown:
-        raise KitError(f"{where}: unknown key {unknown[0]!r}; a kit file has name, [pi] and [gu]")
-    voices = {drum: _voice(data.get(drum.pinyin), drum, path.parent, where) for drum in Drum}
-    rates = {s.rate for v in voices.values() for layer in v.layers for s in layer.samples}
+        raise KitError(
+            f"{where}: unknown key {unknown[0]!r}; a kit file has name, [pi], [gu] and [count]"
+        )
+    voices = {
+        drum: _voice(
+            data.get(drum.pinyin), drum.pinyin, f"{drum.value} {drum.symbol}", path.parent, where
+        )
+        for drum in Drum
+    }
+    count = None
+    if "count" in data:
+        count = _voice(data["count"], "count", "the count-in", path.parent, where)
+    every = [*voices.values(), *([count] if count else [])]
+    rates = {s.rate for v in every for layer in v.layers for s in layer.samples}
     name = data.get("name") or path.resolve().parent.name
-    return Kit(str(name), rates.pop() if len(rates) == 1 else None, voices)
+    return Kit(str(name), rates.pop() if len(rates) == 1 else None, voices, count)
 
 
 @functools.cache

@@ -72,3 +72,76 @@ def midi_bytes(timeline: Timeline, midimap: MidiMap | None = None) -> bytes:
     buffer = io.BytesIO()
     to_midi(timeline, midimap).save(file=buffer)
     return buffer.getvalue()
+
+
+#: General MIDI 76, Hi Wood Block: the count-in's note, apart from both drums' notes.
+COUNT_NOTE = 76
+
+
+def _end_at(track: mido.MidiTrack, tick: int) -> None:
+    """Move a track's end_of_track to `tick` if the track's last event comes earlier."""
+    last = sum(msg.time for msg in track[:-1])
+    track[-1] = track[-1].copy(time=max(0, tick - last))
+
+
+def track_to_midi(track, midimap: MidiMap | None = None) -> mido.MidiFile:
+    """A drumscore.track.Track as a type-1 file: items one after another, each at its tempo.
+
+    One beat is a quarter note of TICKS_PER_BEAT ticks and a set_tempo at each item gives its
+    interval; a pause lasts its seconds at the tempo of the item before it. Track 0 holds a marker
+    at each item (its label) and at each count-in, with the markers of each timeline; count
+    strokes sound on COUNT_NOTE. Both tracks end at the track's last beat (and pause), so a
+    loopable track loops on the beat in a sequencer too.
+    """
+    midimap = midimap or MidiMap()
+    conductor: list[tuple[int, mido.MetaMessage]] = [
+        (0, mido.MetaMessage("track_name", name=track.description)),
+    ]
+    if track.citation:
+        conductor.append((0, mido.MetaMessage("text", text=track.citation)))
+    notes: list[tuple[int, mido.Message | mido.MetaMessage]] = [
+        (0, mido.MetaMessage("track_name", name="鼙 ○ / 鼓 □ / count"))
+    ]
+    starts, beat, tick = [], 0, 0
+    for item in track.items:
+        timeline = item.timeline
+        starts.append((tick, beat))
+        conductor.append(
+            (tick, mido.MetaMessage("set_tempo", tempo=round(timeline.tempo.interval * 1_000_000)))
+        )
+        if len(track.items) > 1:
+            conductor.append((tick, mido.MetaMessage("marker", text=item.label)))
+        conductor.append((tick, mido.MetaMessage("text", text=timeline.citation)))
+        if item.count_in:
+            conductor.append((tick, mido.MetaMessage("marker", text=f"count-in {item.count_in}")))
+        first = tick + item.count_in * TICKS_PER_BEAT
+        conductor += [
+            (first + m.k * TICKS_PER_BEAT, mido.MetaMessage("marker", text=m.text))
+            for m in timeline.markers()
+        ]
+        tick = first + len(timeline) * TICKS_PER_BEAT
+        tick += round(item.pause / timeline.tempo.interval * TICKS_PER_BEAT)
+        beat += item.beats
+    for hit in track.hits(48000):
+        item_tick, item_beat = starts[hit.item]
+        at = item_tick + (hit.beat - item_beat) * TICKS_PER_BEAT
+        if hit.offset:
+            at = max(0, at + round(hit.offset / hit.timeline.tempo.interval * TICKS_PER_BEAT))
+        note = COUNT_NOTE if hit.is_count else midimap.note(hit.drum)
+        on = mido.Message("note_on", channel=PERCUSSION_CHANNEL, note=note, velocity=hit.velocity)
+        notes.append((at, on))
+        notes.append(
+            (at + NOTE_TICKS, mido.Message("note_off", channel=PERCUSSION_CHANNEL, note=note))
+        )
+    midi = mido.MidiFile(type=1, ticks_per_beat=TICKS_PER_BEAT, charset="utf-8")
+    for events in (conductor, notes):
+        midi.tracks.append(_delta_track(events))
+        _end_at(midi.tracks[-1], tick)
+    return midi
+
+
+def midi_bytes_of(track, midimap: MidiMap | None = None) -> bytes:
+    """track_to_midi as the bytes of a Standard MIDI File."""
+    buffer = io.BytesIO()
+    track_to_midi(track, midimap).save(file=buffer)
+    return buffer.getvalue()

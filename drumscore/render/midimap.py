@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drumscore.errors import OptionError
-from drumscore.expression import DEFAULT_VELOCITY
+from drumscore.expression import DEFAULT_VELOCITY, drum_pair
 from drumscore.model import Drum
 
 #: MIDI channel 10 (0-based 9): the General MIDI percussion channel.
@@ -44,27 +44,14 @@ class MidiMap:
 
     @classmethod
     def from_option(cls, text: str | None) -> MidiMap:
-        """Parse --midi-notes 'PI,GU', e.g. '45,41' (鼙 first, then 鼓)."""
+        """Parse midi_notes 'PI,GU', e.g. '45,41' (鼙 first, then 鼓)."""
         if text is None:
             return cls()
-        if len(text) > 16:
-            raise OptionError(
-                f"--midi-notes takes two note numbers, 鼙 then 鼓, such as '45,41'; got "
-                f"{len(text):,} characters"
-            )
-        parts = [p.strip() for p in text.split(",")]
-        try:
-            pi, gu = (int(p) for p in parts)
-        except ValueError:
-            raise OptionError(
-                f"--midi-notes takes two note numbers, 鼙 then 鼓, such as '45,41'; got {text!r}"
-            ) from None
-        for n in (pi, gu):
-            if not 0 <= n <= 127:
-                raise OptionError(f"MIDI note {n} in --midi-notes {text!r} is outside 0-127")
+        pi, gu = drum_pair(text, option="midi_notes", what="MIDI notes", example="45,41")
         if pi == gu:
             raise OptionError(
-                f"--midi-notes {text!r} gives both drums note {pi}; choose two different notes"
+                f"midi_notes {text!r} gives both drums note {pi}; choose two different notes",
+                option="midi_notes",
             )
         return cls(pi_note=pi, gu_note=gu)
 

@@ -38,6 +38,13 @@ class MixPlan:
     gains: np.ndarray
     sounds: tuple[np.ndarray, ...]
     length: int
+    #: For a loopable file: its length, the mix past it folded back onto its start.
+    loop_length: int | None = None
+
+    @property
+    def frames(self) -> int:
+        """Frames in the file: the loop's length, or every frame until the last ring ends."""
+        return self.length if self.loop_length is None else self.loop_length
 
     @property
     def longest(self) -> int:
@@ -163,6 +170,9 @@ def blocks(
 
     Each block is a view of one reused buffer, valid until the next is asked for.
     """
+    if plan.loop_length is not None:
+        yield from _folded_blocks(plan, block_frames, peak_dbfs)
+        return
     scale = gain_for(peak(plan), peak_dbfs)
     buffer = np.empty((min(block_frames, max(plan.length, 1)), 2), dtype=np.float32)
     for start in range(0, plan.length, block_frames):
@@ -178,3 +188,77 @@ def render_audio(
     """The whole render as a normalised float32 array of shape (frames, 2)."""
     p = plan(timeline, kit, rate)
     return normalise(mix_range(p, 0, p.length))
+
+
+# --- tracks: count-in, programmes and loopable files ---------------------------------------
+
+
+def track_plan(track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPlan:
+    """The MixPlan of a drumscore.track.Track: its hits, count strokes on the count sound.
+
+    A loopable track's plan has loop_length set to the track's whole number of beats.
+    """
+    kit = (kit or builtin_kit()).at_rate(rate)
+    count_voice = kit.count if kit.count is not None else builtin_kit().at_rate(rate).count
+    table: dict[tuple, int] = {}
+    sounds: list[np.ndarray] = []
+    turns: dict[tuple, int] = {}
+    onsets, which, gains = [], [], []
+    for hit in track.hits(rate):
+        voice = count_voice if hit.is_count else kit.voice(hit.drum)
+        velocity = hit.velocity
+        layer = voice.layer_for(velocity)
+        turn_key = (hit.drum, layer.velocity)
+        n = turns.get(turn_key, 0)
+        turns[turn_key] = n + 1
+        key = (hit.drum, layer.velocity, n % len(layer.samples))
+        if key not in table:
+            table[key] = len(sounds)
+            sounds.append(voice.sample_for(n, velocity))
+        which.append(table[key])
+        gains.append(1.0 if hit.is_count else velocity / default_velocity(hit.drum))
+        onsets.append(hit.frame)
+    onsets_a = np.asarray(onsets, dtype=np.int64)
+    which_a = np.asarray(which, dtype=np.int32)
+    gains_a = np.asarray(gains, dtype=np.float32)
+    order = np.argsort(onsets_a, kind="stable")
+    onsets_a, which_a, gains_a = onsets_a[order], which_a[order], gains_a[order]
+    lengths = np.array([len(s) for s in sounds], dtype=np.int64)
+    length = int(np.max(onsets_a + lengths[which_a])) if len(which_a) else 0
+    end = track.end_frame(rate)
+    if track.items[-1].pause:
+        length = max(length, end)  # a pause after the last item is kept as silence
+    loop = end if track.loopable else None
+    return MixPlan(rate, onsets_a, which_a, gains_a, tuple(sounds), length, loop)
+
+
+def folded_range(plan: MixPlan, start: int, stop: int) -> np.ndarray:
+    """Frames start..stop of a loopable plan's file: the mix, with what rings past the end of
+    the file added back from its start, as often as it wraps."""
+    period = plan.loop_length
+    out = mix_range(plan, start, stop)
+    wrap = period
+    while start + wrap < plan.length:
+        out += mix_range(plan, start + wrap, stop + wrap)
+        wrap += period
+    return out
+
+
+def _folded_blocks(plan: MixPlan, block_frames: int, peak_dbfs: float) -> Iterator[np.ndarray]:
+    period = plan.loop_length
+    head = min(period, plan.length - period)  # the part of the file the fold reaches
+    highest = peak(plan)
+    if head > 0:
+        highest = max(highest, float(np.max(np.abs(folded_range(plan, 0, head)))))
+    scale = gain_for(highest, peak_dbfs)
+    for start in range(0, period, block_frames):
+        stop = min(period, start + block_frames)
+        out = folded_range(plan, start, stop) if start < head else mix_range(plan, start, stop)
+        out *= scale
+        yield out
+
+
+def render_track(track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> np.ndarray:
+    """A whole track as a normalised float32 array (frames, 2), folded if loopable."""
+    p = track_plan(track, kit, rate)
+    return np.concatenate(list(b.copy() for b in blocks(p)) or [np.zeros((0, 2), np.float32)])

@@ -10,18 +10,18 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from drumscore.errors import EngraveError
+from drumscore.errors import EngraveError, MissingDependencyError, OptionError
 
 #: Executable names tried in order; DRUMSCORE_MUSESCORE overrides them with a path or name.
 MUSESCORE_NAMES = ("mscore3", "musescore3", "mscore", "musescore")
-ENGRAVED = ("pdf", "png")
+PAGE_FORMATS = ("pdf", "png")
 TIMEOUT_SECONDS = 300
 #: MuseScore's word for a file it could not read at all (it still writes a blank page).
 UNREADABLE = "empty score"
-INSTALL_HINT = (
+MUSESCORE_INSTALL = (
     "install MuseScore 3 (Debian/Ubuntu: sudo apt-get install musescore3; elsewhere "
     "https://musescore.org) or set DRUMSCORE_MUSESCORE to its executable; "
-    "or write -o FILE.musicxml and open it in any notation program"
+    "or write MusicXML and open it in any notation program"
 )
 #: The MuseScore style of every engraving. The time signatures are hidden (the scores have no
 #: metre), and MuseScore would still draw a courtesy time signature at the end of a line before a
@@ -51,21 +51,23 @@ class Engraving:
 
 
 def find_musescore() -> str:
-    """The MuseScore executable, or an EngraveError saying how to install it."""
+    """The MuseScore executable, or a MissingDependencyError saying how to install it."""
     override = os.environ.get("DRUMSCORE_MUSESCORE")
     if override:
         found = shutil.which(override)
         if found is None:
-            raise EngraveError(
-                f"DRUMSCORE_MUSESCORE={override!r} is not an executable; "
-                "point it at mscore3, or unset it to search the PATH"
+            raise MissingDependencyError(
+                f"DRUMSCORE_MUSESCORE={override!r} is not an executable",
+                "point it at mscore3, or unset it to search the PATH",
             )
         return found
     for name in MUSESCORE_NAMES:
         found = shutil.which(name)
         if found:
             return found
-    raise EngraveError(f"PDF and PNG need MuseScore, which is not installed: {INSTALL_HINT}")
+    raise MissingDependencyError(
+        "PDF and PNG need MuseScore, which is not installed", MUSESCORE_INSTALL
+    )
 
 
 def engrave(
@@ -76,8 +78,11 @@ def engrave(
     PNG pages are `dpi` dots per inch and trimmed to the music with a `trim`-pixel margin (None
     keeps the whole page).
     """
-    if kind not in ENGRAVED:
-        raise EngraveError(f"cannot engrave {kind!r}; MuseScore writes {', '.join(ENGRAVED)}")
+    if kind not in PAGE_FORMATS:
+        raise OptionError(
+            f"kind {kind!r} cannot be engraved; MuseScore writes {', '.join(PAGE_FORMATS)}",
+            option="kind",
+        )
     program = executable or find_musescore()
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     env.setdefault("XDG_RUNTIME_DIR", "")

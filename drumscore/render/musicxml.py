@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Voice:
+class StaffVoice:
     """How one drum is written: MusicXML notehead, staff position and instrument id."""
 
     notehead: str
@@ -39,12 +39,12 @@ class Voice:
 #: MuseScore 3 reads neither "square" nor "rectangle", but draws "la" square. Instrument names
 #: stay ASCII: MuseScore 3 keeps drum names in Latin-1.
 VOICES = {
-    Drum.PI: Voice("normal", "C", 5, "P1-PI", "Pi (small drum)"),
-    Drum.GU: Voice("la", "F", 4, "P1-GU", "Gu (big drum)"),
+    Drum.PI: StaffVoice("normal", "C", 5, "P1-PI", "Pi (small drum)"),
+    Drum.GU: StaffVoice("la", "F", 4, "P1-GU", "Gu (big drum)"),
 }
 PART_ID = "P1"
 
-#: What --lyrics writes under each stroke.
+#: What each lyrics choice writes under each stroke.
 LYRICS = {
     "drum": {Drum.PI: "鼙", Drum.GU: "鼓"},
     "glyph": {Drum.PI: "○", Drum.GU: "□"},
@@ -53,7 +53,7 @@ LYRICS = {
 
 HALF_MARK = "半"
 #: Repeats are written out; beyond this many the export takes minutes and no one reads the page.
-MAX_REPEAT = 200
+MAX_WRITTEN_REPEATS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +68,11 @@ class Bar:
 def bars(timeline: Timeline) -> tuple[Bar, ...]:
     """The bars of a timeline: a new bar at every marker (半, each repeat)."""
     total = len(timeline)
-    if timeline.repeats > MAX_REPEAT:
+    if timeline.repeats > MAX_WRITTEN_REPEATS:
         raise OptionError(
-            f"--repeat {timeline.repeats} is too many to write out as notation; use at most "
-            f"{MAX_REPEAT}, or write .mid or audio for a longer backing track"
+            f"repeats {timeline.repeats} is too many to write out as notation; use at most "
+            f"{MAX_WRITTEN_REPEATS}, or write MIDI or audio for a longer backing track",
+            option="repeats",
         )
     if total == 0:
         raise OptionError(f"{timeline.description!r} has no strokes, so there is nothing to write")
@@ -85,11 +86,11 @@ def bars(timeline: Timeline) -> tuple[Bar, ...]:
 
 
 def check_lyrics(lyrics: str | None) -> str | None:
-    """The --lyrics value, or an OptionError naming the choices."""
+    """The lyrics choice, or an OptionError naming the choices."""
     if lyrics is None or lyrics in LYRICS:
         return lyrics
     choices = ", ".join(repr(k) for k in LYRICS)
-    raise OptionError(f"--lyrics {lyrics!r} is not known; choose one of {choices}")
+    raise OptionError(f"lyrics {lyrics!r} is not known; choose one of {choices}", option="lyrics")
 
 
 def _bpm_number(timeline: Timeline) -> int | float:
@@ -163,7 +164,7 @@ def _hidden_metre(length: int, made: dict):
 
 
 def velocities(timeline: Timeline, midimap: MidiMap) -> dict[Drum, int]:
-    """Each drum's velocity in the notation: the timeline's --velocity, else the MidiMap's.
+    """Each drum's velocity in the notation: the timeline's expression, else the MidiMap's.
 
     Notation is written on the even beat, so humanizing (which varies each stroke) is left out.
     """

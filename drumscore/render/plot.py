@@ -6,10 +6,11 @@ Needs matplotlib (the optional extra `plot`); it is imported only here.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from drumscore.analysis.compare import Comparison
-from drumscore.errors import OptionError
-from drumscore.model import Drum
+from drumscore.errors import require
+from drumscore.model import Drum, Score
 
 FORMATS = {".png": "png", ".svg": "svg"}
 _CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
@@ -18,71 +19,79 @@ DIFF_COLOUR = "#f2d45c"
 
 
 def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
-    """The comparison drawn as PNG or SVG bytes: ○ as circles, □ as squares, one row per score."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise OptionError("--plot needs matplotlib: pip install 'drumscore[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """The comparison drawn as PNG or SVG bytes: ○ as circles, □ as squares, one row per score.
+
+    matplotlib's global state (its backend, its rcParams) is left as it was: the figure is made
+    without pyplot, and the fonts are set for this drawing only.
+    """
+    require("matplotlib", extra="plot", needed="plotting needs matplotlib", option="plot")
+    import matplotlib
     from matplotlib import font_manager
 
     cjk = _cjk_font(font_manager)
+    fonts = {"font.family": ["sans-serif"], "font.sans-serif": [cjk, "DejaVu Sans"]} if cjk else {}
+    with matplotlib.rc_context(fonts):
+        return _draw(comparison, fmt, cjk)
+
+
+def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
     labels = _labels(cjk)
     columns = comparison.columns
     width = max(8.0, 0.32 * len(columns) + 2.5)
-    fig, ax = plt.subplots(figsize=(width, 2.8), dpi=120)
-    try:
-        for x, column in enumerate(columns):
-            if column.differs:
-                ax.axvspan(x - 0.45, x + 0.45, color=DIFF_COLOUR, alpha=0.6, lw=0, zorder=0)
-            for y, stroke in ((1, column.a), (0, column.b)):
-                if stroke is None:
-                    ax.plot([x - 0.2, x + 0.2], [y, y], color="#888888", lw=1.5)
-                    continue
-                marker = "o" if stroke.drum is Drum.PI else "s"
-                ax.scatter(
-                    [x],
-                    [y],
-                    marker=marker,
-                    s=110,
-                    facecolors="white",
-                    edgecolors=COLOURS[stroke.drum],
-                    linewidths=2,
-                    zorder=3,
-                )
-        for y, side in ((1, "a"), (0, "b")):
-            half = comparison.half_column(side)
-            if half is None:
+    fig = Figure(figsize=(width, 2.8), dpi=120)
+    ax = fig.subplots()
+    # aligned columns are numbered from 1, as strokes are everywhere else
+    for x, column in enumerate(columns, start=1):
+        if column.differs:
+            ax.axvspan(x - 0.45, x + 0.45, color=DIFF_COLOUR, alpha=0.6, lw=0, zorder=0)
+        for y, stroke in ((1, column.a), (0, column.b)):
+            if stroke is None:
+                ax.plot([x - 0.2, x + 0.2], [y, y], color="#888888", lw=1.5)
                 continue
-            ax.plot([half - 0.5, half - 0.5], [y - 0.35, y + 0.35], color="black", lw=2)
-            ax.text(half - 0.5, y + 0.42, labels["half"], ha="center", va="bottom", fontsize=9)
-            # each section's name under the middle of its strokes
-            for x, name in (((half - 0.5) / 2, "head"), ((half + len(columns) - 1) / 2, "touhu")):
-                ax.text(x, y - 0.42, labels[name], ha="center", va="top", fontsize=7, color="#555")
-        ax.set_yticks([1, 0], [_name(comparison.a, cjk, "A"), _name(comparison.b, cjk, "B")])
-        ax.set_ylim(-0.8, 1.8)
-        ax.set_xlim(-1, len(columns))
-        ax.set_xlabel("stroke (aligned; an even beat, 間若一)" if cjk else "stroke (aligned)")
-        ax.set_title(
-            f"differences: {comparison.distance} (highlighted); circle = pi (small drum), "
-            "square = gu (big drum)",
-            fontsize=9,
-        )
-        for spine in ("top", "right", "left"):
-            ax.spines[spine].set_visible(False)
-        fig.tight_layout()
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format=fmt)
-        return buffer.getvalue()
-    finally:
-        plt.close(fig)
+            marker = "o" if stroke.drum is Drum.PI else "s"
+            ax.scatter(
+                [x],
+                [y],
+                marker=marker,
+                s=110,
+                facecolors="white",
+                edgecolors=COLOURS[stroke.drum],
+                linewidths=2,
+                zorder=3,
+            )
+    for y, side in ((1, "a"), (0, "b")):
+        half = comparison.half_column(side)
+        if half is None:
+            continue
+        at = half + 0.5  # between column `half` and the next, counting from 1
+        ax.plot([at, at], [y - 0.35, y + 0.35], color="black", lw=2)
+        ax.text(at, y + 0.42, labels["half"], ha="center", va="bottom", fontsize=9)
+        # each section's name under the middle of its strokes
+        for x, name in (((half + 1) / 2, "head"), ((half + len(columns) + 1) / 2, "touhu")):
+            ax.text(x, y - 0.42, labels[name], ha="center", va="top", fontsize=7, color="#555")
+    ax.set_yticks([1, 0], [_name(comparison.a, cjk, "A"), _name(comparison.b, cjk, "B")])
+    ax.set_ylim(-0.8, 1.8)
+    ax.set_xlim(0, len(columns) + 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("stroke (aligned; an even beat, 間若一)" if cjk else "stroke (aligned)")
+    ax.set_title(
+        f"differences: {comparison.distance} (highlighted); circle = pi (small drum), "
+        "square = gu (big drum)",
+        fontsize=9,
+    )
+    for spine in ("top", "right", "left"):
+        ax.spines[spine].set_visible(False)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt)
+    return buffer.getvalue()
 
 
-def _cjk_font(font_manager) -> str | None:
-    """Use a CJK font if one is installed, so 半 and edition names show; else romanise."""
-    import matplotlib
-
+def _cjk_font(font_manager: Any) -> str | None:
+    """A CJK font if one is installed, so 半 and edition names show; else None (romanise)."""
     available = {f.name for f in font_manager.fontManager.ttflist}
     if not available.intersection(_CJK_FONTS):
         # matplotlib's cache skips font collections (.ttc), where CJK fonts usually are.
@@ -95,8 +104,6 @@ def _cjk_font(font_manager) -> str | None:
         available = {f.name for f in font_manager.fontManager.ttflist}
     for name in _CJK_FONTS:
         if name in available:
-            matplotlib.rcParams["font.family"] = ["sans-serif"]
-            matplotlib.rcParams["font.sans-serif"] = [name, "DejaVu Sans"]
             return name
     return None
 
@@ -107,10 +114,6 @@ def _labels(cjk: str | None) -> dict[str, str]:
     return {"half": "ban (half)", "head": "head", "touhu": "touhu"}
 
 
-def _name(score, cjk: str | None, side: str) -> str:
-    if cjk:
-        return f"{side}: {score.key}"
-    slug = {"魯": "lu", "薛": "xue"}.get(score.state, "")
-    if score.edition_id:
-        return f"{side}: {slug}/{score.figure}@{score.edition_id}"
-    return f"{side}: notation"
+def _name(score: Score, cjk: str | None, side: str) -> str:
+    """The row's label: the score's name, or "notation" for raw notation without a CJK font."""
+    return f"{side}: {score.key if cjk or score.edition_id else 'notation'}"

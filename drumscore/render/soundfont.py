@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drumscore._cstderr import captured
-from drumscore.errors import DrumscoreError
+from drumscore.errors import DrumscoreError, SoundFontError, require
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 
@@ -20,13 +20,9 @@ SYNTH_GAIN = 0.5
 #: The longest ring-out after the last stroke, in seconds (reverb tail included).
 MAX_TAIL = 5.0
 #: The sample rates FluidSynth accepts.
-MIN_RATE, MAX_RATE = 8000, 96000
+SYNTH_MIN_RATE, SYNTH_MAX_RATE = 8000, 96000
 #: Drum kits live in bank 128 of a General MIDI SoundFont.
 DRUM_BANK = 128
-
-
-class SoundFontError(DrumscoreError, ValueError):
-    """A SoundFont that cannot be used, or no synthesiser to play it with."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +46,23 @@ def strikes(timeline: Timeline, rate: int, midimap: MidiMap | None = None) -> li
         found.append(Strike(frame, midimap.note(event.drum), event.velocity, frame + half))
     found.sort(key=lambda s: s.frame)
     return found
+
+
+def track_strikes(track, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
+    """The strikes of a drumscore.track.Track: its hits, count strokes on the count note."""
+    from drumscore.render.midi import COUNT_NOTE
+
+    midimap = midimap or MidiMap()
+    found = []
+    for hit in track.hits(rate):
+        note = COUNT_NOTE if hit.is_count else midimap.note(hit.drum)
+        off = hit.frame + round(hit.timeline.tempo.interval * rate / 2)
+        found.append(Strike(hit.frame, note, hit.velocity, off))
+    found.sort(key=lambda s: s.frame)
+    return found
+
+
+timeline_strikes = strikes
 
 
 def check_soundfont(path: str | Path) -> Path:
@@ -76,14 +89,13 @@ def check_soundfont(path: str | Path) -> Path:
 
 
 def _fluidsynth():
-    try:
-        import fluidsynth
-    except ImportError as exc:
-        raise SoundFontError(
-            f"--soundfont needs FluidSynth ({exc}): pip install 'drumscore[soundfont]' and, on "
-            "Debian, apt install libfluidsynth3"
-        ) from None
-    return fluidsynth
+    return require(
+        "fluidsynth",
+        extra="soundfont",
+        debian="libfluidsynth3",
+        needed="soundfont needs FluidSynth",
+        option="soundfont",
+    )
 
 
 def render_blocks(
@@ -92,14 +104,18 @@ def render_blocks(
     rate: int,
     midimap: MidiMap | None = None,
     block_frames: int = 1 << 16,
+    strikes: list[Strike] | None = None,
 ) -> tuple[int, Iterator]:
     """(most frames, blocks): float32 stereo blocks of the timeline played by FluidSynth.
 
     The synthesiser is made (and the SoundFont loaded) here, before any block is asked for.
+    `strikes`, if given, are played instead of the timeline's (see track_strikes).
     """
-    if not MIN_RATE <= rate <= MAX_RATE:
+    if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
         raise SoundFontError(
-            f"FluidSynth renders at {MIN_RATE} to {MAX_RATE} Hz, not {rate}; choose another --rate"
+            f"rate {rate} Hz is outside what FluidSynth renders, {SYNTH_MIN_RATE} to "
+            f"{SYNTH_MAX_RATE} Hz; choose another rate",
+            option="rate",
         )
     path = check_soundfont(soundfont)
     fluidsynth = _fluidsynth()
@@ -114,7 +130,7 @@ def render_blocks(
             f"FluidSynth cannot load a drum kit from SoundFont {str(path)!r}{why}; "
             "give a General MIDI SoundFont 2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2"
         )
-    plan = strikes(timeline, rate, midimap)
+    plan = strikes if strikes is not None else timeline_strikes(timeline, rate, midimap)
     tail = int(MAX_TAIL * rate)
     most = (plan[-1].off if plan else 0) + tail
     return most, _blocks(synth, plan, rate, block_frames, tail)

@@ -11,8 +11,8 @@ import pytest
 from cli_run import expect_error, run_cli
 from sourcefiles import SOURCES, source_text
 
-from drumscore.cli.commands import extract as extract_cmd
 from drumscore.corpus import load_edition
+from drumscore.editions import passage as passage_module
 
 ZHUSHU = str(SOURCES / "KR1d0053_058_禮記注疏.txt")
 COUNT = '\n[[count]]\nby = "某"\nfigure = 1\nstate = "魯"\nsection = "she"\npi = 13\ngu = 10\n'
@@ -104,7 +104,7 @@ def test_fifo_is_refused_without_waiting(tmp_path, capsys):
 
 
 def test_passage_too_big(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(extract_cmd, "MAX_BYTES", 1000)
+    monkeypatch.setattr(passage_module, "MAX_BYTES", 1000)
     path = tmp_path / "big.txt"
     path.write_text("甲" * 400, encoding="utf-8")
     assert "is more than 1,000 bytes" in expect_error(["extract", str(path)], capsys)
@@ -115,7 +115,7 @@ def test_passage_read_is_bounded_whatever_its_size_says(capsys, monkeypatch):
     maps = Path("/proc/self/maps")
     if not maps.is_file() or maps.stat().st_size:
         pytest.skip("no /proc/self/maps of size 0")
-    monkeypatch.setattr(extract_cmd, "MAX_BYTES", 100)
+    monkeypatch.setattr(passage_module, "MAX_BYTES", 100)
     assert "is more than 100 bytes" in expect_error(["extract", str(maps)], capsys)
 
 
@@ -129,13 +129,16 @@ OPTION_ERRORS = [
     (["-o", " "], "-o ' ' is an empty file name"),
     (["-o", "{d}"], "-o '{d}' is a folder; give an edition file name such as '{d}/mine.toml'"),
     (["-o", "{d}/no/e.toml"], "does not exist"),
-    (["--id", "x"], "--id only applies with -o EDITION.toml"),
-    (["--name", "x"], "--name only applies with -o EDITION.toml"),
-    (["--alias", "x"], "--alias only applies with -o EDITION.toml"),
-    (["--script", "simplified"], "--script only applies with -o EDITION.toml"),
-    (["--note", ""], "--note only applies with -o EDITION.toml"),
+    (["--id", "x"], "--id 'x' only applies with -o EDITION.toml"),
+    (["--name", "x"], "--name 'x' only applies with -o EDITION.toml"),
+    (["--alias", "x"], "--alias 'x' only applies with -o EDITION.toml"),
+    (["--script", "simplified"], "--script 'simplified' only applies with -o EDITION.toml"),
+    (["--note", ""], "--note '' only applies with -o EDITION.toml"),
     (["--force"], "--force only applies with -o EDITION.toml"),
-    (["--json", "--id", "x", "--note", "y"], "--id and --note only apply with -o EDITION.toml"),
+    (
+        ["--json", "--id", "x", "--note", "y"],
+        "--id 'x' and --note 'y' only apply with -o EDITION.toml",
+    ),
     (["--encoding", "rot13"], "unknown text encoding 'rot13'"),
     (["--glyph", "○=□"], "'○' is notation already"),
 ]
@@ -160,7 +163,7 @@ def test_memory_of_a_long_passage(tmp_path):
     text = prose * (2_000_000 // len(prose.encode())) + source_text("KR1d0053_058_禮記注疏.txt")
     path = tmp_path / "long.txt"
     path.write_text(text, encoding="utf-8")
-    assert 1_900_000 < path.stat().st_size < extract_cmd.MAX_BYTES
+    assert 1_900_000 < path.stat().st_size < passage_module.MAX_BYTES
     result = subprocess.run(
         [sys.executable, str(PEAK_MEMORY), "extract", str(path)],
         capture_output=True,
@@ -176,3 +179,61 @@ def test_written_file_is_toml(tmp_path, capsys):
     out = tmp_path / "e.toml"
     write_edition(out, capsys=capsys)
     assert tomllib.loads(out.read_text(encoding="utf-8"))["id"] == "e"
+
+
+# --- texts that are refused or read in part ---
+
+TOP = "鼓\n○□○○□□。○□○○□半○□○□○○○□□○□○魯鼓\n"
+
+
+def test_a_full_stop_inside_a_pattern_exits_2_at_its_position(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text(TOP, encoding="utf-8")
+    code, out, err = run_cli(["extract", str(path)], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("drumscore: error: line 2, column 7: '。' (U+3002")
+    assert "--partial" in err
+
+
+def test_partial_marks_doubtful_patterns_in_text_and_json(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text(TOP, encoding="utf-8")
+    code, out, _ = run_cli(["extract", str(path), "--partial"], capsys)
+    assert code == 0
+    assert "a partial reading" in out
+    assert out.count("DOUBTFUL:") == 3 and "divided from the strokes after it by '。'" in out
+    code, out, _ = run_cli(["extract", str(path), "--partial", "--json"], capsys)
+    data = json.loads(out)
+    assert data["doubtful"] is True
+    assert [s["doubtful"] for s in data["scores"]] == [True, True]
+    assert data["scores"][1]["state"] == "魯"
+    err = expect_error(["extract", str(path), "--partial", "-o", str(tmp_path / "e.toml")], capsys)
+    assert "cannot go into an edition file" in err
+    assert not (tmp_path / "e.toml").exists()
+
+
+def test_label_option(tmp_path, capsys):
+    lu = "○□○○□□○□○○□半○□○□○○○□□○□○"
+    xue = "○□○○○□□○□○○□□○□○○□□○半○□○○○□□○"
+    path = tmp_path / "p.txt"
+    text = f"鼓{lu}魯鼓{xue}薜鼓\n"
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = run_cli(["extract", str(path)], capsys)
+    column = text.index("薜") + 1
+    assert code == 0 and f"label '薜鼓' (line 1, column {column}) read as 薛 by position" in out
+    code, out, _ = run_cli(["extract", str(path), "--label", "薜=薛", "--json"], capsys)
+    assert [s["remarks"] for s in json.loads(out)["scores"]] == [[], []]
+    assert "--label '薜=齊'" in expect_error(["extract", str(path), "--label", "薜=齊"], capsys)
+
+
+def test_notes_inside_patterns_in_the_table_and_json(capsys):
+    name = str(SOURCES / "KR1d0068_072_欽定禮記義疏.txt")
+    code, out, _ = run_cli(["extract", name], capsys)
+    assert code == 0
+    assert "1 魯鼓: note after stroke 8: 吳澄本作○ (line 5, column 10; Kanripo line 674)" in out
+    _, out, _ = run_cli(["extract", name, "--json"], capsys)
+    lu2 = json.loads(out)["scores"][2]
+    assert [(n["after"], n["text"], n["kanripo_line"]) for n in lu2["notes"]] == [
+        (21, "大戴禮下尚有一□一○朱子從之", 678)
+    ]
+    assert lu2["kanripo_lines"] == "677-678"

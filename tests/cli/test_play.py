@@ -272,8 +272,14 @@ def test_list_ports_without_python_rtmidi_says_how_to_install_it(monkeypatch, ca
     [
         (["play"], "give a SCORE"),
         (["play", "--list-devices", "--list-ports"], "one at a time"),
-        (["play", "lu", "--midi-port", "x", "--kit", "k"], "--kit 'k' shapes the audio"),
-        (["play", "lu", "--midi-port", "x", "--humanize", "5"], "--humanize '5' shapes"),
+        (
+            ["play", "lu", "--midi-port", "x", "--kit", "k"],
+            "--kit 'k' only applies with audio playback",
+        ),
+        (
+            ["play", "lu", "--midi-port", "x", "--humanize", "5"],
+            "--humanize '5' only applies with audio playback",
+        ),
         (["play", "lu", "--humanize", "500"], "--humanize takes milliseconds"),
         (["play", "lu", "--list-devices"], "leave out the score 'lu'"),
         (["play", "lu", "--midi-notes", "45,41"], "--midi-port"),

@@ -9,7 +9,7 @@ from drumscore import corpus
 from drumscore.editions import clean as kanripo
 from drumscore.editions.extract import extract
 
-EDITIONS = corpus.editions()
+EDITIONS = corpus.builtin_editions()
 
 
 def test_every_witness_with_notation_has_an_edition():

@@ -4,8 +4,7 @@ import os
 
 import pytest
 
-from drumscore import OutputError
-from drumscore.errors import WriteError
+from drumscore import OutputError, WriteError
 from drumscore.files.atomic import (
     atomic_path,
     check_writable,

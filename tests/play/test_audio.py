@@ -16,7 +16,7 @@ from audio_checks import strokes
 from fake_audio import no_library
 
 from drumscore.corpus import resolve
-from drumscore.errors import DrumscoreError, PlaybackError
+from drumscore.errors import DrumscoreError, MissingDependencyError, OptionError, PlaybackError
 from drumscore.play import audio as playback
 from drumscore.render.mix import render_audio
 from drumscore.timeline import arrange
@@ -226,7 +226,7 @@ def test_a_device_is_found_by_number_name_or_part_of_its_name(fake_sd, name, exp
 
 def test_a_missing_portaudio_library_says_to_install_libportaudio2_or_render(monkeypatch):
     monkeypatch.setattr(playback.importlib, "import_module", no_library)
-    with pytest.raises(PlaybackError) as caught:
+    with pytest.raises(MissingDependencyError) as caught:
         playback.choose_device()
     message = str(caught.value)
     assert "libportaudio2" in message
@@ -239,7 +239,7 @@ def test_a_missing_sounddevice_package_says_how_to_install_it(monkeypatch):
         raise ModuleNotFoundError(f"No module named {name!r}")
 
     monkeypatch.setattr(playback.importlib, "import_module", no_package)
-    with pytest.raises(PlaybackError, match=r"drumscore\[play\]"):
+    with pytest.raises(MissingDependencyError, match=r"drumscore\[play\]"):
         playback.output_devices()
 
 
@@ -252,7 +252,7 @@ def test_no_output_device_says_to_render_instead(monkeypatch):
 
 
 def test_an_unknown_device_name_lists_the_devices(fake_sd):
-    with pytest.raises(PlaybackError) as caught:
+    with pytest.raises(OptionError) as caught:
         playback.choose_device("HDMI")
     assert "'HDMI'" in str(caught.value)
     assert "'Speakers'" in str(caught.value)
@@ -262,8 +262,9 @@ def test_an_unknown_device_name_lists_the_devices(fake_sd):
 def test_an_ambiguous_device_name_asks_for_more(monkeypatch):
     sd = FakeSoundDevice(devices=(("USB Audio 1", 2), ("USB Audio 2", 2)))
     monkeypatch.setattr(playback, "load_sounddevice", lambda: sd)
-    with pytest.raises(PlaybackError, match="several"):
+    with pytest.raises(OptionError, match="several") as caught:
         playback.choose_device("usb")
+    assert caught.value.option == "device"
 
 
 def test_a_stream_portaudio_refuses_to_open_is_a_clear_error(fake_sd):
@@ -275,4 +276,4 @@ def test_a_stream_portaudio_refuses_to_open_is_a_clear_error(fake_sd):
     with pytest.raises(PlaybackError, match="Invalid sample rate") as caught:
         player.start()
     assert "'Speakers'" in str(caught.value)
-    assert "--list-devices" in str(caught.value)
+    assert caught.value.option == "device"

@@ -9,7 +9,7 @@ import mido
 import pytest
 
 from drumscore.corpus import resolve
-from drumscore.errors import PlaybackError
+from drumscore.errors import MissingDependencyError, OptionError, PlaybackError
 from drumscore.play import midiport
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import arrange
@@ -91,7 +91,7 @@ def test_a_port_is_chosen_by_part_of_its_name(monkeypatch):
 def test_without_python_rtmidi_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "rtmidi", None)
     monkeypatch.delitem(sys.modules, "mido.backends.rtmidi", raising=False)
-    with pytest.raises(PlaybackError, match="python-rtmidi"):
+    with pytest.raises(MissingDependencyError, match="python-rtmidi"):
         midiport.output_ports()
 
 
@@ -107,7 +107,7 @@ def test_a_midi_system_that_cannot_open_is_a_clear_error(monkeypatch):
 
 def test_an_unknown_port_lists_the_ports_there_are(monkeypatch):
     monkeypatch.setattr(midiport, "output_ports", lambda: ["Midi Through:0", "FLUID Synth:0"])
-    with pytest.raises(PlaybackError) as caught:
+    with pytest.raises(OptionError) as caught:
         midiport.choose_port("Yamaha")
     assert "'Yamaha'" in str(caught.value)
     assert "'FLUID Synth:0'" in str(caught.value)
@@ -121,5 +121,6 @@ def test_no_ports_at_all_says_to_start_a_synthesiser(monkeypatch):
 
 def test_an_ambiguous_port_name_asks_for_more(monkeypatch):
     monkeypatch.setattr(midiport, "output_ports", lambda: ["Synth A", "Synth B"])
-    with pytest.raises(PlaybackError, match="several"):
+    with pytest.raises(OptionError, match="several") as caught:
         midiport.choose_port("synth")
+    assert caught.value.option == "midi_port"

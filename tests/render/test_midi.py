@@ -69,7 +69,7 @@ def test_marker_at_half_and_track_name_cite_the_reading():
     assert "禮記注疏" in name and "魯" in name and "figure 1" in name and "she" in name
     assert name.endswith("[lu/1@zhushu]")
     text = next(m.text for m in midi.tracks[0] if m.type == "text")
-    assert text.startswith("lu/1@zhushu --section she --bpm 120;") and "KR1d0053" in text
+    assert text.startswith("lu/1@zhushu, section she, bpm 120;") and "KR1d0053" in text
 
 
 def test_repeats_continue_the_even_beat_and_are_marked():

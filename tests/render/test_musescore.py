@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from drumscore.corpus import resolve
-from drumscore.errors import EngraveError
+from drumscore.errors import EngraveError, MissingDependencyError, OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import engrave, find_musescore
@@ -165,13 +165,13 @@ def test_no_time_signature_is_drawn_not_even_a_courtesy_one(tmp_path):
 def test_missing_musescore_says_how_to_install_it(monkeypatch, tmp_path):
     monkeypatch.delenv("DRUMSCORE_MUSESCORE", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(EngraveError, match="apt-get install musescore3"):
+    with pytest.raises(MissingDependencyError, match="apt-get install musescore3"):
         find_musescore()
 
 
 def test_a_bad_override_is_named(monkeypatch):
     monkeypatch.setenv("DRUMSCORE_MUSESCORE", "/no/such/mscore")
-    with pytest.raises(EngraveError, match="'/no/such/mscore'"):
+    with pytest.raises(MissingDependencyError, match="'/no/such/mscore'"):
         find_musescore()
 
 
@@ -181,7 +181,7 @@ def test_a_failing_program_is_an_engrave_error():
 
 
 def test_unknown_kind_is_refused():
-    with pytest.raises(EngraveError, match="'svg'"):
+    with pytest.raises(OptionError, match="'svg'"):
         engrave(b"", "svg", executable="true")
 
 

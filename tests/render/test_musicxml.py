@@ -270,8 +270,9 @@ def test_a_section_without_strokes_is_refused_and_nothing_is_written(tmp_path):
 
 
 def test_too_many_repeats_for_notation_are_refused():
-    with pytest.raises(OptionError, match="--repeat 201"):
+    with pytest.raises(OptionError, match="repeats 201") as info:
         musicxml_bytes(arrange(resolve("lu"), repeats=201))
+    assert info.value.option == "repeats"
 
 
 def test_a_pattern_without_half_is_one_bar_with_no_mark():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from drumscore.cli.options import add_rate_option, add_tempo_options
+from drumscore.cli.options import add_rate_option, add_tempo_options, only_with
 from drumscore.model import Section
 
 MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
@@ -46,15 +46,14 @@ def _check_options(args: argparse.Namespace):
     from drumscore.files.format_choice import check_rate
     from drumscore.timing import Tempo
 
-    if not args.audio:
-        given = [f"--{name}" for name in AUDIO_OPTIONS if getattr(args, name) not in (None, False)]
-        if given:
-            names = " and ".join(given)
-            verb, why = ("applies", "it shapes") if len(given) == 1 else ("apply", "they shape")
-            raise OptionError(
-                f"{names} only {verb} with --audio OUT.wav ({why} the audio file, "
-                f"not the comparison); add --audio or leave {names} out"
-            )
+    only_with(
+        args,
+        AUDIO_OPTIONS,
+        present=bool(args.audio),
+        target="--audio OUT.wav",
+        purpose="the audio file, not the comparison",
+        fix="add --audio",
+    )
     tempo = Tempo.from_options(args.bpm, args.interval)
     rate = check_rate(args.rate)
     plot_format = None

@@ -7,11 +7,6 @@ import json
 import os
 from pathlib import Path
 
-from drumscore.files.reading import LIMITS
-
-#: Passages are a page or a chapter (the longest real one is 16 KB, a whole 卷 well under 1 MB);
-#: anything much larger is not a passage.
-MAX_BYTES = LIMITS["passage"]
 #: The options that describe the edition file, and so apply only with -o.
 EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "force")
 
@@ -32,9 +27,31 @@ def add_parser(sub) -> None:
         help="read glyph X as ○ (鼙) or □ (鼓); may be given several times",
     )
     p.add_argument("--encoding", metavar="NAME", help="the file's encoding (default: detect)")
+    p.add_argument(
+        "--label",
+        action="append",
+        metavar="X=薛",
+        help="read the label X鼓 as 魯鼓 or 薛鼓 (for a label the text miscopies); may be given "
+        "several times",
+    )
+    p.add_argument(
+        "--partial",
+        action="store_true",
+        help="list what can be read even when the reading is doubtful (a pattern without label, "
+        "a figure with one pattern…), each doubtful pattern marked, instead of an error",
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="machine-readable output")
     out.add_argument("-o", "--output", metavar="EDITION.toml", help="write an edition file")
+    out.add_argument(
+        "--add",
+        nargs="?",
+        const="",
+        metavar="ID",
+        help="write the edition into your own editions folder (the first folder of "
+        "DRUMSCORE_EDITIONS, else the user data folder), so that names such as lu@ID find it; "
+        "ID defaults to the passage's file name",
+    )
     p.add_argument(
         "--id",
         metavar="ID",
@@ -58,22 +75,60 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
+def check_add(args: argparse.Namespace) -> tuple[Path, str]:
+    """The file and id that --add writes, checked before anything is read."""
+    import re
+
+    from drumscore import corpus
+    from drumscore.errors import OptionError
+
+    ident = args.add
+    if ident and args.id:
+        raise OptionError(f"--add {ident!r} and --id {args.id!r} both give the id; give one")
+    if not ident:
+        ident = args.id or re.sub(r"[^a-z0-9-]+", "-", Path(args.file).stem.casefold()).strip("-")
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", ident or ""):
+        raise OptionError(
+            f"--add: the edition id {ident!r} must be lower-case letters, digits and '-'; "
+            "give one, e.g. --add mine"
+        )
+    for edition in corpus.builtin_editions():
+        if edition.id == ident:
+            raise OptionError(
+                f"--add {ident!r}: the id is taken by the built-in edition {edition.name} "
+                f"({edition.path}); choose another id"
+            )
+    path = corpus.add_folder() / f"{ident}.toml"
+    for edition in corpus.user_editions():
+        if edition.id == ident and Path(edition.path) != path:
+            raise OptionError(
+                f"--add {ident!r}: the id is taken by your edition in {edition.path!r}; "
+                "choose another id"
+            )
+    if os.path.lexists(path) and not args.force:
+        raise OptionError(
+            f"--add {ident!r}: {str(path)!r} exists already; give --force to write it again (its "
+            "[[count]] entries, aliases and note are kept), or choose another id"
+        )
+    return path, ident
+
+
 def check_output(args: argparse.Namespace) -> Path | None:
     """The edition file that -o names, checked before anything is read: None without -o."""
+    from drumscore.cli.options import only_with
     from drumscore.errors import OptionError
     from drumscore.files.atomic import check_writable
 
+    if args.add is not None:
+        return check_add(args)[0]
+    only_with(
+        args,
+        EDITION_OPTIONS,
+        present=args.output is not None,
+        target="-o EDITION.toml or --add",
+        purpose="the edition file",
+    )
     if args.output is None:
-        given = [f"--{n}" for n in EDITION_OPTIONS if getattr(args, n) not in (None, False)]
-        if given:
-            names = " and ".join(given) if len(given) < 3 else ", ".join(given)
-            verb, what = (
-                ("applies", "it describes") if len(given) == 1 else ("apply", "they describe")
-            )
-            raise OptionError(
-                f"{names} only {verb} with -o EDITION.toml ({what} the edition file); "
-                f"add -o EDITION.toml or leave {names} out"
-            )
         return None
     if not args.output.strip():
         raise OptionError(
@@ -99,20 +154,6 @@ def check_output(args: argparse.Namespace) -> Path | None:
     return path
 
 
-def read_passage(path: str, encoding: str | None) -> tuple[str, str]:
-    """The decoded text of a passage file, and the encoding it was read in."""
-    from drumscore.editions.encoding import decode
-    from drumscore.errors import InputMissingError, ScoreNotFoundError
-    from drumscore.files.reading import read_input
-
-    try:
-        data = read_input(path, "passage", MAX_BYTES)
-    except InputMissingError:
-        raise ScoreNotFoundError(f"no such file: {path!r}") from None
-    decoded = decode(data, encoding, name=repr(path))
-    return decoded.text, decoded.encoding
-
-
 def found_data(extraction, found) -> dict:
     """One extracted score as JSON-ready data."""
     from drumscore.cli.commands.corpus import score_data
@@ -125,6 +166,25 @@ def found_data(extraction, found) -> dict:
         kanripo_lines=extraction.kanripo_lines(found) or None,
         start={"line": found.start.line, "column": found.start.column},
         end={"line": found.end.line, "column": found.end.column},
+        notes=[
+            {
+                "after": n.after,
+                "text": n.text,
+                "line": pos.line,
+                "column": pos.column,
+                "kanripo_line": extraction.kanripo_line(pos.line)
+                if extraction.source_lines
+                else None,
+            }
+            for n, pos in zip(found.notes, found.note_positions, strict=True)
+        ],
+        joined=[
+            {"kind": j.kind, "text": j.text, "line": j.pos.line, "column": j.pos.column}
+            for j in found.joined
+        ],
+        remarks=list(found.remarks),
+        doubtful=found.doubtful,
+        doubts=list(found.doubts),
     )
     return data
 
@@ -132,18 +192,27 @@ def found_data(extraction, found) -> dict:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from drumscore.editions.extract import extract, parse_glyph_options
+    from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
+    from drumscore.editions.passage import read_passage
 
     glyph_map = parse_glyph_options(args.glyph)
+    labels = parse_label_options(args.label)
+    add_id = check_add(args)[1] if args.add is not None else None
     output = check_output(args)
     kept = None
     if output is not None and os.path.lexists(output):
         from drumscore.editions.write import kept_from
 
         kept = kept_from(output)
-    text, encoding = read_passage(args.file, args.encoding)
+    decoded = read_passage(args.file, args.encoding)
+    text, encoding = decoded.text, decoded.encoding
     extraction = extract(
-        text, source_name=Path(args.file).name, glyph_map=glyph_map, edition_name=args.name or ""
+        text,
+        source_name=Path(args.file).name,
+        glyph_map=glyph_map,
+        edition_name=args.name or "",
+        labels=labels,
+        partial=args.partial,
     )
     if output is not None:
         from drumscore.editions.write import edition_toml
@@ -152,9 +221,10 @@ def run(args: argparse.Namespace) -> int:
         aliases = tuple(args.alias or ())
         if kept is not None:
             aliases = (*kept.aliases, *(a for a in aliases if a not in kept.aliases))
+        ident = add_id or args.id or (kept.id if kept else output.stem)
         toml = edition_toml(
             extraction,
-            args.id or (kept.id if kept else output.stem),
+            ident,
             name=args.name or "",
             script=args.script or "traditional",
             aliases=aliases,
@@ -162,7 +232,10 @@ def run(args: argparse.Namespace) -> int:
             counts=kept.counts if kept else (),
         )
         write_bytes(output, toml.encode("utf-8"))
-        print(f"wrote {args.output}: {len(extraction.scores)} scores from {args.file} ({encoding})")
+        where = args.output or str(output)
+        print(f"wrote {where}: {len(extraction.scores)} scores from {args.file} ({encoding})")
+        if add_id:
+            print(f"the scores are named lu@{add_id}, xue/2@{add_id}, …")
         return 0
     if args.json:
         data = {
@@ -170,6 +243,8 @@ def run(args: argparse.Namespace) -> int:
             "encoding": encoding,
             "edition_name": extraction.name,
             "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
+            "doubtful": extraction.doubtful,
+            "skipped_strokes": extraction.skipped,
             "scores": [found_data(extraction, f) for f in extraction.scores],
         }
         print(json.dumps(data, ensure_ascii=False, indent=2))
@@ -185,15 +260,48 @@ def _table(extraction, path: str, encoding: str) -> str:
 
     shown = [s for s in Section.in_order() if s is not Section.HEAD]
     rows = []
+    details = []
+    kanripo = extraction.source_lines is not None
     for f in extraction.scores:
         s = f.score
         pattern = s.pattern
-        cells = [str(s.figure or "?"), f"{s.state}鼓" if s.state else "(no label)", f.label]
+        drum = f"{s.state}鼓" if s.state else "(no label)"
+        mark = "? " if f.doubtful else ""
+        cells = [mark + str(s.figure or "?"), drum, f.label]
         for section in shown:
             cells.append(str(pattern.counts(section)) if section in pattern.sections() else "-")
-        cells += [line_range(*f.lines), pattern.notation]
+        cells.append(line_range(*f.lines))
+        if kanripo:
+            cells.append(extraction.kanripo_lines(f))
+        cells.append(pattern.notation)
         rows.append(cells)
-    header = ["fig", "drum", "label", "touhu 投壺", "she 射", "lines", "notation"]
-    head = f"{extraction.name or path}: {len(extraction.scores)} scores ({encoding})"
+        name = f"{s.figure or '?'} {drum}"
+        joined = f.joined_summary()
+        if joined:
+            details.append(f"  {name}: read through {joined}")
+        for n, pos in zip(f.notes, f.note_positions, strict=True):
+            line = extraction.kanripo_line(pos.line)
+            details.append(
+                f"  {name}: note after stroke {n.after}: {n.text} "
+                f"(line {pos.line}, column {pos.column}"
+                + (f"; Kanripo line {line})" if kanripo else ")")
+            )
+        for remark in f.remarks:
+            details.append(f"  {name}: {remark}")
+        for doubt in f.doubts:
+            details.append(f"  {name}: DOUBTFUL: {doubt}")
+    header = ["fig", "drum", "label", "touhu 投壺", "she 射", "lines"]
+    header += ["kanripo lines"] if kanripo else []
+    header += ["notation"]
+    n = len(extraction.scores)
+    head = f"{extraction.name or path}: {n} score{'s' if n != 1 else ''} ({encoding})"
+    if extraction.doubtful:
+        head += "; a partial reading: the patterns marked ? are doubtful"
     cite = extraction.provenance.citation
-    return "\n".join([head, *([f"source: {cite}"] if cite else []), "", table(rows, header)])
+    out = [head, *([f"source: {cite}"] if cite else []), "", table(rows, header)]
+    if details:
+        out += ["", *details]
+    if extraction.skipped:
+        k = extraction.skipped
+        out.append(f"  left as prose: {k} stroke sign{'s' if k != 1 else ''} outside the patterns")
+    return "\n".join(out)

@@ -11,6 +11,7 @@ from drumscore.cli.options import (
     add_kit_options,
     add_score_options,
     add_tempo_options,
+    only_with,
     timeline_from_args,
 )
 
@@ -24,9 +25,8 @@ def add_parser(sub) -> None:
             "the stroke being heard highlighted. Ctrl-C stops."
         ),
     )
-    add_score_options(p)
     # SCORE may be left out when only listing devices or ports.
-    next(a for a in p._actions if a.dest == "score").nargs = "?"
+    add_score_options(p, optional=True)
     add_tempo_options(p)
     add_kit_options(p, soundfont=False)
     add_expression_options(p)
@@ -70,16 +70,21 @@ def run(args: argparse.Namespace) -> int:
         return _list_ports()
     if args.score is None:
         raise OptionError("give a SCORE to play, e.g. 'drumscore play lu' (see 'drumscore list')")
-    if args.midi_notes and not args.midi_port:
-        raise OptionError("--midi-notes applies to --midi-port only; give a port or leave it out")
-    if args.midi_port:
-        audio_only = {"--kit": args.kit, "--velocity": args.velocity, "--humanize": args.humanize}
-        for option, value in audio_only.items():
-            if value is not None:
-                raise OptionError(
-                    f"{option} {value!r} shapes the audio; a --midi-port synthesiser makes its "
-                    "own sound, so leave it out or leave out --midi-port"
-                )
+    only_with(
+        args,
+        ("midi_notes",),
+        present=bool(args.midi_port),
+        target="--midi-port NAME",
+        purpose="the notes sent to a MIDI port",
+    )
+    only_with(
+        args,
+        ("kit", "velocity", "humanize"),
+        present=not args.midi_port,
+        target="audio playback",
+        purpose="the audio, and a --midi-port synthesiser makes its own sound",
+        fix="leave out --midi-port",
+    )
 
     timeline = timeline_from_args(args)
     player, where = _player(args, timeline)

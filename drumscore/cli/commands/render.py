@@ -10,6 +10,7 @@ from drumscore.cli.options import (
     add_score_options,
     add_sound_options,
     add_tempo_options,
+    only_with,
     timeline_from_args,
 )
 
@@ -21,9 +22,15 @@ def add_parser(sub) -> None:
         "(.musicxml .mxl .pdf .png)",
         description="Render a score at an even tempo (間若一). The format follows -o's extension.",
     )
-    add_score_options(p)
+    add_score_options(p, optional=True)  # left out with --programme
     add_tempo_options(p)
     add_sound_options(p)
+    p.add_argument(
+        "--loopable",
+        action="store_true",
+        help="audio, MIDI: end on the beat after the last stroke, its ring folded onto the start, "
+        "so a player's loop keeps the beat",
+    )
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output file")
     add_rate_option(p, help="audio: sample rate")
     p.add_argument(
@@ -58,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
         audio_format(args.output, args.subtype, args.rate)
     if kind in staff.KINDS:
         staff.check(args, kind)
+    from drumscore.cli import track_output
+
+    if track_output.wanted(args, kind):
+        return track_output.render(args, kind, midimap, _duration(args))
     timeline = timeline_from_args(args, _duration(args))
 
     if kind in staff.KINDS:
@@ -86,26 +97,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
     """Refuse options that the chosen output would silently ignore."""
-    from drumscore.errors import OptionError
-
-    if kind != "audio":
-        given = {
-            "--kit": args.kit,
-            "--soundfont": args.soundfont,
-            "--rate": args.rate,
-            "--subtype": args.subtype,
-        }
-        for option, value in given.items():
-            if value is not None:
-                raise OptionError(
-                    f"{option} {value!r} is for audio; a MIDI or notation file "
-                    f"({args.output!r}) carries only notes, so leave it out or write {AUDIO_FILES}"
-                )
-    elif args.midi_notes is not None and not args.soundfont:
-        raise OptionError(
-            f"--midi-notes {args.midi_notes!r} chooses General MIDI notes, which a kit does not "
-            "play; leave it out, add --soundfont FILE.sf2, or write .mid"
-        )
+    only_with(
+        args,
+        ("kit", "soundfont", "rate", "subtype"),
+        present=kind == "audio",
+        target=f"audio output ({AUDIO_FILES})",
+        purpose=f"the sound, and a MIDI or notation file ({args.output!r}) carries only notes",
+        fix=f"write {AUDIO_FILES}",
+    )
+    only_with(
+        args,
+        ("midi_notes",),
+        present=kind != "audio" or bool(args.soundfont),
+        target="--soundfont FILE.sf2",
+        purpose="General MIDI notes, which a kit does not play",
+        fix="add --soundfont FILE.sf2, write .mid,",
+    )
 
 
 def _duration(args: argparse.Namespace):

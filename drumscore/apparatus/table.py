@@ -1,0 +1,154 @@
+"""The apparatus as data: JSON-ready dictionaries and CSV (the alignment table and the places)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from drumscore.apparatus.align import HALF, Apparatus, Place, Witness
+
+
+def column_label(a: Apparatus, index: int) -> str:
+    """A column's name in tables: the base's stroke number, 半, or '+N' for a stroke some
+    witnesses add after base stroke N."""
+    column = a.columns[index]
+    if column.base is not None:
+        return str(column.base)
+    if column.is_half:
+        return HALF
+    return f"+{column.after}"
+
+
+def _witness(w: Witness) -> dict:
+    p = w.provenance
+    return {
+        "siglum": w.siglum,
+        "edition": w.name,
+        "key": w.score.key,
+        "script": w.script,
+        "notation": w.notation,
+        "printed": w.score.printed,
+        "source": {
+            "citation": p.citation if p else "",
+            "file": p.file if p else "",
+            "kanripo": p.kanripo if p else "",
+            "lines": p.lines if p else "",
+            "commit": p.commit if p else "",
+            "licence": p.licence if p else "",
+        },
+    }
+
+
+def place_data(number: int, p: Place) -> dict:
+    return {
+        "place": number,
+        "position": p.position,
+        "label": p.label,
+        "section": p.section_name,
+        "columns": [p.start, p.stop],
+        "run": {"symbol": p.run.symbol, "first": p.run.first, "last": p.run.last}
+        if p.run
+        else None,
+        "lemma": {"text": p.lemma.text, "sigla": list(p.lemma.sigla)},
+        "variants": [
+            {
+                "text": v.text,
+                "sigla": list(v.sigla),
+                "description": v.description,
+                **({"reported_by": v.reported_by, "quote": v.quote} if v.reported_by else {}),
+            }
+            for v in p.variants
+        ],
+    }
+
+
+def apparatus_data(a: Apparatus) -> dict:
+    """One score's apparatus: witnesses, the alignment table, places, notes, count checks."""
+    labels = [column_label(a, k) for k in range(len(a.columns))]
+    return {
+        "score": a.key,
+        "figure": a.figure,
+        "state": a.state,
+        "base": a.base.siglum,
+        "witnesses": [_witness(w) for w in a.witnesses],
+        "columns": [
+            {
+                "label": labels[k],
+                "base_position": c.base,
+                "section": c.section.value if c.section else HALF,
+                "varies": c.varies,
+            }
+            for k, c in enumerate(a.columns)
+        ],
+        "alignment": {w.siglum: list(a.row(i)) for i, w in enumerate(a.witnesses)},
+        "places": [place_data(n, p) for n, p in enumerate(a.places, 1)],
+        "notes": [
+            {"siglum": n.siglum, "after": n.after, "text": n.text, "why_not_a_reading": n.reason}
+            for n in a.notes
+        ],
+        "stated_counts": [
+            {
+                "by": s.stated.by,
+                "section": s.stated.section.value,
+                "pi": s.stated.pi,
+                "gu": s.stated.gu,
+                "quotes": [{"siglum": q.siglum, "quote": q.text} for q in s.quotes],
+                "quoted_in": [q.siglum for q in s.quotes],
+                "agreeing": list(s.agreeing),
+                "agrees_with_no_edition": not s.agreeing,
+                "checks": [
+                    {
+                        "siglum": siglum,
+                        "pi": counts.pi,
+                        "gu": counts.gu,
+                        "agrees": siglum in s.agreeing,
+                        "disagreements": list(dict(s.disagreeing()).get(siglum, ())),
+                    }
+                    for siglum, counts in s.results
+                ],
+            }
+            for s in a.counts
+        ],
+    }
+
+
+def csv_text(apparatuses: Sequence[Apparatus]) -> str:
+    """Two tables, one after the other with a blank row between: the alignment (per score, a
+    row of column labels, a row of sections, a row of place numbers, then one row per witness)
+    and the places (one row per reading)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for a in apparatuses:
+        n = len(a.columns)
+        place_of = a.place_of_column()
+        writer.writerow([a.key, "column", "", *(column_label(a, k) for k in range(n))])
+        writer.writerow(
+            [a.key, "section", "", *((c.section.value if c.section else HALF) for c in a.columns)]
+        )
+        writer.writerow([a.key, "place", "", *(place_of.get(k, "") for k in range(n))])
+        for i, w in enumerate(a.witnesses):
+            writer.writerow([a.key, w.siglum, w.name, *a.row(i)])
+    writer.writerow([])
+    writer.writerow(
+        ["score", "place", "position", "section", "lemma", "reading", "sigla", "description"]
+    )
+    for a in apparatuses:
+        for number, p in enumerate(a.places, 1):
+            for v in (p.lemma, *p.variants):
+                what = "lemma" if v is p.lemma else v.description
+                if v.reported_by:
+                    what += f"; reported in {v.reported_by}: {v.quote}"
+                writer.writerow(
+                    [
+                        a.key,
+                        number,
+                        p.label,
+                        p.section_name,
+                        p.lemma.text,
+                        v.text,
+                        " ".join(v.sigla),
+                        what,
+                    ]
+                )
+    return out.getvalue()

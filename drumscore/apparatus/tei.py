@@ -1,0 +1,203 @@
+"""The apparatus as a TEI P5 document, parallel segmentation with the apparatus inline.
+
+The header lists every witness (`<listWit>`: siglum as xml:id, the edition's name, its citation,
+Kanripo id, file, lines, commit and licence) and states the method
+(`<variantEncoding method="parallel-segmentation" location="internal"/>`). The body has one
+`<div type="score">` per score, whose `<ab>` is the base's notation — ○, □ and 半 as printed
+characters — with an `<app>` at each place of variation: `<lem wit="…">` the base's reading,
+`<rdg wit="…">` each other reading (empty where a witness has nothing). Every witness is in
+exactly one `<lem>` or `<rdg>` of every `<app>`, so each witness's pattern can be read back out.
+A reading that an edition reports in a note for a text outside the corpus is a `<rdg>` of that
+text, with `source` pointing at the edition, and a `<witDetail>` giving the note; a note that
+names no reading is a `<note type="printed">` where it stands.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+
+from drumscore.apparatus.align import Apparatus, Witness
+
+TEI = "http://www.tei-c.org/ns/1.0"
+XML = "http://www.w3.org/XML/1998/namespace"
+ID = f"{{{XML}}}id"
+
+
+def _e(parent: ET.Element | None, tag: str, text: str = "", **attrs: str) -> ET.Element:
+    attrs = {("xml:" + k[4:] if k.startswith("xml_") else k): v for k, v in attrs.items()}
+    attrs = {(ID if k == "xml:id" else k): v for k, v in attrs.items() if v != ""}
+    element = (
+        ET.Element(f"{{{TEI}}}{tag}", attrs)
+        if parent is None
+        else ET.SubElement(parent, f"{{{TEI}}}{tag}", attrs)
+    )
+    if text:
+        element.text = text
+    return element
+
+
+def xml_id(siglum: str) -> str:
+    """A siglum as an xml:id (an NCName): characters outside it become '-'."""
+    out = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in siglum)
+    return out if out and (out[0].isalpha() or out[0] == "_") else f"w-{out}"
+
+
+def _refs(sigla: Sequence[str]) -> str:
+    return " ".join(f"#{xml_id(s)}" for s in sigla)
+
+
+def _witness(parent: ET.Element, w: Witness) -> None:
+    element = _e(parent, "witness", xml_id=xml_id(w.siglum), n=w.siglum)
+    title = _e(element, "title", w.name)
+    title.tail = " "
+    p = w.provenance
+    if p is None:
+        return
+    bibl = _e(element, "bibl", p.citation)
+    if p.kanripo:
+        _e(bibl, "idno", p.kanripo, type="Kanripo")
+    if p.file:
+        _e(bibl, "idno", p.file, type="file")
+    if p.lines:
+        _e(bibl, "citedRange", p.lines, unit="line")
+    details = [f"commit {p.commit}" if p.commit else "", p.licence]
+    if any(details):
+        _e(element, "note", "; ".join(d for d in details if d), type="provenance")
+
+
+def _reported(apparatuses: Sequence[Apparatus]) -> dict[str, str]:
+    """Witnesses known only from an edition's note: siglum → the edition reporting it."""
+    found: dict[str, str] = {}
+    for a in apparatuses:
+        for p in a.places:
+            for v in p.variants:
+                if v.reported_by:
+                    found.setdefault(v.sigla[0], v.reported_by)
+    return found
+
+
+def _header(root: ET.Element, apparatuses: Sequence[Apparatus]) -> None:
+    from drumscore import __version__
+
+    header = _e(root, "teiHeader")
+    file_desc = _e(header, "fileDesc")
+    title_stmt = _e(file_desc, "titleStmt")
+    scores = ", ".join(a.title for a in apparatuses)
+    _e(title_stmt, "title", f"禮記 投壺, the drum scores: a critical apparatus ({scores})")
+    publication = _e(file_desc, "publicationStmt")
+    _e(publication, "p", f"Written by drumscore {__version__} from the editions it collates.")
+    source_desc = _e(file_desc, "sourceDesc")
+    list_wit = _e(source_desc, "listWit")
+    seen: set[str] = set()
+    for a in apparatuses:
+        for w in a.witnesses:
+            if w.siglum not in seen:
+                seen.add(w.siglum)
+                _witness(list_wit, w)
+    for siglum, by in _reported(apparatuses).items():
+        if siglum in seen:
+            continue
+        seen.add(siglum)
+        element = _e(list_wit, "witness", xml_id=xml_id(siglum), n=siglum)
+        element.text = f"{siglum}, known from the notes printed in "
+        _e(element, "ref", by, target=f"#{xml_id(by)}")
+    encoding = _e(header, "encodingDesc")
+    _e(encoding, "variantEncoding", method="parallel-segmentation", location="internal")
+    _e(
+        _e(encoding, "editorialDecl"),
+        "p",
+        "○ is a stroke on 鼙, □ a stroke on 鼓, 半 the division of the pattern. The lemma is the "
+        f"reading of {apparatuses[0].base.name} ({apparatuses[0].base.siglum}). A stroke missing "
+        "from, or added to, a run of equal strokes is placed at the first position of the run.",
+    )
+
+
+def _text(parent: ET.Element, last: ET.Element | None, text: str) -> ET.Element | None:
+    """Append text to `parent` after its child `last` (or as its text)."""
+    if not text:
+        return last
+    if last is None:
+        parent.text = (parent.text or "") + text
+    else:
+        last.tail = (last.tail or "") + text
+    return last
+
+
+def _score(body: ET.Element, a: Apparatus) -> None:
+    div = _e(body, "div", type="score", n=a.key)
+    _e(div, "head", f"{a.title} (base: {a.base.name})")
+    ab = _e(div, "ab", type="pattern", n=a.key)
+    notes_at: dict[int, list] = {}
+    for note in a.notes:
+        notes_at.setdefault(note.column, []).append(note)
+    places = {p.start: (n, p) for n, p in enumerate(a.places, 1)}
+    last: ET.Element | None = None
+    k = 0
+
+    def put_notes(column: int) -> None:
+        nonlocal last
+        for note in notes_at.pop(column, ()):
+            last = _e(
+                ab,
+                "note",
+                note.text,
+                type="printed",
+                source=f"#{xml_id(note.siglum)}",
+                n=f"after stroke {note.after}",
+            )
+
+    while k <= len(a.columns):
+        put_notes(k)
+        if k in places:
+            number, place = places[k]
+            app = _e(ab, "app", n=str(number), loc=place.label)
+            _e(app, "lem", place.lemma.text, wit=_refs(place.lemma.sigla))
+            for v in place.variants:
+                _e(
+                    app,
+                    "rdg",
+                    v.text,
+                    wit=_refs(v.sigla),
+                    source=f"#{xml_id(v.reported_by)}" if v.reported_by else "",
+                )
+            for v in place.variants:
+                if v.reported_by:
+                    _e(
+                        app,
+                        "witDetail",
+                        v.quote,
+                        wit=_refs(v.sigla),
+                        source=f"#{xml_id(v.reported_by)}",
+                        type="reported",
+                    )
+            described = [v.description for v in place.variants if v.description]
+            if described:
+                _e(app, "note", "; ".join(dict.fromkeys(described)), type="variation")
+            last = app
+            if place.stop > k:
+                for skipped in range(k + 1, place.stop):
+                    put_notes(skipped)
+                k = place.stop
+                continue
+        if k < len(a.columns):
+            last = _text(ab, last, a.columns[k].cells[0])
+        k += 1
+
+
+def tei_document(apparatuses: Sequence[Apparatus]) -> ET.ElementTree:
+    """The TEI document for one or more scores (their witnesses listed once)."""
+    ET.register_namespace("", TEI)
+    root = _e(None, "TEI")
+    _header(root, apparatuses)
+    body = _e(_e(root, "text"), "body")
+    for a in apparatuses:
+        _score(body, a)
+    ET.indent(root.find(f"{{{TEI}}}teiHeader"), space="  ", level=1)
+    return ET.ElementTree(root)
+
+
+def tei_bytes(apparatuses: Sequence[Apparatus]) -> bytes:
+    """The TEI document as UTF-8 bytes with an XML declaration."""
+    tree = tei_document(apparatuses)
+    return ET.tostring(tree.getroot(), encoding="utf-8", xml_declaration=True) + b"\n"

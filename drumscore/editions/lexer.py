@@ -1,0 +1,220 @@
+"""One pass over a passage: typed tokens, each with where it stands in the file.
+
+The kinds of text an edition comes in (Kanripo markup, punctuated modern editions, web pages,
+simplified script, one stroke a line, whole 卷 files) differ only in the tables of this module:
+which characters are strokes, labels, punctuation, note brackets and markup. The parser in
+`extract` reads figures from the tokens and never looks at the characters again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from drumscore import glyphs
+from drumscore.errors import NotationError
+from drumscore.model import STATE_SPELLINGS
+
+# --- the tables ---------------------------------------------------------------------------------
+
+#: The state characters of a label (魯鼓, 鲁鼓, 薛鼓, 辥鼓, 辪鼓) and what they read as.
+STATE_CHARS: dict[str, str] = {c: s for c, s in STATE_SPELLINGS.items() if not c.isascii()}
+#: The drum character of a label, and of the heading 鼓 before the first figure.
+DRUM_CHARS = "鼓鼔皷"
+#: Interlinear notes: ( … ) in Kanripo, （ … ） and 【 … 】 in modern and web texts.
+NOTE_BRACKETS = {"(": ")", "（": "）", "【": "】"}
+#: Inside a note, / separates the two small columns; it is not text.
+NOTE_COLUMN = "/"
+LINE_MARK = "¶"
+#: Punctuation that may stand between strokes of one pattern (a pause, not a sentence end).
+PAUSE = "，、,·・"
+#: Punctuation that ends a sentence: between two strokes it divides them, unless 半 is beside it.
+STOP = "。．.；;：:！!？?…"
+#: Quotation marks and other brackets: they may stand between a pattern and its label.
+QUOTES = "「」『』“”‘’《》〈〉［］[]"
+PUNCTUATION = PAUSE + STOP + QUOTES
+#: Words of a 音義 gloss (圜音圓, 薄迷反, 如字): a ○ before them opens a gloss, it is not a stroke.
+GLOSS = "音反切如"
+#: Numerals: 〇 among them is zero.
+NUMERALS = "一二三四五六七八九十百千萬"
+#: Spaces inside a line: ignored between strokes.
+SPACES = " \t\r\u3000\xa0"
+
+
+class Kind:
+    """Token kinds."""
+
+    STROKES = "strokes"  # a run of ○/□ characters (value: the canonical ○□ string)
+    HALF = "half"  # 半
+    LABEL = "label"  # 魯鼓, 薛鼓 and their spellings (value: the state 魯 or 薛)
+    ULABEL = "unknown label"  # a character and 鼓 that may be a label (value: the character)
+    DRUM = "drum"  # a lone 鼓, the heading of the first figure
+    PUNCT = "punctuation"
+    NOTE = "note"  # value: the note's text without brackets and column marks
+    SPACE = "space"
+    INDENT = "indent"  # leading spaces of a line
+    LINE = "line break"
+    PAGE = "page break"  # <pb:…> or a line holding only markup
+    MARKUP = "markup"  # ¶ and other tags
+    BLANK = "blank line"  # a blank or header line: ends a pattern
+    HEADER = "header"  # a # line
+    OTHER = "other"  # text: prose, commentary
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A token: its kind, its source offsets [start, end) and its value (see Kind)."""
+
+    kind: str
+    start: int
+    end: int
+    value: str = ""
+
+
+def _class(chars: str) -> str:
+    return "".join(re.escape(c) for c in chars)
+
+
+class Tables:
+    """The character tables of one lexing run: the built-in ones, and the glyph and label
+    readings given for the passage."""
+
+    def __init__(
+        self, glyph_map: Mapping[str, str] | None = None, labels: Mapping[str, str] | None = None
+    ):
+        self.glyphs = {**glyphs.CANONICAL, **(glyph_map or {})}
+        self.states = {**STATE_CHARS, **(labels or {})}
+        strokes = [c for c, s in self.glyphs.items() if s in (glyphs.CIRCLE, glyphs.SQUARE)]
+        halves = [c for c, s in self.glyphs.items() if s == glyphs.HALF]
+        self.stroke_chars = frozenset(strokes)
+        special = (
+            "".join(strokes)
+            + "".join(halves)
+            + "".join(self.states)
+            + DRUM_CHARS
+            + "".join(NOTE_BRACKETS)
+            + LINE_MARK
+            + "<\n"
+        )
+        self.regex = re.compile(
+            "|".join(
+                [
+                    r"(?P<header>(?<![^\n])#[^\n]*)",
+                    r"(?P<nl>\n)",
+                    r"(?P<tag><[^<>\n]*>)",
+                    f"(?P<mark>{re.escape(LINE_MARK)}+)",
+                    f"(?P<space>[{_class(SPACES)}]+)",
+                    f"(?P<note>[{_class(NOTE_BRACKETS)}])",
+                    f"(?P<strokes>[{_class(strokes)}]+)",
+                    f"(?P<half>[{_class(halves)}])",
+                    f"(?P<label>[{_class(self.states)}][ \u3000]?[{DRUM_CHARS}])",
+                    f"(?P<drum>[{DRUM_CHARS}])",
+                    f"(?P<punct>[{_class(PUNCTUATION)}])",
+                    f"(?P<other>[^{_class(special)}]+)",
+                    r"(?P<lone>.)",
+                ]
+            )
+        )
+
+
+#: A line that holds nothing but markup (a page-break line) or nothing at all.
+_EMPTY_LINE = re.compile(rf"(?:[{_class(SPACES)}]|{re.escape(LINE_MARK)}|<[^<>\n]*>)*(?=\n|$)")
+_HAS_TAG = re.compile(r"<[^<>\n]*>")
+_NOTE_MARKUP = re.compile(r"[\s¶/]|<[^<>\n]*>")
+
+
+def is_ideograph(ch: str) -> bool:
+    """True for a CJK ideograph (the character of a label such as 魯 or a miscopied 薜)."""
+    o = ord(ch)
+    return 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x3FFFF
+
+
+def tokens(source: str, tables: Tables) -> Iterator[Token]:
+    """The tokens of `source` in order. An unclosed note is a NotationError at its bracket."""
+    regex = tables.regex
+    pos = 0
+    n = len(source)
+    line_start = True
+    while pos < n:
+        if line_start:
+            line_start = False
+            empty = _EMPTY_LINE.match(source, pos)
+            if empty and source[pos : pos + 1] != "#":
+                end = empty.end()
+                kind = Kind.PAGE if _HAS_TAG.search(source, pos, end) else Kind.BLANK
+                yield Token(kind, pos, end)
+                pos = end
+                continue
+            indent = len(source[pos : pos + 64]) - len(source[pos : pos + 64].lstrip(SPACES))
+            if indent:
+                yield Token(Kind.INDENT, pos, pos + indent)
+                pos += indent
+                continue
+        match = regex.match(source, pos)
+        group = match.lastgroup
+        end = match.end()
+        if group == "nl":
+            line_start = True
+            yield Token(Kind.LINE, pos, end)
+        elif group == "other":
+            text = match.group()
+            if end < n and source[end] in DRUM_CHARS and is_ideograph(text[-1]):
+                if len(text) > 1:
+                    yield Token(Kind.OTHER, pos, end - 1, text[:-1])
+                yield Token(Kind.ULABEL, end - 1, end + 1, text[-1])
+                end += 1
+            else:
+                yield Token(Kind.OTHER, pos, end, text)
+        elif group == "strokes":
+            glyph = tables.glyphs
+            yield Token(Kind.STROKES, pos, end, "".join(glyph[c] for c in match.group()))
+        elif group == "label":
+            yield Token(Kind.LABEL, pos, end, tables.states[match.group()[0]])
+        elif group == "note":
+            end, text = _note(source, pos)
+            yield Token(Kind.NOTE, pos, end, text)
+        elif group == "space":
+            yield Token(Kind.SPACE, pos, end)
+        elif group == "tag":
+            kind = Kind.PAGE if match.group().startswith("<pb") else Kind.MARKUP
+            yield Token(kind, pos, end, match.group())
+        elif group == "mark":
+            yield Token(Kind.MARKUP, pos, end)
+        elif group == "header":
+            yield Token(Kind.HEADER, pos, end)
+        else:
+            kind = {
+                "half": Kind.HALF,
+                "drum": Kind.DRUM,
+                "punct": Kind.PUNCT,
+                "lone": Kind.OTHER,
+            }[group]
+            yield Token(kind, pos, end, match.group())
+        pos = end
+
+
+def _note(source: str, start: int) -> tuple[int, str]:
+    """The end offset of the note opened at `start` (nested brackets allowed) and its text."""
+    opener = source[start]
+    closer = NOTE_BRACKETS[opener]
+    depth = 1
+    i = start + 1
+    while True:
+        j = source.find(closer, i)
+        if j < 0:
+            break
+        depth += source.count(opener, i, j) - 1
+        i = j + 1
+        if depth == 0:
+            return i, _NOTE_MARKUP.sub("", source[start + 1 : j])
+    from drumscore.editions.clean import line_starts_of, position_of
+
+    pos = position_of(start, line_starts_of(source))
+    raise NotationError(
+        f"the note opened here is never closed: a {closer!r} is missing",
+        text=source,
+        line=pos.line,
+        column=pos.column,
+        hint="hint: close the note, or remove the stray bracket.",
+    )

@@ -1,0 +1,74 @@
+"""`drumscore serve`: a built site on a local web server, for as long as it runs."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import ipaddress
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+#: Where the server listens unless told otherwise: this machine only.
+LOCAL_HOST = "127.0.0.1"
+
+TYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".wav": "audio/wav",
+    ".mid": "audio/midi",
+    ".musicxml": "application/vnd.recordare.musicxml+xml",
+    ".svg": "image/svg+xml",
+}
+
+
+def is_local(host: str) -> bool:
+    """Whether `host` is a loopback address (or localhost), reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        **TYPES,
+    }
+    log: Callable[[str], None] | None = None
+
+    def log_message(self, format: str, *args) -> None:
+        if self.log is not None:
+            self.log(format % args)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+def make_server(
+    folder: str | Path,
+    host: str = LOCAL_HOST,
+    port: int = 8000,
+    log: Callable[[str], None] | None = None,
+) -> http.server.ThreadingHTTPServer:
+    """A server for the files in `folder` on host:port (port 0: any free port). Not started."""
+    handler = type("Handler", (_Handler,), {"log": staticmethod(log) if log else None})
+    bound = functools.partial(handler, directory=str(folder))
+    server_class = http.server.ThreadingHTTPServer
+    if ":" in host:
+        server_class = type(
+            "Server6", (server_class,), {"address_family": __import__("socket").AF_INET6}
+        )
+    server = server_class((host, port), bound)
+    server.daemon_threads = True
+    return server
+
+
+def url_of(server: http.server.HTTPServer) -> str:
+    host, port = server.server_address[:2]
+    shown = f"[{host}]" if ":" in str(host) else host
+    return f"http://{shown}:{port}/"

@@ -1,0 +1,153 @@
+// A score's page: play it, watch the stroke being heard, make a WAV of it.
+import {
+  Player,
+  bindKeys,
+  clampBpm,
+  drumName,
+  encodeWav,
+  intervalOf,
+  pageData,
+  renderOffline,
+} from "./engine.js";
+
+const data = pageData();
+const score = data.score;
+const $ = (id) => document.getElementById(id);
+const controls = {
+  play: $("play"),
+  stop: $("stop"),
+  section: $("section"),
+  bpm: $("bpm"),
+  range: $("bpm-range"),
+  countIn: $("count-in"),
+  loop: $("loop"),
+  status: $("status"),
+  makeWav: $("make-wav"),
+  wavLink: $("wav-link"),
+};
+const cells = [...document.querySelectorAll(".notation .stroke")];
+
+function sectionItems(name) {
+  const range = score.sections[name];
+  return score.strokes
+    .slice(range.start, range.stop)
+    .map((s) => ({ drum: s.drum, mark: s.i }));
+}
+
+function bpm() {
+  return clampBpm(controls.bpm.value, data.tempo);
+}
+
+function describe(entry, player) {
+  if (entry.drum === "count") {
+    return `count-in ${entry.k + Number(player.countIn || 0) + 1} of ${player.countIn}`;
+  }
+  const items = player.items;
+  const stroke = score.strokes[items[entry.index].mark];
+  const side =
+    score.half === null ? "射" : stroke.i < score.half ? "before 半" : "after 半 (投壺)";
+  const pass = player.loop ? `pass ${entry.pass}` : `pass ${entry.pass}/1`;
+  return (
+    `stroke ${entry.index + 1}/${items.length} ${drumName(stroke.drum)} · ${side} · ${pass} · ` +
+    `${player.bpm} a minute`
+  );
+}
+
+function highlight(entry, player, finished) {
+  for (const c of document.querySelectorAll(".notation .stroke.now")) c.classList.remove("now");
+  for (const c of document.querySelectorAll(".notation .stroke.heard")) c.classList.remove("heard");
+  if (!entry) {
+    controls.play.textContent = "▶ Play";
+    controls.play.setAttribute("aria-pressed", "false");
+    if (finished) controls.status.textContent = `Played ${player.items.length} strokes.`;
+    return;
+  }
+  controls.status.textContent = describe(entry, player);
+  if (entry.drum === "count") return;
+  const mark = player.items[entry.index].mark;
+  for (const c of cells) {
+    const i = Number(c.dataset.i);
+    const range = score.sections[controls.section.value];
+    if (i === mark) c.classList.add("now");
+    else if (i >= range.start && i < mark) c.classList.add("heard");
+  }
+}
+
+const player = new Player(data.kit, data.root, highlight);
+
+async function toggle() {
+  if (player.playing) {
+    player.pause();
+    controls.play.textContent = "▶ Resume";
+    controls.play.setAttribute("aria-pressed", "false");
+    controls.status.textContent = "Paused; space or play resumes at the next stroke.";
+    return;
+  }
+  if (player.state === "paused") {
+    await player.resume();
+  } else {
+    player.countIn = Math.max(0, Math.min(16, Math.round(Number(controls.countIn.value) || 0)));
+    await player.start(sectionItems(controls.section.value), {
+      bpm: bpm(),
+      loop: controls.loop.checked,
+      countIn: player.countIn,
+    });
+  }
+  controls.play.textContent = "❚❚ Pause";
+  controls.play.setAttribute("aria-pressed", "true");
+}
+
+function setBpm(value) {
+  const v = clampBpm(value, data.tempo);
+  controls.bpm.value = String(v);
+  controls.range.value = String(Math.min(v, Number(controls.range.max)));
+  player.setTempo(v);
+  if (!player.playing) {
+    controls.status.textContent = `${v} strokes a minute, ${intervalOf(v).toFixed(3)} s apart.`;
+  }
+}
+
+controls.play.addEventListener("click", toggle);
+controls.stop.addEventListener("click", () => {
+  player.stop();
+  controls.status.textContent = "Stopped.";
+});
+controls.bpm.addEventListener("change", () => setBpm(controls.bpm.value));
+controls.range.addEventListener("input", () => setBpm(controls.range.value));
+controls.loop.addEventListener("change", () => {
+  player.loop = controls.loop.checked;
+  if (player.playing) player.topUp();
+});
+controls.section.addEventListener("change", () => {
+  if (player.state !== "stopped") player.stop();
+});
+bindKeys({ toggle, tempoBy: (step) => setBpm(bpm() + step) });
+
+controls.makeWav.addEventListener("click", async () => {
+  controls.makeWav.disabled = true;
+  controls.makeWav.textContent = "Making…";
+  try {
+    const section = controls.section.value;
+    const tempo = bpm();
+    const countIn = Math.max(0, Math.min(16, Math.round(Number(controls.countIn.value) || 0)));
+    const audio = await renderOffline(data.kit, data.root, sectionItems(section), {
+      bpm: tempo,
+      countIn,
+    });
+    const blob = encodeWav(audio.channels, audio.rate);
+    if (controls.wavLink.href) URL.revokeObjectURL(controls.wavLink.href);
+    controls.wavLink.href = URL.createObjectURL(blob);
+    const name = `${score.slug}-${section}-${tempo}bpm${countIn ? `-count${countIn}` : ""}.wav`;
+    controls.wavLink.download = name;
+    controls.wavLink.textContent = `Save ${name} (${(audio.channels[0].length / audio.rate).toFixed(1)} s)`;
+    controls.wavLink.hidden = false;
+    window.drumscore.wav = { name, onsets: audio.onsets, blob };
+  } finally {
+    controls.makeWav.disabled = false;
+    controls.makeWav.textContent = "Make WAV";
+  }
+});
+
+for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
+window.drumscore = { player, score, sectionItems, renderOffline, encodeWav, ready: true };
+document.documentElement.dataset.ready = "true";

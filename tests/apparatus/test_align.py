@@ -1,0 +1,144 @@
+"""The multiple alignment: every witness read back, the places of variation, the run rule."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drumscore.apparatus.align import SCORES, build, build_all
+from drumscore.corpus import edition_from_dict, editions
+
+
+def eds(*patterns: str):
+    """Editions e0, e1, … each printing one 魯 pattern of figure 1."""
+    return [
+        edition_from_dict(
+            {"id": f"e{i}", "name": f"E{i}", "score": [{"figure": 1, "state": "魯", "printed": p}]}
+        )
+        for i, p in enumerate(patterns)
+    ]
+
+
+def one(*patterns: str):
+    return build(eds(*patterns), 1, "魯", base="e0")
+
+
+def sigla_where(figure, state, keep):
+    return {e.id for e in editions() if keep(e.score(state, figure))}
+
+
+def test_every_witness_reads_back_from_the_alignment_of_every_score():
+    for a in build_all():
+        assert len(a.witnesses) == len(editions())
+        for i, w in enumerate(a.witnesses):
+            assert a.text_of(i) == w.score.pattern.notation
+
+
+def test_lu_2_has_one_place_the_circle_three_editions_lack():
+    (a,) = build_all(scores=[(2, "魯")])
+    thirteen = sigla_where(2, "魯", lambda s: s.pattern.counts().pi == 13)
+    assert thirteen == {"xunzuan", "weishi", "yueshu"}
+    (place,) = a.places
+    (variant,) = place.variants
+    assert set(variant.sigla) == thirteen and variant.text == ""
+    assert set(place.lemma.sigla) == {e.id for e in editions()} - thirteen
+    assert place.lemma.text == "○"
+    # the base reads ○○ at strokes 11-12 (after 半), and the place is the first of that run
+    base = a.base.score.pattern
+    assert [s.drum.symbol for s in base.strokes[10:12]] == ["○", "○"]
+    assert base.strokes[9].drum.symbol != "○" and base.strokes[12].drum.symbol != "○"
+    assert (place.position, place.run.first, place.run.last) == (11, 11, 12)
+    assert place.section.value == "touhu" and base.half < 11
+    assert variant.description == "one ○ fewer in the run 11–12"
+
+
+def test_xue_2_places_are_where_liji_benyi_parts_from_the_rest():
+    (a,) = build_all(scores=[(2, "薛")])
+    base = a.base.notation
+    differ = sigla_where(2, "薛", lambda s: s.pattern.notation != base)
+    assert differ == {"benyi", "benyi-skqs"}
+    assert a.places
+    for place in a.places:
+        assert [set(v.sigla) for v in place.variants] == [differ]
+    (place,) = a.places
+    assert place.variants[0].description.startswith("one ○ more in the run")
+
+
+def test_the_first_figure_has_no_place_of_variation():
+    for a in build_all(scores=[(1, "魯"), (1, "薛")]):
+        assert a.places == ()
+
+
+def test_another_base_makes_its_reading_the_lemma():
+    (a,) = [build(editions(), 2, "薛", base="benyi")]
+    assert a.base.siglum == "benyi"
+    (place,) = a.places
+    assert place.lemma.text == "○" and "benyi-skqs" in place.lemma.sigla
+    assert "zhushu" in place.variants[0].sigla and place.variants[0].text == ""
+
+
+def test_a_stroke_missing_anywhere_in_a_run_is_reported_once_at_its_first_position():
+    # the run ○○○ is strokes 3-5; each witness drops a different one of its strokes
+    a = one("○□○○○□", "○□○○□", "○□○○□", "○□○○□")
+    (place,) = a.places
+    assert place.position == 3 and (place.run.first, place.run.last) == (3, 5)
+    assert place.variants[0].sigla == ("e1", "e2", "e3")
+    assert place.variants[0].description == "one ○ fewer in the run 3–5"
+
+
+def test_a_stroke_added_to_a_run_is_reported_at_its_first_position():
+    a = one("□○○○□", "□○○○○□")
+    (place,) = a.places
+    assert place.position == 2 and place.variants[0].description == "one ○ more in the run 2–4"
+
+
+def test_half_moved_is_one_place():
+    a = one("○□半○□", "○□○半□")
+    (place,) = a.places
+    assert place.lemma.text == "半○" and place.variants[0].text == "○半"
+    assert place.variants[0].description == "半 after stroke 3"
+
+
+def test_strokes_added_after_half_stay_after_half():
+    a = one("○□○□○半", "○□○□○半□○")
+    (place,) = a.places
+    assert place.label == "after 5" and place.variants[0].text == "□○"
+
+
+def test_a_substitution_names_both_strokes():
+    (place,) = one("○□○○□", "○□□○□").places
+    assert place.label == "3" and place.variants[0].description == "□ for ○"
+
+
+def test_sections_follow_the_base():
+    a = one("○□半○○□", "○□半○□")
+    (place,) = a.places
+    assert place.section.value == "touhu"
+    a = one("○○□半○□", "○□半○□")
+    assert a.places[0].section.value == "head"
+
+
+patterns = st.text(alphabet="○□", min_size=1, max_size=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(patterns, min_size=2, max_size=5), st.data())
+def test_any_witnesses_read_back_and_every_place_accounts_for_every_witness(found, data):
+    with_half = [p[: data.draw(st.integers(0, len(p)))] + "半" + p[len(p) // 2 :] for p in found]
+    printed = [h if data.draw(st.booleans()) else p for h, p in zip(with_half, found, strict=True)]
+    # at most one 半 each: the drawn prefix plus the back half can hold only strokes
+    a = one(*printed)
+    for i, w in enumerate(a.witnesses):
+        assert a.text_of(i) == w.notation
+    for place in a.places:
+        sigla = [*place.lemma.sigla, *(s for v in place.variants for s in v.sigla)]
+        assert sorted(sigla) == sorted(w.siglum for w in a.witnesses)
+        assert all(v.text != place.lemma.text for v in place.variants)
+    varying = {k for k, c in enumerate(a.columns) if c.varies}
+    covered = {k for p in a.places for k in range(p.start, p.stop)}
+    assert varying <= covered
+
+
+def test_scores_are_the_four():
+    assert [a.key for a in build_all()] == ["lu/1", "xue/1", "lu/2", "xue/2"]
+    assert len(SCORES) == 4

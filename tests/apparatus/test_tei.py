@@ -1,0 +1,94 @@
+"""TEI: well-formed (xmllint), witnesses and method in the header, every witness read back."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from drumscore.apparatus.align import build_all
+from drumscore.apparatus.tei import tei_bytes
+from drumscore.corpus import editions
+
+NS = {"t": "http://www.tei-c.org/ns/1.0"}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+
+
+@pytest.fixture(scope="module")
+def document() -> bytes:
+    return tei_bytes(build_all())
+
+
+def read_witness(ab: ET.Element, siglum: str) -> str:
+    """The text outside the apps, and in each app the one lem or rdg that lists the witness."""
+    out = [ab.text or ""]
+    for child in ab:
+        if child.tag == f"{{{NS['t']}}}app":
+            readings = [
+                r
+                for r in child
+                if r.tag in (f"{{{NS['t']}}}lem", f"{{{NS['t']}}}rdg")
+                and f"#{siglum}" in r.get("wit", "").split()
+            ]
+            assert len(readings) == 1, (siglum, child.get("n"))
+            out.append(readings[0].text or "")
+        else:
+            assert child.tag == f"{{{NS['t']}}}note"
+        out.append(child.tail or "")
+    return "".join(out)
+
+
+def test_xmllint_finds_it_well_formed(document, tmp_path):
+    if shutil.which("xmllint") is None:
+        pytest.skip("xmllint (Debian libxml2-utils) is not installed")
+    path = tmp_path / "apparatus.xml"
+    path.write_bytes(document)
+    result = subprocess.run(["xmllint", "--noout", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_every_witness_reads_back_exactly_as_its_edition_prints_it(document):
+    root = ET.fromstring(document)
+    abs_ = {ab.get("n"): ab for ab in root.iterfind(".//t:body//t:ab", NS)}
+    assert set(abs_) == {"lu/1", "xue/1", "lu/2", "xue/2"}
+    checked = 0
+    for edition in editions():
+        for score in edition.scores:
+            key = score.key.split("@")[0]
+            assert read_witness(abs_[key], edition.id) == score.pattern.notation
+            checked += 1
+    assert checked == 44
+
+
+def test_the_header_lists_each_edition_with_source_and_provenance(document):
+    root = ET.fromstring(document)
+    method = root.find(".//t:encodingDesc/t:variantEncoding", NS)
+    assert method.get("method") == "parallel-segmentation" and method.get("location") == "internal"
+    witnesses = {w.get(XML_ID): w for w in root.iterfind(".//t:sourceDesc/t:listWit/t:witness", NS)}
+    for edition in editions():
+        w = witnesses[edition.id]
+        assert w.findtext("t:title", namespaces=NS) == edition.name
+        assert edition.provenance.citation in "".join(w.find("t:bibl", NS).itertext())
+        if edition.provenance.kanripo:
+            ids = [i.text for i in w.iterfind("t:bibl/t:idno", NS)]
+            assert edition.provenance.kanripo in ids
+        if edition.provenance.commit:
+            assert edition.provenance.commit in w.findtext("t:note", namespaces=NS)
+    for ref in root.iterfind(".//t:app/*[@wit]", NS):
+        assert all(s.removeprefix("#") in witnesses for s in ref.get("wit").split())
+
+
+def test_the_places_are_apps_and_the_base_is_the_lemma(document):
+    root = ET.fromstring(document)
+    ab = next(a for a in root.iterfind(".//t:ab", NS) if a.get("n") == "lu/2")
+    (app,) = ab.iterfind("t:app", NS)
+    lem = app.find("t:lem", NS)
+    assert lem.text == "○" and "#zhushu" in lem.get("wit").split()
+    (rdg,) = app.iterfind("t:rdg", NS)
+    assert (rdg.text or "") == "" and set(rdg.get("wit").split()) == {
+        "#xunzuan",
+        "#weishi",
+        "#yueshu",
+    }

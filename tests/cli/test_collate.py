@@ -1,0 +1,121 @@
+"""drumscore collate: the apparatus as text, JSON and CSV, its options and its errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from cli_run import expect_error, run_cli
+
+from drumscore.corpus import editions
+
+
+def place_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if " ] " in line]
+
+
+def test_lu_2_lists_one_place_with_the_sigla_on_each_side(capsys):
+    code, out, _ = run_cli(["collate", "lu/2"], capsys)
+    assert code == 0
+    (line,) = place_lines(out)
+    lemma, variant = line.split(" ] ")
+    assert lemma.split()[:3] == ["11", "(touhu)", "○"]
+    lacking = {e.id for e in editions() if e.score("魯", 2).pattern.counts().pi == 13}
+    assert set(lemma.split()[3:]) == {e.id for e in editions()} - lacking
+    assert variant.startswith("— ")
+    assert set(variant.split("(")[0].split()[1:]) == lacking
+    assert "one ○ fewer in the run 11–12" in variant
+
+
+def test_the_key_and_the_stated_counts_with_their_quotes(capsys):
+    code, out, _ = run_cli(["collate", "lu/2"], capsys)
+    assert code == 0
+    key = out[out.index("sigla:") : out.index("stated counts:")]
+    for edition in editions():
+        assert f"  {edition.id} " in key and edition.name in key
+    counts = out[out.index("stated counts:") :]
+    quotes = [c.quote for e in editions() for c in e.counts if (c.figure, c.state) == (2, "魯")]
+    assert quotes and all(f"「{q}」" in counts for q in quotes)
+    assert "李光坡" in counts and "徐伯魯" in counts
+    assert "鼙 13 where 徐伯魯 counts 14" in counts
+
+
+def test_xue_2_lists_where_liji_benyi_parts(capsys):
+    code, out, _ = run_cli(["collate", "xue/2"], capsys)
+    assert code == 0
+    lines = place_lines(out)
+    assert lines
+    for line in lines:
+        variant = line.split(" ] ")[1]
+        assert set(variant.split("(")[0].split()[1:]) == {"benyi", "benyi-skqs"}
+
+
+def test_all_four_scores_and_one_key(capsys):
+    code, out, _ = run_cli(["collate"], capsys)
+    assert code == 0
+    assert out.count("sigla:") == 1
+    for key in ("lu/1", "xue/1", "lu/2", "xue/2"):
+        assert f"\n{key} · " in f"\n{out}"
+
+
+def test_base_option_changes_the_lemma(capsys):
+    code, out, _ = run_cli(["collate", "xue/2", "--base", "benyi"], capsys)
+    assert code == 0
+    (line,) = place_lines(out)
+    lemma, variant = line.split(" ] ")
+    assert lemma.split()[2] == "○" and "benyi" in lemma.split()
+    assert variant.startswith("— ") and "zhushu" in variant.split()
+
+
+def test_json_has_the_alignment_table_and_the_places(capsys):
+    code, out, _ = run_cli(["collate", "lu/2", "--format", "json"], capsys)
+    assert code == 0
+    (data,) = json.loads(out)
+    table = data["alignment"]
+    assert set(table) == {e.id for e in editions()}
+    for edition in editions():
+        assert "".join(table[edition.id]) == edition.score("魯", 2).pattern.notation
+        assert len(table[edition.id]) == len(data["columns"])
+    (place,) = data["places"]
+    assert place["position"] == 11 and place["section"] == "touhu"
+    assert set(place["variants"][0]["sigla"]) == {"xunzuan", "weishi", "yueshu"}
+
+
+def test_csv_rows_read_back_to_each_edition(tmp_path, capsys):
+    out = tmp_path / "app.csv"
+    code, _, _ = run_cli(["collate", "-o", str(out)], capsys)
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    for edition in editions():
+        for score in edition.scores:
+            key = score.key.split("@")[0]
+            (row,) = [r for r in rows if r[:2] == [key, edition.id]]
+            assert "".join(row[3:]) == score.pattern.notation
+    header = rows.index(
+        ["score", "place", "position", "section", "lemma", "reading", "sigla", "description"]
+    )
+    places = rows[header + 1 :]
+    assert {r[0] for r in places} == {"lu/2", "xue/2"}
+
+
+def test_output_file_is_written_whole(tmp_path, capsys):
+    out = tmp_path / "app.txt"
+    code, printed, _ = run_cli(["collate", "lu/2", "-o", str(out)], capsys)
+    assert code == 0 and printed == ""
+    assert len(place_lines(out.read_text(encoding="utf-8"))) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["app.txt"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["collate", "--json", "--format", "csv"], "two formats"),
+        (["collate", "-o", "x.doc"], "cannot tell the format of 'x.doc'"),
+        (["collate", "lu", "--base", "nowhere"], "unknown edition 'nowhere'"),
+        (["collate", "lu", "-o", "/nonexistent/x.txt"], "does not exist"),
+    ],
+)
+def test_bad_options_are_one_line(argv, message, capsys):
+    assert message in expect_error(argv, capsys)

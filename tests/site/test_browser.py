@@ -1,0 +1,356 @@
+"""The site in a real browser (headless Chromium driven by Playwright): the index, the score
+pages, playback on the audio clock, the in-page WAV, the compare view, the phone width, and no
+request leaving 127.0.0.1."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlparse
+
+import numpy as np
+import pytest
+
+from drumscore import corpus
+from drumscore.model import Drum, Section
+from drumscore.site import data as sitedata
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+
+CHROMIUM = os.environ.get("DRUMSCORE_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
+]
+DESKTOP = {"width": 1200, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        except Exception as exc:  # a browser that cannot start here is a skip, not a failure
+            pytest.skip(f"Chromium does not start: {str(exc).splitlines()[0]}")
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def requests_seen():
+    return []
+
+
+@pytest.fixture(scope="module")
+def context(browser, site_url, requests_seen):
+    """One browser context for the module; every request is recorded, and any request for
+    anything but the local server is refused."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    local = urlparse(site_url).netloc
+
+    def guard(route):
+        url = route.request.url
+        requests_seen.append(url)
+        parsed = urlparse(url)
+        if parsed.scheme in ("data", "blob") or parsed.netloc == local:
+            route.continue_()
+        else:
+            route.abort()
+
+    ctx.route("**/*", guard)
+    ctx.on("request", lambda r: requests_seen.append(r.url))
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context):
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    pg.close()
+    assert errors == []
+
+
+def goto(page, site_url, path):
+    page.goto(site_url + path)
+    page.wait_for_function("document.documentElement.dataset.ready === 'true'")
+
+
+def slug(key: str) -> str:
+    return next(e.slug for e in sitedata.entries(corpus.editions()) if e.score.key == key)
+
+
+def test_the_index_lists_every_score_of_the_corpus(page, site_url):
+    page.goto(site_url + "index.html")
+    keys = set(page.eval_on_selector_all("a.score-link", "as => as.map(a => a.dataset.key)"))
+    assert keys == {s.key for s in corpus.scores()}
+    # where the editions part: the second 魯 figure has two readings, the first one
+    assert page.locator("#lu-2 .reading").count() == 2
+    assert page.locator("#lu-1 .reading").count() == 1
+
+
+def test_each_score_page_shows_its_glyphs_with_half(page, site_url):
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    shown = page.locator(".notation .stroke, .notation .half-mark").all_inner_texts()
+    assert "".join(shown) == corpus.resolve("lu").pattern.notation
+    # every other page, read by the browser's own HTML parser
+    pages = {e.score.key: f"score/{e.slug}.html" for e in sitedata.entries(corpus.editions())}
+    found = page.evaluate(
+        """async (pages) => Object.fromEntries(await Promise.all(
+            Object.entries(pages).map(async ([key, path]) => {
+              const text = await (await fetch('../' + path)).text();
+              const doc = new DOMParser().parseFromString(text, 'text/html');
+              return [key, [...doc.querySelectorAll('.notation .stroke, .notation .half-mark')]
+                .map(e => e.textContent).join('')];
+            }))
+        )""",
+        pages,
+    )
+    assert found == {s.key: s.pattern.notation for s in corpus.scores()}
+
+
+def test_play_schedules_every_stroke_on_the_audio_clock_and_the_highlight_follows(page, site_url):
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    page.fill("#bpm", "120")
+    page.dispatch_event("#bpm", "change")
+    page.click("#play")
+    page.wait_for_function("window.drumscore.player.log.length >= 3", timeout=5000)
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    pattern = corpus.resolve("lu").pattern
+    assert len(schedule) == len(pattern) == 23
+    assert [e["k"] for e in schedule] == list(range(23))
+    start = schedule[0]["time"]
+    assert [e["time"] - start for e in schedule] == [k * 0.5 for k in range(23)]
+    files = {Drum.PI: "pi.wav", Drum.GU: "gu.wav"}
+    assert [e["sample"] for e in schedule] == [files[s.drum] for s in pattern.strokes]
+    log = page.evaluate("window.drumscore.player.log")
+    lit = page.eval_on_selector(".notation .stroke.now", "e => Number(e.dataset.i)")
+    page.click("#stop")
+    ks = [e["k"] for e in log]
+    assert ks == list(range(len(ks)))
+    for entry in log:  # lit when its own time has come on the audio clock, not before
+        assert entry["at"] >= entry["time"] - 1e-9
+        assert entry["time"] == start + 0.5 * entry["k"]
+    assert lit in (ks[-1], ks[-1] + 1)
+
+
+def test_the_highlight_moves_through_every_stroke_in_order(page, site_url):
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    page.fill("#bpm", "600")
+    page.dispatch_event("#bpm", "change")
+    page.evaluate(
+        """() => { window.lit = [];
+        new MutationObserver(() => {
+          const e = document.querySelector('.notation .stroke.now');
+          if (e && window.lit[window.lit.length - 1] !== Number(e.dataset.i))
+            window.lit.push(Number(e.dataset.i));
+        }).observe(document.querySelector('.notation'), {subtree: true, attributes: true}); }"""
+    )
+    page.keyboard.press("Space")
+    page.wait_for_function("window.drumscore.player.state === 'playing'")
+    page.wait_for_function("window.drumscore.player.state === 'stopped'", timeout=8000)
+    assert page.evaluate("window.lit") == list(range(23))
+    assert "Played 23 strokes" in page.inner_text("#status")
+
+
+def test_keys_match_drumscore_play(page, site_url):
+    goto(page, site_url, f"score/{slug('xue/2@zhushu')}.html")
+    page.keyboard.press("Space")
+    page.wait_for_function("window.drumscore.player.state === 'playing'")
+    page.keyboard.press("+")
+    page.keyboard.press("]")
+    page.keyboard.press("-")
+    assert page.input_value("#bpm") == "65"
+    player = page.evaluate("({bpm: window.drumscore.player.bpm})")
+    assert player["bpm"] == 65
+    page.keyboard.press("Space")
+    assert page.evaluate("window.drumscore.player.state") == "paused"
+    page.keyboard.press("Space")
+    assert page.evaluate("window.drumscore.player.state") == "playing"
+    page.click("#stop")
+    # every control is reached with Tab
+    reached = set()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement.id"))
+    assert {
+        "play",
+        "stop",
+        "section",
+        "bpm",
+        "bpm-range",
+        "count-in",
+        "loop",
+        "make-wav",
+    } <= reached
+
+
+def test_the_page_s_wav_is_the_python_render(page, site_url):
+    import soundfile as sf
+    from audio_checks import strokes
+
+    from drumscore.render.mix import render_audio
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    page.fill("#bpm", "120")
+    page.dispatch_event("#bpm", "change")
+    page.click("#make-wav")
+    page.wait_for_selector("#wav-link:not([hidden])")
+    encoded = page.evaluate(
+        """async () => {
+            const href = document.getElementById('wav-link').href;
+            const bytes = new Uint8Array(await (await fetch(href)).arrayBuffer());
+            let s = ''; for (let i = 0; i < bytes.length; i += 0x8000)
+              s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+            return btoa(s);
+        }"""
+    )
+    web, rate = sf.read(io.BytesIO(base64.b64decode(encoded)), dtype="float32", always_2d=True)
+    timeline = arrange(corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(120))
+    ours = render_audio(timeline)
+    assert rate == 44100 and web.shape == ours.shape
+    a, b = web.mean(axis=1), ours.mean(axis=1)
+    lag = int(np.argmax(np.correlate(a[:20000], b[:20000], "full"))) - (20000 - 1)
+    assert lag == 0
+    assert np.corrcoef(a, b)[0, 1] > 0.99
+    heard_web, heard_ours = strokes(web, rate), strokes(ours, rate)
+    expected = [
+        (int(o), s.drum)
+        for o, s in zip(
+            timeline.tempo.onset_samples(0, len(timeline), rate), timeline.strokes, strict=True
+        )
+    ]
+    assert heard_web == heard_ours == expected
+
+
+def _page_marks(page) -> dict:
+    return page.evaluate(
+        """() => ({
+            kinds: [...document.querySelectorAll('#alignment .marks td[data-kind]')]
+                     .map(e => e.dataset.kind),
+            marked: [...document.querySelectorAll('#alignment .marks td[data-kind]')]
+                     .filter(e => e.textContent !== '').length,
+            a: [...document.querySelectorAll('#alignment .side-a td[data-col]')]
+                 .map(e => e.textContent).join(''),
+            halves: [...document.querySelectorAll('#alignment .side-a td.half-mark, '
+                 + '#alignment .side-b td.half-mark')].length,
+        })"""
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("lu/2@zhushu", "lu/2@xunzuan"), ("xue/2@zhushu", "xue/2@benyi"), ("lu/1", "xue/1@weishi")],
+)
+def test_the_compare_view_marks_what_drumscore_compare_reports(page, site_url, capsys, a, b):
+    from cli_run import run_cli
+
+    code, out, _ = run_cli(["compare", a, b, "--json"], capsys)
+    assert code == 0
+    reported = json.loads(out)
+    key_a, key_b = corpus.resolve(a).key, corpus.resolve(b).key
+    goto(page, site_url, f"compare.html?a={key_a}&b={key_b}")
+    shown = _page_marks(page)
+    assert shown["kinds"] == [col["kind"] for col in reported["alignment"]]
+    assert shown["marked"] == reported["distance"]
+    assert shown["a"] == "".join(col["a"] or "·" for col in reported["alignment"])
+    assert shown["halves"] == 2
+
+
+def test_a_then_b_plays_both_readings_on_one_beat(page, site_url):
+    goto(page, site_url, "compare.html?a=lu/2@zhushu&b=lu/2@xunzuan")
+    page.fill("#bpm", "1200")
+    page.dispatch_event("#bpm", "change")
+    page.click("#play-ab")
+    page.wait_for_function("window.drumscore.player.schedule.length > 0")
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    a, b = corpus.resolve("lu/2").pattern, corpus.resolve("lu/2@xunzuan").pattern
+    assert len(schedule) == len(a) + len(b)
+    start = schedule[0]["time"]
+    ks = [*range(len(a)), *range(len(a) + 2, len(a) + 2 + len(b))]
+    assert [round((e["time"] - start) / 0.05, 9) for e in schedule] == ks
+    page.click("#stop")
+
+
+def test_screenshots_and_no_sideways_scroll(page, site_url, tmp_path_factory):
+    """Index, a score page and the compare view at desktop and phone width. The pictures go to
+    $DRUMSCORE_SCREENSHOTS (whole pages) if it is set, else to a temporary folder."""
+    wanted = os.environ.get("DRUMSCORE_SCREENSHOTS")
+    folder = Path(wanted) if wanted else tmp_path_factory.mktemp("shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    views = {
+        "index": "index.html",
+        "score": f"score/{slug('lu/1@zhushu')}.html",
+        "compare": "compare.html?a=lu/2@zhushu&b=lu/2@xunzuan",
+    }
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        for name, path in views.items():
+            goto(page, site_url, path) if name != "index" else page.goto(site_url + path)
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 0, (name, size, overflow)
+            shot = folder / f"{name}-{size['width']}.png"
+            page.screenshot(path=str(shot), full_page=bool(wanted))
+            assert shot.stat().st_size > 10_000
+
+
+def test_no_request_left_127_0_0_1(requests_seen, site_url):
+    assert requests_seen, "the other tests made no request"
+    local = urlparse(site_url).netloc
+    outside = [
+        u
+        for u in requests_seen
+        if urlparse(u).scheme not in ("data", "blob") and urlparse(u).netloc != local
+    ]
+    assert outside == []
+    assert all(
+        urlparse(u).hostname == "127.0.0.1"
+        for u in requests_seen
+        if urlparse(u).scheme.startswith("http")
+    )
+
+
+def test_the_notebook_view_plays_in_a_browser(page, tmp_path_factory):
+    score = corpus.resolve("xue/2")
+    page.set_content(score._repr_html_())
+    duration = page.evaluate(
+        """() => new Promise((done, fail) => {
+            const audio = document.querySelector('audio');
+            if (audio.readyState >= 1) return done(audio.duration);
+            audio.addEventListener('loadedmetadata', () => done(audio.duration));
+            audio.addEventListener('error', () => fail('the browser cannot read the audio'));
+        })"""
+    )
+    expected = len(render_audio_of(score)) / 44100
+    assert abs(duration - expected) < 0.01
+    shown = page.locator(".nb-notation span.pi, .nb-notation span.gu, .nb-half").all_inner_texts()
+    assert "".join(shown) == score.pattern.notation
+    wanted = os.environ.get("DRUMSCORE_SCREENSHOTS")
+    if wanted:
+        page.screenshot(path=str(Path(wanted) / "notebook.png"))
+
+
+def render_audio_of(score):
+    from drumscore.render.mix import render_audio
+
+    return render_audio(arrange(score))

@@ -1,0 +1,163 @@
+"""The built site: a page per score, the index, the compare view, files made by the tool, and
+nothing that reaches the network."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from html.parser import HTMLParser
+
+import mido
+import pytest
+
+from drumscore import corpus
+from drumscore.errors import OptionError, OutputError
+from drumscore.model import Section
+from drumscore.site import data as sitedata
+from drumscore.site.build import MARKER, build_site
+
+
+class _Links(HTMLParser):
+    """Every src/href of a page, and the text of the notation's strokes and 半 in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+        self.glyphs: list[str] = []
+        self._in_glyph = 0
+        self.data_json: list[str] = []
+        self._in_json = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("src", "href"):
+            if attrs.get(name):
+                self.refs.append(attrs[name])
+        classes = (attrs.get("class") or "").split()
+        if tag == "span" and ("stroke" in classes or "half-mark" in classes):
+            self._in_glyph += 1
+        if tag == "script" and attrs.get("type") == "application/json":
+            self._in_json = True
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._in_glyph:
+            self._in_glyph -= 1
+        if tag == "script":
+            self._in_json = False
+
+    def handle_data(self, data):
+        if self._in_glyph:
+            self.glyphs.append(data)
+        if self._in_json:
+            self.data_json.append(data)
+
+
+def parsed(path) -> _Links:
+    p = _Links()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p
+
+
+def test_every_score_has_a_page_with_its_notation(site_dir):
+    items = sitedata.entries(corpus.editions())
+    assert len(items) == len(corpus.scores()) == 44
+    for entry in items:
+        page = parsed(site_dir / "score" / f"{entry.slug}.html")
+        assert "".join(page.glyphs) == entry.score.pattern.notation, entry.score.key
+        data = json.loads("".join(page.data_json))
+        assert data["score"]["key"] == entry.score.key
+        assert data["score"]["source"]["citation"] == entry.score.source.citation
+
+
+def test_every_link_and_script_stays_inside_the_folder(site_dir):
+    pages = [site_dir / "index.html", site_dir / "compare.html", *site_dir.glob("score/*.html")]
+    for page in pages:
+        for ref in parsed(page).refs:
+            if ref == "data:,":  # the empty icon, so the browser asks for no favicon
+                continue
+            assert not re.match(r"^[a-z]+:", ref), (page.name, ref)
+            target = (page.parent / ref.split("?")[0].split("#")[0]).resolve()
+            assert target.is_relative_to(site_dir.resolve()) and target.exists(), (page, ref)
+    for asset in site_dir.glob("assets/*"):
+        if asset.suffix in (".js", ".css"):
+            text = asset.read_text(encoding="utf-8")
+            assert not re.search(r"https?://|//cdn|@import", text), asset.name
+
+
+def test_the_index_links_every_score(site_dir):
+    refs = set(parsed(site_dir / "index.html").refs)
+    for entry in sitedata.entries(corpus.editions()):
+        assert f"score/{entry.slug}.html" in refs
+
+
+def test_midi_files_are_the_tool_s_own(site_dir):
+    lu = sitedata.entries(corpus.editions())[0]
+    assert lu.score.key == "lu/1@zhushu"
+    for section in (Section.SHE, Section.TOUHU, Section.HEAD):
+        data = (site_dir / "files" / f"{lu.slug}-{section.value}.mid").read_bytes()
+        midi = mido.MidiFile(file=io.BytesIO(data))
+        notes = [m for t in midi.tracks for m in t if m.type == "note_on" and m.velocity > 0]
+        assert len(notes) == len(lu.score.pattern.section(section))
+
+
+def test_kit_samples_and_gains_are_copied(site_dir):
+    from drumscore.model import Drum
+    from drumscore.render.kit import BUILTIN_KIT, builtin_kit
+
+    for name in ("pi.wav", "gu.wav"):
+        assert (site_dir / "assets/samples" / name).read_bytes() == (
+            BUILTIN_KIT.parent / name
+        ).read_bytes()
+    gains = sitedata.kit_data()["voices"]
+    for drum in Drum:
+        assert gains[drum.pinyin]["gain"] == pytest.approx(
+            list(builtin_kit().voice(drum).stereo_gain)
+        )
+
+
+def test_musicxml_and_user_editions(tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        'id = "mine"\nname = "My reading"\n[[score]]\nfigure = 1\nstate = "魯"\n'
+        'printed = "○□口半○□"\n',
+        encoding="utf-8",
+    )
+    edition = corpus.load_edition(mine)
+    out = tmp_path / "site"
+    report = build_site(out, [edition], builtin=False)
+    assert report.scores == 1
+    page = parsed(out / "score" / "lu-1-mine.html")
+    assert "".join(page.glyphs) == "○□□半○□"
+    assert 'data-printed="口"' in (out / "score" / "lu-1-mine.html").read_text(encoding="utf-8")
+    from music21 import converter
+
+    parsed_xml = converter.parse(str(out / "files" / "lu-1-mine-touhu.musicxml"))
+    assert len(list(parsed_xml.recurse().notes)) == 2
+
+
+def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path):
+    (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(OutputError, match="not empty"):
+        build_site(tmp_path, musicxml=False)
+    assert (tmp_path / "keep.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_an_earlier_site_is_replaced_whole(tmp_path):
+    out = tmp_path / "site"
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        'id = "mine"\nname = "Mine"\n[[score]]\nfigure = 2\nstate = "薛"\nprinted = "○半□"\n',
+        encoding="utf-8",
+    )
+    edition = corpus.load_edition(mine)
+    build_site(out, [edition], builtin=False, musicxml=False)
+    (out / "stale.html").write_text("old", encoding="utf-8")
+    build_site(out, [edition], builtin=False, musicxml=False)
+    assert (out / MARKER).exists() and not (out / "stale.html").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_no_scores_is_an_error(tmp_path):
+    with pytest.raises(OptionError, match="no scores"):
+        build_site(tmp_path / "x", builtin=False)

@@ -1,0 +1,141 @@
+"""The track and its conductor: count-in, items on one clock, and live changes on the beat."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from drumscore.corpus import resolve
+from drumscore.errors import DrumscoreError, ProgrammeError
+from drumscore.model import Section
+from drumscore.timeline import arrange
+from drumscore.timing import Tempo
+from drumscore.track import Conductor, Item, Track, load_programme
+
+RATE = 44100
+
+
+def tl(notation="○□○半○□", bpm=96, repeats=2, section=None):
+    return arrange(resolve(notation), section, Tempo.from_bpm(bpm), repeats)
+
+
+def grid(first_frame, interval, n, rate=RATE):
+    """Frames of n beats from first_frame, each computed from its own number."""
+    step = Fraction(interval) * rate
+    return [first_frame + int(Fraction(k) * step + Fraction(1, 2)) for k in range(n)]
+
+
+def test_count_strokes_come_first_on_the_same_beat():
+    t = tl()
+    hits = Track.single(t, 3).hits(RATE)
+    assert [h.is_count for h in hits] == [True] * 3 + [False] * len(t)
+    assert [h.frame for h in hits] == grid(0, t.tempo.interval, 3 + len(t))
+    assert [h.drum for h in hits[3:]] == [e.drum for e in t.events()]
+
+
+def test_items_follow_on_one_clock_with_their_pauses_and_tempi():
+    a, b = tl(bpm=60, repeats=1), tl(bpm=120, repeats=1)
+    track = Track((Item(a, 2, Fraction(3)), Item(b, 1)))
+    hits = track.hits(RATE)
+    second = 2 + len(a) + 3  # beats of item 1 plus its pause, in seconds at one stroke a second
+    assert track.starts(RATE) == [0, second * RATE]
+    frames = [h.frame for h in hits if h.item == 1]
+    assert frames == grid(second * RATE, Fraction(1, 2), 1 + len(b))
+    assert track.end_frame(RATE) == second * RATE + (1 + len(b)) * RATE // 2
+
+
+def test_a_tempo_change_counts_the_new_grid_from_the_last_beat_laid_out():
+    t = tl(bpm=60, repeats=4)
+    c = Conductor(Track.single(t), RATE)
+    before = c.advance(int(2.5 * RATE))  # beats at 0, 1 s and 2 s
+    assert [h.frame for h in before] == [0, RATE, 2 * RATE]
+    c.set_tempo(Tempo.from_bpm(90))
+    after = c.advance(None)
+    assert [h.frame for h in after] == grid(2 * RATE, Fraction(2, 3), len(t) - 2)[1:]
+    assert len(before) + len(after) == len(t)  # none lost, none doubled
+    assert [h.drum for h in before + after] == [e.drum for e in t.events()]
+
+
+def test_pause_keeps_the_beat_silently_and_resumes_on_it():
+    t = tl(bpm=60, repeats=1)
+    c = Conductor(Track.single(t), RATE)
+    first = c.advance(RATE // 2)
+    c.pause()
+    assert c.advance(int(3.5 * RATE)) == []  # beats 1, 2, 3 pass in silence
+    c.pause(False)
+    rest = c.advance(None)
+    assert [h.frame for h in first + rest] == [0] + [k * RATE for k in range(4, 4 + len(t) - 1)]
+    assert [h.k for h in first + rest] == list(range(len(t)))
+
+
+def test_switch_and_stop_wait_for_the_end_of_the_pass():
+    t = tl("○□○半○□", bpm=60, repeats=10, section="touhu")
+    c = Conductor(Track.single(t), RATE)
+    c.advance(RATE // 2)
+    c.switch_section()
+    c.advance(int(2.5 * RATE))  # the touhu pass (○□) ends at beat 1; the whole starts at 2
+    c.stop_after_pass()
+    rest = c.advance(None)
+    sections = [h.timeline.section for h in rest]
+    assert sections == [Section.SHE] * 4  # the rest of the first whole pass, then stop
+    assert c.finished and c.end == 7 * RATE
+
+
+def test_next_item_moves_on_at_the_end_of_the_pass():
+    track = Track((Item(tl(repeats=50)), Item(tl("□□", repeats=1))))
+    c = Conductor(track, RATE)
+    c.advance(10)
+    c.next_item()
+    hits = c.advance(None)
+    assert [h.item for h in hits] == [0] * 4 + [1] * 2
+
+
+def test_the_built_in_rite_follows_the_yishu_reading():
+    track = load_programme("rite", state="xue")
+    keys = [i.timeline.score.key for i in track.items]
+    assert keys == ["xue/1@yishu", "xue/2@yishu", "xue/2@yishu"]
+    assert all(i.timeline.section is Section.TOUHU for i in track.items)
+    assert [bool(i.pause) for i in track.items] == [True, True, False]
+
+
+def test_a_programme_file(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(
+        '[[item]]\nscore = "lu"\nsection = "touhu"\nbpm = 90\nduration = "30s"\ncount_in = 2\n'
+        'pause = 5\n\n[[item]]\nscore = "○□○"\ninterval = 0.5\n',
+        encoding="utf-8",
+    )
+    track = load_programme(str(path), tempo=Tempo.from_bpm(120))
+    first, second = track.items
+    assert first.timeline.tempo.bpm == 90 and first.count_in == 2 and first.pause == 5
+    assert first.timeline.repeats == 30 * 90 // 60 // 12
+    assert second.timeline.tempo.interval == Fraction(1, 2) and second.label == "item 2"
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ('[[item]]\nscore = "lu"\ntempo = 3\n', "unknown key 'tempo'"),
+        ("title = 'x'\n", "[[item]]"),
+        ('[[item]]\nscore = "lu"\nrepeats = 2\nduration = "1m"\n', "not both"),
+        ('[[item]]\nscore = "lu"\nbpm = 0\n', "item 1: bpm"),
+        ('[[item]]\nscore = "nowhere"\n', "item 1: unknown score 'nowhere'"),
+        ('[[item]]\nscore = "lu"\npause = "soon"\n', "pause"),
+        ('[[item]]\nscore = "lu"\ncount_in = -1\n', "count_in"),
+        ("[[item]\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_programme_says_where(tmp_path, text, needle):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ProgrammeError) as err:
+        load_programme(str(path))
+    assert needle in str(err.value)
+
+
+def test_state_on_a_programme_that_names_its_scores_is_refused(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('[[item]]\nscore = "lu"\n', encoding="utf-8")
+    with pytest.raises(DrumscoreError, match="does nothing"):
+        load_programme(str(path), state="xue")
