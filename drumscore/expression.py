@@ -156,9 +156,10 @@ class Expression:
         if humanize is not None:
             example = f"milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8"
             if isinstance(humanize, str):
-                ms = float(number_text(humanize, "humanize", example, OptionError))
+                amount = number_text(humanize, "humanize", example, OptionError)
             else:
-                ms = float(humanize)
+                amount = humanize
+            ms = float(amount) if 0 <= amount <= MAX_HUMANIZE_MS else float("nan")
             if not 0 <= ms <= MAX_HUMANIZE_MS:
                 raise OptionError(
                     f"humanize takes {example}; not {shown(str(humanize))}", option="humanize"

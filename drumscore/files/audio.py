@@ -81,7 +81,7 @@ def stream_audio(
                 str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
             )
         except sf.SoundFileError as exc:
-            raise write_failed(path, OSError(0, str(exc))) from None
+            raise write_failed(path, OSError(0, _reason(None, exc, tmp))) from None
         try:
             for key, value in (tags or {}).items():
                 setattr(out, key, value)
@@ -91,12 +91,12 @@ def stream_audio(
                 try:
                     out.write(block)
                 except sf.SoundFileError as exc:
-                    raise write_failed(path, OSError(0, _reason(out, exc))) from None
+                    raise write_failed(path, OSError(0, _reason(out, exc, tmp))) from None
         finally:
             try:
                 out.close()
             except sf.SoundFileError as exc:
-                raise write_failed(path, OSError(0, str(exc))) from None
+                raise write_failed(path, OSError(0, _reason(None, exc, tmp))) from None
         if cues:
             try:
                 add_cues(tmp, fmt, cues, rate)
@@ -108,16 +108,27 @@ def stream_audio(
                 raise write_failed(path, cause) from None
 
 
-def _reason(out, exc: Exception) -> str:
+def _reason(out, exc: Exception, tmp: Path) -> str:
     """What made libsndfile fail, such as "No space left on device": its own message for the
-    file, which names the system error, where its exception says only "System error."."""
+    file (`out`, or None for its last error), which names the system error, where its exception
+    says only "System error."."""
     import soundfile as sf
 
     try:
-        text = sf._ffi.string(sf._snd.sf_strerror(out._file)).decode("utf-8", "replace")
+        handle = sf._ffi.NULL if out is None else out._file
+        text = sf._ffi.string(sf._snd.sf_strerror(handle)).decode("utf-8", "replace")
     except (AttributeError, TypeError):
         return str(exc)
-    return text.removeprefix("System error : ").rstrip(".") or str(exc)
+    if text.startswith("System error : "):
+        return text.removeprefix("System error : ").rstrip(".")
+    # an encoder's own message (FLAC: "problem with initialization"): a write of our own shows
+    # whether the system refused the bytes
+    try:
+        with open(tmp, "ab", buffering=0) as probe:
+            probe.write(bytes(1 << 16))
+    except OSError as system:
+        return system.strerror or str(system)
+    return text or str(exc)
 
 
 def add_cues(path: str | Path, fmt: str, cues: Sequence[tuple[int, str]], rate: int) -> None:
