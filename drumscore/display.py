@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from drumscore.model import Pattern, Score
+from drumscore.model import Pattern
 
 
 def width(text: str) -> int:
@@ -64,40 +64,3 @@ def divided(pattern: Pattern) -> str:
     if pattern.half is None:
         return symbols
     return f"{symbols[: pattern.half]} │半│ {symbols[pattern.half :]}"
-
-
-def count_rows(pattern: Pattern) -> list[list[str]]:
-    """One row per section: name, meaning, strokes, ○ 鼙, □ 鼓."""
-    rows = []
-    for section in pattern.sections():
-        c = pattern.counts(section)
-        rows.append([section.value, section.description, str(c.total), str(c.pi), str(c.gu)])
-    return rows
-
-
-def count_check_lines(checks) -> list[str]:
-    """Each stated count (collate.CountCheck) on one score: agrees, or exactly how it differs."""
-    lines = []
-    for check in checks:
-        stated = check.stated
-        verdict = "; ".join(check.checks[0].disagreements(stated)) or "agrees"
-        lines.append(
-            f"{stated.by}, {stated.section.value}: 鼙 {stated.pi} 鼓 {stated.gu} "
-            f"(quoted in {', '.join(check.quoted_in)}) — {verdict}"
-        )
-    return lines
-
-
-def score_summary(score: Score, checks=()) -> str:
-    """What `drumscore show` prints for one score, with the stated counts checked on it."""
-    lines = [f"{score.title}    [{score.key}]", "", "  " + divided(score.pattern), ""]
-    rows = count_rows(score.pattern)
-    lines += [
-        "  " + ln for ln in table(rows, ["section", "", "strokes", "○ 鼙", "□ 鼓"]).splitlines()
-    ]
-    if score.printed and score.printed != score.pattern.notation:
-        lines += ["", f"  as printed: {score.printed}"]
-    if checks:
-        lines += ["", "  counts stated by the commentators:"]
-        lines += [f"    {line}" for line in count_check_lines(checks)]
-    return "\n".join(lines)

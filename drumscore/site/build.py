@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drumscore.errors import OptionError, OutputError
+from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.model import Edition, Section
 from drumscore.site import data as sitedata
 from drumscore.timeline import arrange
@@ -219,9 +219,12 @@ def _player_html(score_data: dict, tempo: dict) -> str:
 <label class="check"><input id="loop" type="checkbox"> Loop</label>
 </div>
 <p id="status" class="status" aria-live="polite">Press play (or the space bar).</p>
-<p class="keys">Keys, as in <code>drumscore play</code>: space plays and pauses; <kbd>+</kbd> and
-<kbd>−</kbd> change the tempo by 1 stroke a minute, <kbd>]</kbd> and <kbd>[</kbd> by 5.
-Strokes fall exactly every 60 ÷ tempo seconds (<span lang="zh">間若一</span>).</p>
+<p class="keys">Keys, as in <code>drumscore play</code>: <kbd>space</kbd> plays, pauses and
+resumes; <kbd>+</kbd> <kbd>−</kbd> change the tempo by 1 stroke a minute, <kbd>]</kbd>
+<kbd>[</kbd> by 5, from the next stroke; <kbd>t</kbd> taps the tempo; <kbd>s</kbd> switches 投壺
+and 射 at the end of the pass (when looping); <kbd>q</kbd> stops at the end of the pass,
+<kbd>Esc</kbd> at once. Strokes fall exactly every 60 ÷ tempo seconds
+(<span lang="zh">間若一</span>).</p>
 </section>"""
 
 
@@ -246,13 +249,17 @@ holds markers at 半 and the score's name.</p>
 </section>"""
 
 
-def score_page(entry, score_data: dict, files: dict[str, str], staff_svg: str | None, shared):
+def score_page(entry, score_data: dict, files: dict[str, str], shared):
     root = "../"
     staff = ""
-    if staff_svg:
+    if files.get("staff-she"):
+        svg = f"{root}{esc(files['staff-she'])}"
         staff = (
             '<section aria-labelledby="staff-h"><h2 id="staff-h">Staff notation</h2>'
-            f'<div class="staff">{staff_svg}</div></section>'
+            f'<div class="staff"><img src="{svg}" alt="the whole pattern on a percussion staff: '
+            f'{esc(score_data["notation"])}" loading="lazy"></div>'
+            f'<p class="note">Engraved by Verovio from the MusicXML below; ○ a round head, □ a '
+            f'square one. <a href="{svg}" download>SVG</a></p></section>'
         )
     name = f"{score_data['edition_name']} · {score_data['state']}鼓"
     body = f"""<h1><span lang="zh">{esc(name)}</span> · figure {score_data["figure"]}</h1>
@@ -300,8 +307,98 @@ def _score_link(s: dict, content: str) -> str:
     )
 
 
-def index_page(scores: list[dict], collations: list[dict], pool, shared) -> str:
+def _sigla(sigla: list[str], witnesses: dict[str, dict]) -> str:
+    return " ".join(
+        f'<a class="siglum" href="score/{esc(witnesses[s]["slug"])}.html" '
+        f'title="{esc(witnesses[s]["edition"])}">{esc(s)}</a>'
+        if witnesses.get(s, {}).get("slug")
+        else f'<span class="siglum">{esc(s)}</span>'
+        for s in sigla
+    )
+
+
+def apparatus_html(a: dict) -> str:
+    """One score's apparatus: a line per place of variation (lemma ] variants, with sigla), the
+    alignment table of every witness, and the stated counts with their quotes."""
+    witnesses = {w["siglum"]: w for w in a["witnesses"]}
+    base = witnesses[a["base"]]
+    places = []
+    for p in a["places"]:
+        variants = "; ".join(
+            f'<span class="variant" lang="zh">{esc(v["text"] or "—")}</span> '
+            f"{_sigla(v['sigla'], witnesses)}"
+            + (f' <span class="why">({esc(v["description"])})</span>' if v["description"] else "")
+            + (
+                f' <span class="why">(reported by {esc(v["reported_by"])}: '
+                f'<q lang="zh">{esc(v["quote"])}</q>)</span>'
+                if v.get("reported_by")
+                else ""
+            )
+            for v in p["variants"]
+        )
+        places.append(
+            f'<li><span class="place">{esc(p["label"])} ({esc(p["section"])})</span> '
+            f'<span class="lemma" lang="zh">{esc(p["lemma"]["text"] or "—")}</span> '
+            f"{_sigla(p['lemma']['sigla'], witnesses)} ] {variants}</li>"
+        )
+    count = len(a["places"])
+    if places:
+        summary = (
+            f"{count} place{'s' if count != 1 else ''} of variation against the base, "
+            f'<span lang="zh">{esc(base["edition"])}</span> (<code>{esc(base["siglum"])}</code>):'
+        )
+        listing = f'<ol class="places">{"".join(places)}</ol>'
+    else:
+        summary = f"No place of variation: all {len(witnesses)} editions read alike."
+        listing = ""
+    varies = [c["varies"] for c in a["columns"]]
+    head = "".join(
+        f'<th scope=col class="{"varies" if v else ""}">{esc(c["label"])}</th>'
+        for c, v in zip(a["columns"], varies, strict=True)
+    )
+    rows = []
+    for siglum, cells in a["alignment"].items():
+        tds = "".join(
+            f'<td class="{"varies " if v else ""}'
+            f'{ {"○": "pi", "□": "gu", "半": "half-mark"}.get(cell, "gap") }">'
+            f"{esc(cell or '·')}</td>"
+            for cell, v in zip(cells, varies, strict=True)
+        )
+        rows.append(f"<tr><th scope=row>{_sigla([siglum], witnesses)}</th>{tds}</tr>")
+    table = (
+        f"<details{' open' if places else ''}><summary>Every edition aligned ({len(witnesses)} "
+        f'rows; columns that vary are marked)</summary><div class="scroll">'
+        f'<table class="apparatus" lang="zh"><thead><tr><th scope=col>siglum</th>{head}</tr>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table></div></details>"
+    )
+    counts = []
+    for k in a["stated_counts"]:
+        quotes = "; ".join(
+            f'<q lang="zh">{esc(q["quote"])}</q> {_sigla([q["siglum"]], witnesses)}'
+            for q in k["quotes"]
+        )
+        disagree = [c for c in k["checks"] if not c["agrees"]]
+        verdict = (
+            '<span class="agree">all agree</span>'
+            if not disagree
+            else f'<span class="disagree">{_sigla([c["siglum"] for c in disagree], witnesses)}: '
+            f"{esc('; '.join(disagree[0]['disagreements']))}</span>"
+        )
+        if k["agrees_with_no_edition"]:
+            verdict = '<span class="disagree">no edition agrees</span>'
+        counts.append(
+            f"<li>{esc(k['by'])}, {esc(k['section'])}: 鼙 {k['pi']} 鼓 {k['gu']} — {quotes}. "
+            f"{verdict}</li>"
+        )
+    counts_html = (
+        f'<p>Stated counts:</p><ul class="checks">{"".join(counts)}</ul>' if counts else ""
+    )
+    return f'<p class="apparatus-summary">{summary}</p>{listing}{table}{counts_html}'
+
+
+def index_page(scores: list[dict], collations: list[dict], pool, shared, apparatuses=None) -> str:
     by_key = {s["key"]: s for s in scores}
+    apparatuses = apparatuses or {}
     blocks = []
     for c in collations:
         state_slug = STATE_NAMES.get(c["state"], c["state"])
@@ -355,11 +452,15 @@ def index_page(scores: list[dict], collations: list[dict], pool, shared) -> str:
         checks_html = (
             f'<p>Stated counts:</p><ul class="checks">{"".join(checks)}</ul>' if checks else ""
         )
+        apparatus = apparatuses.get((c["figure"], c["state"]))
+        if apparatus is not None:
+            checks_html = apparatus_html(apparatus)
         blocks.append(
             f'<section class="collation" id="{state_slug}-{c["figure"]}" '
             f'aria-labelledby="h-{state_slug}-{c["figure"]}">'
             f'<h2 id="h-{state_slug}-{c["figure"]}"><span lang="zh">{esc(heading)}</span></h2>'
-            f'<p>{agree}</p><ol class="readings">{"".join(readings)}</ol>{checks_html}</section>'
+            f'<p>{agree}</p><ol class="readings">{"".join(readings)}</ol>'
+            f"<h3>Apparatus</h3>{checks_html}</section>"
         )
     rows = []
     for edition in pool:
@@ -416,8 +517,9 @@ stroke only in A, <span class="mark only-b">+</span> a stroke only in B.</p>
 <label class="check"><input id="loop" type="checkbox"> Loop</label>
 </div>
 <p id="status" class="status" aria-live="polite"></p>
-<p class="keys">Space plays A then B (a two-stroke pause between them) and pauses;
-<kbd>+</kbd>/<kbd>−</kbd> and <kbd>]</kbd>/<kbd>[</kbd> change the tempo.</p>
+<p class="keys"><kbd>space</kbd> plays A then B (a two-stroke pause between them), pauses and
+resumes; <kbd>+</kbd> <kbd>−</kbd> and <kbd>]</kbd> <kbd>[</kbd> change the tempo, <kbd>t</kbd>
+taps it; <kbd>q</kbd> stops at the end of the pass, <kbd>Esc</kbd> at once.</p>
 </section>"""
     data = _json_script(
         "page-data",
@@ -443,26 +545,28 @@ def _count_click(rate: int):
     return np.stack([click, click], axis=1)
 
 
-def _staff_svg(timeline) -> str | None:
-    """Staff notation as inline SVG, when an in-process engraver is installed; else None."""
+def _staff_svg(musicxml: bytes) -> bytes | None:
+    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed."""
     try:
-        from drumscore.render.verovio import svg_bytes  # type: ignore[import-not-found]
+        from drumscore.render.verovio import svg_pages  # type: ignore[import-not-found]
     except ImportError:
         return None
     try:
-        data = svg_bytes(timeline)
-    except Exception:  # the engraver is optional: a page without staff notation is still whole
+        pages = svg_pages(musicxml)
+    except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
         return None
-    text = data.decode("utf-8") if isinstance(data, bytes) else str(data)
-    start = text.find("<svg")
-    return text[start:] if start >= 0 else None
+    return pages[0].encode("utf-8") if pages else None
 
 
-def _write_files(out: Path, entry, files: dict[str, str], musicxml: bool) -> int:
+def _write_files(
+    out: Path, entry, files: dict[str, str], musicxml: bool
+) -> tuple[int, bytes | None]:
+    """MIDI of each section and MusicXML of 射 and 投壺; the count and the 射 MusicXML."""
     from drumscore.render.midi import midi_bytes
     from drumscore.render.musicxml import musicxml_bytes
 
     written = 0
+    whole = None
     folder = out / "files"
     for section in MIDI_SECTIONS:
         if section not in entry.score.pattern.sections():
@@ -474,10 +578,13 @@ def _write_files(out: Path, entry, files: dict[str, str], musicxml: bool) -> int
         written += 1
         if musicxml and section in MUSICXML_SECTIONS:
             name = f"files/{entry.slug}-{section.value}.musicxml"
-            (folder / Path(name).name).write_bytes(musicxml_bytes(timeline))
+            xml = musicxml_bytes(timeline)
+            (folder / Path(name).name).write_bytes(xml)
+            if section is Section.SHE:
+                whole = xml
             files[f"musicxml-{section.value}"] = name
             written += 1
-    return written
+    return written, whole
 
 
 def _copy_static(out: Path) -> None:
@@ -503,13 +610,14 @@ def build_site(
     out: str | Path,
     extra: Iterable[Edition] = (),
     *,
-    builtin: bool = True,
+    corpus_editions: bool = True,
     musicxml: bool = True,
     progress: Callable[[str], None] | None = None,
 ) -> SiteReport:
     """Write the site to `out`: a new folder, an empty one, or one an earlier build wrote.
 
-    `extra` editions are added to the built-in ones (or stand alone with `builtin` false);
+    `extra` editions are added to the corpus (the built-in editions and the user's own, see
+    corpus.user_folders), or stand alone with `corpus_editions` false;
     `musicxml` false leaves out the MusicXML downloads, the slowest part of a build.
 
     The site is made in a temporary folder beside `out` and moved into place when complete, so
@@ -520,7 +628,9 @@ def build_site(
     started = time.perf_counter()
     out = Path(out)
     _check_target(out)
-    pool = (*(corpus.editions() if builtin else ()), *extra)
+    pool = corpus.editions() if corpus_editions else ()
+    known = {os.path.realpath(e.path) for e in pool if e.path}
+    pool = (*pool, *(e for e in extra if not e.path or os.path.realpath(e.path) not in known))
     if not any(edition.scores for edition in pool):
         raise OptionError("no scores to put in the site: give at least one edition with scores")
     parent = out.resolve().parent
@@ -581,20 +691,25 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool)
             progress(entry.score.key)
         score_data = sitedata.score_data(entry, pool)
         files: dict[str, str] = {}
-        report.files += _write_files(work, entry, files, musicxml)
+        written, whole = _write_files(work, entry, files, musicxml)
+        report.files += written
         score_data["files"] = files
-        staff = _staff_svg(arrange(entry.score, Section.SHE))
-        if staff:
+        svg = _staff_svg(whole) if whole else None
+        if svg:
+            files["staff-she"] = f"files/{entry.slug}-she.svg"
+            (work / files["staff-she"]).write_bytes(svg)
             report.staff += 1
-        page = score_page(entry, score_data, files, staff, shared)
+        page = score_page(entry, score_data, files, shared)
         (work / "score" / f"{entry.slug}.html").write_text(page, encoding="utf-8")
         report.pages += 1
         scores.append(score_data)
     report.scores = len(scores)
     if report.staff == 0:
-        report.notes.append("no staff notation: no in-process engraver is installed")
+        report.notes.append("no staff notation: Verovio is not installed (the notation extra)")
     collations = sitedata.collations(pool, items)
-    (work / "index.html").write_text(index_page(scores, collations, pool, shared), "utf-8")
+    apparatuses = sitedata.apparatuses(pool, items)
+    index = index_page(scores, collations, pool, shared, apparatuses)
+    (work / "index.html").write_text(index, "utf-8")
     comparisons = sitedata.comparisons(items)
     (work / "compare.html").write_text(compare_page(scores, comparisons, shared), "utf-8")
     report.pages += 2

@@ -248,3 +248,26 @@ def tempo_data() -> dict:
 
 def section_order() -> list[str]:
     return [s.value for s in SECTION_ORDER]
+
+
+def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> dict[tuple[int, str], dict]:
+    """The critical apparatus of each figure and drum (as `drumscore collate` gives it), keyed by
+    (figure, state), each witness with its score's page; the standard text is the base when it
+    is in the pool, else the first edition."""
+    from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build
+    from drumscore.apparatus.table import apparatus_data
+
+    slugs = {e.score.key: e.slug for e in items}
+    ids = [e.id for e in pool]
+    base = DEFAULT_BASE if DEFAULT_BASE in ids else ids[0]
+    out = {}
+    for figure, state in SCORES:
+        if not any(e.score(state, figure) for e in pool):
+            continue
+        if next(e for e in pool if e.id == base).score(state, figure) is None:
+            continue
+        data = apparatus_data(build(pool, figure, state, base))
+        for w in data["witnesses"]:
+            w["slug"] = slugs.get(w["key"], "")
+        out[(figure, state)] = data
+    return out

@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 import http.server
 import ipaddress
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 #: Where the server listens unless told otherwise: this machine only.
 LOCAL_HOST = "127.0.0.1"
@@ -49,6 +50,14 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that leaves before a page is sent (a broken pipe) is not an error."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(
     folder: str | Path,
     host: str = LOCAL_HOST,
@@ -58,7 +67,7 @@ def make_server(
     """A server for the files in `folder` on host:port (port 0: any free port). Not started."""
     handler = type("Handler", (_Handler,), {"log": staticmethod(log) if log else None})
     bound = functools.partial(handler, directory=str(folder))
-    server_class = http.server.ThreadingHTTPServer
+    server_class: type[http.server.ThreadingHTTPServer] = _Server
     if ":" in host:
         server_class = type(
             "Server6", (server_class,), {"address_family": __import__("socket").AF_INET6}

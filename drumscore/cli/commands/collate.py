@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
+from drumscore.cli import report
+
 #: --format values, and the one an -o extension implies when --format is not given.
-FORMATS = ("text", "json", "csv", "tei")
+FORMATS = ("text", "json", "csv", "tei", "mei")
 FORMAT_OF_SUFFIX = {
     ".txt": "text",
     ".json": "json",
     ".csv": "csv",
     ".tei": "tei",
     ".xml": "tei",
+    ".mei": "mei",
 }
 
 
@@ -42,16 +44,30 @@ def add_parser(sub) -> None:
         "--format",
         choices=FORMATS,
         default=None,
-        help="text (default), json, csv or tei (TEI P5 parallel segmentation); by default taken "
-        "from the extension of -o",
+        help="text (default), json, csv, tei (TEI P5 parallel segmentation) or mei (MEI 5, one "
+        "file per score); by default taken from the extension of -o",
     )
     p.add_argument("--json", action="store_true", help="the same as --format json")
+    p.add_argument(
+        "--edition",
+        action="append",
+        metavar="FILE",
+        help="add the edition file FILE (.toml, as 'drumscore extract -o' writes it) for this run "
+        "only; may be given several times",
+    )
     p.add_argument(
         "-o",
         "--output",
         metavar="FILE",
         default=None,
-        help="write to FILE instead of the screen",
+        help="write to FILE instead of the screen (MEI of several scores: FILE-lu-1.mei, …)",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        default=None,
+        help="draw the apparatus: editions as rows, aligned strokes as columns, the places "
+        "highlighted (PNG or SVG; needs matplotlib)",
     )
     p.set_defaults(run=run)
 
@@ -109,6 +125,28 @@ def _mei_paths(output: str, apparatuses) -> list[Path]:
     ]
 
 
+def _pool(files: list[str] | None):
+    """The corpus (built-in and the user's editions), and the edition files given for this run."""
+    from drumscore import corpus
+
+    pool = list(corpus.editions())
+    for name in files or ():
+        edition = corpus.load_edition(name, cite_by_path=False)
+        corpus.check_new_edition(edition, pool)
+        pool.append(edition)
+    return tuple(pool)
+
+
+def _marks(files: list[str] | None) -> dict[str, str]:
+    """What the key of sigla says beside the user's own editions and those given for one run."""
+    from drumscore import corpus
+
+    marks = {e.id: f" (your edition, {e.path})" for e in corpus.user_editions()}
+    for name in files or ():
+        marks[corpus.load_edition(name, cite_by_path=False).id] = f" (given for this run, {name})"
+    return marks
+
+
 def run(args: argparse.Namespace) -> int:
     from drumscore.apparatus.align import DEFAULT_BASE, build_all
     from drumscore.errors import OptionError
@@ -116,134 +154,38 @@ def run(args: argparse.Namespace) -> int:
 
     fmt = _format(args)
     pairs = _pairs(args.score)
-    if args.output:
-        check_writable(args.output)
+    for path in (args.output, args.plot):
+        if path:
+            check_writable(path)
+    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
+        raise OptionError(f"--plot writes a PNG or SVG picture, not {args.plot!r}")
     if fmt == "mei" and len(pairs) > 1 and not args.output:
         raise OptionError(
             "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') or "
             "give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
         )
-    apparatuses = build_all(scores=pairs, base=args.base or DEFAULT_BASE)
+    apparatuses = build_all(
+        editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
+    )
+    if args.plot:
+        from drumscore.apparatus.plot import plot_apparatus
+
+        picture = plot_apparatus(apparatuses, Path(args.plot).suffix.lower()[1:])
     if fmt == "mei":
         from drumscore.apparatus.mei import mei_bytes
 
-        if not args.output:
-            print(mei_bytes(apparatuses[0]).decode("utf-8"), end="")
-            return 0
-        for a, path in zip(apparatuses, _mei_paths(args.output, apparatuses), strict=True):
-            write_bytes(path, mei_bytes(a))
-        return 0
-    text = render(apparatuses, fmt)
-    if args.output:
-        write_bytes(args.output, text.encode("utf-8"))
-    else:
-        print(text, end="")
-    return 0
-
-
-def render(apparatuses, fmt: str) -> str:
-    """The apparatus in one of the text formats (text, json, csv, tei)."""
-    if fmt == "json":
-        from drumscore.apparatus.table import apparatus_data
-
-        return (
-            json.dumps([apparatus_data(a) for a in apparatuses], ensure_ascii=False, indent=2)
-            + "\n"
-        )
-    if fmt == "csv":
-        from drumscore.apparatus.table import csv_text
-
-        return csv_text(apparatuses)
-    if fmt == "tei":
-        from drumscore.apparatus.tei import tei_bytes
-
-        return tei_bytes(apparatuses).decode("utf-8")
-    return format_apparatuses(apparatuses)
-
-
-def _sigla(sigla) -> str:
-    return " ".join(sigla)
-
-
-def format_place(p) -> str:
-    """One line of the apparatus: `11 (touhu)  ○ zhushu benyi … ] — weishi xunzuan yueshu`."""
-    readings = []
-    for v in p.variants:
-        reading = f"{v.shown} {_sigla(v.sigla)}"
-        if v.reported_by:
-            reading += f" (reported in {v.reported_by}: 「{v.quote}」)"
-        if v.description:
-            reading += f" ({v.description})"
-        readings.append(reading)
-    where = p.section.value if p.section else f"after stroke {p.position - 1}"
-    return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.sigla)} ] " + "; ".join(readings)
-
-
-_SPAN = {"head": "before 半", "touhu": "after 半", "she": "the whole"}
-
-
-def format_counts(a) -> list[str]:
-    lines = []
-    for s in a.counts:
-        st = s.stated
-        lines.append(
-            f"  {st.by}, {st.section.value} ({_SPAN[st.section.value]}): 鼙 {st.pi} 鼓 {st.gu}"
-        )
-        quotes = "; ".join(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
-        if quotes:
-            lines.append(f"    quoted: {quotes}")
-        if s.agreeing:
-            lines.append(f"    agree: {_sigla(s.agreeing)}")
+        files = [mei_bytes(a) for a in apparatuses]
+        if args.output:
+            for data, path in zip(files, _mei_paths(args.output, apparatuses), strict=True):
+                write_bytes(path, data)
         else:
-            lines.append("    agrees with no edition")
-        why_groups: dict[tuple[str, ...], list[str]] = {}
-        for siglum, why in s.disagreeing():
-            why_groups.setdefault(why, []).append(siglum)
-        for why, group in why_groups.items():
-            lines.append(f"    disagree: {_sigla(group)} — {'; '.join(why)}")
-    return lines
-
-
-def format_key(apparatuses) -> list[str]:
-    seen: dict[str, str] = {}
-    for a in apparatuses:
-        for w in a.witnesses:
-            cite = w.provenance.citation if w.provenance else ""
-            seen.setdefault(w.siglum, f"{w.name}" + (f" — {cite}" if cite else ""))
-        for p in a.places:
-            for v in p.variants:
-                if v.reported_by:
-                    seen.setdefault(v.sigla[0], f"reported in a note of {v.reported_by}")
-    width = max(len(s) for s in seen)
-    return [f"  {siglum:<{width}}  {what}" for siglum, what in seen.items()]
-
-
-def format_apparatus(a) -> list[str]:
-    n = len(a.places)
-    lines = [
-        f"{a.key} · {a.title} · base {a.base.name} ({a.base.siglum}) · {len(a.witnesses)} "
-        f"editions · {n} place{'s' if n != 1 else ''} of variation",
-        f"  base: {a.base.notation}",
-        "",
-    ]
-    lines += [f"  {format_place(p)}" for p in a.places] or ["  the editions agree"]
-    for note in a.notes:
-        lines.append(
-            f"  note in {note.siglum} after stroke {note.after}: 「{note.text}」 (not a reading: "
-            f"{note.reason})"
-        )
-    return lines
-
-
-def format_apparatuses(apparatuses) -> str:
-    blocks = []
-    for a in apparatuses:
-        lines = format_apparatus(a)
-        if len(apparatuses) == 1:
-            lines += ["", "sigla:", *format_key(apparatuses)]
-        if a.counts:
-            lines += ["", "stated counts:", *format_counts(a)]
-        blocks.append("\n".join(lines))
-    if len(apparatuses) > 1:
-        blocks.append("\n".join(["sigla:", *format_key(apparatuses)]))
-    return "\n\n".join(blocks) + "\n"
+            print(files[0].decode("utf-8"), end="")
+    else:
+        text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
+        if args.output:
+            write_bytes(args.output, text.encode("utf-8"))
+        else:
+            print(text, end="")
+    if args.plot:
+        write_bytes(args.plot, picture)
+    return 0

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from drumscore.cli import report
 from drumscore.cli.options import add_rate_option, add_tempo_options, only_with
 from drumscore.model import Section
-
-MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
 
 #: Options that shape the --audio file only; the comparison itself does not use them.
 AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate")
@@ -126,108 +125,13 @@ def run(args: argparse.Namespace) -> int:
 
         write_bytes(args.plot, plot)
     if args.json:
-        data = comparison_data(comparison)
+        data = report.comparison_data(comparison)
         data["written"] = [p for p in (args.audio, args.plot) if p]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(format_comparison(comparison))
+    print(report.format_comparison(comparison))
     if audio is not None:
         print(f"wrote {args.audio}: {heard}, {len(audio) / rate:.1f} s")
     if plot is not None:
         print(f"wrote {args.plot}")
     return 0
-
-
-def comparison_data(c) -> dict:
-    """A comparison as JSON-ready data."""
-    return {
-        "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
-        "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
-        "identical": c.identical,
-        "strokes_identical": c.strokes_identical,
-        "distance": c.distance,
-        "alignment": [
-            {
-                "a": col.a.drum.symbol if col.a else None,
-                "b": col.b.drum.symbol if col.b else None,
-                "a_index": col.a.index if col.a else None,
-                "b_index": col.b.index if col.b else None,
-                "kind": col.kind,
-            }
-            for col in c.columns
-        ],
-        "half_column": {"a": c.half_column("a"), "b": c.half_column("b")},
-        "half": {
-            "a": c.a.pattern.half,
-            "b": c.b.pattern.half,
-            "moved": c.half_moved,
-            "description": c.describe_half(),
-        },
-        "sections": {
-            s.section.value: {
-                "a": {"pi": s.a.pi, "gu": s.a.gu},
-                "b": {"pi": s.b.pi, "gu": s.b.gu},
-                "distance": s.distance,
-                "identical": s.identical,
-            }
-            for s in c.sections
-        },
-    }
-
-
-def alignment_lines(c) -> list[str]:
-    """The two rows, one above the other; each stroke takes two columns, 半 stands in a gap."""
-    halves = {"a": c.half_column("a"), "b": c.half_column("b")}
-    shared = {h for h in halves.values() if h is not None}
-
-    def row(side: str) -> str:
-        cells = []
-        for index, column in enumerate([*c.columns, None]):
-            if index in shared:
-                cells.append("半" if halves[side] == index else "  ")
-            if column is None:
-                break
-            stroke = column.a if side == "a" else column.b
-            cells.append(stroke.drum.symbol + " " if stroke else "· ")
-        return "".join(cells).rstrip()
-
-    marks = []
-    for index, column in enumerate([*c.columns, None]):
-        if index in shared:
-            marks.append("  ")
-        if column is None:
-            break
-        marks.append(MARKS[column.kind] + " ")
-    return [f"A  {row('a')}", f"B  {row('b')}", f"   {''.join(marks).rstrip()}"]
-
-
-def format_comparison(c) -> str:
-    from drumscore.display import table
-
-    lines = [f"A  {c.a.title}    [{c.a.key}]", f"B  {c.b.title}    [{c.b.key}]", ""]
-    lines += alignment_lines(c)
-    kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
-    if c.identical:
-        verdict = ["identical"]
-    elif c.strokes_identical:
-        verdict = [f"strokes identical; {c.describe_half()}"]
-    else:
-        verdict = [
-            f"differences: {c.distance} — {kinds['substituted']} changed (*), "
-            f"{kinds['only-a']} only in A (-), {kinds['only-b']} only in B (+)"
-        ]
-        if c.half_moved:
-            verdict.append(c.describe_half())
-    lines += ["", *verdict, ""]
-    rows = [
-        [
-            s.section.value,
-            str(s.a),
-            str(s.b),
-            str(s.distance),
-            "identical" if s.identical else "differs",
-        ]
-        for s in c.sections
-    ]
-    lines.append(table(rows, ["section", "A", "B", "edit distance", "verdict"]))
-    return "\n".join(lines)

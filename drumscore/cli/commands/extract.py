@@ -7,6 +7,8 @@ import json
 import os
 from pathlib import Path
 
+from drumscore.cli import report
+
 #: The options that describe the edition file, and so apply only with -o.
 EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "force")
 
@@ -154,44 +156,7 @@ def check_output(args: argparse.Namespace) -> Path | None:
     return path
 
 
-def found_data(extraction, found) -> dict:
-    """One extracted score as JSON-ready data."""
-    from drumscore.cli.commands.corpus import score_data
-
-    data = score_data(found.score)
-    data.update(
-        label=found.label or None,
-        label_side=found.label_side,
-        lines=list(found.lines),
-        kanripo_lines=extraction.kanripo_lines(found) or None,
-        start={"line": found.start.line, "column": found.start.column},
-        end={"line": found.end.line, "column": found.end.column},
-        notes=[
-            {
-                "after": n.after,
-                "text": n.text,
-                "line": pos.line,
-                "column": pos.column,
-                "kanripo_line": extraction.kanripo_line(pos.line)
-                if extraction.source_lines
-                else None,
-            }
-            for n, pos in zip(found.notes, found.note_positions, strict=True)
-        ],
-        joined=[
-            {"kind": j.kind, "text": j.text, "line": j.pos.line, "column": j.pos.column}
-            for j in found.joined
-        ],
-        remarks=list(found.remarks),
-        doubtful=found.doubtful,
-        doubts=list(found.doubts),
-    )
-    return data
-
-
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import asdict
-
     from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
     from drumscore.editions.passage import read_passage
 
@@ -233,75 +198,14 @@ def run(args: argparse.Namespace) -> int:
         )
         write_bytes(output, toml.encode("utf-8"))
         where = args.output or str(output)
-        print(f"wrote {where}: {len(extraction.scores)} scores from {args.file} ({encoding})")
+        found = report.plural(len(extraction.scores), "score")
+        print(f"wrote {where}: {found} from {args.file} ({encoding})")
         if add_id:
             print(f"the scores are named lu@{add_id}, xue/2@{add_id}, …")
         return 0
     if args.json:
-        data = {
-            "file": args.file,
-            "encoding": encoding,
-            "edition_name": extraction.name,
-            "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
-            "doubtful": extraction.doubtful,
-            "skipped_strokes": extraction.skipped,
-            "scores": [found_data(extraction, f) for f in extraction.scores],
-        }
+        data = report.extraction_data(extraction, args.file, encoding)
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(_table(extraction, args.file, encoding))
+    print(report.extraction_table(extraction, args.file, encoding))
     return 0
-
-
-def _table(extraction, path: str, encoding: str) -> str:
-    from drumscore.display import table
-    from drumscore.editions.extract import line_range
-    from drumscore.model import Section
-
-    shown = [s for s in Section.in_order() if s is not Section.HEAD]
-    rows = []
-    details = []
-    kanripo = extraction.source_lines is not None
-    for f in extraction.scores:
-        s = f.score
-        pattern = s.pattern
-        drum = f"{s.state}鼓" if s.state else "(no label)"
-        mark = "? " if f.doubtful else ""
-        cells = [mark + str(s.figure or "?"), drum, f.label]
-        for section in shown:
-            cells.append(str(pattern.counts(section)) if section in pattern.sections() else "-")
-        cells.append(line_range(*f.lines))
-        if kanripo:
-            cells.append(extraction.kanripo_lines(f))
-        cells.append(pattern.notation)
-        rows.append(cells)
-        name = f"{s.figure or '?'} {drum}"
-        joined = f.joined_summary()
-        if joined:
-            details.append(f"  {name}: read through {joined}")
-        for n, pos in zip(f.notes, f.note_positions, strict=True):
-            line = extraction.kanripo_line(pos.line)
-            details.append(
-                f"  {name}: note after stroke {n.after}: {n.text} "
-                f"(line {pos.line}, column {pos.column}"
-                + (f"; Kanripo line {line})" if kanripo else ")")
-            )
-        for remark in f.remarks:
-            details.append(f"  {name}: {remark}")
-        for doubt in f.doubts:
-            details.append(f"  {name}: DOUBTFUL: {doubt}")
-    header = ["fig", "drum", "label", "touhu 投壺", "she 射", "lines"]
-    header += ["kanripo lines"] if kanripo else []
-    header += ["notation"]
-    n = len(extraction.scores)
-    head = f"{extraction.name or path}: {n} score{'s' if n != 1 else ''} ({encoding})"
-    if extraction.doubtful:
-        head += "; a partial reading: the patterns marked ? are doubtful"
-    cite = extraction.provenance.citation
-    out = [head, *([f"source: {cite}"] if cite else []), "", table(rows, header)]
-    if details:
-        out += ["", *details]
-    if extraction.skipped:
-        k = extraction.skipped
-        out.append(f"  left as prose: {k} stroke sign{'s' if k != 1 else ''} outside the patterns")
-    return "\n".join(out)

@@ -13,6 +13,7 @@ from drumscore.cli.options import (
     only_with,
     timeline_from_args,
 )
+from drumscore.cli.report import plural
 
 
 def add_parser(sub) -> None:
@@ -60,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     kind = kind_of(args.output)
     midimap = MidiMap.from_option(args.midi_notes)
     _check_audio_options(args, kind)
+    staff.check_engraver(args, kind)
     if kind == "audio":
         args.rate = check_rate(args.rate)
         audio_format(args.output, args.subtype, args.rate)
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         detail += f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
     if not args.quiet:
         print(
-            f"wrote {args.output}: {timeline.description}, {len(timeline)} strokes, "
+            f"wrote {args.output}: {timeline.description}, {plural(len(timeline), 'stroke')}, "
             f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart), {detail}"
         )
     return 0

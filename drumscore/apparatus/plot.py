@@ -1,0 +1,138 @@
+"""A picture of the apparatus: editions as rows, aligned positions as columns.
+
+○ is drawn as a circle, □ as a square, 半 as a bar between strokes; a column where the editions
+part is highlighted and numbered with its place. Needs matplotlib (the optional extra `plot`),
+imported only here; its settings are changed only inside a local rc_context.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Sequence
+
+from drumscore.apparatus.align import HALF, Apparatus
+from drumscore.apparatus.table import column_label
+
+FORMATS = {".png": "png", ".svg": "svg"}
+CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
+COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
+PLACE_COLOUR = "#f2d45c"
+
+
+@functools.cache
+def _cjk_font() -> str | None:
+    """The name of an installed CJK font (registering font collections matplotlib skips)."""
+    from matplotlib import font_manager
+
+    available = {f.name for f in font_manager.fontManager.ttflist}
+    if not available.intersection(CJK_FONTS):
+        for path in font_manager.findSystemFonts():
+            if "cjk" in path.lower() or "wqy" in path.lower():
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue
+        available = {f.name for f in font_manager.fontManager.ttflist}
+    return next((name for name in CJK_FONTS if name in available), None)
+
+
+def _draw(ax, a: Apparatus, cjk: bool) -> None:
+    rows = len(a.witnesses)
+    place_of = a.place_of_column()
+    points: dict[str, tuple[list[int], list[int]]] = {"○": ([], []), "□": ([], [])}
+    halves, gaps = [], []
+    for k, column in enumerate(a.columns):
+        for r, cell in enumerate(column.cells):
+            y = rows - 1 - r
+            if cell == HALF:
+                halves.append([(k, y - 0.38), (k, y + 0.38)])
+            elif cell:
+                points[cell][0].append(k)
+                points[cell][1].append(y)
+            else:
+                gaps.append([(k - 0.15, y), (k + 0.15, y)])
+    for start, stop in sorted({(p.start, max(p.stop, p.start + 1)) for p in a.places}):
+        ax.axvspan(start - 0.48, stop - 0.52, color=PLACE_COLOUR, alpha=0.7, lw=0, zorder=0)
+    for symbol, (xs, ys) in points.items():
+        ax.scatter(
+            xs,
+            ys,
+            marker="o" if symbol == "○" else "s",
+            s=70,
+            facecolors="white",
+            edgecolors=COLOURS[symbol],
+            linewidths=1.8,
+            zorder=3,
+        )
+    from matplotlib.collections import LineCollection
+
+    ax.add_collection(LineCollection(halves, colors="black", linewidths=2.2, zorder=2))
+    ax.add_collection(LineCollection(gaps, colors="#999999", linewidths=1.2, zorder=2))
+    labels = [column_label(a, k) for k in range(len(a.columns))]
+    if not cjk:
+        labels = ["ban" if label == HALF else label for label in labels]
+    ax.set_xticks(range(len(a.columns)), labels, fontsize=6)
+    for k, tick in enumerate(ax.get_xticklabels()):
+        if k in place_of:
+            tick.set_fontweight("bold")
+    names = [f"{w.siglum}  {w.name}" if cjk else w.siglum for w in a.witnesses]
+    ax.set_yticks(range(rows - 1, -1, -1), names, fontsize=8)
+    ax.set_xlim(-0.8, len(a.columns) - 0.2)
+    ax.set_ylim(-0.7, rows + 0.15)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    for n, p in enumerate(a.places, 1):
+        middle = (p.start + max(p.stop, p.start + 1) - 1) / 2
+        ax.text(middle, rows - 0.5, f"{n}", ha="center", va="bottom", fontsize=7, weight="bold")
+    state = a.title if cjk else f"{a.key.split('/')[0]} drum, figure {a.figure}"
+    places = len(a.places)
+    found = (
+        "no place of variation"
+        if not places
+        else f"{places} place{'s' if places != 1 else ''} of variation (highlighted, numbered)"
+    )
+    ax.set_title(
+        f"{a.key} · {state} · base {a.base.siglum} · {found}",
+        fontsize=9,
+        loc="left",
+    )
+
+
+def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
+    """The apparatus of each score drawn one above the other, as PNG or SVG bytes."""
+    from drumscore.errors import MissingDependencyError
+
+    try:
+        import matplotlib
+    except ImportError:
+        raise MissingDependencyError(
+            "the apparatus picture needs matplotlib: pip install 'drumscore[plot]'"
+        ) from None
+    from matplotlib.figure import Figure
+
+    cjk = _cjk_font()
+    rc = {"font.family": ["sans-serif"], "svg.fonttype": "path"}
+    if cjk:
+        rc["font.sans-serif"] = [cjk, "DejaVu Sans"]
+    columns = max(len(a.columns) for a in apparatuses)
+    heights = [len(a.witnesses) * 0.28 + 0.9 for a in apparatuses]
+    with matplotlib.rc_context(rc):
+        fig = Figure(figsize=(max(7.0, 0.27 * columns + 3.2), sum(heights)), dpi=130)
+        axes = fig.subplots(len(apparatuses), 1, squeeze=False, height_ratios=heights)[:, 0]
+        for ax, a in zip(axes, apparatuses, strict=True):
+            _draw(ax, a, cjk is not None)
+        caption = (
+            "circle = ○ 鼙, square = □ 鼓, bar = 半, dash = nothing there"
+            if cjk
+            else (
+                "circle = pi (small drum), square = gu (big drum), bar = ban (half), "
+                "dash = nothing there"
+            )
+        )
+        fig.text(0.01, 0.003, caption, fontsize=7, color="#444444", va="bottom")
+        fig.tight_layout(rect=(0, 0.02, 1, 1))
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=fmt, facecolor="white")
+    return buffer.getvalue()

@@ -1,0 +1,505 @@
+"""Every text and JSON rendering of results that the command line prints, in one place.
+
+Counts are written with their noun in the right number ("1 reading", "2 readings"), and strokes
+and aligned columns are numbered from 1, as everywhere drumscore shows them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from drumscore.display import divided, table
+from drumscore.model import Edition, Pattern, Score, Section
+
+if TYPE_CHECKING:
+    from drumscore.analysis.collate import CountCheck
+    from drumscore.analysis.compare import Comparison
+    from drumscore.editions.extract import Extraction, Found
+
+#: The mark under each aligned column of a comparison.
+MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
+
+
+def plural(count: int, noun: str, plural_form: str = "") -> str:
+    """The count with its noun in the right number: "1 reading", "2 readings", "0 scores"."""
+    return f"{count} {noun if count == 1 else plural_form or noun + 's'}"
+
+
+# --- scores: list and show --------------------------------------------------------------------
+
+
+def score_data(score: Score) -> dict[str, Any]:
+    """A score as JSON-ready data: what it is, its notation and its counts per section."""
+    pattern = score.pattern
+    counts = {}
+    for section in pattern.sections():
+        c = pattern.counts(section)
+        counts[section.value] = {"strokes": c.total, "pi": c.pi, "gu": c.gu}
+    return {
+        "key": score.key,
+        "title": score.title,
+        "edition": score.edition_id or None,
+        "edition_name": score.edition_name or None,
+        "figure": score.figure,
+        "state": score.state or None,
+        "notation": pattern.notation,
+        "printed": score.printed or None,
+        "half": pattern.half,
+        "counts": counts,
+    }
+
+
+def list_table(scores: Sequence[Score], users: frozenset[str] = frozenset()) -> str:
+    """What `drumscore list` prints: a row per score with its counts per section; the editions
+    whose ids are in `users` are marked as the user's own."""
+    rows = []
+    for s in scores:
+        name = f"{s.edition_name} (yours)" if s.edition_id in users else s.edition_name
+        cells = [name, str(s.figure), f"{s.state}鼓"]
+        for section in Section.in_order():
+            cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
+        cells.append(s.key)
+        rows.append(cells)
+    header = ["edition", "fig", "drum", "head", "touhu 投壺", "she 射", "name"]
+    return table(rows, header)
+
+
+def _quotes(check: CountCheck) -> list[tuple[str, str]]:
+    """(edition id, quote) for each edition that quotes a stated count, in its own words."""
+    from drumscore import corpus
+
+    stated = check.stated
+    key = (stated.by, stated.figure, stated.state, stated.section, stated.pi, stated.gu)
+    out = []
+    for ident in check.quoted_in:
+        for c in corpus.find_edition(ident).counts:
+            if (c.by, c.figure, c.state, c.section, c.pi, c.gu) == key and c.quote:
+                out.append((ident, c.quote))
+    return out
+
+
+def marked(pattern: Pattern, notes: Sequence[Any]) -> str:
+    """The notation with a numbered mark (¹ ² …) where each note printed inside it stands."""
+    marks = "¹²³⁴⁵⁶⁷⁸⁹"
+    symbols = [st.drum.symbol for st in pattern.strokes]
+    out = []
+    for index in range(len(symbols) + 1):
+        if pattern.half == index:
+            out.append(" 半 ")
+        for i, note in enumerate(notes):
+            if note.after == index:
+                out.append(marks[i] if i < len(marks) else f"[{i + 1}]")
+        if index < len(symbols):
+            out.append(symbols[index])
+    return "".join(out)
+
+
+def show_data(
+    score: Score, checks: Sequence[CountCheck], edition: Edition | None = None
+) -> dict[str, Any]:
+    """What `drumscore show --json` prints: the score, its provenance, the notes printed inside
+    it, the stated counts with their quotes, and the edition's note."""
+    data = score_data(score)
+    if score.source:
+        data["provenance"] = {k: v for k, v in asdict(score.source).items() if v}
+    data["lines"] = score.lines or None
+    data["notes"] = [{"after": n.after, "text": n.text, "line": n.line} for n in score.notes]
+    data["edition_note"] = edition.note if edition is not None and edition.note else None
+    data["user_edition"] = bool(edition is not None and edition.user)
+    data["stated_counts"] = [
+        {
+            "by": c.stated.by,
+            "section": c.stated.section.value,
+            "pi": c.stated.pi,
+            "gu": c.stated.gu,
+            "quoted_in": list(c.quoted_in),
+            "quotes": [{"edition": e, "quote": q} for e, q in _quotes(c)],
+            "agrees": c.checks[0].agrees(c.stated),
+        }
+        for c in checks
+    ]
+    return data
+
+
+def show_text(score: Score, checks: Sequence[CountCheck], edition: Edition | None = None) -> str:
+    """What `drumscore show` prints: the summary, the stated counts in the editions' words, the
+    notes printed inside the pattern, then the edition, its source and note."""
+    lines = [score_summary(score, checks)]
+    quoted = [(c, _quotes(c)) for c in checks]
+    if any(q for _, q in quoted):
+        lines += ["", "  the stated counts in the words of the editions:"]
+        for c, quotes in quoted:
+            for ident, quote in quotes:
+                lines.append(f"    {c.stated.by}, {c.stated.section.value} ({ident}): 「{quote}」")
+    if score.notes:
+        lines += ["", "  notes printed inside the pattern (not strokes; marked where they stand):"]
+        lines.append(f"    {marked(score.pattern, score.notes)}")
+        for i, note in enumerate(score.notes, 1):
+            line = f", line {note.line}" if note.line else ""
+            lines.append(f"    {i}. after stroke {note.after}{line}: {note.text}")
+    prov = score.source
+    if score.edition_id:
+        mine = f" — your edition, {edition.path}" if edition is not None and edition.user else ""
+        lines += ["", f"  edition: {score.edition_name} ({score.edition_id}){mine}"]
+    if prov:
+        lines.append(f"  source:  {prov.citation}")
+        if score.lines:
+            where = f"Kanripo {prov.kanripo} " if prov.kanripo else ""
+            lines.append(f"  lines:   {where}{score.lines} (this pattern)")
+        if prov.commit:
+            lines.append(f"  commit:  {prov.commit}")
+        if prov.licence:
+            lines.append(f"  licence: {prov.licence}")
+    if edition is not None and edition.note:
+        lines.append(f"  note:    {edition.note}")
+    return "\n".join(lines)
+
+
+def count_rows(pattern: Pattern) -> list[list[str]]:
+    """One row per section: name, meaning, strokes, ○ 鼙, □ 鼓."""
+    rows = []
+    for section in pattern.sections():
+        c = pattern.counts(section)
+        rows.append([section.value, section.description, str(c.total), str(c.pi), str(c.gu)])
+    return rows
+
+
+def count_check_lines(checks: Sequence[CountCheck]) -> list[str]:
+    """Each stated count (collate.CountCheck) on one score: agrees, or exactly how it differs."""
+    lines = []
+    for check in checks:
+        stated = check.stated
+        verdict = "; ".join(check.checks[0].disagreements(stated)) or "agrees"
+        lines.append(
+            f"{stated.by}, {stated.section.value}: 鼙 {stated.pi} 鼓 {stated.gu} "
+            f"(quoted in {', '.join(check.quoted_in)}) — {verdict}"
+        )
+    return lines
+
+
+def score_summary(score: Score, checks: Sequence[CountCheck] = ()) -> str:
+    """What `drumscore show` prints for one score, with the stated counts checked on it."""
+    lines = [f"{score.title}    [{score.key}]", "", "  " + divided(score.pattern), ""]
+    rows = count_rows(score.pattern)
+    lines += [
+        "  " + ln for ln in table(rows, ["section", "", "strokes", "○ 鼙", "□ 鼓"]).splitlines()
+    ]
+    if score.printed and score.printed != score.pattern.notation:
+        lines += ["", f"  as printed: {score.printed}"]
+    if checks:
+        lines += ["", "  counts stated by the commentators:"]
+        lines += [f"    {line}" for line in count_check_lines(checks)]
+    return "\n".join(lines)
+
+
+# --- compare ----------------------------------------------------------------------------------
+
+
+def comparison_data(c: Comparison) -> dict[str, Any]:
+    """A comparison as JSON-ready data."""
+    return {
+        "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
+        "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
+        "identical": c.identical,
+        "strokes_identical": c.strokes_identical,
+        "distance": c.distance,
+        "alignment": [
+            {
+                "a": col.a.drum.symbol if col.a else None,
+                "b": col.b.drum.symbol if col.b else None,
+                "a_stroke": col.a.index + 1 if col.a else None,
+                "b_stroke": col.b.index + 1 if col.b else None,
+                "kind": col.kind,
+            }
+            for col in c.columns
+        ],
+        "half_after_column": {"a": c.half_column("a"), "b": c.half_column("b")},
+        "half": {
+            "a": c.a.pattern.half,
+            "b": c.b.pattern.half,
+            "moved": c.half_moved,
+            "description": c.describe_half(),
+        },
+        "sections": {
+            s.section.value: {
+                "a": {"pi": s.a.pi, "gu": s.a.gu},
+                "b": {"pi": s.b.pi, "gu": s.b.gu},
+                "distance": s.distance,
+                "identical": s.identical,
+            }
+            for s in c.sections
+        },
+    }
+
+
+def alignment_lines(c: Comparison) -> list[str]:
+    """The two rows, one above the other; each stroke takes two columns, 半 stands in a gap."""
+    halves = {"a": c.half_column("a"), "b": c.half_column("b")}
+    shared = {h for h in halves.values() if h is not None}
+
+    def row(side: str) -> str:
+        cells = []
+        for index, column in enumerate([*c.columns, None]):
+            if index in shared:
+                cells.append("半" if halves[side] == index else "  ")
+            if column is None:
+                break
+            stroke = column.a if side == "a" else column.b
+            cells.append(stroke.drum.symbol + " " if stroke else "· ")
+        return "".join(cells).rstrip()
+
+    marks = []
+    for index, column in enumerate([*c.columns, None]):
+        if index in shared:
+            marks.append("  ")
+        if column is None:
+            break
+        marks.append(MARKS[column.kind] + " ")
+    return [f"A  {row('a')}", f"B  {row('b')}", f"   {''.join(marks).rstrip()}"]
+
+
+def format_comparison(c: Comparison) -> str:
+    lines = [f"A  {c.a.title}    [{c.a.key}]", f"B  {c.b.title}    [{c.b.key}]", ""]
+    lines += alignment_lines(c)
+    kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
+    if c.identical:
+        verdict = ["identical"]
+    elif c.strokes_identical:
+        verdict = [f"strokes identical; {c.describe_half()}"]
+    else:
+        verdict = [
+            f"{plural(c.distance, 'difference')} — {kinds['substituted']} changed (*), "
+            f"{kinds['only-a']} only in A (-), {kinds['only-b']} only in B (+)"
+        ]
+        if c.half_moved:
+            verdict.append(c.describe_half())
+    lines += ["", *verdict, ""]
+    rows = [
+        [
+            s.section.value,
+            str(s.a),
+            str(s.b),
+            str(s.distance),
+            "identical" if s.identical else "differs",
+        ]
+        for s in c.sections
+    ]
+    lines.append(table(rows, ["section", "A", "B", "edit distance", "verdict"]))
+    return "\n".join(lines)
+
+
+# --- collate: the apparatus -------------------------------------------------------------------
+
+
+def apparatus_text(
+    apparatuses: Sequence[Any], fmt: str, marks: dict[str, str] | None = None
+) -> str:
+    """The apparatus in one of the text formats (text, json, csv, tei)."""
+    if fmt == "json":
+        from drumscore.apparatus.table import apparatus_data
+
+        return (
+            json.dumps([apparatus_data(a) for a in apparatuses], ensure_ascii=False, indent=2)
+            + "\n"
+        )
+    if fmt == "csv":
+        from drumscore.apparatus.table import csv_text
+
+        return csv_text(apparatuses)
+    if fmt == "tei":
+        from drumscore.apparatus.tei import tei_bytes
+
+        return tei_bytes(apparatuses).decode("utf-8")
+    return format_apparatuses(apparatuses, marks)
+
+
+def _sigla(sigla: Sequence[str]) -> str:
+    return " ".join(sigla)
+
+
+def format_place(p: Any) -> str:
+    """One line of the apparatus: `11 (touhu)  ○ zhushu benyi … ] — weishi xunzuan yueshu`."""
+    readings = []
+    for v in p.variants:
+        reading = f"{v.shown} {_sigla(v.sigla)}"
+        if v.reported_by:
+            reading += f" (reported in {v.reported_by}: 「{v.quote}」)"
+        if v.description:
+            reading += f" ({v.description})"
+        readings.append(reading)
+    where = p.section.value if p.section else f"after stroke {p.position - 1}"
+    return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.sigla)} ] " + "; ".join(readings)
+
+
+_SPAN = {"head": "before 半", "touhu": "after 半", "she": "the whole"}
+
+
+def format_counts(a: Any) -> list[str]:
+    lines = []
+    for s in a.counts:
+        st = s.stated
+        lines.append(
+            f"  {st.by}, {st.section.value} ({_SPAN[st.section.value]}): 鼙 {st.pi} 鼓 {st.gu}"
+        )
+        quotes = "; ".join(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
+        if quotes:
+            lines.append(f"    quoted: {quotes}")
+        if s.agreeing:
+            lines.append(f"    agree: {_sigla(s.agreeing)}")
+        else:
+            lines.append("    agrees with no edition")
+        why_groups: dict[tuple[str, ...], list[str]] = {}
+        for siglum, why in s.disagreeing():
+            why_groups.setdefault(why, []).append(siglum)
+        for why, group in why_groups.items():
+            lines.append(f"    disagree: {_sigla(group)} — {'; '.join(why)}")
+    return lines
+
+
+def format_key(apparatuses: Sequence[Any], marks: dict[str, str] | None = None) -> list[str]:
+    seen: dict[str, str] = {}
+    for a in apparatuses:
+        for w in a.witnesses:
+            cite = w.provenance.citation if w.provenance else ""
+            mark = (marks or {}).get(w.siglum, "")
+            seen.setdefault(w.siglum, f"{w.name}{mark}" + (f" — {cite}" if cite else ""))
+        for p in a.places:
+            for v in p.variants:
+                if v.reported_by:
+                    seen.setdefault(v.sigla[0], f"reported in a note of {v.reported_by}")
+    width = max(len(s) for s in seen)
+    return [f"  {siglum:<{width}}  {what}" for siglum, what in seen.items()]
+
+
+def format_apparatus(a: Any) -> list[str]:
+    n = len(a.places)
+    lines = [
+        f"{a.key} · {a.title} · base {a.base.name} ({a.base.siglum}) · "
+        f"{plural(len(a.witnesses), 'edition')} · {plural(n, 'place')} of variation",
+        f"  base: {a.base.notation}",
+        "",
+    ]
+    lines += [f"  {format_place(p)}" for p in a.places] or ["  the editions agree"]
+    for note in a.notes:
+        lines.append(
+            f"  note in {note.siglum} after stroke {note.after}: 「{note.text}」 (not a reading: "
+            f"{note.reason})"
+        )
+    return lines
+
+
+def format_apparatuses(apparatuses: Sequence[Any], marks: dict[str, str] | None = None) -> str:
+    blocks = []
+    for a in apparatuses:
+        lines = format_apparatus(a)
+        if len(apparatuses) == 1:
+            lines += ["", "sigla:", *format_key(apparatuses, marks)]
+        if a.counts:
+            lines += ["", "stated counts:", *format_counts(a)]
+        blocks.append("\n".join(lines))
+    if len(apparatuses) > 1:
+        blocks.append("\n".join(["sigla:", *format_key(apparatuses, marks)]))
+    return "\n\n".join(blocks) + "\n"
+
+
+# --- extract ----------------------------------------------------------------------------------
+
+
+def found_data(extraction: Extraction, found: Found) -> dict[str, Any]:
+    """One extracted score as JSON-ready data."""
+    data = score_data(found.score)
+    data.update(
+        label=found.label or None,
+        label_side=found.label_side,
+        lines=list(found.lines),
+        kanripo_lines=extraction.kanripo_lines(found) or None,
+        start={"line": found.start.line, "column": found.start.column},
+        end={"line": found.end.line, "column": found.end.column},
+        notes=[
+            {
+                "after": n.after,
+                "text": n.text,
+                "line": pos.line,
+                "column": pos.column,
+                "kanripo_line": extraction.kanripo_line(pos.line)
+                if extraction.source_lines
+                else None,
+            }
+            for n, pos in zip(found.notes, found.note_positions, strict=True)
+        ],
+        joined=[
+            {"kind": j.kind, "text": j.text, "line": j.pos.line, "column": j.pos.column}
+            for j in found.joined
+        ],
+        remarks=list(found.remarks),
+        doubtful=found.doubtful,
+        doubts=list(found.doubts),
+    )
+    return data
+
+
+def extraction_data(extraction: Extraction, path: str, encoding: str) -> dict[str, Any]:
+    """What `drumscore extract --json` prints: the file, its provenance and every score found."""
+    return {
+        "file": path,
+        "encoding": encoding,
+        "edition_name": extraction.name,
+        "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
+        "doubtful": extraction.doubtful,
+        "skipped_strokes": extraction.skipped,
+        "scores": [found_data(extraction, f) for f in extraction.scores],
+    }
+
+
+def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
+    from drumscore.editions.extract import line_range
+
+    shown = [s for s in Section.in_order() if s is not Section.HEAD]
+    rows = []
+    details = []
+    kanripo = extraction.source_lines is not None
+    for f in extraction.scores:
+        s = f.score
+        pattern = s.pattern
+        drum = f"{s.state}鼓" if s.state else "(no label)"
+        mark = "? " if f.doubtful else ""
+        cells = [mark + str(s.figure or "?"), drum, f.label]
+        for section in shown:
+            cells.append(str(pattern.counts(section)) if section in pattern.sections() else "-")
+        cells.append(line_range(*f.lines))
+        if kanripo:
+            cells.append(extraction.kanripo_lines(f))
+        cells.append(pattern.notation)
+        rows.append(cells)
+        name = f"{s.figure or '?'} {drum}"
+        joined = f.joined_summary()
+        if joined:
+            details.append(f"  {name}: read through {joined}")
+        for n, pos in zip(f.notes, f.note_positions, strict=True):
+            line = extraction.kanripo_line(pos.line)
+            details.append(
+                f"  {name}: note after stroke {n.after}: {n.text} "
+                f"(line {pos.line}, column {pos.column}"
+                + (f"; Kanripo line {line})" if kanripo else ")")
+            )
+        for remark in f.remarks:
+            details.append(f"  {name}: {remark}")
+        for doubt in f.doubts:
+            details.append(f"  {name}: DOUBTFUL: {doubt}")
+    header = ["fig", "drum", "label", "touhu 投壺", "she 射", "lines"]
+    header += ["kanripo lines"] if kanripo else []
+    header += ["notation"]
+    head = f"{extraction.name or path}: {plural(len(extraction.scores), 'score')} ({encoding})"
+    if extraction.doubtful:
+        head += "; a partial reading: the patterns marked ? are doubtful"
+    cite = extraction.provenance.citation
+    out = [head, *([f"source: {cite}"] if cite else []), "", table(rows, header)]
+    if details:
+        out += ["", *details]
+    if extraction.skipped:
+        signs = plural(extraction.skipped, "stroke sign")
+        out.append(f"  left as prose: {signs} outside the patterns")
+    return "\n".join(out)
