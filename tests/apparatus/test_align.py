@@ -38,8 +38,8 @@ def test_lu_2_has_one_place_the_circle_three_editions_lack():
     (a,) = build_all(scores=[(2, "魯")])
     thirteen = sigla_where(2, "魯", lambda s: s.pattern.counts().pi == 13)
     assert thirteen == {"xunzuan", "weishi", "yueshu"}
-    (place,) = a.places
-    (variant,) = place.variants
+    (place,) = a.parting
+    (variant,) = [v for v in place.variants if not v.reported_by]
     assert set(variant.sigla) == thirteen and variant.text == ""
     assert set(place.lemma.sigla) == {e.id for e in editions()} - thirteen
     assert place.lemma.text == "○"
@@ -57,22 +57,22 @@ def test_xue_2_places_are_where_liji_benyi_parts_from_the_rest():
     base = a.base.notation
     differ = sigla_where(2, "薛", lambda s: s.pattern.notation != base)
     assert differ == {"benyi", "benyi-skqs"}
-    assert a.places
-    for place in a.places:
-        assert [set(v.sigla) for v in place.variants] == [differ]
-    (place,) = a.places
+    assert a.parting
+    for place in a.parting:
+        assert [set(v.sigla) for v in place.variants if not v.reported_by] == [differ]
+    (place,) = a.parting
     assert place.variants[0].description.startswith("one ○ more in the run")
 
 
 def test_the_first_figure_has_no_place_of_variation():
     for a in build_all(scores=[(1, "魯"), (1, "薛")]):
-        assert a.places == ()
+        assert a.parting == ()
 
 
 def test_another_base_makes_its_reading_the_lemma():
     (a,) = [build(editions(), 2, "薛", base="benyi")]
     assert a.base.siglum == "benyi"
-    (place,) = a.places
+    (place,) = a.parting
     assert place.lemma.text == "○" and "benyi-skqs" in place.lemma.sigla
     assert "zhushu" in place.variants[0].sigla and place.variants[0].text == ""
 
