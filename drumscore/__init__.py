@@ -54,6 +54,7 @@ from drumscore.model import (
     Position,
     Score,
     Section,
+    State,
     StatedCount,
     Stroke,
 )
@@ -129,6 +130,7 @@ __all__ = [
     "ScoreNotFoundError",
     "Section",
     "SoundFontError",
+    "State",
     "StatedCount",
     "Stroke",
     "Tempo",

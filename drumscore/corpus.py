@@ -32,7 +32,6 @@ from drumscore.notation import might_be_notation, parse
 SCORES_DIR = Path(__file__).with_name("scores")
 DEFAULT_EDITION = "zhushu"
 
-STATES = STATE_SPELLINGS
 FIGURES = (1, 2)
 
 _NAME = re.compile(r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*(?P<edition>.+))?$")
@@ -92,7 +91,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
     for i, entry in enumerate(_tables(data, "score", where), 1):
         at = f"{where}: [[score]] #{i}"
         figure = _require(entry, "figure", int, at)
-        state = STATES.get(_require(entry, "state", str, at))
+        state = STATE_SPELLINGS.get(_require(entry, "state", str, at))
         if state is None or figure not in FIGURES:
             raise CorpusError(f"{at}: state must be 魯 or 薛 and figure 1 or 2")
         printed = _require(entry, "printed", str, at)
@@ -137,7 +136,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
             StatedCount(
                 by=_require(entry, "by", str, at),
                 figure=_require(entry, "figure", int, at),
-                state=STATES.get(_require(entry, "state", str, at), entry["state"]),
+                state=STATE_SPELLINGS.get(_require(entry, "state", str, at), entry["state"]),
                 section=Section.parse(_require(entry, "section", str, at)),
                 pi=_require(entry, "pi", int, at),
                 gu=_require(entry, "gu", int, at),
@@ -335,9 +334,9 @@ def split_name(name: str) -> tuple[str, int, str | None] | None:
     not a corpus name (notation, a file, or anything else)."""
     text = name.strip()
     match = _NAME.match(text)
-    if not match or match["state"].strip().casefold() not in STATES:
+    if not match or match["state"].strip().casefold() not in STATE_SPELLINGS:
         return None
-    state = STATES[match["state"].strip().casefold()]
+    state = STATE_SPELLINGS[match["state"].strip().casefold()]
     figure_text = (match["figure"] or "1").strip()
     if figure_text not in ("1", "2"):
         raise ScoreNotFoundError(
@@ -373,7 +372,20 @@ def _from_file(path: Path) -> Score:
     try:
         pattern = parse(text)
     except NotationError as exc:
+        if _PASSAGE.search(text):
+            raise NotationError(
+                f"{path} is not notation: this looks like a passage of an edition (labels such "
+                "as 魯鼓, markup, notes or commentary beside the strokes)",
+                hint=f"hint: use 'drumscore extract {path}' to find the scores in it.",
+            ) from None
         raise NotationError(
             f"{path}: {exc.reason}", text=exc.text, line=exc.line, column=exc.column, hint=exc.hint
         ) from None
     return Score(pattern, printed=text)
+
+
+#: What a passage of an edition has and a notation file has not: a label, a Kanripo header or
+#: line mark, a page-break tag, an interlinear note.
+_PASSAGE = re.compile(
+    r"[魯鲁薛辥辪][ \u3000]?[鼓鼔皷]|^#\s*\w+:|¶|<pb:|[(（【][^()（）【】]*[)）】]", re.M
+)

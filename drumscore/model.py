@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Literal
 
 from drumscore.errors import OptionError
 
@@ -23,18 +24,48 @@ class Drum(enum.Enum):
         return "pi" if self is Drum.PI else "gu"
 
 
-#: Every spelling of the two states that the texts use, with the names typed on a command line.
-STATE_SPELLINGS: dict[str, str] = {
-    "魯": "魯",
-    "鲁": "魯",
-    "薛": "薛",
-    "辥": "薛",
-    "辪": "薛",
-    "lu": "魯",
-    "xue": "薛",
+class State(enum.StrEnum):
+    """The two states whose drum patterns the text records. A State is its character: 魯 or 薛."""
+
+    LU = "魯"
+    XUE = "薛"
+
+    @property
+    def slug(self) -> str:
+        """The name typed in a score's name: lu or xue."""
+        return _STATE_TABLE[self][0]
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every way the texts write it, the standard character first."""
+        return _STATE_TABLE[self][1]
+
+    @classmethod
+    def parse(cls, text: str) -> State:
+        """The state that `text` spells (魯, 鲁, lu, 薛, 辥, 辪, xue; case and spaces ignored)."""
+        state = STATE_SPELLINGS.get(str(text).strip().casefold())
+        if state is None:
+            raise OptionError(
+                f"state {text!r} is neither 魯 (lu) nor 薛 (xue); write one of "
+                f"{', '.join(STATE_SPELLINGS)}",
+                option="state",
+            )
+        return state
+
+
+#: The one table of the states: each one's slug and its spellings in the texts.
+_STATE_TABLE: dict[State, tuple[str, tuple[str, ...]]] = {
+    State.LU: ("lu", ("魯", "鲁")),
+    State.XUE: ("xue", ("薛", "辥", "辪")),
 }
-#: The command-line name of each state.
-STATE_SLUGS: dict[str, str] = {"魯": "lu", "薛": "xue"}
+#: Every spelling, the slugs included, and the state it stands for (made from the table).
+STATE_SPELLINGS: dict[str, State] = {
+    spelling: state
+    for state, (slug, spellings) in _STATE_TABLE.items()
+    for spelling in (*spellings, slug)
+}
+#: The slug of each state, by its character (made from the table).
+STATE_SLUGS: dict[str, str] = {state.value: state.slug for state in State}
 
 
 class Section(enum.Enum):
@@ -155,6 +186,10 @@ class Pattern:
     def __len__(self) -> int:
         return len(self.strokes)
 
+    def __str__(self) -> str:
+        """The notation, with 半 where it stands: str(parse("○□ 半 ○")) == "○□半○"."""
+        return self.notation
+
     def _repr_html_(self) -> str:
         """A notebook's view: the notation in its shapes with 半, and a player of it."""
         from drumscore.site.notebook import pattern_html  # the notebook view, heavy imports
@@ -180,11 +215,15 @@ class StatedCount:
 
     by: str
     figure: int
-    state: str
+    state: State
     section: Section
     pi: int
     gu: int
     quote: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.state, State):
+            object.__setattr__(self, "state", State.parse(self.state))
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,13 +250,18 @@ class Score:
     edition_id: str = ""
     edition_name: str = ""
     figure: int | None = None
-    state: str = ""
+    #: The State, or "" for notation that no label names.
+    state: State | Literal[""] = ""
     printed: str = ""
     source: Provenance | None = field(default=None, compare=False)
     #: Notes printed inside the pattern, at their stroke positions.
     notes: tuple[PrintedNote, ...] = field(default=(), compare=False)
     #: The source lines the pattern stands on (Kanripo line numbers when known), e.g. "674-675".
     lines: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.state and not isinstance(self.state, State):
+            object.__setattr__(self, "state", State.parse(self.state))
 
     @property
     def title(self) -> str:
@@ -231,7 +275,7 @@ class Score:
         """The name that finds this score again on the command line."""
         if not self.edition_id:
             return self.pattern.notation
-        slug = STATE_SLUGS.get(self.state, self.state)
+        slug = self.state.slug if self.state else ""
         return f"{slug}/{self.figure}@{self.edition_id}"
 
     def _repr_html_(self) -> str:

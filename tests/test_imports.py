@@ -7,7 +7,8 @@ import sys
 CHECK = """
 import sys
 {code}
-heavy = sorted(m for m in ("music21", "numpy", "matplotlib", "sounddevice", "soundfile", "mido")
+heavy = sorted(m for m in ("music21", "numpy", "matplotlib", "sounddevice", "soundfile", "mido",
+                           "verovio", "cairosvg")
                if m in sys.modules)
 print("loaded:" + ",".join(heavy))
 """
@@ -43,10 +44,12 @@ def test_help_does_not_import_music21_or_numpy():
 def test_the_notation_modules_import_music21_only_when_called():
     code = (
         "import drumscore.render.musicxml, drumscore.render.musescore, drumscore.cli.staff_output\n"
+        "import drumscore.render.verovio\n"
         "from drumscore.cli import build_parser\n"
         "build_parser().format_help()"
     )
-    assert "music21" not in loaded_after(code)
+    loaded = loaded_after(code)
+    assert "music21" not in loaded and "verovio" not in loaded and "cairosvg" not in loaded
 
 
 def rendering(out) -> str:
@@ -64,3 +67,37 @@ def test_rendering_musicxml_does_import_music21(tmp_path):
     out = tmp_path / "x.musicxml"
     assert "music21" in loaded_after(rendering(out))
     assert out.exists()
+
+
+def test_the_heavy_api_is_reachable_from_the_top_package_on_first_use():
+    code = (
+        "import drumscore, sys\n"
+        "assert 'drumscore.render.mix' not in sys.modules\n"
+        "for name in ('resolve', 'arrange', 'render_audio', 'to_midi', 'write_audio', 'compare',"
+        " 'collate', 'extract', 'musicxml_bytes', 'Timeline'):\n"
+        "    assert name in dir(drumscore) and name in drumscore.__all__, name\n"
+        "timeline = drumscore.arrange(drumscore.resolve('lu'), 'touhu')\n"
+        "audio = drumscore.render_audio(timeline)\n"
+        "assert audio.shape[1] == 2 and len(drumscore.to_midi(timeline).tracks) == 2\n"
+        "assert drumscore.render_audio is sys.modules['drumscore.render.mix'].render_audio"
+    )
+    assert "music21" not in loaded_after(code)
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    code = (
+        "import drumscore\n"
+        "try:\n    drumscore.no_such_thing\nexcept AttributeError as e:\n"
+        "    assert 'no_such_thing' in str(e)\nelse:\n    raise SystemExit('no error')"
+    )
+    assert loaded_after(code) == []
+
+
+def test_help_is_an_index_of_the_public_api():
+    import drumscore
+
+    doc = drumscore.__doc__
+    for name in ("parse", "resolve", "arrange", "render_audio", "to_midi", "write_audio"):
+        assert f"{name}(" in doc, name
+    for name in ("compare", "collate", "extract"):
+        assert f"{name}(" in doc, name

@@ -25,7 +25,7 @@ from drumscore.editions import clean as kanripo
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
 from drumscore.errors import ExtractError, NotationError, OptionError
-from drumscore.model import STATE_SPELLINGS, Position, PrintedNote, Provenance, Score
+from drumscore.model import STATE_SPELLINGS, Position, PrintedNote, Provenance, Score, State
 from drumscore.notation import parse
 
 #: A run shorter than this, with no 半 and one drum only, is prose (釋文's lone ○, 口 for mouth).
@@ -47,7 +47,7 @@ _INSIDE = frozenset(
 )
 #: What the report of a pattern lists as joined (the rest, spaces and ¶, is not worth a line).
 _REPORTED = {Kind.LINE: "line break", Kind.PAGE: "page break", Kind.PUNCT: "punctuation"}
-_STATES = ("魯", "薛")
+_STATES = tuple(State)
 
 
 @dataclass(frozen=True, slots=True)

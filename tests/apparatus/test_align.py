@@ -34,6 +34,23 @@ def test_every_witness_reads_back_from_the_alignment_of_every_score():
             assert a.text_of(i) == w.score.pattern.notation
 
 
+def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
+    lu1, lu2 = build_all(scores=[(1, "魯"), (2, "魯")])
+    (place,) = lu1.places
+    (v,) = place.reported
+    assert (place.label, place.lemma.text, v.text, v.sigla, v.reported_by) == (
+        "8",
+        "□",
+        "○",
+        ("吳澄本",),
+        "yishu",
+    )
+    (note,) = lu1.notes
+    assert note.siglum == "yishu" and "少" in note.text
+    (added,) = [p for p in lu2.places if not p.editions_part]
+    assert added.label == "after 21" and added.reported[0].text == "□○"
+
+
 def test_lu_2_has_one_place_the_circle_three_editions_lack():
     (a,) = build_all(scores=[(2, "魯")])
     thirteen = sigla_where(2, "魯", lambda s: s.pattern.counts().pi == 13)

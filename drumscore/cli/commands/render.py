@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     kind = kind_of(args.output)
     midimap = MidiMap.from_option(args.midi_notes)
     _check_audio_options(args, kind)
+    staff.check_engraver(args, kind)
     if kind == "audio":
         args.rate = check_rate(args.rate)
         audio_format(args.output, args.subtype)

@@ -1,0 +1,29 @@
+"""README's Python API example runs as written, and says what it gives."""
+
+import re
+from pathlib import Path
+
+import soundfile as sf
+
+from drumscore import Counts
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def api_example() -> str:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Python API") :]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_the_python_api_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    names: dict = {}
+    exec(compile(api_example(), "README.md", "exec"), names)
+    assert names["pattern"].counts("touhu") == Counts(pi=2, gu=1)
+    assert str(names["pattern"]) == "○□○○半○□○"
+    assert names["comparison"].distance == 1
+    info = sf.info(str(tmp_path / "xue2.wav"))
+    assert info.samplerate == 44100 and info.channels == 2
+    assert (tmp_path / "xue2.mid").read_bytes().startswith(b"MThd")
+    assert names["notation"].lstrip().startswith(b"<?xml")
