@@ -299,6 +299,15 @@ class Conductor:
             self._anchor = (self._frame(self.beat - 1), self.beat - 1)
         self.timeline = dataclasses.replace(self.timeline, tempo=tempo)
 
+    def next_frame(self) -> int | None:
+        """The frame of the next beat (or item) to be laid out; None once finished."""
+        if self.finished:
+            return None
+        if self._start is not None:
+            return self._start
+        self._apply_tempo()
+        return self._frame(self.beat)
+
     def advance(self, stop: int | None) -> list[Hit]:
         hits: list[Hit] = []
         while not self.finished:
@@ -410,21 +419,29 @@ def builtin_programmes() -> list[str]:
     return sorted(p.stem for p in PROGRAMMES_DIR.glob("*.toml"))
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long to be a file
+        return False
+
+
 def _programme_text(name: str) -> tuple[str, str]:
     """(text, where) of a programme file, or of a built-in programme by name."""
     path = Path(name)
     builtin = PROGRAMMES_DIR / f"{name}.toml"
-    if not path.is_file() and "/" not in name and builtin.is_file():
+    if not _is_file(path) and "/" not in name and _is_file(builtin):
         path = builtin
+    from drumscore.errors import InputMissingError
+    from drumscore.files.reading import read_input_text
+
     try:
-        return path.read_text(encoding="utf-8-sig"), f"programme {str(name)!r}"
-    except FileNotFoundError:
+        return read_input_text(path, "programme file"), f"programme {str(name)!r}"
+    except InputMissingError:
         raise ProgrammeError(
             f"no programme file {name!r}; give a TOML file or a built-in programme: "
             + ", ".join(builtin_programmes())
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProgrammeError(f"programme {name!r} cannot be read: {exc}") from None
 
 
 def _seconds(value, what: str, where: str, zero: bool) -> Fraction:
