@@ -103,7 +103,7 @@ def render_one(args: argparse.Namespace) -> int:
     staff.check_engraver(args, kind)
     if kind == "audio":
         args.rate = check_rate(args.rate)
-        audio_format(args.output, args.subtype)
+        audio_format(args.output, args.subtype, args.rate)
     if kind in staff.KINDS:
         staff.check(args, kind)
     from drumscore.cli import track_output
