@@ -1,7 +1,8 @@
 """Draw a terminal capture (text from ``tmux capture-pane -p``) as a PNG, as a terminal shows it.
 
 Each character takes one cell (DejaVu Sans Mono), or two for wide characters (Noto Sans Mono
-CJK), light on dark; a cell is twice as high as it is wide, as in most terminals. Used for the picture of ``drumscore play --big`` in docs/play.md:
+CJK), light on dark; a cell is twice as high as it is wide, as in most terminals. Used for the
+picture of ``drumscore play --big`` in docs/play.md:
 
     tmux new-session -d -s big -x 100 -y 34 "drumscore play lu --section touhu --loop --big"
     tmux capture-pane -p -t big > big.txt
