@@ -466,12 +466,12 @@ def index_page(scores: list[dict], collations: list[dict], pool, shared, apparat
     for edition in pool:
         own = [s for s in scores if s["edition"] == edition.id]
         cells = " ".join(
-            _score_link(s, f'<span lang="zh">{esc(s["state"])}</span> {s["figure"]}') for s in own
+            _score_link(s, f'<span lang="zh">{esc(s["state"])}鼓</span> {s["figure"]}') for s in own
         )
         rows.append(
-            f'<tr><th scope=row><span lang="zh">{esc(edition.name)}</span><br>'
-            f"<code>{esc(edition.id)}</code></th><td>{esc(edition.provenance.citation)}</td>"
-            f"<td class=links>{cells}</td></tr>"
+            f'<li><p class="edition-name"><strong lang="zh">{esc(edition.name)}</strong> '
+            f'<code>{esc(edition.id)}</code> <span class="links">{cells}</span></p>'
+            f'<p class="edition-source">{esc(edition.provenance.citation)}</p></li>'
         )
     body = f"""<h1>The drum scores of the <span lang="zh">投壺</span> chapter</h1>
 <p class="lead">Two patterns, for the states of <span lang="zh">魯</span> and
@@ -479,9 +479,7 @@ def index_page(scores: list[dict], collations: list[dict], pool, shared, apparat
 it, hear it at the tempo you choose and download it; the compare view lines two readings up.</p>
 <section aria-labelledby="editions-h">
 <h2 id="editions-h">Editions</h2>
-<div class="scroll"><table class="editions"><thead><tr><th scope=col>edition</th>
-<th scope=col>source</th><th scope=col>scores</th></tr></thead><tbody>{"".join(rows)}</tbody>
-</table></div>
+<ul class="editions">{"".join(rows)}</ul>
 </section>
 <h2>Where the editions part</h2>
 {"".join(blocks)}"""
