@@ -6,6 +6,8 @@ import pytest
 from cli_run import expect_error, run_cli
 from sourcefiles import SOURCES
 
+from drumscore.corpus import find_edition
+
 ZHUSHU = str(SOURCES / "KR1d0053_058_禮記注疏.txt")
 
 
@@ -83,3 +85,14 @@ def test_show_on_a_passage_says_to_extract_it(capsys):
     err = expect_error(["show", ZHUSHU], capsys)
     assert "looks like a passage of an edition" in err
     assert f"use 'drumscore extract {ZHUSHU}'" in err
+
+
+def test_show_an_edition_shows_each_of_its_scores(capsys):
+    code, out, _ = run_cli(["show", "yishu"], capsys)
+    assert code == 0
+    for key in ("lu/1@yishu", "xue/1@yishu", "lu/2@yishu", "xue/2@yishu"):
+        assert f"[{key}]" in out
+    assert "1. after stroke 21, line 678: 大戴禮下尚有一□一○朱子從之" in out
+    code, out, _ = run_cli(["show", "yishu", "--json"], capsys)
+    assert [s["key"] for s in json.loads(out)] == [s.key for s in find_edition("yishu").scores]
+    assert "unknown score 'nosuch'" in expect_error(["show", "nosuch"], capsys)

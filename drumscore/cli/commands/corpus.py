@@ -15,7 +15,11 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run_list)
 
     p = sub.add_parser("show", help="show one score: notation, 半 division, counts, provenance")
-    p.add_argument("score", metavar="SCORE", help="lu, xue/2, 魯/2@benyi, raw notation, or a file")
+    p.add_argument(
+        "score",
+        metavar="SCORE",
+        help="lu, xue/2, 魯/2@benyi, raw notation, a file, or an edition (all its scores)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run_show)
 
@@ -37,13 +41,28 @@ def run_list(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     from drumscore import corpus
     from drumscore.analysis.collate import check_score
+    from drumscore.errors import ScoreNotFoundError
 
-    score = corpus.resolve(args.score)
-    checks = check_score(score)
-    edition = corpus.find_edition(score.edition_id) if score.edition_id else None
+    try:
+        scores = [corpus.resolve(args.score)]
+    except ScoreNotFoundError:
+        # an edition's name alone (show yishu): every score of it
+        try:
+            scores = list(corpus.find_edition(args.score).scores)
+        except ScoreNotFoundError:
+            scores = []
+        if not scores:
+            raise
+    shown = []
+    for score in scores:
+        checks = check_score(score)
+        edition = corpus.find_edition(score.edition_id) if score.edition_id else None
+        if args.json:
+            shown.append(report.show_data(score, checks, edition))
+        else:
+            shown.append(report.show_text(score, checks, edition))
     if args.json:
-        data = report.show_data(score, checks, edition)
-        print(json.dumps(data, ensure_ascii=False, indent=2))
-        return 0
-    print(report.show_text(score, checks, edition))
+        print(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False, indent=2))
+    else:
+        print("\n\n".join(shown))
     return 0
