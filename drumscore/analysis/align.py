@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 #: One aligned column: an index into each sequence, or None where that side has a gap.
 Pair = tuple[int | None, int | None]
@@ -15,7 +16,7 @@ def _unequal(x: Hashable, y: Hashable) -> int:
 def align(
     a: Sequence[Hashable],
     b: Sequence[Hashable],
-    substitution: Callable[[Hashable, Hashable], int] = _unequal,
+    substitution: Callable[[Any, Any], float] = _unequal,
 ) -> tuple[Pair, ...]:
     """An alignment of `a` and `b` with the fewest substitutions plus gaps (Levenshtein cost).
 
@@ -24,7 +25,7 @@ def align(
     then a gap in `b`, then a gap in `a`.
     """
     n, m = len(a), len(b)
-    cost = [[0] * (m + 1) for _ in range(n + 1)]
+    cost: list[list[float]] = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(1, n + 1):
         cost[i][0] = i
     for j in range(1, m + 1):

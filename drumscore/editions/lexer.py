@@ -9,7 +9,7 @@ which characters are strokes, labels, punctuation, note brackets and markup. The
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from drumscore import glyphs
@@ -72,7 +72,7 @@ class Token:
     value: str = ""
 
 
-def _class(chars: str) -> str:
+def _class(chars: Iterable[str]) -> str:
     return "".join(re.escape(c) for c in chars)
 
 
@@ -152,6 +152,7 @@ def tokens(source: str, tables: Tables) -> Iterator[Token]:
                 pos += indent
                 continue
         match = regex.match(source, pos)
+        assert match is not None  # the last alternative matches any character
         group = match.lastgroup
         end = match.end()
         if group == "nl":
@@ -189,7 +190,7 @@ def tokens(source: str, tables: Tables) -> Iterator[Token]:
                 "drum": Kind.DRUM,
                 "punct": Kind.PUNCT,
                 "lone": Kind.OTHER,
-            }[group]
+            }[str(group)]
             yield Token(kind, pos, end, match.group())
         pos = end
 

@@ -89,12 +89,12 @@ def stale_pages(path: str | Path, count: int) -> list[Path]:
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     naming = re.compile(rf"{re.escape(path.stem)}-([1-9][0-9]*){re.escape(path.suffix)}")
-    found = []
+    found: list[tuple[int, Path]] = []
     for entry in folder.iterdir():
         match = naming.fullmatch(entry.name)
         if match and int(match.group(1)) > count and entry.is_file():
-            found.append(entry)
-    return sorted(found, key=lambda p: int(naming.fullmatch(p.name).group(1)))
+            found.append((int(match.group(1)), entry))
+    return [entry for _, entry in sorted(found)]
 
 
 def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:

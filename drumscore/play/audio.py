@@ -219,7 +219,7 @@ class AudioPlayer:
                 callback=self._callback,
                 finished_callback=self._finished.set,
             )
-            self.stream.start()
+            self.stream.start()  # type: ignore[attr-defined]
         except (sd.PortAudioError, ValueError) as exc:
             self.close()
             raise PlaybackError(

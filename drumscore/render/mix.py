@@ -200,6 +200,7 @@ def track_plan(track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPl
     """
     kit = (kit or builtin_kit()).at_rate(rate)
     count_voice = kit.count if kit.count is not None else builtin_kit().at_rate(rate).count
+    assert count_voice is not None  # the built-in kit has a count sound
     table: dict[tuple, int] = {}
     sounds: list[np.ndarray] = []
     turns: dict[tuple, int] = {}
@@ -236,6 +237,7 @@ def folded_range(plan: MixPlan, start: int, stop: int) -> np.ndarray:
     """Frames start..stop of a loopable plan's file: the mix, with what rings past the end of
     the file added back from its start, as often as it wraps."""
     period = plan.loop_length
+    assert period is not None
     out = mix_range(plan, start, stop)
     wrap = period
     while start + wrap < plan.length:
@@ -246,6 +248,7 @@ def folded_range(plan: MixPlan, start: int, stop: int) -> np.ndarray:
 
 def _folded_blocks(plan: MixPlan, block_frames: int, peak_dbfs: float) -> Iterator[np.ndarray]:
     period = plan.loop_length
+    assert period is not None
     head = min(period, plan.length - period)  # the part of the file the fold reaches
     highest = peak(plan)
     if head > 0:

@@ -105,7 +105,8 @@ def build_score(
     from music21 import bar, clef, expressions, instrument, metadata, meter, note, stream, tempo
 
     midimap = midimap or MidiMap()
-    words = LYRICS[check_lyrics(lyrics)] if lyrics else None
+    chosen = check_lyrics(lyrics)
+    words = LYRICS[chosen] if chosen else None
     score = stream.Score()
     score.metadata = metadata.Metadata()
     score.metadata.title = timeline.score.title
@@ -169,10 +170,10 @@ def velocities(timeline: Timeline, midimap: MidiMap) -> dict[Drum, int]:
     Notation is written on the even beat, so humanizing (which varies each stroke) is left out.
     """
     expression = timeline.expression
-    given = {Drum.PI: None, Drum.GU: None}
+    given: dict[Drum, int | None] = {Drum.PI: None, Drum.GU: None}
     if expression is not None:
         given = {Drum.PI: expression.pi_velocity, Drum.GU: expression.gu_velocity}
-    return {d: midimap.velocity(d) if given[d] is None else given[d] for d in Drum}
+    return {d: v if (v := given[d]) is not None else midimap.velocity(d) for d in Drum}
 
 
 def _stroke_note(drum: Drum, velocity: int, words: dict[Drum, str] | None):
@@ -225,6 +226,7 @@ def _add_instruments(root: Element, timeline: Timeline, midimap: MidiMap) -> Non
         direction.set("placement", direction.get("placement", "above"))
 
     score_part = root.find("part-list/score-part")
+    assert score_part is not None  # music21 always writes one
     for old in score_part.findall("score-instrument") + score_part.findall("midi-instrument"):
         score_part.remove(old)
     at = [child.tag for child in score_part].index("part-name") + 1
@@ -250,7 +252,7 @@ def _add_instruments(root: Element, timeline: Timeline, midimap: MidiMap) -> Non
             xml_note.findtext("unpitched/display-step"),
             xml_note.findtext("unpitched/display-octave"),
         )
-        ident = by_position[position]
+        ident = by_position[position]  # type: ignore[index]
         for old in xml_note.findall("instrument"):
             xml_note.remove(old)
         tags = [child.tag for child in xml_note]
