@@ -372,7 +372,20 @@ def _from_file(path: Path) -> Score:
     try:
         pattern = parse(text)
     except NotationError as exc:
+        if _PASSAGE.search(text):
+            raise NotationError(
+                f"{path} is not notation: this looks like a passage of an edition (labels such "
+                "as 魯鼓, markup, notes or commentary beside the strokes)",
+                hint=f"hint: use 'drumscore extract {path}' to find the scores in it.",
+            ) from None
         raise NotationError(
             f"{path}: {exc.reason}", text=exc.text, line=exc.line, column=exc.column, hint=exc.hint
         ) from None
     return Score(pattern, printed=text)
+
+
+#: What a passage of an edition has and a notation file has not: a label, a Kanripo header or
+#: line mark, a page-break tag, an interlinear note.
+_PASSAGE = re.compile(
+    r"[魯鲁薛辥辪][ \u3000]?[鼓鼔皷]|^#\s*\w+:|¶|<pb:|[(（【][^()（）【】]*[)）】]", re.M
+)

@@ -305,6 +305,15 @@ class Conductor:
             self._anchor = (self._frame(self.beat - 1), self.beat - 1)
         self.timeline = dataclasses.replace(self._playing, tempo=tempo)
 
+    def next_frame(self) -> int | None:
+        """The frame of the next beat (or item) to be laid out; None once finished."""
+        if self.finished:
+            return None
+        if self._start is not None:
+            return self._start
+        self._apply_tempo()
+        return self._frame(self.beat)
+
     def advance(self, stop: int | None) -> list[Hit]:
         hits: list[Hit] = []
         while not self.finished:

@@ -76,5 +76,6 @@ def test_a_python_caller_reads_the_parameter_and_a_cli_user_the_flag(capsys, tmp
 
 def test_a_runtime_failure_exits_1(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("DRUMSCORE_MUSESCORE", str(tmp_path / "none"))
-    code, _, err = run_cli(["render", "lu", "-o", str(tmp_path / "x.pdf")], capsys)
+    argv = ["render", "lu", "-o", str(tmp_path / "x.pdf"), "--engraver", "musescore"]
+    code, _, err = run_cli(argv, capsys)
     assert code == 1 and "DRUMSCORE_MUSESCORE" in err and "Traceback" not in err

@@ -7,7 +7,8 @@ import sys
 CHECK = """
 import sys
 {code}
-heavy = sorted(m for m in ("music21", "numpy", "matplotlib", "sounddevice", "soundfile", "mido")
+heavy = sorted(m for m in ("music21", "numpy", "matplotlib", "sounddevice", "soundfile", "mido",
+                           "verovio", "cairosvg")
                if m in sys.modules)
 print("loaded:" + ",".join(heavy))
 """
@@ -43,10 +44,12 @@ def test_help_does_not_import_music21_or_numpy():
 def test_the_notation_modules_import_music21_only_when_called():
     code = (
         "import drumscore.render.musicxml, drumscore.render.musescore, drumscore.cli.staff_output\n"
+        "import drumscore.render.verovio\n"
         "from drumscore.cli import build_parser\n"
         "build_parser().format_help()"
     )
-    assert "music21" not in loaded_after(code)
+    loaded = loaded_after(code)
+    assert "music21" not in loaded and "verovio" not in loaded and "cairosvg" not in loaded
 
 
 def rendering(out) -> str:

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from drumscore.display import divided, table
-from drumscore.model import Pattern, Score, Section
+from drumscore.model import Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
     from drumscore.analysis.collate import CountCheck
@@ -52,11 +52,13 @@ def score_data(score: Score) -> dict[str, Any]:
     }
 
 
-def list_table(scores: Sequence[Score]) -> str:
-    """What `drumscore list` prints: a row per score with its counts per section."""
+def list_table(scores: Sequence[Score], users: frozenset[str] = frozenset()) -> str:
+    """What `drumscore list` prints: a row per score with its counts per section; the editions
+    whose ids are in `users` are marked as the user's own."""
     rows = []
     for s in scores:
-        cells = [s.edition_name, str(s.figure), f"{s.state}鼓"]
+        name = f"{s.edition_name} (yours)" if s.edition_id in users else s.edition_name
+        cells = [name, str(s.figure), f"{s.state}鼓"]
         for section in Section.in_order():
             cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
         cells.append(s.key)
@@ -65,11 +67,48 @@ def list_table(scores: Sequence[Score]) -> str:
     return table(rows, header)
 
 
-def show_data(score: Score, checks: Sequence[CountCheck]) -> dict[str, Any]:
-    """What `drumscore show --json` prints: the score, its provenance and the stated counts."""
+def _quotes(check: CountCheck) -> list[tuple[str, str]]:
+    """(edition id, quote) for each edition that quotes a stated count, in its own words."""
+    from drumscore import corpus
+
+    stated = check.stated
+    key = (stated.by, stated.figure, stated.state, stated.section, stated.pi, stated.gu)
+    out = []
+    for ident in check.quoted_in:
+        for c in corpus.find_edition(ident).counts:
+            if (c.by, c.figure, c.state, c.section, c.pi, c.gu) == key and c.quote:
+                out.append((ident, c.quote))
+    return out
+
+
+def marked(pattern: Pattern, notes: Sequence[Any]) -> str:
+    """The notation with a numbered mark (¹ ² …) where each note printed inside it stands."""
+    marks = "¹²³⁴⁵⁶⁷⁸⁹"
+    symbols = [st.drum.symbol for st in pattern.strokes]
+    out = []
+    for index in range(len(symbols) + 1):
+        if pattern.half == index:
+            out.append(" 半 ")
+        for i, note in enumerate(notes):
+            if note.after == index:
+                out.append(marks[i] if i < len(marks) else f"[{i + 1}]")
+        if index < len(symbols):
+            out.append(symbols[index])
+    return "".join(out)
+
+
+def show_data(
+    score: Score, checks: Sequence[CountCheck], edition: Edition | None = None
+) -> dict[str, Any]:
+    """What `drumscore show --json` prints: the score, its provenance, the notes printed inside
+    it, the stated counts with their quotes, and the edition's note."""
     data = score_data(score)
     if score.source:
         data["provenance"] = {k: v for k, v in asdict(score.source).items() if v}
+    data["lines"] = score.lines or None
+    data["notes"] = [{"after": n.after, "text": n.text, "line": n.line} for n in score.notes]
+    data["edition_note"] = edition.note if edition is not None and edition.note else None
+    data["user_edition"] = bool(edition is not None and edition.user)
     data["stated_counts"] = [
         {
             "by": c.stated.by,
@@ -77,6 +116,7 @@ def show_data(score: Score, checks: Sequence[CountCheck]) -> dict[str, Any]:
             "pi": c.stated.pi,
             "gu": c.stated.gu,
             "quoted_in": list(c.quoted_in),
+            "quotes": [{"edition": e, "quote": q} for e, q in _quotes(c)],
             "agrees": c.checks[0].agrees(c.stated),
         }
         for c in checks
@@ -84,18 +124,37 @@ def show_data(score: Score, checks: Sequence[CountCheck]) -> dict[str, Any]:
     return data
 
 
-def show_text(score: Score, checks: Sequence[CountCheck]) -> str:
-    """What `drumscore show` prints: the summary, then the edition and its source."""
+def show_text(score: Score, checks: Sequence[CountCheck], edition: Edition | None = None) -> str:
+    """What `drumscore show` prints: the summary, the stated counts in the editions' words, the
+    notes printed inside the pattern, then the edition, its source and note."""
     lines = [score_summary(score, checks)]
+    quoted = [(c, _quotes(c)) for c in checks]
+    if any(q for _, q in quoted):
+        lines += ["", "  the stated counts in the words of the editions:"]
+        for c, quotes in quoted:
+            for ident, quote in quotes:
+                lines.append(f"    {c.stated.by}, {c.stated.section.value} ({ident}): 「{quote}」")
+    if score.notes:
+        lines += ["", "  notes printed inside the pattern (not strokes; marked where they stand):"]
+        lines.append(f"    {marked(score.pattern, score.notes)}")
+        for i, note in enumerate(score.notes, 1):
+            line = f", line {note.line}" if note.line else ""
+            lines.append(f"    {i}. after stroke {note.after}{line}: {note.text}")
     prov = score.source
     if score.edition_id:
-        lines += ["", f"  edition: {score.edition_name} ({score.edition_id})"]
+        mine = f" — your edition, {edition.path}" if edition is not None and edition.user else ""
+        lines += ["", f"  edition: {score.edition_name} ({score.edition_id}){mine}"]
     if prov:
         lines.append(f"  source:  {prov.citation}")
+        if score.lines:
+            where = f"Kanripo {prov.kanripo} " if prov.kanripo else ""
+            lines.append(f"  lines:   {where}{score.lines} (this pattern)")
         if prov.commit:
             lines.append(f"  commit:  {prov.commit}")
         if prov.licence:
             lines.append(f"  licence: {prov.licence}")
+    if edition is not None and edition.note:
+        lines.append(f"  note:    {edition.note}")
     return "\n".join(lines)
 
 
@@ -235,7 +294,9 @@ def format_comparison(c: Comparison) -> str:
 # --- collate: the apparatus -------------------------------------------------------------------
 
 
-def apparatus_text(apparatuses: Sequence[Any], fmt: str) -> str:
+def apparatus_text(
+    apparatuses: Sequence[Any], fmt: str, marks: dict[str, str] | None = None
+) -> str:
     """The apparatus in one of the text formats (text, json, csv, tei)."""
     if fmt == "json":
         from drumscore.apparatus.table import apparatus_data
@@ -252,7 +313,7 @@ def apparatus_text(apparatuses: Sequence[Any], fmt: str) -> str:
         from drumscore.apparatus.tei import tei_bytes
 
         return tei_bytes(apparatuses).decode("utf-8")
-    return format_apparatuses(apparatuses)
+    return format_apparatuses(apparatuses, marks)
 
 
 def _sigla(sigla: Sequence[str]) -> str:
@@ -298,12 +359,13 @@ def format_counts(a: Any) -> list[str]:
     return lines
 
 
-def format_key(apparatuses: Sequence[Any]) -> list[str]:
+def format_key(apparatuses: Sequence[Any], marks: dict[str, str] | None = None) -> list[str]:
     seen: dict[str, str] = {}
     for a in apparatuses:
         for w in a.witnesses:
             cite = w.provenance.citation if w.provenance else ""
-            seen.setdefault(w.siglum, f"{w.name}" + (f" — {cite}" if cite else ""))
+            mark = (marks or {}).get(w.siglum, "")
+            seen.setdefault(w.siglum, f"{w.name}{mark}" + (f" — {cite}" if cite else ""))
         for p in a.places:
             for v in p.variants:
                 if v.reported_by:
@@ -329,17 +391,17 @@ def format_apparatus(a: Any) -> list[str]:
     return lines
 
 
-def format_apparatuses(apparatuses: Sequence[Any]) -> str:
+def format_apparatuses(apparatuses: Sequence[Any], marks: dict[str, str] | None = None) -> str:
     blocks = []
     for a in apparatuses:
         lines = format_apparatus(a)
         if len(apparatuses) == 1:
-            lines += ["", "sigla:", *format_key(apparatuses)]
+            lines += ["", "sigla:", *format_key(apparatuses, marks)]
         if a.counts:
             lines += ["", "stated counts:", *format_counts(a)]
         blocks.append("\n".join(lines))
     if len(apparatuses) > 1:
-        blocks.append("\n".join(["sigla:", *format_key(apparatuses)]))
+        blocks.append("\n".join(["sigla:", *format_key(apparatuses, marks)]))
     return "\n\n".join(blocks) + "\n"
 
 

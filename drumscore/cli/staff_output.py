@@ -1,4 +1,5 @@
-"""render's staff-notation outputs: MusicXML (.musicxml .mxl) and MuseScore pages (.pdf .png)."""
+"""render's staff-notation outputs: MusicXML (.musicxml .mxl) and engraved pages (.svg .png .pdf)
+by Verovio (in-process, the default) or MuseScore 3."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from drumscore.render.musicxml import LYRICS
 
 #: The formats.kind_of kinds handled here.
 KINDS = ("notation", "engraved")
+ENGRAVERS = ("verovio", "musescore")
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +21,13 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="notation: a word under each stroke: drum (鼙 / 鼓), glyph (○ / □) or pinyin "
         "(pí / gǔ); default none",
+    )
+    parser.add_argument(
+        "--engraver",
+        choices=ENGRAVERS,
+        default=None,
+        help="SVG, PNG and PDF: verovio (in-process, the default; the notation extra) or "
+        "musescore (MuseScore 3, where installed)",
     )
     parser.add_argument(
         "--dpi",
@@ -43,10 +52,32 @@ def check(args: argparse.Namespace, kind: str) -> None:
         )
     if not MIN_DPI <= args.dpi <= MAX_DPI:
         raise OptionError(f"--dpi {args.dpi} is out of range; use {MIN_DPI} to {MAX_DPI}")
+    check_engraver(args, kind)
     if kind == "engraved":
-        from drumscore.render.musescore import find_musescore
+        if engraver(args) == "musescore":
+            from drumscore.render.musescore import find_musescore
 
-        find_musescore()
+            find_musescore()
+        else:
+            from drumscore.render.verovio import check_installed
+
+            check_installed(Path(args.output).suffix.lower().lstrip("."))
+
+
+def check_engraver(args: argparse.Namespace, kind: str) -> None:
+    """--engraver is refused for a file that is not engraved."""
+    from drumscore.errors import OptionError
+
+    if args.engraver is not None and kind != "engraved":
+        raise OptionError(
+            f"engraver {args.engraver!r} is for .svg, .png and .pdf; {args.output!r} is not "
+            "engraved, so leave it out",
+            option="engraver",
+        )
+
+
+def engraver(args: argparse.Namespace) -> str:
+    return args.engraver or "verovio"
 
 
 def check_timeline(args: argparse.Namespace, timeline) -> None:
@@ -78,15 +109,23 @@ def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
         write_bytes(args.output, musicxml_bytes(timeline, midimap, args.lyrics))
         return f"MusicXML, {shape}"
 
-    from drumscore.render.musescore import engrave
-
     fmt = ENGRAVED[suffix]
-    engraving = engrave(musicxml_bytes(timeline, midimap, args.lyrics), fmt, dpi=args.dpi)
-    if fmt == "png":
+    document = musicxml_bytes(timeline, midimap, args.lyrics)
+    if engraver(args) == "musescore":
+        from drumscore.render.musescore import engrave
+
+        engraving = engrave(document, fmt, dpi=args.dpi)
+        by = "MuseScore"
+    else:
+        from drumscore.render import verovio
+
+        engraving = verovio.engrave(document, fmt, dpi=args.dpi)
+        by = "Verovio"
+    if len(engraving.pages) > 1 or fmt != "pdf":
         paths = write_series(args.output, engraving.pages)
     else:
         write_bytes(args.output, engraving.pages[0])
         paths = [Path(args.output)]
     if len(paths) > 1:
         shape += f"; {plural(len(paths), 'page')}: " + ", ".join(str(p) for p in paths)
-    return f"{fmt.upper()} engraved by MuseScore, {shape}"
+    return f"{fmt.upper()} engraved by {by}, {shape}"

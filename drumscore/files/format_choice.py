@@ -12,9 +12,9 @@ MIN_RATE, MAX_RATE = 8000, 192000
 
 AUDIO = {".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG"}
 MIDI = {".mid", ".midi"}
-#: Staff notation: MusicXML written by music21, and pages engraved from it by MuseScore.
+#: Staff notation: MusicXML written by music21, and pages engraved from it (Verovio or MuseScore).
 NOTATION = {".musicxml": "musicxml", ".xml": "musicxml", ".mxl": "mxl"}
-ENGRAVED = {".pdf": "pdf", ".png": "png"}
+ENGRAVED = {".pdf": "pdf", ".png": "png", ".svg": "svg"}
 DEFAULT_SUBTYPE = {"WAV": "PCM_16", "FLAC": "PCM_16", "OGG": "VORBIS"}
 
 

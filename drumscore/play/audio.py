@@ -7,8 +7,12 @@ the display follows that rather than a timer of its own.
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import importlib
 import threading
+import time as clock
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +22,10 @@ import numpy as np
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
-from drumscore.render.mix import DEFAULT_RATE, gain_for, mix_range, plan
-from drumscore.timeline import Timeline
+from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, track_plan
+from drumscore.timeline import MAX_REPEAT, Timeline
+from drumscore.timing import Tempo
+from drumscore.track import Conductor, Hit, Track
 
 PORTAUDIO_INSTALL = (
     "install the PortAudio library (on Debian and Ubuntu: sudo apt install libportaudio2), "
@@ -110,74 +116,192 @@ def choose_device(name: str | None = None) -> OutputDevice:
 
 
 class Feed:
-    """The normalised mix of a timeline, block by block; with loop=True it starts again on the beat.
+    """The normalised mix of a track, block by block, laid out by a Conductor as it is asked for.
 
-    Normalised as `drumscore render` normalises, so what is heard is what a render would write;
-    the peak is found in the first passes (the later ones repeat them), so long or looping
-    playback starts without mixing everything first.
+    Each block lays out the beats that fall in it (drumscore.track), so a tempo change, a pause or
+    a switch takes effect at the next beat not yet mixed; with no change the samples are those
+    `drumscore render` writes. Normalised as render normalises: the level is found from the first
+    passes (later ones repeat them), so long or looping playback starts without mixing
+    everything first. A faster tempo whose tails pile up higher lowers the level (never raises
+    it), so nothing clips.
     """
 
     def __init__(
-        self, timeline: Timeline, kit: Kit | None = None, rate: int = DEFAULT_RATE, loop=False
+        self,
+        timeline: Timeline | Track,
+        kit: Kit | None = None,
+        rate: int = DEFAULT_RATE,
+        loop: bool = False,
     ):
-        self.timeline = timeline
+        self.track = timeline if isinstance(timeline, Track) else Track.single(timeline)
+        self.timeline = self.track.first
         self.rate = rate
         self.loop = loop
-        self.plan = plan(timeline, kit, rate)
+        self.kit = kit
+        self.conductor = Conductor(self.track, rate, loop)
+        self.sounds = SoundChooser(kit, rate)
         self.position = 0
-        self._strokes = len(timeline)
-        heard = self.mix(0, self._steady_state())
-        peak = float(np.max(np.abs(heard))) if heard.size else 0.0
-        self.gain = gain_for(peak)
+        self.laid: deque[Hit] = deque()
+        self._voices: list[tuple[int, int, np.ndarray, float]] = []  # (onset, n, sound, gain)
+        self._n = 0
+        self._lock = threading.Lock()
+        self._lookahead = self._humanize_frames()
+        self.gain = gain_for(self._peak(self.track))
 
-    def _steady_state(self) -> int:
-        """Frames enough to hold the loudest moment: the section repeats, so once as many passes
-        as the longest sample spans have sounded together, later ones only repeat them."""
-        tempo, section = self.timeline.tempo, len(self.timeline.strokes)
-        longest = max(len(s) for s in self.plan.sounds)
-        period = max(1, tempo.onset_sample(section, self.rate))
-        passes = -(-longest // period) + 2
-        end = tempo.onset_sample(passes * section, self.rate) + longest
-        return end if self.loop else min(end, self.plan.length)
+    def _humanize_frames(self) -> int:
+        expression = self.timeline.expression
+        if expression is None or not expression.humanize_ms:
+            return 0
+        return int(expression.humanize_ms / 1000 * self.rate) + 1
+
+    def _peak(self, track: Track) -> float:
+        """The loudest sample of the track, or of its first passes (later ones repeat them)."""
+        if self.loop or len(track.items) == 1:
+            item = track.items[0]
+            t = item.timeline
+            longest = self.sounds.longest
+            period = max(1, t.tempo.onset_sample(len(t.strokes), self.rate))
+            passes = -(-longest // period) + 2
+            if self.loop or passes < t.repeats:
+                t = dataclasses.replace(t, repeats=max(1, min(passes, MAX_REPEAT)))
+                track = Track((dataclasses.replace(item, timeline=t),), title=track.title)
+        return peak(track_plan(track, self.kit, self.rate))
+
+    def set_tempo(self, tempo: Tempo) -> None:
+        """A new tempo from the next beat not yet mixed; the level drops if it must."""
+        with self._lock:
+            item = self.conductor.item
+        t = dataclasses.replace(self.conductor.timeline or item.timeline, tempo=tempo)
+        lower = gain_for(self._peak(Track.single(t)))
+        with self._lock:
+            self.gain = min(self.gain, lower)
+            self.conductor.set_tempo(tempo)
+
+    def command(self, name: str, *args) -> None:
+        """Pass a command (pause, switch_section, stop_after_pass, next_item) to the conductor."""
+        with self._lock:
+            getattr(self.conductor, name)(*args)
 
     @property
     def length(self) -> int | None:
-        """Frames in all, or None when looping."""
-        return None if self.loop else self.plan.length
+        """Frames in all, or None when looping (or not yet known)."""
+        if self.loop:
+            return None
+        return self.track_plan_length()
 
-    def pass_start(self, p: int) -> int:
-        """The frame where pass p (from 0) of a looped timeline begins: on the even beat."""
-        return self.timeline.tempo.onset_sample(p * self._strokes, self.rate)
+    def track_plan_length(self) -> int:
+        return track_plan(self.track, self.kit, self.rate).length
 
     def onset(self, k: int) -> int:
-        """The frame where stroke k sounds (k runs on past the timeline when looping)."""
-        return self.timeline.tempo.onset_sample(k, self.rate)
-
-    def mix(self, start: int, stop: int) -> np.ndarray:
-        """Frames start..stop of the unnormalised mix, passes overlapping where a tail rings on."""
-        if not self.loop:
-            stop = min(stop, self.plan.length)
-            return mix_range(self.plan, start, max(start, stop))
-        out = np.zeros((stop - start, 2), dtype=np.float32)
-        length, period = self.plan.length, max(1, self.pass_start(1))
-        p = max(0, (start - length) // period - 1)
-        while (s := self.pass_start(p)) < stop:
-            a, b = max(start, s), min(stop, s + length)
-            if a < b:
-                out[a - start : b - start] += mix_range(self.plan, a - s, b - s)
-            p += 1
-        return out
+        """The frame where stroke k of the first item sounds, on its beat, with no change."""
+        item = self.track.items[0]
+        return item.timeline.tempo.onset_sample(k + item.count_in, self.rate)
 
     def read(self, frames: int) -> np.ndarray:
         """The next `frames` frames, normalised; fewer (or none) at the end."""
-        block = self.mix(self.position, self.position + frames)
-        self.position += len(block)
-        block *= self.gain
-        return block
+        with self._lock:
+            start = self.position
+            stop = start + frames
+            for hit in self.conductor.advance(stop + self._lookahead):
+                sound, gain = self.sounds.choose(hit)
+                self._n += 1
+                bisect.insort(self._voices, (hit.frame, self._n, sound, gain))
+                self.laid.append(hit)
+            if self.conductor.finished:
+                ends = [onset + len(sound) for onset, _, sound, _ in self._voices]
+                stop = min(stop, max([start, *ends]))
+            out = np.zeros((stop - start, 2), dtype=np.float32)
+            keep = []
+            for voice in self._voices:
+                onset, _, sound, gain = voice
+                a, b = max(start, onset), min(stop, onset + len(sound))
+                if a < b:
+                    piece = sound[a - onset : b - onset]
+                    out[a - start : b - start] += piece if gain == 1 else piece * gain
+                if onset + len(sound) > stop:
+                    keep.append(voice)
+            self._voices = keep
+            self.position = stop
+            out *= self.gain
+            return out
+
+
+class SoundFontFeed(Feed):
+    """A track played live through FluidSynth: notes on and off at their frames, as laid out.
+
+    Not normalised, as a SoundFont render is not: FluidSynth's own level.
+    """
+
+    def __init__(self, track, soundfont, midimap=None, rate: int = DEFAULT_RATE, loop=False):
+        from drumscore.render.midimap import MidiMap
+        from drumscore.render.soundfont import MAX_TAIL, open_synth
+
+        self.track = track if isinstance(track, Track) else Track.single(track)
+        self.timeline = self.track.first
+        self.rate = rate
+        self.loop = loop
+        self.midimap = midimap or MidiMap()
+        self.synth = open_synth(soundfont, rate)
+        self.conductor = Conductor(self.track, rate, loop)
+        self.position = 0
+        self.laid: deque[Hit] = deque()
+        self.gain = np.float32(1)
+        self._events: list[tuple[int, int, int, int]] = []  # (frame, on, note, velocity)
+        self._lock = threading.Lock()
+        self._lookahead = self._humanize_frames()
+        self._tail = int(MAX_TAIL * rate)
+        self._quiet_since: int | None = None
+
+    def set_tempo(self, tempo: Tempo) -> None:
+        with self._lock:
+            self.conductor.set_tempo(tempo)
+
+    @property
+    def length(self) -> int | None:
+        return None
+
+    def read(self, frames: int) -> np.ndarray:
+        from drumscore.render.midi import COUNT_NOTE
+        from drumscore.render.soundfont import PERCUSSION_CHANNEL
+
+        with self._lock:
+            start, stop = self.position, self.position + frames
+            for hit in self.conductor.advance(stop + self._lookahead):
+                note = COUNT_NOTE if hit.drum is None else self.midimap.note(hit.drum)
+                off = hit.frame + round(hit.timeline.tempo.interval * self.rate / 2)
+                bisect.insort(self._events, (hit.frame, 1, note, hit.velocity))
+                bisect.insort(self._events, (off, 0, note, 0))
+                self.laid.append(hit)
+            parts, now = [], start
+            while now < stop:
+                while self._events and self._events[0][0] <= now:
+                    _, on, note, velocity = self._events.pop(0)
+                    if on:
+                        self.synth.noteon(PERCUSSION_CHANNEL, note, velocity)
+                    else:
+                        self.synth.noteoff(PERCUSSION_CHANNEL, note)
+                upto = min(stop, self._events[0][0]) if self._events else stop
+                upto = max(upto, now + 1)
+                samples = self.synth.get_samples(upto - now)
+                parts.append(np.asarray(samples, np.float32).reshape(-1, 2) / np.float32(32768))
+                now = upto
+            out = np.concatenate(parts) if parts else np.zeros((0, 2), np.float32)
+            self.position = stop
+            if self.conductor.finished and not self._events:
+                if self.synth.get_active_voice_count() == 0:
+                    self._quiet_since = self._quiet_since or stop
+                if (self._quiet_since and stop - self._quiet_since > self.rate // 2) or (
+                    stop - (self.conductor.end or stop) > self._tail
+                ):
+                    self.synth.delete()
+                    return out[:0]
+            return out
 
 
 #: Output latency asked of PortAudio, in seconds.
 LATENCY_S = 0.05
+#: How far a looping stream may run ahead of the system clock before it is held back.
+PACE_AHEAD = 0.5
 
 
 class AudioPlayer:
@@ -198,6 +322,9 @@ class AudioPlayer:
         self._finished = threading.Event()
         self._anchor: tuple[int, float] | None = None
         self._written = 0
+        self._started: float | None = None
+        #: Whether the device ran ahead of the clock (ALSA null or file) and was held to it.
+        self.paced = False
 
     def __enter__(self) -> AudioPlayer:
         self.start()
@@ -237,6 +364,7 @@ class AudioPlayer:
         self._finished.set()
 
     def _callback(self, outdata, frames, time, status) -> None:
+        self._pace()
         block = self.feed.read(frames)
         n = len(block)
         outdata[:n] = block
@@ -247,6 +375,23 @@ class AudioPlayer:
         self._tick.set()
         if n < frames:
             raise self._sd.CallbackStop
+
+    def _pace(self) -> None:
+        """Hold a looping stream to the system clock when the device does not pace it.
+
+        ALSA's null and file devices take samples as fast as they are given; a loop would then
+        fill a disk. A real device never runs PACE_AHEAD ahead of the clock, so this only waits
+        on such devices.
+        """
+        if not self.feed.loop:
+            return
+        now = clock.monotonic()
+        if self._started is None:
+            self._started = now
+        ahead = self._written / self.feed.rate - (now - self._started) - PACE_AHEAD
+        if ahead > 0:
+            self.paced = True
+            self._finished.wait(ahead)
 
     def heard_frame(self) -> float:
         """The frame reaching the listener now, from the stream clock; -1 before the first."""
@@ -265,22 +410,56 @@ class AudioPlayer:
             heard = written - stream.latency * self.feed.rate
         return min(heard, float(written))
 
-    def heard(self, count: int | None = None) -> Iterator[int]:
-        """Stroke numbers 0, 1, 2… each as it is heard; all of them unless `count` stops sooner."""
-        k = 0
-        rate = self.feed.rate
-        while count is None or k < count:
-            onset = self.feed.onset(k)
-            if count is None and self._finished.is_set():
-                return  # a looping stream that stopped on its own: the device went away
+    def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
+        """Each hit as it is heard, by the stream clock; None every `poll` seconds between hits
+        (so a display can show a change at once), until the stream has ended."""
+        feed, rate = self.feed, self.feed.rate
+        while True:
+            with feed._lock:
+                hit = feed.laid.popleft() if feed.laid else None
+            if hit is None:
+                if self._finished.is_set():
+                    with feed._lock:
+                        if not feed.laid:
+                            return
+                    continue
+                self._tick.clear()
+                self._tick.wait(poll if poll is not None else MAX_WAIT)
+                if poll is not None:
+                    yield None
+                continue
+            waited = 0.0
             while not self._finished.is_set():
-                ahead = onset - self.heard_frame()
+                ahead = hit.frame - self.heard_frame()
                 if ahead <= 0:
                     break
                 self._tick.clear()
-                self._tick.wait(min(ahead / rate, MAX_WAIT))
-            yield k
-            k += 1
+                step = min(ahead / rate, MAX_WAIT)
+                self._tick.wait(step)
+                waited += step
+                if poll is not None and waited >= poll:
+                    waited = 0.0
+                    yield None
+            yield hit
+
+    def heard(self, count: int | None = None) -> Iterator[int]:
+        """Numbers 0, 1, 2… of the hits, each as it is heard; all of them unless `count` stops
+        sooner."""
+        for n, hit in enumerate(self.hits()):
+            if count is not None and n >= count:
+                return
+            yield n
+            del hit
+
+    @property
+    def rate(self) -> int:
+        return self.feed.rate
+
+    def set_tempo(self, tempo: Tempo) -> None:
+        self.feed.set_tempo(tempo)
+
+    def command(self, name: str, *args) -> None:
+        self.feed.command(name, *args)
 
     def wait(self) -> None:
         """Until the stream has played everything (the last stroke rung out)."""

@@ -6,6 +6,8 @@ terminal. Stroke numbers run on past the end of the timeline when it loops.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from drumscore.display import width
 from drumscore.model import Section
 from drumscore.timeline import Timeline
@@ -131,3 +133,176 @@ def plain_lines(timeline: Timeline, k: int) -> list[str]:
         f"{index + 1:>3}/{n}  {part(timeline, index)}"
     )
     return lines
+
+
+# --- live play: hits, the tempo in force, and the keys ----------------------------------------
+
+#: The keys of live play, as shown on screen and in --help.
+KEYS = (
+    ("space", "pause/resume"),
+    ("+ -", "tempo ±1"),
+    ("] [", "±5"),
+    ("t", "tap"),
+    ("s", "touhu/she"),
+    ("n", "next item"),
+    ("q", "stop after pass"),
+    ("Esc", "stop now"),
+)
+
+
+def keys_line(columns: int = 80, items: int = 1) -> str:
+    """The keys, as much of them as fits in `columns`."""
+    words = [f"{key} {what}" for key, what in KEYS if key != "n" or items > 1]
+    line = "  keys: " + " · ".join(words)
+    return line if width(line) <= columns else line[: max(0, columns - 1)] + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class LiveState:
+    """What the display shows beside the stroke: the tempo in force and what is waiting."""
+
+    bpm: float
+    paused: bool = False
+    waiting: tuple[str, ...] = ()
+    item: int = 0
+    items: int = 1
+    label: str = ""
+    loop: bool = False
+    seconds: float = 0.0
+
+
+def hit_status(hit, state: LiveState) -> str:
+    """Stroke (or count) number, drum, side of 半, pass, tempo in force, time, and what waits."""
+    t = hit.timeline
+    tempo = f"{state.bpm:g}/min"
+    if hit.is_count:
+        head = f"  count {hit.k + 1}/{hit.count_in}"
+    else:
+        n = len(t.strokes)
+        stroke = t.strokes[hit.index]
+        passes = f"pass {hit.pass_no}" if state.loop else f"pass {hit.pass_no}/{t.repeats}"
+        head = (
+            f"  stroke {hit.index + 1}/{n}  {stroke.drum.symbol} {stroke.drum.value}  "
+            f"{part(t, hit.index)}  {passes}"
+        )
+    extra = "  PAUSED" if state.paused else ""
+    extra += "".join(f"  [{w}]" for w in state.waiting)
+    return f"{head}  {tempo}  {state.seconds:.2f} s{extra}"
+
+
+def item_line(state: LiveState) -> str:
+    return f"  item {state.item + 1}/{state.items}: {state.label}" if state.items > 1 else ""
+
+
+def hit_frame(hit, state: LiveState, columns: int = 80, keys: bool = False) -> list[str]:
+    """The lines of the normal display for a hit: the notation, the status, and the keys."""
+    t = hit.timeline
+    if hit.is_count:
+        line = notation_line(t, 0, columns).replace(HIGHLIGHT, "").replace(HIGHLIGHT_END, "")
+    else:
+        line = notation_line(t, hit.k, columns)
+    lines = [line, hit_status(hit, state)]
+    if state.items > 1:
+        lines.insert(0, item_line(state))
+    if keys:
+        lines.append(keys_line(columns, state.items))
+    return lines
+
+
+# --- the display for the room: --big ---------------------------------------------------------
+
+#: Smallest terminal the big display fills; below it, the normal lines.
+BIG_MIN_ROWS, BIG_MIN_COLUMNS = 16, 40
+FULL = "█"
+_DIGITS = {
+    "1": ["  █  ", " ██  ", "  █  ", "  █  ", " ███ "],
+    "2": [" ███ ", "█   █", "  ██ ", " █   ", "█████"],
+    "3": ["████ ", "    █", " ███ ", "    █", "████ "],
+    "4": ["█  █ ", "█  █ ", "█████", "   █ ", "   █ "],
+    "5": ["█████", "█    ", "████ ", "    █", "████ "],
+    "6": [" ███ ", "█    ", "████ ", "█   █", " ███ "],
+    "7": ["█████", "   █ ", "  █  ", " █   ", " █   "],
+    "8": [" ███ ", "█   █", " ███ ", "█   █", " ███ "],
+    "9": [" ███ ", "█   █", " ████", "    █", " ███ "],
+    "0": [" ███ ", "█  ██", "█ █ █", "██  █", " ███ "],
+}
+
+
+def big_shape(shape: str, size: int) -> list[str]:
+    """A ○ (ring) or □ (square outline) `size` rows high, two columns to a cell so it looks round.
+
+    Any other shape (a count number) is drawn in large block digits.
+    """
+    size = max(5, size)
+    if shape not in ("○", "□"):
+        scale = max(1, size // 5)
+        rows = []
+        for r in range(5):
+            line = "  ".join(
+                "".join(ch * 2 * scale for ch in _DIGITS.get(d, _DIGITS["0"])[r]) for d in shape
+            )
+            rows += [line] * scale
+        return rows
+    radius = (size - 1) / 2
+    thick = max(1.0, size / 7)
+    rows = []
+    for r in range(size):
+        y = r - radius
+        cells = []
+        for c in range(size):
+            x = c - radius
+            if shape == "○":
+                inside = abs((x * x + y * y) ** 0.5 - (radius - thick / 2)) <= thick / 2
+            else:
+                edge = max(abs(x), abs(y))
+                inside = radius - thick < edge <= radius + 1e-9
+            cells.append(FULL * 2 if inside else "  ")
+        rows.append("".join(cells).rstrip())
+    return rows
+
+
+def big_frame(hit, state: LiveState, columns: int, rows: int) -> list[str] | None:
+    """The whole screen of the big display, `rows` lines; None if the terminal is too small."""
+    if rows < BIG_MIN_ROWS or columns < BIG_MIN_COLUMNS:
+        return None
+    t = hit.timeline
+    if hit.is_count:
+        shape, name = str(hit.k + 1), f"count {hit.k + 1} of {hit.count_in}"
+        where = "count-in"
+    else:
+        stroke = t.strokes[hit.index]
+        shape = stroke.drum.symbol
+        name = (
+            f"{stroke.drum.symbol} {stroke.drum.value}   stroke {hit.index + 1} of {len(t.strokes)}"
+        )
+        where = part(t, hit.index)
+    below = [
+        name,
+        f"{t.section.description}   {state.bpm:g} strokes a minute",
+        (f"pass {hit.pass_no}" if state.loop else f"pass {hit.pass_no} of {t.repeats}")
+        + ("   PAUSED" if state.paused else "")
+        + "".join(f"   [{w}]" for w in state.waiting),
+    ]
+    if hit.is_count:
+        below[2] = where + ("   PAUSED" if state.paused else "")
+    top = [t.score.title] + ([item_line(state).strip()] if state.items > 1 else [])
+    keys = keys_line(columns, state.items)
+    room = rows - len(top) - len(below) - 4
+    size = min(room, (columns - 4) // 2)
+    picture = big_shape(shape, size)
+    if len(picture) > room or max(width(p) for p in picture) > columns:
+        picture = big_shape(shape, max(5, room // 2))
+    body = [c.center(columns).rstrip() for c in top] + [""]
+    pad = max(0, (columns - max(width(p) for p in picture)) // 2)
+    body += [" " * pad + p for p in picture] + [""]
+    body += [c.center(columns).rstrip() for c in below]
+    body += [""] * max(0, rows - len(body) - 1) + [keys]
+    return body[:rows]
+
+
+def paint_screen(lines: list[str]) -> str:
+    """Text that paints `lines` over the whole screen from its top-left corner."""
+    return "\x1b[H" + "\n".join(CLEAR_LINE + line for line in lines)
+
+
+ALT_SCREEN, MAIN_SCREEN = "\x1b[?1049h", "\x1b[?1049l"

@@ -9,7 +9,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from drumscore.track import Conductor
 
 from drumscore._cstderr import captured
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
@@ -18,6 +21,10 @@ from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 
 BACKEND = "mido.backends.rtmidi"
+#: A played track's conductor counts in microseconds.
+MICROSECONDS = 1_000_000
+#: Longest wait between looks at the clock, so a key's change is heard at the next beat.
+SLICE = 0.01
 
 
 def load_backend() -> Any:
@@ -81,6 +88,8 @@ class MidiPlayer:
         self.clock = clock
         self._sounding: int | None = None
         self._wake = threading.Event()
+        self._lock = threading.Lock()
+        self.conductor: Conductor | None = None
 
     def __enter__(self) -> MidiPlayer:
         return self
@@ -120,6 +129,59 @@ class MidiPlayer:
             self._wait_until(onset + half_beat)
             self._note_off()
             k += 1
+
+    def hits(self, track=None, loop: bool = False, poll: float | None = None):
+        """Send a track's hits on time, laid out by a Conductor (so keys can change the tempo,
+        pause or switch), yielding each as its note goes out; None every `poll` seconds between.
+
+        The conductor's frames are microseconds here; count strokes go to COUNT_NOTE.
+        """
+        from drumscore.render.midi import COUNT_NOTE
+        from drumscore.track import Conductor, Track
+
+        track = track or Track.single(self.timeline)
+        self.conductor = conductor = Conductor(track, MICROSECONDS, loop)
+        start = self.clock()
+        off_at = None
+        while True:
+            with self._lock:
+                frame = conductor.next_frame()
+            if frame is None:
+                break
+            now = self.clock()
+            deadline = start + frame / MICROSECONDS
+            if off_at is not None and off_at <= now:
+                self._note_off()
+                off_at = None
+            if deadline > now:
+                nearest = min(deadline, off_at or deadline, now + (poll or SLICE), now + SLICE)
+                self._wake.wait(max(0.0, nearest - now))
+                if poll is not None and nearest >= now + poll:
+                    yield None
+                continue
+            with self._lock:
+                laid = conductor.advance(frame + 1)
+            for hit in laid:
+                self._note_off()
+                drum = hit.drum
+                note = COUNT_NOTE if drum is None else self.midimap.note(drum)
+                velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
+                self.port.send(self._message("note_on", note, velocity))
+                self._sounding = note
+                off_at = deadline + float(hit.timeline.tempo.interval) / 2
+                yield hit
+        if off_at is not None:
+            self._wait_until(off_at)
+            self._note_off()
+
+    def set_tempo(self, tempo) -> None:
+        with self._lock:
+            if self.conductor is not None:
+                self.conductor.set_tempo(tempo)
+
+    def command(self, name: str, *args) -> None:
+        with self._lock:
+            getattr(self.conductor, name)(*args)
 
     def wait(self) -> None:
         """Nothing rings on after the last note off."""

@@ -6,6 +6,7 @@ import io
 
 import mido
 
+from drumscore.model import Section
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 
@@ -25,24 +26,65 @@ def _delta_track(events: list[tuple[int, mido.Message | mido.MetaMessage]]) -> m
     return track
 
 
+#: A MIDI time signature holds at most 255 beats; a longer bar gets none (see docs/rendering.md).
+MAX_NUMERATOR = 255
+SECTION_MARKERS = {Section.SHE: "射 she", Section.TOUHU: "投壺 touhu", Section.HEAD: "head"}
+DRUMS_NAME = "鼙 ○ / 鼓 □"
+
+
+def bar_starts(timeline: Timeline) -> list[tuple[int, int]]:
+    """(first stroke k, length) of each bar: a new bar at every marker, as in the MusicXML."""
+    total = len(timeline)
+    cuts = sorted({0, *(m.k for m in timeline.markers() if 0 < m.k < total)})
+    return [(k, end - k) for k, end in zip(cuts, [*cuts[1:], total], strict=True)]
+
+
+def ascii_name(timeline: Timeline) -> str:
+    """The track name for tools that read MIDI text as Latin-1: the score's key, section, tempo."""
+    score = timeline.score
+    if score.edition_id:
+        name = score.key
+    else:
+        name = "notation " + score.pattern.notation.translate(ASCII_GLYPHS)
+    return f"{name} {timeline.section.value} {float(timeline.tempo.bpm):g} bpm" + (
+        f" x{timeline.repeats}" if timeline.repeats > 1 else ""
+    )
+
+
+#: ○ → o (鼙, pi), □ → # (鼓, gu), 半 → |.
+ASCII_GLYPHS = str.maketrans({"○": "o", "□": "#", "半": "|"})
+
+
 def to_midi(timeline: Timeline, midimap: MidiMap | None = None) -> mido.MidiFile:
     """One beat (a quarter note of TICKS_PER_BEAT ticks) per stroke, the tempo set to match.
 
-    Track 0 holds the tempo, track name and markers (半, each repeat); track 1 the strokes on the
-    General MIDI percussion channel.
+    Track 0 holds the track name (UTF-8, then the same in ASCII as a text event), the citation,
+    the tempo, a time signature per bar (one bar per section: the strokes before 半, after it, each
+    repeat, as the MusicXML's hidden metre) and markers at the start of the section, at 半 and
+    at each repeat. Track 1 holds the strokes on the General MIDI percussion channel and is named
+    in ASCII, with the drums' names in UTF-8 as a text event.
     """
     midimap = midimap or MidiMap()
     tempo_us = round(timeline.tempo.interval * 1_000_000)
     conductor: list[tuple[int, mido.MetaMessage]] = [
         (0, mido.MetaMessage("track_name", name=timeline.description)),
         (0, mido.MetaMessage("text", text=timeline.citation)),
+        (0, mido.MetaMessage("text", text=ascii_name(timeline))),
         (0, mido.MetaMessage("set_tempo", tempo=tempo_us)),
+        (0, mido.MetaMessage("marker", text=SECTION_MARKERS[timeline.section])),
     ]
+    previous = None
+    for k, length in bar_starts(timeline):
+        if length != previous and length <= MAX_NUMERATOR:
+            metre = mido.MetaMessage("time_signature", numerator=length, denominator=4)
+            conductor.append((k * TICKS_PER_BEAT, metre))
+        previous = length
     conductor += [
         (m.k * TICKS_PER_BEAT, mido.MetaMessage("marker", text=m.text)) for m in timeline.markers()
     ]
     notes: list[tuple[int, mido.Message | mido.MetaMessage]] = [
-        (0, mido.MetaMessage("track_name", name="鼙 ○ / 鼓 □"))
+        (0, mido.MetaMessage("track_name", name=f"Pi and Gu drums ({ascii_name(timeline)})")),
+        (0, mido.MetaMessage("text", text=DRUMS_NAME)),
     ]
     for event in timeline.events():
         tick = event.k * TICKS_PER_BEAT
@@ -60,7 +102,7 @@ def to_midi(timeline: Timeline, midimap: MidiMap | None = None) -> mido.MidiFile
         notes.append(
             (tick + NOTE_TICKS, mido.Message("note_off", channel=PERCUSSION_CHANNEL, note=note))
         )
-    # track names and markers hold CJK text: UTF-8 rather than mido's default Latin-1
+    # track names, text and markers hold CJK text: UTF-8 rather than mido's default Latin-1
     midi = mido.MidiFile(type=1, ticks_per_beat=TICKS_PER_BEAT, charset="utf-8")
     midi.tracks.append(_delta_track(conductor))
     midi.tracks.append(_delta_track(notes))

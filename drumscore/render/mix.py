@@ -193,32 +193,57 @@ def render_audio(
 # --- tracks: count-in, programmes and loopable files ---------------------------------------
 
 
+class SoundChooser:
+    """Which sound each hit plays, and at what gain: its drum's voice (round-robin in the layer for
+    its velocity, scaled by velocity ÷ the drum's default), or the count sound."""
+
+    def __init__(self, kit: Kit | None, rate: int):
+        self.kit = (kit or builtin_kit()).at_rate(rate)
+        count = self.kit.count
+        self.count_voice = count if count is not None else builtin_kit().at_rate(rate).count_voice()
+        self.sounds: list[np.ndarray] = []
+        self._table: dict[tuple, int] = {}
+        self._turns: dict[tuple, int] = {}
+
+    @property
+    def longest(self) -> int:
+        """Frames in the longest sample the kit can play."""
+        voices = [*self.kit.voices.values(), self.count_voice]
+        return max(len(s.data) for v in voices for layer in v.layers for s in layer.samples)
+
+    def index(self, hit) -> tuple[int, float]:
+        """(which of `sounds`, gain) for a drumscore.track.Hit; hits must come in order."""
+        voice = self.count_voice if hit.is_count else self.kit.voice(hit.drum)
+        velocity = hit.velocity
+        layer = voice.layer_for(velocity)
+        turn_key = (hit.drum, layer.velocity)
+        n = self._turns.get(turn_key, 0)
+        self._turns[turn_key] = n + 1
+        key = (hit.drum, layer.velocity, n % len(layer.samples))
+        if key not in self._table:
+            self._table[key] = len(self.sounds)
+            self.sounds.append(voice.sample_for(n, velocity))
+        gain = 1.0 if hit.is_count else velocity / default_velocity(hit.drum)
+        return self._table[key], gain
+
+    def choose(self, hit) -> tuple[np.ndarray, float]:
+        which, gain = self.index(hit)
+        return self.sounds[which], float(np.float32(gain))
+
+
 def track_plan(track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPlan:
     """The MixPlan of a drumscore.track.Track: its hits, count strokes on the count sound.
 
     A loopable track's plan has loop_length set to the track's whole number of beats.
     """
-    kit = (kit or builtin_kit()).at_rate(rate)
-    count_voice = kit.count if kit.count is not None else builtin_kit().at_rate(rate).count
-    assert count_voice is not None  # the built-in kit has a count sound
-    table: dict[tuple, int] = {}
-    sounds: list[np.ndarray] = []
-    turns: dict[tuple, int] = {}
+    chooser = SoundChooser(kit, rate)
     onsets, which, gains = [], [], []
     for hit in track.hits(rate):
-        voice = count_voice if hit.is_count else kit.voice(hit.drum)
-        velocity = hit.velocity
-        layer = voice.layer_for(velocity)
-        turn_key = (hit.drum, layer.velocity)
-        n = turns.get(turn_key, 0)
-        turns[turn_key] = n + 1
-        key = (hit.drum, layer.velocity, n % len(layer.samples))
-        if key not in table:
-            table[key] = len(sounds)
-            sounds.append(voice.sample_for(n, velocity))
-        which.append(table[key])
-        gains.append(1.0 if hit.is_count else velocity / default_velocity(hit.drum))
+        index, gain = chooser.index(hit)
+        which.append(index)
+        gains.append(gain)
         onsets.append(hit.frame)
+    sounds = chooser.sounds
     onsets_a = np.asarray(onsets, dtype=np.int64)
     which_a = np.asarray(which, dtype=np.int32)
     gains_a = np.asarray(gains, dtype=np.float32)

@@ -14,7 +14,7 @@ from drumscore.errors import EngraveError, MissingDependencyError, OptionError
 
 #: Executable names tried in order; DRUMSCORE_MUSESCORE overrides them with a path or name.
 MUSESCORE_NAMES = ("mscore3", "musescore3", "mscore", "musescore")
-PAGE_FORMATS = ("pdf", "png")
+PAGE_FORMATS = ("pdf", "png", "svg")
 TIMEOUT_SECONDS = 300
 #: MuseScore's word for a file it could not read at all (it still writes a blank page).
 UNREADABLE = "empty score"
@@ -28,6 +28,8 @@ MUSESCORE_INSTALL = (
 #: bar of another length; genCourtesyTimesig turns those off. MuseScore 3 applies a style (-S) to
 #: a score it reads from its own format, not to one it imports, so engrave converts the MusicXML
 #: to .mscx first and engraves that, in one run of MuseScore (a job file, -j).
+#: The time signature is hidden, so the first stroke would stand against the clef: the clef's
+#: right margin (clefKeyRightMargin, in staff spaces) is widened to keep them apart.
 #: MuseScore's own settings for the run: PNG pages on white, readable on dark slides and viewers.
 SETTINGS = "[export]\npng\\useTransparency=false\n"
 
@@ -35,6 +37,7 @@ STYLE = """<?xml version="1.0" encoding="UTF-8"?>
 <museScore version="3.01">
   <Style>
     <genCourtesyTimesig>0</genCourtesyTimesig>
+    <clefKeyRightMargin>2.5</clefKeyRightMargin>
   </Style>
 </museScore>
 """
@@ -73,7 +76,7 @@ def find_musescore() -> str:
 def engrave(
     musicxml: bytes, kind: str, *, dpi: int = 150, trim: int | None = 10, executable: str = ""
 ) -> Engraving:
-    """Engrave a MusicXML document to 'pdf' or 'png'.
+    """Engrave a MusicXML document to 'pdf', 'png' or 'svg'.
 
     PNG pages are `dpi` dots per inch and trimmed to the music with a `trim`-pixel margin (None
     keeps the whole page).
@@ -131,9 +134,9 @@ def engrave(
 
 
 def _pages(folder: Path, kind: str) -> list[Path]:
-    """MuseScore writes score.pdf, but score-1.png, score-2.png… one per page."""
+    """MuseScore writes score.pdf, but score-1.png, score-2.png… (and .svg) one per page."""
     if kind == "pdf":
         single = folder / "score.pdf"
         return [single] if single.is_file() else []
-    numbered = folder.glob("score-*.png")
+    numbered = folder.glob(f"score-*.{kind}")
     return sorted(numbered, key=lambda p: int(p.stem.rsplit("-", 1)[1]))

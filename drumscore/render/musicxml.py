@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class StaffVoice:
-    """How one drum is written: MusicXML notehead, staff position and instrument id."""
+    """How one drum is written: its part, notehead, staff position and instrument."""
 
+    part_id: str
+    part_name: str
     notehead: str
     step: str
     octave: int
@@ -35,14 +37,16 @@ class StaffVoice:
     name: str
 
 
-#: "normal" drawn hollow is a round ○; "la" (the shape-note square) drawn hollow is a □.
-#: MuseScore 3 reads neither "square" nor "rectangle", but draws "la" square. Instrument names
-#: stay ASCII: MuseScore 3 keeps drum names in Latin-1.
+#: One part per drum, each a one-line percussion staff. Notation programs would also take the two
+#: drums as two instruments of one part, but music21 (and so everything built on it) reads only
+#: the first instrument of a part: two parts keep both drums in every reader. The other drum's
+#: beats are rests that are not printed, so each staff shows only its own strokes.
+#: "so" (the round shape-note head) drawn hollow is a round ○; "la" (the square one) is a □.
+#: Instrument names stay ASCII: MuseScore 3 keeps drum names in Latin-1.
 VOICES = {
-    Drum.PI: StaffVoice("normal", "C", 5, "P1-PI", "Pi (small drum)"),
-    Drum.GU: StaffVoice("la", "F", 4, "P1-GU", "Gu (big drum)"),
+    Drum.PI: StaffVoice("P1", "鼙 ○", "so", "E", 4, "P1-PI", "Pi (small drum)"),
+    Drum.GU: StaffVoice("P2", "鼓 □", "la", "E", 4, "P2-GU", "Gu (big drum)"),
 }
-PART_ID = "P1"
 
 #: What each lyrics choice writes under each stroke.
 LYRICS = {
@@ -101,8 +105,11 @@ def _bpm_number(timeline: Timeline) -> int | float:
 def build_score(
     timeline: Timeline, midimap: MidiMap | None = None, lyrics: str | None = None
 ) -> stream.Score:
-    """The music21 Score: percussion clef, a bar per section, 半 marked after a double bar."""
-    from music21 import bar, clef, expressions, instrument, metadata, meter, note, stream, tempo
+    """The music21 Score: a part per drum, a bar per section, 半 marked after a double bar.
+
+    The title, tempo and marks stand on the first part; both parts have the same bars.
+    """
+    from music21 import bar, clef, expressions, layout, metadata, meter, note, stream, tempo
 
     midimap = midimap or MidiMap()
     chosen = check_lyrics(lyrics)
@@ -113,43 +120,78 @@ def build_score(
     # MuseScore heads the page with the movement title alone, so it carries the whole heading.
     score.metadata.movementName = timeline.heading
 
-    part = stream.Part(id=PART_ID)
-    kit = instrument.UnpitchedPercussion()
-    kit.partName = "鼙 ○ 鼓 □"
-    kit.partAbbreviation = "鼓"
-    part.insert(0, kit)
-
     events = list(timeline.events())
     velocity = velocities(timeline, midimap)
     metres: dict[int, meter.TimeSignature] = {}
-    layout = bars(timeline)
-    previous_length = None
-    for number, span in enumerate(layout, 1):
-        measure = stream.Measure(number=number)
-        if number == 1:
-            measure.insert(0, clef.PercussionClef())
-        if span.length != previous_length:
-            measure.insert(0, _hidden_metre(span.length, metres))
-            previous_length = span.length
-        if number == 1:
-            mark = tempo.MetronomeMark(
-                text="間若一", number=_bpm_number(timeline), referent=note.Note(type="quarter")
+    layout_bars = bars(timeline)
+    parts = []
+    for drum in Drum:
+        voice = VOICES[drum]
+        part = stream.Part(id=voice.part_id)
+        part.partName = voice.part_name
+        part.partAbbreviation = drum.value
+        part.insert(0, _instrument(drum, midimap))
+        previous_length = None
+        for number, span in enumerate(layout_bars, 1):
+            measure = stream.Measure(number=number)
+            if number == 1:
+                measure.insert(0, layout.StaffLayout(staffLines=1))
+                measure.insert(0, clef.PercussionClef())
+            if span.length != previous_length:
+                measure.insert(0, _hidden_metre(span.length, metres))
+                previous_length = span.length
+            if drum is Drum.PI:
+                if number == 1:
+                    mark = tempo.MetronomeMark(
+                        text="間若一",
+                        number=_bpm_number(timeline),
+                        referent=note.Note(type="quarter"),
+                    )
+                    measure.insert(0, mark)
+                if span.marker == HALF_MARK:
+                    measure.insert(0, expressions.RehearsalMark(HALF_MARK))
+                elif span.marker:
+                    measure.insert(0, expressions.TextExpression(span.marker))
+            strokes = events[span.start : span.start + span.length]
+            measure.append(
+                [
+                    _stroke_note(e.drum, velocity[e.drum], words)
+                    if e.drum is drum
+                    else _silent_beat()
+                    for e in strokes
+                ]
             )
-            measure.insert(0, mark)
-        if span.marker == HALF_MARK:
-            measure.insert(0, expressions.RehearsalMark(HALF_MARK))
-        elif span.marker:
-            measure.insert(0, expressions.TextExpression(span.marker))
-        strokes = events[span.start : span.start + span.length]
-        measure.append([_stroke_note(e.drum, velocity[e.drum], words) for e in strokes])
-        following = layout[number] if number < len(layout) else None
-        if following is None:
-            measure.rightBarline = bar.Barline("final")
-        elif following.marker == HALF_MARK:
-            measure.rightBarline = bar.Barline("double")
-        part.append(measure)
-    score.insert(0, part)
+            following = layout_bars[number] if number < len(layout_bars) else None
+            if following is None:
+                measure.rightBarline = bar.Barline("final")
+            elif following.marker == HALF_MARK:
+                measure.rightBarline = bar.Barline("double")
+            part.append(measure)
+        parts.append(part)
+    for part in parts:
+        score.insert(0, part)
+    score.insert(0, layout.StaffGroup(parts, symbol="bracket", barTogether=True))
     return score
+
+
+def _instrument(drum: Drum, midimap: MidiMap):
+    from music21 import instrument
+
+    kit = instrument.UnpitchedPercussion()
+    kit.instrumentName = VOICES[drum].name
+    kit.instrumentId = VOICES[drum].instrument_id
+    kit.midiChannel = PERCUSSION_CHANNEL
+    kit.percMapPitch = midimap.note(drum)
+    return kit
+
+
+def _silent_beat():
+    """The other drum's beat: a quarter rest that is not printed."""
+    from music21 import note
+
+    rest = note.Rest(type="quarter")
+    rest.style.hideObjectOnPrint = True
+    return rest
 
 
 def _hidden_metre(length: int, made: dict):
@@ -193,71 +235,122 @@ def _stroke_note(drum: Drum, velocity: int, words: dict[Drum, str] | None):
 def musicxml_bytes(
     timeline: Timeline, midimap: MidiMap | None = None, lyrics: str | None = None
 ) -> bytes:
-    """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline."""
+    """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline; the same bytes each time."""
     from music21.musicxml.m21ToXml import ScoreExporter
 
     midimap = midimap or MidiMap()
     # The bars are complete as built; music21's makeNotation pass would only copy them again.
     exporter = ScoreExporter(build_score(timeline, midimap, lyrics), makeNotation=False)
     root = exporter.parse()
-    _add_instruments(root, timeline, midimap)
+    _identify(root, timeline)
+    _add_instruments(root, midimap)
+    _add_credits(root, timeline)
     return exporter.asBytes()
 
 
-def _add_instruments(root: Element, timeline: Timeline, midimap: MidiMap) -> None:
-    """Give the part one instrument per drum and tag every note with its drum's instrument.
-
-    music21 writes a single instrument per part, so the two drums are added to the tree here.
-    """
-    from xml.etree.ElementTree import Element, SubElement
+def _identify(root: Element, timeline: Timeline) -> None:
+    """The source cited; no date (the same render gives the same bytes) and no music21 creator."""
+    from xml.etree.ElementTree import Element
 
     identification = root.find("identification")
-    if identification is not None:
-        for creator in identification.findall("creator"):
-            if creator.text == "Music21":
-                identification.remove(creator)
-        source = Element("source")
-        source.text = _source_text(timeline)
-        encoding = identification.find("encoding")
-        at = list(identification).index(encoding) + 1 if encoding is not None else 0
-        identification.insert(at, source)
-
+    if identification is None:
+        return
+    for creator in identification.findall("creator"):
+        if creator.text == "Music21":
+            identification.remove(creator)
+    encoding = identification.find("encoding")
+    if encoding is not None:
+        for date in encoding.findall("encoding-date"):
+            encoding.remove(date)
+    source = Element("source")
+    source.text = _source_text(timeline)
+    at = list(identification).index(encoding) + 1 if encoding is not None else 0
+    identification.insert(at, source)
     for direction in root.iter("direction"):
         direction.set("placement", direction.get("placement", "above"))
 
-    score_part = root.find("part-list/score-part")
-    assert score_part is not None  # music21 always writes one
-    for old in score_part.findall("score-instrument") + score_part.findall("midi-instrument"):
-        score_part.remove(old)
-    at = [child.tag for child in score_part].index("part-name") + 1
-    abbreviation = score_part.find("part-abbreviation")
-    if abbreviation is not None:
-        at = list(score_part).index(abbreviation) + 1
-    entries = []
-    for drum in Drum:
+
+def _add_instruments(root: Element, midimap: MidiMap) -> None:
+    """Fixed part ids, each part's drum as its instrument, and every note tagged with it.
+
+    music21 names parts with random ids and writes its own instrument entries; both are replaced.
+    """
+    from xml.etree.ElementTree import Element, SubElement
+
+    score_parts = root.findall("part-list/score-part")
+    parts = root.findall("part")
+    for drum, score_part, part in zip(Drum, score_parts, parts, strict=True):
         voice = VOICES[drum]
+        score_part.set("id", voice.part_id)
+        part.set("id", voice.part_id)
+        for old in score_part.findall("score-instrument") + score_part.findall("midi-instrument"):
+            score_part.remove(old)
+        tags = [child.tag for child in score_part]
+        at = tags.index("part-name") + 1
+        if "part-abbreviation" in tags:
+            at = tags.index("part-abbreviation") + 1
         inst = Element("score-instrument", id=voice.instrument_id)
         SubElement(inst, "instrument-name").text = voice.name
-        entries.append(inst)
-    for drum in Drum:
-        midi = Element("midi-instrument", id=VOICES[drum].instrument_id)
+        midi = Element("midi-instrument", id=voice.instrument_id)
         SubElement(midi, "midi-channel").text = str(PERCUSSION_CHANNEL + 1)
         SubElement(midi, "midi-unpitched").text = str(midimap.note(drum) + 1)
-        entries.append(midi)
-    score_part[at:at] = entries
+        score_part[at:at] = [inst, midi]
+        for xml_note in part.iter("note"):
+            if xml_note.find("rest") is not None:
+                continue
+            for old in xml_note.findall("instrument"):
+                xml_note.remove(old)
+            tags = [child.tag for child in xml_note]
+            at = max(tags.index(t) for t in ("duration", "tie") if t in tags) + 1
+            xml_note.insert(at, Element("instrument", id=voice.instrument_id))
 
-    by_position = {(v.step, str(v.octave)): v.instrument_id for v in VOICES.values()}
-    for xml_note in root.iter("note"):
-        position = (
-            xml_note.findtext("unpitched/display-step"),
-            xml_note.findtext("unpitched/display-octave"),
+
+def _add_credits(root: Element, timeline: Timeline) -> None:
+    """The heading and the citation as printed text (credits) at the head of the page."""
+    from xml.etree.ElementTree import Element, SubElement
+
+    lines = citation_lines(timeline)
+    credits = []
+    for number, (kind, text) in enumerate([("title", timeline.heading), *lines], 1):
+        credit = Element("credit", page="1")
+        SubElement(credit, "credit-type").text = kind
+        words = SubElement(credit, "credit-words", justify="center", halign="center")
+        words.set("valign", "top")
+        words.set("font-size", "16" if number == 1 else "9")
+        words.text = text
+        credits.append(credit)
+    tags = [child.tag for child in root]
+    at = tags.index("part-list")
+    if "defaults" in tags:
+        at = tags.index("defaults") + 1
+    root[at:at] = credits
+
+
+def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
+    """What the page prints under its title: (MusicXML credit type, text) pairs.
+
+    The title names edition, state, figure and section; these lines add the text as printed, the
+    source with its file and lines, and drumscore's name of the score with the section and tempo.
+    """
+    score = timeline.score
+    played = timeline.citation.split("; ", 1)[0]
+    command = ("rights", f"drumscore score {played}")
+    if not score.edition_id:
+        return [
+            ("subtitle", f"notation as given: {score.printed or score.pattern.notation}"),
+            command,
+        ]
+    lines = [
+        (
+            "subtitle",
+            f"as printed in {score.edition_name}, figure {score.figure}, {score.state}鼓: "
+            f"{score.printed.strip()}",
         )
-        ident = by_position[position]  # type: ignore[index]
-        for old in xml_note.findall("instrument"):
-            xml_note.remove(old)
-        tags = [child.tag for child in xml_note]
-        at = max(tags.index(t) for t in ("duration", "tie") if t in tags) + 1
-        xml_note.insert(at, Element("instrument", id=ident))
+    ]
+    if score.source and score.source.citation:
+        lines.append(("subtitle", score.source.citation))
+    lines.append(command)
+    return lines
 
 
 def _source_text(timeline: Timeline) -> str:
@@ -267,6 +360,9 @@ def _source_text(timeline: Timeline) -> str:
     citation = score.source.citation if score.source and score.source.citation else ""
     return f"{citation or score.edition_name}; {score.key} as printed: {score.printed}"
 
+
+#: The date of every entry of an .mxl archive (the earliest a zip can hold).
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 CONTAINER = """<?xml version="1.0" encoding="UTF-8"?>
 <container>
@@ -283,8 +379,16 @@ def mxl_bytes(
     """Compressed MusicXML (.mxl): a zip with the mimetype first, container, and the score."""
     document = musicxml_bytes(timeline, midimap, lyrics)
     buffer = io.BytesIO()
+    entries = [
+        ("mimetype", b"application/vnd.recordare.musicxml", zipfile.ZIP_STORED),
+        ("META-INF/container.xml", CONTAINER.encode(), zipfile.ZIP_DEFLATED),
+        ("score.musicxml", document, zipfile.ZIP_DEFLATED),
+    ]
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("mimetype", "application/vnd.recordare.musicxml")
-        archive.writestr("META-INF/container.xml", CONTAINER, zipfile.ZIP_DEFLATED)
-        archive.writestr("score.musicxml", document, zipfile.ZIP_DEFLATED)
+        for name, data, method in entries:
+            # a fixed date and permissions: the same render gives the same bytes
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.compress_type = method
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
     return buffer.getvalue()

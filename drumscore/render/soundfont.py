@@ -117,6 +117,21 @@ def render_blocks(
             f"{SYNTH_MAX_RATE} Hz; choose another rate",
             option="rate",
         )
+    synth = open_synth(soundfont, rate)
+    plan = strikes if strikes is not None else timeline_strikes(timeline, rate, midimap)
+    tail = int(MAX_TAIL * rate)
+    most = (plan[-1].off if plan else 0) + tail
+    return most, _blocks(synth, plan, rate, block_frames, tail)
+
+
+def open_synth(soundfont: str | Path, rate: int):
+    """A FluidSynth synthesiser at `rate`, the SoundFont's drum kit on the percussion channel."""
+    if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
+        raise SoundFontError(
+            f"rate {rate} Hz is outside what FluidSynth renders, {SYNTH_MIN_RATE} to "
+            f"{SYNTH_MAX_RATE} Hz; choose another rate",
+            option="rate",
+        )
     path = check_soundfont(soundfont)
     fluidsynth = _fluidsynth()
     with captured() as said:
@@ -130,10 +145,7 @@ def render_blocks(
             f"FluidSynth cannot load a drum kit from SoundFont {str(path)!r}{why}; "
             "give a General MIDI SoundFont 2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2"
         )
-    plan = strikes if strikes is not None else timeline_strikes(timeline, rate, midimap)
-    tail = int(MAX_TAIL * rate)
-    most = (plan[-1].off if plan else 0) + tail
-    return most, _blocks(synth, plan, rate, block_frames, tail)
+    return synth
 
 
 def _blocks(synth, plan: list[Strike], rate, block_frames, tail) -> Iterator:

@@ -219,9 +219,12 @@ def _player_html(score_data: dict, tempo: dict) -> str:
 <label class="check"><input id="loop" type="checkbox"> Loop</label>
 </div>
 <p id="status" class="status" aria-live="polite">Press play (or the space bar).</p>
-<p class="keys">Keys, as in <code>drumscore play</code>: space plays and pauses; <kbd>+</kbd> and
-<kbd>−</kbd> change the tempo by 1 stroke a minute, <kbd>]</kbd> and <kbd>[</kbd> by 5.
-Strokes fall exactly every 60 ÷ tempo seconds (<span lang="zh">間若一</span>).</p>
+<p class="keys">Keys, as in <code>drumscore play</code>: <kbd>space</kbd> plays, pauses and
+resumes; <kbd>+</kbd> <kbd>−</kbd> change the tempo by 1 stroke a minute, <kbd>]</kbd>
+<kbd>[</kbd> by 5, from the next stroke; <kbd>t</kbd> taps the tempo; <kbd>s</kbd> switches 投壺
+and 射 at the end of the pass (when looping); <kbd>q</kbd> stops at the end of the pass,
+<kbd>Esc</kbd> at once. Strokes fall exactly every 60 ÷ tempo seconds
+(<span lang="zh">間若一</span>).</p>
 </section>"""
 
 
@@ -514,8 +517,9 @@ stroke only in A, <span class="mark only-b">+</span> a stroke only in B.</p>
 <label class="check"><input id="loop" type="checkbox"> Loop</label>
 </div>
 <p id="status" class="status" aria-live="polite"></p>
-<p class="keys">Space plays A then B (a two-stroke pause between them) and pauses;
-<kbd>+</kbd>/<kbd>−</kbd> and <kbd>]</kbd>/<kbd>[</kbd> change the tempo.</p>
+<p class="keys"><kbd>space</kbd> plays A then B (a two-stroke pause between them), pauses and
+resumes; <kbd>+</kbd> <kbd>−</kbd> and <kbd>]</kbd> <kbd>[</kbd> change the tempo, <kbd>t</kbd>
+taps it; <kbd>q</kbd> stops at the end of the pass, <kbd>Esc</kbd> at once.</p>
 </section>"""
     data = _json_script(
         "page-data",
@@ -606,13 +610,14 @@ def build_site(
     out: str | Path,
     extra: Iterable[Edition] = (),
     *,
-    builtin: bool = True,
+    corpus_editions: bool = True,
     musicxml: bool = True,
     progress: Callable[[str], None] | None = None,
 ) -> SiteReport:
     """Write the site to `out`: a new folder, an empty one, or one an earlier build wrote.
 
-    `extra` editions are added to the built-in ones (or stand alone with `builtin` false);
+    `extra` editions are added to the corpus (the built-in editions and the user's own, see
+    corpus.user_folders), or stand alone with `corpus_editions` false;
     `musicxml` false leaves out the MusicXML downloads, the slowest part of a build.
 
     The site is made in a temporary folder beside `out` and moved into place when complete, so
@@ -623,7 +628,9 @@ def build_site(
     started = time.perf_counter()
     out = Path(out)
     _check_target(out)
-    pool = (*(corpus.editions() if builtin else ()), *extra)
+    pool = corpus.editions() if corpus_editions else ()
+    known = {os.path.realpath(e.path) for e in pool if e.path}
+    pool = (*pool, *(e for e in extra if not e.path or os.path.realpath(e.path) not in known))
     if not any(edition.scores for edition in pool):
         raise OptionError("no scores to put in the site: give at least one edition with scores")
     parent = out.resolve().parent

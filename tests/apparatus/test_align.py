@@ -34,11 +34,16 @@ def test_every_witness_reads_back_from_the_alignment_of_every_score():
             assert a.text_of(i) == w.score.pattern.notation
 
 
+def own(places):
+    """The places where the editions' own readings part, not the readings their notes report."""
+    return tuple(p for p in places if not any(v.reported_by for v in p.variants))
+
+
 def test_lu_2_has_one_place_the_circle_three_editions_lack():
     (a,) = build_all(scores=[(2, "魯")])
     thirteen = sigla_where(2, "魯", lambda s: s.pattern.counts().pi == 13)
     assert thirteen == {"xunzuan", "weishi", "yueshu"}
-    (place,) = a.places
+    (place,) = own(a.places)
     (variant,) = place.variants
     assert set(variant.sigla) == thirteen and variant.text == ""
     assert set(place.lemma.sigla) == {e.id for e in editions()} - thirteen
@@ -66,7 +71,7 @@ def test_xue_2_places_are_where_liji_benyi_parts_from_the_rest():
 
 def test_the_first_figure_has_no_place_of_variation():
     for a in build_all(scores=[(1, "魯"), (1, "薛")]):
-        assert a.places == ()
+        assert own(a.places) == ()
 
 
 def test_another_base_makes_its_reading_the_lemma():

@@ -83,7 +83,9 @@ def test_the_header_lists_each_edition_with_source_and_provenance(document):
 def test_the_places_are_apps_and_the_base_is_the_lemma(document):
     root = ET.fromstring(document)
     ab = next(a for a in root.iterfind(".//t:ab", NS) if a.get("n") == "lu/2")
-    (app,) = ab.iterfind("t:app", NS)
+    # the first is where the editions part; the second what a note of 欽定禮記義疏 reports
+    app, reported = ab.iterfind("t:app", NS)
+    assert "大戴禮" in ET.tostring(reported, encoding="unicode")
     lem = app.find("t:lem", NS)
     assert lem.text == "○" and "#zhushu" in lem.get("wit").split()
     (rdg,) = app.iterfind("t:rdg", NS)

@@ -8,12 +8,23 @@ import json
 
 import pytest
 from cli_run import expect_error, run_cli
+from sourcefiles import SOURCES
 
 from drumscore.corpus import editions
 
 
 def place_lines(out: str) -> list[str]:
-    return [line for line in out.splitlines() if " ] " in line]
+    """The places where the editions' own readings part (not readings their notes report)."""
+    return [line for line in out.splitlines() if " ] " in line and "(reported in " not in line]
+
+
+def test_a_reading_reported_in_a_note_is_a_place_of_its_own(capsys):
+    code, out, _ = run_cli(["collate", "lu/2"], capsys)
+    assert code == 0
+    (line,) = [ln for ln in out.splitlines() if "(reported in " in ln]
+    # 欽定禮記義疏 prints, after the last stroke, that the 大戴禮 has one □ and one ○ more
+    assert line.startswith("  after 21 (touhu)")
+    assert "□○ 大戴禮 (reported in yishu: 「大戴禮下尚有一□一○朱子從之」)" in line
 
 
 def test_lu_2_lists_one_place_with_the_sigla_on_each_side(capsys):
@@ -78,7 +89,8 @@ def test_json_has_the_alignment_table_and_the_places(capsys):
     for edition in editions():
         assert "".join(table[edition.id]) == edition.score("魯", 2).pattern.notation
         assert len(table[edition.id]) == len(data["columns"])
-    (place,) = data["places"]
+    place, reported = data["places"]
+    assert reported["variants"][0]["reported_by"] == "yishu"
     assert place["position"] == 11 and place["section"] == "touhu"
     assert set(place["variants"][0]["sigla"]) == {"xunzuan", "weishi", "yueshu"}
 
@@ -97,7 +109,8 @@ def test_csv_rows_read_back_to_each_edition(tmp_path, capsys):
         ["score", "place", "position", "section", "lemma", "reading", "sigla", "description"]
     )
     places = rows[header + 1 :]
-    assert {r[0] for r in places} == {"lu/2", "xue/2"}
+    reported = {(r[0], r[1]) for r in places if "reported in " in r[-1]}
+    assert {r[0] for r in places if (r[0], r[1]) not in reported} == {"lu/2", "xue/2"}
 
 
 def test_output_file_is_written_whole(tmp_path, capsys):
@@ -143,11 +156,30 @@ def yellow_pixels(path) -> int:
 
 def test_plot_highlights_the_places_and_nothing_when_the_editions_agree(tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    agree, part, svg = tmp_path / "lu1.png", tmp_path / "lu2.png", tmp_path / "xue2.svg"
-    assert run_cli(["collate", "lu", "--plot", str(agree)], capsys)[0] == 0
+    agree, part, svg = tmp_path / "xue1.png", tmp_path / "lu2.png", tmp_path / "xue2.svg"
+    assert run_cli(["collate", "xue", "--plot", str(agree)], capsys)[0] == 0
     assert run_cli(["collate", "lu/2", "--plot", str(part)], capsys)[0] == 0
     assert part.read_bytes().startswith(b"\x89PNG")
     assert yellow_pixels(agree) == 0
     assert yellow_pixels(part) > 1000
     assert run_cli(["collate", "xue/2", "--plot", str(svg)], capsys)[0] == 0
     assert "<svg" in svg.read_text(encoding="utf-8")
+
+
+def test_edition_option_adds_an_edition_for_one_run(tmp_path, capsys):
+    source = (SOURCES / "KR1d0071_026_禮記述註.txt").read_text(encoding="utf-8")
+    passage = tmp_path / "p.txt"
+    passage.write_text(source.replace("○□○○□□○○半", "○□□○□□○○半", 1), encoding="utf-8")
+    edition = tmp_path / "trial.toml"
+    code, _, err = run_cli(["extract", str(passage), "-o", str(edition)], capsys)
+    assert code == 0, err
+    code, out, _ = run_cli(["collate", "lu/2", "--edition", str(edition)], capsys)
+    assert code == 0
+    assert "trial" in out and f"(given for this run, {edition})" in out
+    assert any("trial" in line for line in place_lines(out))
+    code, out, _ = run_cli(["collate", "lu/2"], capsys)
+    assert "trial" not in out
+    clash = tmp_path / "clash.toml"
+    clash.write_text(edition.read_text("utf-8").replace('id = "trial"', 'id = "shuzhu"'), "utf-8")
+    err = expect_error(["collate", "lu/2", "--edition", str(clash)], capsys)
+    assert "the edition id 'shuzhu'" in err and str(clash) in err and "shuzhu.toml" in err

@@ -120,7 +120,7 @@ def test_serve_warns_when_it_listens_beyond_this_machine(monkeypatch, capsys, tm
     monkeypatch.setattr(
         serve_cmd,
         "build",
-        lambda folder, names: site_build.build_site(folder, [edition], builtin=False),
+        lambda folder, names: site_build.build_site(folder, [edition], corpus_editions=False),
     )
 
     def interrupted(self, poll_interval=0.5):

@@ -17,7 +17,10 @@ music21 = pytest.importorskip("music21")
 
 def drums_in(path) -> str:
     parsed = music21.converter.parse(path)
-    return "".join("○" if n.notehead == "normal" else "□" for n in parsed.flatten().notes)
+    return "".join("○" if n.notehead == "so" else "□" for n in parsed.flatten().notes)
+
+
+MUSESCORE = ("--engraver", "musescore")
 
 
 def render(*argv: str) -> int:
@@ -54,8 +57,8 @@ def test_render_pdf_and_png(tmp_path, capsys):
     except EngraveError as exc:
         pytest.skip(f"MuseScore is not installed here (CI installs musescore3): {exc}")
     pdf, png = tmp_path / "lu.pdf", tmp_path / "lu.png"
-    assert render("lu", "-o", str(pdf), "--lyrics", "drum") == 0
-    assert render("lu", "-o", str(png), "--dpi", "100") == 0
+    assert render("lu", "-o", str(pdf), "--lyrics", "drum", "--engraver", "musescore") == 0
+    assert render("lu", "-o", str(png), "--dpi", "100", "--engraver", "musescore") == 0
     assert pdf.read_bytes().startswith(b"%PDF-")
     assert png.read_bytes().startswith(b"\x89PNG")
     assert "engraved by MuseScore" in capsys.readouterr().out
@@ -66,7 +69,7 @@ def test_velocity_reaches_the_note_dynamics(tmp_path, capsys):
     out = tmp_path / "x.musicxml"
     assert render("lu", "--velocity", "45,90", "-o", str(out)) == 0
     dynamics = {n.findtext("notehead"): n.get("dynamics") for n in ET.parse(out).iter("note")}
-    assert dynamics == {"normal": "50.00", "la": "100.00"}
+    assert dynamics == {None: None, "so": "50.00", "la": "100.00"}  # None: the silent beats
     assert "humanized" not in capsys.readouterr().out
 
 
@@ -79,11 +82,11 @@ def test_a_png_series_replaces_the_pages_of_a_longer_render(tmp_path, capsys):
     mine = ["big-02.png", "big-x.png", "big.pdf", "bigger-2.png"]
     for name in mine:
         (tmp_path / name).write_bytes(b"mine")
-    assert render("xue", "--repeat", "40", "--dpi", "36", "-o", str(out)) == 0
+    assert render("xue", "--repeat", "40", "--dpi", "36", "-o", str(out), *MUSESCORE) == 0
     pages = sorted(p.name for p in tmp_path.glob("big-[0-9].png") if p.name != "big-02.png")
     assert len(pages) >= 2 and pages[0] == "big-2.png"
     assert "pages: " in capsys.readouterr().out
-    assert render("lu", "--dpi", "36", "-o", str(out)) == 0
+    assert render("lu", "--dpi", "36", "-o", str(out), *MUSESCORE) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*mine, "big.png"])
     assert out.read_bytes().startswith(b"\x89PNG")
     assert all((tmp_path / name).read_bytes() == b"mine" for name in mine)
@@ -118,7 +121,7 @@ def test_missing_musescore_writes_nothing_and_says_how_to_install(tmp_path, caps
     out = tmp_path / "lu.pdf"
     out.write_bytes(b"an older file")
     with pytest.raises(SystemExit) as exc:
-        render("lu", "-o", str(out))
+        render("lu", "-o", str(out), *MUSESCORE)
     assert exc.value.code == 1  # not bad input: a missing program
     assert "DRUMSCORE_MUSESCORE" in one_error_line(capsys)
     assert out.read_bytes() == b"an older file"
@@ -128,7 +131,7 @@ def test_musescore_absent_from_path(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("DRUMSCORE_MUSESCORE", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(SystemExit):
-        render("lu", "-o", str(tmp_path / "lu.png"))
+        render("lu", "-o", str(tmp_path / "lu.png"), *MUSESCORE)
     assert "apt-get install musescore3" in one_error_line(capsys)
 
 
@@ -136,14 +139,14 @@ def test_a_failed_engraving_leaves_no_partial_file(tmp_path, capsys, monkeypatch
     monkeypatch.setenv("DRUMSCORE_MUSESCORE", "false")
     out = tmp_path / "lu.pdf"
     with pytest.raises(SystemExit):
-        render("lu", "-o", str(out))
+        render("lu", "-o", str(out), *MUSESCORE)
     assert "failed" in one_error_line(capsys)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_unknown_extension_lists_the_notation_formats():
     with pytest.raises(OptionError, match=r"\.musicxml.*\.mxl|\.mxl.*\.musicxml"):
-        kind_of("x.svg")
+        kind_of("x.ly")
 
 
 def refused(tmp_path, capsys, *argv: str) -> str:
@@ -192,3 +195,28 @@ def test_midi_notes_with_the_kit_is_refused(tmp_path, capsys):
 
 def test_an_empty_section_writes_nothing(tmp_path, capsys):
     refused(tmp_path, capsys, "半○□", "--section", "head", "-o", str(tmp_path / "x.musicxml"))
+
+
+def test_svg_without_musescore_on_the_path(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("verovio")
+    import shutil
+
+    from svg_heads import heads_in_order
+
+    monkeypatch.delenv("DRUMSCORE_MUSESCORE", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert shutil.which("mscore3") is None
+    out = tmp_path / "lu.svg"
+    assert render("lu", "-o", str(out)) == 0
+    assert "SVG engraved by Verovio" in capsys.readouterr().out
+    data = out.read_bytes()
+    assert heads_in_order(data) == "".join(s.drum.symbol for s in resolve("lu").pattern.strokes)
+    text = data.decode("utf-8")
+    assert "lu/1@zhushu" in text and "KR1d0053" in text and "禮記注疏" in text
+    assert render("lu", "-o", str(tmp_path / "again.svg")) == 0
+    assert (tmp_path / "again.svg").read_bytes() == data
+
+
+def test_engraver_is_only_for_engraved_files(tmp_path, capsys):
+    err = refused(tmp_path, capsys, "lu", "-o", str(tmp_path / "x.mid"), "--engraver", "verovio")
+    assert "--engraver 'verovio'" in err

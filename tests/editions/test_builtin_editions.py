@@ -45,3 +45,11 @@ def test_stated_counts_are_quoted_from_the_source(edition):
     text = re.sub(r"\s", "", text)
     for count in edition.counts:
         assert count.quote and count.quote in text, count
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda e: e.id)
+def test_notes_inside_the_patterns_match_the_source(edition):
+    found = extract(source_text(edition.provenance.file))
+    notes = {(f.score.figure, f.score.state): f.score.notes for f in found.scores}
+    for score in edition.scores:
+        assert score.notes == notes[(score.figure, score.state)]

@@ -64,7 +64,7 @@ def test_marker_at_half_and_track_name_cite_the_reading():
         tick += msg.time
         if msg.type == "marker":
             markers[msg.text] = tick
-    assert markers == {"半": 11 * TICKS_PER_BEAT}
+    assert markers == {"射 she": 0, "半": 11 * TICKS_PER_BEAT}
     name = next(m.name for m in midi.tracks[0] if m.type == "track_name")
     assert "禮記注疏" in name and "魯" in name and "figure 1" in name and "she" in name
     assert name.endswith("[lu/1@zhushu]")
@@ -78,7 +78,7 @@ def test_repeats_continue_the_even_beat_and_are_marked():
     assert len(notes) == 36
     assert [n[0] for n in notes] == pytest.approx(list(range(36)), abs=1e-9)
     texts = [m.text for m in midi.tracks[0] if m.type == "marker"]
-    assert texts == ["repeat 2", "repeat 3"]
+    assert texts == ["投壺 touhu", "repeat 2", "repeat 3"]
 
 
 def test_notes_never_overlap():
@@ -109,3 +109,72 @@ def test_bad_midi_notes_are_option_errors(text):
     with pytest.raises(OptionError) as err:
         MidiMap.from_option(text)
     assert repr(text) in str(err.value)
+
+
+# --- what a DAW reads: metre, markers, names ----------------------------------------------------
+
+
+def timed(track, kind: str) -> list[tuple[int, object]]:
+    tick, found = 0, []
+    for msg in track:
+        tick += msg.time
+        if msg.type == kind:
+            found.append((tick, msg))
+    return found
+
+
+@pytest.mark.parametrize(("key", "section", "repeats"), [("lu", "she", 1), ("xue/2", "she", 2)])
+def test_time_signatures_follow_the_hidden_metre_of_the_musicxml(key, section, repeats):
+    import xml.etree.ElementTree as ET
+
+    from drumscore.render.musicxml import musicxml_bytes
+
+    timeline = arrange(resolve(key), section, repeats=repeats)
+    midi = read_back(midi_bytes(timeline))
+    signatures = [
+        (tick // TICKS_PER_BEAT, m.numerator, m.denominator)
+        for tick, m in timed(midi.tracks[0], "time_signature")
+    ]
+    # the metre MusicXML writes: one <time> wherever the bar length changes, in the first part
+    part = ET.fromstring(musicxml_bytes(timeline)).find("part")
+    beat, from_xml = 0, []
+    for measure in part.findall("measure"):
+        time = measure.find("attributes/time")
+        if time is not None:
+            assert time.get("print-object") == "no"
+            from_xml.append((beat, int(time.findtext("beats")), int(time.findtext("beat-type"))))
+        beat += sum(1 for n in measure.findall("note"))
+    assert signatures == from_xml
+    half = timeline.score.pattern.half
+    assert signatures[:2] == [(0, half, 4), (half, len(timeline.strokes) - half, 4)]
+
+
+def test_a_section_alone_is_one_bar_with_its_marker_at_the_start():
+    timeline = arrange(resolve("xue"), "head")
+    midi = read_back(midi_bytes(timeline))
+    assert [(t, m.numerator) for t, m in timed(midi.tracks[0], "time_signature")] == [
+        (0, len(timeline))
+    ]
+    assert [(t, m.text) for t, m in timed(midi.tracks[0], "marker")] == [(0, "head")]
+
+
+def test_track_names_are_also_in_ascii_for_tools_that_read_latin1():
+    data = midi_bytes(arrange(resolve("lu/2@benyi"), "touhu", Tempo.from_bpm(90)))
+    latin1 = mido.MidiFile(file=io.BytesIO(data))  # mido's default, as many tools read it
+    drums_track = next(m.name for m in latin1.tracks[1] if m.type == "track_name")
+    assert drums_track.isascii() and "lu/2@benyi touhu 90 bpm" in drums_track
+    texts = [m.text for m in latin1.tracks[0] if m.type == "text"]
+    assert "lu/2@benyi touhu 90 bpm" in texts
+    utf8 = read_back(data)
+    assert [m.text for m in utf8.tracks[1] if m.type == "text"] == ["鼙 ○ / 鼓 □"]
+
+
+def test_raw_notation_has_an_ascii_name_too():
+    data = midi_bytes(arrange(Score(parse("○□半○"), printed="○□半○")))
+    texts = [m.text for m in mido.MidiFile(file=io.BytesIO(data)).tracks[0] if m.type == "text"]
+    assert "notation o#|o she 60 bpm" in texts
+
+
+def test_same_timeline_same_bytes():
+    timeline = arrange(resolve("xue/2"), "she", repeats=3)
+    assert midi_bytes(timeline) == midi_bytes(arrange(resolve("xue/2"), "she", repeats=3))

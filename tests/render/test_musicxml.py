@@ -32,10 +32,21 @@ def read_back(data: bytes):
 
 def drums_read(parsed) -> list[Drum]:
     """The drum of each note, told apart by its notehead shape alone."""
-    shapes = {"normal": Drum.PI, "la": Drum.GU}
+    shapes = {"so": Drum.PI, "la": Drum.GU}
     notes = list(parsed.flatten().notes)
     assert all(n.noteheadFill is False for n in notes)
     return [shapes[n.notehead] for n in notes]
+
+
+def stroke_notes(root) -> list:
+    """The <note>s that sound, in the order they sound: each part's notes by beat, merged."""
+    timed = []
+    for part in root.findall("part"):
+        for beat, note in enumerate(part.iter("note")):
+            if note.find("rest") is None:
+                timed.append((beat, note))
+    assert len({b for b, _ in timed}) == len(timed), "two strokes on one beat"
+    return [n for _, n in sorted(timed, key=lambda t: t[0])]
 
 
 def half_offsets(parsed) -> list[float]:
@@ -78,7 +89,7 @@ def test_the_bar_before_half_ends_with_a_double_barline_and_the_last_with_a_fina
 def test_the_metre_is_hidden_and_each_bar_holds_one_section():
     timeline = arrange(resolve("xue"))
     root = ET.fromstring(musicxml_bytes(timeline))
-    times = root.findall(".//time")
+    times = root.find("part").findall(".//time")
     assert times and all(t.get("print-object") == "no" for t in times)
     beats = [int(t.findtext("beats")) for t in times]
     half = timeline.score.pattern.half
@@ -109,6 +120,53 @@ def test_any_notation_reads_back(case):
     parsed = read_back(musicxml_bytes(timeline))
     assert "".join(d.symbol for d in drums_read(parsed)) == "".join(symbols)
     assert half_offsets(parsed) == [float(half)]
+
+
+def test_music21_reads_two_instruments_and_its_midi_export_keeps_both_drums():
+    midimap = MidiMap.from_option("38,36")
+    timeline = arrange(resolve("lu/2@benyi"))
+    parsed = read_back(musicxml_bytes(timeline, midimap))
+    by_beat = {}
+    for part in parsed.parts:
+        for n in part.flatten().notes:
+            instrument = n.getInstrument()
+            by_beat[n.offset] = (instrument.instrumentName, instrument.percMapPitch)
+    names = {Drum.PI: "Pi (small drum)", Drum.GU: "Gu (big drum)"}
+    expected = [(names[s.drum], midimap.note(s.drum)) for s in timeline.strokes]
+    assert [by_beat[k] for k in sorted(by_beat)] == expected
+    # music21's own MIDI export plays each stroke on its drum
+    exported = music21.midi.translate.streamToMidiFile(parsed)
+    data = exported.writestr()
+    midi = mido.MidiFile(file=io.BytesIO(data))
+    now, heard = 0, []
+    for msg in mido.merge_tracks(midi.tracks):
+        now += msg.time
+        if msg.type == "note_on" and msg.velocity > 0:
+            heard.append((now, msg.note))
+    assert [n for _, n in sorted(heard)] == [midimap.note(s.drum) for s in timeline.strokes]
+
+
+def test_the_same_render_gives_the_same_bytes_with_fixed_part_ids():
+    timeline = arrange(resolve("xue/2"), "she", repeats=2)
+    first, second = musicxml_bytes(timeline), musicxml_bytes(timeline)
+    assert first == second and mxl_bytes(timeline) == mxl_bytes(timeline)
+    root = ET.fromstring(first)
+    assert [p.get("id") for p in root.iter("score-part")] == ["P1", "P2"]
+    assert [p.get("id") for p in root.findall("part")] == ["P1", "P2"]
+    assert root.find("identification/encoding/encoding-date") is None
+    with zipfile.ZipFile(io.BytesIO(mxl_bytes(timeline))) as archive:
+        assert {i.date_time for i in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_the_page_head_cites_the_reading():
+    timeline = arrange(resolve("xue/2@benyi"), "touhu")
+    root = ET.fromstring(musicxml_bytes(timeline))
+    words = " | ".join(c.findtext("credit-words") for c in root.iter("credit"))
+    score = timeline.score
+    for part in ("禮經本義", "figure 2", "薛鼓", "投壺", score.printed.strip(), "xue/2@benyi"):
+        assert part in words
+    assert score.source.citation in words
+    assert "drumscore score xue/2@benyi, section touhu, bpm 60" in words
 
 
 def test_mxl_is_a_zip_that_music21_reads_to_the_same_strokes(tmp_path):
@@ -162,14 +220,20 @@ def test_tempo_mark_follows_bpm(bpm):
     assert marks[0].referent.type == "quarter"
 
 
-def test_percussion_clef_and_two_staff_positions():
-    parsed = read_back(musicxml_bytes(arrange(resolve("lu"))))
-    assert isinstance(parsed.flatten().getElementsByClass("Clef")[0], music21.clef.PercussionClef)
-    positions = {}
-    for n in parsed.flatten().notes:
-        positions.setdefault(n.notehead, set()).add(n.displayName)
-    assert len(positions["normal"]) == len(positions["la"]) == 1
-    assert positions["normal"] != positions["la"]
+def test_a_one_line_percussion_staff_per_drum_with_only_its_own_strokes():
+    timeline = arrange(resolve("lu"))
+    parsed = read_back(musicxml_bytes(timeline))
+    assert len(parsed.parts) == 2
+    for part, drum, head in zip(parsed.parts, Drum, ("so", "la"), strict=True):
+        clefs = part.flatten().getElementsByClass("Clef")
+        assert isinstance(clefs[0], music21.clef.PercussionClef)
+        assert {n.notehead for n in part.flatten().notes} == {head}
+        beats = [n.offset for n in part.flatten().notes]
+        assert beats == [float(k) for k, s in enumerate(timeline.strokes) if s.drum is drum]
+        rests = list(part.flatten().getElementsByClass("Rest"))
+        assert rests and all(r.style.hideObjectOnPrint for r in rests)
+    root = ET.fromstring(musicxml_bytes(timeline))
+    assert [int(t.text) for t in root.iter("staff-lines")] == [1, 1]
 
 
 @pytest.mark.parametrize("mode", sorted(LYRICS))
@@ -204,7 +268,7 @@ def test_every_note_plays_the_midi_note_of_the_midi_file(notes):
     unpitched = instruments(root)
     declared = {i.get("id") for i in root.iter("score-instrument")}
     assert declared == set(unpitched) and len(declared) == 2
-    played = [unpitched[n.find("instrument").get("id")] - 1 for n in root.iter("note")]
+    played = [unpitched[n.find("instrument").get("id")] - 1 for n in stroke_notes(root)]
 
     midi = mido.MidiFile(file=io.BytesIO(midi_bytes(timeline, midimap)))
     from_midi = [m.note for m in midi.tracks[1] if m.type == "note_on" and m.velocity > 0]
@@ -216,7 +280,7 @@ def test_note_dynamics_follow_the_midi_velocities():
     midimap = MidiMap()
     timeline = arrange(resolve("lu"))
     root = ET.fromstring(musicxml_bytes(timeline, midimap))
-    dynamics = [float(n.get("dynamics")) for n in root.iter("note")]
+    dynamics = [float(n.get("dynamics")) for n in stroke_notes(root)]
     expected = [midimap.velocity(s.drum) / 90 * 100 for s in timeline.strokes]
     assert dynamics == pytest.approx(expected, abs=0.01)
 
@@ -224,7 +288,7 @@ def test_note_dynamics_follow_the_midi_velocities():
 def test_velocity_option_reaches_the_note_dynamics():
     timeline = arrange(resolve("lu"), expression=Expression.from_options("30,127"))
     root = ET.fromstring(musicxml_bytes(timeline))
-    dynamics = [float(n.get("dynamics")) for n in root.iter("note")]
+    dynamics = [float(n.get("dynamics")) for n in stroke_notes(root)]
     given = {Drum.PI: 30, Drum.GU: 127}
     expected = [given[s.drum] / 90 * 100 for s in timeline.strokes]
     assert dynamics == pytest.approx(expected, abs=0.01)
@@ -242,7 +306,7 @@ def test_humanizing_leaves_the_notation_on_the_even_beat():
 
 def test_note_elements_keep_musicxml_order():
     root = ET.fromstring(musicxml_bytes(arrange(resolve("lu")), lyrics="drum"))
-    for n in root.iter("note"):
+    for n in stroke_notes(root):
         tags = [c.tag for c in n]
         assert tags.index("duration") < tags.index("instrument") < tags.index("type")
         assert tags.index("type") < tags.index("notehead") < tags.index("lyric")

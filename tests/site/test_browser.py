@@ -171,6 +171,41 @@ def test_the_count_in_comes_on_the_same_beat_before_the_first_stroke(page, site_
     assert [e["sample"] for e in schedule[4:]] == [files[s.drum] for s in touhu]
 
 
+def test_a_section_switch_and_a_stop_come_at_the_end_of_the_pass(page, site_url):
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    page.select_option("#section", "touhu")
+    page.check("#loop")
+    page.fill("#bpm", "1200")
+    page.dispatch_event("#bpm", "change")
+    page.click("#play")
+    page.wait_for_function("window.drumscore.player.schedule.length >= 12")
+    page.keyboard.press("s")  # 投壺 → 射 from the end of the pass being heard
+    # once the 射 pass is being heard (its first strokes stand before 半), stop when it ends
+    page.wait_for_function("(window.drumscore.player.current || {mark: 99}).mark < 11")
+    page.keyboard.press("q")
+    page.wait_for_function("window.drumscore.player.state === 'stopped'", timeout=8000)
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    pattern = corpus.resolve("lu").pattern
+    touhu = [s.index for s in pattern.section(Section.TOUHU)]
+    she = [s.index for s in pattern.strokes]
+    marks = [e["mark"] for e in schedule]
+    passes = marks.index(0)  # the first stroke of 射 begins the switched pass
+    assert passes % len(touhu) == 0 and marks[:passes] == touhu * (passes // len(touhu))
+    assert marks[passes:] == she  # one whole 射 pass, then the stop
+    ks = [e["k"] for e in schedule]
+    assert ks == list(range(len(ks)))
+    start = schedule[0]["time"]
+    assert [round((e["time"] - start) / 0.05, 9) for e in schedule] == ks
+
+
+def test_tap_tempo(page, site_url):
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    for _ in range(3):
+        page.keyboard.press("t")
+        page.wait_for_timeout(400)
+    assert 110 <= int(page.input_value("#bpm")) <= 160
+
+
 def test_the_highlight_moves_through_every_stroke_in_order(page, site_url):
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     page.fill("#bpm", "600")
@@ -204,7 +239,8 @@ def test_keys_match_drumscore_play(page, site_url):
     assert page.evaluate("window.drumscore.player.state") == "paused"
     page.keyboard.press("Space")
     assert page.evaluate("window.drumscore.player.state") == "playing"
-    page.click("#stop")
+    page.keyboard.press("Escape")
+    assert page.evaluate("window.drumscore.player.state") == "stopped"
     # every control is reached with Tab
     reached = set()
     for _ in range(40):

@@ -49,6 +49,13 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--json", action="store_true", help="the same as --format json")
     p.add_argument(
+        "--edition",
+        action="append",
+        metavar="FILE",
+        help="add the edition file FILE (.toml, as 'drumscore extract -o' writes it) for this run "
+        "only; may be given several times",
+    )
+    p.add_argument(
         "-o",
         "--output",
         metavar="FILE",
@@ -118,6 +125,28 @@ def _mei_paths(output: str, apparatuses) -> list[Path]:
     ]
 
 
+def _pool(files: list[str] | None):
+    """The corpus (built-in and the user's editions), and the edition files given for this run."""
+    from drumscore import corpus
+
+    pool = list(corpus.editions())
+    for name in files or ():
+        edition = corpus.load_edition(name, cite_by_path=False)
+        corpus.check_new_edition(edition, pool)
+        pool.append(edition)
+    return tuple(pool)
+
+
+def _marks(files: list[str] | None) -> dict[str, str]:
+    """What the key of sigla says beside the user's own editions and those given for one run."""
+    from drumscore import corpus
+
+    marks = {e.id: f" (your edition, {e.path})" for e in corpus.user_editions()}
+    for name in files or ():
+        marks[corpus.load_edition(name, cite_by_path=False).id] = f" (given for this run, {name})"
+    return marks
+
+
 def run(args: argparse.Namespace) -> int:
     from drumscore.apparatus.align import DEFAULT_BASE, build_all
     from drumscore.errors import OptionError
@@ -135,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
             "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') or "
             "give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
         )
-    apparatuses = build_all(scores=pairs, base=args.base or DEFAULT_BASE)
+    apparatuses = build_all(
+        editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
+    )
     if args.plot:
         from drumscore.apparatus.plot import plot_apparatus
 
@@ -150,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(files[0].decode("utf-8"), end="")
     else:
-        text = report.apparatus_text(apparatuses, fmt)
+        text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
         else:

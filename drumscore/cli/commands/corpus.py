@@ -25,10 +25,12 @@ def run_list(args: argparse.Namespace) -> int:
 
     pool = (corpus.find_edition(args.edition),) if args.edition else corpus.editions()
     found = [s for e in pool for s in e.scores]
+    users = frozenset(e.id for e in pool if e.user)
     if args.json:
-        print(json.dumps([report.score_data(s) for s in found], ensure_ascii=False, indent=2))
+        data = [{**report.score_data(s), "user_edition": s.edition_id in users} for s in found]
+        print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(report.list_table(found))
+    print(report.list_table(found, users))
     return 0
 
 
@@ -38,8 +40,10 @@ def run_show(args: argparse.Namespace) -> int:
 
     score = corpus.resolve(args.score)
     checks = check_score(score)
+    edition = corpus.find_edition(score.edition_id) if score.edition_id else None
     if args.json:
-        print(json.dumps(report.show_data(score, checks), ensure_ascii=False, indent=2))
+        data = report.show_data(score, checks, edition)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(report.show_text(score, checks))
+    print(report.show_text(score, checks, edition))
     return 0

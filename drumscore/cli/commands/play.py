@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 
+from drumscore.cli.live import KEY_HELP
 from drumscore.cli.options import (
-    add_expression_options,
-    add_kit_options,
     add_score_options,
+    add_sound_options,
     add_tempo_options,
     only_with,
-    timeline_from_args,
 )
 from drumscore.cli.report import plural
 
@@ -23,15 +21,23 @@ def add_parser(sub) -> None:
         help="play a score on the sound card (or a MIDI port), showing each stroke as it sounds",
         description=(
             "Play a score at an even tempo (間若一) through PortAudio, with the notation shown and "
-            "the stroke being heard highlighted. Ctrl-C stops."
+            "the stroke being heard highlighted. Ctrl-C stops. " + KEY_HELP + "."
         ),
+        epilog="example: drumscore play lu --section touhu --count-in 4 --loop --big",
     )
-    # SCORE may be left out when only listing devices or ports.
+    # SCORE may be left out when only listing devices or ports, or with --programme.
     add_score_options(p, optional=True)
     add_tempo_options(p)
-    add_kit_options(p, soundfont=False)
-    add_expression_options(p)
-    p.add_argument("--loop", action="store_true", help="play again and again until Ctrl-C")
+    add_sound_options(p)
+    p.add_argument(
+        "--loop", action="store_true", help="play again and again until q, Esc or Ctrl-C"
+    )
+    p.add_argument(
+        "--big",
+        action="store_true",
+        help="fill the terminal with a large beat indicator readable across a room (the normal "
+        "lines on a small terminal)",
+    )
     p.add_argument(
         "--device",
         metavar="NAME",
@@ -69,47 +75,93 @@ def run(args: argparse.Namespace) -> int:
         return _list_devices()
     if args.list_ports:
         return _list_ports()
-    if args.score is None:
-        raise OptionError("give a SCORE to play, e.g. 'drumscore play lu' (see 'drumscore list')")
+    if args.score is None and args.programme is None:
+        raise OptionError(
+            "give a SCORE to play, e.g. 'drumscore play lu' (see 'drumscore list'), or "
+            "--programme FILE"
+        )
     only_with(
         args,
         ("midi_notes",),
-        present=bool(args.midi_port),
-        target="--midi-port NAME",
-        purpose="the notes sent to a MIDI port",
+        present=bool(args.midi_port or args.soundfont),
+        target="--midi-port NAME or --soundfont FILE.sf2",
+        purpose="the General MIDI notes of the drums",
     )
     only_with(
         args,
-        ("kit", "velocity", "humanize"),
+        ("kit", "soundfont", "velocity", "humanize"),
         present=not args.midi_port,
         target="audio playback",
         purpose="the audio, and a --midi-port synthesiser makes its own sound",
         fix="leave out --midi-port",
     )
+    from drumscore.cli.commands.render import _duration
+    from drumscore.cli.track_output import track_from_args
 
-    timeline = timeline_from_args(args)
-    player, where = _player(args, timeline)
-    tempo = timeline.tempo
-    print(
-        f"playing {timeline.description}: {plural(len(timeline), 'stroke')}, "
-        f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart) on {where}"
-        + ("; Ctrl-C stops" if args.loop else ""),
-        flush=True,
-    )
-    view = _LiveView(timeline, args.loop) if sys.stdout.isatty() else _PlainView(timeline)
-    count = None if args.loop else len(timeline)
-    with player:
-        try:
-            for k in player.heard(count):
-                view.show(k)
-            player.wait()
-        finally:
-            view.close()
-    print(f"played {plural(len(timeline), 'stroke')}")
+    track = track_from_args(args, _duration(args))
+    player, where = _player(args, track)
+    first = track.first.tempo
+    keys = sys.stdin.isatty() and sys.stdout.isatty()
+    if not args.quiet:
+        counted = (
+            f" after {plural(track.count_strokes, 'count stroke')}" if track.count_strokes else ""
+        )
+        print(
+            f"playing {track.description}: {plural(track.strokes, 'stroke')}{counted}, "
+            f"{float(first.bpm):g} per minute ({float(first.interval):g} s apart) on {where}"
+            + ("; q or Esc stops" if keys else "; Ctrl-C stops" if args.loop else ""),
+            flush=True,
+        )
+    played = _play(args, track, player, keys)
+    if not args.quiet:
+        print(f"played {plural(played, 'stroke')}")
     return 0
 
 
-def _player(args: argparse.Namespace, timeline):
+def _play(args: argparse.Namespace, track, player, keys: bool) -> int:
+    """Play to the end (or until a key stops it), showing each hit; the strokes heard."""
+    import contextlib
+
+    from drumscore.cli.live import BigView, Controls, KeyReader, LiveView, PlainView
+    from drumscore.play.liveview import LiveState
+
+    controls = Controls(player, track.first.tempo.bpm)
+    big = BigView if args.big else LiveView
+    view = big(keys) if sys.stdout.isatty() else PlainView()
+    rate = getattr(player, "rate", 1_000_000)
+    played = 0
+    reader = KeyReader(controls.press) if keys else contextlib.nullcontext()
+    with player, reader:
+        try:
+            for hit in player.hits(poll=0.1 if keys else None):
+                if controls.stop_now:
+                    break
+                controls.passed(hit)
+                if hit is not None and not hit.is_count:
+                    played += 1
+                shown = hit or getattr(view, "last", None)
+                if shown is None:
+                    continue
+                item = track.items[shown.item]
+                state = LiveState(
+                    bpm=float(controls.bpm),
+                    paused=controls.paused,
+                    waiting=tuple(controls.waiting),
+                    item=shown.item,
+                    items=len(track.items),
+                    label=item.label,
+                    loop=args.loop,
+                    seconds=shown.frame / rate,
+                )
+                view.show(hit, state)
+            if not controls.stop_now:
+                player.wait()
+        finally:
+            view.close()
+    return played
+
+
+def _player(args: argparse.Namespace, track):
     """The player for the chosen output, and a description of where the sound goes."""
     if args.midi_port:
         from drumscore.play.midiport import MidiPlayer, open_port
@@ -117,9 +169,10 @@ def _player(args: argparse.Namespace, timeline):
 
         midimap = MidiMap.from_option(args.midi_notes)
         port = open_port(args.midi_port)
-        return MidiPlayer(port, timeline, midimap), f"MIDI port {port.name!r}"
+        player = MidiPlayer(port, track.first, midimap)
+        return _MidiTrack(player, track, args.loop), f"MIDI port {port.name!r}"
 
-    from drumscore.play.audio import AudioPlayer, Feed, choose_device
+    from drumscore.play.audio import AudioPlayer, Feed, SoundFontFeed, choose_device
 
     device = choose_device(args.device)
     kit = None
@@ -127,8 +180,42 @@ def _player(args: argparse.Namespace, timeline):
         from drumscore.render.kit import load_kit
 
         kit = load_kit(args.kit)
-    feed = Feed(timeline, kit=kit, loop=args.loop)
+    feed: Feed | SoundFontFeed
+    if args.soundfont:
+        from drumscore.render.midimap import MidiMap
+
+        feed = SoundFontFeed(
+            track, args.soundfont, MidiMap.from_option(args.midi_notes), loop=args.loop
+        )
+    else:
+        feed = Feed(track, kit=kit, loop=args.loop)
     return AudioPlayer(feed, device), f"{device.name!r} ({device.hostapi})"
+
+
+class _MidiTrack:
+    """A MidiPlayer playing a whole track, with the audio player's interface."""
+
+    def __init__(self, player, track, loop: bool) -> None:
+        self.player, self.track, self.loop = player, track, loop
+        self.rate = 1_000_000
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.player.close()
+
+    def hits(self, poll=None):
+        return self.player.hits(self.track, self.loop, poll)
+
+    def set_tempo(self, tempo) -> None:
+        self.player.set_tempo(tempo)
+
+    def command(self, name: str, *args) -> None:
+        self.player.command(name, *args)
+
+    def wait(self) -> None:
+        self.player.wait()
 
 
 def _list_devices() -> int:
@@ -163,42 +250,3 @@ def _list_ports() -> int:
     for name in ports:
         print(name)
     return 0
-
-
-class _LiveView:
-    """Repaints the notation in place on a terminal, the stroke being heard highlighted."""
-
-    def __init__(self, timeline, loop: bool) -> None:
-        from drumscore.play import liveview
-
-        self.lv = liveview
-        self.timeline = timeline
-        self.loop = loop
-        self.painted = 0
-        sys.stdout.write(liveview.HIDE_CURSOR)
-
-    def show(self, k: int) -> None:
-        columns = shutil.get_terminal_size().columns
-        lines = self.lv.frame(self.timeline, k, columns, self.loop)
-        sys.stdout.write(self.lv.repaint(lines, self.painted))
-        sys.stdout.flush()
-        self.painted = len(lines)
-
-    def close(self) -> None:
-        sys.stdout.write(self.lv.restore())
-        sys.stdout.flush()
-
-
-class _PlainView:
-    """A line per stroke as it sounds, for pipes and logs."""
-
-    def __init__(self, timeline) -> None:
-        self.timeline = timeline
-
-    def show(self, k: int) -> None:
-        from drumscore.play.liveview import plain_lines
-
-        print("\n".join(plain_lines(self.timeline, k)), flush=True)
-
-    def close(self) -> None:
-        sys.stdout.flush()

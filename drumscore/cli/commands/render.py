@@ -21,9 +21,13 @@ def add_parser(sub) -> None:
         "render",
         help="render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
         "(.musicxml .mxl .pdf .png)",
-        description="Render a score at an even tempo (間若一). The format follows -o's extension.",
+        description="Render a score at an even tempo (間若一). The format follows -o's extension. "
+        "Several scores (or --all), or a list of sections, render in one go to the files that "
+        "an output template names, such as -o 'out/{key}-{section}.mid'.",
+        conflict_handler="resolve",  # render's --section takes a list
     )
     add_score_options(p, optional=True)  # left out with --programme
+    _add_batch_options(p)
     add_tempo_options(p)
     add_sound_options(p)
     p.add_argument(
@@ -32,7 +36,14 @@ def add_parser(sub) -> None:
         help="audio, MIDI: end on the beat after the last stroke, its ring folded onto the start, "
         "so a player's loop keeps the beat",
     )
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="output file")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="output file; with several scores or sections a template naming each file with "
+        "{key} {edition} {figure} {state} {section}, such as 'out/{key}-{section}.wav'",
+    )
     add_rate_option(p, help="audio: sample rate")
     p.add_argument(
         "--subtype",
@@ -52,7 +63,29 @@ def add_parser(sub) -> None:
 AUDIO_FILES = ".wav, .flac or .ogg"
 
 
+def _add_batch_options(p: argparse.ArgumentParser) -> None:
+    """More SCOREs, --all, and a --section that takes a list (drumscore.cli.render_batch)."""
+    p.add_argument("more", nargs="*", metavar="SCORE", help="more scores, rendered in one go")
+    p.add_argument("--all", action="store_true", help="every score of the corpus")
+    p.add_argument(
+        "--section",
+        default=None,
+        metavar="NAME[,NAME...]",
+        help="touhu: 投壺, the strokes after 半; she: 射, the whole pattern (default); "
+        "head: the strokes before 半; a list such as touhu,she renders each",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
+    from drumscore.cli import render_batch
+
+    if render_batch.is_batch(args):
+        return render_batch.run(args, render_one)
+    return render_one(args)
+
+
+def render_one(args: argparse.Namespace) -> int:
+    """One score, one section, one file (or a --programme's track)."""
     from drumscore.files.atomic import check_writable
     from drumscore.files.format_choice import audio_format, check_rate, kind_of
     from drumscore.render.midimap import MidiMap
@@ -61,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     kind = kind_of(args.output)
     midimap = MidiMap.from_option(args.midi_notes)
     _check_audio_options(args, kind)
+    staff.check_engraver(args, kind)
     if kind == "audio":
         args.rate = check_rate(args.rate)
         audio_format(args.output, args.subtype)

@@ -139,7 +139,7 @@ function highlight(entry, player, finished) {
     if (finished) $("status").textContent = "Played.";
     return;
   }
-  const mark = player.items[entry.index].mark;
+  const mark = entry.mark;
   const cell = document.querySelector(`#alignment .side-${mark.side} td[data-i="${mark.i}"]`);
   if (cell) {
     cell.classList.add("now");
@@ -191,7 +191,13 @@ $("play-ab").addEventListener("click", () => play("ab"));
 $("stop").addEventListener("click", () => player.stop());
 $("bpm").addEventListener("change", () => setBpm($("bpm").value));
 $("loop").addEventListener("change", () => { player.loop = $("loop").checked; });
-bindKeys({ toggle, tempoBy: (step) => setBpm(clampBpm($("bpm").value, data.tempo) + step) });
+bindKeys({
+  toggle,
+  stop: () => player.stop(),
+  tempoBy: (step) => setBpm(clampBpm($("bpm").value, data.tempo) + step),
+  tap: (value) => setBpm(Math.round(value)),
+  stopAtPassEnd: () => player.stopAtPassEnd(),
+});
 
 draw();
 for (const id of ["play-a", "play-b", "play-ab", "stop"]) $(id).disabled = false;

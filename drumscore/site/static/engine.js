@@ -88,7 +88,8 @@ export async function loadKit(ctx, kit, root) {
 // --- live playback ---------------------------------------------------------------------------
 
 // A play is a pass of items ({drum: "pi"|"gu"|null, mark}) played once or looped, after an
-// optional count-in; drum null is a rest that keeps its beat.
+// optional count-in; drum null is a rest that keeps its beat. Beats are numbered k from the first
+// stroke of the first pass (the count-in is k = −N … −1) and run on across passes.
 export class Player {
   constructor(kit, root, onStroke) {
     this.kitData = kit;
@@ -96,8 +97,8 @@ export class Player {
     this.onStroke = onStroke || (() => {});
     this.ctx = null;
     this.buffers = null;
-    this.schedule = []; // every sound planned for this play: {k, index, pass, drum, sample, time}
-    this.log = []; // every change of highlight: {k, index, at}
+    this.schedule = []; // every sound planned for this play: {k, index, pass, drum, sample, time…}
+    this.log = []; // every change of highlight: {k, index, at, time}
     this.state = "stopped";
     this.sources = [];
     this.raf = 0;
@@ -116,28 +117,38 @@ export class Player {
     return this.state === "playing";
   }
 
-  // Start `items` at `bpm`; the first stroke sounds LEAD seconds from now, after the count-in.
-  async start(items, { bpm, loop = false, countIn = 0, label = "" }) {
+  // Start `items` at `bpm`; the first sound comes LEAD seconds from now, the count-in first.
+  async start(items, { bpm, loop = false, countIn = 0 }) {
     await this.ready();
     this.stopSounds();
-    this.items = items;
     this.loop = loop;
-    this.label = label;
+    this.countIn = countIn;
     this.bpm = Number(bpm);
     this.schedule = [];
     this.log = [];
-    this.current = -1;
+    this.current = null;
+    this.finished = false;
+    this.pending = null;
+    this.endK = null;
+    this.passes = [{ k: 0, items, pass: 1, switched: false }];
     const interval = intervalOf(this.bpm);
     const t0 = onGrid(this.ctx.currentTime + LEAD);
-    for (let c = 0; c < countIn; c++) {
-      this.addSound({ k: c - countIn, index: -1, pass: 0, drum: "count", time: t0 + c * interval });
-    }
-    // one segment of even beats: stroke k at origin + (k − k0) × interval
-    this.segment = { k0: 0, origin: t0 + countIn * interval, interval };
-    this.nextK = 0;
+    // one segment of even beats: beat k at origin + (k − k0) × interval
+    this.segment = { k0: -countIn, origin: t0, interval };
+    this.nextK = -countIn;
     this.state = "playing";
     this.topUp();
     this.tick();
+  }
+
+  get items() {
+    return this.passOf(this.current ? this.current.k : 0).items;
+  }
+
+  passOf(k) {
+    let found = this.passes[0];
+    for (const p of this.passes) if (p.k <= k) found = p;
+    return found;
   }
 
   timeOf(k) {
@@ -156,38 +167,51 @@ export class Player {
       if (this.state === "playing") this.topUp();
     };
     this.sources.push({ node: src, k: entry.k });
-    this.schedule.push({ ...entry, sample: sample.file });
+    const { k0, origin, interval } = this.segment;
+    this.schedule.push({ ...entry, sample: sample.file, k0, origin, interval });
   }
 
-  // Schedule the strokes of the current pass, and when looping whole passes ahead of the horizon.
+  // Schedule the count-in and the pass under way; when looping, whole passes up to the horizon.
   topUp() {
-    const n = this.items.length;
     const ahead = this.ctx.currentTime + HORIZON;
-    while (this.state === "playing") {
+    while (this.state === "playing" && !this.finished) {
       const k = this.nextK;
-      if (!this.loop && k >= n) break;
-      const time = this.timeOf(k);
-      const passStart = this.timeOf(k - (k % n));
-      if (this.loop && k % n === 0 && k > 0 && passStart > ahead) break;
-      const item = this.items[k % n];
+      if (k < 0) {
+        this.addSound({ k, index: -1, pass: 0, drum: "count", mark: null, time: this.timeOf(k) });
+        this.nextK = k + 1;
+        continue;
+      }
+      let pass = this.passes[this.passes.length - 1];
+      if (k - pass.k >= pass.items.length) {
+        if (!this.loop || (this.endK !== null && k >= this.endK)) {
+          this.finished = true;
+          break;
+        }
+        if (this.timeOf(k) > ahead) break;
+        const switched = this.pending !== null;
+        pass = { k, items: this.pending || pass.items, pass: pass.pass + 1, switched };
+        this.pending = null;
+        this.passes.push(pass);
+      }
+      const index = k - pass.k;
+      const item = pass.items[index];
       if (item.drum) {
-        const { k0, origin, interval } = this.segment;
-        this.addSound({
-          k, index: k % n, pass: Math.floor(k / n) + 1, drum: item.drum, time, origin, k0, interval,
-        });
+        const time = this.timeOf(k);
+        this.addSound({ k, index, pass: pass.pass, drum: item.drum, mark: item.mark, time });
       }
       this.nextK = k + 1;
     }
   }
 
-  // The first stroke not yet sounding: a change takes effect there.
+  // The first beat not yet sounding: a change takes effect there.
   nextUnplayed() {
     const now = this.ctx.currentTime + 0.02;
     let k = this.nextK;
-    for (const e of this.schedule) if (e.k >= 0 && e.time > now && e.k < k) k = e.k;
+    for (const e of this.schedule) if (e.time > now && e.k < k) k = e.k;
     return k;
   }
 
+  // Take back every sound from beat k on (and the passes that begin after it).
   cancelFrom(k) {
     for (const s of this.sources) {
       if (s.k >= k) {
@@ -202,20 +226,49 @@ export class Player {
     }
     this.sources = this.sources.filter((s) => s.k < k);
     this.schedule = this.schedule.filter((e) => e.k < k);
+    while (this.passes.length > 1 && this.passes[this.passes.length - 1].k >= k) {
+      const undone = this.passes.pop();
+      if (undone.switched && this.pending === null) this.pending = undone.items;
+    }
     this.nextK = k;
+    this.finished = false;
   }
 
-  // A new tempo from the next stroke on: it follows the stroke before it at the new interval.
+  // The end of the pass being heard: the beat after its last stroke.
+  passEnd() {
+    const heard = this.current ? this.current.k : Math.max(0, this.nextUnplayed() - 1);
+    const pass = this.passOf(Math.max(0, heard));
+    return pass.k + pass.items.length;
+  }
+
+  // A new tempo from the next beat on: it follows the beat before it at the new interval.
   setTempo(bpm) {
     this.bpm = Number(bpm);
     if (this.state !== "playing") return;
     const k = this.nextUnplayed();
     const interval = intervalOf(this.bpm);
-    const previous = k > 0 ? this.timeOf(k - 1) : null;
+    const previous = this.schedule.some((e) => e.k < k) ? this.timeOf(k - 1) : null;
     let origin = previous === null ? this.timeOf(k) : previous + interval;
     origin = Math.max(origin, onGrid(this.ctx.currentTime + 0.03));
     this.cancelFrom(k);
     this.segment = { k0: k, origin, interval };
+    this.topUp();
+  }
+
+  // Play other items from the end of the pass being heard (when looping; else from the next play).
+  switchAtPassEnd(items) {
+    if (this.state === "stopped" || !this.loop) return false;
+    this.pending = items;
+    this.cancelFrom(Math.max(this.passEnd(), this.nextUnplayed()));
+    if (this.state === "playing") this.topUp();
+    return true;
+  }
+
+  // Stop when the pass being heard ends.
+  stopAtPassEnd() {
+    if (this.state !== "playing") return;
+    this.endK = this.passEnd();
+    this.cancelFrom(Math.max(this.endK, this.nextUnplayed()));
     this.topUp();
   }
 
@@ -254,11 +307,11 @@ export class Player {
     this.stopSounds();
     this.state = "stopped";
     cancelAnimationFrame(this.raf);
-    this.current = -1;
-    this.onStroke(null);
+    this.current = null;
+    this.onStroke(null, this);
   }
 
-  // The highlight, from the audio clock: the latest stroke whose time has come.
+  // The highlight, from the audio clock: the latest sound whose time has come.
   tick() {
     cancelAnimationFrame(this.raf);
     const frame = () => {
@@ -268,20 +321,20 @@ export class Player {
       for (const e of this.schedule) {
         if (e.time <= now && (heard === null || e.time >= heard.time)) heard = e;
       }
-      if (heard && heard.k !== this.current) {
-        this.current = heard.k;
+      if (heard && (!this.current || heard.k !== this.current.k)) {
+        this.current = heard;
         this.log.push({ k: heard.k, index: heard.index, at: now, time: heard.time });
         this.onStroke(heard, this);
       }
       if (this.state === "playing") this.topUp();
       const last = this.schedule.length ? this.schedule[this.schedule.length - 1] : null;
       const done =
-        this.state === "playing" && !this.loop && this.nextK >= this.items.length &&
+        this.state === "playing" && this.finished &&
         (!last || now > last.time + this.buffers[last.drum].buffer.duration);
       if (done) {
         this.state = "stopped";
-        this.current = -1;
         this.onStroke(null, this, true);
+        this.current = null;
         return;
       }
       this.raf = requestAnimationFrame(frame);
@@ -365,7 +418,10 @@ export function encodeWav(channels, rate) {
 
 const TYPING = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
-export function bindKeys({ toggle, tempoBy }) {
+// Keys, as `drumscore play` has them: space pauses and resumes, + − ±1 a minute, ] [ ±5,
+// t tap tempo, s switch touhu/she at the end of the pass, q stop at the end of the pass, Esc stop.
+export function bindKeys(actions) {
+  const taps = [];
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
@@ -373,17 +429,34 @@ export function bindKeys({ toggle, tempoBy }) {
     // a number field takes no spaces, so space still plays there; + and − are its own
     const spaceTaken = field && target.type !== "number";
     if (event.key === " " && !spaceTaken) {
-      if (target.tagName === "BUTTON" && target.id !== "play" && target.id !== "play-ab") return;
+      if (target.tagName === "BUTTON" && !["play", "play-ab"].includes(target.id)) return;
       event.preventDefault();
       if (target.type === "number") target.dispatchEvent(new Event("change"));
-      toggle();
+      actions.toggle();
+      return;
+    }
+    if (event.key === "Escape") {
+      actions.stop();
       return;
     }
     if (field) return;
     const steps = { "+": 1, "=": 1, "-": -1, "−": -1, _: -1, "]": 5, "[": -5 };
     if (event.key in steps) {
       event.preventDefault();
-      tempoBy(steps[event.key]);
+      actions.tempoBy(steps[event.key]);
+    } else if (event.key === "t" && actions.tap) {
+      const now = event.timeStamp / 1000;
+      if (taps.length && now - taps[taps.length - 1] > 2.5) taps.length = 0;
+      taps.push(now);
+      if (taps.length > 5) taps.shift();
+      if (taps.length >= 2) {
+        const gap = (taps[taps.length - 1] - taps[0]) / (taps.length - 1);
+        actions.tap(60 / gap);
+      }
+    } else if (event.key === "s" && actions.switchSection) {
+      actions.switchSection();
+    } else if (event.key === "q" && actions.stopAtPassEnd) {
+      actions.stopAtPassEnd();
     }
   });
 }

@@ -40,10 +40,10 @@ function bpm() {
 
 function describe(entry, player) {
   if (entry.drum === "count") {
-    return `count-in ${entry.k + Number(player.countIn || 0) + 1} of ${player.countIn}`;
+    return `count-in ${entry.k + player.countIn + 1} of ${player.countIn} · ${player.bpm} a minute`;
   }
-  const items = player.items;
-  const stroke = score.strokes[items[entry.index].mark];
+  const items = player.passOf(entry.k).items;
+  const stroke = score.strokes[entry.mark];
   const side =
     score.half === null ? "射" : stroke.i < score.half ? "before 半" : "after 半 (投壺)";
   const pass = player.loop ? `pass ${entry.pass}` : `pass ${entry.pass}/1`;
@@ -59,17 +59,20 @@ function highlight(entry, player, finished) {
   if (!entry) {
     controls.play.textContent = "▶ Play";
     controls.play.setAttribute("aria-pressed", "false");
-    if (finished) controls.status.textContent = `Played ${player.items.length} strokes.`;
+    if (finished) {
+      const played = player.schedule.filter((e) => e.k >= 0).length;
+      controls.status.textContent = `Played ${played} strokes.`;
+    }
     return;
   }
   controls.status.textContent = describe(entry, player);
   if (entry.drum === "count") return;
-  const mark = player.items[entry.index].mark;
+  const items = player.passOf(entry.k).items;
+  const before = new Set(items.slice(0, entry.index).map((item) => item.mark));
   for (const c of cells) {
     const i = Number(c.dataset.i);
-    const range = score.sections[controls.section.value];
-    if (i === mark) c.classList.add("now");
-    else if (i >= range.start && i < mark) c.classList.add("heard");
+    if (i === entry.mark) c.classList.add("now");
+    else if (before.has(i)) c.classList.add("heard");
   }
 }
 
@@ -86,11 +89,10 @@ async function toggle() {
   if (player.state === "paused") {
     await player.resume();
   } else {
-    player.countIn = Math.max(0, Math.min(16, Math.round(Number(controls.countIn.value) || 0)));
     await player.start(sectionItems(controls.section.value), {
       bpm: bpm(),
       loop: controls.loop.checked,
-      countIn: player.countIn,
+      countIn: countIn(),
     });
   }
   controls.play.textContent = "❚❚ Pause";
@@ -108,20 +110,50 @@ function setBpm(value) {
 }
 
 controls.play.addEventListener("click", toggle);
-controls.stop.addEventListener("click", () => {
-  player.stop();
-  controls.status.textContent = "Stopped.";
-});
+controls.stop.addEventListener("click", () => stop());
 controls.bpm.addEventListener("change", () => setBpm(controls.bpm.value));
 controls.range.addEventListener("input", () => setBpm(controls.range.value));
 controls.loop.addEventListener("change", () => {
   player.loop = controls.loop.checked;
   if (player.playing) player.topUp();
 });
-controls.section.addEventListener("change", () => {
-  if (player.state !== "stopped") player.stop();
+function countIn() {
+  return Math.max(0, Math.min(16, Math.round(Number(controls.countIn.value) || 0)));
+}
+
+function stop() {
+  player.stop();
+  controls.status.textContent = "Stopped.";
+}
+
+// A new section: from the end of the pass when looping, else from the next play.
+function sectionChanged() {
+  const name = controls.section.value;
+  const label = score.sections[name].name;
+  if (player.switchAtPassEnd(sectionItems(name))) {
+    controls.status.textContent = `${label} from the end of this pass.`;
+  } else if (player.state !== "stopped") {
+    player.stop();
+    controls.status.textContent = `${label}: press play.`;
+  }
+}
+
+controls.section.addEventListener("change", sectionChanged);
+bindKeys({
+  toggle,
+  stop,
+  tempoBy: (step) => setBpm(bpm() + step),
+  tap: (value) => setBpm(Math.round(value)),
+  switchSection: () => {
+    if (score.half === null) return;
+    controls.section.value = controls.section.value === "touhu" ? "she" : "touhu";
+    sectionChanged();
+  },
+  stopAtPassEnd: () => {
+    player.stopAtPassEnd();
+    controls.status.textContent = "Stopping at the end of this pass.";
+  },
 });
-bindKeys({ toggle, tempoBy: (step) => setBpm(bpm() + step) });
 
 controls.makeWav.addEventListener("click", async () => {
   controls.makeWav.disabled = true;
@@ -129,15 +161,15 @@ controls.makeWav.addEventListener("click", async () => {
   try {
     const section = controls.section.value;
     const tempo = bpm();
-    const countIn = Math.max(0, Math.min(16, Math.round(Number(controls.countIn.value) || 0)));
+    const count = countIn();
     const audio = await renderOffline(data.kit, data.root, sectionItems(section), {
       bpm: tempo,
-      countIn,
+      countIn: count,
     });
     const blob = encodeWav(audio.channels, audio.rate);
     if (controls.wavLink.href) URL.revokeObjectURL(controls.wavLink.href);
     controls.wavLink.href = URL.createObjectURL(blob);
-    const name = `${score.slug}-${section}-${tempo}bpm${countIn ? `-count${countIn}` : ""}.wav`;
+    const name = `${score.slug}-${section}-${tempo}bpm${count ? `-count${count}` : ""}.wav`;
     controls.wavLink.download = name;
     controls.wavLink.textContent = `Save ${name} (${(audio.channels[0].length / audio.rate).toFixed(1)} s)`;
     controls.wavLink.hidden = false;

@@ -1,0 +1,227 @@
+"""play's terminal: keys read while the sound plays, and the screens that show each stroke.
+
+Keys (documented in 'drumscore play --help' and on screen): space pauses and resumes on the
+beat; + and - change the tempo by one stroke a minute, ] and [ by five, from the next stroke; t
+taps the tempo; s switches touhu/she at the end of the pass; n goes to the next item of a
+programme at the end of the pass; q stops at the end of the pass; Esc (or Ctrl-C) stops at once.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import sys
+import threading
+import time
+from fractions import Fraction
+from typing import Any, ClassVar
+
+#: Taps further apart than this start a new tap tempo.
+TAP_RESET = 2.0
+#: The taps averaged: the last few intervals.
+TAPS = 4
+
+KEY_HELP = (
+    "keys while playing in a terminal: space pause/resume on the beat; + / - tempo ±1 stroke a "
+    "minute and ] / [ ±5, from the next stroke; t tap tempo (the average of the last taps); "
+    "s switch touhu/she at the end of the pass; n next programme item; q stop at the end of the "
+    "pass; Esc or Ctrl-C stop at once"
+)
+
+
+class Controls:
+    """What each key does to a player: tempo steps, taps, pause, switch, next, stop."""
+
+    STEPS: ClassVar[dict[str, int]] = {"+": 1, "=": 1, "-": -1, "_": -1, "]": 5, "[": -5}
+
+    def __init__(self, player, bpm: Fraction, clock=time.monotonic) -> None:
+        self.player = player
+        self.bpm = Fraction(bpm)
+        self.paused = False
+        self.waiting: list[str] = []
+        self.stop_now = False
+        self.clock = clock
+        self._taps: list[float] = []
+
+    def press(self, key: str) -> None:
+        from drumscore.timing import MAX_BPM, MIN_BPM
+
+        if key in self.STEPS:
+            self._set(min(MAX_BPM, max(MIN_BPM, self.bpm + self.STEPS[key])))
+        elif key == " ":
+            self.paused = not self.paused
+            self.player.command("pause", self.paused)
+        elif key == "t":
+            now = self.clock()
+            if self._taps and now - self._taps[-1] > TAP_RESET:
+                self._taps = []
+            self._taps = [*self._taps, now][-(TAPS + 1) :]
+            if len(self._taps) >= 2:
+                gaps = [b - a for a, b in zip(self._taps, self._taps[1:], strict=False)]
+                bpm = Fraction(round(60 / (sum(gaps) / len(gaps)), 1)).limit_denominator(10)
+                self._set(min(MAX_BPM, max(MIN_BPM, bpm)))
+        elif key == "s":
+            self._toggle("switch at end of pass")
+            self.player.command("switch_section")
+        elif key == "n":
+            self._toggle("next item at end of pass", on=True)
+            self.player.command("next_item")
+        elif key == "q":
+            self._toggle("stop at end of pass", on=True)
+            self.player.command("stop_after_pass")
+        elif key == "\x1b":
+            self.stop_now = True
+
+    def _toggle(self, what: str, on: bool | None = None) -> None:
+        if what in self.waiting and not on:
+            self.waiting.remove(what)
+        elif what not in self.waiting:
+            self.waiting.append(what)
+
+    def _set(self, bpm: Fraction) -> None:
+        from drumscore.timing import Tempo
+
+        if bpm != self.bpm:
+            self.bpm = bpm
+            self.player.set_tempo(Tempo.from_bpm(bpm))
+
+    def passed(self, hit) -> None:
+        """A hit was heard: what waited for the end of a pass has happened once the pass turned."""
+        if hit is None or hit.is_count:
+            return
+        if hit.index == 0 and (hit.k > 0 or hit.item > 0):
+            self.waiting = [w for w in self.waiting if w == "stop at end of pass"]
+
+
+class KeyReader:
+    """Reads single keys from a terminal in a thread, the terminal in cbreak mode meanwhile.
+
+    Ctrl-C still interrupts (the terminal keeps its signals); the terminal is restored on close.
+    """
+
+    def __init__(self, on_key) -> None:
+        self.on_key = on_key
+        self.fd = sys.stdin.fileno()
+        self._saved: list[Any] | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> KeyReader:
+        import termios
+        import tty
+
+        self._saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import termios
+
+        self._stop.set()
+        self._thread.join(0.5)
+        if self._saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if not ready:
+                continue
+            data = os.read(self.fd, 1)
+            if not data:
+                return
+            key = data.decode("latin-1")
+            if key == "\x1b":  # Esc alone stops; an arrow key's sequence is read and ignored
+                more, _, _ = select.select([self.fd], [], [], 0.03)
+                if more:
+                    os.read(self.fd, 8)
+                    continue
+            self.on_key(key)
+
+
+class PlainView:
+    """A line per stroke as it sounds, for pipes and logs."""
+
+    def show(self, hit, state) -> None:
+        if hit is None:
+            return
+        from drumscore.play.liveview import plain_lines
+
+        if hit.is_count:
+            print(f"count {hit.k + 1}/{hit.count_in}", flush=True)
+            return
+        if state.items > 1 and hit.k == 0:
+            print(f"-- item {state.item + 1}/{state.items}: {state.label} --", flush=True)
+        print("\n".join(plain_lines(hit.timeline, hit.k)), flush=True)
+
+    def close(self) -> None:
+        sys.stdout.flush()
+
+
+class LiveView:
+    """Repaints the notation and status in place on a terminal, the stroke heard highlighted."""
+
+    def __init__(self, keys: bool) -> None:
+        from drumscore.play import liveview
+
+        self.lv = liveview
+        self.keys = keys
+        self.painted = 0
+        self.last = None
+        self.state = None
+        sys.stdout.write(liveview.HIDE_CURSOR)
+
+    def show(self, hit, state) -> None:
+        if hit is None and state == self.state:
+            return  # nothing new to show
+        self.state = state
+        hit = hit or self.last
+        if hit is None:
+            return
+        self.last = hit
+        columns = shutil.get_terminal_size().columns
+        lines = self.lv.hit_frame(hit, state, columns, self.keys)
+        sys.stdout.write(self.lv.repaint(lines, self.painted))
+        sys.stdout.flush()
+        self.painted = len(lines)
+
+    def close(self) -> None:
+        sys.stdout.write(self.lv.restore())
+        sys.stdout.flush()
+
+
+class BigView(LiveView):
+    """The whole terminal (its alternate screen): the stroke's shape drawn large, for a room.
+
+    On a terminal too small for it, it shows the normal lines instead.
+    """
+
+    def __init__(self, keys: bool) -> None:
+        super().__init__(keys)
+        sys.stdout.write(self.lv.ALT_SCREEN)
+        self.big = False
+
+    def show(self, hit, state) -> None:
+        if hit is None and state == self.state:
+            return
+        hit = hit or self.last
+        if hit is None:
+            return
+        size = shutil.get_terminal_size()
+        lines = self.lv.big_frame(hit, state, size.columns, size.lines)
+        if lines is None:
+            if self.big:
+                sys.stdout.write("\x1b[H\x1b[2J")
+                self.big, self.painted = False, 0
+            super().show(hit, state)
+            return
+        self.last, self.state = hit, state
+        self.big = True
+        sys.stdout.write(self.lv.paint_screen(lines))
+        sys.stdout.flush()
+
+    def close(self) -> None:
+        sys.stdout.write(self.lv.MAIN_SCREEN)
+        super().close()

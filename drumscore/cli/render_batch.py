@@ -1,0 +1,196 @@
+"""render with many scores in one process: SCORE... or --all, a list of sections, a name template.
+
+`drumscore render lu xue --section touhu,she -o 'out/{key}-{section}.wav'` renders every score in
+every section, one file each, named by the template. Each file is rendered exactly as a single
+render of that score and section would render it (the same code, so the same bytes); one progress
+bar counts the files, one summary line ends the run. A score or section that fails reports its
+error and the others are still written; the exit status is then 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import string
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from drumscore.errors import DrumscoreError, OptionError
+
+#: The placeholders of an output template and what they stand for.
+PLACEHOLDERS = {
+    "key": "the score's name, '/' and '@' written '_' (lu_1_zhushu)",
+    "edition": "the edition id (zhushu; 'notation' for raw notation)",
+    "figure": "the figure, 1 or 2 (0 for raw notation)",
+    "state": "the state, lu or xue ('notation' for raw notation)",
+    "section": "the section: she, touhu or head",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One file to render: the score's name and section, and where it goes."""
+
+    score: str
+    section: str
+    output: str
+
+
+def sections_of(text: str | None) -> list[str]:
+    """--section's list, such as 'touhu,she'; each checked, none twice. None: the default."""
+    from drumscore.model import Section
+
+    if text is None:
+        return [Section.SHE.value]
+    names = [part.strip() for part in text.split(",")]
+    found = []
+    for name in names:
+        if not name:
+            raise OptionError(
+                f"section list {text!r} has an empty entry; write names separated by commas, "
+                "such as touhu,she",
+                option="section",
+            )
+        value = Section.parse(name).value
+        if value in found:
+            raise OptionError(f"section list {text!r} names {value!r} twice", option="section")
+        found.append(value)
+    return found
+
+
+def is_batch(args: argparse.Namespace) -> bool:
+    """Whether this render is several files: more scores, --all, a section list or a template."""
+    return bool(args.more or args.all or "," in (args.section or "") or _fields(args.output))
+
+
+def _fields(template: str) -> list[str]:
+    try:
+        return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    except ValueError as exc:
+        raise OptionError(
+            f"output template {template!r} is malformed ({exc}); write {{key}}, {{section}}…, "
+            "and double a brace that is meant literally: {{{{",
+            option="output",
+        ) from None
+
+
+def names_for(score) -> dict[str, str]:
+    """The template's placeholders filled in for one score (section added per item)."""
+    from drumscore.model import STATE_SLUGS
+
+    if not score.edition_id:
+        return {"key": score.key, "edition": "notation", "figure": "0", "state": "notation"}
+    return {
+        "key": score.key.replace("/", "_").replace("@", "_"),
+        "edition": score.edition_id,
+        "figure": str(score.figure),
+        "state": STATE_SLUGS.get(score.state, score.state),
+    }
+
+
+def plan(args: argparse.Namespace) -> list[Item]:
+    """Every (score, section) with its output path; refused before any work if names collide."""
+    from drumscore.corpus import resolve, scores
+
+    template = args.output
+    fields = _fields(template)
+    unknown = sorted(set(fields) - set(PLACEHOLDERS))
+    if unknown:
+        known = ", ".join("{" + k + "}" for k in PLACEHOLDERS)
+        raise OptionError(
+            f"output template {template!r} has unknown placeholder {{{unknown[0]}}}; use {known}",
+            option="output",
+        )
+    if args.all and (args.score is not None or args.more):
+        raise OptionError(
+            "all renders every score of the corpus; leave the SCORE names out, or leave --all out",
+            option="all",
+        )
+    names = [s.key for s in scores()] if args.all else [args.score, *args.more]
+    sections = sections_of(args.section)
+    items: list[Any] = []
+    seen: dict[Any, Any] = {}
+    for name in names:
+        try:
+            fill = names_for(resolve(name))
+        except DrumscoreError:
+            fill = None  # reported when the item is rendered; the others go on
+        for section in sections:
+            if fill is None:
+                items.append(Item(name, section, ""))
+                continue
+            output = template.format(**fill, section=section)
+            if output in seen:
+                raise OptionError(
+                    f"output template {template!r} names {output!r} for both {seen[output]} and "
+                    f"{name} {section}; add {{key}} and {{section}} to the template so each file "
+                    "has its own name",
+                    option="output",
+                )
+            seen[output] = f"{name} {section}"
+            items.append(Item(name, section, output))
+    return items
+
+
+def run(args: argparse.Namespace, render_one) -> int:
+    """Render every item with `render_one(args)` (the single render); one bar, one summary."""
+    from drumscore.cli.options import error_message
+    from drumscore.cli.report import plural
+
+    items = plan(args)
+    started = time.perf_counter()
+    failed = 0
+    written: list[str] = []
+    with _bar(len(items), args.quiet) as tick:
+        for item in items:
+            one = copy.copy(args)
+            one.score, one.section, one.output = item.score, item.section, item.output
+            one.more, one.all, one.quiet = [], False, True
+            try:
+                if not item.output:
+                    from drumscore.corpus import resolve
+
+                    resolve(item.score)  # raises the reason the score cannot be named
+                render_one(one)
+            except DrumscoreError as exc:
+                failed += 1
+                print(
+                    f"drumscore: error: {item.score} {item.section}: {error_message(exc)}",
+                    file=sys.stderr,
+                )
+            else:
+                written.append(item.output)
+            tick()
+    seconds = time.perf_counter() - started
+    if not args.quiet:
+        folders = sorted({str(Path(p).parent) for p in written})
+        where = f" in {folders[0]}" if len(folders) == 1 else ""
+        line = f"wrote {plural(len(written), 'file')}{where} in {seconds:.1f} s"
+        if failed:
+            line += f"; {plural(failed, 'item')} failed (see above)"
+        print(line)
+    return 1 if failed else 0
+
+
+class _bar:
+    """One progress bar over the files, on a terminal only (and never with --quiet)."""
+
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.total, self.quiet, self.bar = total, quiet, None
+
+    def __enter__(self):
+        if not self.quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=self.total, unit="file", file=sys.stderr, desc="rendering", leave=False
+            )
+            return self.bar.update
+        return lambda n=1: None
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()

@@ -1,0 +1,227 @@
+"""SVG, PNG and PDF in-process with Verovio (the `notation` extra); no MuseScore needed.
+
+The MusicXML document is read by Verovio and taken to MEI, where the 鼓 staff's noteheads are
+given the square shape (`head.shape="rectangle"`, SMuFL noteheadSquareWhite). Verovio has no round
+notehead (every other shape falls back to its oval head), so after rendering the SVG the 鼙
+staff's heads are pointed at a round head of drumscore's own, drawn as a ring the size of a
+notehead. Text is set in a CJK font (Noto Serif CJK, Debian `fonts-noto-cjk`), and the metronome
+mark's note is the text character ♩, so PNG and PDF (through cairosvg) need no music font.
+verovio and cairosvg are imported only inside these functions.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from drumscore.errors import EngraveError, OptionError, install_line, require
+from drumscore.model import Drum
+from drumscore.render.midimap import MidiMap
+from drumscore.render.musescore import Engraving
+from drumscore.render.musicxml import VOICES
+from drumscore.timeline import Timeline
+
+KINDS = ("svg", "png", "pdf")
+MEI = "http://www.music-encoding.org/ns/mei"
+SVG = "http://www.w3.org/2000/svg"
+XLINK = "http://www.w3.org/1999/xlink"
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+#: The text font named in the SVG; any CJK font will do where it is missing.
+TEXT_FONT = "Noto Serif CJK TC, Noto Serif CJK SC, Noto Sans CJK TC, serif"
+#: The MEI @type given to 鼙 notes; Verovio writes it into the SVG class of the note.
+ROUND_TYPE = "drumscore-round"
+ROUND_ID = "drumscore-round-head"
+SQUARE_GLYPH = "E0B8"  # SMuFL noteheadSquareWhite
+#: A ring of notehead height in Verovio's glyph units (a staff space is 250), centred like the
+#: oval head E0A3 that it replaces.
+ROUND_PATH = (
+    "M22 0a135 135 0 1 0 270 0a135 135 0 1 0 -270 0zM60 0a97 97 0 1 0 194 0a97 97 0 1 0 -194 0z"
+)
+#: Verovio's page (tenths of a millimetre at scale 100): A4 width; SVG and PNG are cut to the music.
+PAGE_WIDTH, PAGE_HEIGHT = 2100, 2970
+TALL_PAGE = 60000
+PX_PER_INCH = 254  # 1 px of Verovio's SVG is a tenth of a millimetre
+OPTIONS = {
+    "xmlIdSeed": 1,  # the same ids, so the same bytes, every time
+    "footer": "none",
+    "header": "auto",
+    "breaks": "auto",
+    "pageWidth": PAGE_WIDTH,
+    "scale": 100,
+    "svgRemoveXlink": False,
+}
+#: The ♩ of the metronome mark: the size of the text beside it.
+METRONOME_NOTE_SIZE = "405px"
+
+ET.register_namespace("", SVG)
+ET.register_namespace("xlink", XLINK)
+
+
+def check_installed(kind: str) -> None:
+    """A MissingDependencyError now, before any work, if Verovio (or cairosvg) is missing."""
+    import importlib.util
+
+    from drumscore.errors import MissingDependencyError
+
+    needed = ["verovio"] + (["cairosvg"] if kind != "svg" else [])
+    missing = [name for name in needed if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MissingDependencyError(
+            f"{kind.upper()} engraved by Verovio needs {' and '.join(missing)}, not installed",
+            install_line("notation", "fonts-noto-cjk"),
+        )
+
+
+def _toolkit():
+    verovio = require("verovio", extra="notation", needed="engraving needs Verovio")
+    verovio.enableLog(verovio.LOG_OFF)
+    return verovio.toolkit()
+
+
+def to_mei(musicxml: bytes) -> str:
+    """The MEI document Verovio reads from drumscore's MusicXML, with the two drums' noteheads."""
+    toolkit = _toolkit()
+    toolkit.setOptions(OPTIONS)
+    if not toolkit.loadData(musicxml.decode("utf-8")):
+        raise EngraveError("Verovio could not read the MusicXML document")
+    return _shape_heads(toolkit.getMEI())
+
+
+def staff_drums(root: ET.Element) -> dict[str, Drum]:
+    """MEI staff number → drum, from the staff ids that the MusicXML part ids become."""
+    by_part = {VOICES[d].part_id: d for d in Drum}
+    found: dict[str, Drum] = {}
+    for staff_def in root.iter(f"{{{MEI}}}staffDef"):
+        drum = by_part.get(staff_def.get(XML_ID, ""))
+        if drum is not None:
+            found[staff_def.get("n", "")] = drum
+    return found
+
+
+def _shape_heads(mei: str) -> str:
+    ET.register_namespace("", MEI)
+    root = ET.fromstring(mei)
+    drums = staff_drums(root)
+    if set(drums.values()) != set(Drum):
+        raise EngraveError("Verovio's reading of the MusicXML lacks the 鼙 and 鼓 staves")
+    for head in root.iter(f"{{{MEI}}}pgHead"):
+        for number, rend in enumerate(head.findall(f"{{{MEI}}}rend")):
+            rend.set("fontsize", "large" if number == 0 else "small")
+    for staff in root.iter(f"{{{MEI}}}staff"):
+        drum = drums.get(staff.get("n", ""))
+        for note in staff.iter(f"{{{MEI}}}note"):
+            if drum is Drum.GU:
+                note.set("head.shape", "rectangle")
+                note.set("head.fill", "void")
+            elif drum is Drum.PI:
+                note.set("type", ROUND_TYPE)
+    return ET.tostring(root, encoding="unicode")
+
+
+def svg_pages(musicxml: bytes, *, page_height: int = TALL_PAGE, fit: bool = True) -> list[str]:
+    """The SVG pages: one tall page cut to the music (`fit`), or pages of `page_height`."""
+    mei = to_mei(musicxml)
+    toolkit = _toolkit()
+    toolkit.setOptions(
+        {**OPTIONS, "pageHeight": page_height, "adjustPageHeight": fit, "svgViewBox": True}
+    )
+    if not toolkit.loadData(mei):
+        raise EngraveError("Verovio could not read its own MEI")
+    return [_finish_svg(toolkit.renderToSVG(n)) for n in range(1, toolkit.getPageCount() + 1)]
+
+
+def _finish_svg(svg: str) -> str:
+    """Round heads for 鼙, text in a CJK font, the metronome's note as text."""
+    root = ET.fromstring(svg)
+    defs = root.find(f"{{{SVG}}}defs")
+    if defs is None:
+        defs = ET.SubElement(root, f"{{{SVG}}}defs")
+    round_head = ET.SubElement(defs, f"{{{SVG}}}g", id=ROUND_ID)
+    ET.SubElement(round_head, f"{{{SVG}}}path", {"d": ROUND_PATH, "fill-rule": "evenodd"})
+    href = f"{{{XLINK}}}href"
+    for group in root.iter(f"{{{SVG}}}g"):
+        classes = group.get("class", "").split()
+        if "note" in classes and ROUND_TYPE in classes:
+            for use in group.iter(f"{{{SVG}}}use"):
+                use.set(href, f"#{ROUND_ID}")
+    for element in root.iter():
+        family = element.get("font-family")
+        if family is None:
+            continue
+        if family == "Leipzig":  # a SMuFL note in running text: the metronome mark
+            element.text = re.sub(r"[\ue000-\uf8ff]+", "♩", element.text or "")
+            element.set("font-size", METRONOME_NOTE_SIZE)
+        element.set("font-family", TEXT_FONT)
+    for style in root.iter(f"{{{SVG}}}style"):
+        # the embedded music font serves only the metronome's note, now text
+        style.text = re.sub(r"@font-face\s*\{[^}]*\}", "", style.text or "")
+    return ET.tostring(root, encoding="unicode", xml_declaration=False)
+
+
+def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:
+    """Engrave to 'svg', 'png' (cut to the music) or 'pdf' (A4 pages)."""
+    if kind not in KINDS:
+        raise OptionError(
+            f"kind {kind!r} cannot be engraved; Verovio writes {', '.join(KINDS)}", option="kind"
+        )
+    if kind == "svg":
+        return Engraving(tuple(p.encode("utf-8") for p in svg_pages(musicxml)), "")
+    cairosvg = require("cairosvg", extra="notation", needed=f"{kind.upper()} needs cairosvg")
+    if kind == "png":
+        pages = svg_pages(musicxml)
+        return Engraving(tuple(_png(cairosvg, p, dpi) for p in pages), "")
+    pages = svg_pages(musicxml, page_height=PAGE_HEIGHT, fit=False)
+    return Engraving((_pdf(pages),), "")
+
+
+def _size(svg: str) -> tuple[float, float]:
+    box = ET.fromstring(svg).get("viewBox", "").split()
+    if len(box) != 4:
+        raise EngraveError("Verovio's SVG has no page size")
+    return float(box[2]), float(box[3])
+
+
+def _png(cairosvg, svg: str, dpi: int) -> bytes:
+    width, height = _size(svg)
+    scale = dpi / PX_PER_INCH
+    return cairosvg.svg2png(
+        bytestring=svg.encode("utf-8"),
+        output_width=round(width * scale),
+        output_height=round(height * scale),
+        background_color="white",
+    )
+
+
+def _pdf(pages: list[str]) -> bytes:
+    """One A4 PDF page per SVG page, drawn by cairosvg onto one shared cairo PDF surface."""
+    import io
+
+    import cairocffi
+    import cairosvg.surface
+
+    buffer = io.BytesIO()
+    width, height = _size(pages[0])
+    points = 72 / PX_PER_INCH
+    shared = cairocffi.PDFSurface(buffer, width * points, height * points)
+    # no creation date, so the same render gives the same bytes
+    shared.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, "")
+
+    class Page(cairosvg.surface.PDFSurface):
+        def _create_surface(self, width, height):
+            shared.set_size(width, height)
+            return shared, width, height
+
+    for svg in pages:
+        Page(cairosvg.parser.Tree(bytestring=svg.encode("utf-8")), None, PX_PER_INCH)
+        shared.show_page()
+    shared.finish()
+    return buffer.getvalue()
+
+
+def svg_bytes(
+    timeline: Timeline, midimap: MidiMap | None = None, lyrics: str | None = None
+) -> bytes:
+    """The timeline engraved as one SVG page (the first, if the music needs more)."""
+    from drumscore.render.musicxml import musicxml_bytes
+
+    return svg_pages(musicxml_bytes(timeline, midimap, lyrics))[0].encode("utf-8")

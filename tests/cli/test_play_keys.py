@@ -1,0 +1,125 @@
+"""Keys while `drumscore play` plays, through a pseudo-terminal, against a paced output stream:
+the stroke times are found in the samples the stream received and checked against the beat."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from audio_checks import count_strokes, strokes
+
+from drumscore.corpus import resolve
+
+pexpect = pytest.importorskip("pexpect")
+
+RATE = 44100
+TESTS = Path(__file__).resolve().parents[1]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def spawn(tmp_path, *args):
+    capture = tmp_path / "captured.raw"
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONPATH=str(TESTS.parent))
+    child = pexpect.spawn(
+        sys.executable,
+        [str(TESTS / "fake_audio.py"), str(capture), *args],
+        env=env,
+        encoding="utf-8",
+        dimensions=(24, 120),
+        timeout=20,
+    )
+    child.delaybeforesend = None
+    return child, capture
+
+
+def heard(capture) -> np.ndarray:
+    data = np.fromfile(capture, dtype="<f4")
+    return data[: len(data) // 2 * 2].reshape(-1, 2)
+
+
+def wait_for_stroke(child, n):
+    child.expect(rf"stroke {n}/")
+
+
+def test_tempo_changes_are_exact_at_the_next_stroke_pause_keeps_the_beat_q_ends_the_pass(
+    tmp_path,
+):
+    notation = "○□○○□○□□"
+    pattern = [s.drum for s in resolve(notation).pattern.strokes]
+    child, capture = spawn(tmp_path, notation, "--bpm", "400", "--loop")
+    wait_for_stroke(child, 3)
+    child.send("]")  # +5: 400 → 405
+    child.expect("405/min")
+    wait_for_stroke(child, 7)
+    child.send("-")  # 405 → 404
+    child.expect("404/min")
+    child.expect(r"stroke 3/8 .* pass 2")
+    child.send(" ")
+    child.expect("PAUSED")
+    time.sleep(0.3)
+    child.send(" ")
+    wait_for_stroke(child, 6)
+    child.send("q")
+    child.expect("stop at end of pass")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert "keys:" in ANSI.sub("", child.before)
+
+    found = strokes(heard(capture), RATE)
+    assert len(found) % len(pattern) == 0  # q stopped at the end of a pass
+    assert [d for _, d in found] == pattern * (len(found) // len(pattern))  # none lost, doubled
+    frames = [f for f, _ in found]
+    # every stroke on a grid counted from the last stroke before a change, at the new interval
+    tempos = iter([Fraction(400), Fraction(405), Fraction(404)])
+    step = Fraction(60) / next(tempos) * RATE
+    anchor, changes, gaps = frames[0], [], []
+    beat = 0
+    for k in range(1, len(frames)):
+        b = round((frames[k] - anchor) / step)
+        if abs(frames[k] - anchor - round(b * step)) > 1:
+            step = Fraction(60) / next(tempos) * RATE
+            anchor, beat = frames[k - 1], 0
+            changes.append(k)
+            b = round((frames[k] - anchor) / step)
+        assert abs(frames[k] - anchor - round(b * step)) <= 1, (k, frames[k])
+        gaps.append(b - beat)
+        beat = b
+    assert len(changes) == 2
+    assert 3 <= changes[0] <= 6 and 7 <= changes[1] <= 10  # at the next stroke or the one after
+    assert gaps[changes[0] - 1] == gaps[changes[1] - 1] == 1  # no gap at a change
+    paused = [g for g in gaps if g != 1]
+    assert len(paused) == 1 and paused[0] >= 2  # silent beats, then on the same beat again
+
+
+def test_tap_tempo_sets_the_average_of_the_taps_and_escape_stops_at_once(tmp_path):
+    child, capture = spawn(tmp_path, "○□○□", "--bpm", "120", "--loop", "--count-in", "3")
+    child.expect("count 1/3")
+    wait_for_stroke(child, 2)
+    taps = []
+    for _ in range(4):
+        child.send("t")
+        taps.append(time.monotonic())
+        time.sleep(0.4)
+    expected = 60 / float(np.mean(np.diff(taps)))
+    child.expect(r"(\d+(\.\d)?)/min\s")
+    while abs(float(child.match.group(1)) - 120) < 1:  # the old tempo, before the last tap
+        child.expect(r"(\d+(\.\d)?)/min\s")
+    tapped = float(child.match.group(1))
+    child.send("\x1b")
+    sent = time.monotonic()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert time.monotonic() - sent < 1.5
+    assert child.exitstatus == 0
+    assert tapped == pytest.approx(expected, rel=0.1)
+    audio = heard(capture)
+    counts, first = count_strokes(audio, RATE), strokes(audio, RATE)[0][0]
+    assert [c - counts[0] for c in counts] == [0, RATE // 2, RATE]  # on the beat of 120
+    assert first - counts[0] == 3 * RATE // 2

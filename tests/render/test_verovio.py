@@ -1,0 +1,111 @@
+"""Engraving with Verovio in-process: two drums read back, round and square heads, the citation."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import struct
+import xml.etree.ElementTree as ET
+
+import mido
+import pytest
+from svg_heads import heads_in_order
+
+from drumscore.corpus import resolve
+from drumscore.errors import EngraveError, OptionError
+from drumscore.model import Drum
+from drumscore.render.midimap import MidiMap
+from drumscore.render.musicxml import musicxml_bytes
+from drumscore.render.verovio import MEI, ROUND_ID, SVG, engrave, staff_drums, to_mei
+from drumscore.timeline import arrange
+
+verovio = pytest.importorskip("verovio")
+
+LU = arrange(resolve("lu"))
+
+
+def test_verovio_reads_two_instruments_with_the_right_note_per_stroke():
+    midimap = MidiMap.from_option("38,36")
+    document = musicxml_bytes(LU, midimap)
+    root = ET.fromstring(to_mei(document))
+    drums = staff_drums(root)
+    assert sorted(drums.values(), key=lambda d: d.value) == sorted(Drum, key=lambda d: d.value)
+    labels = {d.get("n"): d.findtext(f"{{{MEI}}}label") for d in root.iter(f"{{{MEI}}}staffDef")}
+    assert {labels[n] for n, d in drums.items() if d is Drum.PI} == {"鼙 ○"}
+    for staff in root.iter(f"{{{MEI}}}staff"):
+        pitches = {int(n.get("pnum")) for n in staff.iter(f"{{{MEI}}}note")}
+        assert pitches == {midimap.note(drums[staff.get("n")])}
+    # Verovio's own MIDI of the same document, stroke by stroke
+    toolkit = verovio.toolkit()
+    assert toolkit.loadData(document.decode("utf-8"))
+    midi = mido.MidiFile(file=io.BytesIO(base64.b64decode(toolkit.renderToMIDI())))
+    now, heard = 0, []
+    for msg in mido.merge_tracks(midi.tracks):
+        now += msg.time
+        if msg.type == "note_on" and msg.velocity > 0:
+            heard.append((now, msg.note))
+    assert [n for _, n in sorted(heard)] == [midimap.note(s.drum) for s in LU.strokes]
+
+
+@pytest.mark.parametrize("key", ["lu", "xue/2@benyi"])
+def test_svg_has_round_and_square_heads_in_pattern_order_and_the_citation(key):
+    timeline = arrange(resolve(key))
+    (page,) = engrave(musicxml_bytes(timeline), "svg").pages
+    assert heads_in_order(page) == "".join(s.drum.symbol for s in timeline.strokes)
+    text = "".join(ET.fromstring(page).itertext())
+    score = timeline.score
+    for part in (score.edition_name, f"figure {score.figure}", "射", score.printed.strip()):
+        assert part in text
+    assert score.source.citation in text and score.key in text and "半" in text
+    # the round head is a ring: two concentric circles, filled even-odd
+    round_head = ET.fromstring(page).find(f".//{{{SVG}}}g[@id='{ROUND_ID}']/{{{SVG}}}path")
+    assert round_head.get("fill-rule") == "evenodd" and round_head.get("d").count("a") == 4
+
+
+def test_text_is_set_in_a_cjk_font_and_needs_no_music_font():
+    (page,) = engrave(musicxml_bytes(LU), "svg").pages
+    svg = page.decode("utf-8")
+    assert "Leipzig" not in svg and "@font-face" not in svg
+    assert "Noto Serif CJK" in svg and "♩" in svg
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_png_scales_with_dpi_and_pdf_is_an_a4_page():
+    pytest.importorskip("cairosvg")
+    document = musicxml_bytes(LU)
+    (low,) = engrave(document, "png", dpi=100).pages
+    (high,) = engrave(document, "png", dpi=200).pages
+    (w1, h1), (w2, h2) = png_size(low), png_size(high)
+    assert w1 > h1 and w2 == pytest.approx(2 * w1, abs=2) and h2 == pytest.approx(2 * h1, abs=2)
+    assert w1 == round(210 / 25.4 * 100)  # the A4 width at 100 dpi
+    (pdf,) = engrave(document, "pdf").pages
+    assert pdf.startswith(b"%PDF-")
+    box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)", pdf)
+    assert box and float(box.group(1)) == pytest.approx(595.3, abs=1)
+    assert float(box.group(2)) == pytest.approx(841.9, abs=1)
+
+
+def test_a_long_score_gives_several_pdf_pages():
+    pytest.importorskip("cairosvg")
+    (pdf,) = engrave(musicxml_bytes(arrange(resolve("xue"), repeats=30)), "pdf").pages
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 2
+
+
+@pytest.mark.parametrize("kind", ["svg", "png", "pdf"])
+def test_the_same_engraving_gives_the_same_bytes(kind):
+    if kind != "svg":
+        pytest.importorskip("cairosvg")
+    document = musicxml_bytes(arrange(resolve("xue/2"), "touhu"))
+    assert engrave(document, kind).pages == engrave(document, kind).pages
+
+
+def test_unknown_kind_and_unreadable_input_are_engrave_errors():
+    with pytest.raises(OptionError, match="'ly'"):
+        engrave(b"", "ly")
+    with pytest.raises(EngraveError, match="could not read"):
+        engrave(b"this is not xml", "svg")

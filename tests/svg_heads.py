@@ -1,0 +1,29 @@
+"""Reading Verovio's SVG back: which notehead each stroke is drawn with, in playing order."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from drumscore.render.verovio import ROUND_ID, SQUARE_GLYPH, SVG, XLINK
+
+
+def heads_in_order(svg: bytes) -> str:
+    """○ or □ for each drawn notehead, system by system, left to right, by the symbol it draws."""
+    root = ET.fromstring(svg)
+    heads = []
+    systems = [g for g in root.iter(f"{{{SVG}}}g") if g.get("class") == "system"]
+    assert systems
+    for number, group in ((n, g) for n, system in enumerate(systems) for g in system.iter()):
+        if "note" not in group.get("class", "").split():
+            continue
+        (use,) = group.iter(f"{{{SVG}}}use")
+        href = use.get(f"{{{XLINK}}}href")
+        x = float(re.match(r"translate\(([-\d.]+)", use.get("transform")).group(1))
+        if href == f"#{ROUND_ID}":
+            heads.append((number, x, "○"))
+        elif href.startswith(f"#{SQUARE_GLYPH}-"):
+            heads.append((number, x, "□"))
+        else:
+            raise AssertionError(f"a notehead drawn with {href}")
+    return "".join(h for *_, h in sorted(heads))
