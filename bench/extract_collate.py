@@ -48,6 +48,23 @@ def peak_memory(text: str) -> int:
     return grown
 
 
+def whole_juan(passage: str, lines: int = 5000) -> str:
+    """A Kanripo-style 卷 of `lines` lines (¶, page breaks, notes with ○ glosses and □ headwords,
+    〇 zeros, □ runs for lost characters) with `passage` in the middle."""
+    prose = [
+        "投壺之禮主人奉矢司射奉中使人執壺主人請曰某有枉矢哨壺¶",
+        "請以樂賓(○奉音捧/枉紆往反)賓曰子有旨酒嘉肴某既賜矣¶",
+        "又重以樂敢辭(□方鼓/鄭呼為鼓也)凡二〇〇〇字一〇〇卷¶",
+        "此下闕□□□□□□□□字不可考壺頸修七寸口徑二寸半¶",
+        "故魯鼓薛鼓總以鼓名之也〇壺中實小豆焉為其矢之躍而出也¶",
+    ]
+    body = [prose[i % len(prose)] for i in range(lines)]
+    for i in range(0, lines, 20):
+        body[i] = f"<pb:KR1x_WYG_001-{i // 20}a>¶"
+    middle = lines // 2
+    return "\n".join([*body[:middle], passage.rstrip("\n"), *body[middle:]]) + "\n"
+
+
 def main() -> None:
     texts = {p.name: p.read_text(encoding="utf-8") for p in sorted(SOURCES.glob("*.txt"))}
 
@@ -62,6 +79,11 @@ def main() -> None:
     big = prose * 200 + texts["KR1d0053_058_禮記注疏.txt"]
     t = best(lambda: extract(big), 3)
     print(f"extract, one {len(big):,}-char passage: {t * 1000:.0f} ms")
+    zhushu = texts["KR1d0053_058_禮記注疏.txt"]
+    juan = whole_juan(zhushu[zhushu.index("鼓○") :])
+    t = best(lambda: extract(juan), 3)
+    lines = juan.count("\n")
+    print(f"extract, a whole 卷 of {lines:,} lines ({len(juan):,} chars): {t * 1000:.0f} ms")
     two_mb = prose * (2_000_000 // len(prose.encode())) + texts["KR1d0053_058_禮記注疏.txt"]
     grown = peak_memory(two_mb)
     print(

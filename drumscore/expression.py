@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from drumscore.errors import OptionError
 from drumscore.model import Drum
+from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown
 
 #: Largest --humanize, in milliseconds; it is also held under a quarter of the interval.
 MAX_HUMANIZE_MS = 50.0
@@ -36,6 +37,12 @@ def drum_pair(
 
     `option` names the parameter in the error; `what` says what the numbers are ("MIDI notes").
     """
+    if len(str(text)) > 2 * MAX_NUMBER_LENGTH:
+        raise OptionError(
+            f"{option} {shown(str(text))} is {len(str(text)):,} characters long; it takes two "
+            f"{what}, 鼙 then 鼓, such as {example!r}",
+            option=option,
+        )
     parts = [p.strip() for p in str(text).split(",")]
     try:
         pi, gu = (int(p) for p in parts)
@@ -135,21 +142,28 @@ class Expression:
     ) -> Expression:
         """Parse velocity 'PI,GU' (1-127 each), humanize (milliseconds) and seed (0 or more)."""
         pi = gu = None
+        if seed is not None and len(str(seed)) > MAX_NUMBER_LENGTH:
+            raise OptionError(
+                f"seed {shown(str(seed))} is {len(str(seed)):,} characters long; a number is at "
+                f"most {MAX_NUMBER_LENGTH}",
+                option="seed",
+            )
         if velocity is not None:
             pi, gu = drum_pair(
                 velocity, option="velocity", what="MIDI velocities", example="72,112", low=1
             )
         ms = 0.0
         if humanize is not None:
-            try:
-                ms = float(humanize)
-            except ValueError:
-                ms = float("nan")
+            example = f"milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8"
+            amount: float | Fraction
+            if isinstance(humanize, str):
+                amount = number_text(humanize, "humanize", example, OptionError)
+            else:
+                amount = humanize
+            ms = float(amount) if 0 <= amount <= MAX_HUMANIZE_MS else float("nan")
             if not 0 <= ms <= MAX_HUMANIZE_MS:
                 raise OptionError(
-                    f"humanize takes milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8; "
-                    f"not {humanize!r}",
-                    option="humanize",
+                    f"humanize takes {example}; not {shown(str(humanize))}", option="humanize"
                 )
         if seed is not None and ms == 0:
             raise OptionError(

@@ -15,6 +15,12 @@ from drumscore.model import Drum, Pattern, Position, Stroke
 
 #: Longer input is refused before it is scanned; the longest printed pattern has 31 strokes.
 MAX_TEXT_LENGTH = 100_000
+#: The most strokes a pattern may have (README, "Limits"): comparing two such patterns stays
+#: within seconds; longer renders come from --repeat and --duration, not from longer patterns.
+MAX_STROKES = 10_000
+#: What ends a line, as str.splitlines has it (a CR LF pair is one line break); the caret display
+#: splits lines the same way, so line and column point at the same character there.
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +36,9 @@ def tokenize(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Ite
     """Yield the notation tokens of `text`, skipping whitespace; NotationError on anything else."""
     line, column = 1, 1
     for offset, ch in enumerate(text):
-        if ch == "\n":
-            line, column = line + 1, 1
+        if ch in LINE_BREAKS:
+            if not (ch == "\r" and text[offset + 1 : offset + 2] == "\n"):
+                line, column = line + 1, 1
             continue
         if ch.isspace():
             column += 1
@@ -88,6 +95,15 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
                 )
             half, half_pos = len(strokes), token.pos
             continue
+        if len(strokes) == MAX_STROKES:
+            raise NotationError(
+                f"the pattern has more than {MAX_STROKES:,} strokes, the limit for a pattern "
+                "(the longest printed one has 31)",
+                text=text,
+                line=token.pos.line,
+                column=token.pos.column,
+                hint="hint: for a longer render, repeat the pattern rather than writing it out.",
+            )
         drum = Drum.PI if token.kind == glyphs.CIRCLE else Drum.GU
         strokes.append(Stroke(drum, len(strokes), token.pos))
     if not strokes:

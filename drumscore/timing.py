@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from drumscore.errors import TempoError
+from drumscore.errors import DrumscoreError, TempoError
 
 #: The default: one stroke a second (see README, "Tempo").
 DEFAULT_BPM = Fraction(60)
@@ -16,10 +17,58 @@ MIN_BPM = Fraction(6)
 MAX_BPM = Fraction(1200)
 
 
+#: A number given as text is at most this long (README, "Limits"), so reading it is instant:
+#: 5,000 digits are refused unread, and an exponent past ±999 (1e999999999) stands for a number
+#: too large or too small for any range, without being computed.
+MAX_NUMBER_LENGTH = 32
+_NUMBER = re.compile(
+    r"(?P<mantissa>[+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE](?P<exponent>[+-]?\d+))?|[+-]?\d+/\d+"
+)
+_EXTREME = Fraction(10) ** 1000
+
+
+def shown(text: str, most: int = MAX_NUMBER_LENGTH) -> str:
+    """`text` quoted for a message, cut short when it is long."""
+    return repr(text if len(text) <= most else text[:most] + "…")
+
+
+def number_text(
+    text: str, what: str, example: str, error: type[DrumscoreError] = TempoError
+) -> Fraction:
+    """An exact Fraction from the text of a number ('96', '37.3', '1e-3', '3/2'), refused at once
+    when it is longer than MAX_NUMBER_LENGTH or not written as a plain number."""
+    text = text.strip()
+    if len(text) > MAX_NUMBER_LENGTH:
+        raise error(
+            f"{what} {shown(text)} is {len(text):,} characters long; a number is at most "
+            f"{MAX_NUMBER_LENGTH}, such as {example}",
+            option=what,
+        )
+    match = _NUMBER.fullmatch(text)
+    if not match:
+        raise error(
+            f"{what} must be a positive number such as {example}, not {text!r}", option=what
+        )
+    exponent = match["exponent"]
+    if exponent is not None and abs(int(exponent)) > 999:
+        mantissa = Fraction(match["mantissa"])
+        if mantissa == 0:
+            return mantissa
+        return mantissa * (_EXTREME if int(exponent) > 0 else 1 / _EXTREME)
+    try:
+        return Fraction(text)
+    except ZeroDivisionError:
+        raise error(
+            f"{what} must be a positive number such as {example}, not {text!r}", option=what
+        ) from None
+
+
 def _to_fraction(value: str | float | int | Fraction, what: str, example: str) -> Fraction:
     """An exact Fraction from user input; a decimal string such as '37.3' stays exact."""
     if isinstance(value, Fraction):
         return value
+    if isinstance(value, str):
+        return number_text(value, what, example)
     if isinstance(value, bool):
         raise TempoError(f"{what} must be a number, not {value!r}", option=what)
     if isinstance(value, float) and not math.isfinite(value):

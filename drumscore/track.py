@@ -425,21 +425,29 @@ def builtin_programmes() -> list[str]:
     return sorted(p.stem for p in PROGRAMMES_DIR.glob("*.toml"))
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long to be a file
+        return False
+
+
 def _programme_text(name: str) -> tuple[str, str]:
     """(text, where) of a programme file, or of a built-in programme by name."""
     path = Path(name)
     builtin = PROGRAMMES_DIR / f"{name}.toml"
-    if not path.is_file() and "/" not in name and builtin.is_file():
+    if not _is_file(path) and "/" not in name and _is_file(builtin):
         path = builtin
+    from drumscore.errors import InputMissingError
+    from drumscore.files.reading import read_input_text
+
     try:
-        return path.read_text(encoding="utf-8-sig"), f"programme {str(name)!r}"
-    except FileNotFoundError:
+        return read_input_text(path, "programme file"), f"programme {str(name)!r}"
+    except InputMissingError:
         raise ProgrammeError(
             f"no programme file {name!r}; give a TOML file or a built-in programme: "
             + ", ".join(builtin_programmes())
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProgrammeError(f"programme {name!r} cannot be read: {exc}") from None
 
 
 def _seconds(value, what: str, where: str, zero: bool) -> Fraction:

@@ -100,7 +100,7 @@ class Comparison:
 
 
 def compare(a: Score, b: Score) -> Comparison:
-    """Align the strokes of `a` and `b` (Needleman–Wunsch) and compare every section both have."""
+    """Align the strokes of `a` and `b` (align.align) and compare every section both have."""
     drums_a = [s.drum for s in a.pattern.strokes]
     drums_b = [s.drum for s in b.pattern.strokes]
     columns = tuple(

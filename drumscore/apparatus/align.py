@@ -24,12 +24,13 @@ from dataclasses import dataclass
 
 from drumscore.analysis.align import align
 from drumscore.analysis.collate import Check
-from drumscore.apparatus.notes import PrintedNote, ReportedReading, interpret, printed_notes
+from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
 from drumscore.errors import OptionError
 from drumscore.model import (
     SECTION_ORDER,
     Counts,
     Edition,
+    PrintedNote,
     Provenance,
     Score,
     Section,
@@ -134,6 +135,16 @@ class Place:
     def section_name(self) -> str:
         return self.section.value if self.section is not None else HALF
 
+    @property
+    def editions_part(self) -> bool:
+        """Whether editions of the corpus part here (not only a text an edition's note reports)."""
+        return any(not v.reported_by for v in self.variants)
+
+    @property
+    def reported(self) -> tuple[Variant, ...]:
+        """The readings here that an edition's note reports for a text outside the corpus."""
+        return tuple(v for v in self.variants if v.reported_by)
+
 
 @dataclass(frozen=True, slots=True)
 class WitnessNote:
@@ -207,6 +218,11 @@ class Apparatus:
     def text_of(self, index: int) -> str:
         """Witness `index`'s notation read back from the alignment."""
         return "".join(self.row(index))
+
+    @property
+    def parting(self) -> tuple[Place, ...]:
+        """The places where the editions themselves part."""
+        return tuple(p for p in self.places if p.editions_part)
 
     def place_of_column(self) -> dict[int, int]:
         """Column index → number (from 1) of the place it belongs to."""
@@ -587,7 +603,11 @@ def _reported(
             reading, reason = interpret(note, witness.score.pattern, witness.siglum)
             end_column = where[note.after - 1] + 1 if note.after > 0 else 0
             if reading is None:
-                left.append(WitnessNote(witness.siglum, note.after, note.text, end_column, reason))
+                left.append(
+                    WitnessNote(
+                        witness.siglum, note.after, printed_text(note.text), end_column, reason
+                    )
+                )
                 continue
             replaced = reading.replaces
             start_column = where[note.after - replaced] if replaced else end_column

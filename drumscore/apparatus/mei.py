@@ -145,18 +145,24 @@ def mei_document(a: Apparatus) -> ET.Element:
     measure = _e(_e(score, "section"), "measure", n="1", metcon="false", right="end")
     layer = _e(_e(measure, "staff", n="1"), "layer", n="1")
     ids = _Ids()
-    places = {p.start: p for p in a.places}
+    places: dict[int, list[Place]] = {}  # start column → its places (one with no columns first)
+    for p in a.places:
+        places.setdefault(p.start, []).append(p)
     directions: list = []  # (None, bar line id) or (place, [(variant, bar line ids)])
     stroke_ids: dict[int, str] = {}
     k = 0
-    while k < len(a.columns):
-        if k in places:
-            place = places[k]
+    while k <= len(a.columns):
+        stop = k
+        for place in places.get(k, ()):
             readings = _place(layer, place, ids)
             if any(halves for _, halves in readings):
                 directions.append((place, readings))
-            k = place.stop if place.stop > k else k + 1
+            stop = max(stop, place.stop)
+        if stop > k:
+            k = stop
             continue
+        if k == len(a.columns):
+            break
         sign = a.columns[k].cells[0]
         for half in _signs(layer, sign, ids):
             directions.append((None, half))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from drumscore.model import Edition, Pattern, Score
+from drumscore.model import Edition, Pattern, PrintedNote, Score
 
 _STROKES = "○□"
 _NUMBERS = {"一": 1, "二": 2, "兩": 2, "三": 3}
@@ -23,14 +23,6 @@ _READS = re.compile(rf"^(?P<witness>.+?)作(?P<strokes>[{_STROKES}]+)(?P<rest>.*
 _MORE = re.compile(
     rf"^(?P<witness>.+?)下?(?:尚|又)?有(?P<strokes>(?:[一二兩三][{_STROKES}])+)(?P<rest>.*)$"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class PrintedNote:
-    """A note printed inside a pattern: its text and how many strokes stand before it."""
-
-    text: str
-    after: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +42,16 @@ def _counted(strokes: str) -> str:
     return "".join(s * _NUMBERS[n] for n, s in re.findall(rf"([一二兩三])([{_STROKES}])", strokes))
 
 
+def printed_text(text: str) -> str:
+    """A note's text without the marks of its two small columns (/) and spaces."""
+    return re.sub(r"[\s/　]", "", text)
+
+
 def interpret(
     note: PrintedNote, pattern: Pattern, siglum: str
 ) -> tuple[ReportedReading | None, str]:
     """The reading a note reports, or None and why it stays a note."""
-    text = re.sub(r"[\s/　]", "", note.text)
+    text = printed_text(note.text)
     if not 0 <= note.after <= len(pattern.strokes):
         return None, f"it stands after stroke {note.after}, outside the pattern"
     match = _READS.match(text)
@@ -62,27 +59,15 @@ def interpret(
         strokes = match["strokes"]
         if len(strokes) > note.after:
             return None, "it names more strokes than stand before it"
-        return ReportedReading(match["witness"], siglum, note.text, strokes, len(strokes)), ""
+        return ReportedReading(match["witness"], siglum, text, strokes, len(strokes)), ""
     match = _MORE.match(text)
     if match:
-        return ReportedReading(
-            match["witness"], siglum, note.text, _counted(match["strokes"]), 0
-        ), ""
+        return ReportedReading(match["witness"], siglum, text, _counted(match["strokes"]), 0), ""
     if "少" in text:
         return None, "it says strokes are fewer but not which ones"
     return None, "it does not say which strokes another text reads"
 
 
 def printed_notes(edition: Edition, score: Score) -> tuple[PrintedNote, ...]:
-    """The notes an edition prints inside this score's pattern, as its edition file records
-    them (none when it records none)."""
-    found = getattr(score, "notes", None) or ()
-    out = []
-    for item in found:
-        if isinstance(item, dict):
-            text, after = item.get("text", ""), item.get("after")
-        else:
-            text, after = getattr(item, "text", ""), getattr(item, "after", None)
-        if text and isinstance(after, int):
-            out.append(PrintedNote(str(text), after))
-    return tuple(out)
+    """The notes an edition prints inside this score's pattern, as its edition file records them."""
+    return tuple(score.notes)

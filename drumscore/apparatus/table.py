@@ -46,6 +46,7 @@ def place_data(number: int, p: Place) -> dict:
         "position": p.position,
         "label": p.label,
         "section": p.section_name,
+        "editions_part": p.editions_part,
         "columns": [p.start, p.stop],
         "run": {"symbol": p.run.symbol, "first": p.run.first, "last": p.run.last}
         if p.run

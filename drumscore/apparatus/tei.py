@@ -131,7 +131,9 @@ def _score(body: ET.Element, a: Apparatus) -> None:
     notes_at: dict[int, list] = {}
     for note in a.notes:
         notes_at.setdefault(note.column, []).append(note)
-    places = {p.start: (n, p) for n, p in enumerate(a.places, 1)}
+    places: dict[int, list] = {}  # start column → its places (one with no columns comes first)
+    for n, p in enumerate(a.places, 1):
+        places.setdefault(p.start, []).append((n, p))
     last: ET.Element | None = None
     k = 0
 
@@ -149,8 +151,8 @@ def _score(body: ET.Element, a: Apparatus) -> None:
 
     while k <= len(a.columns):
         put_notes(k)
-        if k in places:
-            number, place = places[k]
+        stop = k
+        for number, place in places.get(k, ()):
             app = _e(ab, "app", n=str(number), loc=place.label)
             _e(app, "lem", place.lemma.text, wit=_refs(place.lemma.sigla))
             for v in place.variants:
@@ -175,11 +177,12 @@ def _score(body: ET.Element, a: Apparatus) -> None:
             if described:
                 _e(app, "note", "; ".join(dict.fromkeys(described)), type="variation")
             last = app
-            if place.stop > k:
-                for skipped in range(k + 1, place.stop):
-                    put_notes(skipped)
-                k = place.stop
-                continue
+            stop = max(stop, place.stop)
+        if stop > k:
+            for skipped in range(k + 1, stop):
+                put_notes(skipped)
+            k = stop
+            continue
         if k < len(a.columns):
             last = _text(ab, last, a.columns[k].cells[0])
         k += 1

@@ -22,6 +22,7 @@ COMMANDS = (corpus, render, play, extract, compare, collate, site, serve)
 EXIT_USAGE = EXIT_INPUT
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+EXIT_HANGUP = 129
 EXIT_BROKEN_PIPE = 141
 
 
@@ -33,8 +34,32 @@ class _Parser(argparse.ArgumentParser):
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    print(f"drumscore: error: {message}", file=sys.stderr)
+    say(f"drumscore: error: {message}")
     raise SystemExit(code)
+
+
+def say(line: str) -> None:
+    """A line on stderr; a closed or full stderr loses the line, never the exit status."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        print(line, file=stream, flush=True)
+    except (OSError, ValueError):
+        sys.stderr = _Lost()
+
+
+class _Lost:
+    """Where stderr goes once it has failed: nowhere, and it is no terminal."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,14 +87,46 @@ def _reconfigure_streams() -> None:
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM ends drumscore like Ctrl-C does: unwinding, so no partial output file is left."""
-    raise SystemExit(EXIT_TERMINATED)
+    """SIGTERM and SIGHUP (the terminal closed) end drumscore like Ctrl-C does: unwinding, so no
+    partial output file is left."""
+    raise SystemExit(EXIT_HANGUP if signum == signal.SIGHUP else EXIT_TERMINATED)
+
+
+def _open_standard_descriptors() -> None:
+    """Point a closed stdin, stdout or stderr (2>&-) at /dev/null, so no file drumscore opens
+    takes its number and receives what is meant for the terminal."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stderr is None:
+        sys.stderr = _Lost()
+
+
+def _stale_removed(path, pid: int) -> None:
+    say(f"drumscore: removed {str(path)!r}, left by an earlier run (process {pid}) that was killed")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from drumscore.files.atomic import on_stale_removed
+
+    _open_standard_descriptors()
     _reconfigure_streams()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
+        signal.signal(signal.SIGHUP, _terminate)
+    previous = on_stale_removed(_stale_removed)
+    try:
+        return _main(argv)
+    finally:
+        on_stale_removed(previous)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
@@ -83,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DrumscoreError as exc:
         fail(error_message(exc), exc.exit_status)
     except KeyboardInterrupt:
-        print("drumscore: interrupted", file=sys.stderr)
+        say("drumscore: interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader left (drumscore list | head): stop quietly, as other filters do
@@ -99,8 +156,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture): nothing to do
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, fileno)
     os.close(devnull)
 
 

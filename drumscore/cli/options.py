@@ -15,6 +15,15 @@ if TYPE_CHECKING:
     from drumscore.timeline import Timeline
 
 
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number of at most a dozen digits (a range check follows)."""
+    digits = text.strip()
+    if len(digits) > 12 or not digits.lstrip("+-").isdigit() or not digits.isascii():
+        shown = digits if len(digits) <= 20 else digits[:20] + "…"
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number of at most 12 digits")
+    return int(digits)
+
+
 def add_score_options(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
     """SCORE (left out only where `optional`) and --section."""
     parser.add_argument(
@@ -41,7 +50,7 @@ def add_tempo_options(parser: argparse.ArgumentParser, *, repeat: bool = True) -
         parser.add_argument(
             "--repeat",
             metavar="N",
-            type=int,
+            type=whole_number,
             default=None,
             help="play the section N times (default 1)",
         )
@@ -83,7 +92,11 @@ def add_rate_option(parser: argparse.ArgumentParser, help: str = "sample rate") 
     from drumscore.files.format_choice import DEFAULT_RATE
 
     parser.add_argument(
-        "--rate", type=int, default=None, metavar="HZ", help=f"{help} (default {DEFAULT_RATE})"
+        "--rate",
+        type=whole_number,
+        default=None,
+        metavar="HZ",
+        help=f"{help} (default {DEFAULT_RATE})",
     )
 
 

@@ -13,7 +13,8 @@ DELAY = 1.0
 @contextlib.contextmanager
 def progress_bar(frames: int, rate: int, quiet: bool = False) -> Iterator[Callable[[int], None]]:
     """A callback taking frames done; it draws a bar in seconds of audio when stderr is a tty."""
-    if quiet or not sys.stderr.isatty():
+    isatty = getattr(sys.stderr, "isatty", None)
+    if quiet or isatty is None or not isatty():
         yield lambda n: None
         return
     from tqdm import tqdm

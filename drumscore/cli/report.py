@@ -324,14 +324,21 @@ def format_place(p: Any) -> str:
     """One line of the apparatus: `11 (touhu)  ○ zhushu benyi … ] — weishi xunzuan yueshu`."""
     readings = []
     for v in p.variants:
-        reading = f"{v.shown} {_sigla(v.sigla)}"
-        if v.reported_by:
-            reading += f" (reported in {v.reported_by}: 「{v.quote}」)"
-        if v.description:
-            reading += f" ({v.description})"
-        readings.append(reading)
+        if not v.reported_by:
+            described = f" ({v.description})" if v.description else ""
+            readings.append(f"{v.shown} {_sigla(v.sigla)}{described}")
     where = p.section.value if p.section else f"after stroke {p.position - 1}"
     return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.sigla)} ] " + "; ".join(readings)
+
+
+def format_reported(p: Any) -> list[str]:
+    """Readings a note reports: `8 (head)  □ ] ○ 吳澄本 (in yishu: 「吳澄本作○」; ○ for □)`."""
+    where = p.section.value if p.section else f"after stroke {p.position - 1}"
+    return [
+        f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {v.sigla[0]} "
+        f"(in {v.reported_by}: 「{v.quote}」" + (f"; {v.description})" if v.description else ")")
+        for v in p.reported
+    ]
 
 
 _SPAN = {"head": "before 半", "touhu": "after 半", "she": "the whole"}
@@ -375,14 +382,18 @@ def format_key(apparatuses: Sequence[Any], marks: dict[str, str] | None = None) 
 
 
 def format_apparatus(a: Any) -> list[str]:
-    n = len(a.places)
+    n = len(a.parting)
     lines = [
         f"{a.key} · {a.title} · base {a.base.name} ({a.base.siglum}) · "
         f"{plural(len(a.witnesses), 'edition')} · {plural(n, 'place')} of variation",
         f"  base: {a.base.notation}",
         "",
     ]
-    lines += [f"  {format_place(p)}" for p in a.places] or ["  the editions agree"]
+    lines += [f"  {format_place(p)}" for p in a.parting] or ["  the editions agree"]
+    reported = [line for p in a.places for line in format_reported(p)]
+    if reported or a.notes:
+        lines += ["", "  in the editions' notes:"]
+    lines += [f"  {line}" for line in reported]
     for note in a.notes:
         lines.append(
             f"  note in {note.siglum} after stroke {note.after}: 「{note.text}」 (not a reading: "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from drumscore.cli.options import whole_number
 from drumscore.cli.report import plural
 from drumscore.render.musicxml import LYRICS
 
@@ -31,7 +32,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--dpi",
-        type=int,
+        type=whole_number,
         default=150,
         metavar="N",
         help="PNG: dots per inch (default 150)",

@@ -145,7 +145,12 @@ def _render_audio(args: argparse.Namespace, track, midimap) -> tuple[int, str]:
 
         strikes = track_strikes(track, args.rate, midimap)
         frames, blocks = render_blocks(
-            track.first, args.soundfont, args.rate, midimap, strikes=strikes
+            track.first,
+            args.soundfont,
+            args.rate,
+            midimap,
+            strikes=strikes,
+            normalize=not getattr(args, "no_normalize", False),
         )
         sound = f"SoundFont {args.soundfont}"
     else:
@@ -155,7 +160,11 @@ def _render_audio(args: argparse.Namespace, track, midimap) -> tuple[int, str]:
 
         kit = load_kit(args.kit) if args.kit else builtin_kit()
         p = track_plan(track, kit, args.rate)
-        frames, blocks = p.frames, mix_blocks(p)
+        if getattr(args, "no_normalize", False):
+            from drumscore.render.mix import check_unnormalised
+
+            check_unnormalised(p)
+        frames, blocks = p.frames, mix_blocks(p, normalize=not getattr(args, "no_normalize", False))
         sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
     written = 0
 

@@ -385,7 +385,22 @@ class _Reader:
         before: Token | None = None  # text just before, with only spacing since
         for token in lexer.tokens(self.source, self.tables):
             kind = token.kind
-            if kind == Kind.STROKES:
+            if kind == Kind.OTHER:  # the commonest token first
+                if run is not None:
+                    if not any(t.kind == Kind.PUNCT for t in pending):
+                        self._check_neighbour(token, 1)
+                    self._cut_tail(run, pending, token)
+                    self._close(run, pending)
+                    run, pending = None, []
+                    value = token.value
+                    if len(value) < 16 and len(_bare(value)) <= MAX_INTERRUPTION:
+                        items.append(_Gap(token))
+                elif items and isinstance(items[-1], _Gap) and items[-1].token.end == token.start:
+                    items.pop()
+                half = None
+                before = token
+                adjacent = blank = False
+            elif kind == Kind.STROKES:
                 if run is not None:
                     stop = _stop(pending) if run.trail_half is None else None
                     if stop is not None:
@@ -434,20 +449,6 @@ class _Reader:
                     blank = True
                 half = before = None
                 adjacent = False
-            elif kind == Kind.OTHER:
-                if run is not None:
-                    if not any(t.kind == Kind.PUNCT for t in pending):
-                        self._check_neighbour(token, 1)
-                    self._cut_tail(run, pending, token)
-                    self._close(run, pending)
-                    run, pending = None, []
-                    if len(_bare(token.value)) <= MAX_INTERRUPTION:
-                        items.append(_Gap(token))
-                elif items and isinstance(items[-1], _Gap) and items[-1].token.end == token.start:
-                    items.pop()
-                half = None
-                before = token
-                adjacent = blank = False
             else:  # a label, or the heading 鼓
                 if run is not None:
                     self._close(run, pending)
@@ -524,6 +525,8 @@ class _Reader:
         if not stripped:
             return
         ch = stripped[0] if step > 0 else stripped[-1]
+        if lexer.is_ideograph(ch):
+            return
         if glyphs.is_symbol_like(ch) or ch in glyphs.CONFUSABLES:
             offset = token.start + text.index(ch) if step > 0 else token.start + text.rindex(ch)
             pos = self.position(offset)
@@ -811,8 +814,12 @@ def _stop(pending: list[Token]) -> Token | None:
     return None
 
 
+_BARE = str.maketrans(dict.fromkeys(lexer.SPACES + lexer.PUNCTUATION))
+
+
 def _bare(text: str) -> str:
-    return "".join(c for c in text if c not in lexer.SPACES and c not in lexer.PUNCTUATION)
+    """`text` without spaces and punctuation."""
+    return text.translate(_BARE)
 
 
 def _check_unique(found: list[Found], source_name: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from drumscore import glyphs
 from drumscore.errors import NotationError
@@ -62,9 +62,10 @@ class Kind:
     OTHER = "other"  # text: prose, commentary
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A token: its kind, its source offsets [start, end) and its value (see Kind)."""
+class Token(NamedTuple):
+    """A token: its kind, its source offsets [start, end) and its value (see Kind).
+
+    A named tuple, not a dataclass: a whole 卷 is tens of thousands of tokens."""
 
     kind: str
     start: int
@@ -88,6 +89,8 @@ class Tables:
         strokes = [c for c, s in self.glyphs.items() if s in (glyphs.CIRCLE, glyphs.SQUARE)]
         halves = [c for c, s in self.glyphs.items() if s == glyphs.HALF]
         self.stroke_chars = frozenset(strokes)
+        #: str.translate table from each stroke character to its canonical ○ or □
+        self.canonical = str.maketrans({c: self.glyphs[c] for c in strokes})
         special = (
             "".join(strokes)
             + "".join(halves)
@@ -97,15 +100,24 @@ class Tables:
             + LINE_MARK
             + "<\n"
         )
+        space = _class(SPACES)
+        notes = [
+            f"{re.escape(o)}(?:[^{_class(o + c)}]|{re.escape(o)}[^{_class(o + c)}]*{re.escape(c)})*"
+            f"{re.escape(c)}"
+            for o, c in NOTE_BRACKETS.items()
+        ]
         self.regex = re.compile(
             "|".join(
                 [
                     r"(?P<header>(?<![^\n])#[^\n]*)",
-                    r"(?P<nl>\n)",
+                    # a line of nothing but spaces and markup: a blank line, or a page-break line
+                    rf"(?P<empty>(?<![^\n])(?:[{space}]|¶|<[^<>\n]*>)*(?=\n|\Z))",
+                    rf"(?P<indent>(?<![^\n])[{space}]+)",
+                    r"(?P<nl>¶*\n)",
                     r"(?P<tag><[^<>\n]*>)",
                     f"(?P<mark>{re.escape(LINE_MARK)}+)",
-                    f"(?P<space>[{_class(SPACES)}]+)",
-                    f"(?P<note>[{_class(NOTE_BRACKETS)}])",
+                    f"(?P<space>[{space}]+)",
+                    f"(?P<note>{'|'.join(notes)})",
                     f"(?P<strokes>[{_class(strokes)}]+)",
                     f"(?P<half>[{_class(halves)}])",
                     f"(?P<label>[{_class(self.states)}][ \u3000]?[{DRUM_CHARS}])",
@@ -114,13 +126,11 @@ class Tables:
                     f"(?P<other>[^{_class(special)}]+)",
                     r"(?P<lone>.)",
                 ]
-            )
+            ),
+            re.S,
         )
 
 
-#: A line that holds nothing but markup (a page-break line) or nothing at all.
-_EMPTY_LINE = re.compile(rf"(?:[{_class(SPACES)}]|{re.escape(LINE_MARK)}|<[^<>\n]*>)*(?=\n|$)")
-_HAS_TAG = re.compile(r"<[^<>\n]*>")
 _NOTE_MARKUP = re.compile(r"[\s¶/]|<[^<>\n]*>")
 
 
@@ -132,67 +142,67 @@ def is_ideograph(ch: str) -> bool:
 
 def tokens(source: str, tables: Tables) -> Iterator[Token]:
     """The tokens of `source` in order. An unclosed note is a NotationError at its bracket."""
-    regex = tables.regex
-    pos = 0
     n = len(source)
-    line_start = True
-    while pos < n:
-        if line_start:
-            line_start = False
-            empty = _EMPTY_LINE.match(source, pos)
-            if empty and source[pos : pos + 1] != "#":
-                end = empty.end()
-                kind = Kind.PAGE if _HAS_TAG.search(source, pos, end) else Kind.BLANK
-                yield Token(kind, pos, end)
-                pos = end
-                continue
-            indent = len(source[pos : pos + 64]) - len(source[pos : pos + 64].lstrip(SPACES))
-            if indent:
-                yield Token(Kind.INDENT, pos, pos + indent)
-                pos += indent
-                continue
-        match = regex.match(source, pos)
-        assert match is not None  # the last alternative matches any character
-        group = match.lastgroup
-        end = match.end()
-        if group == "nl":
-            line_start = True
-            yield Token(Kind.LINE, pos, end)
-        elif group == "other":
-            text = match.group()
-            if end < n and source[end] in DRUM_CHARS and is_ideograph(text[-1]):
-                if len(text) > 1:
-                    yield Token(Kind.OTHER, pos, end - 1, text[:-1])
-                yield Token(Kind.ULABEL, end - 1, end + 1, text[-1])
-                end += 1
+    pos = 0
+    drum_taken = -1  # the offset of a 鼓 that an unknown label took already
+    canonical = tables.canonical
+    states = tables.states
+    while pos <= n:
+        restart = None
+        for match in tables.regex.finditer(source, pos):
+            group = match.lastgroup
+            start, end = match.span()
+            if group == "other":
+                text = match.group()
+                if end < n and source[end] in DRUM_CHARS and is_ideograph(text[-1]):
+                    if len(text) > 1:
+                        yield Token(Kind.OTHER, start, end - 1, text[:-1])
+                    yield Token(Kind.ULABEL, end - 1, end + 1, text[-1])
+                    drum_taken = end
+                else:
+                    yield Token(Kind.OTHER, start, end, text)
+            elif group == "nl":
+                yield Token(Kind.LINE, start, end)
+            elif group == "strokes":
+                yield Token(Kind.STROKES, start, end, match.group().translate(canonical))
+            elif group == "note":
+                yield Token(
+                    Kind.NOTE, start, end, _NOTE_MARKUP.sub("", source[start + 1 : end - 1])
+                )
+            elif group == "label":
+                yield Token(Kind.LABEL, start, end, states[source[start]])
+            elif group == "space":
+                yield Token(Kind.SPACE, start, end)
+            elif group == "indent":
+                yield Token(Kind.INDENT, start, end)
+            elif group == "empty":
+                kind = Kind.PAGE if "<" in match.group() else Kind.BLANK
+                yield Token(kind, start, end)
+            elif group == "tag":
+                kind = Kind.PAGE if match.group().startswith("<pb") else Kind.MARKUP
+                yield Token(kind, start, end, match.group())
+            elif group == "mark":
+                yield Token(Kind.MARKUP, start, end)
+            elif group == "header":
+                yield Token(Kind.HEADER, start, end)
+            elif group == "drum":
+                if start != drum_taken:
+                    yield Token(Kind.DRUM, start, end, match.group())
+            elif group == "half":
+                yield Token(Kind.HALF, start, end, match.group())
+            elif group == "punct":
+                yield Token(Kind.PUNCT, start, end, match.group())
+            elif source[start] in NOTE_BRACKETS:
+                # a note nested deeper than the pattern reads, or one never closed
+                end, text = _note(source, start)
+                yield Token(Kind.NOTE, start, end, text)
+                restart = end
+                break
             else:
-                yield Token(Kind.OTHER, pos, end, text)
-        elif group == "strokes":
-            glyph = tables.glyphs
-            yield Token(Kind.STROKES, pos, end, "".join(glyph[c] for c in match.group()))
-        elif group == "label":
-            yield Token(Kind.LABEL, pos, end, tables.states[match.group()[0]])
-        elif group == "note":
-            end, text = _note(source, pos)
-            yield Token(Kind.NOTE, pos, end, text)
-        elif group == "space":
-            yield Token(Kind.SPACE, pos, end)
-        elif group == "tag":
-            kind = Kind.PAGE if match.group().startswith("<pb") else Kind.MARKUP
-            yield Token(kind, pos, end, match.group())
-        elif group == "mark":
-            yield Token(Kind.MARKUP, pos, end)
-        elif group == "header":
-            yield Token(Kind.HEADER, pos, end)
-        else:
-            kind = {
-                "half": Kind.HALF,
-                "drum": Kind.DRUM,
-                "punct": Kind.PUNCT,
-                "lone": Kind.OTHER,
-            }[str(group)]
-            yield Token(kind, pos, end, match.group())
-        pos = end
+                yield Token(Kind.OTHER, start, end, match.group())
+        if restart is None:
+            return
+        pos = restart
 
 
 def _note(source: str, start: int) -> tuple[int, str]:

@@ -1,4 +1,11 @@
-"""Files at the edge: atomic writes that never leave a partial file or clobber a good one."""
+"""Files at the edge: atomic writes that never leave a partial file or clobber a good one.
+
+A file is written under a temporary name beside it, .NAME.drumscore-PID-XXXXXXXX.part (PID the
+writer's process id; NAME shortened so the whole stays within the file-name limit), and renamed
+when complete. A writer killed outright (SIGKILL, a crash) cannot remove its temporary file, so
+every write first removes the temporary files in its folder whose process is gone (remove_stale),
+and tells the function given to on_stale_removed.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +14,102 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from drumscore.errors import OutputError, WriteError
+from drumscore.errors import DrumscoreError, OutputError, WriteError
+
+#: The temporary names of every writer: .NAME.drumscore-PID-XXXXXXXX.part.
+TEMPORARY = re.compile(r"\..*\.drumscore-([1-9][0-9]*)-[a-z0-9_]{8}\.part", re.DOTALL)
+_SUFFIX = ".part"
+#: The file-name limit where the system does not say (NAME_MAX on Linux and macOS).
+NAME_MAX = 255
+
+#: Called with each stale temporary file a write removed (see on_stale_removed).
+_stale_callback: Callable[[Path, int], None] | None = None
+
+
+def on_stale_removed(callback: Callable[[Path, int], None] | None):
+    """Have `callback(path, pid)` told of every stale temporary file a write removes; returns the
+    callback it replaces."""
+    global _stale_callback
+    previous, _stale_callback = _stale_callback, callback
+    return previous
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, but belongs to someone else
+        return True
+    return True
+
+
+def remove_stale(folder: str | Path) -> list[tuple[Path, int]]:
+    """Remove the temporary files (and page folders) in `folder` left by writers that are gone;
+    return each with the process id that left it."""
+    removed: list[tuple[Path, int]] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = TEMPORARY.fullmatch(entry.name)
+        if not match:
+            continue
+        pid = int(match.group(1))
+        if pid == os.getpid() or _alive(pid):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append((Path(entry.path), pid))
+        if _stale_callback is not None:
+            _stale_callback(Path(entry.path), pid)
+    return removed
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return NAME_MAX
+
+
+def temporary_prefix(path: Path) -> str:
+    """The start of a temporary name for `path`: `path`'s name, shortened to fit the limit."""
+    folder = path.parent if str(path.parent) else Path(".")
+    tag = f".drumscore-{os.getpid()}-"
+    room = _name_max(folder) - len(os.fsencode(f".{tag}{_SUFFIX}")) - 8  # mkstemp adds 8
+    name = path.name
+    while name and len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return f".{name}{tag}"
+
+
+def _make_temporary(path: Path, folder_too: bool = False) -> Path:
+    folder = path.parent if str(path.parent) else Path(".")
+    remove_stale(folder)
+    prefix = temporary_prefix(path)
+    try:
+        if folder_too:
+            return Path(tempfile.mkdtemp(prefix=prefix, suffix=_SUFFIX, dir=folder))
+        fd, name = tempfile.mkstemp(prefix=prefix, suffix=_SUFFIX, dir=folder)
+    except OSError as exc:
+        raise WriteError(f"cannot write in {str(folder)!r}: {exc.strerror}") from None
+    os.close(fd)
+    return Path(name)
+
+
+def write_failed(path: str | Path, exc: OSError) -> WriteError:
+    """The one-line error for an output that failed while it was written."""
+    return WriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}")
 
 
 def check_writable(path: str | Path) -> Path:
@@ -39,16 +138,16 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     A symbolic link is followed, so the file it points to is replaced and the link kept.
     """
     path = check_writable(os.path.realpath(path) if os.path.islink(path) else path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
-    except OSError as exc:
-        raise WriteError(f"cannot write in {str(path.parent)!r}: {exc.strerror}") from None
-    os.close(fd)
-    tmp_path = Path(tmp)
+    tmp_path = _make_temporary(path)
     try:
         yield tmp_path
         _set_mode(tmp_path, path)
         os.replace(tmp_path, path)
+    except OSError as exc:
+        tmp_path.unlink(missing_ok=True)
+        if isinstance(exc, DrumscoreError):
+            raise
+        raise write_failed(path, exc) from None
     except BaseException:
         tmp_path.unlink(missing_ok=True)
         raise
@@ -108,12 +207,7 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
     if not pages:
         raise OutputError(f"no pages to write to {str(path)!r}")
     targets = series_paths(path, len(pages))
-    try:
-        staging = Path(
-            tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
-        )
-    except OSError as exc:
-        raise WriteError(f"cannot write in {str(path.parent)!r}: {exc.strerror}") from None
+    staging = _make_temporary(path, folder_too=True)
     try:
         staged = []
         for target, page in zip(targets, pages, strict=True):
@@ -124,7 +218,7 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
         for tmp, target in zip(staged, targets, strict=True):
             os.replace(tmp, target)
     except OSError as exc:
-        raise WriteError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+        raise write_failed(path, exc) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for old in stale_pages(path, len(pages)):

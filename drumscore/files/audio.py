@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from drumscore.files.atomic import atomic_path
+from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
@@ -72,20 +72,63 @@ def stream_audio(
     """
     import soundfile as sf
 
-    fmt, subtype = audio_format(path, subtype)
+    fmt, subtype = audio_format(path, subtype, rate)
     if fmt == "WAV" and frames * channels * _BYTES.get(subtype, 4) > WAV_LIMIT:
         fmt = "RF64"
     with atomic_path(path) as tmp:
-        with sf.SoundFile(
-            str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
-        ) as out:
+        try:
+            out = sf.SoundFile(
+                str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
+            )
+        except sf.SoundFileError as exc:
+            raise write_failed(path, OSError(0, _reason(None, exc, tmp))) from None
+        try:
             for key, value in (tags or {}).items():
                 setattr(out, key, value)
             convert = _to_pcm16 if subtype == "PCM_16" else None
             for block in blocks:
-                out.write(convert(block) if convert and block.dtype.kind == "f" else block)
+                block = convert(block) if convert and block.dtype.kind == "f" else block
+                try:
+                    out.write(block)
+                except sf.SoundFileError as exc:
+                    raise write_failed(path, OSError(0, _reason(out, exc, tmp))) from None
+        finally:
+            try:
+                out.close()
+            except sf.SoundFileError as exc:
+                raise write_failed(path, OSError(0, _reason(None, exc, tmp))) from None
         if cues:
-            add_cues(tmp, fmt, cues, rate)
+            try:
+                add_cues(tmp, fmt, cues, rate)
+            except Exception as exc:
+                # mutagen wraps the OSError of a full disk in its own error
+                cause = exc if isinstance(exc, OSError) else exc.__context__ or exc
+                if not isinstance(cause, OSError):
+                    raise
+                raise write_failed(path, cause) from None
+
+
+def _reason(out, exc: Exception, tmp: Path) -> str:
+    """What made libsndfile fail, such as "No space left on device": its own message for the
+    file (`out`, or None for its last error), which names the system error, where its exception
+    says only "System error."."""
+    import soundfile as sf
+
+    try:
+        handle = sf._ffi.NULL if out is None else out._file
+        text = sf._ffi.string(sf._snd.sf_strerror(handle)).decode("utf-8", "replace")
+    except (AttributeError, TypeError):
+        return str(exc)
+    if text.startswith("System error : "):
+        return text.removeprefix("System error : ").rstrip(".")
+    # an encoder's own message (FLAC: "problem with initialization"): a write of our own shows
+    # whether the system refused the bytes
+    try:
+        with open(tmp, "ab", buffering=0) as probe:
+            probe.write(bytes(1 << 16))
+    except OSError as system:
+        return system.strerror or str(system)
+    return text or str(exc)
 
 
 def add_cues(path: str | Path, fmt: str, cues: Sequence[tuple[int, str]], rate: int) -> None:

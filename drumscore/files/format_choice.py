@@ -45,16 +45,35 @@ def check_rate(rate: int | None) -> int:
     return rate
 
 
-def audio_format(path: str | Path, subtype: str | None = None) -> tuple[str, str]:
-    """The soundfile (format, subtype) for an audio path, checked against libsndfile."""
+#: The only sample rates some encodings take (Opus: 8, 12, 16, 24 and 48 kHz).
+SUBTYPE_RATES = {"OPUS": (8000, 12000, 16000, 24000, 48000)}
+#: The longest subtype name libsndfile has is 14 characters; anything far longer is not one.
+_MAX_SUBTYPE = 40
+
+
+def audio_format(
+    path: str | Path, subtype: str | None = None, rate: int | None = None
+) -> tuple[str, str]:
+    """The soundfile (format, subtype) for an audio path, checked against libsndfile and, when
+    given, against the sample rate the subtype can take."""
     import soundfile as sf
 
     fmt = AUDIO[Path(path).suffix.lower()]
+    given = subtype or DEFAULT_SUBTYPE[fmt]
     subtype = (subtype or DEFAULT_SUBTYPE[fmt]).upper()
-    if not sf.check_format(fmt, subtype):
+    if len(subtype) > _MAX_SUBTYPE or not sf.check_format(fmt, subtype):
         usable = ", ".join(sf.available_subtypes(fmt))
+        shown = given if len(subtype) <= _MAX_SUBTYPE else given[:_MAX_SUBTYPE] + "…"
         raise OptionError(
-            f"subtype {subtype!r} cannot be written as {fmt}; use one of: {usable}",
+            f"subtype {shown!r} cannot be written as {fmt}; use one of: {usable}",
+            option="subtype",
+        )
+    rates = SUBTYPE_RATES.get(subtype)
+    if rate is not None and rates is not None and rate not in rates:
+        khz = ", ".join(f"{r // 1000}" for r in rates)
+        raise OptionError(
+            f"subtype {subtype} takes a sample rate of {khz} kHz, not {rate} Hz; "
+            f"give a rate of {rates[-1]}",
             option="subtype",
         )
     return fmt, subtype

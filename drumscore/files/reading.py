@@ -23,6 +23,7 @@ LIMITS = {
     "edition file": 1 * MiB,
     "kit file": 1 * MiB,
     "notation file": 1 * MiB,
+    "programme file": 1 * MiB,
     "passage": 4 * MiB,
     "kit sample": 256 * MiB,
     "SoundFont": 2048 * MiB,

@@ -139,9 +139,9 @@ def plain_lines(timeline: Timeline, k: int) -> list[str]:
 
 #: The keys of live play, as shown on screen and in --help.
 KEYS = (
-    ("space", "pause/resume"),
-    ("+ -", "tempo ±1"),
-    ("] [", "±5"),
+    ("space", "pause"),
+    ("+/-", "tempo ±1"),
+    ("]/[", "±5"),
     ("t", "tap"),
     ("s", "touhu/she"),
     ("n", "next item"),
@@ -154,6 +154,8 @@ def keys_line(columns: int = 80, items: int = 1) -> str:
     """The keys, as much of them as fits in `columns`."""
     words = [f"{key} {what}" for key, what in KEYS if key != "n" or items > 1]
     line = "  keys: " + " · ".join(words)
+    if width(line) > columns:
+        line = "  " + " · ".join(words)
     return line if width(line) <= columns else line[: max(0, columns - 1)] + "…"
 
 

@@ -8,11 +8,13 @@ so a render streams to its file in blocks with memory that does not grow with it
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
+from drumscore.errors import OptionError
 from drumscore.expression import default_velocity
 from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.render.kit import Kit, builtin_kit
@@ -165,15 +167,17 @@ def blocks(
     plan: MixPlan,
     block_frames: int = BLOCK_FRAMES,
     peak_dbfs: float = PEAK_DBFS,
+    normalize: bool = True,
 ) -> Iterator[np.ndarray]:
     """The normalised mix as consecutive float32 blocks; the same samples as render_audio.
 
-    Each block is a view of one reused buffer, valid until the next is asked for.
+    Each block is a view of one reused buffer, valid until the next is asked for. With
+    `normalize` false the samples keep the kit's own level (see check_unnormalised).
     """
     if plan.loop_length is not None:
-        yield from _folded_blocks(plan, block_frames, peak_dbfs)
+        yield from _folded_blocks(plan, block_frames, peak_dbfs, normalize)
         return
-    scale = gain_for(peak(plan), peak_dbfs)
+    scale = gain_for(peak(plan), peak_dbfs) if normalize else np.float32(1)
     buffer = np.empty((min(block_frames, max(plan.length, 1)), 2), dtype=np.float32)
     for start in range(0, plan.length, block_frames):
         stop = min(plan.length, start + block_frames)
@@ -271,19 +275,42 @@ def folded_range(plan: MixPlan, start: int, stop: int) -> np.ndarray:
     return out
 
 
-def _folded_blocks(plan: MixPlan, block_frames: int, peak_dbfs: float) -> Iterator[np.ndarray]:
+def _folded_blocks(
+    plan: MixPlan, block_frames: int, peak_dbfs: float, normalize: bool = True
+) -> Iterator[np.ndarray]:
     period = plan.loop_length
     assert period is not None
     head = min(period, plan.length - period)  # the part of the file the fold reaches
-    highest = peak(plan)
-    if head > 0:
-        highest = max(highest, float(np.max(np.abs(folded_range(plan, 0, head)))))
-    scale = gain_for(highest, peak_dbfs)
+    highest = folded_peak(plan)
+    scale = gain_for(highest, peak_dbfs) if normalize else np.float32(1)
     for start in range(0, period, block_frames):
         stop = min(period, start + block_frames)
         out = folded_range(plan, start, stop) if start < head else mix_range(plan, start, stop)
         out *= scale
         yield out
+
+
+def folded_peak(plan: MixPlan) -> float:
+    """The highest sample of the mix as written: folded onto its start if it is loopable."""
+    highest = peak(plan)
+    if plan.loop_length is not None:
+        head = min(plan.loop_length, plan.length - plan.loop_length)
+        if head > 0:
+            highest = max(highest, float(np.max(np.abs(folded_range(plan, 0, head)))))
+    return highest
+
+
+def check_unnormalised(plan: MixPlan) -> float:
+    """The peak (dBFS) of the mix left at the kit's level, or an OptionError if it would clip."""
+    highest = folded_peak(plan)
+    if highest > 1.0:
+        raise OptionError(
+            f"no_normalize leaves the mix peaking at {20 * math.log10(highest):+.1f} dBFS, "
+            "which would clip; leave it out (the render is then peak-normalised to "
+            f"{PEAK_DBFS:g} dBFS) or lower the velocities",
+            option="no_normalize",
+        )
+    return 20 * math.log10(highest) if highest > 0 else -math.inf
 
 
 def render_track(track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> np.ndarray:

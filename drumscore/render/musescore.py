@@ -87,6 +87,17 @@ def engrave(
             option="kind",
         )
     program = executable or find_musescore()
+    try:
+        return _engrave(musicxml, kind, dpi, trim, program)
+    except OSError as exc:
+        # the working folder: a full /tmp, a file-size limit
+        raise EngraveError(
+            f"MuseScore's working files cannot be written in the temporary folder: "
+            f"{exc.strerror or exc}"
+        ) from None
+
+
+def _engrave(musicxml: bytes, kind: str, dpi: int, trim: int | None, program: str) -> Engraving:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     env.setdefault("XDG_RUNTIME_DIR", "")
     with tempfile.TemporaryDirectory(prefix="drumscore-engrave-") as folder:

@@ -105,11 +105,15 @@ def render_blocks(
     midimap: MidiMap | None = None,
     block_frames: int = 1 << 16,
     strikes: list[Strike] | None = None,
+    normalize: bool = True,
 ) -> tuple[int, Iterator]:
     """(most frames, blocks): float32 stereo blocks of the timeline played by FluidSynth.
 
     The synthesiser is made (and the SoundFont loaded) here, before any block is asked for.
-    `strikes`, if given, are played instead of the timeline's (see track_strikes).
+    `strikes`, if given, are played instead of the timeline's (see track_strikes). With
+    `normalize` (the default) the render is peak-normalised like the kit's, to PEAK_DBFS: it is
+    played twice, once to find its peak and once to write it (FluidSynth plays the same events
+    to the same samples), so it streams in blocks however long it is.
     """
     if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
         raise SoundFontError(
@@ -121,7 +125,20 @@ def render_blocks(
     plan = strikes if strikes is not None else timeline_strikes(timeline, rate, midimap)
     tail = int(MAX_TAIL * rate)
     most = (plan[-1].off if plan else 0) + tail
-    return most, _blocks(synth, plan, rate, block_frames, tail)
+    if not normalize:
+        return most, _blocks(synth, plan, rate, block_frames, tail)
+    highest = 0.0
+    for block in _blocks(synth, plan, rate, block_frames, tail):
+        highest = max(highest, float(abs(block).max(initial=0.0)))
+    return most, _scaled(open_synth(soundfont, rate), plan, rate, block_frames, tail, highest)
+
+
+def _scaled(synth, plan, rate, block_frames, tail, highest: float) -> Iterator:
+    from drumscore.render.mix import gain_for
+
+    gain = gain_for(highest)
+    for block in _blocks(synth, plan, rate, block_frames, tail):
+        yield block * gain
 
 
 def open_synth(soundfont: str | Path, rate: int):

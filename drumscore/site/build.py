@@ -13,6 +13,7 @@ import os
 import shutil
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,11 @@ class SiteReport:
 
 def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+def _q(value: str) -> str:
+    """A value for a link's query string."""
+    return esc(urllib.parse.quote(value, safe="/@"))
 
 
 def _json_script(element_id: str, value: object) -> str:
@@ -283,7 +289,7 @@ def score_page(entry, score_data: dict, files: dict[str, str], shared):
 {_source_html(score_data)}
 </section>
 {_downloads_html(score_data, files, root)}
-<p><a href="{root}compare.html?a={esc(score_data["key"])}">Compare this reading with another
+<p><a href="{root}compare.html?a={_q(score_data["key"])}">Compare this reading with another
 </a></p>"""
     data = _json_script(
         "page-data",
@@ -421,7 +427,7 @@ def index_page(scores: list[dict], collations: list[dict], pool, shared, apparat
                 diffs = (
                     '<ul class="differences">'
                     + "".join(f"<li>{esc(d)}</li>" for d in r["differences"])
-                    + f'</ul><p><a href="compare.html?a={esc(other)}&amp;b={esc(first)}">'
+                    + f'</ul><p><a href="compare.html?a={_q(other)}&amp;b={_q(first)}">'
                     "Compare with the majority reading</a></p>"
                 )
             counts = " · ".join(
@@ -466,12 +472,12 @@ def index_page(scores: list[dict], collations: list[dict], pool, shared, apparat
     for edition in pool:
         own = [s for s in scores if s["edition"] == edition.id]
         cells = " ".join(
-            _score_link(s, f'<span lang="zh">{esc(s["state"])}</span> {s["figure"]}') for s in own
+            _score_link(s, f'<span lang="zh">{esc(s["state"])}鼓</span> {s["figure"]}') for s in own
         )
         rows.append(
-            f'<tr><th scope=row><span lang="zh">{esc(edition.name)}</span><br>'
-            f"<code>{esc(edition.id)}</code></th><td>{esc(edition.provenance.citation)}</td>"
-            f"<td class=links>{cells}</td></tr>"
+            f'<li><p class="edition-name"><strong lang="zh">{esc(edition.name)}</strong> '
+            f'<code>{esc(edition.id)}</code> <span class="links">{cells}</span></p>'
+            f'<p class="edition-source">{esc(edition.provenance.citation)}</p></li>'
         )
     body = f"""<h1>The drum scores of the <span lang="zh">投壺</span> chapter</h1>
 <p class="lead">Two patterns, for the states of <span lang="zh">魯</span> and
@@ -479,9 +485,7 @@ def index_page(scores: list[dict], collations: list[dict], pool, shared, apparat
 it, hear it at the tempo you choose and download it; the compare view lines two readings up.</p>
 <section aria-labelledby="editions-h">
 <h2 id="editions-h">Editions</h2>
-<div class="scroll"><table class="editions"><thead><tr><th scope=col>edition</th>
-<th scope=col>source</th><th scope=col>scores</th></tr></thead><tbody>{"".join(rows)}</tbody>
-</table></div>
+<ul class="editions">{"".join(rows)}</ul>
 </section>
 <h2>Where the editions part</h2>
 {"".join(blocks)}"""

@@ -36,3 +36,23 @@ def test_single_deletion():
 def test_empty_sequences():
     assert align("", "") == ()
     assert distance("", "○□") == 2
+
+
+@given(st.lists(st.sampled_from("○□"), max_size=300), st.lists(st.sampled_from("○□"), max_size=300))
+def test_the_linear_memory_alignment_is_as_good_as_the_full_table(a, b):
+    from drumscore.analysis import align as module
+
+    full = module.needleman_wunsch(a, b)
+    old = module.TABLE_CELLS
+    module.TABLE_CELLS = 16  # force the divide and conquer on all but the smallest parts
+    try:
+        split = align(a, b)
+    finally:
+        module.TABLE_CELLS = old
+    assert [i for i, _ in split if i is not None] == list(range(len(a)))
+    assert [j for _, j in split if j is not None] == list(range(len(b)))
+
+    def cost(pairs):
+        return sum(1 for i, j in pairs if i is None or j is None or a[i] != b[j])
+
+    assert cost(split) == cost(full) == distance(a, b)

@@ -34,17 +34,29 @@ def test_every_witness_reads_back_from_the_alignment_of_every_score():
             assert a.text_of(i) == w.score.pattern.notation
 
 
-def own(places):
-    """The places where the editions' own readings part, not the readings their notes report."""
-    return tuple(p for p in places if not any(v.reported_by for v in p.variants))
+def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
+    lu1, lu2 = build_all(scores=[(1, "魯"), (2, "魯")])
+    (place,) = lu1.places
+    (v,) = place.reported
+    assert (place.label, place.lemma.text, v.text, v.sigla, v.reported_by) == (
+        "8",
+        "□",
+        "○",
+        ("吳澄本",),
+        "yishu",
+    )
+    (note,) = lu1.notes
+    assert note.siglum == "yishu" and "少" in note.text
+    (added,) = [p for p in lu2.places if not p.editions_part]
+    assert added.label == "after 21" and added.reported[0].text == "□○"
 
 
 def test_lu_2_has_one_place_the_circle_three_editions_lack():
     (a,) = build_all(scores=[(2, "魯")])
     thirteen = sigla_where(2, "魯", lambda s: s.pattern.counts().pi == 13)
     assert thirteen == {"xunzuan", "weishi", "yueshu"}
-    (place,) = own(a.places)
-    (variant,) = place.variants
+    (place,) = a.parting
+    (variant,) = [v for v in place.variants if not v.reported_by]
     assert set(variant.sigla) == thirteen and variant.text == ""
     assert set(place.lemma.sigla) == {e.id for e in editions()} - thirteen
     assert place.lemma.text == "○"
@@ -62,22 +74,22 @@ def test_xue_2_places_are_where_liji_benyi_parts_from_the_rest():
     base = a.base.notation
     differ = sigla_where(2, "薛", lambda s: s.pattern.notation != base)
     assert differ == {"benyi", "benyi-skqs"}
-    assert a.places
-    for place in a.places:
-        assert [set(v.sigla) for v in place.variants] == [differ]
-    (place,) = a.places
+    assert a.parting
+    for place in a.parting:
+        assert [set(v.sigla) for v in place.variants if not v.reported_by] == [differ]
+    (place,) = a.parting
     assert place.variants[0].description.startswith("one ○ more in the run")
 
 
 def test_the_first_figure_has_no_place_of_variation():
     for a in build_all(scores=[(1, "魯"), (1, "薛")]):
-        assert own(a.places) == ()
+        assert a.parting == ()
 
 
 def test_another_base_makes_its_reading_the_lemma():
     (a,) = [build(editions(), 2, "薛", base="benyi")]
     assert a.base.siglum == "benyi"
-    (place,) = a.places
+    (place,) = a.parting
     assert place.lemma.text == "○" and "benyi-skqs" in place.lemma.sigla
     assert "zhushu" in place.variants[0].sigla and place.variants[0].text == ""
 

@@ -134,3 +134,41 @@ def test_silent_kit_sample_is_named(tmp_path, capsys):
     out = tmp_path / "o.wav"
     code, _, stderr = run(["render", "lu", "--kit", str(tmp_path), "-o", str(out)], capsys)
     assert code == 2 and "pi.wav" in stderr and "silent" in stderr and not out.exists()
+
+
+def test_no_normalize_keeps_the_kits_level_and_refuses_a_mix_that_would_clip(tmp_path, capsys):
+    kit = click_kit(tmp_path)  # 鼙 a click at 0.5, 鼓 at 1.0: no overlap, no clipping
+    out = tmp_path / "raw.wav"
+    code, stdout, _ = run(
+        ["render", "lu", "--kit", str(kit), "--no-normalize", "-o", str(out)], capsys
+    )
+    assert code == 0 and "not normalised" in stdout
+    audio, _ = sf.read(str(out), always_2d=True)
+    assert np.abs(audio).max() == pytest.approx(1.0, abs=1e-4)
+    normal = tmp_path / "normal.wav"
+    assert run(["render", "lu", "--kit", str(kit), "-o", str(normal)], capsys)[0] == 0
+    audio, _ = sf.read(str(normal), always_2d=True)
+    assert 20 * np.log10(np.abs(audio).max()) == pytest.approx(-1.0, abs=0.01)
+    # a long 鼓 sample at full scale, struck faster than it dies away, sums above full scale
+    sf.write(str(tmp_path / "gu.flac"), np.full((44100, 1), 0.9, np.float32), 44100)
+    code, _, err = run(
+        [
+            "render",
+            "lu",
+            "--kit",
+            str(kit),
+            "--no-normalize",
+            "--bpm",
+            "240",
+            "-o",
+            str(tmp_path / "x.wav"),
+        ],
+        capsys,
+    )
+    assert code == 2 and "--no-normalize" in err and "clip" in err
+    assert not (tmp_path / "x.wav").exists()
+
+
+def test_no_normalize_is_refused_for_midi(tmp_path, capsys):
+    code, _, err = run(["render", "lu", "--no-normalize", "-o", str(tmp_path / "x.mid")], capsys)
+    assert code == 2 and "--no-normalize" in err

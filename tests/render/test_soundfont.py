@@ -66,7 +66,7 @@ def test_velocity_changes_the_level(tmp_path):
     levels = []
     for velocity in (30, 127):
         tl = arrange(resolve("□"), expression=Expression(gu_velocity=velocity))
-        _, blocks = render_blocks(tl, GM, 22050)
+        _, blocks = render_blocks(tl, GM, 22050, normalize=False)  # one stroke: its own level
         levels.append(max(float(np.abs(b).max()) for b in blocks))
     assert levels[1] > 2 * levels[0]
 
@@ -100,3 +100,20 @@ def test_a_truncated_soundfont_is_one_line_without_fluidsynths_own_messages(tmp_
         render_blocks(arrange(resolve("lu")), cut, 44100)
     assert "FluidR3_GM.sf2" in str(err.value)  # it says what to use instead
     assert capfd.readouterr().err == ""
+
+
+def test_the_soundfont_render_is_peak_normalised_like_the_kit():
+    synth_or_skip()
+    from drumscore.render.mix import PEAK_DBFS
+
+    timeline = arrange(resolve("xue"), "touhu", Tempo.from_bpm(120))
+    _, normal = render_blocks(timeline, GM, 22050)
+    _, raw = render_blocks(timeline, GM, 22050, normalize=False)
+    normal = np.concatenate([b.copy() for b in normal])
+    raw = np.concatenate([b.copy() for b in raw])
+    assert 20 * np.log10(np.abs(normal).max()) == pytest.approx(PEAK_DBFS, abs=0.01)
+    assert 20 * np.log10(np.abs(raw).max()) < PEAK_DBFS - 6  # FluidSynth's own level is lower
+    # the same performance, only louder: one gain throughout
+    loud = np.abs(raw) > 1e-3
+    ratio = normal[loud] / raw[loud]
+    assert np.allclose(ratio, ratio[0], rtol=1e-5) and ratio[0] > 1

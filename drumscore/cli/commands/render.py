@@ -46,6 +46,12 @@ def add_parser(sub) -> None:
     )
     add_rate_option(p, help="audio: sample rate")
     p.add_argument(
+        "--no-normalize",
+        action="store_true",
+        help="audio: keep the kit's or SoundFont's own level instead of peak-normalising to "
+        "-1 dBFS (refused if the kit's mix would clip)",
+    )
+    p.add_argument(
         "--subtype",
         metavar="NAME",
         help="audio: encoding, e.g. PCM_16 (default), PCM_24, FLOAT",
@@ -97,7 +103,7 @@ def render_one(args: argparse.Namespace) -> int:
     staff.check_engraver(args, kind)
     if kind == "audio":
         args.rate = check_rate(args.rate)
-        audio_format(args.output, args.subtype)
+        audio_format(args.output, args.subtype, args.rate)
     if kind in staff.KINDS:
         staff.check(args, kind)
     from drumscore.cli import track_output
@@ -134,7 +140,7 @@ def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
     """Refuse options that the chosen output would silently ignore."""
     only_with(
         args,
-        ("kit", "soundfont", "rate", "subtype"),
+        ("kit", "soundfont", "rate", "subtype", "no_normalize"),
         present=kind == "audio",
         target=f"audio output ({AUDIO_FILES})",
         purpose=f"the sound, and a MIDI or notation file ({args.output!r}) carries only notes",
@@ -169,17 +175,22 @@ def _render_audio(args: argparse.Namespace, timeline, midimap) -> tuple[int, str
     if args.soundfont:
         from drumscore.render.soundfont import render_blocks
 
-        frames, blocks = render_blocks(timeline, args.soundfont, args.rate, midimap)
+        frames, blocks = render_blocks(
+            timeline, args.soundfont, args.rate, midimap, normalize=not args.no_normalize
+        )
         sound = f"SoundFont {args.soundfont}"
     else:
         from drumscore.render.kit import builtin_kit, load_kit
         from drumscore.render.mix import blocks as mix_blocks
-        from drumscore.render.mix import plan
+        from drumscore.render.mix import check_unnormalised, plan
 
         kit = load_kit(args.kit) if args.kit else builtin_kit()
         p = plan(timeline, kit, args.rate)
-        frames, blocks = p.length, mix_blocks(p)
+        if args.no_normalize:
+            check_unnormalised(p)
+        frames, blocks = p.length, mix_blocks(p, normalize=not args.no_normalize)
         sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
+    sound += ", not normalised" if args.no_normalize else ", peak-normalised to -1 dBFS"
     written = 0
 
     def counted(blocks):

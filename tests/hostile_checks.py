@@ -1,0 +1,30 @@
+"""What every refused hostile input must look like: one error line, the exit status, at once,
+and no file left behind."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from cli_run import run_cli
+
+#: Seconds a refusal may take once the modules are loaded: nothing is rendered.
+AT_ONCE = 0.5
+
+
+def refused(argv, capsys, folder: Path | None = None, status: int = 2) -> str:
+    """Run `drumscore ARGV` twice (the first loads the modules) and check the second: exit
+    `status`, one "drumscore: error:" line first, no traceback, at once; nothing new in `folder`.
+    Returns the error line."""
+    before = set(folder.iterdir()) if folder is not None else set()
+    run_cli(argv, capsys)
+    start = time.monotonic()
+    code, _, err = run_cli(argv, capsys)
+    took = time.monotonic() - start
+    assert code == status, f"exit {code}, stderr {err!r}"
+    assert err.startswith("drumscore: error: ") and err.count("drumscore: error:") == 1, err
+    assert "Traceback" not in err
+    assert took < AT_ONCE, f"took {took:.2f} s"
+    if folder is not None:
+        assert set(folder.iterdir()) == before, sorted(set(folder.iterdir()) - before)
+    return err.splitlines()[0]
