@@ -117,8 +117,10 @@ def restore() -> str:
     return RESET + SHOW_CURSOR + "\n"
 
 
-def plain_lines(timeline: Timeline, k: int) -> list[str]:
-    """For output that is not a terminal: one line per stroke, after a line for a new pass or 半."""
+def plain_lines(timeline: Timeline, k: int, seconds: float | None = None) -> list[str]:
+    """For output that is not a terminal: one line per stroke, after a line for a new pass or 半.
+
+    `seconds` is when the stroke sounds from the start of the play (by default k beats in)."""
     n = len(timeline.strokes)
     pass_no, index = place(timeline, k)
     lines = []
@@ -127,7 +129,8 @@ def plain_lines(timeline: Timeline, k: int) -> list[str]:
     if index == timeline.half_index:
         lines.append("-- 半 --")
     stroke = timeline.strokes[index]
-    seconds = float(timeline.tempo.onset_seconds(k))
+    if seconds is None:
+        seconds = float(timeline.tempo.onset_seconds(k))
     lines.append(
         f"{k + 1:>5}  {seconds:>9.3f} s  {stroke.drum.symbol} {stroke.drum.value}  "
         f"{index + 1:>3}/{n}  {part(timeline, index)}"

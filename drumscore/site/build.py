@@ -503,7 +503,7 @@ stroke only in A, <span class="mark only-b">+</span> a stroke only in B.</p>
 <label>B <select id="b">{options}</select></label>
 </form>
 <div id="summary" class="summary" aria-live="polite"></div>
-<div class="scroll"><table id="alignment" class="alignment" lang="zh"></table></div>
+<div id="alignment" class="alignment-box" aria-label="the alignment of A and B"></div>
 <div id="sections"></div>
 <section class="player" aria-labelledby="player-h">
 <h2 id="player-h">Listen</h2>
