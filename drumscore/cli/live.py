@@ -154,7 +154,7 @@ class PlainView:
             return
         if state.items > 1 and hit.k == 0:
             print(f"-- item {state.item + 1}/{state.items}: {state.label} --", flush=True)
-        print("\n".join(plain_lines(hit.timeline, hit.k)), flush=True)
+        print("\n".join(plain_lines(hit.timeline, hit.k, state.seconds)), flush=True)
 
     def close(self) -> None:
         sys.stdout.flush()

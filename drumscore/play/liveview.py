@@ -117,8 +117,10 @@ def restore() -> str:
     return RESET + SHOW_CURSOR + "\n"
 
 
-def plain_lines(timeline: Timeline, k: int) -> list[str]:
-    """For output that is not a terminal: one line per stroke, after a line for a new pass or 半."""
+def plain_lines(timeline: Timeline, k: int, seconds: float | None = None) -> list[str]:
+    """For output that is not a terminal: one line per stroke, after a line for a new pass or 半.
+
+    `seconds` is when the stroke sounds from the start of the play (by default k beats in)."""
     n = len(timeline.strokes)
     pass_no, index = place(timeline, k)
     lines = []
@@ -127,7 +129,8 @@ def plain_lines(timeline: Timeline, k: int) -> list[str]:
     if index == timeline.half_index:
         lines.append("-- 半 --")
     stroke = timeline.strokes[index]
-    seconds = float(timeline.tempo.onset_seconds(k))
+    if seconds is None:
+        seconds = float(timeline.tempo.onset_seconds(k))
     lines.append(
         f"{k + 1:>5}  {seconds:>9.3f} s  {stroke.drum.symbol} {stroke.drum.value}  "
         f"{index + 1:>3}/{n}  {part(timeline, index)}"
@@ -139,9 +142,9 @@ def plain_lines(timeline: Timeline, k: int) -> list[str]:
 
 #: The keys of live play, as shown on screen and in --help.
 KEYS = (
-    ("space", "pause/resume"),
-    ("+ -", "tempo ±1"),
-    ("] [", "±5"),
+    ("space", "pause"),
+    ("+/-", "tempo ±1"),
+    ("]/[", "±5"),
     ("t", "tap"),
     ("s", "touhu/she"),
     ("n", "next item"),
@@ -154,6 +157,8 @@ def keys_line(columns: int = 80, items: int = 1) -> str:
     """The keys, as much of them as fits in `columns`."""
     words = [f"{key} {what}" for key, what in KEYS if key != "n" or items > 1]
     line = "  keys: " + " · ".join(words)
+    if width(line) > columns:
+        line = "  " + " · ".join(words)
     return line if width(line) <= columns else line[: max(0, columns - 1)] + "…"
 
 

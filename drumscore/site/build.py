@@ -13,6 +13,7 @@ import os
 import shutil
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,11 @@ class SiteReport:
 
 def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+def _q(value: str) -> str:
+    """A value for a link's query string."""
+    return esc(urllib.parse.quote(value, safe="/@"))
 
 
 def _json_script(element_id: str, value: object) -> str:
@@ -283,7 +289,7 @@ def score_page(entry, score_data: dict, files: dict[str, str], shared):
 {_source_html(score_data)}
 </section>
 {_downloads_html(score_data, files, root)}
-<p><a href="{root}compare.html?a={esc(score_data["key"])}">Compare this reading with another
+<p><a href="{root}compare.html?a={_q(score_data["key"])}">Compare this reading with another
 </a></p>"""
     data = _json_script(
         "page-data",
@@ -421,7 +427,7 @@ def index_page(scores: list[dict], collations: list[dict], pool, shared, apparat
                 diffs = (
                     '<ul class="differences">'
                     + "".join(f"<li>{esc(d)}</li>" for d in r["differences"])
-                    + f'</ul><p><a href="compare.html?a={esc(other)}&amp;b={esc(first)}">'
+                    + f'</ul><p><a href="compare.html?a={_q(other)}&amp;b={_q(first)}">'
                     "Compare with the majority reading</a></p>"
                 )
             counts = " · ".join(
@@ -497,7 +503,7 @@ stroke only in A, <span class="mark only-b">+</span> a stroke only in B.</p>
 <label>B <select id="b">{options}</select></label>
 </form>
 <div id="summary" class="summary" aria-live="polite"></div>
-<div class="scroll"><table id="alignment" class="alignment" lang="zh"></table></div>
+<div id="alignment" class="alignment-box" aria-label="the alignment of A and B"></div>
 <div id="sections"></div>
 <section class="player" aria-labelledby="player-h">
 <h2 id="player-h">Listen</h2>

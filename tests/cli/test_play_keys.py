@@ -123,3 +123,58 @@ def test_tap_tempo_sets_the_average_of_the_taps_and_escape_stops_at_once(tmp_pat
     counts, first = count_strokes(audio, RATE), strokes(audio, RATE)[0][0]
     assert [c - counts[0] for c in counts] == [0, RATE // 2, RATE]  # on the beat of 120
     assert first - counts[0] == 3 * RATE // 2
+
+
+def test_a_programme_on_the_big_display_names_each_item_and_restores_the_screen(tmp_path):
+    from drumscore.play import liveview
+
+    programme = tmp_path / "p.toml"
+    programme.write_text(
+        '[[item]]\nlabel = "first"\nscore = "○□"\ncount_in = 1\npause = 0.2\n'
+        '[[item]]\nlabel = "second"\nscore = "□○○"\n',
+        encoding="utf-8",
+    )
+    child, capture = spawn(tmp_path, "--programme", str(programme), "--bpm", "600", "--big")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    out = child.before
+    assert out.index(liveview.ALT_SCREEN) < out.index("item 1/2: first")
+    assert "count 1 of 1" in out and "item 2/2: second" in out
+    assert liveview.FULL * 8 in out
+    assert liveview.MAIN_SCREEN in out[out.rindex("item 2/2") :]
+    assert "played 5 strokes" in ANSI.sub("", out)
+    found = strokes(heard(capture), RATE)
+    assert [d.symbol for _, d in found] == list("○□□○○")
+    step = RATE // 10
+    # the second item starts two beats and the 0.2 s pause after the first item's first stroke
+    assert found[2][0] - found[0][0] == 2 * step + RATE // 5
+
+
+@pytest.mark.skipif(
+    bool(__import__("alsa_capture")._portaudio_missing()), reason="no PortAudio library"
+)
+def test_a_loop_on_a_device_that_does_not_pace_is_held_to_the_clock(tmp_path):
+    from alsa_capture import alsa_env, play_command, read_capture
+
+    capture = tmp_path / "captured.raw"
+    env = alsa_env(tmp_path / "home", capture)
+    child = pexpect.spawn(
+        play_command("○□", "--interval", "0.05", "--loop")[0],
+        play_command("○□", "--interval", "0.05", "--loop")[1:],
+        env=env,
+        encoding="utf-8",
+        codec_errors="replace",  # Ctrl-C may cut a character short as it is written
+        timeout=20,
+    )
+    child.expect("stroke 2/2")
+    started = time.monotonic()
+    time.sleep(1.5)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    elapsed = time.monotonic() - started
+    child.close()
+    seconds = len(read_capture(capture)) / RATE
+    # ALSA's file plugin takes samples as fast as they come: without pacing, minutes by now
+    assert seconds < elapsed + 1.5
+    assert seconds > elapsed - 0.5

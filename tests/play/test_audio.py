@@ -277,3 +277,38 @@ def test_a_stream_portaudio_refuses_to_open_is_a_clear_error(fake_sd):
         player.start()
     assert "'Speakers'" in str(caught.value)
     assert caught.value.option == "device"
+
+
+# --- live layout: a tempo change in the feed, and a SoundFont played live ----------------------
+
+
+def test_a_tempo_change_in_the_feed_counts_from_the_last_stroke_mixed():
+    t = timeline("○□○○□○", "0.25", repeats=2)
+    feed = playback.Feed(t)
+    first = feed.read(int(0.6 * RATE))  # strokes 0, 1 and 2 are mixed (0.5 s)
+    feed.set_tempo(Tempo.from_interval("0.2"))
+    rest = read_all(feed, 512)
+    heard = strokes(np.concatenate([first, rest]), RATE)
+    assert [d for _, d in heard] == [e.drum for e in t.events()]
+    expected = [round(k * 0.25 * RATE) for k in range(3)]
+    expected += [expected[-1] + round(m * 0.2 * RATE) for m in range(1, len(t) - 2)]
+    assert [f for f, _ in heard] == pytest.approx(expected, abs=1)
+
+
+def test_a_soundfont_feed_plays_each_stroke_and_the_count_on_the_beat():
+    from pathlib import Path
+
+    from audio_checks import level_onsets
+
+    from drumscore.track import Track
+
+    pytest.importorskip("fluidsynth")
+    gm = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+    if not gm.exists():
+        pytest.skip(f"{gm} is missing: apt install fluid-soundfont-gm")
+    t = timeline("○□○□", "0.5")
+    feed = playback.SoundFontFeed(Track.single(t, 2), gm)
+    audio = read_all(feed, 1024)
+    onsets = level_onsets(audio, RATE)
+    assert len(onsets) == 6  # two count strokes (Hi Wood Block), then four drum strokes
+    assert onsets == pytest.approx([k * 0.5 for k in range(6)], abs=64 / RATE + 0.003)

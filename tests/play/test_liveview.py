@@ -173,3 +173,62 @@ def test_a_pattern_without_half_shows_no_division():
     t = arrange(resolve("○□○□"), None, Tempo.from_bpm(60))
     assert liveview.HALF not in liveview.notation_line(t, 0)
     assert "射" in liveview.status_line(t, 0)
+
+
+# --- live play: the status with the tempo in force, and the big display -------------------------
+
+
+def _hit(notation="○□○半○□", count_in=0, beat=0):
+    from drumscore.track import Track
+
+    t = arrange(resolve(notation), None, Tempo.from_interval("0.5"), 2)
+    return Track.single(t, count_in).hits(44100)[beat]
+
+
+def test_the_status_shows_the_tempo_in_force_and_what_waits():
+    state = liveview.LiveState(bpm=97, paused=True, waiting=("stop at end of pass",))
+    line = liveview.hit_status(_hit(beat=4), state)
+    assert "stroke 5/5" in line and "97/min" in line
+    assert "PAUSED" in line and "[stop at end of pass]" in line
+    assert "count 2/3" in liveview.hit_status(_hit(count_in=3, beat=1), state)
+
+
+def test_the_keys_are_on_screen_and_fit():
+    lines = liveview.hit_frame(_hit(), liveview.LiveState(bpm=60), 100, keys=True)
+    assert "tap" in lines[-1] and "Esc" in lines[-1]
+    for columns in (60, 100, 140):
+        assert width(liveview.keys_line(columns)) <= columns
+
+
+def filled(rows, r, c):
+    """Whether the cell (row r, column c of two-character cells) is drawn."""
+    line = rows[r]
+    return line[2 * c : 2 * c + 2] == liveview.FULL * 2
+
+
+@pytest.mark.parametrize("size", [9, 21, 30])
+def test_a_ring_for_pi_and_a_square_for_gu(size):
+    ring, square = liveview.big_shape("○", size), liveview.big_shape("□", size)
+    assert len(ring) == len(square) == size
+    mid = size // 2
+    # the square's corners are drawn, the ring's are not; both are hollow
+    assert filled(square, 0, 0) and filled(square, size - 1, size - 1)
+    assert not filled(ring, 0, 0) and not filled(ring, size - 1, size - 1)
+    assert not filled(square, mid, mid) and not filled(ring, mid, mid)
+    # the ring touches the middle of each side
+    assert any(filled(ring, r, mid) for r in (0, 1)) and any(filled(ring, mid, c) for c in (0, 1))
+
+
+def test_the_big_display_fills_the_terminal_and_gives_way_on_a_small_one():
+    state = liveview.LiveState(bpm=60)
+    screen = liveview.big_frame(_hit(beat=1), state, 100, 34)
+    assert len(screen) == 34
+    assert all(width(line) <= 100 for line in screen)
+    text = "\n".join(screen)
+    assert "□ 鼓" in text and "stroke 2 of 5" in text and "60 strokes a minute" in text
+    assert sum(line.count(liveview.FULL) for line in screen) > 500  # drawn large
+    assert "keys:" in screen[-1]
+    counting = "\n".join(liveview.big_frame(_hit(count_in=4, beat=2), state, 100, 34))
+    assert "count 3 of 4" in counting
+    assert liveview.big_frame(_hit(), state, 100, 12) is None
+    assert liveview.big_frame(_hit(), state, 30, 34) is None

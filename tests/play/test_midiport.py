@@ -6,6 +6,7 @@ import sys
 import time
 
 import mido
+import numpy as np
 import pytest
 
 from drumscore.corpus import resolve
@@ -124,3 +125,35 @@ def test_an_ambiguous_port_name_asks_for_more(monkeypatch):
     with pytest.raises(OptionError, match="several") as caught:
         midiport.choose_port("synth")
     assert caught.value.option == "midi_port"
+
+
+def test_a_track_sends_its_count_on_the_wood_block_then_the_strokes():
+    from drumscore.render.midi import COUNT_NOTE
+    from drumscore.track import Track
+
+    t = timeline()
+    port = TimedPort()
+    with midiport.MidiPlayer(port, t) as player:
+        hits = [h for h in player.hits(Track.single(t, 2)) if h is not None]
+    ons = [(at, m) for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
+    assert [m.note for _, m in ons[:2]] == [COUNT_NOTE] * 2
+    assert [m.note for _, m in ons[2:]] == [MidiMap().note(e.drum) for e in t.events()]
+    assert [h.is_count for h in hits] == [True, True] + [False] * len(t)
+    first = ons[0][0]
+    for k, (at, _) in enumerate(ons):
+        assert at - first == pytest.approx(k * 0.1, abs=0.03)
+
+
+def test_a_tempo_change_on_a_port_takes_effect_at_the_next_note():
+    from drumscore.track import Track
+
+    t = timeline(bpm=300, repeats=2)
+    port = TimedPort()
+    with midiport.MidiPlayer(port, t) as player:
+        for hit in player.hits(Track.single(t)):
+            if hit is not None and hit.k == 2:
+                player.set_tempo(Tempo.from_bpm(600))
+    ons = [at for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
+    gaps = np.diff(ons)
+    assert gaps[:2] == pytest.approx([0.2, 0.2], abs=0.03)
+    assert gaps[2:] == pytest.approx([0.1] * (len(gaps) - 2), abs=0.03)

@@ -150,7 +150,7 @@ def _play(args: argparse.Namespace, track, player, keys: bool) -> int:
                     item=shown.item,
                     items=len(track.items),
                     label=item.label,
-                    loop=args.loop,
+                    loop=args.loop and len(track.items) == 1,
                     seconds=shown.frame / rate,
                 )
                 view.show(hit, state)

@@ -41,56 +41,69 @@ function comparison() {
 
 function draw() {
   const { a, b, c } = comparison();
-  const table = $("alignment");
-  table.replaceChildren();
+  const box = $("alignment");
+  box.replaceChildren();
   const halves = { a: c.half_column.a, b: c.half_column.b };
   const shared = new Set([halves.a, halves.b].filter((h) => h !== null));
-  const rows = {
-    a: el("tr", { class: "side-a" }),
-    marks: el("tr", { class: "marks" }),
-    b: el("tr", { class: "side-b" }),
-  };
-  rows.a.append(el("th", { scope: "row" }, "A"));
-  rows.marks.append(el("th", { scope: "row", class: "visually-hidden" }, "difference"));
-  rows.b.append(el("th", { scope: "row" }, "B"));
+  // slots: one [A cell, mark cell, B cell] per aligned column, and one where 半 stands
+  const slots = [];
   const cols = [...c.columns, null];
   cols.forEach((col, index) => {
     if (shared.has(index)) {
-      for (const side of ["a", "b"]) {
+      const cell = (side) => {
         const here = halves[side] === index;
-        rows[side].append(el("td", { class: here ? "half-mark" : "half-gap" }, here ? "半" : ""));
-      }
+        return el("td", { class: here ? "half-mark" : "half-gap" }, here ? "半" : "");
+      };
       const moved = halves.a !== halves.b;
-      rows.marks.append(el("td", { class: moved ? "mark half-moved" : "half-gap" }, moved ? "半" : ""));
+      slots.push([
+        cell("a"),
+        el("td", { class: moved ? "mark half-moved" : "half-gap" }, moved ? "半" : ""),
+        cell("b"),
+      ]);
     }
     if (col === null) return;
-    for (const side of ["a", "b"]) {
+    const stroke = (side) => {
       const i = col[side];
       const score = side === "a" ? a : b;
-      if (i === null) {
-        rows[side].append(el("td", { class: `gap ${col.kind}`, "data-col": index }, "·"));
-      } else {
-        const s = score.strokes[i];
-        rows[side].append(
-          el(
-            "td",
-            {
-              class: `cell ${s.drum} ${col.kind}`,
-              "data-col": index,
-              "data-i": i,
-              title: `${side.toUpperCase()} stroke ${i + 1}: ${drumName(s.drum)}`,
-            },
-            s.glyph,
-          ),
-        );
-      }
-    }
+      if (i === null) return el("td", { class: `gap ${col.kind}`, "data-col": index }, "·");
+      const s = score.strokes[i];
+      return el(
+        "td",
+        {
+          class: `cell ${s.drum} ${col.kind}`,
+          "data-col": index,
+          "data-i": i,
+          title: `${side.toUpperCase()} stroke ${i + 1}: ${drumName(s.drum)}`,
+        },
+        s.glyph,
+      );
+    };
     const mark = MARKS[col.kind];
     const attrs = { class: `mark ${col.kind}`, "data-col": index, "data-kind": col.kind };
     if (mark) attrs.title = `column ${index + 1}: ${KINDS[col.kind]}`;
-    rows.marks.append(el("td", attrs, mark));
+    slots.push([stroke("a"), el("td", attrs, mark), stroke("b")]);
   });
-  table.append(rows.a, rows.marks, rows.b);
+  // as many slots a line as the width holds, so a phone shows every stroke without scrolling
+  const em = parseFloat(getComputedStyle(box).fontSize) || 16;
+  const perLine = Math.max(8, Math.floor((box.clientWidth - 2.2 * em) / (1.75 * em)));
+  for (let start = 0; start < slots.length; start += perLine) {
+    const table = el("table", { class: "alignment", lang: "zh" });
+    const rows = {
+      a: el("tr", { class: "side-a" }),
+      marks: el("tr", { class: "marks" }),
+      b: el("tr", { class: "side-b" }),
+    };
+    rows.a.append(el("th", { scope: "row" }, "A"));
+    rows.marks.append(el("th", { scope: "row", "aria-label": "difference" }));
+    rows.b.append(el("th", { scope: "row" }, "B"));
+    for (const [ca, cm, cb] of slots.slice(start, start + perLine)) {
+      rows.a.append(ca);
+      rows.marks.append(cm);
+      rows.b.append(cb);
+    }
+    table.append(rows.a, rows.marks, rows.b);
+    box.append(table);
+  }
 
   const summary = $("summary");
   summary.replaceChildren();
@@ -200,6 +213,13 @@ bindKeys({
 });
 
 draw();
+let width = $("alignment").clientWidth;
+window.addEventListener("resize", () => {
+  if ($("alignment").clientWidth !== width) {
+    width = $("alignment").clientWidth;
+    draw();
+  }
+});
 for (const id of ["play-a", "play-b", "play-ab", "stop"]) $(id).disabled = false;
 window.drumscore = { player, comparison, draw, ready: true };
 document.documentElement.dataset.ready = "true";
