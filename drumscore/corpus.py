@@ -6,7 +6,6 @@ import dataclasses
 import functools
 import os
 import re
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from drumscore.errors import (
     NotationError,
     ScoreNotFoundError,
 )
-from drumscore.files.reading import read_input, read_input_text
+from drumscore.files.reading import OneOf, check_schema, parse_toml, read_input, read_input_text
 from drumscore.model import (
     STATE_SPELLINGS,
     Edition,
@@ -64,16 +63,53 @@ def load_edition(path: str | Path, *, cite_by_path: bool = True) -> Edition:
     """
     path = Path(path)
     try:
-        data = tomllib.loads(read_input_text(path, "edition file"))
+        text = read_input_text(path, "edition file")
     except InputMissingError:
         raise ScoreNotFoundError(f"no such score file: {str(path)!r}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise CorpusError(f"{path}: not valid TOML: {exc}") from None
+    data = parse_toml(text, str(path), CorpusError)
     return edition_from_dict(data, where=str(path), ref=str(path) if cite_by_path else None)
 
 
+_NOTE = {"after": int, "text": str, "line": int}
+#: What an edition file holds (see files.reading.check_schema); other keys are allowed.
+EDITION_SCHEMA = {
+    "id": str,
+    "name": str,
+    "script": str,
+    "aliases": [str],
+    "note": str,
+    "source": {k: str for k in ("citation", "file", "kanripo", "lines", "commit", "licence")},
+    "score": [
+        {
+            "figure": int,
+            "state": str,
+            "label": str,
+            "printed": str,
+            "notes": [_NOTE],
+            "kanripo_lines": str,
+            "file_lines": str,
+        }
+    ],
+    "count": [
+        {
+            "by": str,
+            "figure": int,
+            "state": str,
+            "section": OneOf(s.value for s in Section),
+            "pi": int,
+            "gu": int,
+            "quote": str,
+        }
+    ],
+}
+
+
 def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None = None) -> Edition:
-    """Build an Edition from the parsed content of an edition file; `ref` names its scores."""
+    """Build an Edition from the parsed content of an edition file; `ref` names its scores.
+
+    The content is first checked against EDITION_SCHEMA (types, lengths, depth).
+    """
+    check_schema(data, EDITION_SCHEMA, where, CorpusError)
     ident = _require(data, "id", str, where)
     name = _require(data, "name", str, where)
     source = data.get("source", {})

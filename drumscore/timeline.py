@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+from drumscore.duration import MAX_SECONDS
 from drumscore.errors import OptionError
 from drumscore.expression import Expression, default_velocity
 from drumscore.model import Drum, Score, Section, Stroke
@@ -147,10 +148,23 @@ def arrange(
         expression = expression.check(tempo.interval)
     if duration is not None:
         repeats = max(1, int(duration // (len(strokes) * tempo.interval)))
-        return Timeline(score, section, tempo, repeats, expression)
-    if isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEAT:
+    elif (
+        isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEAT
+    ):
         raise OptionError(
             f"repeats must be a whole number from 1 to {MAX_REPEAT}, not {repeats!r}",
             option="repeats",
         )
+    check_length(len(strokes) * repeats * tempo.interval)
     return Timeline(score, section, tempo, repeats, expression)
+
+
+def check_length(seconds: Fraction) -> None:
+    """Refuse a render whose strokes last longer than MAX_SECONDS, whatever asks for it: the
+    repeats, the duration, the tempo or the pattern's length (README, "Limits")."""
+    if seconds > MAX_SECONDS:
+        raise OptionError(
+            f"the render would last {float(seconds) / 3600:,.1f} hours, over the limit of "
+            f"{MAX_SECONDS // 3600} hours for any render; repeat it fewer times, play it "
+            "faster, or render in parts"
+        )

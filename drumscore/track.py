@@ -471,17 +471,14 @@ def load_programme(
     interval, repeats or duration, count_in and pause (after the item). `tempo` and `count_in`
     serve the items that give none.
     """
-    import tomllib
-
     from drumscore.corpus import resolve
+    from drumscore.files.reading import check_schema, parse_toml
     from drumscore.model import STATE_SLUGS, STATE_SPELLINGS
     from drumscore.timeline import arrange
 
     text, where = _programme_text(name)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ProgrammeError(f"{where} is not valid TOML: {exc}") from None
+    data = parse_toml(text, where, ProgrammeError)
+    check_schema(data, {}, where, ProgrammeError)  # depth and sizes; the items are checked below
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
         raise ProgrammeError(

@@ -13,6 +13,10 @@ CANDIDATES = ("utf-8", "gb18030", "big5")
 MARKERS = frozenset("○□半鼓鼔魯鲁薛辥鼙圜方擊击為为之也者曰禮礼投壺壶射節节")
 #: Share of control characters above which the data is taken for a binary file.
 MAX_CONTROL_SHARE = 0.01
+#: Codecs between bytes and text that are not encodings of a document: refused as unknown.
+NOT_DOCUMENT_ENCODINGS = frozenset(
+    {"punycode", "idna", "undefined", "unicode-escape", "raw-unicode-escape"}
+)
 #: U+FEFF at the start of a text is a byte order mark, whatever the encoding: never text.
 BOM = "\ufeff"
 
@@ -29,21 +33,28 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
     """The text of `data`: in `encoding` if given, else UTF-8, GB18030 or Big5, whichever fits."""
     if encoding:
         unknown = EncodingError(
-            f"unknown text encoding {encoding!r}; use e.g. utf-8, gb18030 or big5"
+            f"unknown text encoding {encoding[:40]!r}; use e.g. utf-8, gb18030 or big5"
         )
         try:
             info = codecs.lookup(encoding)
         except LookupError:
             raise unknown from None
-        # rot13, base64, zlib…: codecs, but not between bytes and text
-        if not getattr(info, "_is_text_encoding", True):
+        # rot13, base64, zlib…: codecs, but not between bytes and text; punycode, idna,
+        # unicode_escape…: text codecs, but of names and escapes, not of a document
+        if (
+            len(encoding) > 40
+            or not getattr(info, "_is_text_encoding", True)
+            or info.name in NOT_DOCUMENT_ENCODINGS
+        ):
             raise unknown
         codec = info.name
         try:
             text = data.decode(codec)
         except LookupError:
             raise unknown from None
-        except UnicodeDecodeError as exc:
+        except (UnicodeError, ValueError) as exc:
+            if not isinstance(exc, UnicodeDecodeError):
+                raise EncodingError(f"{name} is not valid {codec}; check the encoding") from None
             raise EncodingError(
                 f"{name} is not valid {codec} (bad byte at offset {exc.start}); "
                 "check the encoding, or leave it out to detect it"

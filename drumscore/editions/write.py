@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from drumscore.editions.extract import Extraction, line_range
 from drumscore.errors import CorpusError, ExtractError, InputFileError, OptionError
-from drumscore.files.reading import read_input_text
+from drumscore.files.reading import parse_toml, read_input_text
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: Line breaks and other control characters, which a TOML comment line cannot hold.
@@ -35,9 +34,9 @@ def kept_from(path: str | Path) -> Kept:
     from drumscore.corpus import edition_from_dict
 
     try:
-        data = tomllib.loads(read_input_text(path, "edition file"))
+        data = parse_toml(read_input_text(path, "edition file"), str(path), CorpusError)
         edition = edition_from_dict(data, where=str(path))
-    except (InputFileError, tomllib.TOMLDecodeError, CorpusError) as exc:
+    except (InputFileError, CorpusError) as exc:
         reason = exc
         raise CorpusError(
             f"-o {str(path)!r} exists but cannot be read as an edition file ({reason}), so its "

@@ -153,3 +153,113 @@ def read_input_text(
             f"(bad byte at offset {exc.start}); save it as UTF-8",
             path=str(path),
         ) from None
+
+
+# --- TOML: parsed with a bound on nesting, checked against a schema ---------------------------
+
+#: The deepest nesting of arrays and tables any drumscore file needs is 4; past this, a value is
+#: refused rather than walked (and tomllib's own recursion is caught).
+MAX_DEPTH = 8
+#: The longest text value and the most items of an array in any input file.
+MAX_STRING = 100_000
+MAX_ITEMS = 10_000
+
+#: A schema: a type (str, int, float, bool), [schema] for an array of such values, {key: schema}
+#: for a table (keys not named are allowed, within MAX_DEPTH and the sizes), or a tuple of
+#: schemas of which the value may be any, or OneOf(texts) for the texts it may be. `float`
+#: takes an int too; `int` never a bool.
+Schema = object
+
+_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
+
+
+def parse_toml(text: str, where: str, error: type[Exception]) -> dict:
+    """The parsed TOML `text` of the file `where`; malformed or too deeply nested TOML is an
+    `error` naming the file."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise error(
+            f"{where}: arrays or tables nested too deeply to read; no drumscore file nests "
+            f"more than {MAX_DEPTH} levels"
+        ) from None
+
+
+class OneOf(tuple):
+    """A schema: one of these texts."""
+
+
+def _expected(schema: Schema) -> str:
+    if isinstance(schema, OneOf):
+        *most, last = schema
+        return f"{', '.join(most)} or {last}" if most else last
+    if isinstance(schema, tuple):
+        return " or ".join(_expected(s) for s in schema)
+    if isinstance(schema, list):
+        return f"an array of {_expected(schema[0])}"
+    if isinstance(schema, dict):
+        return "a table"
+    return _NAMES[schema]
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _fits(value: object, schema: Schema) -> bool:
+    """Whether `value` has the shape of `schema` at its top level."""
+    if isinstance(schema, OneOf):
+        return isinstance(value, str) and value in schema
+    if isinstance(schema, tuple):
+        return any(_fits(value, s) for s in schema)
+    if isinstance(schema, list):
+        return isinstance(value, list)
+    if isinstance(schema, dict):
+        return isinstance(value, dict)
+    if schema is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if schema is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, schema)
+
+
+def check_schema(
+    data: object, schema: Schema, where: str, error: type[Exception], key: str = "", depth: int = 0
+) -> None:
+    """Check parsed TOML against `schema`: types, lengths and depth. The `error` names the file
+    (`where`), the key (such as score[2].printed) and what was expected."""
+    at = key or "the file"
+    if depth > MAX_DEPTH:
+        raise error(f"{where}: {at} is nested more than {MAX_DEPTH} levels deep")
+    if schema is not None and not _fits(data, schema):
+        expected = _expected(schema)
+        if isinstance(schema, list) and isinstance(schema[0], dict):
+            expected = f"written as [[{key}]] tables"
+        raise error(f"{where}: {at} must be {expected}, not {_short(data)}")
+    if isinstance(schema, tuple) and not isinstance(schema, OneOf):
+        schema = next(s for s in schema if _fits(data, s))
+    if isinstance(data, str) and len(data) > MAX_STRING:
+        raise error(f"{where}: {at} is {len(data):,} characters long; at most {MAX_STRING:,}")
+    if isinstance(data, list):
+        if len(data) > MAX_ITEMS:
+            raise error(f"{where}: {at} has {len(data):,} items; at most {MAX_ITEMS:,}")
+        inner = schema[0] if isinstance(schema, list) else None
+        for i, item in enumerate(data, 1):
+            if isinstance(inner, dict) and not isinstance(item, dict):
+                raise error(
+                    f"{where}: {key}[{i}] must be written as [[{key}]] tables, not {_short(item)}"
+                )
+            check_schema(item, inner, where, error, f"{key}[{i}]", depth + 1)
+    elif isinstance(data, dict):
+        if len(data) > MAX_ITEMS:
+            raise error(f"{where}: {at} has {len(data):,} keys; at most {MAX_ITEMS:,}")
+        fields = schema if isinstance(schema, dict) else {}
+        for name, value in data.items():
+            check_schema(
+                value, fields.get(name), where, error, f"{key}.{name}" if key else name, depth + 1
+            )

@@ -5,12 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from drumscore.analysis.compare import Comparison
+from drumscore.errors import OptionError
 from drumscore.model import Section
 from drumscore.render.kit import Kit
 from drumscore.render.mix import DEFAULT_RATE, mix_range, normalise, plan
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 
+#: The longest comparison audio, A and B together, in seconds (README, "Limits").
+MAX_SECONDS = 30 * 60
 #: The pause between A and B, in strokes of the shared tempo.
 PAUSE_STROKES = 2
 
@@ -43,6 +46,13 @@ def comparison_audio(
 
 def _parts(comparison, section, tempo, rate, kit):
     plans = [plan(arrange(s, section, tempo), kit, rate) for s in (comparison.a, comparison.b)]
+    most = tempo.onset_sample(len(plans[0].onsets) + PAUSE_STROKES, rate) + plans[0].length
+    if (most + plans[1].length) / rate > MAX_SECONDS:
+        raise OptionError(
+            f"the comparison would last {(most + plans[1].length) / rate / 60:,.0f} minutes, over "
+            f"the limit of {MAX_SECONDS // 60} minutes for hearing two readings (it is mixed in "
+            "memory); compare one section, or play faster"
+        )
     a, b = (mix_range(p, 0, p.length) for p in plans)
     start = max(tempo.onset_sample(len(plans[0].onsets) + PAUSE_STROKES, rate), len(a))
     return a, b, start

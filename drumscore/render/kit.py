@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import functools
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from drumscore.errors import DrumscoreError, InputMissingError, KitError
-from drumscore.files.reading import open_input, read_input_text
+from drumscore.files.reading import check_schema, open_input, parse_toml, read_input_text
 from drumscore.model import Drum
 
 BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
@@ -235,20 +234,31 @@ def _voice(table, key: str, what: str, folder: Path, where: str) -> Voice:
     return Voice(layers, 10 ** (gain_db / 20), pan)
 
 
+_SAMPLES = (str, [str])
+_VOICE = {
+    "samples": _SAMPLES,
+    "gain_db": float,
+    "pan": float,
+    "layers": [{"velocity": int, "samples": _SAMPLES}],
+}
+#: What a kit file holds (see files.reading.check_schema).
+KIT_SCHEMA = {"name": str, "pi": _VOICE, "gu": _VOICE}
+
+
 def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     """Read a kit file (TOML), or a folder holding kit.toml: a [pi] and a [gu] table."""
     path = Path(path)
     if path.is_dir():
         path = path / "kit.toml"
+    where = f"kit file {str(path)!r}"
     try:
-        data = tomllib.loads(read_input_text(path, "kit file"))
+        text = read_input_text(path, "kit file")
     except InputMissingError:
         raise KitError(
             f"kit file {str(path)!r} does not exist; give a kit.toml or the folder holding it"
         ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise KitError(f"kit file {str(path)!r} cannot be read: {exc}") from None
-    where = f"kit file {str(path)!r}"
+    data = parse_toml(text, where, KitError)
+    check_schema(data, KIT_SCHEMA, where, KitError)
     unknown = sorted(set(data) - {"name", "pi", "gu", "count"})
     if unknown:
         raise KitError(

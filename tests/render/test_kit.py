@@ -178,7 +178,7 @@ def good_samples(rate=44100):
         ("[pi]\nsamples = ['a.wav']\n[gu]\nsamples = ['a.wav']\ngain_db = 'loud'\n", "gain_db"),
         ("[pi]\nsamples = ['a.wav']\n[gu]\nsample = ['a.wav']\n", "'sample'"),
         ("[pi]\nsamples = ['a.wav']\n[gu]\nsamples = ['nope.wav']\n", "nope.wav"),
-        ("[pi]\nsamples = ['a.wav']\n[gu\n", "cannot be read"),
+        ("[pi]\nsamples = ['a.wav']\n[gu\n", "not valid TOML"),
         ("nmae = 'x'\n[pi]\nsamples = ['a.wav']\n[gu]\nsamples = ['a.wav']\n", "'nmae'"),
         ("[pi]\nsamples = ['a.wav']\n[gu]\nsamples = ['a.wav']\n[bass]\n", "'bass'"),
         ("pi = 3\n[gu]\nsamples = ['a.wav']\n", "must be a table"),
