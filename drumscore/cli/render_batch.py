@@ -17,6 +17,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from drumscore.errors import DrumscoreError, OptionError
 
@@ -111,7 +112,8 @@ def plan(args: argparse.Namespace) -> list[Item]:
         )
     names = [s.key for s in scores()] if args.all else [args.score, *args.more]
     sections = sections_of(args.section)
-    items, seen = [], {}
+    items: list[Any] = []
+    seen: dict[Any, Any] = {}
     for name in names:
         try:
             fill = names_for(resolve(name))
