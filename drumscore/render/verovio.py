@@ -78,9 +78,9 @@ def _toolkit():
     return verovio.toolkit()
 
 
-def to_mei(musicxml: bytes) -> str:
+def to_mei(musicxml: bytes, toolkit=None) -> str:
     """The MEI document Verovio reads from drumscore's MusicXML, with the two drums' noteheads."""
-    toolkit = _toolkit()
+    toolkit = toolkit or _toolkit()
     toolkit.setOptions(OPTIONS)
     if not toolkit.loadData(musicxml.decode("utf-8")):
         raise EngraveError("Verovio could not read the MusicXML document")
@@ -90,11 +90,11 @@ def to_mei(musicxml: bytes) -> str:
 def staff_drums(root: ET.Element) -> dict[str, Drum]:
     """MEI staff number → drum, from the staff ids that the MusicXML part ids become."""
     by_part = {VOICES[d].part_id: d for d in Drum}
-    found = {}
+    found: dict[str, Drum] = {}
     for staff_def in root.iter(f"{{{MEI}}}staffDef"):
         drum = by_part.get(staff_def.get(XML_ID, ""))
         if drum is not None:
-            found[staff_def.get("n")] = drum
+            found[staff_def.get("n", "")] = drum
     return found
 
 
@@ -108,7 +108,7 @@ def _shape_heads(mei: str) -> str:
         for number, rend in enumerate(head.findall(f"{{{MEI}}}rend")):
             rend.set("fontsize", "large" if number == 0 else "small")
     for staff in root.iter(f"{{{MEI}}}staff"):
-        drum = drums.get(staff.get("n"))
+        drum = drums.get(staff.get("n", ""))
         for note in staff.iter(f"{{{MEI}}}note"):
             if drum is Drum.GU:
                 note.set("head.shape", "rectangle")
@@ -120,8 +120,8 @@ def _shape_heads(mei: str) -> str:
 
 def svg_pages(musicxml: bytes, *, page_height: int = TALL_PAGE, fit: bool = True) -> list[str]:
     """The SVG pages: one tall page cut to the music (`fit`), or pages of `page_height`."""
-    mei = to_mei(musicxml)
-    toolkit = _toolkit()
+    toolkit = _toolkit()  # one toolkit: making one loads Verovio's fonts
+    mei = to_mei(musicxml, toolkit)
     toolkit.setOptions(
         {**OPTIONS, "pageHeight": page_height, "adjustPageHeight": fit, "svgViewBox": True}
     )
