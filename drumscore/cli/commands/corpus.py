@@ -53,16 +53,17 @@ def run_show(args: argparse.Namespace) -> int:
             scores = []
         if not scores:
             raise
-    shown = []
+    data = []
+    texts = []
     for score in scores:
         checks = check_score(score)
         edition = corpus.find_edition(score.edition_id) if score.edition_id else None
         if args.json:
-            shown.append(report.show_data(score, checks, edition))
+            data.append(report.show_data(score, checks, edition))
         else:
-            shown.append(report.show_text(score, checks, edition))
+            texts.append(report.show_text(score, checks, edition))
     if args.json:
-        print(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False, indent=2))
+        print(json.dumps(data[0] if len(data) == 1 else data, ensure_ascii=False, indent=2))
     else:
-        print("\n\n".join(shown))
+        print("\n\n".join(texts))
     return 0
