@@ -120,10 +120,10 @@ class MissingDependencyError(DrumscoreError, ImportError):
 
     exit_status: ClassVar[int] = EXIT_FAILURE
 
-    def __init__(self, needed: str, install: str, *, option: str | None = None) -> None:
+    def __init__(self, needed: str, install: str = "", *, option: str | None = None) -> None:
         self.needed = needed
         self.install = install
-        super().__init__(f"{needed}: {install}", option=option)
+        super().__init__(f"{needed}: {install}" if install else needed, option=option)
 
 
 def require(

@@ -155,6 +155,7 @@ class Expression:
         ms = 0.0
         if humanize is not None:
             example = f"milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8"
+            amount: float | Fraction
             if isinstance(humanize, str):
                 amount = number_text(humanize, "humanize", example, OptionError)
             else:

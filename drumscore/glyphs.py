@@ -9,6 +9,7 @@ guessing.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 
 CIRCLE = "○"  # U+25CB WHITE CIRCLE: 鼙, the small drum
 SQUARE = "□"  # U+25A1 WHITE SQUARE: 鼓, the big drum
@@ -46,7 +47,7 @@ CANONICAL: dict[str, str] = {
 }
 
 
-def canonical(ch: str, extra: dict[str, str] | None = None) -> str | None:
+def canonical(ch: str, extra: Mapping[str, str] | None = None) -> str | None:
     """The canonical glyph (○, □ or 半) that `ch` stands for, or None."""
     if extra and ch in extra:
         return extra[ch]

@@ -261,9 +261,15 @@ class Conductor:
         timeline = self.timeline or self.item.timeline
         return timeline.score.pattern.half is not None
 
+    @property
+    def _playing(self) -> Timeline:
+        """The timeline being laid out (there is one from the first item on)."""
+        assert self.timeline is not None
+        return self.timeline
+
     def _frame(self, beat: int, extra: Fraction = Fraction(0)) -> int:
         frame, first = self._anchor
-        interval = self.timeline.tempo.interval
+        interval = self._playing.tempo.interval
         return frame + _round(((beat - first) * interval + extra) * self.rate)
 
     def _begin_item(self, start: int) -> None:
@@ -292,12 +298,12 @@ class Conductor:
 
     def _apply_tempo(self) -> None:
         tempo, self.pending.tempo = self.pending.tempo, None
-        if tempo is None or tempo == self.timeline.tempo:
+        if tempo is None or tempo == self._playing.tempo:
             return
         _, first = self._anchor
         if self.beat > first:  # count the new grid from the last beat laid out
             self._anchor = (self._frame(self.beat - 1), self.beat - 1)
-        self.timeline = dataclasses.replace(self.timeline, tempo=tempo)
+        self.timeline = dataclasses.replace(self._playing, tempo=tempo)
 
     def next_frame(self) -> int | None:
         """The frame of the next beat (or item) to be laid out; None once finished."""
@@ -328,14 +334,14 @@ class Conductor:
             if hit.is_count:
                 continue
             self._k += 1
-            n = len(self.timeline.strokes)
+            n = len(self._playing.strokes)
             if self._k % n == 0:
                 self._end_of_pass(self._k // n)
         return hits
 
     def _lay(self, frame: int) -> Hit:
         item = self.track.items[self.item_no]
-        timeline = self.timeline
+        timeline = self._playing
         if self._count_left:
             k = item.count_in - self._count_left
             self._count_left -= 1
@@ -385,9 +391,9 @@ class Conductor:
         if pending.switch:
             pending.switch = False
             if self.switchable():
-                other = Section.SHE if self.timeline.section is Section.TOUHU else Section.TOUHU
-                self.timeline = dataclasses.replace(self.timeline, section=other)
-                self._k = passes * len(self.timeline.strokes)
+                other = Section.SHE if self._playing.section is Section.TOUHU else Section.TOUHU
+                self.timeline = dataclasses.replace(self._playing, section=other)
+                self._k = passes * len(self._playing.strokes)
 
 
 def _default_velocity(drum: Drum) -> int:

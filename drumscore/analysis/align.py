@@ -8,6 +8,7 @@ at its middle row until the parts are small. Memory grows with len(a) + len(b), 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 #: One aligned column: an index into each sequence, or None where that side has a gap.
 Pair = tuple[int | None, int | None]
@@ -23,7 +24,7 @@ def _unequal(x: Hashable, y: Hashable) -> int:
 def align(
     a: Sequence[Hashable],
     b: Sequence[Hashable],
-    substitution: Callable[[Hashable, Hashable], float] = _unequal,
+    substitution: Callable[[Any, Any], float] = _unequal,
 ) -> tuple[Pair, ...]:
     """An alignment of `a` and `b` with the fewest substitutions plus gaps (Levenshtein cost).
 
@@ -52,11 +53,11 @@ def distance(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
 def needleman_wunsch(
     a: Sequence[Hashable],
     b: Sequence[Hashable],
-    substitution: Callable[[Hashable, Hashable], float] = _unequal,
+    substitution: Callable[[Any, Any], float] = _unequal,
 ) -> tuple[Pair, ...]:
     """The alignment of `align` from the full (len(a)+1) × (len(b)+1) cost table."""
     n, m = len(a), len(b)
-    cost = [[0] * (m + 1) for _ in range(n + 1)]
+    cost: list[list[float]] = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(1, n + 1):
         cost[i][0] = i
     for j in range(1, m + 1):

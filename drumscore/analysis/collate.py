@@ -130,7 +130,11 @@ def _collate_pair(pool: tuple[Edition, ...], figure: int, state: str) -> Collati
     ordered = sorted(groups.values(), key=lambda g: -len(g))
     majority = ordered[0][0] if ordered else None
     readings = tuple(
-        Reading(group[0].pattern, tuple(group), _differences(majority, group[0]) if i else ())
+        Reading(
+            group[0].pattern,
+            tuple(group),
+            _differences(majority, group[0]) if i and majority is not None else (),
+        )
         for i, group in enumerate(ordered)
     )
     counts = tuple(
@@ -193,14 +197,17 @@ def _differences(majority: Score, other: Score) -> tuple[Difference, ...]:
         if half is None:
             section = Section.SHE
         if column.kind == SUBSTITUTED:
+            assert column.a is not None and column.b is not None
             found.append(
                 Difference(
                     position, section, "substituted", column.a.drum.symbol, column.b.drum.symbol
                 )
             )
         elif column.kind == ONLY_A:
+            assert column.a is not None
             found.append(Difference(position, section, "missing", column.a.drum.symbol, ""))
         elif column.kind == ONLY_B:
+            assert column.b is not None
             found.append(Difference(position, section, "extra", "", column.b.drum.symbol))
     a_half, b_half = comparison.half_column("a"), comparison.half_column("b")
     if a_half != b_half:

@@ -74,7 +74,7 @@ class Comparison:
     def describe_half(self) -> str:
         """Where 半 stands on each side: '半 moved: after stroke 2 in A, after stroke 1 in B'."""
 
-        def place(half: int) -> str:
+        def place(half: int | None) -> str:
             return "before the first stroke" if half == 0 else f"after stroke {half}"
 
         ha, hb = self.a.pattern.half, self.b.pattern.half

@@ -235,7 +235,7 @@ class Apparatus:
         raise KeyError(siglum)
 
 
-def sigla(pool: Sequence[Edition]) -> dict[str, str]:
+def sigla(pool: Sequence[Edition]) -> dict[int, str]:
     """A short, unique siglum for each edition: its id (a user's edition that repeats an id, or
     whose id is not a plain name, gets a suffix or a cleaned form)."""
     taken: dict[str, str] = {}
@@ -300,11 +300,11 @@ def _pairwise(base: Sequence[str], other: Sequence[str]) -> list[tuple[int | Non
             (i0, j0), (i1, j1) = pairs[k - 1], pairs[k]
             if i0 is None or j0 is None or base[i0] != other[j0]:
                 continue
-            if j1 is None and base[i1] == base[i0]:
+            if j1 is None and i1 is not None and base[i1] == base[i0]:
                 # base stroke i1 missing after an equal matched stroke: the gap moves left
                 pairs[k - 1], pairs[k] = (i0, None), (i1, j0)
                 moved = True
-            elif i1 is None and other[j1] == other[j0]:
+            elif i1 is None and j1 is not None and other[j1] == other[j0]:
                 # an added stroke after an equal matched stroke: the addition moves left
                 pairs[k - 1], pairs[k] = (None, j0), (i0, j1)
                 moved = True
@@ -322,6 +322,7 @@ def _merge_additions(additions: dict[int, list[int]], tokens: Sequence[Sequence[
         placed_symbols: list[str] = []
         for ci, k in align(symbols, seq, _cost):
             if ci is None:
+                assert k is not None  # a column is never a gap on both sides
                 placed.append({w: additions[w][k]})
                 placed_symbols.append(seq[k])
             else:
@@ -418,7 +419,9 @@ def _base_run(columns: Sequence[Column], start: int, symbol: str) -> Run | None:
         first -= 1
     while last + 1 < len(signs) and signs[last + 1][0] == symbol:
         last += 1
-    return Run(symbol, signs[first][1], signs[last][1])
+    start_at, end_at = signs[first][1], signs[last][1]
+    assert start_at is not None and end_at is not None
+    return Run(symbol, start_at, end_at)
 
 
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}

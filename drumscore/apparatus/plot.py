@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Sequence
+from typing import Any
 
 from drumscore.apparatus.align import HALF, Apparatus
 from drumscore.apparatus.table import column_label
@@ -113,7 +114,7 @@ def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
     from matplotlib.figure import Figure
 
     cjk = _cjk_font()
-    rc = {"font.family": ["sans-serif"], "svg.fonttype": "path"}
+    rc: Any = {"font.family": ["sans-serif"], "svg.fonttype": "path"}
     if cjk:
         rc["font.sans-serif"] = [cjk, "DejaVu Sans"]
     columns = max(len(a.columns) for a in apparatuses)

@@ -196,11 +196,15 @@ def tei_document(apparatuses: Sequence[Apparatus]) -> ET.ElementTree:
     body = _e(_e(root, "text"), "body")
     for a in apparatuses:
         _score(body, a)
-    ET.indent(root.find(f"{{{TEI}}}teiHeader"), space="  ", level=1)
+    header = root.find(f"{{{TEI}}}teiHeader")
+    assert header is not None
+    ET.indent(header, space="  ", level=1)
     return ET.ElementTree(root)
 
 
 def tei_bytes(apparatuses: Sequence[Apparatus]) -> bytes:
     """The TEI document as UTF-8 bytes with an XML declaration."""
     tree = tei_document(apparatuses)
-    return ET.tostring(tree.getroot(), encoding="utf-8", xml_declaration=True) + b"\n"
+    root = tree.getroot()
+    assert root is not None
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"

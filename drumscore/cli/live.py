@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 #: Taps further apart than this start a new tap tempo.
 TAP_RESET = 2.0
@@ -103,7 +103,7 @@ class KeyReader:
     def __init__(self, on_key) -> None:
         self.on_key = on_key
         self.fd = sys.stdin.fileno()
-        self._saved = None
+        self._saved: list[Any] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import string
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from drumscore.errors import DrumscoreError, OptionError
 
@@ -110,7 +112,8 @@ def plan(args: argparse.Namespace) -> list[Item]:
         )
     names = [s.key for s in scores()] if args.all else [args.score, *args.more]
     sections = sections_of(args.section)
-    items, seen = [], {}
+    items: list[Any] = []
+    seen: dict[Any, Any] = {}
     for name in names:
         try:
             fill = names_for(resolve(name))
@@ -133,8 +136,26 @@ def plan(args: argparse.Namespace) -> list[Item]:
     return items
 
 
+#: Audio and MIDI items are rendered this many at a time (numpy, libsndfile and the file system
+#: work outside Python's lock); notation one at a time, as music21 keeps global state.
+MAX_WORKERS = 4
+
+
+def workers_for(output: str) -> int:
+    from drumscore.files.format_choice import kind_of
+
+    if kind_of(output) not in ("audio", "midi"):
+        return 1
+    return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
+
+
 def run(args: argparse.Namespace, render_one) -> int:
-    """Render every item with `render_one(args)` (the single render); one bar, one summary."""
+    """Render every item with `render_one(args)` (the single render); one bar, one summary.
+
+    Errors are reported in the order of the items, whatever order they finish in.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
     from drumscore.cli.options import error_message
     from drumscore.cli.report import plural
 
@@ -142,26 +163,39 @@ def run(args: argparse.Namespace, render_one) -> int:
     started = time.perf_counter()
     failed = 0
     written: list[str] = []
-    with _bar(len(items), args.quiet) as tick:
-        for item in items:
-            one = copy.copy(args)
-            one.score, one.section, one.output = item.score, item.section, item.output
-            one.more, one.all, one.quiet = [], False, True
-            try:
-                if not item.output:
-                    from drumscore.corpus import resolve
 
-                    resolve(item.score)  # raises the reason the score cannot be named
-                render_one(one)
-            except DrumscoreError as exc:
-                failed += 1
-                print(
-                    f"drumscore: error: {item.score} {item.section}: {error_message(exc)}",
-                    file=sys.stderr,
-                )
-            else:
-                written.append(item.output)
-            tick()
+    def one(item: Item) -> DrumscoreError | None:
+        single = copy.copy(args)
+        single.score, single.section, single.output = item.score, item.section, item.output
+        single.more, single.all, single.quiet = [], False, True
+        try:
+            if not item.output:
+                from drumscore.corpus import resolve
+
+                resolve(item.score)  # raises the reason the score cannot be named
+            render_one(single)
+        except DrumscoreError as exc:
+            return exc
+        return None
+
+    with _bar(len(items), args.quiet) as tick, ThreadPoolExecutor(workers_for(args.output)) as pool:
+        futures = [pool.submit(one, item) for item in items]
+        try:
+            for item, future in zip(items, futures, strict=True):
+                exc = future.result()
+                if exc is not None:
+                    failed += 1
+                    print(
+                        f"drumscore: error: {item.score} {item.section}: {error_message(exc)}",
+                        file=sys.stderr,
+                    )
+                else:
+                    written.append(item.output)
+                tick()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
     seconds = time.perf_counter() - started
     if not args.quiet:
         folders = sorted({str(Path(p).parent) for p in written})

@@ -118,9 +118,9 @@ def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
         engraving = engrave(document, fmt, dpi=args.dpi)
         by = "MuseScore"
     else:
-        from drumscore.render.verovio import engrave
+        from drumscore.render import verovio
 
-        engraving = engrave(document, fmt, dpi=args.dpi)
+        engraving = verovio.engrave(document, fmt, dpi=args.dpi)
         by = "Verovio"
     if len(engraving.pages) > 1 or fmt != "pdf":
         paths = write_series(args.output, engraving.pages)

@@ -64,7 +64,7 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
         raise EncodingError(f"{name} is a binary file (it holds NUL bytes), not a text passage")
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
-    decodings = []
+    decodings: list[tuple[int, int, str, str]] = []
     for codec in CANDIDATES:
         try:
             text = data.decode(codec)

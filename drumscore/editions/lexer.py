@@ -9,7 +9,7 @@ which characters are strokes, labels, punctuation, note brackets and markup. The
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from drumscore import glyphs
@@ -73,7 +73,7 @@ class Token(NamedTuple):
     value: str = ""
 
 
-def _class(chars: str) -> str:
+def _class(chars: Iterable[str]) -> str:
     return "".join(re.escape(c) for c in chars)
 
 

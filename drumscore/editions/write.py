@@ -96,7 +96,7 @@ def edition_toml(
     }
     scores = []
     for found in sorted(extraction.scores, key=lambda f: (f.score.figure, f.score.state != "魯")):
-        entry = {
+        entry: dict[str, object] = {
             "figure": found.score.figure,
             "state": found.score.state,
             "label": found.label,

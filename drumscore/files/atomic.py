@@ -50,7 +50,7 @@ def _alive(pid: int) -> bool:
 def remove_stale(folder: str | Path) -> list[tuple[Path, int]]:
     """Remove the temporary files (and page folders) in `folder` left by writers that are gone;
     return each with the process id that left it."""
-    removed = []
+    removed: list[tuple[Path, int]] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -96,14 +96,13 @@ def temporary_prefix(path: Path) -> str:
 def _make_temporary(path: Path, folder_too: bool = False) -> Path:
     folder = path.parent if str(path.parent) else Path(".")
     remove_stale(folder)
-    make = tempfile.mkdtemp if folder_too else tempfile.mkstemp
+    prefix = temporary_prefix(path)
     try:
-        made = make(prefix=temporary_prefix(path), suffix=_SUFFIX, dir=folder)
+        if folder_too:
+            return Path(tempfile.mkdtemp(prefix=prefix, suffix=_SUFFIX, dir=folder))
+        fd, name = tempfile.mkstemp(prefix=prefix, suffix=_SUFFIX, dir=folder)
     except OSError as exc:
         raise WriteError(f"cannot write in {str(folder)!r}: {exc.strerror}") from None
-    if folder_too:
-        return Path(made)
-    fd, name = made
     os.close(fd)
     return Path(name)
 
@@ -194,12 +193,12 @@ def stale_pages(path: str | Path, count: int) -> list[Path]:
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     naming = re.compile(rf"{re.escape(path.stem)}-([1-9][0-9]*){re.escape(path.suffix)}")
-    found = []
+    found: list[tuple[int, Path]] = []
     for entry in folder.iterdir():
         match = naming.fullmatch(entry.name)
         if match and int(match.group(1)) > count and entry.is_file():
-            found.append(entry)
-    return sorted(found, key=lambda p: int(naming.fullmatch(p.name).group(1)))
+            found.append((int(match.group(1)), entry))
+    return [entry for _, entry in sorted(found)]
 
 
 def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:

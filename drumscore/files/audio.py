@@ -76,27 +76,42 @@ def stream_audio(
     if fmt == "WAV" and frames * channels * _BYTES.get(subtype, 4) > WAV_LIMIT:
         fmt = "RF64"
     with atomic_path(path) as tmp:
-        try:
-            out = sf.SoundFile(
-                str(tmp), "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
-            )
-        except sf.SoundFileError as exc:
-            raise write_failed(path, OSError(0, _reason(None, exc, tmp))) from None
-        try:
-            for key, value in (tags or {}).items():
-                setattr(out, key, value)
-            convert = _to_pcm16 if subtype == "PCM_16" else None
-            for block in blocks:
-                block = convert(block) if convert and block.dtype.kind == "f" else block
-                try:
-                    out.write(block)
-                except sf.SoundFileError as exc:
-                    raise write_failed(path, OSError(0, _reason(out, exc, tmp))) from None
-        finally:
+        # libsndfile writes through a file object of ours: closing a file it opened itself would
+        # fsync it (sf_write_sync), which costs more than the render of a short score; the
+        # file is renamed into place complete all the same, as every other output is
+        with open(tmp, "w+b", buffering=0) as raw:
+            sink = _Sink(raw)
             try:
-                out.close()
+                out = sf.SoundFile(
+                    sink, "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
+                )
             except sf.SoundFileError as exc:
-                raise write_failed(path, OSError(0, _reason(None, exc, tmp))) from None
+                failure = sink.error or OSError(0, _reason(None, exc, tmp))
+                raise write_failed(path, failure) from None
+            try:
+                for key, value in (tags or {}).items():
+                    setattr(out, key, value)
+                convert = _to_pcm16 if subtype == "PCM_16" else None
+                for block in blocks:
+                    block = convert(block) if convert and block.dtype.kind == "f" else block
+                    try:
+                        out.write(block)
+                    except (sf.SoundFileError, AssertionError) as exc:
+                        # soundfile asserts that every frame was written: a short write
+                        if sink.error is None and isinstance(exc, AssertionError):
+                            raise
+                        failure = sink.error or OSError(0, _reason(out, exc, tmp))
+                        raise write_failed(path, failure) from None
+                    if sink.error is not None:
+                        raise write_failed(path, sink.error)
+            finally:
+                try:
+                    out.close()
+                except sf.SoundFileError as exc:
+                    failure = sink.error or OSError(0, _reason(None, exc, tmp))
+                    raise write_failed(path, failure) from None
+            if sink.error is not None:
+                raise write_failed(path, sink.error)
         if cues:
             try:
                 add_cues(tmp, fmt, cues, rate)
@@ -106,6 +121,34 @@ def stream_audio(
                 if not isinstance(cause, OSError):
                     raise
                 raise write_failed(path, cause) from None
+
+
+class _Sink:
+    """The output file as libsndfile sees it: its writes, with a failed write (a full disk, the
+    file size limit) kept as `error` and reported as written short, since an exception cannot
+    travel back through libsndfile."""
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+        self.error: OSError | None = None
+
+    def write(self, data) -> int:
+        if self.error is not None:
+            return 0
+        try:
+            return self.raw.write(data) or 0
+        except OSError as exc:
+            self.error = exc
+            return 0
+
+    def read(self, size: int = -1) -> bytes:
+        return self.raw.read(size)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.raw.tell()
 
 
 def _reason(out, exc: Exception, tmp: Path) -> str:

@@ -59,7 +59,7 @@ def audio_format(
     import soundfile as sf
 
     fmt = AUDIO[Path(path).suffix.lower()]
-    given = subtype
+    given = subtype or DEFAULT_SUBTYPE[fmt]
     subtype = (subtype or DEFAULT_SUBTYPE[fmt]).upper()
     if len(subtype) > _MAX_SUBTYPE or not sf.check_format(fmt, subtype):
         usable = ", ".join(sf.available_subtypes(fmt))

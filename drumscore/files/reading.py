@@ -203,6 +203,7 @@ def _expected(schema: Schema) -> str:
         return f"an array of {_expected(schema[0])}"
     if isinstance(schema, dict):
         return "a table"
+    assert isinstance(schema, type)
     return _NAMES[schema]
 
 
@@ -225,6 +226,7 @@ def _fits(value: object, schema: Schema) -> bool:
         return isinstance(value, int | float) and not isinstance(value, bool)
     if schema is int:
         return isinstance(value, int) and not isinstance(value, bool)
+    assert isinstance(schema, type)
     return isinstance(value, schema)
 
 

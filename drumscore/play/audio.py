@@ -267,7 +267,7 @@ class SoundFontFeed(Feed):
         with self._lock:
             start, stop = self.position, self.position + frames
             for hit in self.conductor.advance(stop + self._lookahead):
-                note = COUNT_NOTE if hit.is_count else self.midimap.note(hit.drum)
+                note = COUNT_NOTE if hit.drum is None else self.midimap.note(hit.drum)
                 off = hit.frame + round(hit.timeline.tempo.interval * self.rate / 2)
                 bisect.insort(self._events, (hit.frame, 1, note, hit.velocity))
                 bisect.insort(self._events, (off, 0, note, 0))
@@ -346,7 +346,7 @@ class AudioPlayer:
                 callback=self._callback,
                 finished_callback=self._finished.set,
             )
-            self.stream.start()
+            self.stream.start()  # type: ignore[attr-defined]
         except (sd.PortAudioError, ValueError) as exc:
             self.close()
             raise PlaybackError(

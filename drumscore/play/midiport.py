@@ -9,7 +9,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from drumscore.track import Conductor
 
 from drumscore._cstderr import captured
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
@@ -86,7 +89,7 @@ class MidiPlayer:
         self._sounding: int | None = None
         self._wake = threading.Event()
         self._lock = threading.Lock()
-        self.conductor = None
+        self.conductor: Conductor | None = None
 
     def __enter__(self) -> MidiPlayer:
         return self
@@ -160,8 +163,9 @@ class MidiPlayer:
                 laid = conductor.advance(frame + 1)
             for hit in laid:
                 self._note_off()
-                note = COUNT_NOTE if hit.is_count else self.midimap.note(hit.drum)
-                velocity = hit.velocity if hit.is_count else self.midimap.velocity(hit.drum)
+                drum = hit.drum
+                note = COUNT_NOTE if drum is None else self.midimap.note(drum)
+                velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
                 self.port.send(self._message("note_on", note, velocity))
                 self._sounding = note
                 off_at = deadline + float(hit.timeline.tempo.interval) / 2
@@ -172,7 +176,8 @@ class MidiPlayer:
 
     def set_tempo(self, tempo) -> None:
         with self._lock:
-            self.conductor.set_tempo(tempo)
+            if self.conductor is not None:
+                self.conductor.set_tempo(tempo)
 
     def command(self, name: str, *args) -> None:
         with self._lock:

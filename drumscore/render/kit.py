@@ -106,7 +106,9 @@ class Kit:
 
     def count_voice(self) -> Voice:
         """The kit's own count sound, or the built-in kit's wood block."""
-        return self.count if self.count is not None else builtin_kit().count
+        voice = self.count if self.count is not None else builtin_kit().count
+        assert voice is not None  # the built-in kit has a count sound
+        return voice
 
     def at_rate(self, rate: int) -> Kit:
         """The kit with every sample resampled once, from its own rate, to `rate`."""

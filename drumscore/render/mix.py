@@ -204,7 +204,7 @@ class SoundChooser:
     def __init__(self, kit: Kit | None, rate: int):
         self.kit = (kit or builtin_kit()).at_rate(rate)
         count = self.kit.count
-        self.count_voice = count if count is not None else builtin_kit().at_rate(rate).count
+        self.count_voice = count if count is not None else builtin_kit().at_rate(rate).count_voice()
         self.sounds: list[np.ndarray] = []
         self._table: dict[tuple, int] = {}
         self._turns: dict[tuple, int] = {}
@@ -266,6 +266,7 @@ def folded_range(plan: MixPlan, start: int, stop: int) -> np.ndarray:
     """Frames start..stop of a loopable plan's file: the mix, with what rings past the end of
     the file added back from its start, as often as it wraps."""
     period = plan.loop_length
+    assert period is not None
     out = mix_range(plan, start, stop)
     wrap = period
     while start + wrap < plan.length:
@@ -278,6 +279,7 @@ def _folded_blocks(
     plan: MixPlan, block_frames: int, peak_dbfs: float, normalize: bool = True
 ) -> Iterator[np.ndarray]:
     period = plan.loop_length
+    assert period is not None
     head = min(period, plan.length - period)  # the part of the file the fold reaches
     highest = folded_peak(plan)
     scale = gain_for(highest, peak_dbfs) if normalize else np.float32(1)

@@ -112,7 +112,8 @@ def build_score(
     from music21 import bar, clef, expressions, layout, metadata, meter, note, stream, tempo
 
     midimap = midimap or MidiMap()
-    words = LYRICS[check_lyrics(lyrics)] if lyrics else None
+    chosen = check_lyrics(lyrics)
+    words = LYRICS[chosen] if chosen else None
     score = stream.Score()
     score.metadata = metadata.Metadata()
     score.metadata.title = timeline.score.title
@@ -211,10 +212,10 @@ def velocities(timeline: Timeline, midimap: MidiMap) -> dict[Drum, int]:
     Notation is written on the even beat, so humanizing (which varies each stroke) is left out.
     """
     expression = timeline.expression
-    given = {Drum.PI: None, Drum.GU: None}
+    given: dict[Drum, int | None] = {Drum.PI: None, Drum.GU: None}
     if expression is not None:
         given = {Drum.PI: expression.pi_velocity, Drum.GU: expression.gu_velocity}
-    return {d: midimap.velocity(d) if given[d] is None else given[d] for d in Drum}
+    return {d: v if (v := given[d]) is not None else midimap.velocity(d) for d in Drum}
 
 
 def _stroke_note(drum: Drum, velocity: int, words: dict[Drum, str] | None):

@@ -29,7 +29,9 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
     from matplotlib import font_manager
 
     cjk = _cjk_font(font_manager)
-    fonts = {"font.family": ["sans-serif"], "font.sans-serif": [cjk, "DejaVu Sans"]} if cjk else {}
+    fonts: Any = (
+        {"font.family": ["sans-serif"], "font.sans-serif": [cjk, "DejaVu Sans"]} if cjk else {}
+    )
     with matplotlib.rc_context(fonts):
         return _draw(comparison, fmt, cjk)
 
@@ -70,8 +72,8 @@ def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
         ax.plot([at, at], [y - 0.35, y + 0.35], color="black", lw=2)
         ax.text(at, y + 0.42, labels["half"], ha="center", va="bottom", fontsize=9)
         # each section's name under the middle of its strokes
-        for x, name in (((half + 1) / 2, "head"), ((half + len(columns) + 1) / 2, "touhu")):
-            ax.text(x, y - 0.42, labels[name], ha="center", va="top", fontsize=7, color="#555")
+        for mid, name in (((half + 1) / 2, "head"), ((half + len(columns) + 1) / 2, "touhu")):
+            ax.text(mid, y - 0.42, labels[name], ha="center", va="top", fontsize=7, color="#555")
     ax.set_yticks([1, 0], [_name(comparison.a, cjk, "A"), _name(comparison.b, cjk, "B")])
     ax.set_ylim(-0.8, 1.8)
     ax.set_xlim(0, len(columns) + 1)

@@ -90,11 +90,11 @@ def to_mei(musicxml: bytes) -> str:
 def staff_drums(root: ET.Element) -> dict[str, Drum]:
     """MEI staff number → drum, from the staff ids that the MusicXML part ids become."""
     by_part = {VOICES[d].part_id: d for d in Drum}
-    found = {}
+    found: dict[str, Drum] = {}
     for staff_def in root.iter(f"{{{MEI}}}staffDef"):
         drum = by_part.get(staff_def.get(XML_ID, ""))
         if drum is not None:
-            found[staff_def.get("n")] = drum
+            found[staff_def.get("n", "")] = drum
     return found
 
 
@@ -108,7 +108,7 @@ def _shape_heads(mei: str) -> str:
         for number, rend in enumerate(head.findall(f"{{{MEI}}}rend")):
             rend.set("fontsize", "large" if number == 0 else "small")
     for staff in root.iter(f"{{{MEI}}}staff"):
-        drum = drums.get(staff.get("n"))
+        drum = drums.get(staff.get("n", ""))
         for note in staff.iter(f"{{{MEI}}}note"):
             if drum is Drum.GU:
                 note.set("head.shape", "rectangle")

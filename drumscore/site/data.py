@@ -74,14 +74,15 @@ def section_ranges(score: Score) -> dict[str, dict]:
     """Each section the pattern has: its first and last-but-one stroke index, counts, name."""
     pattern = score.pattern
     n = len(pattern)
+    half = n if pattern.half is None else pattern.half  # only the whole when there is no 半
     out = {}
     for section in pattern.sections():
         if section is Section.SHE:
             start, stop = 0, n
         elif section is Section.TOUHU:
-            start, stop = pattern.half, n
+            start, stop = half, n
         else:
-            start, stop = 0, pattern.half
+            start, stop = 0, half
         counts = pattern.counts(section)
         out[section.value] = {
             "start": start,

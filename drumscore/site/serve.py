@@ -35,7 +35,7 @@ def is_local(host: str) -> bool:
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
+    extensions_map: ClassVar[dict[str, str]] = {  # type: ignore[misc]
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         **TYPES,
     }
@@ -79,5 +79,6 @@ def make_server(
 
 def url_of(server: http.server.HTTPServer) -> str:
     host, port = server.server_address[:2]
+    host = host.decode() if isinstance(host, bytes) else host
     shown = f"[{host}]" if ":" in str(host) else host
     return f"http://{shown}:{port}/"

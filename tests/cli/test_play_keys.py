@@ -99,17 +99,17 @@ def test_tempo_changes_are_exact_at_the_next_stroke_pause_keeps_the_beat_q_ends_
 
 
 def test_tap_tempo_sets_the_average_of_the_taps_and_escape_stops_at_once(tmp_path):
-    child, capture = spawn(tmp_path, "○□○□", "--bpm", "120", "--loop", "--count-in", "3")
+    child, capture = spawn(tmp_path, "○□○□", "--bpm", "240", "--loop", "--count-in", "3")
     child.expect("count 1/3")
     wait_for_stroke(child, 2)
     taps = []
     for _ in range(4):
         child.send("t")
         taps.append(time.monotonic())
-        time.sleep(0.4)
+        time.sleep(0.3)
     expected = 60 / float(np.mean(np.diff(taps)))
     child.expect(r"(\d+(\.\d)?)/min\s")
-    while abs(float(child.match.group(1)) - 120) < 1:  # the old tempo, before the last tap
+    while abs(float(child.match.group(1)) - 240) < 1:  # the old tempo, before the last tap
         child.expect(r"(\d+(\.\d)?)/min\s")
     tapped = float(child.match.group(1))
     child.send("\x1b")
@@ -121,8 +121,8 @@ def test_tap_tempo_sets_the_average_of_the_taps_and_escape_stops_at_once(tmp_pat
     assert tapped == pytest.approx(expected, rel=0.1)
     audio = heard(capture)
     counts, first = count_strokes(audio, RATE), strokes(audio, RATE)[0][0]
-    assert [c - counts[0] for c in counts] == [0, RATE // 2, RATE]  # on the beat of 120
-    assert first - counts[0] == 3 * RATE // 2
+    assert [c - counts[0] for c in counts] == [0, RATE // 4, RATE // 2]  # on the beat of 240
+    assert first - counts[0] == 3 * RATE // 4
 
 
 def test_a_programme_on_the_big_display_names_each_item_and_restores_the_screen(tmp_path):

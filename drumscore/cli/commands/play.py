@@ -172,7 +172,7 @@ def _player(args: argparse.Namespace, track):
         player = MidiPlayer(port, track.first, midimap)
         return _MidiTrack(player, track, args.loop), f"MIDI port {port.name!r}"
 
-    from drumscore.play.audio import AudioPlayer, Feed, choose_device
+    from drumscore.play.audio import AudioPlayer, Feed, SoundFontFeed, choose_device
 
     device = choose_device(args.device)
     kit = None
@@ -180,8 +180,8 @@ def _player(args: argparse.Namespace, track):
         from drumscore.render.kit import load_kit
 
         kit = load_kit(args.kit)
+    feed: Feed | SoundFontFeed
     if args.soundfont:
-        from drumscore.play.audio import SoundFontFeed
         from drumscore.render.midimap import MidiMap
 
         feed = SoundFontFeed(

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drumscore.model import Edition
 
 
 def add_parser(sub) -> None:
@@ -35,7 +39,7 @@ def _user_editions(names: list[str]):
     from drumscore.corpus import load_edition
     from drumscore.errors import OptionError
 
-    found = []
+    found: list[Edition] = []
     for name in names:
         path = Path(name)
         if path.is_dir():
