@@ -62,6 +62,34 @@ class _Lost:
         return False
 
 
+#: The example each command's --help ends with, unless the command gives its own.
+EXAMPLES = {
+    "list": "drumscore list --edition benyi",
+    "show": "drumscore show xue/2@benyi",
+    "render": "drumscore render lu --section touhu --bpm 96 -o lu.wav",
+    "play": "drumscore play lu --section touhu --loop",
+    "extract": "drumscore extract passage.txt -o mine.toml",
+    "compare": "drumscore compare lu/2 lu/2@xunzuan --audio ab.wav",
+    "collate": "drumscore collate lu/2",
+    "site": "drumscore site out",
+    "serve": "drumscore serve",
+}
+#: The guides in docs/, listed by drumscore --help.
+GUIDES = {
+    "docs/rendering.md": "sound, expression and long renders",
+    "docs/kits.md": "your own drum kits",
+    "docs/notation.md": "MusicXML, SVG, PNG and PDF",
+    "docs/play.md": "playing a score live",
+    "docs/extract.md": "reading the scores out of an edition",
+    "docs/compare.md": "comparing scores and collating the editions",
+}
+
+
+def _epilog() -> str:
+    guides = "\n".join(f"  {path:<20} {what}" for path, what in GUIDES.items())
+    return f"guides (in the source repository):\n{guides}\n\nexample: drumscore render lu -o lu.wav"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="drumscore",
@@ -69,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Hear, compare and export the drum scores of the 禮記 投壺 chapter: "
             "○ strikes 鼙 (the small drum), □ strikes 鼓 (the big drum), 半 divides the pattern."
         ),
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from drumscore import __version__
 
@@ -76,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in COMMANDS:
         module.add_parser(sub)
+    for name, command in sub.choices.items():
+        if command.epilog is None and name in EXAMPLES:
+            command.epilog = f"example: {EXAMPLES[name]}"
     return parser
 
 

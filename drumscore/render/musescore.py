@@ -29,7 +29,7 @@ MUSESCORE_INSTALL = (
 #: a score it reads from its own format, not to one it imports, so engrave converts the MusicXML
 #: to .mscx first and engraves that, in one run of MuseScore (a job file, -j).
 #: The time signature is hidden, so the first stroke would stand against the clef: the clef's
-#: right margin (clefKeyRightMargin, in staff spaces) is widened to keep them apart.
+#: right margin and the distance from a line's header to its first note are widened.
 #: MuseScore's own settings for the run: PNG pages on white, readable on dark slides and viewers.
 SETTINGS = "[export]\npng\\useTransparency=false\n"
 
@@ -38,6 +38,8 @@ STYLE = """<?xml version="1.0" encoding="UTF-8"?>
   <Style>
     <genCourtesyTimesig>0</genCourtesyTimesig>
     <clefKeyRightMargin>2.5</clefKeyRightMargin>
+    <systemHeaderDistance>3.5</systemHeaderDistance>
+    <systemHeaderTimeSigDistance>3.5</systemHeaderTimeSigDistance>
   </Style>
 </museScore>
 """

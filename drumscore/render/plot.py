@@ -9,7 +9,7 @@ import io
 from typing import Any
 
 from drumscore.analysis.compare import Comparison
-from drumscore.errors import require
+from drumscore.errors import OptionError, require
 from drumscore.model import Drum, Score
 
 FORMATS = {".png": "png", ".svg": "svg"}
@@ -24,6 +24,10 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
     matplotlib's global state (its backend, its rcParams) is left as it was: the figure is made
     without pyplot, and the fonts are set for this drawing only.
     """
+    if fmt not in FORMATS.values():
+        raise OptionError(
+            f"plot format {fmt!r} is not one drumscore draws; use png or svg", option="plot"
+        )
     require("matplotlib", extra="plot", needed="plotting needs matplotlib", option="plot")
     import matplotlib
     from matplotlib import font_manager
@@ -76,7 +80,7 @@ def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
             ax.text(mid, y - 0.42, labels[name], ha="center", va="top", fontsize=7, color="#555")
     ax.set_yticks([1, 0], [_name(comparison.a, cjk, "A"), _name(comparison.b, cjk, "B")])
     ax.set_ylim(-0.8, 1.8)
-    ax.set_xlim(0, len(columns) + 1)
+    ax.set_xlim(*_axis_limits(len(columns)))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("stroke (aligned; an even beat, 間若一)" if cjk else "stroke (aligned)")
     ax.set_title(
@@ -90,6 +94,11 @@ def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt)
     return buffer.getvalue()
+
+
+def _axis_limits(columns: int) -> tuple[int, int]:
+    """The x axis: columns 1..n (numbered from 1, as strokes are), a column of margin each side."""
+    return 0, columns + 1
 
 
 def _cjk_font(font_manager: Any) -> str | None:

@@ -78,9 +78,9 @@ def _toolkit():
     return verovio.toolkit()
 
 
-def to_mei(musicxml: bytes) -> str:
+def to_mei(musicxml: bytes, toolkit=None) -> str:
     """The MEI document Verovio reads from drumscore's MusicXML, with the two drums' noteheads."""
-    toolkit = _toolkit()
+    toolkit = toolkit or _toolkit()
     toolkit.setOptions(OPTIONS)
     if not toolkit.loadData(musicxml.decode("utf-8")):
         raise EngraveError("Verovio could not read the MusicXML document")
@@ -120,8 +120,8 @@ def _shape_heads(mei: str) -> str:
 
 def svg_pages(musicxml: bytes, *, page_height: int = TALL_PAGE, fit: bool = True) -> list[str]:
     """The SVG pages: one tall page cut to the music (`fit`), or pages of `page_height`."""
-    mei = to_mei(musicxml)
-    toolkit = _toolkit()
+    toolkit = _toolkit()  # one toolkit: making one loads Verovio's fonts
+    mei = to_mei(musicxml, toolkit)
     toolkit.setOptions(
         {**OPTIONS, "pageHeight": page_height, "adjustPageHeight": fit, "svgViewBox": True}
     )

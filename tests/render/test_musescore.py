@@ -163,6 +163,9 @@ def test_no_time_signature_is_drawn_not_even_a_courtesy_one(tmp_path):
     engraving = engrave(musicxml_bytes(arrange(resolve("lu/2"), repeats=3)), "png", dpi=50)
     root = ET.fromstring(engraving.mscx)
     assert root.findtext("Score/Style/genCourtesyTimesig") == "0"
+    # room between the clef and the first stroke, on the first line and on every other
+    assert float(root.findtext("Score/Style/clefKeyRightMargin")) >= 2
+    assert float(root.findtext("Score/Style/systemHeaderDistance")) >= 3
     signatures = list(root.iter("TimeSig"))
     assert len(signatures) == 12 and all(t.findtext("visible") == "0" for t in signatures)
     # What is drawn: MuseScore's SVG tags every drawn element with its kind.

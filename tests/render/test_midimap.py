@@ -1,0 +1,34 @@
+"""The General MIDI notes and velocities of 鼙 and 鼓."""
+
+import pytest
+
+from drumscore import Drum, OptionError
+from drumscore.render.midimap import MidiMap
+
+
+def test_the_default_is_two_toms_the_big_drum_louder():
+    m = MidiMap()
+    assert (m.note(Drum.PI), m.note(Drum.GU)) == (45, 41)
+    assert m.velocity(Drum.GU) > m.velocity(Drum.PI)
+    assert "Low Tom" in m.describe() and "Low Floor Tom" in m.describe()
+
+
+def test_notes_are_read_pi_first():
+    m = MidiMap.from_option(" 38 , 36 ")
+    assert (m.note(Drum.PI), m.note(Drum.GU)) == (38, 36)
+    assert MidiMap.from_option(None) == MidiMap()
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [("45", "two MIDI notes"), ("a,b", "two MIDI notes"), ("45,128", "outside 0-127"),
+     ("-1,40", "outside 0-127"), ("40,40", "both drums note 40"), ("1,2,3", "two MIDI notes")],
+)  # fmt: skip
+def test_bad_notes_say_what_is_wrong_and_name_the_parameter(text, needle):
+    with pytest.raises(OptionError) as info:
+        MidiMap.from_option(text)
+    assert needle in str(info.value) and info.value.option == "midi_notes"
+    assert "--" not in str(info.value)

@@ -1,0 +1,45 @@
+"""Text display helpers: widths of CJK text, tables that line up, the caret under a fault."""
+
+import pytest
+
+from drumscore import parse
+from drumscore.display import caret_display, char_name, divided, table, width
+
+
+def test_width_counts_ideographs_twice_and_combining_marks_not_at_all():
+    assert width("○□") == 2 and width("魯鼓") == 4 and width("e\u0301") == 1
+
+
+def test_table_columns_line_up_in_terminal_columns():
+    text = table([["魯鼓", "1"], ["x", "22"]], ["drum", "n"])
+    lines = text.splitlines()
+    assert [width(line[: line.index("1") if "1" in line else 0]) for line in lines[2:3]] == [6]
+    assert lines[1].startswith("----")
+
+
+def test_divided_sets_half_apart():
+    assert divided(parse("○□半○")) == "○□ │半│ ○"
+    assert divided(parse("○□")) == "○□"
+
+
+def test_the_caret_stands_under_the_character_even_after_ideographs():
+    shown = caret_display("魯鼓X", 1, 3)
+    line, caret = shown.splitlines()
+    assert width(line[: line.index("X")]) == width(caret[: caret.index("^")])
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def test_an_unprintable_character_is_shown_as_a_replacement():
+    line = caret_display("○\x07□", 1, 2).splitlines()[0]
+    assert "\ufffd" in line and "\x07" not in line
+
+
+@pytest.mark.parametrize("ch", ["X", "\x07", "\U000e0001"])
+def test_char_name_gives_the_code_point_of_anything(ch):
+    assert f"U+{ord(ch):04X}" in char_name(ch)
+
+
+def test_a_fault_beyond_the_text_shows_an_empty_line_not_an_error():
+    assert caret_display("○□", 5, 1).splitlines()[1].strip() == "^"

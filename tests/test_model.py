@@ -1,0 +1,66 @@
+"""The data model: states, sections, patterns and scores, immutable."""
+
+import dataclasses
+
+import pytest
+
+from drumscore import OptionError, Score, Section, State, parse
+from drumscore.model import STATE_SLUGS, STATE_SPELLINGS
+
+
+def test_a_state_is_its_character_and_knows_its_slug_and_spellings():
+    assert State.LU == "魯" and f"{State.XUE}鼓" == "薛鼓"
+    assert (State.LU.slug, State.XUE.slug) == ("lu", "xue")
+    assert "辥" in State.XUE.spellings and State.XUE.spellings[0] == "薛"
+
+
+@pytest.mark.parametrize(
+    ("text", "state"), [("鲁", State.LU), (" LU ", State.LU), ("辪", State.XUE)]
+)
+def test_every_spelling_parses_to_its_state(text, state):
+    assert State.parse(text) is state
+
+
+def test_the_spelling_tables_are_made_from_the_one_table():
+    assert set(STATE_SPELLINGS.values()) == set(State)
+    assert STATE_SLUGS == {"魯": "lu", "薛": "xue"}
+    for state in State:
+        assert all(STATE_SPELLINGS[s] is state for s in (*state.spellings, state.slug))
+
+
+def test_a_score_given_a_spelling_holds_the_state():
+    score = Score(parse("○□"), edition_id="x", edition_name="x", figure=1, state="辥")
+    assert score.state is State.XUE and score.key == "xue/1@x"
+
+
+def test_str_of_a_pattern_is_its_notation_and_repr_the_dataclass():
+    pattern = parse("○ □ 〇 半 口")
+    assert str(pattern) == "○□○半□"
+    assert repr(pattern).startswith("Pattern(")
+
+
+def test_the_model_is_immutable():
+    pattern = parse("○□")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        pattern.half = 1  # type: ignore[misc]
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["", "qi", "鼓"])
+def test_an_unknown_state_is_an_option_error_naming_the_parameter(text):
+    with pytest.raises(OptionError) as info:
+        State.parse(text)
+    assert info.value.option == "state" and "魯" in str(info.value)
+
+
+def test_an_unknown_section_is_refused():
+    with pytest.raises(OptionError, match="unknown section 'middle'"):
+        Section.parse("middle")
+
+
+def test_a_section_a_pattern_does_not_have_is_refused():
+    with pytest.raises(OptionError) as info:
+        parse("○□○").section("touhu")
+    assert info.value.option == "section"
