@@ -8,6 +8,7 @@ import struct
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from types import FrameType
 
 import numpy as np
 
@@ -145,7 +146,7 @@ def _signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield  # handlers run in the main thread only, never inside this thread's callbacks
         return
-    came: list[tuple[int, object]] = []
+    came: list[tuple[int, FrameType | None]] = []
     handlers = {}
     for signum in _HELD:
         handler = signal.getsignal(signum)
