@@ -295,7 +295,7 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
     """An edition by id, name, alias or Kanripo id (any case), or by path to a .toml file."""
     wanted = name.strip().casefold()
     own_file = SCORES_DIR / f"{wanted}.toml"
-    if pool is None and re.fullmatch(r"[\w-]+", wanted) and own_file.is_file():
+    if pool is None and re.fullmatch(r"[\w-]+", wanted) and _exists(own_file):
         # an edition's file is named by its id: read just that one
         edition = _builtin(own_file)
         if edition.id.casefold() == wanted:

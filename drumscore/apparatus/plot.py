@@ -7,35 +7,17 @@ imported only here; its settings are changed only inside a local rc_context.
 
 from __future__ import annotations
 
-import functools
 import io
 from collections.abc import Sequence
 from typing import Any
 
 from drumscore.apparatus.align import HALF, Apparatus
 from drumscore.apparatus.table import column_label
+from drumscore.render.plot import cjk_font as _cjk_font
 
 FORMATS = {".png": "png", ".svg": "svg"}
-CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
 COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
 PLACE_COLOUR = "#f2d45c"
-
-
-@functools.cache
-def _cjk_font() -> str | None:
-    """The name of an installed CJK font (registering font collections matplotlib skips)."""
-    from matplotlib import font_manager
-
-    available = {f.name for f in font_manager.fontManager.ttflist}
-    if not available.intersection(CJK_FONTS):
-        for path in font_manager.findSystemFonts():
-            if "cjk" in path.lower() or "wqy" in path.lower():
-                try:
-                    font_manager.fontManager.addfont(path)
-                except (OSError, RuntimeError, ValueError):
-                    continue
-        available = {f.name for f in font_manager.fontManager.ttflist}
-    return next((name for name in CJK_FONTS if name in available), None)
 
 
 def _draw(ax, a: Apparatus, cjk: bool) -> None:

@@ -116,6 +116,11 @@ def check_writable(path: str | Path) -> Path:
     """The output path, after checking its folder exists and it is not itself a folder."""
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
+    if len(os.fsencode(path.name)) > NAME_MAX:
+        raise OutputError(
+            f"output name {path.name[:40]!r}… is {len(os.fsencode(path.name)):,} bytes long, over "
+            f"the limit of {NAME_MAX} for a file name; choose a shorter one"
+        )
     if path.is_dir():
         raise OutputError(
             f"output {str(path)!r} is a folder; give a file name such as {str(path / 'out.wav')!r}"

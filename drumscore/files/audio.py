@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from types import FrameType
 
 import numpy as np
 
@@ -82,20 +86,23 @@ def stream_audio(
         with open(tmp, "w+b", buffering=0) as raw:
             sink = _Sink(raw)
             try:
-                out = sf.SoundFile(
-                    sink, "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
-                )
+                with _signals_held():
+                    out = sf.SoundFile(
+                        sink, "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
+                    )
             except sf.SoundFileError as exc:
                 failure = sink.error or OSError(0, _reason(None, exc, tmp))
                 raise write_failed(path, failure) from None
             try:
-                for key, value in (tags or {}).items():
-                    setattr(out, key, value)
+                with _signals_held():
+                    for key, value in (tags or {}).items():
+                        setattr(out, key, value)
                 convert = _to_pcm16 if subtype == "PCM_16" else None
                 for block in blocks:
                     block = convert(block) if convert and block.dtype.kind == "f" else block
                     try:
-                        out.write(block)
+                        with _signals_held():
+                            out.write(block)
                     except (sf.SoundFileError, AssertionError) as exc:
                         # soundfile asserts that every frame was written: a short write
                         if sink.error is None and isinstance(exc, AssertionError):
@@ -106,7 +113,8 @@ def stream_audio(
                         raise write_failed(path, sink.error)
             finally:
                 try:
-                    out.close()
+                    with _signals_held():
+                        out.close()
                 except sf.SoundFileError as exc:
                     failure = sink.error or OSError(0, _reason(None, exc, tmp))
                     raise write_failed(path, failure) from None
@@ -121,6 +129,37 @@ def stream_audio(
                 if not isinstance(cause, OSError):
                     raise
                 raise write_failed(path, cause) from None
+
+
+#: Signals that end drumscore by raising an exception (see cli): held while libsndfile runs.
+_HELD = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP while libsndfile calls back into _Sink: an exception that
+    a signal handler raised inside a callback would be lost (cffi only prints it), so a signal
+    that comes meanwhile is noted and its handler run once libsndfile has returned. (Masking
+    the signals is not enough: another thread of the process may take them.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # handlers run in the main thread only, never inside this thread's callbacks
+        return
+    came: list[tuple[int, FrameType | None]] = []
+    handlers = {}
+    for signum in _HELD:
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            handlers[signum] = handler
+            signal.signal(signum, lambda n, frame: came.append((n, frame)))
+    try:
+        yield
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        for signum, frame in came[:1]:
+            handlers[signum](signum, frame)
 
 
 class _Sink:

@@ -5,6 +5,7 @@ Needs matplotlib (the optional extra `plot`); it is imported only here.
 
 from __future__ import annotations
 
+import functools
 import io
 from typing import Any
 
@@ -13,7 +14,7 @@ from drumscore.errors import OptionError, require
 from drumscore.model import Drum, Score
 
 FORMATS = {".png": "png", ".svg": "svg"}
-_CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
+CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
 COLOURS = {Drum.PI: "#1f5fa8", Drum.GU: "#b5371f"}
 DIFF_COLOUR = "#f2d45c"
 
@@ -30,9 +31,8 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
         )
     require("matplotlib", extra="plot", needed="plotting needs matplotlib", option="plot")
     import matplotlib
-    from matplotlib import font_manager
 
-    cjk = _cjk_font(font_manager)
+    cjk = cjk_font()
     fonts: Any = (
         {"font.family": ["sans-serif"], "font.sans-serif": [cjk, "DejaVu Sans"]} if cjk else {}
     )
@@ -101,11 +101,17 @@ def _axis_limits(columns: int) -> tuple[int, int]:
     return 0, columns + 1
 
 
-def _cjk_font(font_manager: Any) -> str | None:
-    """A CJK font if one is installed, so 半 and edition names show; else None (romanise)."""
+@functools.cache
+def cjk_font() -> str | None:
+    """An installed CJK font, so 半 and edition names show; else None (romanise).
+
+    matplotlib's cache skips font collections (.ttc), where CJK fonts usually are: those are
+    registered here, once.
+    """
+    from matplotlib import font_manager
+
     available = {f.name for f in font_manager.fontManager.ttflist}
-    if not available.intersection(_CJK_FONTS):
-        # matplotlib's cache skips font collections (.ttc), where CJK fonts usually are.
+    if not available.intersection(CJK_FONTS):
         for path in font_manager.findSystemFonts():
             if "cjk" in path.lower() or "wqy" in path.lower():
                 try:
@@ -113,10 +119,7 @@ def _cjk_font(font_manager: Any) -> str | None:
                 except (OSError, RuntimeError, ValueError):
                     continue
         available = {f.name for f in font_manager.fontManager.ttflist}
-    for name in _CJK_FONTS:
-        if name in available:
-            return name
-    return None
+    return next((name for name in CJK_FONTS if name in available), None)
 
 
 def _labels(cjk: str | None) -> dict[str, str]:

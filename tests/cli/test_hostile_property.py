@@ -1,0 +1,121 @@
+"""A property of the whole command line: whatever hostile values its real options are given, it
+ends with exit 0, 1, 2 or 130, never a traceback, and a failed run leaves no file behind."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from drumscore.cli import build_parser, main
+
+#: Commands left out: play needs a device, serve and site run a server or build a whole site.
+SKIPPED_COMMANDS = {"play", "serve", "site"}
+#: Options left out: --all renders every score of the corpus.
+SKIPPED_OPTIONS = {"--all", "--help", "-h"}
+#: Where files are written: the options naming an output.
+OUTPUTS = {"output", "audio", "plot"}
+
+HOSTILE = [
+    "",
+    "0",
+    "-1",
+    "1e999999999",
+    "1e-99999999",
+    "9" * 5000,
+    "nan",
+    "inf",
+    "3/0",
+    "○X□",
+    "○□半○",
+    "lu",
+    "xue/2@benyi",
+    "lu@/dev/zero.toml",
+    "/dev/zero",
+    "/dev/null",
+    "○" * 10_001,
+    "x" * 5000,
+    "a\u2028b\r○",
+    "\x00",
+    "..",
+    "punycode",
+    "2",
+]
+EXTENSIONS = [".wav", ".mid", ".musicxml", ".ogg", ".toml", ".txt", ""]
+
+FOLDER = Path(tempfile.mkdtemp(prefix="drumscore-property-"))
+FIFO = FOLDER / "pipe"
+os.mkfifo(FIFO)
+OUT = FOLDER / "out"
+OUT.mkdir()
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return {name: p for name, p in sub.choices.items() if name not in SKIPPED_COMMANDS}
+
+
+COMMANDS = _commands()
+
+
+def _value(action: argparse.Action):
+    if action.dest in OUTPUTS:
+        stems = st.sampled_from(["x", "x" * 300])
+        return st.tuples(stems, st.sampled_from(EXTENSIONS)).map(lambda se: str(OUT / "".join(se)))
+    if action.choices:
+        return st.sampled_from([*action.choices, "nope"])
+    # a usable value half the time, so the other options are reached too
+    return st.one_of(st.just("lu"), st.sampled_from([*HOSTILE, str(FIFO)]))
+
+
+@st.composite
+def argument_vectors(draw) -> list[str]:
+    name = draw(st.sampled_from(sorted(COMMANDS)))
+    argv = [name]
+    actions = [a for a in COMMANDS[name]._actions if not set(a.option_strings) & SKIPPED_OPTIONS]
+    for action in actions:
+        if action.option_strings:
+            continue
+        if action.nargs in ("?", "*") and draw(st.booleans()):
+            continue
+        argv.append(draw(_value(action)))
+    options = [a for a in actions if a.option_strings]
+    required = [a for a in options if a.required]
+    chosen = draw(st.lists(st.sampled_from(options), max_size=4, unique_by=id))
+    for action in required + [a for a in chosen if not a.required]:
+        argv.append(action.option_strings[-1])
+        if action.nargs != 0:
+            argv.append(draw(_value(action)))
+    return argv
+
+
+@settings(
+    max_examples=80,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(argument_vectors())
+def test_no_traceback_no_odd_exit_and_no_file_left_on_failure(argv):
+    for old in OUT.iterdir():
+        old.unlink()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = exc.code
+    said = err.getvalue()
+    assert code in (0, 1, 2, 130), (argv, code, said)
+    assert "Traceback" not in said, (argv, said)
+    if code != 0:
+        assert said.startswith("drumscore: error: "), (argv, said)
+        assert list(OUT.iterdir()) == [], (argv, said)

@@ -1,0 +1,58 @@
+"""Where every stroke falls: sections, repeats, markers, and what a timeline names."""
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from drumscore import OptionError, Tempo
+from drumscore.corpus import resolve
+from drumscore.timeline import MAX_REPEAT, arrange
+
+
+def test_the_touhu_section_is_the_strokes_after_half():
+    score = resolve("lu")
+    timeline = arrange(score, "touhu")
+    assert len(timeline) == len(score.pattern) - score.pattern.half
+
+
+def test_repeats_continue_the_even_beat():
+    timeline = arrange(resolve("lu"), "touhu", Tempo.from_bpm(120), repeats=3)
+    assert len(timeline) == 3 * len(timeline.strokes)
+    starts = [timeline.tempo.onset_seconds(k) for k in range(len(timeline))]
+    assert {b - a for a, b in itertools.pairwise(starts)} == {Fraction(1, 2)}
+
+
+def test_a_duration_gives_whole_repeats_that_fit():
+    timeline = arrange(resolve("lu"), "touhu", Tempo.from_bpm(60), duration=Fraction(60))
+    assert timeline.repeats == 60 // len(timeline.strokes)
+
+
+def test_the_citation_names_parameters_not_flags():
+    citation = arrange(resolve("lu"), "touhu", Tempo.from_bpm(90), repeats=2).citation
+    assert citation.startswith("lu/1@zhushu, section touhu, bpm 90, repeats 2;")
+    assert "--" not in citation
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("repeats", [0, -1, MAX_REPEAT + 1, 1.5, True])
+def test_a_bad_repeat_count_names_the_parameter(repeats):
+    with pytest.raises(OptionError) as info:
+        arrange(resolve("lu"), repeats=repeats)
+    assert info.value.option == "repeats"
+
+
+def test_an_empty_section_is_refused():
+    from drumscore import Score, parse
+
+    with pytest.raises(OptionError, match="is empty"):
+        arrange(Score(parse("半○□")), "head")
+
+
+def test_fixtures_run_the_command_line(cli, expect_error, source_text):
+    code, out, _ = cli("show", "lu")
+    assert code == 0 and "lu/1@zhushu" in out
+    assert "--repeat" in expect_error("render", "lu", "--repeat", "0", "-o", "x.wav")
+    assert "魯鼓" in source_text("KR1d0053_058_禮記注疏.txt")
