@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from drumscore.errors import DrumscoreError, OptionError
+from drumscore.errors import DrumscoreError, OptionError, OutputError
 
 #: The placeholders of an output template and what they stand for.
 PLACEHOLDERS = {
@@ -149,6 +149,17 @@ def workers_for(output: str) -> int:
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
 
+def _make_folders(items: list[Item]) -> None:
+    """The folders a template names are made for it, as a template may name one per edition."""
+    for folder in sorted({Path(item.output).parent for item in items if item.output}):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise OutputError(
+                f"cannot make the output folder {str(folder)!r}: {e.strerror or e}"
+            ) from None
+
+
 def run(args: argparse.Namespace, render_one) -> int:
     """Render every item with `render_one(args)` (the single render); one bar, one summary.
 
@@ -160,6 +171,7 @@ def run(args: argparse.Namespace, render_one) -> int:
     from drumscore.cli.report import plural
 
     items = plan(args)
+    _make_folders(items)
     started = time.perf_counter()
     failed = 0
     written: list[str] = []

@@ -107,3 +107,19 @@ def test_rendering_twice_gives_identical_bytes(tmp_path, capsys, ext):
         midi = mido.MidiFile(file=io.BytesIO(first.read_bytes()), charset="utf-8")
         strokes = resolve("xue/2").pattern.section("touhu")
         assert len([m for m in midi.tracks[1] if m.type == "note_on"]) == len(strokes)
+
+
+def test_the_folders_a_template_names_are_made_for_it(tmp_path, capsys):
+    template = str(tmp_path / "out" / "{edition}" / "{state}{figure}-{section}.mid")
+    code, _, stderr = run_cli(["render", "lu", "lu@benyi", "-o", template], capsys)
+    assert code == 0 and stderr == ""
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["benyi", "zhushu"]
+    assert [p.name for p in (tmp_path / "out" / "benyi").iterdir()] == ["lu1-she.mid"]
+
+
+def test_a_folder_that_cannot_be_made_is_one_error_before_any_work(tmp_path, capsys):
+    (tmp_path / "file").write_text("not a folder")
+    template = str(tmp_path / "file" / "{key}-{section}.mid")
+    code, out, err = run_cli(["render", "lu", "xue", "-o", template], capsys)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "cannot make the output folder" in err
