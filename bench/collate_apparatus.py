@@ -4,7 +4,8 @@ and, side by side in the same run, CollateX aligning the same readings one token
 from __future__ import annotations
 
 import json
-import time
+
+from extract_collate import best
 
 from drumscore import corpus
 from drumscore.apparatus.align import SCORES, build_all
@@ -13,15 +14,6 @@ from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.cli.report import format_apparatuses
 from drumscore.corpus import editions
-
-
-def best(fn, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def every_format() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Variant, Witness
-from drumscore.apparatus.tei import xml_id
+from drumscore.apparatus.tei import namespaced, xml_id
 
 MEI = "http://www.music-encoding.org/ns/mei"
 ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -35,14 +35,7 @@ HEAD = {"○": "circle", "□": "rectangle"}
 
 def _e(parent: ET.Element | None, tag: str, text: str = "", **attrs: str) -> ET.Element:
     attrs = {(ID if k == "xml_id" else k.replace("_", ".")): v for k, v in attrs.items() if v != ""}
-    element = (
-        ET.Element(f"{{{MEI}}}{tag}", attrs)
-        if parent is None
-        else ET.SubElement(parent, f"{{{MEI}}}{tag}", attrs)
-    )
-    if text:
-        element.text = text
-    return element
+    return namespaced(MEI, parent, tag, text, attrs)
 
 
 def _source(parent: ET.Element, w: Witness) -> None:

@@ -27,14 +27,18 @@ ID = f"{{{XML}}}id"
 def _e(parent: ET.Element | None, tag: str, text: str = "", **attrs: str) -> ET.Element:
     attrs = {("xml:" + k[4:] if k.startswith("xml_") else k): v for k, v in attrs.items()}
     attrs = {(ID if k == "xml:id" else k): v for k, v in attrs.items() if v != ""}
-    element = (
-        ET.Element(f"{{{TEI}}}{tag}", attrs)
-        if parent is None
-        else ET.SubElement(parent, f"{{{TEI}}}{tag}", attrs)
-    )
+    return namespaced(TEI, parent, tag, text, attrs)
+
+
+def namespaced(
+    namespace: str, parent: ET.Element | None, tag: str, text: str, attrs: dict[str, str]
+) -> ET.Element:
+    """A namespaced element (under `parent`, if any) with its attributes and text."""
+    name = f"{{{namespace}}}{tag}"
+    made = ET.Element(name, attrs) if parent is None else ET.SubElement(parent, name, attrs)
     if text:
-        element.text = text
-    return element
+        made.text = text
+    return made
 
 
 def xml_id(siglum: str) -> str:

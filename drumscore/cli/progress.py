@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 #: Seconds a render runs before its bar appears.
 DELAY = 1.0
@@ -31,3 +31,16 @@ def progress_bar(frames: int, rate: int, quiet: bool = False) -> Iterator[Callab
         "[{elapsed}<{remaining}]",
     ) as bar:
         yield lambda n: bar.update(n / rate)
+
+
+class CountedBlocks:
+    """Audio blocks on their way to a writer, each counted and ticked on the progress bar."""
+
+    def __init__(self, blocks: Iterable, tick: Callable[[int], None]) -> None:
+        self.blocks, self.tick, self.frames = blocks, tick, 0
+
+    def __iter__(self) -> Iterator:
+        for block in self.blocks:
+            self.frames += len(block)
+            yield block
+            self.tick(len(block))

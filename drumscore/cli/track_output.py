@@ -137,7 +137,7 @@ def item_line(item, at: float) -> str:
 
 
 def _render_audio(args: argparse.Namespace, track, midimap) -> tuple[int, str]:
-    from drumscore.cli.progress import progress_bar
+    from drumscore.cli.progress import CountedBlocks, progress_bar
     from drumscore.files.audio import stream_audio, tags_for_track
 
     if args.soundfont:
@@ -166,24 +166,17 @@ def _render_audio(args: argparse.Namespace, track, midimap) -> tuple[int, str]:
             check_unnormalised(p)
         frames, blocks = p.frames, mix_blocks(p, normalize=not getattr(args, "no_normalize", False))
         sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
-    written = 0
-
-    def counted(blocks):
-        nonlocal written
-        for block in blocks:
-            written += len(block)
-            yield block
-            tick(len(block))
 
     cues = track.cues(args.rate) if len(track.items) > 1 else ()
     with progress_bar(frames, args.rate, args.quiet) as tick:
+        counted = CountedBlocks(blocks, tick)
         stream_audio(
             args.output,
-            counted(blocks),
+            iter(counted),
             args.rate,
             frames,
             args.subtype,
             tags=tags_for_track(track),
             cues=cues,
         )
-    return written, sound
+    return counted.frames, sound

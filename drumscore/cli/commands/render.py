@@ -169,7 +169,7 @@ def _duration(args: argparse.Namespace):
 
 def _render_audio(args: argparse.Namespace, timeline, midimap) -> tuple[int, str]:
     """Stream the render to args.output in blocks: the frames written, and what played them."""
-    from drumscore.cli.progress import progress_bar
+    from drumscore.cli.progress import CountedBlocks, progress_bar
     from drumscore.files.audio import stream_audio, tags_for
 
     if args.soundfont:
@@ -191,17 +191,10 @@ def _render_audio(args: argparse.Namespace, timeline, midimap) -> tuple[int, str
         frames, blocks = p.length, mix_blocks(p, normalize=not args.no_normalize)
         sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
     sound += ", not normalised" if args.no_normalize else ", peak-normalised to -1 dBFS"
-    written = 0
-
-    def counted(blocks):
-        nonlocal written
-        for block in blocks:
-            written += len(block)
-            yield block
-            tick(len(block))
 
     with progress_bar(frames, args.rate, args.quiet) as tick:
+        counted = CountedBlocks(blocks, tick)
         stream_audio(
-            args.output, counted(blocks), args.rate, frames, args.subtype, tags=tags_for(timeline)
+            args.output, iter(counted), args.rate, frames, args.subtype, tags=tags_for(timeline)
         )
-    return written, sound
+    return counted.frames, sound
