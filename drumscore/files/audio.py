@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import signal
 import struct
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import BinaryIO
 from pathlib import Path
 from types import FrameType
 
@@ -91,24 +93,22 @@ def stream_audio(
                         sink, "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
                     )
             except sf.SoundFileError as exc:
-                failure = sink.error or OSError(0, _reason(None, exc, tmp))
-                raise write_failed(path, failure) from None
+                raise write_failed(path, sink.failure(exc, tmp)) from None
             try:
                 with _signals_held():
                     for key, value in (tags or {}).items():
                         setattr(out, key, value)
                 convert = _to_pcm16 if subtype == "PCM_16" else None
+                given = 0
                 for block in blocks:
+                    given += len(block)
                     block = convert(block) if convert and block.dtype.kind == "f" else block
                     try:
                         with _signals_held():
                             out.write(block)
                     except (sf.SoundFileError, AssertionError) as exc:
                         # soundfile asserts that every frame was written: a short write
-                        if sink.error is None and isinstance(exc, AssertionError):
-                            raise
-                        failure = sink.error or OSError(0, _reason(out, exc, tmp))
-                        raise write_failed(path, failure) from None
+                        raise write_failed(path, sink.failure(exc, tmp)) from None
                     if sink.error is not None:
                         raise write_failed(path, sink.error)
             finally:
@@ -116,10 +116,10 @@ def stream_audio(
                     with _signals_held():
                         out.close()
                 except sf.SoundFileError as exc:
-                    failure = sink.error or OSError(0, _reason(None, exc, tmp))
-                    raise write_failed(path, failure) from None
+                    raise write_failed(path, sink.failure(exc, tmp)) from None
             if sink.error is not None:
                 raise write_failed(path, sink.error)
+        _check_frames(path, tmp, given)
         if cues:
             try:
                 add_cues(tmp, fmt, cues, rate)
@@ -129,6 +129,21 @@ def stream_audio(
                 if not isinstance(cause, OSError):
                     raise
                 raise write_failed(path, cause) from None
+
+
+def _check_frames(path: str | Path, tmp: Path, given: int) -> None:
+    """Read back the frame count of the written file: a write that came out short in any way
+    (even one that soundfile's own check, an assert, let through) is a WriteError."""
+    import soundfile as sf
+
+    try:
+        found = sf.info(str(tmp)).frames
+    except (sf.SoundFileError, OSError) as exc:
+        raise write_failed(path, OSError(0, f"the written file cannot be read back ({exc})"))
+    if found != given:
+        raise write_failed(
+            path, OSError(0, f"{found:,} of {given:,} frames were written (a short write)")
+        )
 
 
 #: Signals that end drumscore by raising an exception (see cli): held while libsndfile runs.
@@ -167,18 +182,26 @@ class _Sink:
     file size limit) kept as `error` and reported as written short, since an exception cannot
     travel back through libsndfile."""
 
-    def __init__(self, raw) -> None:
+    def __init__(self, raw: BinaryIO) -> None:
         self.raw = raw
         self.error: OSError | None = None
 
-    def write(self, data) -> int:
+    def write(self, data: bytes) -> int:
+        """Write all of `data`, or note why not: the system may take part of a write (the last
+        bytes before the disk fills or the size limit) and refuse the rest only when asked again."""
         if self.error is not None:
             return 0
+        view = memoryview(data).cast("B")
+        done = 0
         try:
-            return self.raw.write(data) or 0
+            while done < len(view):
+                count = self.raw.write(view[done:])
+                if not count:
+                    raise OSError(errno.EIO, "the file system took no bytes")
+                done += count
         except OSError as exc:
             self.error = exc
-            return 0
+        return done
 
     def read(self, size: int = -1) -> bytes:
         return self.raw.read(size)
@@ -189,28 +212,23 @@ class _Sink:
     def tell(self) -> int:
         return self.raw.tell()
 
+    def failure(self, exc: Exception, tmp: Path) -> OSError:
+        """Why a write through libsndfile failed: the system's error if a write of ours met one,
+        else libsndfile's message (a write of our own shows whether the system refused the bytes,
+        since an encoder's message, such as FLAC's "problem with initialization", hides it)."""
+        if self.error is not None:
+            return self.error
+        import soundfile as sf
 
-def _reason(out, exc: Exception, tmp: Path) -> str:
-    """What made libsndfile fail, such as "No space left on device": its own message for the
-    file (`out`, or None for its last error), which names the system error, where its exception
-    says only "System error."."""
-    import soundfile as sf
-
-    try:
-        handle = sf._ffi.NULL if out is None else out._file
-        text = sf._ffi.string(sf._snd.sf_strerror(handle)).decode("utf-8", "replace")
-    except (AttributeError, TypeError):
-        return str(exc)
-    if text.startswith("System error : "):
-        return text.removeprefix("System error : ").rstrip(".")
-    # an encoder's own message (FLAC: "problem with initialization"): a write of our own shows
-    # whether the system refused the bytes
-    try:
-        with open(tmp, "ab", buffering=0) as probe:
-            probe.write(bytes(1 << 16))
-    except OSError as system:
-        return system.strerror or str(system)
-    return text or str(exc)
+        text = exc.error_string if isinstance(exc, sf.LibsndfileError) else ""
+        try:
+            with open(tmp, "ab", buffering=0) as probe:
+                probe.write(bytes(1 << 16))
+        except OSError as system:
+            return system
+        if isinstance(exc, AssertionError):
+            text = "fewer frames were written than given (a short write)"
+        return OSError(0, text.removeprefix("System error : ").rstrip(".") or str(exc))
 
 
 def add_cues(path: str | Path, fmt: str, cues: Sequence[tuple[int, str]], rate: int) -> None:
