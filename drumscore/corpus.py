@@ -16,7 +16,14 @@ from drumscore.errors import (
     NotationError,
     ScoreNotFoundError,
 )
-from drumscore.files.reading import OneOf, check_schema, parse_toml, read_input, read_input_text
+from drumscore.files.reading import (
+    OneOf,
+    check_schema,
+    note_input,
+    parse_toml,
+    read_input,
+    read_input_text,
+)
 from drumscore.model import (
     STATE_SPELLINGS,
     Edition,
@@ -104,6 +111,10 @@ EDITION_SCHEMA = {
 }
 
 
+#: An edition id: a plain name, which can stand in a score's name and a file name as it is.
+_PLAIN_ID = re.compile(r"[^\W_][\w-]{0,99}")
+
+
 def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None = None) -> Edition:
     """Build an Edition from the parsed content of an edition file; `ref` names its scores.
 
@@ -111,6 +122,12 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
     """
     check_schema(data, EDITION_SCHEMA, where, CorpusError)
     ident = _require(data, "id", str, where)
+    if not _PLAIN_ID.fullmatch(ident):
+        raise CorpusError(
+            f"{where}: id {ident[:60]!r} is not a plain name; an id is letters, digits, '-' and "
+            "'_' (no '/', '.' at the start, spaces or '@'), such as 'mine' or 'benyi-skqs', "
+            "since it names the score (lu@ID) and may name files"
+        )
     name = _require(data, "name", str, where)
     source = data.get("source", {})
     if not isinstance(source, dict):
@@ -272,7 +289,10 @@ def _user_editions(files: tuple[tuple[str, int, int], ...]) -> tuple[Edition, ..
 def user_editions() -> tuple[Edition, ...]:
     """The user's own editions (see user_folders), by id; an id that clashes with another
     edition's is a CorpusError naming both files."""
-    return _user_editions(_user_files())
+    files = _user_files()
+    for path, _, _ in files:
+        note_input(path)  # read once and cached, but an input of every command that uses it
+    return _user_editions(files)
 
 
 def editions() -> tuple[Edition, ...]:

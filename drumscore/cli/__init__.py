@@ -146,6 +146,7 @@ def _stale_removed(path, pid: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from drumscore.files.atomic import on_stale_removed
+    from drumscore.files.reading import watch_inputs
 
     _open_standard_descriptors()
     _reconfigure_streams()
@@ -154,7 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGHUP, _terminate)
     previous = on_stale_removed(_stale_removed)
     try:
-        return _main(argv)
+        with watch_inputs():
+            return _main(argv)
     finally:
         on_stale_removed(previous)
 

@@ -4,7 +4,8 @@
 every section, one file each, named by the template. Each file is rendered exactly as a single
 render of that score and section would render it (the same code, so the same bytes); one progress
 bar counts the files, one summary line ends the run. A score or section that fails reports its
-error and the others are still written; the exit status is then 1.
+error and the others are still written; the exit status is then 2 if every failure was bad
+input, else 1.
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ def plan(args: argparse.Namespace) -> list[Item]:
             if fill is None:
                 items.append(Item(name, section, ""))
                 continue
-            output = template.format(**fill, section=section)
+            output = _fill(template, {**fill, "section": section}, name)
             if output in seen:
                 raise OptionError(
                     f"output template {template!r} names {output!r} for both {seen[output]} and "
@@ -134,6 +135,35 @@ def plan(args: argparse.Namespace) -> list[Item]:
             seen[output] = f"{name} {section}"
             items.append(Item(name, section, output))
     return items
+
+
+def template_folder(template: str) -> str:
+    """The folder a template writes into: the folder part before its first placeholder."""
+    head = template.split("{", 1)[0].replace("}}", "}")
+    return os.path.dirname(head) if "{" in template else os.path.dirname(template)
+
+
+def _fill(template: str, fill: dict[str, str], name: str) -> str:
+    """The template filled in for one item, each value a plain name and the path inside the
+    template's folder: a value from a file (an edition id) never leads elsewhere."""
+    for field, value in fill.items():
+        if not value or value in (".", "..") or any(c in value for c in ("/", os.sep, "\0")):
+            raise OptionError(
+                f"{name}: the {{{field}}} of the output template would be {value[:60]!r}, which "
+                "is not a plain file name; use another placeholder",
+                option="output",
+            )
+    output = template.format(**fill)
+    root = os.path.realpath(template_folder(template) or ".")
+    where = os.path.realpath(os.path.dirname(output) or ".")
+    if where != root and not where.startswith(root.rstrip(os.sep) + os.sep):
+        raise OptionError(
+            f"output template {template!r} names {output!r} for {name}, outside the folder "
+            f"{template_folder(template) or '.'!r} it writes into; put the placeholders in "
+            "names below that folder",
+            option="output",
+        )
+    return output
 
 
 #: Audio and MIDI items are rendered this many at a time (numpy, libsndfile and the file system
@@ -169,12 +199,16 @@ def run(args: argparse.Namespace, render_one) -> int:
 
     from drumscore.cli.options import error_message
     from drumscore.cli.report import plural
+    from drumscore.files.atomic import check_not_inputs
 
     items = plan(args)
+    check_not_inputs(item.output for item in items if item.output)
     _make_folders(items)
     started = time.perf_counter()
     failed = 0
     written: list[str] = []
+
+    statuses: set[int] = set()
 
     def one(item: Item) -> DrumscoreError | None:
         single = copy.copy(args)
@@ -197,6 +231,7 @@ def run(args: argparse.Namespace, render_one) -> int:
                 exc = future.result()
                 if exc is not None:
                     failed += 1
+                    statuses.add(exc.exit_status)
                     print(
                         f"drumscore: error: {item.score} {item.section}: {error_message(exc)}",
                         file=sys.stderr,
@@ -216,7 +251,8 @@ def run(args: argparse.Namespace, render_one) -> int:
         if failed:
             line += f"; {plural(failed, 'item')} failed (see above)"
         print(line)
-    return 1 if failed else 0
+    # bad input everywhere is the command's fault (2); any runtime failure makes it 1
+    return min(statuses, default=0)
 
 
 class _bar:

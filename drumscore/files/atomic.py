@@ -14,7 +14,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from drumscore.errors import DrumscoreError, OutputError, WriteError
@@ -93,7 +93,9 @@ def temporary_prefix(path: Path) -> str:
     return f".{name}{tag}"
 
 
-def _make_temporary(path: Path, folder_too: bool = False) -> Path:
+def make_temporary(path: Path, folder_too: bool = False) -> Path:
+    """A new temporary file (or folder) beside `path`, named for it (see temporary_prefix),
+    once the stale ones of writers that are gone are removed from that folder."""
     folder = path.parent if str(path.parent) else Path(".")
     remove_stale(folder)
     prefix = temporary_prefix(path)
@@ -136,14 +138,53 @@ def check_writable(path: str | Path) -> Path:
     return path
 
 
+def check_not_inputs(outputs: Iterable[str | Path]) -> None:
+    """Refuse, before anything is written, an output that is one of the command's inputs (the
+    same file, by device and inode, as files.reading noted them): writing it would lose it."""
+    from drumscore.files.reading import inputs
+
+    read = inputs()
+    if not read:
+        return
+    for output in outputs:
+        try:
+            info = os.stat(output)
+        except (OSError, ValueError):
+            continue
+        source = read.get((info.st_dev, info.st_ino))
+        if source is not None:
+            raise OutputError(
+                f"output {str(output)!r} is the input {source!r}: writing it would lose the "
+                "input; choose another output name"
+            )
+
+
+def check_not_inside(folder: str | Path) -> None:
+    """Refuse a folder to be replaced that holds one of the command's inputs."""
+    from drumscore.files.reading import inputs
+
+    root = os.path.realpath(folder)
+    for source in inputs().values():
+        real = os.path.realpath(source)
+        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+            raise OutputError(
+                f"output folder {str(folder)!r} holds the input {source!r}, and writing the "
+                "folder would replace it; choose another folder or move the input out"
+            )
+
+
 @contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
+def atomic_path(path: str | Path, *, follow_links: bool = True) -> Iterator[Path]:
     """Yield a temporary path beside `path`: on success it replaces `path`, else it is removed.
 
-    A symbolic link is followed, so the file it points to is replaced and the link kept.
+    A symbolic link is followed, so the file it points to is replaced and the link kept; with
+    `follow_links` false the link itself is replaced (a folder of drumscore's own, where a link
+    planted by another must not lead the write elsewhere).
     """
-    path = check_writable(os.path.realpath(path) if os.path.islink(path) else path)
-    tmp_path = _make_temporary(path)
+    check_not_inputs([path])
+    followed = follow_links and os.path.islink(path)
+    path = check_writable(os.path.realpath(path) if followed else path)
+    tmp_path = make_temporary(path)
     try:
         yield tmp_path
         _set_mode(tmp_path, path)
@@ -160,7 +201,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 
 def _set_mode(tmp_path: Path, path: Path) -> None:
     """Give the new file the mode of the file it replaces, or the umask's default."""
-    if path.exists():
+    if path.exists() and not path.is_symlink():
         with contextlib.suppress(OSError):
             os.chmod(tmp_path, path.stat().st_mode & 0o777)
     else:
@@ -173,9 +214,9 @@ def _umask() -> int:
     return mask
 
 
-def write_bytes(path: str | Path, data: bytes) -> None:
-    """Write `data` to `path` atomically."""
-    with atomic_path(path) as tmp:
+def write_bytes(path: str | Path, data: bytes, *, follow_links: bool = True) -> None:
+    """Write `data` to `path` atomically (see atomic_path)."""
+    with atomic_path(path, follow_links=follow_links) as tmp:
         tmp.write_bytes(data)
 
 
@@ -208,11 +249,12 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
     are written, so a failure leaves the earlier files as they were. Then the pages of an earlier,
     longer series (stale_pages) are removed, so the folder holds exactly the new set.
     """
+    check_not_inputs(series_paths(path, len(pages)))
     path = check_writable(path)
     if not pages:
         raise OutputError(f"no pages to write to {str(path)!r}")
     targets = series_paths(path, len(pages))
-    staging = _make_temporary(path, folder_too=True)
+    staging = make_temporary(path, folder_too=True)
     try:
         staged = []
         for target, page in zip(targets, pages, strict=True):

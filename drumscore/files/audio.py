@@ -8,9 +8,9 @@ import signal
 import struct
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import BinaryIO
 from pathlib import Path
 from types import FrameType
+from typing import BinaryIO
 
 import numpy as np
 
@@ -139,7 +139,8 @@ def _check_frames(path: str | Path, tmp: Path, given: int) -> None:
     try:
         found = sf.info(str(tmp)).frames
     except (sf.SoundFileError, OSError) as exc:
-        raise write_failed(path, OSError(0, f"the written file cannot be read back ({exc})"))
+        reason = OSError(0, f"the written file cannot be read back ({exc})")
+        raise write_failed(path, reason) from None
     if found != given:
         raise write_failed(
             path, OSError(0, f"{found:,} of {given:,} frames were written (a short write)")

@@ -36,6 +36,51 @@ HINTS = {
 }
 
 
+# --- the inputs of one command, so that no output is written over one of them ---------------
+
+#: Every input read while watch_inputs() is active: (device, inode) -> the path as given.
+_inputs: dict[tuple[int, int], str] | None = None
+
+
+@contextlib.contextmanager
+def watch_inputs() -> Iterator[None]:
+    """Note every input file read inside the block (see inputs), for the output checks of
+    files.atomic; outside such a block nothing is noted."""
+    global _inputs
+    previous, _inputs = _inputs, {}
+    try:
+        yield
+    finally:
+        _inputs = previous
+
+
+def _note(info: os.stat_result, path: str) -> None:
+    if _inputs is not None:
+        _inputs.setdefault((info.st_dev, info.st_ino), path)
+
+
+def note_input(path: str | Path) -> None:
+    """Note `path` as an input, as reading it would (for data read once and cached)."""
+    if _inputs is not None:
+        with contextlib.suppress(OSError, ValueError):
+            _note(os.stat(path), str(path))
+
+
+def inputs() -> dict[tuple[int, int], str]:
+    """The inputs read so far inside watch_inputs(), by (device, inode): the paths as given."""
+    return dict(_inputs or {})
+
+
+def release(path: str | Path) -> None:
+    """Drop `path` from the inputs: a file the command means to replace (an edition file
+    written again with --force), which it read only to keep what it holds."""
+    if _inputs is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        info = os.stat(path)
+        _inputs.pop((info.st_dev, info.st_ino), None)
+
+
 def _size(limit: int) -> str:
     return f"{limit // MiB} MiB" if limit % MiB == 0 else f"{limit:,} bytes"
 
@@ -97,6 +142,7 @@ def check_input(path: str | Path, what: str, limit: int | None = None) -> Path:
             raise InputFileError(f"{what} {text!r} is not a usable file name", path=text) from None
         raise _failed(exc, text, what) from None
     _check(info, text, what, limit)
+    _note(info, text)
     return Path(path)
 
 
@@ -117,7 +163,9 @@ def open_input(
     except OSError as exc:
         raise _failed(exc, text, what) from None
     try:
-        _check(os.fstat(fd), text, what, limit)
+        info = os.fstat(fd)
+        _check(info, text, what, limit)
+        _note(info, text)
         os.set_blocking(fd, True)
         file = os.fdopen(fd, "rb")
     except BaseException:

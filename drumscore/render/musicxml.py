@@ -195,13 +195,17 @@ def _silent_beat():
 
 
 def _hidden_metre(length: int, made: dict):
-    """A time signature of `length` quarters, not printed; copies are far cheaper than new ones."""
+    """A time signature of `length` quarters, not printed; copies are far cheaper than new ones.
+
+    Its beats are given (one a quarter): music21 would otherwise work out a hierarchy of accents
+    whose cost grows as the square of the bar (minutes for a bar of 1,000 strokes).
+    """
     import copy
 
     from music21 import meter
 
     if length not in made:
-        made[length] = meter.TimeSignature(f"{length}/4")
+        made[length] = meter.TimeSignature(f"{length}/4", divisions=length)
         made[length].style.hideObjectOnPrint = True
     return copy.deepcopy(made[length])
 

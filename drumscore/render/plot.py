@@ -17,6 +17,11 @@ FORMATS = {".png": "png", ".svg": "svg"}
 CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
 COLOURS = {Drum.PI: "#1f5fa8", Drum.GU: "#b5371f"}
 DIFF_COLOUR = "#f2d45c"
+#: The width of an aligned column, and of the whole picture at most, in inches (at 120 dpi).
+COLUMN_INCHES = 0.32
+MAX_INCHES = 160.0
+#: The longest row label, in characters.
+LABEL_CHARACTERS = 32
 
 
 def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
@@ -46,28 +51,38 @@ def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
 
     labels = _labels(cjk)
     columns = comparison.columns
-    width = max(8.0, 0.32 * len(columns) + 2.5)
-    fig = Figure(figsize=(width, 2.8), dpi=120)
+    # a column is COLUMN_INCHES wide up to MAX_INCHES in all; past that the marks shrink, so
+    # the picture (and the memory it takes) stays bounded however long the patterns are
+    step = min(COLUMN_INCHES, (MAX_INCHES - 2.5) / max(1, len(columns)))
+    scale = step / COLUMN_INCHES
+    fig = Figure(figsize=(max(8.0, step * len(columns) + 2.5), 2.8), dpi=120)
     ax = fig.subplots()
-    # aligned columns are numbered from 1, as strokes are everywhere else
-    for x, column in enumerate(columns, start=1):
-        if column.differs:
-            ax.axvspan(x - 0.45, x + 0.45, color=DIFF_COLOUR, alpha=0.6, lw=0, zorder=0)
-        for y, stroke in ((1, column.a), (0, column.b)):
-            if stroke is None:
-                ax.plot([x - 0.2, x + 0.2], [y, y], color="#888888", lw=1.5)
-                continue
-            marker = "o" if stroke.drum is Drum.PI else "s"
-            ax.scatter(
-                [x],
-                [y],
-                marker=marker,
-                s=110,
-                facecolors="white",
-                edgecolors=COLOURS[stroke.drum],
-                linewidths=2,
-                zorder=3,
-            )
+    # aligned columns are numbered from 1, as strokes are everywhere else; each kind of mark
+    # is drawn as one collection (one artist per stroke costs time as the square of the count)
+    differs = [x for x, column in enumerate(columns, start=1) if column.differs]
+    if differs:
+        ax.broken_barh(
+            [(x - 0.45, 0.9) for x in differs], (-0.8, 2.6), color=DIFF_COLOUR, alpha=0.6, lw=0
+        )
+    for y, side in ((1, "a"), (0, "b")):
+        strokes = [(x, getattr(column, side)) for x, column in enumerate(columns, start=1)]
+        gaps = [x for x, stroke in strokes if stroke is None]
+        if gaps:
+            xs = [v for x in gaps for v in (x - 0.2, x + 0.2, float("nan"))]
+            ax.plot(xs, [y if v == v else float("nan") for v in xs], color="#888888", lw=1.5)
+        for drum, marker in ((Drum.PI, "o"), (Drum.GU, "s")):
+            xs = [x for x, stroke in strokes if stroke is not None and stroke.drum is drum]
+            if xs:
+                ax.scatter(
+                    xs,
+                    [y] * len(xs),
+                    marker=marker,
+                    s=110 * scale**2,
+                    facecolors="white",
+                    edgecolors=COLOURS[drum],
+                    linewidths=2 * scale,
+                    zorder=3,
+                )
     for y, side in ((1, "a"), (0, "b")):
         half = comparison.half_column(side)
         if half is None:
@@ -129,5 +144,9 @@ def _labels(cjk: str | None) -> dict[str, str]:
 
 
 def _name(score: Score, cjk: str | None, side: str) -> str:
-    """The row's label: the score's name, or "notation" for raw notation without a CJK font."""
-    return f"{side}: {score.key if cjk or score.edition_id else 'notation'}"
+    """The row's label: the score's name, or "notation" for raw notation without a CJK font;
+    long notation is cut to its start and its stroke count, so the label fits the picture."""
+    name = score.key if cjk or score.edition_id else "notation"
+    if len(name) > LABEL_CHARACTERS:
+        name = f"{name[: LABEL_CHARACTERS - 12]}… ({len(score.pattern):,} strokes)"
+    return f"{side}: {name}"

@@ -7,18 +7,20 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import os
 import shutil
-import tempfile
+import stat
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drumscore.errors import DrumscoreError, OptionError, OutputError
+from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
+from drumscore.files.atomic import check_not_inside, make_temporary
 from drumscore.model import Edition, Section
 from drumscore.site import data as sitedata
 from drumscore.timeline import arrange
@@ -637,16 +639,21 @@ def build_site(
     pool = (*pool, *(e for e in extra if not e.path or os.path.realpath(e.path) not in known))
     if not any(edition.scores for edition in pool):
         raise OptionError("no scores to put in the site: give at least one edition with scores")
-    parent = out.resolve().parent
-    try:
-        work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".part", dir=parent))
-    except OSError as exc:
-        raise OutputError(f"cannot write in {str(parent)!r}: {exc.strerror}") from None
+    check_not_inside(out)
+    work = make_temporary(out.resolve(), folder_too=True)
     try:
         report = _build_into(work, pool, progress, musicxml)
         (work / MARKER).write_text("a site written by drumscore\n", encoding="utf-8")
-        os.chmod(work, 0o755)
+        _keep_owner_and_mode(work, out)
         _replace(work, out)
+    except OSError as exc:
+        shutil.rmtree(work, ignore_errors=True)
+        if isinstance(exc, DrumscoreError):
+            raise
+        raise WriteError(
+            f"cannot write the site {str(out)!r}: {exc.strerror or exc}"
+            + (f" ({exc.filename})" if exc.filename else "")
+        ) from None
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -666,11 +673,31 @@ def _check_target(out: Path) -> None:
     parent = out.resolve().parent
     if not parent.is_dir():
         raise OutputError(f"folder {str(parent)!r} does not exist; create it first")
+    if out.is_dir() and not (out.stat().st_mode & 0o222 and os.access(out, os.W_OK)):
+        raise OutputError(
+            f"folder {str(out)!r} is read-only; make it writable (chmod u+w) or give another folder"
+        )
+
+
+def _keep_owner_and_mode(work: Path, out: Path) -> None:
+    """The new site takes the owner and mode of the folder it replaces (a new one: 0755 less
+    the umask)."""
+    try:
+        info = out.stat()
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(work, 0o755 & ~mask)
+        return
+    os.chmod(work, stat.S_IMODE(info.st_mode))
+    if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+        with contextlib.suppress(OSError):  # only root may give a folder away
+            os.chown(work, info.st_uid, info.st_gid)
 
 
 def _replace(work: Path, out: Path) -> None:
     if out.is_dir():
-        old = out.with_name(f".{out.name}.old-{os.getpid()}")
+        old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
         os.replace(out, old)
         try:
             os.replace(work, out)

@@ -55,7 +55,7 @@ def test_a_bad_item_reports_its_error_and_the_others_are_still_written(tmp_path,
     code, stdout, stderr = run_cli(
         ["render", "lu", "nosuch", "○□○", "--section", "touhu,she", "-o", template], capsys
     )
-    assert code == 1
+    assert code == 2  # every failure is bad input: the command must change
     lines = stderr.strip().splitlines()
     # 'nosuch' fails in both sections; '○□○' has no 半, so no touhu section
     assert len([line for line in lines if line.startswith("drumscore: error: ")]) == 3
@@ -65,6 +65,25 @@ def test_a_bad_item_reports_its_error_and_the_others_are_still_written(tmp_path,
     written = sorted(p.name for p in tmp_path.iterdir())
     assert written == ["lu_1_zhushu-she.mid", "lu_1_zhushu-touhu.mid", "○□○-she.mid"]
     assert "wrote 3 files" in stdout and "3 items failed" in stdout
+
+
+def test_a_batch_with_a_runtime_failure_among_bad_input_exits_1(tmp_path, capsys, monkeypatch):
+    from drumscore.cli.commands import render
+    from drumscore.errors import WriteError
+
+    single = render.render_one
+
+    def failing(args):
+        if args.score == "xue":
+            raise WriteError(f"cannot write {args.output!r}: No space left on device")
+        return single(args)
+
+    monkeypatch.setattr(render, "render_one", failing)
+    template = str(tmp_path / "{key}.mid")
+    code, _, stderr = run_cli(["render", "lu", "nosuch", "xue", "-o", template], capsys)
+    assert code == 1, stderr
+    assert "nosuch" in stderr and "No space left" in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lu_1_zhushu.mid"]
 
 
 def test_names_that_collide_are_refused_before_any_work(tmp_path, capsys):

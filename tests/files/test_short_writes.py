@@ -18,7 +18,17 @@ import soundfile as sf
 #: Each command that writes audio, with OUT where its output goes ({fmt} its format).
 COMMANDS = {
     "render": ["render", "lu", "--bpm", "240", "-o", "OUT/lu.{fmt}"],
-    "batch": ["render", "lu", "xue", "--section", "touhu", "--bpm", "240", "-o", "OUT/{{key}}.{fmt}"],
+    "batch": [
+        "render",
+        "lu",
+        "xue",
+        "--section",
+        "touhu",
+        "--bpm",
+        "240",
+        "-o",
+        "OUT/{{key}}.{fmt}",
+    ],
     "compare": ["compare", "lu/1", "lu/2", "--bpm", "240", "--audio", "OUT/ab.{fmt}"],
     "loopable": ["render", "lu", "--bpm", "240", "--loopable", "-o", "OUT/loop.{fmt}"],
     "programme": ["render", "--programme", "rite", "--bpm", "480", "-o", "OUT/rite.{fmt}"],

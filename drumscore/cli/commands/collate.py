@@ -150,7 +150,7 @@ def _marks(files: list[str] | None) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     from drumscore.apparatus.align import DEFAULT_BASE, build_all
     from drumscore.errors import OptionError
-    from drumscore.files.atomic import check_writable, write_bytes
+    from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
 
     fmt = _format(args)
     pairs = _pairs(args.score)
@@ -167,6 +167,10 @@ def run(args: argparse.Namespace) -> int:
     apparatuses = build_all(
         editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
     )
+    outputs = [args.plot] if args.plot else []
+    if args.output:
+        outputs += _mei_paths(args.output, apparatuses) if fmt == "mei" else [args.output]
+    check_not_inputs(outputs)
     if args.plot:
         from drumscore.apparatus.plot import plot_apparatus
 

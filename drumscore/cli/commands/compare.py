@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
     tempo, rate, plot_format = _check_options(args)
     a, b = resolve(args.a), resolve(args.b)
     _check_section(args.section, a, b)
+    from drumscore.files.atomic import check_not_inputs
+
+    check_not_inputs(p for p in (args.audio, args.plot) if p)
     comparison = compare(a, b)
     plot = None
     if args.plot:

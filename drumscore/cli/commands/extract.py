@@ -196,7 +196,11 @@ def run(args: argparse.Namespace) -> int:
             note=args.note if args.note is not None else (kept.note if kept else ""),
             counts=kept.counts if kept else (),
         )
-        write_bytes(output, toml.encode("utf-8"))
+        from drumscore.files.reading import release
+
+        release(output)  # read only to keep its counts, aliases and note: it is meant to go
+        # a file of the editions folder is replaced as it is, never through a link planted there
+        write_bytes(output, toml.encode("utf-8"), follow_links=add_id is None)
         where = args.output or str(output)
         found = report.plural(len(extraction.scores), "score")
         print(f"wrote {where}: {found} from {args.file} ({encoding})")
