@@ -6,6 +6,7 @@ import functools
 import http.server
 import ipaddress
 import sys
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -40,6 +41,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         **TYPES,
     }
     log: Callable[[str], None] | None = None
+    #: A request line that cannot be read is answered with a status line all the same.
+    default_request_version = "HTTP/1.0"
 
     def log_message(self, format: str, *args) -> None:
         if self.log is not None:
@@ -49,13 +52,30 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
+    def send_head(self):  # type: ignore[no-untyped-def]
+        """The file's headers; a path that no file can have (a NUL byte, undecodable bytes, a
+        name too long) is 400 Bad Request, where http.server would raise and send nothing."""
+        try:
+            path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path, errors="strict")
+            if "\0" in path:
+                raise ValueError("a NUL byte in the path")
+            return super().send_head()
+        except (ValueError, OSError):
+            self.send_error(400, "Bad request path")
+            return None
+
 
 class _Server(http.server.ThreadingHTTPServer):
+    warn: Callable[[str], None] | None = None
+
     def handle_error(self, request: Any, client_address: Any) -> None:
-        """A browser that leaves before a page is sent (a broken pipe) is not an error."""
-        if isinstance(sys.exc_info()[1], ConnectionError):
+        """A browser that leaves before a page is sent (a broken pipe) is not an error; any
+        other failure of one request is a line on stderr, and the server goes on."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError):
             return
-        super().handle_error(request, client_address)
+        if self.warn is not None:
+            self.warn(f"a request from {client_address[0]} failed: {exc!r}")
 
 
 def make_server(
@@ -63,8 +83,11 @@ def make_server(
     host: str = LOCAL_HOST,
     port: int = 8000,
     log: Callable[[str], None] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> http.server.ThreadingHTTPServer:
-    """A server for the files in `folder` on host:port (port 0: any free port). Not started."""
+    """A server for the files in `folder` on host:port (port 0: any free port). Not started.
+
+    `log` is told of each request; `warn` of a request that failed (the server goes on)."""
     handler = type("Handler", (_Handler,), {"log": staticmethod(log) if log else None})
     bound = functools.partial(handler, directory=str(folder))
     server_class: type[http.server.ThreadingHTTPServer] = _Server
@@ -74,6 +97,7 @@ def make_server(
         )
     server = server_class((host, port), bound)
     server.daemon_threads = True
+    server.warn = warn  # type: ignore[attr-defined]
     return server
 
 

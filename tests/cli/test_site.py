@@ -102,7 +102,7 @@ def test_serve_binds_127_0_0_1_and_ctrl_c_stops_it_cleanly():
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode in (0, 130)
+    assert proc.returncode == 130  # Ctrl-C, as in every command
     assert "Traceback" not in err
     assert "stopped" in out
     assert not folder.exists()
@@ -128,13 +128,54 @@ def test_serve_warns_when_it_listens_beyond_this_machine(monkeypatch, capsys, tm
 
     monkeypatch.setattr(http.server.ThreadingHTTPServer, "serve_forever", interrupted)
     code, out, err = run_cli(["serve", "--port", "0", "--host", "0.0.0.0"], capsys)
-    assert code == 0
+    assert code == 130
     assert "warning: serving on 0.0.0.0" in err
     code, out, err = run_cli(["serve", "--port", "0"], capsys)
-    assert code == 0 and err == ""
+    assert code == 130 and err == ""
     assert "serving http://127.0.0.1:" in out
 
 
 def test_local_hosts():
     assert is_local("127.0.0.1") and is_local("localhost") and is_local("::1")
     assert not is_local("0.0.0.0") and not is_local("192.168.1.2") and not is_local("example.org")
+
+
+# --- serve: the address is checked before the site is built ----------------------------------
+
+
+@pytest.fixture
+def build_forbidden(monkeypatch):
+    """serve's build, which must not be reached."""
+    import drumscore.cli.commands.serve as serve_cmd
+
+    def build(folder, names):
+        raise AssertionError("the site was built before the address was checked")
+
+    monkeypatch.setattr(serve_cmd, "build", build)
+
+
+def test_a_busy_port_is_told_before_the_site_is_built(build_forbidden, capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run_cli(["serve", "--port", str(port)], capsys)
+    assert code == 1, err
+    assert err.startswith("drumscore: error: cannot listen on 127.0.0.1 port ") and "--port" in err
+    assert err.count("\n") == 1 and out == ""
+
+
+@pytest.mark.parametrize("host", ["no such host.invalid", "203.0.113.7", "::g", "1.2.3.4.5"])
+def test_a_host_that_is_not_this_machines_is_bad_input_before_the_build(
+    build_forbidden, capsys, host
+):
+    err = expect_error(["serve", "--port", "0", "--host", host], capsys)
+    assert "--host" in err and "127.0.0.1" in err
+
+
+@pytest.mark.parametrize("port", ["9" * 5000, "70000", "-1", "eighty"])
+def test_a_bad_port_is_one_short_line(build_forbidden, capsys, port):
+    err = expect_error(["serve", "--port", port], capsys)
+    assert "--port" in err and len(err) < 200

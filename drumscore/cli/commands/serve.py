@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from drumscore.cli.commands.site import add_edition_option, build, summary
+from drumscore.cli.options import whole_number
 
 
 def add_parser(sub) -> None:
@@ -16,7 +17,11 @@ def add_parser(sub) -> None:
         "which stops the server and removes the folder.",
     )
     p.add_argument(
-        "--port", type=int, default=8000, metavar="N", help="port (default 8000; 0: any free)"
+        "--port",
+        type=whole_number,
+        default=8000,
+        metavar="N",
+        help="port (default 8000; 0: any free)",
     )
     p.add_argument(
         "--host",
@@ -36,32 +41,24 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from drumscore.errors import OptionError
-    from drumscore.site.serve import LOCAL_HOST, is_local, make_server, url_of
+    from drumscore.site.serve import LOCAL_HOST, is_local, url_of
 
     if not 0 <= args.port <= 65535:
         raise OptionError(f"--port {args.port}: give a port from 1 to 65535 (0 picks a free one)")
     host = args.host or LOCAL_HOST
-    if not is_local(host):
-        print(
-            f"drumscore: warning: serving on {host}: any machine that can reach this one can "
-            "open the site; leave out --host to serve on 127.0.0.1 only",
-            file=sys.stderr,
-        )
     work = Path(tempfile.mkdtemp(prefix="drumscore-site-"))
     try:
-        report = build(work / "site", args.edition)
         log = (lambda line: print(line, file=sys.stderr, flush=True)) if args.log else None
-        try:
-            server = make_server(work / "site", host, args.port, log)
-        except OSError as exc:
-            from drumscore.cli import fail
-
-            fail(
-                f"cannot listen on {host} port {args.port}: {exc.strerror or exc}; "
-                "give another --port (0 picks a free one)",
-                1,
-            )
+        # the address is taken before the site is built: a busy port is told at once
+        server = _listen(work / "site", host, args.port, log)
         with server:
+            if not is_local(host):
+                print(
+                    f"drumscore: warning: serving on {host}: any machine that can reach this one "
+                    "can open the site; leave out --host to serve on 127.0.0.1 only",
+                    file=sys.stderr,
+                )
+            report = build(work / "site", args.edition)
             url = url_of(server)
             print(f"built the site in {work / 'site'}: {summary(report)}", flush=True)
             print(f"serving {url} (Ctrl-C stops)", flush=True)
@@ -73,6 +70,42 @@ def run(args: argparse.Namespace) -> int:
                 server.serve_forever(poll_interval=0.2)
             except KeyboardInterrupt:
                 print("stopped", flush=True)
+                return EXIT_INTERRUPTED
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _warn(line: str) -> None:
+    print(f"drumscore: warning: {line}", file=sys.stderr, flush=True)
+
+
+#: The exit status after Ctrl-C, as every command gives it.
+EXIT_INTERRUPTED = 130
+
+
+def _listen(folder, host: str, port: int, log):
+    """The server bound to host:port; an address that is not this machine's (or not an address)
+    is bad input, a port that is taken a runtime failure."""
+    import errno
+    import socket
+
+    from drumscore.errors import OptionError, RuntimeFailure
+    from drumscore.site.serve import make_server
+
+    shown = host if len(host) <= 60 else host[:60] + "…"
+    try:
+        return make_server(folder, host, port, log, warn=_warn)
+    except (OSError, UnicodeError, ValueError, OverflowError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
+            raise RuntimeFailure(
+                f"cannot listen on {shown} port {port}: {reason}; give another --port "
+                "(0 picks a free one)"
+            ) from None
+        if isinstance(exc, socket.gaierror) or not isinstance(exc, OSError):
+            reason = "not an address or host name of this machine"
+        raise OptionError(
+            f"--host {shown!r} port {port}: cannot listen there ({reason}); give an address of "
+            "this machine, such as 127.0.0.1"
+        ) from None

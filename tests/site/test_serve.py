@@ -1,0 +1,82 @@
+"""The site's web server: every malformed request is answered with a 4xx, and the server goes
+on serving. Only 127.0.0.1, a bounded number of requests, each with a timeout."""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+
+from drumscore.site.serve import make_server
+
+#: Requests that no file can answer: NUL bytes, undecodable escapes, names too long, bad lines.
+MALFORMED = [
+    b"GET /index.html%00.js HTTP/1.1\r\n",
+    b"GET /%00 HTTP/1.1\r\n",
+    b"GET /%ff%fe.html HTTP/1.1\r\n",
+    b"GET /%ed%a0%80.html HTTP/1.1\r\n",
+    b"GET /" + b"a" * 5000 + b".html HTTP/1.1\r\n",
+    b"GET /" + b"a/" * 3000 + b" HTTP/1.1\r\n",
+    b"HEAD /index.html%00 HTTP/1.1\r\n",
+    b"GET /../../../../etc/passwd HTTP/1.1\r\n",
+    b"\xff\xfe\r\n",
+    b"GET /" + b"x" * 70000 + b" HTTP/1.1\r\n",
+]
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A server on 127.0.0.1 (any free port) for a folder holding index.html; the warnings it
+    gave."""
+    (tmp_path / "index.html").write_text("<p>drums</p>", encoding="utf-8")
+    warnings: list[str] = []
+    server = make_server(tmp_path, "127.0.0.1", 0, warn=warnings.append)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    try:
+        yield server.server_address[1], warnings
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def _ask(port: int, request: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        conn.sendall(request + b"Host: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        reply = b""
+        while chunk := conn.recv(65536):
+            reply += chunk
+    return reply
+
+
+#: Well-formed requests that HTTP answers with its own 5xx: a method no server of files has
+#: (501 Not Implemented) and a version of HTTP that does not exist (505).
+UNSUPPORTED = {b"BREW /pot HTTP/1.1\r\n": b"501", b"GET / HTTP/9.9\r\n": b"505"}
+
+
+@pytest.mark.parametrize("request_line", MALFORMED, ids=range(len(MALFORMED)))
+def test_a_malformed_request_gets_a_4xx_and_the_server_goes_on(served, request_line):
+    port, warnings = served
+    reply = _ask(port, request_line)
+    status = reply.split(b"\r\n", 1)[0]
+    # a status line even for a request line that cannot be read (not a bare HTTP/0.9 body)
+    assert status.startswith(b"HTTP/1.0 4"), reply[:200]
+    assert _ask(port, b"GET /index.html HTTP/1.1\r\n").startswith(b"HTTP/1.0 200")
+    assert warnings == []
+
+
+@pytest.mark.parametrize("request_line", list(UNSUPPORTED))
+def test_an_unsupported_method_or_version_is_answered_and_the_server_goes_on(served, request_line):
+    port, warnings = served
+    status = _ask(port, request_line).split(b"\r\n", 1)[0]
+    assert status.startswith(b"HTTP/1.0 " + UNSUPPORTED[request_line]), status
+    assert _ask(port, b"GET /index.html HTTP/1.1\r\n").startswith(b"HTTP/1.0 200")
+    assert warnings == []
+
+
+def test_files_are_still_served(served):
+    port, _ = served
+    reply = _ask(port, b"GET /index.html HTTP/1.1\r\n")
+    assert reply.startswith(b"HTTP/1.0 200") and reply.endswith(b"<p>drums</p>")
