@@ -633,13 +633,13 @@ def build_site(
 
     started = time.perf_counter()
     out = Path(out)
-    _check_target(out)
     pool = corpus.editions() if corpus_editions else ()
+    check_not_inside(out)  # once every input is read: no folder holding one is replaced
+    _check_target(out)
     known = {os.path.realpath(e.path) for e in pool if e.path}
     pool = (*pool, *(e for e in extra if not e.path or os.path.realpath(e.path) not in known))
     if not any(edition.scores for edition in pool):
         raise OptionError("no scores to put in the site: give at least one edition with scores")
-    check_not_inside(out)
     work = make_temporary(out.resolve(), folder_too=True)
     try:
         report = _build_into(work, pool, progress, musicxml)

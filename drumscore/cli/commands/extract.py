@@ -164,12 +164,20 @@ def run(args: argparse.Namespace) -> int:
     labels = parse_label_options(args.label)
     add_id = check_add(args)[1] if args.add is not None else None
     output = check_output(args)
+    from drumscore.files.reading import release
+
+    if output is not None:
+        release(output)  # an edition of the user's that it replaces: not an input
+    decoded = read_passage(args.file, args.encoding)
     kept = None
+    if output is not None:
+        from drumscore.files.atomic import check_not_inputs
+
+        check_not_inputs([output])  # -o the passage itself
     if output is not None and os.path.lexists(output):
         from drumscore.editions.write import kept_from
 
         kept = kept_from(output)
-    decoded = read_passage(args.file, args.encoding)
     text, encoding = decoded.text, decoded.encoding
     extraction = extract(
         text,
@@ -196,8 +204,6 @@ def run(args: argparse.Namespace) -> int:
             note=args.note if args.note is not None else (kept.note if kept else ""),
             counts=kept.counts if kept else (),
         )
-        from drumscore.files.reading import release
-
         release(output)  # read only to keep its counts, aliases and note: it is meant to go
         # a file of the editions folder is replaced as it is, never through a link planted there
         write_bytes(output, toml.encode("utf-8"), follow_links=add_id is None)
