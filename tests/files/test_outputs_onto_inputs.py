@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from cli_run import run_cli
-from sourcefiles import source_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sourcefiles import source_text
 
 from drumscore.render.kit import BUILTIN_KIT
 
@@ -101,7 +101,7 @@ def test_an_output_that_is_an_input_is_refused_and_every_input_is_kept(
     given = _spell(folder, name, how)
     argv = [given if a == "IN" else a for a in argv]
     before = _snapshot(folder)
-    code, out, err = run_cli(argv, capsys)
+    code, _, err = run_cli(argv, capsys)
     assert code == 2, (argv, err)
     assert err.startswith("drumscore: error: ") and err.count("\n") == 1, err
     assert "input" in err and "Traceback" not in err
