@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -157,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with watch_inputs():
             return _main(argv)
+    except KeyboardInterrupt:  # before or after the command ran (parsing, its last lines)
+        say("drumscore: interrupted")
+        return EXIT_INTERRUPTED
     finally:
         on_stale_removed(previous)
 
@@ -201,5 +205,22 @@ def _silence_stdout() -> None:
 
 
 def run() -> None:
-    """Console-script entry point."""
-    raise SystemExit(main())
+    """Console-script entry point. Once the command is done the process ends at once: the
+    interpreter's own teardown (music21's many objects) takes a while and runs with Ctrl-C's
+    default action, so a Ctrl-C then would kill drumscore without a word (status -2)."""
+    try:
+        code = main()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else EXIT_FAILURE
+    except KeyboardInterrupt:  # between main's own handlers
+        say("drumscore: interrupted")
+        code = EXIT_INTERRUPTED
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except BrokenPipeError:
+            code = code or EXIT_BROKEN_PIPE
+        except (OSError, ValueError):
+            code = code or EXIT_FAILURE
+    os._exit(code)

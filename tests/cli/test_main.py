@@ -209,3 +209,35 @@ def test_an_unwritable_folder_is_a_clear_error(tmp_path, monkeypatch, capsys):
     assert exit_.value.code == 1  # the input was good: writing failed
     assert "cannot write in" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.3])
+def test_ctrl_c_just_after_a_musicxml_is_written_ends_with_the_message_and_130(tmp_path, delay):
+    """The window after the file is in place: the command's last lines, then the interpreter's
+    teardown. Either the run is still going (130, the message) or it is over (0): never a
+    death by SIGINT without a word, and the file is whole either way."""
+    import signal
+    import time
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "lu.musicxml"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "drumscore", "render", "lu", "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and not out.exists() and time.monotonic() < deadline:
+            time.sleep(0.001)
+        time.sleep(delay)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode in (0, 130), (proc.returncode, err)
+    assert err == ("drumscore: interrupted\n" if proc.returncode == 130 else "")
+    assert ET.parse(out).getroot().tag == "score-partwise"
