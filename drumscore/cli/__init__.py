@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
+import errno
 import os
 import signal
 import sys
@@ -189,8 +189,12 @@ def _main(argv: Sequence[str] | None) -> int:
         # what the library did not turn into a DrumscoreError: a full disk, a closed terminal…
         if exc.filename is None:
             _silence_stdout()
-        where = f" {exc.filename!r}" if exc.filename else ""
-        fail(f"input/output failed{where}: {exc.strerror or exc}", EXIT_FAILURE)
+        name = str(exc.filename) if exc.filename is not None else ""
+        shown = f" {name!r}" if len(name) <= 80 else f" {name[:60]!r}… ({len(name):,} characters)"
+        if exc.errno == errno.ENAMETOOLONG:
+            # the name the user gave: bad input, like every other unusable name
+            fail(f"the name{shown} is too long for the file system; choose a shorter one")
+        fail(f"input/output failed{shown if name else ''}: {exc.strerror or exc}", EXIT_FAILURE)
 
 
 def _silence_stdout() -> None:

@@ -118,11 +118,15 @@ def check_writable(path: str | Path) -> Path:
     """The output path, after checking its folder exists and it is not itself a folder."""
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
-    if len(os.fsencode(path.name)) > NAME_MAX:
-        raise OutputError(
-            f"output name {path.name[:40]!r}… is {len(os.fsencode(path.name)):,} bytes long, over "
-            f"the limit of {NAME_MAX} for a file name; choose a shorter one"
-        )
+    for part in path.parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            what = (
+                "output name" if part == path.name else f"in output {str(path)[:40]!r}…, the folder"
+            )
+            raise OutputError(
+                f"{what} {part[:40]!r}… is {len(os.fsencode(part)):,} bytes long, over the "
+                f"limit of {NAME_MAX} for a file name; choose a shorter one"
+            )
     if path.is_dir():
         raise OutputError(
             f"output {str(path)!r} is a folder; give a file name such as {str(path / 'out.wav')!r}"

@@ -48,6 +48,17 @@ def load_sounddevice() -> Any:
             "playback needs the Python package sounddevice",
             f"{install_line('play')}; or write the sound to a file with 'drumscore render'",
         ) from None
+    except Exception as exc:
+        # PortAudio starts when sounddevice is imported: a broken sound system (a garbage ALSA
+        # configuration) fails there, with sounddevice's own error class not yet importable
+        if type(exc).__name__ != "PortAudioError":
+            raise
+        text = " ".join(str(exc).split())
+        raise PlaybackError(
+            f"PortAudio cannot start ({text}); check the sound system's configuration (for ALSA: "
+            "~/.asoundrc, /etc/asound.conf, ALSA_CONFIG_PATH), or write the sound to a file with "
+            "'drumscore render'"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)

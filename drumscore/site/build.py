@@ -650,9 +650,15 @@ def build_site(
         shutil.rmtree(work, ignore_errors=True)
         if isinstance(exc, DrumscoreError):
             raise
+        # a copy's error names its source (the package's own sample) first: name the output
+        named = exc.filename2 or exc.filename
+        where = (
+            f" ({os.path.relpath(named, work)})"
+            if named and str(named).startswith(str(work))
+            else ""
+        )
         raise WriteError(
-            f"cannot write the site {str(out)!r}: {exc.strerror or exc}"
-            + (f" ({exc.filename})" if exc.filename else "")
+            f"cannot write the site {str(out)!r}{where}: {exc.strerror or exc}"
         ) from None
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)

@@ -179,3 +179,93 @@ def test_a_host_that_is_not_this_machines_is_bad_input_before_the_build(
 def test_a_bad_port_is_one_short_line(build_forbidden, capsys, port):
     err = expect_error(["serve", "--port", port], capsys)
     assert "--port" in err and len(err) < 200
+
+
+# --- the folder written: its owner and mode, leftovers, names, errors -------------------------
+
+
+def test_an_existing_site_folder_keeps_its_mode(tmp_path, capsys, no_musicxml):
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o750)
+    code, _, err = run_cli(["site", str(out)], capsys)
+    assert code == 0, err
+    assert (out.stat().st_mode & 0o777) == 0o750
+    assert (out / "index.html").is_file()
+
+
+def test_a_read_only_site_folder_is_an_error_not_replaced(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o555)
+    before = out.stat()
+    err = expect_error(["site", str(out)], capsys)
+    assert "read-only" in err and str(out) in err
+    after = out.stat()
+    assert (after.st_ino, after.st_mode, after.st_uid) == (
+        before.st_ino,
+        before.st_mode,
+        before.st_uid,
+    )
+
+
+def test_a_stale_site_part_folder_is_removed_by_the_next_build(tmp_path, capsys, no_musicxml):
+    stale = tmp_path / ".out.drumscore-999999999-abcdefgh.part"
+    stale.mkdir()
+    (stale / "index.html").write_text("half a site", encoding="utf-8")
+    code, _, err = run_cli(["site", str(tmp_path / "out")], capsys)
+    assert code == 0, err
+    assert not stale.exists()
+    assert "removed" in err and "999999999" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+@pytest.mark.parametrize("length", [200, 250, 255])
+def test_a_long_site_folder_name_works(tmp_path, capsys, no_musicxml, length):
+    out = tmp_path / ("s" * length)
+    code, _, err = run_cli(["site", str(out)], capsys)
+    assert code == 0, err
+    assert (out / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [out.name]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["site", "N"],
+        ["site", "N/site"],
+        ["render", "lu", "-o", "N.wav"],
+        ["render", "lu", "-o", "N/lu.wav"],
+        ["extract", "PASSAGE", "-o", "N.toml"],
+        ["collate", "--format", "csv", "-o", "N.csv"],
+    ],
+)
+def test_a_name_too_long_for_the_file_system_is_bad_input(tmp_path, capsys, argv, source_text):
+    passage = tmp_path / "p.txt"
+    passage.write_text(source_text("KR1d0053_058_禮記注疏.txt"), encoding="utf-8")
+    long = str(tmp_path / ("n" * 300))
+    argv = [a.replace("N", long).replace("PASSAGE", str(passage)) for a in argv]
+    err = expect_error(argv, capsys)
+    assert "too long" in err or "over the limit" in err
+    assert len(err) < 400  # the name is shortened, not echoed whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.txt"]
+
+
+def test_a_site_past_the_file_size_limit_names_the_output(tmp_path):
+    import resource
+
+    done = subprocess.run(
+        [sys.executable, "-m", "drumscore", "site", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: resource.setrlimit(
+            resource.RLIMIT_FSIZE, (30_000, resource.RLIM_INFINITY)
+        ),
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(
+        f"drumscore: error: cannot write the site {str(tmp_path / 'out')!r}"
+    )
+    assert "File too large" in done.stderr and "drumscore/render/samples" not in done.stderr
+    assert list(tmp_path.iterdir()) == []

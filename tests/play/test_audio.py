@@ -312,3 +312,28 @@ def test_a_soundfont_feed_plays_each_stroke_and_the_count_on_the_beat():
     onsets = level_onsets(audio, RATE)
     assert len(onsets) == 6  # two count strokes (Hi Wood Block), then four drum strokes
     assert onsets == pytest.approx([k * 0.5 for k in range(6)], abs=64 / RATE + 0.003)
+
+
+def test_a_garbage_alsa_configuration_is_one_line_and_exit_1(tmp_path):
+    """PortAudio fails as sounddevice is imported: one line naming it, not a traceback."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("sounddevice") is None:
+        pytest.skip("sounddevice is not installed (the play extra)")
+    garbage = tmp_path / "asound.conf"
+    garbage.write_text("garbage {{{ ;;\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "drumscore", "play", "lu"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "ALSA_CONFIG_PATH": str(garbage)},
+    )
+    if "cannot load the PortAudio library" in done.stderr:
+        pytest.skip("libportaudio2 is not installed")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("drumscore: error: PortAudio cannot start (")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
