@@ -31,6 +31,9 @@ MARKER = ".drumscore-site"
 #: Sections written as MIDI and as MusicXML at build time (at the default tempo).
 MIDI_SECTIONS = (Section.SHE, Section.TOUHU, Section.HEAD)
 MUSICXML_SECTIONS = (Section.SHE, Section.TOUHU)
+#: The longest pattern a page shows engraved: Verovio's time grows as the square of a bar, and
+#: a section is one bar (minutes for 10,000 strokes); longer ones have their MusicXML download.
+STAFF_LIMIT = 1000
 
 STATE_NAMES = {"魯": "lu", "薛": "xue"}
 
@@ -731,7 +734,13 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool)
         written, whole = _write_files(work, entry, files, musicxml)
         report.files += written
         score_data["files"] = files
-        svg = _staff_svg(whole) if whole else None
+        long = len(entry.score.pattern) > STAFF_LIMIT
+        svg = _staff_svg(whole) if whole and not long else None
+        if whole and long:
+            report.notes.append(
+                f"{entry.score.key}: no staff notation on its page, as it has more than "
+                f"{STAFF_LIMIT:,} strokes (its MusicXML file has them all)"
+            )
         if svg:
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)

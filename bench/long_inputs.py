@@ -1,0 +1,119 @@
+"""Time and peak memory of each output at the longest input drumscore takes, beside a peer.
+
+Each case runs the command line in a fresh process (python -m drumscore), so its figures hold
+the import of the libraries it needs; the peer is the nearest command on the same input:
+
+- a 10,000-stroke pattern repeated twice to MusicXML, beside the same to MIDI;
+- that pattern engraved to SVG (Verovio), beside its MusicXML;
+- compare --plot of two 10,000-stroke patterns shifted by three strokes, beside compare alone;
+- a site with two editions of 10,000-stroke patterns, beside collate of the same editions;
+- extract of a passage of a million line breaks, beside extract of a printed passage.
+
+Run: python bench/long_inputs.py [--only NAME]   (NAME: musicxml, svg, plot, site, extract)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+STROKES = 10_000
+HERE = Path(__file__).resolve().parent.parent
+PASSAGE = HERE / "tests" / "sources" / "KR1d0053_058_禮記注疏.txt"
+
+
+def _pattern(seed: int) -> str:
+    rng = random.Random(seed)
+    strokes = "".join(rng.choice("○□") for _ in range(STROKES))
+    return f"{strokes[: STROKES // 2]}半{strokes[STROKES // 2 :]}"
+
+
+def _edition(folder: Path, ident: str, pattern: str) -> Path:
+    path = folder / f"{ident}.toml"
+    path.write_text(
+        f'id = "{ident}"\nname = "{ident}"\n[[score]]\nfigure = 1\nstate = "魯"\n'
+        f'label = "魯鼓"\nprinted = "{pattern}"\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+def _run(argv: list[str], cwd: Path) -> tuple[float, float, int]:
+    """Seconds, peak memory in MiB and exit status of `drumscore ARGV`."""
+    env = {**os.environ, "PYTHONPATH": str(HERE)}
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "drumscore", *argv],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        print(f"    ({' '.join(argv)[:60]}… exit {proc.returncode})", file=sys.stderr)
+    return seconds, usage.ru_maxrss / 1024, proc.returncode
+
+
+def cases(work: Path) -> dict[str, tuple[list[str], list[str]]]:
+    """Each case's command and its peer's, with the inputs made in `work`."""
+    a, b = _pattern(1), _pattern(2)
+    (work / "a.txt").write_text(a, encoding="utf-8")
+    shifted = "○□○" + a.replace("半", "")[:-3]
+    half = len(shifted) // 2
+    (work / "shifted.txt").write_text(f"{shifted[:half]}半{shifted[half:]}", encoding="utf-8")
+    editions = work / "editions"
+    editions.mkdir()
+    _edition(editions, "long-a", a)
+    _edition(editions, "long-b", b)
+    (work / "newlines.txt").write_text("\n" * 1_000_000, encoding="utf-8")
+    shutil.copyfile(PASSAGE, work / "passage.txt")
+    return {
+        "musicxml": (
+            ["render", "a.txt", "--repeat", "2", "-q", "-o", "a.musicxml"],
+            ["render", "a.txt", "--repeat", "2", "-q", "-o", "a.mid"],
+        ),
+        "svg": (
+            ["render", "a.txt", "-q", "-o", "a.svg"],
+            ["render", "a.txt", "-q", "-o", "a1.musicxml"],
+        ),
+        "plot": (
+            ["compare", "a.txt", "shifted.txt", "--plot", "ab.png"],
+            ["compare", "a.txt", "shifted.txt"],
+        ),
+        "site": (
+            ["site", "site", "--edition", "editions"],
+            ["collate", "--edition", "editions/long-a.toml", "--edition", "editions/long-b.toml"],
+        ),
+        "extract": (["extract", "newlines.txt"], ["extract", "passage.txt"]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", help="run one case: musicxml, svg, plot, site or extract")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="drumscore-long-") as folder:
+        work = Path(folder)
+        for name, (argv, peer) in cases(work).items():
+            if args.only and name != args.only:
+                continue
+            seconds, peak, _ = _run(argv, work)
+            peer_seconds, peer_peak, _ = _run(peer, work)
+            print(
+                f"{name:<9} {seconds:7.1f} s {peak:6.0f} MiB   peer ({peer[0]} …): "
+                f"{peer_seconds:6.1f} s {peer_peak:6.0f} MiB"
+            )
+
+
+if __name__ == "__main__":
+    main()
