@@ -110,6 +110,9 @@ class Tables:
             "|".join(
                 [
                     r"(?P<header>(?<![^\n])#[^\n]*)",
+                    # several empty lines in a row: one blank and one line break, as the
+                    # reader takes any number of them alike (a token each is slow by the million)
+                    r"(?P<blanks>(?<![^\n])\n\n+)",
                     # a line of nothing but spaces and markup: a blank line, or a page-break line
                     rf"(?P<empty>(?<![^\n])(?:[{space}]|¶|<[^<>\n]*>)*(?=\n|\Z))",
                     rf"(?P<indent>(?<![^\n])[{space}]+)",
@@ -163,6 +166,9 @@ def tokens(source: str, tables: Tables) -> Iterator[Token]:
                     yield Token(Kind.OTHER, start, end, text)
             elif group == "nl":
                 yield Token(Kind.LINE, start, end)
+            elif group == "blanks":
+                yield Token(Kind.BLANK, start, start)
+                yield Token(Kind.LINE, end - 1, end)
             elif group == "strokes":
                 yield Token(Kind.STROKES, start, end, match.group().translate(canonical))
             elif group == "note":
