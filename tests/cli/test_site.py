@@ -269,3 +269,27 @@ def test_a_site_past_the_file_size_limit_names_the_output(tmp_path):
     )
     assert "File too large" in done.stderr and "drumscore/render/samples" not in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_stale_serve_folder_is_removed_by_the_next_serve(monkeypatch, capsys, tmp_path):
+    import http.server
+    import tempfile
+
+    import drumscore.cli.commands.serve as serve_cmd
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    stale = tmp_path / ".drumscore-serve.drumscore-999999999-abcdefgh.part"
+    (stale / "site").mkdir(parents=True)
+    made = []
+    monkeypatch.setattr(serve_cmd, "build", lambda folder, names: made.append(folder))
+
+    def interrupted(self, poll_interval=0.5):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(http.server.ThreadingHTTPServer, "serve_forever", interrupted)
+    monkeypatch.setattr(serve_cmd, "summary", lambda report: "")
+    code, _, err = run_cli(["serve", "--port", "0"], capsys)
+    assert code == 130
+    assert not stale.exists() and "999999999" in err
+    assert list(tmp_path.iterdir()) == []  # its own folder is gone too
+    assert made and ".drumscore-serve.drumscore-" in str(made[0])

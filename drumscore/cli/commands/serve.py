@@ -46,7 +46,11 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise OptionError(f"--port {args.port}: give a port from 1 to 65535 (0 picks a free one)")
     host = args.host or LOCAL_HOST
-    work = Path(tempfile.mkdtemp(prefix="drumscore-site-"))
+    from drumscore.files.atomic import make_temporary
+
+    # named as every temporary file is, so a serve killed outright leaves a folder that the
+    # next one removes
+    work = make_temporary(Path(tempfile.gettempdir()) / "drumscore-serve", folder_too=True)
     try:
         log = (lambda line: print(line, file=sys.stderr, flush=True)) if args.log else None
         # the address is taken before the site is built: a busy port is told at once
