@@ -98,7 +98,7 @@ def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
     """Write the notation file(s) for `timeline`; return the detail for the summary line."""
     from drumscore.files.atomic import write_bytes, write_series
     from drumscore.files.format_choice import ENGRAVED, NOTATION
-    from drumscore.render.musicxml import bars, musicxml_bytes, mxl_bytes
+    from drumscore.render.musicxml import ENGRAVED_BAR, bars, musicxml_bytes, mxl_bytes
 
     suffix = Path(args.output).suffix.lower()
     count = len(bars(timeline))
@@ -111,7 +111,7 @@ def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
         return f"MusicXML, {shape}"
 
     fmt = ENGRAVED[suffix]
-    document = musicxml_bytes(timeline, midimap, args.lyrics)
+    document = musicxml_bytes(timeline, midimap, args.lyrics, engraved_bar=ENGRAVED_BAR)
     if engraver(args) == "musescore":
         from drumscore.render.musescore import engrave
 

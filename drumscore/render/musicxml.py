@@ -60,6 +60,10 @@ HALF_MARK = "半"
 MAX_WRITTEN_REPEATS = 200
 
 
+#: The most strokes in a bar of a document for an engraver (see build_score).
+ENGRAVED_BAR = 40
+
+
 @dataclass(frozen=True, slots=True)
 class Bar:
     """A run of strokes between markers: the first stroke's k, how many, the marker it opens."""
@@ -89,6 +93,19 @@ def bars(timeline: Timeline) -> tuple[Bar, ...]:
     return tuple(Bar(s, e - s, cuts[s]) for s, e in zip(starts, ends, strict=True))
 
 
+def _cut(layout: tuple[Bar, ...], most: int) -> tuple[tuple[Bar, ...], set[int]]:
+    """Bars of at most `most` strokes; the numbers (from 1) of those that a cut bar goes on from."""
+    cut: list[Bar] = []
+    joined: set[int] = set()
+    for whole in layout:
+        for offset in range(0, whole.length, most):
+            if offset:
+                joined.add(len(cut))
+            length = min(most, whole.length - offset)
+            cut.append(Bar(whole.start + offset, length, "" if offset else whole.marker))
+    return tuple(cut), joined
+
+
 def check_lyrics(lyrics: str | None) -> str | None:
     """The lyrics choice, or an OptionError naming the choices."""
     if lyrics is None or lyrics in LYRICS:
@@ -103,11 +120,18 @@ def _bpm_number(timeline: Timeline) -> int | float:
 
 
 def build_score(
-    timeline: Timeline, midimap: MidiMap | None = None, lyrics: str | None = None
+    timeline: Timeline,
+    midimap: MidiMap | None = None,
+    lyrics: str | None = None,
+    *,
+    engraved_bar: int | None = None,
 ) -> stream.Score:
     """The music21 Score: a part per drum, a bar per section, 半 marked after a double bar.
 
-    The title, tempo and marks stand on the first part; both parts have the same bars.
+    The title, tempo and marks stand on the first part; both parts have the same bars. With
+    `engraved_bar` (for engraving), a section longer than that many strokes is cut into bars of
+    that many, joined by invisible bar lines: engravers break lines only between bars, and take
+    a time that grows as the square of a bar's length.
     """
     from music21 import bar, clef, expressions, layout, metadata, meter, note, stream, tempo
 
@@ -124,6 +148,9 @@ def build_score(
     velocity = velocities(timeline, midimap)
     metres: dict[int, meter.TimeSignature] = {}
     layout_bars = bars(timeline)
+    joined: set[int] = set()  # the bars that go on in the next one, behind an invisible line
+    if engraved_bar is not None:
+        layout_bars, joined = _cut(layout_bars, engraved_bar)
     parts = []
     for drum in Drum:
         voice = VOICES[drum]
@@ -162,7 +189,9 @@ def build_score(
                 ]
             )
             following = layout_bars[number] if number < len(layout_bars) else None
-            if following is None:
+            if number in joined:
+                measure.rightBarline = bar.Barline("none")
+            elif following is None:
                 measure.rightBarline = bar.Barline("final")
             elif following.marker == HALF_MARK:
                 measure.rightBarline = bar.Barline("double")
@@ -237,14 +266,21 @@ def _stroke_note(drum: Drum, velocity: int, words: dict[Drum, str] | None):
 
 
 def musicxml_bytes(
-    timeline: Timeline, midimap: MidiMap | None = None, lyrics: str | None = None
+    timeline: Timeline,
+    midimap: MidiMap | None = None,
+    lyrics: str | None = None,
+    *,
+    engraved_bar: int | None = None,
 ) -> bytes:
-    """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline; the same bytes each time."""
+    """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline; the same bytes each time.
+
+    `engraved_bar`: the document for an engraver, long sections cut (see build_score)."""
     from music21.musicxml.m21ToXml import ScoreExporter
 
     midimap = midimap or MidiMap()
     # The bars are complete as built; music21's makeNotation pass would only copy them again.
-    exporter = ScoreExporter(build_score(timeline, midimap, lyrics), makeNotation=False)
+    score = build_score(timeline, midimap, lyrics, engraved_bar=engraved_bar)
+    exporter = ScoreExporter(score, makeNotation=False)
     root = exporter.parse()
     _identify(root, timeline)
     _add_instruments(root, midimap)

@@ -348,3 +348,33 @@ def test_a_pattern_without_half_is_one_bar_with_no_mark():
 def test_build_score_asks_for_no_section_the_pattern_lacks():
     with pytest.raises(OptionError, match="no 半"):
         build_score(arrange(Score(parse("○□"), printed="○□"), Section.TOUHU))
+
+
+def test_for_an_engraver_a_long_section_is_cut_into_bars_joined_by_invisible_lines():
+    """Engravers break lines only between bars, so a long section is cut for them; the strokes,
+    in order, and the 半 double bar are the same, and the file written stays a bar a section."""
+    import xml.etree.ElementTree as ET
+
+    from drumscore.render.musicxml import musicxml_bytes as document
+    from drumscore.timeline import arrange
+
+    notation = "○□" * 15 + "半" + "□○○" * 30  # 30 strokes, then 90
+    timeline = arrange(resolve(notation))
+    cut = ET.fromstring(document(timeline, engraved_bar=40))
+    whole = ET.fromstring(document(timeline))
+    part = cut.find("part")
+    measures = part.findall("measure")
+    assert [len(m.findall("note")) for m in measures] == [30, 40, 40, 10]
+    styles = [m.findtext("barline/bar-style") for m in measures]
+    assert styles == ["light-light", "none", "none", "light-heavy"]
+    assert len(whole.find("part").findall("measure")) == 2
+
+    def strokes(root):
+        return [
+            n.findtext("unpitched/display-step")
+            for p in root.findall("part")
+            for n in p.iter("note")
+            if n.find("rest") is None
+        ]
+
+    assert strokes(cut) == strokes(whole)
