@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from drumscore.analysis.collate import collate
+from drumscore.apparatus.align import collate
 from drumscore.analysis.compare import compare
 from drumscore.corpus import builtin_editions, editions, resolve
 from drumscore.editions.extract import extract

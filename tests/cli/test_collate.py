@@ -92,7 +92,10 @@ def test_json_has_the_alignment_table_and_the_places(capsys):
     assert code == 0
     (data,) = json.loads(out)
     table = data["alignment"]
-    assert set(table) == {e.id for e in editions()}
+    assert set(table) == {e.id for e in editions()} | {"大戴禮"}
+    (reported,) = [w for w in data["witnesses"] if w["reported_by"]]
+    assert (reported["siglum"], reported["reported_by"]) == ("大戴禮", "yishu")
+    assert "".join(table["大戴禮"]) == "".join(table["yishu"]) + "□○"
     for edition in editions():
         assert "".join(table[edition.id]) == edition.score("魯", 2).pattern.notation
         assert len(table[edition.id]) == len(data["columns"])

@@ -148,7 +148,7 @@ def _marks(files: list[str] | None) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.apparatus.align import DEFAULT_BASE, build_all
+    from drumscore.apparatus.align import DEFAULT_BASE, collate
     from drumscore.errors import OptionError
     from drumscore.files.atomic import check_writable, write_bytes
 
@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
             "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') or "
             "give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
         )
-    apparatuses = build_all(
+    apparatuses = collate(
         editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
     )
     if args.plot:

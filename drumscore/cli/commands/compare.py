@@ -125,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
 
         write_bytes(args.plot, plot)
     if args.json:
-        data = report.comparison_data(comparison)
+        from drumscore.analysis.compare import comparison_data
+
+        data = comparison_data(comparison)
         data["written"] = [p for p in (args.audio, args.plot) if p]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0

@@ -40,7 +40,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     from drumscore import corpus
-    from drumscore.analysis.collate import check_score
+    from drumscore.apparatus.align import check_score
     from drumscore.errors import ScoreNotFoundError
 
     try:
