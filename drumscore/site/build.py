@@ -187,6 +187,25 @@ def _checks_html(score_data: dict) -> str:
     return f'<ul class="checks">{"".join(items)}</ul>'
 
 
+def _standing_html(score_data: dict, root: str) -> str:
+    """The score's figure and drum across the editions: the apparatus's two numbers and which
+    reading this edition prints."""
+    a = score_data["apparatus"]
+    if not a:
+        return ""
+    anchor = a["score"].replace("/", "-")
+    where = ""
+    if a["reading"] is not None:
+        how = "; ".join(a["differences"]) or "the majority reading" if a["readings"] > 1 else ""
+        where = f" This edition prints reading {a['reading']} of {a['readings']}" + (
+            f" ({esc(how)})." if how else "."
+        )
+    return (
+        f'<p class="apparatus-summary">Across the editions (<a href="{root}index.html#{anchor}">'
+        f"{esc(a['score'])}</a>): {esc(a['summary']['text'])}.{where}</p>"
+    )
+
+
 def _source_html(score_data: dict) -> str:
     source = score_data["source"]
     rows = [("edition", f"{score_data['edition_name']} ({score_data['edition']})")]
@@ -285,6 +304,7 @@ def score_page(entry, score_data: dict, files: dict[str, str], shared):
 <h2 id="counts-h">Counts and checks</h2>
 {_counts_table(score_data)}
 {_checks_html(score_data)}
+{_standing_html(score_data, root)}
 </section>
 <section aria-labelledby="source-h">
 <h2 id="source-h">Source</h2>
@@ -447,7 +467,7 @@ def index_page(scores: list[dict], apparatuses: list[dict], pool, shared) -> str
             f'<section class="collation" id="{state_slug}-{a["figure"]}" '
             f'aria-labelledby="h-{state_slug}-{a["figure"]}">'
             f'<h2 id="h-{state_slug}-{a["figure"]}"><span lang="zh">{esc(heading)}</span></h2>'
-            f"<p>{agree} {esc(a['summary']['text'])}.</p>"
+            f"<p>{agree}</p>"
             f'<ol class="readings">{"".join(readings)}</ol>'
             f"<h3>Apparatus</h3>{apparatus_html(a)}</section>"
         )
@@ -673,10 +693,13 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool)
     (work / "score").mkdir()
     (work / "files").mkdir()
     scores = []
+    apparatuses = sitedata.apparatuses(pool, items)
+    by_score = {(a["figure"], a["state"]): a for a in apparatuses}
     for entry in items:
         if progress:
             progress(entry.score.key)
-        score_data = sitedata.score_data(entry, pool)
+        apparatus = by_score.get((entry.score.figure, entry.score.state))
+        score_data = sitedata.score_data(entry, pool, apparatus)
         files: dict[str, str] = {}
         written, whole = _write_files(work, entry, files, musicxml)
         report.files += written
@@ -693,7 +716,6 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool)
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append("no staff notation: Verovio is not installed (the notation extra)")
-    apparatuses = sitedata.apparatuses(pool, items)
     index = index_page(scores, apparatuses, pool, shared)
     (work / "index.html").write_text(index, "utf-8")
     comparisons = sitedata.comparisons(items)

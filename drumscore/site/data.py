@@ -98,8 +98,9 @@ def section_ranges(score: Score) -> dict[str, dict]:
     return out
 
 
-def score_data(entry: Entry, pool: Iterable[Edition]) -> dict:
-    """A score as its page and player need it."""
+def score_data(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = None) -> dict:
+    """A score as its page and player need it; `apparatus` (one of `apparatuses`) gives the
+    page the summary of its figure and drum across the editions and where this reading stands."""
     score = entry.score
     pattern = score.pattern
     printed = printed_glyphs(score)
@@ -141,8 +142,24 @@ def score_data(entry: Entry, pool: Iterable[Edition]) -> dict:
         ],
         "sections": section_ranges(score),
         "checks": checks,
+        "apparatus": _standing(score.key, apparatus) if apparatus else None,
         "source": {k: v for k, v in asdict(source).items() if v} if source else {},
     }
+
+
+def _standing(key: str, apparatus: dict) -> dict:
+    """The apparatus's summary for one score's page: the two numbers, and which reading (A, B…,
+    the majority first) this score prints and how that departs from the majority."""
+    for i, reading in enumerate(apparatus["readings"]):
+        if key in reading["keys"]:
+            return {
+                "score": apparatus["score"],
+                "summary": apparatus["summary"],
+                "reading": chr(ord("A") + i),
+                "readings": len(apparatus["readings"]),
+                "differences": reading["differences"],
+            }
+    return {"score": apparatus["score"], "summary": apparatus["summary"], "reading": None}
 
 
 def comparisons(items: Iterable[Entry]) -> dict[str, dict]:

@@ -201,3 +201,18 @@ def test_the_index_holds_the_apparatus_of_every_score(site_dir):
         assert len(reported) == len(a.reported)
         for w, row in zip(a.reported, reported, strict=True):
             assert w.siglum in row and f"reported in {w.reported_by}" in row
+
+
+def test_every_score_page_shows_the_stated_counts_with_their_quotes(site_dir):
+    from drumscore.apparatus.align import check_score
+
+    shown = 0
+    for entry in sitedata.entries(corpus.editions()):
+        page = (site_dir / "score" / f"{entry.slug}.html").read_text(encoding="utf-8")
+        counts = page.split('id="counts-h"')[1].split("</section>")[0]
+        for check in check_score(entry.score):
+            for quote in check.quotes:
+                if quote.text:
+                    assert f'<q lang="zh">{quote.text}</q>' in counts, (entry.slug, quote)
+                    shown += 1
+    assert shown > 0
