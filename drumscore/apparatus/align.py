@@ -451,9 +451,103 @@ def _cost(x: str, y: str) -> float:
     return 3 if HALF in (x, y) else 1
 
 
-def _pairwise(base: Sequence[str], other: Sequence[str]) -> list[tuple[int | None, int | None]]:
-    """The base and one witness aligned, gaps moved to the first position of their run."""
-    pairs = list(align(base, other, _cost))
+#: What the notes report, in the base's signs: ("add", slot, sign) for a sign a reported text
+#: adds after the base's first `slot` signs, ("read", i, sign) for a sign it reads at base sign i.
+Evidence = frozenset[tuple[str, int, str]]
+
+#: Pairwise problems up to this many table cells get the tie-break rule; larger ones (never a
+#: printed pattern) the plain alignment.
+RULE_CELLS = 40_000
+
+#: The states of the tie-break table: the last column pairs two signs, lacks a base sign, or
+#: adds a sign.
+_PAIR, _LACK, _ADD = 0, 1, 2
+
+
+#: The radix that packs a rank (cost, substitutions, gaps opened, −evidence) into one integer,
+#: compared as the tuple would be while each count stays under half of it (RULE_CELLS ensures).
+_RADIX = 1 << 12
+
+
+def _rank(cost: float, substituted: int, opened: int, seen: int) -> int:
+    return ((int(cost * 2) * _RADIX + substituted) * _RADIX + opened) * _RADIX - seen
+
+
+def _ranked(
+    base: Sequence[str], other: Sequence[str], evidence: Evidence
+) -> list[tuple[int | None, int | None]]:
+    """An alignment of least cost (`_cost`; a gap costs 1) and, among those, the one a scholar
+    would choose: the fewest substitutions (a stroke lacking and one added rather than two
+    changed), then the fewest separate gaps (strokes added or lacking together rather than one
+    by one), then the most agreement with what the notes report (`evidence`). Each cell ranks
+    (cost, substitutions, gaps opened, −evidence) in that order, in three tables (Gotoh's), so
+    that a gap's opening is counted exactly; ties left after that fall as in `align`."""
+    n, m = len(base), len(other)
+    worst = _rank(10 * (n + m + 1), 0, 0, 0)
+    states = (_PAIR, _LACK, _ADD)
+    score = [[[worst] * (m + 1) for _ in range(n + 1)] for _ in states]
+    came = [[[0] * (m + 1) for _ in range(n + 1)] for _ in states]
+    score[_PAIR][0][0] = 0
+    gap, opened = _rank(1, 0, 0, 0), _rank(1, 0, 1, 0)
+    pair, lack, add = score
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if i and j:
+                x, y = base[i - 1], other[j - 1]
+                if x == y:
+                    step = _rank(_cost(x, y), 0, 0, 0)
+                else:
+                    step = _rank(_cost(x, y), 1, 0, int(("read", i - 1, y) in evidence))
+                pair[i][j], came[_PAIR][i][j] = min(
+                    (pair[i - 1][j - 1], _PAIR),
+                    (lack[i - 1][j - 1], _LACK),
+                    (add[i - 1][j - 1], _ADD),
+                )
+                pair[i][j] += step
+            if i:
+                lack[i][j], came[_LACK][i][j] = min(
+                    (pair[i - 1][j] + opened, _PAIR),
+                    (lack[i - 1][j] + gap, _LACK),
+                    (add[i - 1][j] + opened, _ADD),
+                )
+            if j:
+                seen = int(("add", i, other[j - 1]) in evidence)
+                add[i][j], came[_ADD][i][j] = min(
+                    (pair[i][j - 1] + opened, _PAIR),
+                    (lack[i][j - 1] + opened, _LACK),
+                    (add[i][j - 1] + gap, _ADD),
+                )
+                add[i][j] -= seen
+    state = min(states, key=lambda k: (score[k][n][m], k))
+    pairs: list[tuple[int | None, int | None]] = []
+    i, j = n, m
+    while i or j:
+        before = came[state][i][j]
+        if state == _PAIR:
+            i, j = i - 1, j - 1
+            pairs.append((i, j))
+        elif state == _LACK:
+            i -= 1
+            pairs.append((i, None))
+        else:
+            j -= 1
+            pairs.append((None, j))
+        state = before
+    pairs.reverse()
+    return pairs
+
+
+def _pairwise(
+    base: Sequence[str], other: Sequence[str], evidence: Evidence = frozenset()
+) -> list[tuple[int | None, int | None]]:
+    """The base and one witness aligned by the tie-break rule (`_ranked`), then gaps moved to
+    the first position of their run."""
+    if list(base) == list(other):
+        pairs: list[tuple[int | None, int | None]] = [(i, i) for i in range(len(base))]
+    elif (len(base) + 1) * (len(other) + 1) <= RULE_CELLS:
+        pairs = _ranked(base, other, evidence)
+    else:
+        pairs = list(align(base, other, _cost))
     moved = True
     while moved:
         moved = False
@@ -496,14 +590,16 @@ def _merge_additions(additions: dict[int, list[int]], tokens: Sequence[Sequence[
     return columns
 
 
-def _token_columns(tokens: Sequence[Sequence[str]]) -> list[dict[int, int]]:
+def _token_columns(
+    tokens: Sequence[Sequence[str]], evidence: Evidence = frozenset()
+) -> list[dict[int, int]]:
     """The multiple alignment of the witnesses' signs (witness 0 the base)."""
     base = tokens[0]
     matched: list[dict[int, int]] = [{0: i} for i in range(len(base))]
     added: dict[int, dict[int, list[int]]] = {}  # slot (base signs before) → witness → signs
     for w in range(1, len(tokens)):
         slot = 0
-        for i, j in _pairwise(base, tokens[w]):
+        for i, j in _pairwise(base, tokens[w], evidence):
             if i is not None:
                 if j is not None:
                     matched[i][w] = j
@@ -519,14 +615,36 @@ def _token_columns(tokens: Sequence[Sequence[str]]) -> list[dict[int, int]]:
     return columns
 
 
-def _laid(witnesses: Sequence[Witness]) -> list[list[str]]:
+def _laid(witnesses: Sequence[Witness], evidence: Evidence = frozenset()) -> list[list[str]]:
     """Strokes and 半 of the printed witnesses aligned, column by column: 半 is a sign of its
     own that only meets 半."""
     tokens = [list(w.notation) for w in witnesses]
     return [
         [tokens[w][col[w]] if w in col else GAP for w in range(len(witnesses))]
-        for col in _token_columns(tokens)
+        for col in _token_columns(tokens, evidence)
     ]
+
+
+def _evidence(
+    laid: Sequence[Sequence[str]], found: Sequence[tuple[int, ReportedReading, int]]
+) -> Evidence:
+    """What the reported readings (reporter, reading, stroke after) say, in the base's signs:
+    the strokes a text adds after a base sign, or reads at one."""
+    out: set[tuple[str, int, str]] = set()
+    for w, reading, after in found:
+        where = _strokes_at(laid, w)
+        end = where[after - 1] + 1 if after > 0 else 0
+
+        def signs_before(column: int) -> int:
+            return sum(1 for cells in laid[:column] if cells[0])
+
+        if not reading.replaces:
+            out.update(("add", signs_before(end), sign) for sign in reading.text)
+        elif len(reading.text) == reading.replaces:
+            for sign, k in zip(reading.text, where[after - reading.replaces : after], strict=True):
+                if laid[k][0]:
+                    out.add(("read", signs_before(k), sign))
+    return frozenset(out)
 
 
 def _strokes_at(laid: Sequence[Sequence[str]], w: int) -> list[int]:
@@ -782,23 +900,29 @@ def _with_reported(
     from drumscore.notation import parse
 
     printed = len(witnesses)
-    laid = _laid(witnesses)
-    rows: dict[tuple[str, str], int] = {}  # (text named, reporter) → row
-    quotes: dict[int, list[str]] = {}
+    found: list[tuple[int, ReportedReading, int]] = []
     left: list[tuple[int, PrintedNote, str]] = []
     for w, witness in enumerate(witnesses):
         for note in notes.get(witness.siglum, ()):
             reading, reason = interpret(note, witness.score.pattern, witness.siglum)
             if reading is None:
                 left.append((w, note, reason))
-                continue
-            row = rows.get((reading.witness, witness.siglum))
-            if row is None:
-                row = rows[(reading.witness, witness.siglum)] = len(laid[0]) if laid else printed
-                for cells in laid:
-                    cells.append(cells[w])
-            quotes.setdefault(row, []).append(reading.quote)
-            laid = _put_reported(laid, printed, w, row, reading, note.after)
+            else:
+                found.append((w, reading, note.after))
+    laid = _laid(witnesses)
+    if found:  # aligned again, now with what the notes report as evidence
+        laid = _laid(witnesses, _evidence(laid, found))
+    rows: dict[tuple[str, str], int] = {}  # (text named, reporter) → row
+    quotes: dict[int, list[str]] = {}
+    for w, reading, after in found:
+        witness = witnesses[w]
+        row = rows.get((reading.witness, witness.siglum))
+        if row is None:
+            row = rows[(reading.witness, witness.siglum)] = len(laid[0]) if laid else printed
+            for cells in laid:
+                cells.append(cells[w])
+        quotes.setdefault(row, []).append(reading.quote)
+        laid = _put_reported(laid, printed, w, row, reading, after)
     columns = _column_objects(laid)
     taken = {w.siglum for w in witnesses}
     reported = []

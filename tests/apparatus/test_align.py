@@ -253,6 +253,51 @@ def test_the_majority_is_read_off_the_alignment_for_any_witnesses():
     assert rest[1].differences == ("after 5 (she): adds ○",)
 
 
+# --- among alignments of equal cost: the tie-break rule -----------------------------------------
+
+
+def test_a_stroke_lacking_and_one_added_rather_than_two_changed():
+    # ○□ against □○: two substitutions cost 2, as do one ○ lacking and one added
+    a = one("○□", "□○")
+    assert len(a.columns) == 3 and all("" in c.cells for c in a.columns if c.varies)
+    described = [v.description for p in a.places for v in p.variants]
+    assert len(described) == 2 and not any(" for " in d for d in described)
+
+
+def test_strokes_lacking_together_rather_than_one_by_one():
+    # two of ○□○□○□ lacking: ○□ together, not a ○ here and a □ there
+    a = one("○□○□○□", "○□○□")
+    (place,) = a.places
+    assert place.stop - place.start == 2 and place.variants[0].text == ""
+
+
+def test_a_reported_reading_is_evidence_where_a_witness_adds_the_same():
+    base = "○□○○□□○○半○□○○□○○○○□○□○"
+    tongjie = "○○○□□○○半○□○□○○○○□○□○□○"  # 儀禮經傳通解's second 魯
+    note = {"after": 21, "text": "大戴禮下尚有一□一○朱子從之"}
+    pool = [
+        edition_from_dict(
+            {"id": ident, "name": ident, "score": [{"figure": 2, "state": "魯", **score}]}
+        )
+        for ident, score in (
+            ("base", {"printed": base}),
+            ("noted", {"printed": base, "notes": [note]}),
+            ("tongjie", {"printed": tongjie}),
+        )
+    ]
+    a = build(pool, 2, "魯", base="base")
+    assert [p.label for p in a.parting] == ["2", "11", "after 21"]
+    added = a.parting[-1]
+    (v,) = added.variants
+    assert (v.text, v.printed, [r.siglum for r in v.reports]) == ("□○", ("tongjie",), ["大戴禮"])
+    assert a.agreements == (
+        "大戴禮 (reported in noted: 「大戴禮下尚有一□一○朱子從之」) = tongjie (tongjie)",
+    )
+    # without the note, the rule alone already prefers gaps to the three substitutions
+    b = build(pool[::2], 2, "魯", base="base")
+    assert all("for" not in v.description for p in b.places for v in p.variants)
+
+
 # --- bad input ---
 
 

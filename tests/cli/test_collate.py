@@ -314,3 +314,38 @@ def test_the_csv_and_the_plot_have_a_row_for_every_reported_witness(tmp_path, ca
                 f"{w.siglum} (reported)" in labels
             )
     assert found == 2  # 吳澄本 in lu/1, 大戴禮 in lu/2
+
+
+def test_a_printed_edition_that_bears_out_a_reported_reading_is_said_to_agree_in_every_view(
+    tmp_path, capsys
+):
+    """儀禮經傳通解 (朱熹's) added as the user's edition: its second 魯 ends with the □○ that
+    欽定禮記義疏 reports of the 大戴禮, adding 「朱子從之」; every view says they agree."""
+    import xml.etree.ElementTree as ET
+
+    tongjie = tmp_path / "tongjie.toml"
+    source = str(SOURCES / "KR1d0085_006_儀禮經傳通解.txt")
+    code, _, err = run_cli(["extract", source, "-o", str(tongjie), "--id", "tongjie"], capsys)
+    assert code == 0, err
+    said = "大戴禮 (reported in yishu: 「大戴禮下尚有一□一○朱子從之」) = "
+    given = ["lu/2", "--edition", str(tongjie)]
+    _, text, _ = run_cli(["collate", *given], capsys)
+    (line,) = [ln for ln in text.splitlines() if ln.strip().startswith(said)]
+    assert "tongjie (儀禮經傳通解)" in line
+    (after,) = [ln for ln in text.splitlines() if ln.strip().startswith("after 21 (touhu)  — z")]
+    assert "□○ tongjie = 大戴禮 (adds □○)" in after
+    _, out, _ = run_cli(["collate", *given, "--json"], capsys)
+    (data,) = json.loads(out)
+    assert any(t.startswith(said) and "tongjie" in t for t in data["agreements"])
+    table = data["alignment"]
+    ends = [
+        k for k, cells in enumerate(zip(table["tongjie"], table["大戴禮"], strict=True)) if cells[0]
+    ]
+    assert [table["tongjie"][k] for k in ends[-2:]] == [table["大戴禮"][k] for k in ends[-2:]]
+    _, out, _ = run_cli(["collate", *given, "--format", "tei"], capsys)
+    notes = ET.fromstring(out).iterfind(".//t:app/t:note[@type='agreement']", NS)
+    assert any(n.text.startswith(said) and "tongjie" in n.text for n in notes)
+    mei = tmp_path / "lu2.mei"
+    run_cli(["collate", *given, "-o", str(mei)], capsys)
+    annots = ET.fromstring(mei.read_bytes()).iterfind(".//m:annot[@type='agreement']", MEI_NS)
+    assert any(n.text.startswith(said) and "tongjie" in n.text for n in annots)
