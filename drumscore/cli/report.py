@@ -17,6 +17,7 @@ from drumscore.model import Edition, Pattern, Score, Section
 if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison
     from drumscore.apparatus.align import Apparatus, Place, StatedCheck
+    from drumscore.apparatus.groups import Groups
     from drumscore.editions.extract import Extraction, Found
 
 #: The mark under each aligned column of a comparison.
@@ -367,6 +368,32 @@ def format_apparatuses(
         blocks.append("\n".join(lines))
     if len(apparatuses) > 1:
         blocks.append("\n".join(["sigla:", *format_key(apparatuses, marks)]))
+    return "\n\n".join(blocks) + "\n"
+
+
+def format_groups(found: Sequence[Groups]) -> str:
+    """What `collate --groups` prints: per score, the editions sharing each reading at each
+    place, the agreement of every two editions (per cent of aligned strokes), the editions that
+    read alike and the average-linkage grouping."""
+    blocks = []
+    for g in found:
+        a = g.apparatus
+        lines = [f"{a.key} · {a.title} · {plural(len(g.sigla), 'edition')} · {a.summary}", ""]
+        lines.append("  who shares each reading:")
+        for n, p in enumerate(g.places, 1):
+            shared = " | ".join(f"{v.shown}: {_sigla(v.sigla)}" for v in (p.lemma, *p.variants))
+            lines.append(f"    {n}. {p.label} ({p.section_name})  {shared}")
+        if not g.places:
+            lines.append("    every edition reads alike")
+        lines += ["", "  agreement (per cent of the aligned strokes two editions read alike):"]
+        rows = [
+            [s, *(f"{round(v * 100)}" for v in row)]
+            for s, row in zip(g.sigla, g.agreement, strict=True)
+        ]
+        lines += ["    " + ln for ln in table(rows, ["", *g.sigla]).splitlines()]
+        lines += ["", "  read alike: " + " | ".join(_sigla(group) for group in g.alike)]
+        lines.append(f"  grouping (average linkage on 1 − agreement): {g.tree}")
+        blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 
 

@@ -349,3 +349,26 @@ def test_a_printed_edition_that_bears_out_a_reported_reading_is_said_to_agree_in
     run_cli(["collate", *given, "-o", str(mei)], capsys)
     annots = ET.fromstring(mei.read_bytes()).iterfind(".//m:annot[@type='agreement']", MEI_NS)
     assert any(n.text.startswith(said) and "tongjie" in n.text for n in annots)
+
+
+def test_groups_prints_who_shares_each_reading_and_the_agreement(capsys):
+    code, out, _ = run_cli(["collate", "lu/2", "--groups"], capsys)
+    assert code == 0
+    (shared,) = [ln for ln in out.splitlines() if ln.strip().startswith("1. 11 (touhu)")]
+    assert "—: weishi xunzuan yueshu" in shared
+    (row,) = [ln for ln in out.splitlines() if ln.strip().startswith("weishi ")]
+    header = out.split("read alike):")[1].splitlines()[1].split()
+    by_id = {e.id: e.score("魯", 2).pattern.notation for e in editions()}
+    expected = {by_id["weishi"]: "100", by_id["zhushu"]: "95"}  # one ○ of 21 strokes and 半
+    for siglum, cell in zip(header, row.split()[1:], strict=True):
+        if by_id[siglum] in expected:
+            assert cell == expected[by_id[siglum]], siglum
+    code, out, _ = run_cli(["collate", "lu/2", "--groups", "--json"], capsys)
+    (data,) = json.loads(out)
+    assert data["score"] == "lu/2" and len(data["agreement"]) == len(editions())
+    assert sorted(map(sorted, data["alike"]))[-1] == sorted(["weishi", "xunzuan", "yueshu"])
+
+
+def test_groups_refuses_a_format_it_does_not_print(capsys):
+    err = expect_error(["collate", "lu/2", "--groups", "--format", "csv"], capsys)
+    assert "--groups prints text or JSON" in err
