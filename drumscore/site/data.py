@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build, check_score
+from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.model import SECTION_ORDER, Drum, Edition, Score, Section
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
@@ -204,9 +205,10 @@ def section_order() -> list[str]:
 
 
 def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]:
-    """The apparatus of each figure and drum (the collate command's JSON), each witness
-    and each majority reading with its scores' pages; the standard text is the base when it
-    prints the score, else the first edition that does."""
+    """The apparatus of each figure and drum (the collate command's JSON, and under "groups"
+    the data of its groups option), each witness and each majority reading with its scores'
+    pages; the standard text is the base when it prints the score, else the first edition
+    that does."""
     slugs = {e.score.key: e.slug for e in items}
     out = []
     for figure, state in SCORES:
@@ -214,7 +216,9 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]
         if not having:
             continue
         base = DEFAULT_BASE if any(e.id == DEFAULT_BASE for e in having) else having[0].id
-        data = apparatus_data(build(pool, figure, state, base))
+        apparatus = build(pool, figure, state, base)
+        data = apparatus_data(apparatus)
+        data["groups"] = groups_data(groups(apparatus))
         for w in data["witnesses"]:
             w["slug"] = slugs.get(w["key"], "")
         for r in data["readings"]:
