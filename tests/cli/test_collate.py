@@ -324,7 +324,7 @@ def test_a_printed_edition_that_bears_out_a_reported_reading_is_said_to_agree_in
     import xml.etree.ElementTree as ET
 
     tongjie = tmp_path / "tongjie.toml"
-    source = str(SOURCES / "KR1d0085_006_儀禮經傳通解.txt")
+    source = str(SOURCES / "added" / "KR1d0085_006_儀禮經傳通解.txt")  # not built in
     code, _, err = run_cli(["extract", source, "-o", str(tongjie), "--id", "tongjie"], capsys)
     assert code == 0, err
     said = "大戴禮 (reported in yishu: 「大戴禮下尚有一□一○朱子從之」) = "
