@@ -268,7 +268,7 @@ class SoundFontFeed(Feed):
         return None
 
     def read(self, frames: int) -> np.ndarray:
-        from drumscore.render.midi import COUNT_NOTE  # mido
+        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
 
         with self._lock:
             start, stop = self.position, self.position + frames

@@ -141,7 +141,7 @@ class MidiPlayer:
 
         The conductor's frames are microseconds here; count strokes go to COUNT_NOTE.
         """
-        from drumscore.render.midi import COUNT_NOTE
+        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
 
         track = track or Track.single(self.timeline)
         self.conductor = conductor = Conductor(track, MICROSECONDS, loop)

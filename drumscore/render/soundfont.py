@@ -57,7 +57,7 @@ def strikes(timeline: Timeline, rate: int, midimap: MidiMap | None = None) -> li
 
 def track_strikes(track: Track, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
     """The strikes of a drumscore.track.Track: its hits, count strokes on the count note."""
-    from drumscore.render.midi import COUNT_NOTE
+    from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
 
     midimap = midimap or MidiMap()
     found = []
@@ -145,7 +145,7 @@ def _scaled(
     tail: int,
     highest: float,
 ) -> Iterator:
-    from drumscore.render.mix import gain_for
+    from drumscore.render.mix import gain_for  # render.mix imports numpy
 
     gain = gain_for(highest)
     for block in _blocks(synth, plan, rate, block_frames, tail):
