@@ -24,9 +24,12 @@ from dataclasses import dataclass
 
 from drumscore.analysis.align import align
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
+from drumscore.corpus import editions as corpus_editions
+from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
 from drumscore.model import (
     SECTION_ORDER,
+    STATE_SLUGS,
     Counts,
     Drum,
     Edition,
@@ -37,6 +40,7 @@ from drumscore.model import (
     State,
     StatedCount,
 )
+from drumscore.notation import parse
 
 HALF = "半"
 GAP = ""
@@ -251,8 +255,6 @@ class Apparatus:
 
     @property
     def key(self) -> str:
-        from drumscore.model import STATE_SLUGS
-
         return f"{STATE_SLUGS.get(self.state, self.state)}/{self.figure}"
 
     @property
@@ -320,7 +322,7 @@ class Apparatus:
 
     def _repr_html_(self) -> str:
         """A notebook's view: the summary, the places and every witness aligned."""
-        from drumscore.site.notebook import apparatus_html
+        from drumscore.site.notebook import apparatus_html  # the notebook's view, when asked
 
         return apparatus_html(self)
 
@@ -417,8 +419,6 @@ def witnesses_of(
     pool: Sequence[Edition], figure: int, state: str, base: str = DEFAULT_BASE
 ) -> tuple[tuple[Witness, ...], tuple[Edition, ...]]:
     """The witnesses of one score, the base first, and the editions they come from."""
-    from drumscore.corpus import find_edition
-
     base_edition = find_edition(base, pool)
     marks = sigla(pool)
     found: list[tuple[Witness, Edition]] = []
@@ -566,7 +566,9 @@ def _pairwise(
     return pairs
 
 
-def _merge_additions(additions: dict[int, list[int]], tokens: Sequence[Sequence[str]]):
+def _merge_additions(
+    additions: dict[int, list[int]], tokens: Sequence[Sequence[str]]
+) -> list[dict[int, int]]:
     """Columns for the signs some witnesses add at one slot: [{witness: token index}]."""
     order = sorted(additions, key=lambda w: (-len(additions[w]), w))
     columns: list[dict[int, int]] = []
@@ -897,8 +899,6 @@ def _with_reported(
 ) -> tuple[tuple[Witness, ...], tuple[Column, ...], tuple[WitnessNote, ...]]:
     """The witnesses with a row for each text a note reports (its reporter's row with the
     reported readings put in), the columns of them all, and the notes that name no reading."""
-    from drumscore.notation import parse
-
     printed = len(witnesses)
     found: list[tuple[int, ReportedReading, int]] = []
     left: list[tuple[int, PrintedNote, str]] = []
@@ -988,8 +988,6 @@ def check_score(score: Score, editions: Iterable[Edition] | None = None) -> tupl
     if score.figure is None or not score.state:
         return ()
     if editions is None:
-        from drumscore.corpus import editions as corpus_editions
-
         editions = corpus_editions()
     return tuple(
         StatedCheck(count, tuple(quotes), ((score.key, score.pattern.counts(count.section)),))
@@ -1039,8 +1037,6 @@ def collate(
 ) -> tuple[Apparatus, ...]:
     """The apparatus of each score (default: all four) over the editions (default: the corpus)."""
     if editions is None:
-        from drumscore.corpus import editions as corpus_editions
-
         editions = corpus_editions()
     pool = tuple(editions)
     return tuple(build(pool, figure, state, base) for figure, state in scores)

@@ -13,6 +13,7 @@ import io
 from typing import TYPE_CHECKING
 
 from drumscore.model import Pattern, Score, Section
+from drumscore.timeline import arrange
 
 if TYPE_CHECKING:
     from drumscore.apparatus.align import Apparatus
@@ -72,7 +73,6 @@ def audio_html(score: Score) -> str:
     import soundfile as sf
 
     from drumscore.render.mix import render_audio
-    from drumscore.timeline import arrange
 
     timeline = arrange(score)
     audio = render_audio(timeline)
