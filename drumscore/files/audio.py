@@ -14,8 +14,11 @@ from typing import BinaryIO
 
 import numpy as np
 
+from drumscore import __version__
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
+from drumscore.timeline import Timeline
+from drumscore.track import Track
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
 WAV_LIMIT = 4 * 1024**3 - 1024**2
@@ -34,10 +37,8 @@ def write_audio(
     stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
 
 
-def tags_for_track(track) -> dict[str, str]:
+def tags_for_track(track: Track) -> dict[str, str]:
     """The metadata of a track of several items: its title, and each item's citation."""
-    from drumscore import __version__
-
     if len(track.items) == 1:
         return tags_for(track.first)
     lines = [track.citation] if track.citation else []
@@ -49,10 +50,8 @@ def tags_for_track(track) -> dict[str, str]:
     }
 
 
-def tags_for(timeline) -> dict[str, str]:
+def tags_for(timeline: Timeline) -> dict[str, str]:
     """The metadata that says what a render holds: its title and the citation of the reading."""
-    from drumscore import __version__
-
     return {
         "title": timeline.heading,
         "comment": timeline.citation,

@@ -44,7 +44,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     #: A request line that cannot be read is answered with a status line all the same.
     default_request_version = "HTTP/1.0"
 
-    def log_message(self, format: str, *args) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         if self.log is not None:
             self.log(format % args)
 

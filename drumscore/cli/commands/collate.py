@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import json
+from collections.abc import Sequence
 from pathlib import Path
 
+from drumscore import corpus
+from drumscore.apparatus.align import DEFAULT_BASE, SCORES, Apparatus, collate
+from drumscore.apparatus.groups import groups, groups_data
+from drumscore.apparatus.mei import mei_bytes
+from drumscore.apparatus.plot import plot_apparatus
 from drumscore.cli import report
+from drumscore.errors import OptionError
+from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
+from drumscore.model import Edition
 
 #: --format values, and the one an -o extension implies when --format is not given.
 FORMATS = ("text", "json", "csv", "tei", "mei")
@@ -19,7 +29,7 @@ FORMAT_OF_SUFFIX = {
 }
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "collate",
         help="the critical apparatus: where the editions part, and the counts commentators state",
@@ -69,17 +79,20 @@ def add_parser(sub) -> None:
         help="draw the apparatus: editions as rows, aligned strokes as columns, the places "
         "highlighted (PNG or SVG; needs matplotlib)",
     )
+    p.add_argument(
+        "--groups",
+        action="store_true",
+        help="who goes with whom: for each place the editions sharing each reading, the "
+        "agreement of every two editions over the score, and a grouping drawn from it "
+        "(text or --json)",
+    )
     p.set_defaults(run=run)
 
 
-def _pairs(name: str | None):
-    from drumscore.apparatus.align import SCORES
-    from drumscore.corpus import split_name
-    from drumscore.errors import OptionError
-
+def _pairs(name: str | None) -> tuple[tuple[int, str], ...]:
     if name is None:
         return SCORES
-    named = split_name(name)
+    named = corpus.split_name(name)
     if named is None:
         raise OptionError(
             f"collate takes a figure and drum such as 'lu' or 'xue/2' and compares every "
@@ -96,8 +109,6 @@ def _pairs(name: str | None):
 
 
 def _format(args: argparse.Namespace) -> str:
-    from drumscore.errors import OptionError
-
     if args.json and args.format not in (None, "json"):
         raise OptionError(f"--json and --format {args.format} ask for two formats; give one")
     if args.json:
@@ -116,7 +127,7 @@ def _format(args: argparse.Namespace) -> str:
     return "text"
 
 
-def _mei_paths(output: str, apparatuses) -> list[Path]:
+def _mei_paths(output: str, apparatuses: Sequence[Apparatus]) -> list[Path]:
     path = Path(output)
     if len(apparatuses) == 1:
         return [path]
@@ -125,10 +136,8 @@ def _mei_paths(output: str, apparatuses) -> list[Path]:
     ]
 
 
-def _pool(files: list[str] | None):
+def _pool(files: list[str] | None) -> tuple[Edition, ...]:
     """The corpus (built-in and the user's editions), and the edition files given for this run."""
-    from drumscore import corpus
-
     pool = list(corpus.editions())
     for name in files or ():
         edition = corpus.load_edition(name, cite_by_path=False)
@@ -139,8 +148,6 @@ def _pool(files: list[str] | None):
 
 def _marks(files: list[str] | None) -> dict[str, str]:
     """What the key of sigla says beside the user's own editions and those given for one run."""
-    from drumscore import corpus
-
     marks = {e.id: f" (your edition, {e.path})" for e in corpus.user_editions()}
     for name in files or ():
         marks[corpus.load_edition(name, cite_by_path=False).id] = f" (given for this run, {name})"
@@ -148,10 +155,6 @@ def _marks(files: list[str] | None) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.apparatus.align import DEFAULT_BASE, build_all
-    from drumscore.errors import OptionError
-    from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
-
     fmt = _format(args)
     pairs = _pairs(args.score)
     for path in (args.output, args.plot):
@@ -159,12 +162,14 @@ def run(args: argparse.Namespace) -> int:
             check_writable(path)
     if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
         raise OptionError(f"--plot writes a PNG or SVG picture, not {args.plot!r}")
+    if args.groups and fmt not in ("text", "json"):
+        raise OptionError(f"--groups prints text or JSON, not {fmt}; leave out --format {fmt}")
     if fmt == "mei" and len(pairs) > 1 and not args.output:
         raise OptionError(
             "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') or "
             "give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
         )
-    apparatuses = build_all(
+    apparatuses = collate(
         editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
     )
     outputs = [args.plot] if args.plot else []
@@ -172,12 +177,18 @@ def run(args: argparse.Namespace) -> int:
         outputs += _mei_paths(args.output, apparatuses) if fmt == "mei" else [args.output]
     check_not_inputs(outputs)
     if args.plot:
-        from drumscore.apparatus.plot import plot_apparatus
-
         picture = plot_apparatus(apparatuses, Path(args.plot).suffix.lower()[1:])
-    if fmt == "mei":
-        from drumscore.apparatus.mei import mei_bytes
-
+    if args.groups:
+        found = [groups(a) for a in apparatuses]
+        if fmt == "json":
+            text = json.dumps([groups_data(g) for g in found], ensure_ascii=False, indent=2) + "\n"
+        else:
+            text = report.format_groups(found)
+        if args.output:
+            write_bytes(args.output, text.encode("utf-8"))
+        else:
+            print(text, end="")
+    elif fmt == "mei":
         files = [mei_bytes(a) for a in apparatuses]
         if args.output:
             for data, path in zip(files, _mei_paths(args.output, apparatuses), strict=True):

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import http.server
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 from drumscore.cli.commands.site import add_edition_option, build, summary
 from drumscore.cli.options import whole_number
+from drumscore.errors import OptionError
+from drumscore.site.serve import LOCAL_HOST, is_local, make_server, url_of
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
         help="build the site and serve it on this machine (127.0.0.1) until Ctrl-C",
@@ -38,10 +43,6 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     import shutil
     import tempfile
-    from pathlib import Path
-
-    from drumscore.errors import OptionError
-    from drumscore.site.serve import LOCAL_HOST, is_local, url_of
 
     if not 0 <= args.port <= 65535:
         raise OptionError(f"--port {args.port}: give a port from 1 to 65535 (0 picks a free one)")
@@ -88,14 +89,15 @@ def _warn(line: str) -> None:
 EXIT_INTERRUPTED = 130
 
 
-def _listen(folder, host: str, port: int, log):
+def _listen(
+    folder: Path, host: str, port: int, log: Callable[[str], None] | None
+) -> http.server.ThreadingHTTPServer:
     """The server bound to host:port; an address that is not this machine's (or not an address)
     is bad input, a port that is taken a runtime failure."""
     import errno
     import socket
 
-    from drumscore.errors import OptionError, RuntimeFailure
-    from drumscore.site.serve import make_server
+    from drumscore.errors import RuntimeFailure
 
     shown = host if len(host) <= 60 else host[:60] + "…"
     try:
