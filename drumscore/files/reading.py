@@ -73,7 +73,7 @@ def inputs() -> dict[tuple[int, int], str]:
 
 def release(path: str | Path) -> None:
     """Drop `path` from the inputs: a file the command means to replace (an edition file
-    written again with --force), which it read only to keep what it holds."""
+    written again over itself), which it read only to keep what it holds."""
     if _inputs is None:
         return
     with contextlib.suppress(OSError, ValueError):
