@@ -1,37 +1,21 @@
 """Which stroke sounds when: a score's section laid out on an even beat (間若一), with repeats.
 
-Every renderer (audio, MIDI, notation, playback) reads the same Timeline, so they agree.
+A timeline is what one item of a track plays (drumscore.track): the conductor there lays its strokes
+out, and every renderer (audio, MIDI, notation, playback) reads that one layout, so they agree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from drumscore.duration import MAX_SECONDS
 from drumscore.errors import OptionError
-from drumscore.expression import Expression, default_velocity
-from drumscore.model import Drum, Score, Section, Stroke
+from drumscore.expression import Expression
+from drumscore.model import Score, Section, Stroke
 from drumscore.timing import Tempo
 
 MAX_REPEAT = 10_000
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One sounding stroke: its running number k on the beat, drum, the stroke it plays, repeat.
-
-    By default it is exactly on the beat with its drum's default MIDI velocity; expression may
-    move it `offset` seconds off the beat and change its `velocity`.
-    """
-
-    k: int
-    drum: Drum
-    stroke: Stroke
-    repeat: int
-    velocity: int
-    offset: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,19 +50,6 @@ class Timeline:
 
     def __len__(self) -> int:
         return len(self.strokes) * self.repeats
-
-    def events(self) -> Iterator[Event]:
-        if self.expression is not None:
-            yield from self.expression.apply(self._even_events(), self.tempo.interval)
-        else:
-            yield from self._even_events()
-
-    def _even_events(self) -> Iterator[Event]:
-        strokes = self.strokes
-        n = len(strokes)
-        for r in range(self.repeats):
-            for i, stroke in enumerate(strokes):
-                yield Event(r * n + i, stroke.drum, stroke, r + 1, default_velocity(stroke.drum))
 
     def markers(self) -> tuple[Marker, ...]:
         n = len(self.strokes)

@@ -22,15 +22,17 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 
-from drumscore.errors import DrumscoreError, OptionError, ProgrammeError
+from drumscore.errors import OptionError
+from drumscore.expression import default_velocity
 from drumscore.model import Drum, Section
-from drumscore.timeline import Event, Timeline
+from drumscore.timeline import Timeline
 from drumscore.timing import Tempo
 
 #: The longest count-in, in strokes.
 MAX_COUNT_IN = 64
+#: Frames per second for laying out a track where only beats and offsets matter (MIDI, notation).
+BEAT_RATE = 48_000
 #: The velocity of a count stroke (MIDI; audio plays the count sample at its own level).
 COUNT_VELOCITY = 100
 
@@ -40,12 +42,12 @@ def _round(x: Fraction) -> int:
     return (2 * x.numerator + x.denominator) // (2 * x.denominator)
 
 
-def check_count_in(value) -> int:
+def check_count_in(value: object) -> int:
     """count_in: a whole number of strokes from 0 to MAX_COUNT_IN."""
     if value is None:
         return 0
     try:
-        count = int(value) if not isinstance(value, bool | float) else -1
+        count = int(value) if isinstance(value, int | str) and not isinstance(value, bool) else -1
     except (TypeError, ValueError):
         count = -1
     if not 0 <= count <= MAX_COUNT_IN:
@@ -148,6 +150,30 @@ class Track:
             return self.first.description
         return self.title or f"{len(self.items)} items"
 
+    @property
+    def plain(self) -> bool:
+        """One score as it stands: one item, no count-in, no pause, not folded into a loop."""
+        item = self.items[0]
+        return len(self.items) == 1 and not (item.count_in or item.pause or self.loopable)
+
+    @property
+    def heading(self) -> str:
+        """What a file of the track is called: the score's heading, or the programme's title."""
+        return self.first.heading if len(self.items) == 1 else self.title or self.description
+
+    @property
+    def comment(self) -> str:
+        """What the track plays, precisely enough to play it again: each item's citation."""
+        if len(self.items) == 1:
+            return self.first.citation
+        lines = [self.citation] if self.citation else []
+        return "\n".join([*lines, *(f"{i.label}: {i.timeline.citation}" for i in self.items)])
+
+
+def as_track(played: Timeline | Track) -> Track:
+    """A track as it is, or one score's timeline as the track of one item that plays it."""
+    return played if isinstance(played, Track) else Track.single(played)
+
 
 @dataclass(frozen=True, slots=True)
 class Hit:
@@ -217,7 +243,7 @@ class Conductor:
     _start: int | None = 0  # frame where the next item begins, between items
     _count_left: int = 0
     _k: int = 0
-    _shape: Callable | None = None
+    _shape: Callable[[int, Drum, Fraction], tuple[int, float]] | None = None
 
     def __post_init__(self) -> None:
         expression = self.track.first.expression
@@ -348,26 +374,18 @@ class Conductor:
             return Hit(
                 frame, None, COUNT_VELOCITY, self.beat, self.item_no, timeline, k, item.count_in
             )
-        strokes = timeline.strokes
-        stroke = strokes[self._k % len(strokes)]
-        event = Event(
-            self._k,
-            stroke.drum,
-            stroke,
-            self._k // len(strokes) + 1,
-            timeline.expression.velocity(stroke.drum)
-            if timeline.expression
-            else _default_velocity(stroke.drum),
-        )
-        offset = 0.0
+        stroke = timeline.strokes[self._k % len(timeline.strokes)]
         if self._shape is not None:
-            event = self._shape(event, timeline.tempo.interval)
-            offset = event.offset
+            velocity, offset = self._shape(self._k, stroke.drum, timeline.tempo.interval)
             frame = max(0, frame + round(offset * self.rate))
+        elif timeline.expression is not None:
+            velocity, offset = timeline.expression.velocity(stroke.drum), 0.0
+        else:
+            velocity, offset = default_velocity(stroke.drum), 0.0
         return Hit(
             frame,
             stroke.drum,
-            event.velocity,
+            velocity,
             self.beat,
             self.item_no,
             timeline,
@@ -394,161 +412,3 @@ class Conductor:
                 other = Section.SHE if self._playing.section is Section.TOUHU else Section.TOUHU
                 self.timeline = dataclasses.replace(self._playing, section=other)
                 self._k = passes * len(self._playing.strokes)
-
-
-def _default_velocity(drum: Drum) -> int:
-    from drumscore.expression import default_velocity
-
-    return default_velocity(drum)
-
-
-# --- programmes: a TOML file of items in order -------------------------------------------------
-
-PROGRAMMES_DIR = Path(__file__).with_name("programmes")
-ITEM_KEYS = (
-    "label",
-    "score",
-    "section",
-    "bpm",
-    "interval",
-    "repeats",
-    "duration",
-    "count_in",
-    "pause",
-)
-TOP_KEYS = ("title", "citation", "item")
-#: What {state} in a programme's score names stands for when no state is given.
-DEFAULT_STATE = "lu"
-
-
-def builtin_programmes() -> list[str]:
-    return sorted(p.stem for p in PROGRAMMES_DIR.glob("*.toml"))
-
-
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except (OSError, ValueError):  # a name too long to be a file
-        return False
-
-
-def _programme_text(name: str) -> tuple[str, str]:
-    """(text, where) of a programme file, or of a built-in programme by name."""
-    path = Path(name)
-    builtin = PROGRAMMES_DIR / f"{name}.toml"
-    if not _is_file(path) and "/" not in name and _is_file(builtin):
-        path = builtin
-    from drumscore.errors import InputMissingError
-    from drumscore.files.reading import read_input_text
-
-    try:
-        return read_input_text(path, "programme file"), f"programme {str(name)!r}"
-    except InputMissingError:
-        raise ProgrammeError(
-            f"no programme file {name!r}; give a TOML file or a built-in programme: "
-            + ", ".join(builtin_programmes())
-        ) from None
-
-
-def _seconds(value, what: str, where: str, zero: bool) -> Fraction:
-    from drumscore.duration import parse_duration
-
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ProgrammeError(f"{where}: {what} must be a time such as 10s or 2m, not {value!r}")
-    if zero and value in (0, "0", "0s"):
-        return Fraction(0)
-    try:
-        return parse_duration(str(value))
-    except OptionError as exc:
-        raise ProgrammeError(f"{where}: {what}: {str(exc).removeprefix('duration ')}") from None
-
-
-def load_programme(
-    name: str,
-    *,
-    state: str | None = None,
-    tempo: Tempo | None = None,
-    count_in: int | None = None,
-    expression=None,
-) -> Track:
-    """The track a programme file (or built-in programme) describes.
-
-    Each [[item]] names a score (`{state}` stands for `state`), and may give section, bpm or
-    interval, repeats or duration, count_in and pause (after the item). `tempo` and `count_in`
-    serve the items that give none.
-    """
-    from drumscore.corpus import resolve
-    from drumscore.files.reading import check_schema, parse_toml
-    from drumscore.model import STATE_SLUGS, STATE_SPELLINGS
-    from drumscore.timeline import arrange
-
-    text, where = _programme_text(name)
-    data = parse_toml(text, where, ProgrammeError)
-    check_schema(data, {}, where, ProgrammeError)  # depth and sizes; the items are checked below
-    unknown = sorted(set(data) - set(TOP_KEYS))
-    if unknown:
-        raise ProgrammeError(
-            f"{where}: unknown key {unknown[0]!r}; a programme has {', '.join(TOP_KEYS[:2])} and "
-            "[[item]] tables"
-        )
-    entries = data.get("item")
-    if (
-        not isinstance(entries, list)
-        or not entries
-        or not all(isinstance(e, dict) for e in entries)
-    ):
-        raise ProgrammeError(f"{where} needs one or more [[item]] tables, each with score = ...")
-    slug = None
-    if state is not None:
-        spelled = STATE_SPELLINGS.get(state.strip().casefold())
-        if spelled is None:
-            raise ProgrammeError(f"state {state!r} is not known; choose lu or xue", option="state")
-        slug = STATE_SLUGS[spelled]
-    uses_state = False
-    items = []
-    for number, entry in enumerate(entries, 1):
-        at = f"{where}, item {number}"
-        bad = sorted(set(entry) - set(ITEM_KEYS))
-        if bad:
-            raise ProgrammeError(f"{at}: unknown key {bad[0]!r}; use {', '.join(ITEM_KEYS)}")
-        score_name = entry.get("score")
-        if not isinstance(score_name, str) or not score_name.strip():
-            raise ProgrammeError(f'{at}: score = "lu/1" (a score\'s name or notation) is missing')
-        if "{state}" in score_name:
-            uses_state = True
-            score_name = score_name.replace("{state}", slug or DEFAULT_STATE)
-        try:
-            item_tempo = tempo
-            if "bpm" in entry or "interval" in entry:
-                item_tempo = Tempo.from_options(entry.get("bpm"), entry.get("interval"))
-            repeats = entry.get("repeats", 1)
-            duration = None
-            if "duration" in entry:
-                if "repeats" in entry:
-                    raise ProgrammeError(f"{at}: give repeats or duration, not both")
-                duration = _seconds(entry["duration"], "duration", at, zero=False)
-            timeline = arrange(
-                resolve(score_name),
-                entry.get("section"),
-                item_tempo,
-                repeats,
-                expression,
-                duration,
-            )
-            counted = check_count_in(entry.get("count_in", count_in))
-        except ProgrammeError:
-            raise
-        except DrumscoreError as exc:
-            raise ProgrammeError(f"{at}: {exc}") from None
-        pause = _seconds(entry.get("pause", 0), "pause", at, zero=True)
-        label = entry.get("label", f"item {number}")
-        items.append(Item(timeline, counted, pause, str(label)))
-    if slug is not None and not uses_state:
-        raise ProgrammeError(
-            f"state {state!r} does nothing here: {where} names its scores itself "
-            "(no {state} in them); leave it out",
-            option="state",
-        )
-    state_word = f" ({slug or DEFAULT_STATE})" if uses_state else ""
-    title = str(data.get("title", Path(name).stem)) + state_word
-    return Track(tuple(items), title=title, citation=str(data.get("citation", "")))

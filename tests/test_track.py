@@ -11,7 +11,8 @@ from drumscore.errors import DrumscoreError, ProgrammeError
 from drumscore.model import Section
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Conductor, Item, Track, load_programme
+from drumscore.files.programme import load_programme
+from drumscore.track import Conductor, Item, Track
 
 RATE = 44100
 
@@ -31,7 +32,7 @@ def test_count_strokes_come_first_on_the_same_beat():
     hits = Track.single(t, 3).hits(RATE)
     assert [h.is_count for h in hits] == [True] * 3 + [False] * len(t)
     assert [h.frame for h in hits] == grid(0, t.tempo.interval, 3 + len(t))
-    assert [h.drum for h in hits[3:]] == [e.drum for e in t.events()]
+    assert [h.drum for h in hits[3:]] == [e.drum for e in Track.single(t).hits(44100)]
 
 
 def test_items_follow_on_one_clock_with_their_pauses_and_tempi():
@@ -54,7 +55,7 @@ def test_a_tempo_change_counts_the_new_grid_from_the_last_beat_laid_out():
     after = c.advance(None)
     assert [h.frame for h in after] == grid(2 * RATE, Fraction(2, 3), len(t) - 2)[1:]
     assert len(before) + len(after) == len(t)  # none lost, none doubled
-    assert [h.drum for h in before + after] == [e.drum for e in t.events()]
+    assert [h.drum for h in before + after] == [e.drum for e in Track.single(t).hits(44100)]
 
 
 def test_pause_keeps_the_beat_silently_and_resumes_on_it():

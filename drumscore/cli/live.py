@@ -14,8 +14,11 @@ import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, ClassVar
+
+from drumscore.play.player import Player
 
 #: Taps further apart than this start a new tap tempo.
 TAP_RESET = 2.0
@@ -35,7 +38,9 @@ class Controls:
 
     STEPS: ClassVar[dict[str, int]] = {"+": 1, "=": 1, "-": -1, "_": -1, "]": 5, "[": -5}
 
-    def __init__(self, player, bpm: Fraction, clock=time.monotonic) -> None:
+    def __init__(
+        self, player: Player, bpm: Fraction, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.player = player
         self.bpm = Fraction(bpm)
         self.paused = False

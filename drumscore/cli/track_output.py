@@ -1,20 +1,33 @@
-"""Tracks on the command line: --count-in, --loopable and --programme for render (and play's track).
+"""The one way the command line renders: the score (or --programme) as a track, to a file.
 
-A render with any of them goes through drumscore.track: audio with the count sound and cue points
-at each item, or MIDI with a marker at each item. Notation leaves the count-in out (MusicXML
-has no count-in; the score starts at its first stroke).
+A single score is a track of one item; --count-in, --loopable and --programme make other tracks,
+and render, play and batch renders all build theirs here. Audio is the kit's mix (or a SoundFont)
+of the track's hits, with cue points at each item of a programme; MIDI holds the same hits.
+Notation writes the one score's timeline and leaves the count-in out (MusicXML has no count-in;
+the score starts at its first stroke).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from fractions import Fraction
+
+from drumscore.cli.options import timeline_from_args
+from drumscore.cli.report import plural
+from drumscore.errors import OptionError
+from drumscore.expression import Expression
+from drumscore.files.programme import load_programme
+from drumscore.render.midimap import MidiMap
+from drumscore.timing import Tempo
+from drumscore.track import Item, Track, check_count_in
+
+AUDIO_FILES = ".wav, .flac or .ogg"
 
 
-def wanted(args: argparse.Namespace, kind: str) -> bool:
-    """Whether this render needs a track rather than one timeline."""
-    from drumscore.errors import OptionError
-
+def check_kind(args: argparse.Namespace, kind: str) -> None:
+    """Refuse what the chosen output cannot hold, before any work: a programme, a loop or a
+    state in notation (the count-in is left out of it, with a note)."""
     if args.programme is None and args.score is None:
         raise OptionError(
             "give a SCORE to render, e.g. 'drumscore render lu -o lu.wav', or --programme FILE"
@@ -38,18 +51,12 @@ def wanted(args: argparse.Namespace, kind: str) -> bool:
                 "drumscore: note: notation starts at the first stroke; the count-in is left out",
                 file=sys.stderr,
             )
-        return False
-    return args.programme is not None or bool(args.count_in) or args.loopable
 
 
-def track_from_args(args: argparse.Namespace, duration=None, loopable: bool = False):
+def track_from_args(
+    args: argparse.Namespace, duration: Fraction | None = None, loopable: bool = False
+) -> Track:
     """The Track that the score (or --programme) and the options describe."""
-    from drumscore.cli.options import timeline_from_args
-    from drumscore.errors import OptionError
-    from drumscore.expression import Expression
-    from drumscore.timing import Tempo
-    from drumscore.track import Track, check_count_in, load_programme
-
     if args.programme is None:
         if args.state is not None:
             raise OptionError(
@@ -85,17 +92,15 @@ def track_from_args(args: argparse.Namespace, duration=None, loopable: bool = Fa
     )
 
 
-def render(args: argparse.Namespace, kind: str, midimap, duration) -> int:
+def render(args: argparse.Namespace, kind: str, midimap: MidiMap, track: Track) -> int:
     """Write the track to args.output (audio or MIDI) and print what it holds."""
-    from drumscore.errors import OptionError
-
-    track = track_from_args(args, duration, args.loopable)
     if kind == "midi":
         from drumscore.files.atomic import write_bytes
-        from drumscore.render.midi import COUNT_NOTE, midi_bytes_of
+        from drumscore.render.midi import COUNT_NOTE, midi_bytes
 
-        write_bytes(args.output, midi_bytes_of(track, midimap))
-        detail = f"MIDI channel 10: {midimap.describe()}, count {COUNT_NOTE}"
+        write_bytes(args.output, midi_bytes(track, midimap))
+        detail = f"MIDI channel 10: {midimap.describe()}"
+        detail += f", count {COUNT_NOTE}" if track.count_strokes else ""
     else:
         if args.soundfont and args.loopable:
             raise OptionError(
@@ -106,6 +111,16 @@ def render(args: argparse.Namespace, kind: str, midimap, duration) -> int:
         detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo, {sound}"
     if args.quiet:
         return 0
+    print(f"wrote {args.output}: {summary(track)}, {detail}{humanized(track)}")
+    if len(track.items) > 1:
+        rate = args.rate if kind != "midi" else 48000
+        for start, item in zip(track.starts(rate), track.items, strict=True):
+            print("  " + item_line(item, start / rate))
+    return 0
+
+
+def summary(track: Track) -> str:
+    """What a track holds, for the line that ends a render: name, strokes, tempo, loop."""
     counted = f" and {track.count_strokes} count strokes" if track.count_strokes else ""
     first = track.first.tempo
     tempo = (
@@ -114,18 +129,18 @@ def render(args: argparse.Namespace, kind: str, midimap, duration) -> int:
         else ""
     )
     loop = ", loopable (a whole number of beats)" if track.loopable else ""
-    print(
-        f"wrote {args.output}: {track.description}, {track.strokes} strokes{counted}{tempo}"
-        f"{loop}, {detail}"
-    )
-    if len(track.items) > 1:
-        rate = args.rate if kind != "midi" else 48000
-        for start, item in zip(track.starts(rate), track.items, strict=True):
-            print("  " + item_line(item, start / rate))
-    return 0
+    return f"{track.description}, {plural(track.strokes, 'stroke')}{counted}{tempo}{loop}"
 
 
-def item_line(item, at: float) -> str:
+def humanized(track: Track) -> str:
+    """How the strokes were humanized, if they were: enough to do it again."""
+    ex = track.first.expression
+    if ex is None or not ex.humanize_ms:
+        return ""
+    return f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
+
+
+def item_line(item: Item, at: float) -> str:
     """One item of a programme: when it starts, its label, and what it plays."""
     t = item.timeline
     parts = [f"{t.score.key} {t.section.value} ×{t.repeats}", f"{float(t.tempo.bpm):g}/min"]
@@ -136,37 +151,31 @@ def item_line(item, at: float) -> str:
     return f"{at:8.2f} s  {item.label}: {', '.join(parts)}"
 
 
-def _render_audio(args: argparse.Namespace, track, midimap) -> tuple[int, str]:
+def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> tuple[int, str]:
+    """Stream the track to args.output in blocks: the frames written, and what played them."""
     from drumscore.cli.progress import CountedBlocks, progress_bar
-    from drumscore.files.audio import stream_audio, tags_for_track
+    from drumscore.files.audio import stream_audio, tags_for
 
+    normalize = not getattr(args, "no_normalize", False)
     if args.soundfont:
-        from drumscore.render.soundfont import render_blocks, track_strikes
+        from drumscore.render.soundfont import render_blocks
 
-        strikes = track_strikes(track, args.rate, midimap)
         frames, blocks = render_blocks(
-            track.first,
-            args.soundfont,
-            args.rate,
-            midimap,
-            strikes=strikes,
-            normalize=not getattr(args, "no_normalize", False),
+            track, args.soundfont, args.rate, midimap, normalize=normalize
         )
         sound = f"SoundFont {args.soundfont}"
     else:
         from drumscore.render.kit import builtin_kit, load_kit
         from drumscore.render.mix import blocks as mix_blocks
-        from drumscore.render.mix import track_plan
+        from drumscore.render.mix import check_unnormalised, plan
 
         kit = load_kit(args.kit) if args.kit else builtin_kit()
-        p = track_plan(track, kit, args.rate)
-        if getattr(args, "no_normalize", False):
-            from drumscore.render.mix import check_unnormalised
-
+        p = plan(track, kit, args.rate)
+        if not normalize:
             check_unnormalised(p)
-        frames, blocks = p.frames, mix_blocks(p, normalize=not getattr(args, "no_normalize", False))
+        frames, blocks = p.frames, mix_blocks(p, normalize=normalize)
         sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
-
+    sound += ", peak-normalised to -1 dBFS" if normalize else ", not normalised"
     cues = track.cues(args.rate) if len(track.items) > 1 else ()
     with progress_bar(frames, args.rate, args.quiet) as tick:
         counted = CountedBlocks(blocks, tick)
@@ -176,7 +185,7 @@ def _render_audio(args: argparse.Namespace, track, midimap) -> tuple[int, str]:
             args.rate,
             frames,
             args.subtype,
-            tags=tags_for_track(track),
+            tags=tags_for(track),
             cues=cues,
         )
     return counted.frames, sound

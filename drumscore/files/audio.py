@@ -14,6 +14,7 @@ import numpy as np
 
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
+from drumscore.track import Track
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
 WAV_LIMIT = 4 * 1024**3 - 1024**2
@@ -32,28 +33,13 @@ def write_audio(
     stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
 
 
-def tags_for_track(track) -> dict[str, str]:
-    """The metadata of a track of several items: its title, and each item's citation."""
-    from drumscore import __version__
-
-    if len(track.items) == 1:
-        return tags_for(track.first)
-    lines = [track.citation] if track.citation else []
-    lines += [f"{item.label}: {item.timeline.citation}" for item in track.items]
-    return {
-        "title": track.title or track.description,
-        "comment": "\n".join(lines),
-        "software": f"drumscore {__version__}",
-    }
-
-
-def tags_for(timeline) -> dict[str, str]:
-    """The metadata that says what a render holds: its title and the citation of the reading."""
+def tags_for(track: Track) -> dict[str, str]:
+    """The metadata that says what a render holds: its title and the citation of each reading."""
     from drumscore import __version__
 
     return {
-        "title": timeline.heading,
-        "comment": timeline.citation,
+        "title": track.heading,
+        "comment": track.comment,
         "software": f"drumscore {__version__}",
     }
 

@@ -15,17 +15,17 @@ import time as clock
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
-from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, track_plan
+from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
 from drumscore.timeline import MAX_REPEAT, Timeline
 from drumscore.timing import Tempo
-from drumscore.track import Conductor, Hit, Track
+from drumscore.track import Conductor, Hit, Track, as_track
 
 PORTAUDIO_INSTALL = (
     "install the PortAudio library (on Debian and Ubuntu: sudo apt install libportaudio2), "
@@ -133,7 +133,7 @@ class Feed:
         rate: int = DEFAULT_RATE,
         loop: bool = False,
     ):
-        self.track = timeline if isinstance(timeline, Track) else Track.single(timeline)
+        self.track = as_track(timeline)
         self.timeline = self.track.first
         self.rate = rate
         self.loop = loop
@@ -165,7 +165,7 @@ class Feed:
             if self.loop or passes < t.repeats:
                 t = dataclasses.replace(t, repeats=max(1, min(passes, MAX_REPEAT)))
                 track = Track((dataclasses.replace(item, timeline=t),), title=track.title)
-        return peak(track_plan(track, self.kit, self.rate))
+        return peak(plan(track, self.kit, self.rate))
 
     def set_tempo(self, tempo: Tempo) -> None:
         """A new tempo from the next beat not yet mixed; the level drops if it must."""
@@ -177,7 +177,7 @@ class Feed:
             self.gain = min(self.gain, lower)
             self.conductor.set_tempo(tempo)
 
-    def command(self, name: str, *args) -> None:
+    def command(self, name: str, *args: bool) -> None:
         """Pass a command (pause, switch_section, stop_after_pass, next_item) to the conductor."""
         with self._lock:
             getattr(self.conductor, name)(*args)
@@ -187,10 +187,7 @@ class Feed:
         """Frames in all, or None when looping (or not yet known)."""
         if self.loop:
             return None
-        return self.track_plan_length()
-
-    def track_plan_length(self) -> int:
-        return track_plan(self.track, self.kit, self.rate).length
+        return plan(self.track, self.kit, self.rate).length
 
     def onset(self, k: int) -> int:
         """The frame where stroke k of the first item sounds, on its beat, with no change."""
@@ -236,7 +233,7 @@ class SoundFontFeed(Feed):
         from drumscore.render.midimap import MidiMap
         from drumscore.render.soundfont import MAX_TAIL, open_synth
 
-        self.track = track if isinstance(track, Track) else Track.single(track)
+        self.track = as_track(track)
         self.timeline = self.track.first
         self.rate = rate
         self.loop = loop
@@ -305,7 +302,8 @@ PACE_AHEAD = 0.5
 
 
 class AudioPlayer:
-    """Plays a Feed on an output device and says, by the stream clock, which stroke is heard.
+    """Plays a Feed on an output device and says, by the stream clock, which stroke is heard (a
+    drumscore.play.player.Player).
 
     A 50 ms output buffer starts the sound quickly yet leaves a busy machine time to mix each
     block (mixing takes well under 1 % of real time); the display follows the stream clock, so it
@@ -326,11 +324,11 @@ class AudioPlayer:
         #: Whether the device ran ahead of the clock (ALSA null or file) and was held to it.
         self.paced = False
 
-    def __enter__(self) -> AudioPlayer:
+    def __enter__(self) -> Self:
         self.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def start(self) -> None:
@@ -442,15 +440,6 @@ class AudioPlayer:
                     yield None
             yield hit
 
-    def heard(self, count: int | None = None) -> Iterator[int]:
-        """Numbers 0, 1, 2… of the hits, each as it is heard; all of them unless `count` stops
-        sooner."""
-        for n, hit in enumerate(self.hits()):
-            if count is not None and n >= count:
-                return
-            yield n
-            del hit
-
     @property
     def rate(self) -> int:
         return self.feed.rate
@@ -458,7 +447,7 @@ class AudioPlayer:
     def set_tempo(self, tempo: Tempo) -> None:
         self.feed.set_tempo(tempo)
 
-    def command(self, name: str, *args) -> None:
+    def command(self, name: str, *args: bool) -> None:
         self.feed.command(name, *args)
 
     def wait(self) -> None:

@@ -9,16 +9,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from drumscore.track import Conductor
+from typing import Any, Self
 
 from drumscore._cstderr import captured
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
+from drumscore.render.midi import COUNT_NOTE
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
-from drumscore.timeline import Timeline
+from drumscore.timing import Tempo
+from drumscore.track import Conductor, Hit, Track
 
 BACKEND = "mido.backends.rtmidi"
 #: A played track's conductor counts in microseconds.
@@ -73,31 +72,37 @@ def open_port(name: str):
 
 
 class MidiPlayer:
-    """Sends a timeline's strokes to a port on time: note on at a stroke, off half a beat later."""
+    """Plays a track on a port on time (a drumscore.play.player.Player): note on at each hit, off
+    half a beat later, count strokes on COUNT_NOTE."""
+
+    #: The conductor counts in microseconds.
+    rate = MICROSECONDS
 
     def __init__(
         self,
-        port,
-        timeline: Timeline,
+        port: Any,
+        track: Track,
         midimap: MidiMap | None = None,
+        loop: bool = False,
         clock: Callable[[], float] = time.monotonic,
-    ):
+    ) -> None:
         self.port = port
-        self.timeline = timeline
+        self.track = track
+        self.loop = loop
         self.midimap = midimap or MidiMap()
         self.clock = clock
         self._sounding: int | None = None
         self._wake = threading.Event()
         self._lock = threading.Lock()
-        self.conductor: Conductor | None = None
+        self.conductor = Conductor(track, MICROSECONDS, loop)
 
-    def __enter__(self) -> MidiPlayer:
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _message(self, kind: str, note: int, velocity: int = 0):
+    def _message(self, kind: str, note: int, velocity: int = 0) -> Any:
         import mido
 
         return mido.Message(kind, channel=PERCUSSION_CHANNEL, note=note, velocity=velocity)
@@ -111,36 +116,11 @@ class MidiPlayer:
             self.port.send(self._message("note_off", self._sounding))
             self._sounding = None
 
-    def heard(self, count: int | None = None) -> Iterator[int]:
-        """Send stroke after stroke, yielding each stroke number k as its note goes out."""
-        tempo = self.timeline.tempo
-        strokes = self.timeline.strokes
-        half_beat = float(tempo.interval) / 2
-        start = self.clock()
-        k = 0
-        while count is None or k < count:
-            onset = start + float(tempo.onset_seconds(k))
-            self._wait_until(onset)
-            drum = strokes[k % len(strokes)].drum
-            note = self.midimap.note(drum)
-            self.port.send(self._message("note_on", note, self.midimap.velocity(drum)))
-            self._sounding = note
-            yield k
-            self._wait_until(onset + half_beat)
-            self._note_off()
-            k += 1
-
-    def hits(self, track=None, loop: bool = False, poll: float | None = None):
-        """Send a track's hits on time, laid out by a Conductor (so keys can change the tempo,
-        pause or switch), yielding each as its note goes out; None every `poll` seconds between.
-
-        The conductor's frames are microseconds here; count strokes go to COUNT_NOTE.
+    def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
+        """Send the track's hits on time, laid out by the conductor (so keys can change the
+        tempo, pause or switch), yielding each as its note goes out; None every `poll` s between.
         """
-        from drumscore.render.midi import COUNT_NOTE
-        from drumscore.track import Conductor, Track
-
-        track = track or Track.single(self.timeline)
-        self.conductor = conductor = Conductor(track, MICROSECONDS, loop)
+        conductor = self.conductor
         start = self.clock()
         off_at = None
         while True:
@@ -174,12 +154,11 @@ class MidiPlayer:
             self._wait_until(off_at)
             self._note_off()
 
-    def set_tempo(self, tempo) -> None:
+    def set_tempo(self, tempo: Tempo) -> None:
         with self._lock:
-            if self.conductor is not None:
-                self.conductor.set_tempo(tempo)
+            self.conductor.set_tempo(tempo)
 
-    def command(self, name: str, *args) -> None:
+    def command(self, name: str, *args: bool) -> None:
         with self._lock:
             getattr(self.conductor, name)(*args)
 

@@ -12,6 +12,7 @@ from drumscore.render.kit import KitError, Sample, builtin_kit, load_kit, read_s
 from drumscore.render.mix import plan, render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 
 def tone(freq: float, rate: int, seconds: float = 0.3, channels: int = 1) -> np.ndarray:
@@ -54,7 +55,7 @@ def test_user_kit_of_48k_mono_flac_renders_each_drum_on_its_beat(tmp_path):
     rate = 44100
     audio = render_audio(timeline, kit, rate)
     assert audio.shape[1] == 2
-    for event in timeline.events():
+    for event in Track.single(timeline).hits(44100):
         onset = event.k * rate
         before = audio[max(0, onset - 2000) : onset]
         after = audio[onset : onset + 4000]

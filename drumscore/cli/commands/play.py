@@ -13,6 +13,8 @@ from drumscore.cli.options import (
     only_with,
 )
 from drumscore.cli.report import plural
+from drumscore.play.player import Player
+from drumscore.track import Track
 
 
 def add_parser(sub) -> None:
@@ -118,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(args: argparse.Namespace, track, player, keys: bool) -> int:
+def _play(args: argparse.Namespace, track: Track, player: Player, keys: bool) -> int:
     """Play to the end (or until a key stops it), showing each hit; the strokes heard."""
     import contextlib
 
@@ -128,7 +130,7 @@ def _play(args: argparse.Namespace, track, player, keys: bool) -> int:
     controls = Controls(player, track.first.tempo.bpm)
     big = BigView if args.big else LiveView
     view = big(keys) if sys.stdout.isatty() else PlainView()
-    rate = getattr(player, "rate", 1_000_000)
+    rate = player.rate
     played = 0
     reader = KeyReader(controls.press) if keys else contextlib.nullcontext()
     with player, reader:
@@ -161,7 +163,7 @@ def _play(args: argparse.Namespace, track, player, keys: bool) -> int:
     return played
 
 
-def _player(args: argparse.Namespace, track):
+def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
     """The player for the chosen output, and a description of where the sound goes."""
     if args.midi_port:
         from drumscore.play.midiport import MidiPlayer, open_port
@@ -169,8 +171,7 @@ def _player(args: argparse.Namespace, track):
 
         midimap = MidiMap.from_option(args.midi_notes)
         port = open_port(args.midi_port)
-        player = MidiPlayer(port, track.first, midimap)
-        return _MidiTrack(player, track, args.loop), f"MIDI port {port.name!r}"
+        return MidiPlayer(port, track, midimap, args.loop), f"MIDI port {port.name!r}"
 
     from drumscore.play.audio import AudioPlayer, Feed, SoundFontFeed, choose_device
 
@@ -190,32 +191,6 @@ def _player(args: argparse.Namespace, track):
     else:
         feed = Feed(track, kit=kit, loop=args.loop)
     return AudioPlayer(feed, device), f"{device.name!r} ({device.hostapi})"
-
-
-class _MidiTrack:
-    """A MidiPlayer playing a whole track, with the audio player's interface."""
-
-    def __init__(self, player, track, loop: bool) -> None:
-        self.player, self.track, self.loop = player, track, loop
-        self.rate = 1_000_000
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.player.close()
-
-    def hits(self, poll=None):
-        return self.player.hits(self.track, self.loop, poll)
-
-    def set_tempo(self, tempo) -> None:
-        self.player.set_tempo(tempo)
-
-    def command(self, name: str, *args) -> None:
-        self.player.command(name, *args)
-
-    def wait(self) -> None:
-        self.player.wait()
 
 
 def _list_devices() -> int:
