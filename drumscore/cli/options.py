@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from drumscore.timeline import Timeline
 
 
+#: What --section says of each section (from the one table of their names), she the default.
+SECTION_HELP = "; ".join(s.help + (" (default)" if s is Section.SHE else "") for s in Section)
+
+
 def whole_number(text: str) -> int:
     """An argparse type: a whole number of at most a dozen digits (a range check follows)."""
     digits = text.strip()
@@ -36,8 +40,7 @@ def add_score_options(parser: argparse.ArgumentParser, *, optional: bool = False
         "--section",
         default=None,
         choices=[s.value for s in Section],
-        help="touhu: 投壺, the strokes after 半; she: 射, the whole pattern (default); "
-        "head: the strokes before 半",
+        help=SECTION_HELP,
     )
 
 

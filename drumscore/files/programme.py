@@ -15,7 +15,7 @@ from drumscore.duration import parse_duration
 from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
 from drumscore.expression import Expression
 from drumscore.files.reading import check_schema, parse_toml, read_input_text
-from drumscore.model import STATE_SLUGS, STATE_SPELLINGS
+from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 from drumscore.track import Item, Track, check_count_in
@@ -35,7 +35,7 @@ ITEM_KEYS = (
 )
 TOP_KEYS = ("title", "citation", "item")
 #: What {state} in a programme's score names stands for when no state is given.
-DEFAULT_STATE = "lu"
+DEFAULT_STATE = State.LU.slug
 
 
 def builtin_programmes() -> list[str]:
@@ -110,7 +110,8 @@ def load_programme(
     if state is not None:
         spelled = STATE_SPELLINGS.get(state.strip().casefold())
         if spelled is None:
-            raise ProgrammeError(f"state {state!r} is not known; choose lu or xue", option="state")
+            choose = " or ".join(s.slug for s in State)
+            raise ProgrammeError(f"state {state!r} is not known; choose {choose}", option="state")
         slug = STATE_SLUGS[spelled]
     uses_state = False
     items = []

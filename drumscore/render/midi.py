@@ -6,7 +6,6 @@ import io
 
 import mido
 
-from drumscore.model import Section
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 from drumscore.track import BEAT_RATE, Track, as_track
@@ -29,7 +28,6 @@ def _delta_track(events: list[tuple[int, mido.Message | mido.MetaMessage]]) -> m
 
 #: A MIDI time signature holds at most 255 beats; a longer bar gets none (see docs/rendering.md).
 MAX_NUMERATOR = 255
-SECTION_MARKERS = {Section.SHE: "射 she", Section.TOUHU: "投壺 touhu", Section.HEAD: "head"}
 DRUMS_NAME = "鼙 ○ / 鼓 □"
 
 
@@ -119,7 +117,7 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
         tempo = mido.MetaMessage("set_tempo", tempo=round(timeline.tempo.interval * 1_000_000))
         conductor.append((tick, tempo))
         if plain:
-            conductor.append((tick, _text("marker", SECTION_MARKERS[timeline.section])))
+            conductor.append((tick, _text("marker", timeline.section.label)))
             conductor += _metres(timeline, tick)
         else:
             if len(track.items) > 1:

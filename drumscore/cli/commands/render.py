@@ -8,6 +8,7 @@ from fractions import Fraction
 from drumscore.cli import staff_output as staff
 from drumscore.cli import track_output
 from drumscore.cli.options import (
+    SECTION_HELP,
     add_rate_option,
     add_score_options,
     add_sound_options,
@@ -80,8 +81,7 @@ def _add_batch_options(p: argparse.ArgumentParser) -> None:
         "--section",
         default=None,
         metavar="NAME[,NAME...]",
-        help="touhu: 投壺, the strokes after 半; she: 射, the whole pattern (default); "
-        "head: the strokes before 半; a list such as touhu,she renders each",
+        help=f"{SECTION_HELP}; a list such as touhu,she renders each",
     )
 
 
