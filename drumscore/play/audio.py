@@ -22,6 +22,7 @@ import numpy as np
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
+from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
 from drumscore.timeline import MAX_REPEAT, Timeline
 from drumscore.timing import Tempo
@@ -132,21 +133,25 @@ class Feed:
         kit: Kit | None = None,
         rate: int = DEFAULT_RATE,
         loop: bool = False,
-    ):
-        self.track = as_track(timeline)
-        self.timeline = self.track.first
-        self.rate = rate
-        self.loop = loop
+    ) -> None:
+        self._lay_out(as_track(timeline), rate, loop)
         self.kit = kit
-        self.conductor = Conductor(self.track, rate, loop)
         self.sounds = SoundChooser(kit, rate)
-        self.position = 0
-        self.laid: deque[Hit] = deque()
         self._voices: list[tuple[int, int, np.ndarray, float]] = []  # (onset, n, sound, gain)
         self._n = 0
+        self.gain = gain_for(self._peak(self.track))
+
+    def _lay_out(self, track: Track, rate: int, loop: bool) -> None:
+        """What every feed keeps: the track, its conductor, and the hits laid out so far."""
+        self.track = track
+        self.timeline = track.first
+        self.rate = rate
+        self.loop = loop
+        self.conductor = Conductor(track, rate, loop)
+        self.position = 0
+        self.laid: deque[Hit] = deque()
         self._lock = threading.Lock()
         self._lookahead = self._humanize_frames()
-        self.gain = gain_for(self._peak(self.track))
 
     def _humanize_frames(self) -> int:
         expression = self.timeline.expression
@@ -229,23 +234,21 @@ class SoundFontFeed(Feed):
     Not normalised, as a SoundFont render is not: FluidSynth's own level.
     """
 
-    def __init__(self, track, soundfont, midimap=None, rate: int = DEFAULT_RATE, loop=False):
-        from drumscore.render.midimap import MidiMap
+    def __init__(
+        self,
+        track: Timeline | Track,
+        soundfont: str,
+        midimap: MidiMap | None = None,
+        rate: int = DEFAULT_RATE,
+        loop: bool = False,
+    ) -> None:
         from drumscore.render.soundfont import MAX_TAIL, open_synth
 
-        self.track = as_track(track)
-        self.timeline = self.track.first
-        self.rate = rate
-        self.loop = loop
+        self._lay_out(as_track(track), rate, loop)
         self.midimap = midimap or MidiMap()
         self.synth = open_synth(soundfont, rate)
-        self.conductor = Conductor(self.track, rate, loop)
-        self.position = 0
-        self.laid: deque[Hit] = deque()
         self.gain = np.float32(1)
         self._events: list[tuple[int, int, int, int]] = []  # (frame, on, note, velocity)
-        self._lock = threading.Lock()
-        self._lookahead = self._humanize_frames()
         self._tail = int(MAX_TAIL * rate)
         self._quiet_since: int | None = None
 
