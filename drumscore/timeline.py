@@ -130,12 +130,22 @@ def arrange(
     return Timeline(score, section, tempo, repeats, expression)
 
 
-def check_length(seconds: Fraction) -> None:
-    """Refuse a render whose strokes last longer than MAX_SECONDS, whatever asks for it: the
-    repeats, the duration, the tempo or the pattern's length (README, "Limits")."""
+def check_length(seconds: Fraction, what: str = "") -> None:
+    """Refuse a render longer than MAX_SECONDS, whatever asks for it: the repeats, the duration,
+    the tempo, the pattern's length, or (`what` says which) a whole job's items, count-ins,
+    pauses and files together (README, "Limits")."""
     if seconds > MAX_SECONDS:
         raise OptionError(
-            f"the render would last {float(seconds) / 3600:,.1f} hours, over the limit of "
-            f"{MAX_SECONDS // 3600} hours for any render; repeat it fewer times, play it "
+            f"the render would last {_clock(seconds)}{what}, over the limit of "
+            f"{MAX_SECONDS // 3600} hours for a whole render; repeat it fewer times, play it "
             "faster, or render in parts"
         )
+
+
+def _clock(seconds: Fraction) -> str:
+    """A length of time as hours, minutes and seconds, such as 12 h 2 min 8 s."""
+    whole = int(seconds + Fraction(1, 2))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours:,} h"] + [f"{n} {u}" for n, u in ((minutes, "min"), (secs, "s")) if n]
+    return " ".join(parts)

@@ -26,7 +26,7 @@ from fractions import Fraction
 from drumscore.errors import OptionError
 from drumscore.expression import default_velocity
 from drumscore.model import Drum, Section
-from drumscore.timeline import Timeline
+from drumscore.timeline import Timeline, check_length
 from drumscore.timing import Tempo
 
 #: The longest count-in, in strokes.
@@ -100,6 +100,30 @@ class Track:
                 "single beat to loop on",
                 option="loopable",
             )
+        check_length(self.seconds, self.counted)
+
+    @property
+    def seconds(self) -> Fraction:
+        """How long the track lasts: every item's count-in, strokes and pause."""
+        return sum((item.seconds for item in self.items), Fraction(0))
+
+    @property
+    def counted(self) -> str:
+        """What the track's length counts, beyond one score's strokes (for messages)."""
+        parts = [f"{len(self.items):,} items"] if len(self.items) > 1 else []
+        if self.count_strokes:
+            parts.append("count-ins")
+        if any(item.pause for item in self.items):
+            parts.append("pauses")
+        if not parts:
+            return ""
+        return (
+            " ("
+            + ", ".join(parts[:-1])
+            + (" and " if len(parts) > 1 else "")
+            + parts[-1]
+            + " included)"
+        )
 
     @classmethod
     def single(cls, timeline: Timeline, count_in: int = 0, loopable: bool = False) -> Track:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from drumscore.corpus import resolve
+from drumscore.errors import DrumscoreError
 from drumscore.model import Section
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
@@ -86,3 +89,10 @@ def test_next_item_moves_on_at_the_end_of_the_pass():
     c.next_item()
     hits = c.advance(None)
     assert [h.item for h in hits] == [0] * 4 + [1] * 2
+
+
+def test_a_track_longer_than_a_render_may_last_is_refused_with_its_length():
+    item = Item(arrange(resolve("lu"), None, Tempo.from_bpm(60), 1000), 4, Fraction(60))
+    with pytest.raises(DrumscoreError) as err:
+        Track((item, item))
+    assert "would last 12 h 48 min 48 s (2 items, count-ins and pauses included)" in str(err.value)

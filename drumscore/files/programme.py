@@ -16,7 +16,7 @@ from drumscore.errors import DrumscoreError, InputMissingError, OptionError, Pro
 from drumscore.expression import Expression
 from drumscore.files.reading import check_schema, parse_toml, read_input_text
 from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State
-from drumscore.timeline import arrange
+from drumscore.timeline import arrange, check_length
 from drumscore.timing import Tempo
 from drumscore.track import Item, Track, check_count_in
 
@@ -115,6 +115,7 @@ def load_programme(
         slug = STATE_SLUGS[spelled]
     uses_state = False
     items = []
+    so_far = Fraction(0)  # the whole job's length: refused at the item that passes the limit
     for number, entry in enumerate(entries, 1):
         at = f"{where}, item {number}"
         bad = sorted(set(entry) - set(ITEM_KEYS))
@@ -152,6 +153,8 @@ def load_programme(
         pause = _seconds(entry.get("pause", 0), "pause", at, zero=True)
         label = entry.get("label", f"item {number}")
         items.append(Item(timeline, counted, pause, str(label)))
+        so_far += items[-1].seconds
+        check_length(so_far, f" by item {number} of {where}, count-ins and pauses included")
     if slug is not None and not uses_state:
         raise ProgrammeError(
             f"state {state!r} does nothing here: {where} names its scores itself "

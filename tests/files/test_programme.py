@@ -78,3 +78,30 @@ def test_state_on_a_programme_that_names_its_scores_is_refused(tmp_path):
     path.write_text('[[item]]\nscore = "lu"\n', encoding="utf-8")
     with pytest.raises(DrumscoreError, match="does nothing"):
         load_programme(str(path), state="xue")
+
+
+def programme(tmp_path, items: int, duration: str, extra: str = "") -> str:
+    path = tmp_path / "long.toml"
+    entry = f'[[item]]\nscore = "lu"\nduration = "{duration}"\n{extra}\n'
+    path.write_text(entry * items, encoding="utf-8")
+    return str(path)
+
+
+def test_the_whole_programme_is_one_render_budget(tmp_path):
+    with pytest.raises(DrumscoreError) as err:
+        load_programme(programme(tmp_path, 3, "5h"))
+    assert "would last 14 h 59 min 18 s by item 3" in str(
+        err.value
+    )  # 3 × 782 passes of 23 s and "12 hours" in str(err.value)
+
+
+def test_ten_thousand_long_items_are_refused_at_the_second(tmp_path):
+    with pytest.raises(DrumscoreError, match="by item 2 of"):
+        load_programme(programme(tmp_path, 10_000, "12h"))
+
+
+def test_count_ins_and_pauses_count_toward_the_budget(tmp_path):
+    """Two items of 5 h 59 min fit; their count-ins and pauses push them past 12 hours."""
+    assert load_programme(programme(tmp_path, 2, "5h59m"))
+    with pytest.raises(DrumscoreError, match="count-ins and pauses included"):
+        load_programme(programme(tmp_path, 2, "5h59m", 'count_in = 4\npause = "2m"'))

@@ -14,10 +14,10 @@ from audio_checks import count_strokes, strokes
 from cli_run import expect_error, run_cli
 
 from drumscore.corpus import resolve
+from drumscore.files.programme import load_programme
 from drumscore.render.mix import render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.files.programme import load_programme
 from drumscore.track import Track
 
 RATE = 44100

@@ -89,8 +89,13 @@ def run(args: argparse.Namespace) -> int:
     from drumscore.cli import render_batch
 
     if render_batch.is_batch(args):
-        return render_batch.run(args, render_one)
+        return render_batch.run(args, render_one, track_of)
     return render_one(args)
+
+
+def track_of(args: argparse.Namespace) -> Track:
+    """The track one render plays: the score (or --programme) with the options."""
+    return track_output.track_from_args(args, _duration(args), args.loopable)
 
 
 def render_one(args: argparse.Namespace) -> int:
@@ -110,7 +115,7 @@ def render_one(args: argparse.Namespace) -> int:
     if kind in staff.KINDS:
         staff.check(args, kind)
     track_output.check_kind(args, kind)
-    track = track_output.track_from_args(args, _duration(args), args.loopable)
+    track = track_of(args)
     if kind not in staff.KINDS:
         return track_output.render(args, kind, midimap, track)
     timeline = track.first
