@@ -26,8 +26,8 @@ from fractions import Fraction
 from drumscore.errors import OptionError
 from drumscore.expression import default_velocity
 from drumscore.model import Drum, Section
-from drumscore.timeline import Timeline, check_length
-from drumscore.timing import Tempo
+from drumscore.timeline import MAX_REPEAT, Timeline, check_length
+from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, number_text, shown
 
 #: The longest count-in, in strokes.
 MAX_COUNT_IN = 64
@@ -60,22 +60,179 @@ def check_count_in(value: object) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Ramp:
+    """A tempo trainer: the first pass at `start` strokes a minute, then `step` more (or fewer)
+    every `every` passes, until `stop`, where it stays."""
+
+    start: Fraction
+    stop: Fraction
+    step: Fraction
+    every: int = 1
+
+    @classmethod
+    def parse(cls, text: str) -> Ramp:
+        """START:STOP:STEP[:EVERY], such as 40:60:5 (40, 45, … 60 strokes a minute, a pass each)."""
+        raw = str(text).strip()
+        parts = raw.split(":") if len(raw) <= 4 * MAX_NUMBER_LENGTH else []
+        example = "START:STOP:STEP[:EVERY] in strokes a minute, such as 40:60:5"
+        if len(parts) not in (3, 4):
+            raise OptionError(f"ramp takes {example}; not {shown(raw)}", option="ramp")
+        start, stop, step = (number_text(part, "ramp", example, OptionError) for part in parts[:3])
+        for bpm in (start, stop):
+            Tempo.from_bpm(bpm)  # in the range of a tempo
+        every = parts[3].strip() if len(parts) == 4 else "1"
+        if not every.isdigit() or int(every) < 1:
+            raise OptionError(
+                f"ramp {raw!r}: EVERY is a whole number of passes from 1, not {every!r}",
+                option="ramp",
+            )
+        if step == 0 or (stop - start) * step < 0:
+            raise OptionError(
+                f"ramp {raw!r}: the step must go from {start:g} towards {stop:g}; give a "
+                f"{'positive' if stop >= start else 'negative'} step, such as "
+                f"{start:g}:{stop:g}:{'' if stop >= start else '-'}5",
+                option="ramp",
+            )
+        return cls(Fraction(start), Fraction(stop), Fraction(step), int(every))
+
+    @property
+    def passes(self) -> int:
+        """Passes from the start until the first at the stop tempo, that one included."""
+        steps = -(-abs(self.stop - self.start) // abs(self.step))
+        return int(steps) * self.every + 1
+
+    def tempo(self, pass_no: int) -> Tempo:
+        """The tempo of pass `pass_no` (from 1)."""
+        bpm = self.start + self.step * ((pass_no - 1) // self.every)
+        bpm = min(bpm, self.stop) if self.step > 0 else max(bpm, self.stop)
+        return Tempo.from_bpm(bpm)
+
+    @property
+    def text(self) -> str:
+        every = f":{self.every}" if self.every > 1 else ""
+        return f"{float(self.start):g}:{float(self.stop):g}:{float(self.step):g}{every}"
+
+
+#: A click's velocity unless another is chosen (the count strokes' is COUNT_VELOCITY).
+CLICK_VELOCITY = 80
+#: The most clicks a stroke may be divided into.
+MAX_CLICKS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Practice:
+    """What a performer rehearsing with a track asks for; by default nothing.
+
+    `click`: clicks per stroke (1 on every stroke, n to divide each into n), on the count sound
+    at `click_velocity`; `count_each`: the count-in before every pass, not only the first;
+    `silent_every`: every k-th pass sounds its clicks only (a click on every stroke at least);
+    `only`: the one drum that sounds (the other's strokes are laid out, muted); `ramp`: the
+    tempo pass by pass.
+    """
+
+    click: int = 0
+    click_velocity: int = CLICK_VELOCITY
+    count_each: bool = False
+    silent_every: int = 0
+    only: Drum | None = None
+    ramp: Ramp | None = None
+
+    def __post_init__(self) -> None:
+        checks = (
+            ("click", self.click, 0, MAX_CLICKS),
+            ("click_level", self.click_velocity, 1, 127),
+            ("silent_every", self.silent_every, 0, MAX_REPEAT),
+        )
+        for option, value, low, high in checks:
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise OptionError(
+                    f"{option} takes a whole number from {low} to {high}, not {value!r}",
+                    option=option,
+                )
+
+    @property
+    def clicks(self) -> int:
+        """Clicks per stroke: as asked, and one at least in a track with silent passes."""
+        return self.click or (1 if self.silent_every else 0)
+
+    @property
+    def plain(self) -> bool:
+        return self == Practice()
+
+    @property
+    def parameters(self) -> str:
+        """The options that give it, such as "click 2, ramp 40:60:5"."""
+        words = []
+        if self.clicks:
+            words.append(f"click {self.clicks} at {self.click_velocity}")
+        if self.count_each:
+            words.append("count-in every pass")
+        if self.silent_every:
+            words.append(f"every {self.silent_every} passes silent")
+        if self.only is not None:
+            words.append(f"only {self.only.value}")
+        if self.ramp is not None:
+            words.append(f"ramp {self.ramp.text}")
+        return ", ".join(words)
+
+    def sounds(self, drum: Drum, pass_no: int) -> bool:
+        """Whether a stroke on `drum` in pass `pass_no` (from 1) is heard."""
+        if self.only is not None and drum is not self.only:
+            return False
+        return not (self.silent_every and pass_no % self.silent_every == 0)
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
-    """One timeline with `count_in` count strokes on its beat before it, then `pause` s of rest."""
+    """One timeline with `count_in` count strokes on its beat before it (before every pass with
+    practice.count_each), then `pause` s of rest."""
 
     timeline: Timeline
     count_in: int = 0
     pause: Fraction = Fraction(0)
     label: str = ""
+    practice: Practice = Practice()
+
+    def pass_beats(self, index: int) -> int:
+        """Beats of pass `index` (from 0): its strokes, and its count-in if it has one."""
+        counted = index == 0 or self.practice.count_each
+        return len(self.timeline.strokes) + (self.count_in if counted else 0)
+
+    def tempo_of(self, index: int) -> Tempo:
+        """The tempo of pass `index` (from 0)."""
+        ramp = self.practice.ramp
+        return self.timeline.tempo if ramp is None else ramp.tempo(index + 1)
 
     @property
     def beats(self) -> int:
-        return self.count_in + len(self.timeline)
+        passes = self.timeline.repeats
+        counts = self.count_in * (passes if self.practice.count_each else 1)
+        return counts + len(self.timeline)
 
     @property
     def seconds(self) -> Fraction:
         """How long the item lasts, its pause included."""
-        return self.beats * self.timeline.tempo.interval + self.pause
+        if self.practice.ramp is None:
+            return self.beats * self.timeline.tempo.interval + self.pause
+        passes = range(self.timeline.repeats)
+        return sum((self.pass_beats(p) * self.tempo_of(p).interval for p in passes), self.pause)
+
+    def frames(self, rate: int) -> int:
+        """Frames from the item's first beat to the next item's, as the conductor counts them:
+        rounded once, or once a pass when a ramp changes the tempo pass by pass."""
+        if self.practice.ramp is None:
+            return _round((self.beats * self.timeline.tempo.interval + self.pause) * rate)
+        last = self.timeline.repeats - 1
+        found = 0
+        for p in range(last + 1):
+            length = self.pass_beats(p) * self.tempo_of(p).interval
+            found += _round((length + (self.pause if p == last else 0)) * rate)
+        return found
+
+    def beat_of(self, k: int) -> int:
+        """The beat (from the item's first) of stroke k, count-ins before it included."""
+        passes_counted = k // len(self.timeline.strokes) + 1 if self.practice.count_each else 1
+        return k + self.count_in * passes_counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +283,16 @@ class Track:
         )
 
     @classmethod
-    def single(cls, timeline: Timeline, count_in: int = 0, loopable: bool = False) -> Track:
-        return cls((Item(timeline, check_count_in(count_in)),), loopable)
+    def single(
+        cls,
+        timeline: Timeline,
+        count_in: int = 0,
+        loopable: bool = False,
+        practice: Practice | None = None,
+    ) -> Track:
+        """One score's timeline as a track of one item."""
+        item = Item(timeline, check_count_in(count_in), practice=practice or Practice())
+        return cls((item,), loopable)
 
     @property
     def first(self) -> Timeline:
@@ -147,14 +312,12 @@ class Track:
         frames, at = [], 0
         for item in self.items:
             frames.append(at)
-            at += _round((item.beats * item.timeline.tempo.interval + item.pause) * rate)
+            at += item.frames(rate)
         return frames
 
     def end_frame(self, rate: int) -> int:
         """The frame after the last item's last beat and pause: the length of a loopable file."""
-        starts = self.starts(rate)
-        last = self.items[-1]
-        return starts[-1] + _round((last.beats * last.timeline.tempo.interval + last.pause) * rate)
+        return self.starts(rate)[-1] + self.items[-1].frames(rate)
 
     def hits(self, rate: int) -> list[Hit]:
         """Every hit of the track, in order, as laid out with no change."""
@@ -178,7 +341,11 @@ class Track:
     def plain(self) -> bool:
         """One score as it stands: one item, no count-in, no pause, not folded into a loop."""
         item = self.items[0]
-        return len(self.items) == 1 and not (item.count_in or item.pause or self.loopable)
+        return (
+            len(self.items) == 1
+            and not (item.count_in or item.pause or self.loopable)
+            and (item.practice.plain)
+        )
 
     @property
     def heading(self) -> str:
@@ -201,11 +368,12 @@ def as_track(played: Timeline | Track) -> Track:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One sound at a frame: a stroke of a timeline, or (drum None) a count stroke.
+    """One sound at a frame: a stroke of a timeline, or (drum None) a count stroke or a click.
 
-    `k` is the stroke's number in `timeline` (pass × strokes + index, as Timeline events count),
-    or for a count stroke its number from 0; `count_in` is how many count strokes the item has.
-    `timeline` is the one in force when the hit was laid out: its tempo and section.
+    `k` is the stroke's number in `timeline` (pass × strokes + index), or for a count stroke its
+    number from 0; `count_in` is how many count strokes the item has. `timeline` is the one in
+    force when the hit was laid out: its tempo and section. A `muted` stroke is laid out (a
+    display shows it) but not heard; a `click` sounds `sub` of a beat after stroke k's beat.
     """
 
     frame: int
@@ -217,10 +385,15 @@ class Hit:
     k: int
     count_in: int = 0
     offset: float = 0.0
+    muted: bool = False
+    click: bool = False
+    sub: Fraction = Fraction(0)
+    #: The share of a beat the hit's note may last: a half of it (a click: of its subdivision).
+    share: Fraction = Fraction(1)
 
     @property
     def is_count(self) -> bool:
-        return self.drum is None
+        return self.drum is None and not self.click
 
     @property
     def index(self) -> int:
@@ -325,6 +498,8 @@ class Conductor:
     def _begin_item(self, start: int) -> None:
         item = self.track.items[self.item_no]
         self.timeline = item.timeline
+        if item.practice.ramp is not None:
+            self.timeline = dataclasses.replace(item.timeline, tempo=item.tempo_of(0))
         self._anchor = (start, self.beat)
         self._count_left = item.count_in
         self._k = 0
@@ -378,10 +553,10 @@ class Conductor:
             if self.pending.paused:
                 self.beat += 1
                 continue
-            hit = self._lay(frame)
-            hits.append(hit)
+            laid = self._lay(frame)
+            hits += laid
             self.beat += 1
-            if hit.is_count:
+            if laid[0].is_count:
                 continue
             self._k += 1
             n = len(self._playing.strokes)
@@ -389,16 +564,21 @@ class Conductor:
                 self._end_of_pass(self._k // n)
         return hits
 
-    def _lay(self, frame: int) -> Hit:
+    def _lay(self, frame: int) -> list[Hit]:
+        """The hits of the beat at `frame`: a count stroke, or a stroke and its clicks."""
         item = self.track.items[self.item_no]
         timeline = self._playing
         if self._count_left:
             k = item.count_in - self._count_left
             self._count_left -= 1
-            return Hit(
-                frame, None, COUNT_VELOCITY, self.beat, self.item_no, timeline, k, item.count_in
-            )
-        stroke = timeline.strokes[self._k % len(timeline.strokes)]
+            return [
+                Hit(
+                    frame, None, COUNT_VELOCITY, self.beat, self.item_no, timeline, k, item.count_in
+                )
+            ]
+        strokes = timeline.strokes
+        stroke = strokes[self._k % len(strokes)]
+        beat_frame = frame
         if self._shape is not None:
             velocity, offset = self._shape(self._k, stroke.drum, timeline.tempo.interval)
             frame = max(0, frame + round(offset * self.rate))
@@ -406,17 +586,18 @@ class Conductor:
             velocity, offset = timeline.expression.velocity(stroke.drum), 0.0
         else:
             velocity, offset = default_velocity(stroke.drum), 0.0
-        return Hit(
-            frame,
-            stroke.drum,
-            velocity,
-            self.beat,
-            self.item_no,
-            timeline,
-            self._k,
-            item.count_in,
-            offset,
-        )
+        practice = item.practice
+        heard = practice.sounds(stroke.drum, self._k // len(strokes) + 1)
+        where = (self.beat, self.item_no, timeline, self._k, item.count_in)
+        laid = [Hit(frame, stroke.drum, velocity, *where, offset, muted=not heard)]
+        clicks = practice.clicks
+        for j in range(clicks):
+            sub = Fraction(j, clicks)
+            at = self._frame(self.beat, sub * timeline.tempo.interval) if j else beat_frame
+            velocity = practice.click_velocity
+            share = Fraction(1, clicks)
+            laid.append(Hit(at, None, velocity, *where, click=True, sub=sub, share=share))
+        return laid
 
     def _end_of_pass(self, passes: int) -> None:
         pending = self.pending
@@ -434,5 +615,12 @@ class Conductor:
             pending.switch = False
             if self.switchable():
                 other = Section.SHE if self._playing.section is Section.TOUHU else Section.TOUHU
-                self.timeline = dataclasses.replace(self._playing, section=other)
+                self.timeline = dataclasses.replace(self._playing, section=other, span=None)
                 self._k = passes * len(self._playing.strokes)
+        item = self.track.items[self.item_no]
+        if item.practice.ramp is not None:  # each pass at its tempo, from its first beat
+            self._anchor = (self._frame(self.beat), self.beat)
+            tempo = item.practice.ramp.tempo(passes + 1)
+            self.timeline = dataclasses.replace(self._playing, tempo=tempo)
+        if item.practice.count_each:
+            self._count_left = item.count_in

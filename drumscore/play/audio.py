@@ -205,10 +205,13 @@ class Feed:
             start = self.position
             stop = start + frames
             for hit in self.conductor.advance(stop + self._lookahead):
+                if not hit.click:  # a click is heard, not shown
+                    self.laid.append(hit)
+                if hit.muted:
+                    continue
                 sound, gain = self.sounds.choose(hit)
                 self._n += 1
                 bisect.insort(self._voices, (hit.frame, self._n, sound, gain))
-                self.laid.append(hit)
             if self.conductor.finished:
                 ends = [onset + len(sound) for onset, _, sound, _ in self._voices]
                 stop = min(stop, max([start, *ends]))
@@ -267,11 +270,14 @@ class SoundFontFeed(Feed):
         with self._lock:
             start, stop = self.position, self.position + frames
             for hit in self.conductor.advance(stop + self._lookahead):
+                if not hit.click:  # a click is heard, not shown
+                    self.laid.append(hit)
+                if hit.muted:
+                    continue
                 note = COUNT_NOTE if hit.drum is None else self.midimap.note(hit.drum)
-                off = hit.frame + round(hit.timeline.tempo.interval * self.rate / 2)
+                off = hit.frame + round(hit.timeline.tempo.interval * hit.share * self.rate / 2)
                 bisect.insort(self._events, (hit.frame, 1, note, hit.velocity))
                 bisect.insort(self._events, (off, 0, note, 0))
-                self.laid.append(hit)
             parts, now = [], start
             while now < stop:
                 while self._events and self._events[0][0] <= now:

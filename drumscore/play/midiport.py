@@ -118,18 +118,21 @@ class MidiPlayer:
 
     def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
         """Send the track's hits on time, laid out by the conductor (so keys can change the
-        tempo, pause or switch), yielding each as its note goes out; None every `poll` s between.
+        tempo, pause or switch), yielding each stroke as its note goes out (clicks and muted
+        strokes are sent or left silent, not yielded); None every `poll` s between.
         """
         conductor = self.conductor
         start = self.clock()
         off_at = None
+        waiting: list[Hit] = []  # laid out, each sent at its own frame
         while True:
             with self._lock:
                 frame = conductor.next_frame()
-            if frame is None:
+            if frame is None and not waiting:
                 break
+            due = min(f for f in (frame, waiting[0].frame if waiting else None) if f is not None)
             now = self.clock()
-            deadline = start + frame / MICROSECONDS
+            deadline = start + due / MICROSECONDS
             if off_at is not None and off_at <= now:
                 self._note_off()
                 off_at = None
@@ -139,17 +142,21 @@ class MidiPlayer:
                 if poll is not None and nearest >= now + poll:
                     yield None
                 continue
-            with self._lock:
-                laid = conductor.advance(frame + 1)
-            for hit in laid:
-                self._note_off()
-                drum = hit.drum
-                note = COUNT_NOTE if drum is None else self.midimap.note(drum)
-                velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
-                self.port.send(self._message("note_on", note, velocity))
-                self._sounding = note
-                off_at = deadline + float(hit.timeline.tempo.interval) / 2
-                yield hit
+            if frame is not None and frame <= due:
+                with self._lock:
+                    waiting = sorted([*waiting, *conductor.advance(frame + 1)], key=_frame)
+            while waiting and waiting[0].frame <= due:
+                hit = waiting.pop(0)
+                if not hit.muted:
+                    self._note_off()
+                    drum = hit.drum
+                    note = COUNT_NOTE if drum is None else self.midimap.note(drum)
+                    velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
+                    self.port.send(self._message("note_on", note, velocity))
+                    self._sounding = note
+                    off_at = deadline + float(hit.timeline.tempo.interval * hit.share) / 2
+                if not hit.click:
+                    yield hit
         if off_at is not None:
             self._wait_until(off_at)
             self._note_off()
@@ -173,3 +180,7 @@ class MidiPlayer:
             close = getattr(self.port, "close", None)
             if close is not None:
                 close()
+
+
+def _frame(hit: Hit) -> int:
+    return hit.frame

@@ -8,6 +8,7 @@ import mido
 
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
+from drumscore.timing import Tempo
 from drumscore.track import BEAT_RATE, Track, as_track
 
 TICKS_PER_BEAT = 480
@@ -83,6 +84,10 @@ def _metres(timeline: Timeline, first: int) -> list[tuple[int, mido.MetaMessage]
     return found
 
 
+def _tempo(tempo: Tempo) -> mido.MetaMessage:
+    return mido.MetaMessage("set_tempo", tempo=round(tempo.interval * 1_000_000))
+
+
 def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.MidiFile:
     """A track (or one score's timeline) as a type-1 file: items one after another, each at its
     tempo, one beat (a quarter note of TICKS_PER_BEAT ticks) per stroke.
@@ -114,8 +119,11 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
     for item in track.items:
         timeline = item.timeline
         starts.append((tick, beat))
-        tempo = mido.MetaMessage("set_tempo", tempo=round(timeline.tempo.interval * 1_000_000))
-        conductor.append((tick, tempo))
+        passes = range(timeline.repeats) if item.practice.ramp is not None else range(1)
+        at = tick
+        for p in passes:  # one tempo for the item, or one for each pass of a ramp
+            conductor.append((at, _tempo(item.tempo_of(p))))
+            at += item.pass_beats(p) * TICKS_PER_BEAT
         if plain:
             conductor.append((tick, _text("marker", timeline.section.label)))
             conductor += _metres(timeline, tick)
@@ -125,22 +133,24 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
             conductor.append((tick, _text("text", timeline.citation)))
             if item.count_in:
                 conductor.append((tick, _text("marker", f"count-in {item.count_in}")))
-        first = tick + item.count_in * TICKS_PER_BEAT
         conductor += [
-            (first + m.k * TICKS_PER_BEAT, _text("marker", m.text)) for m in timeline.markers()
+            (tick + item.beat_of(m.k) * TICKS_PER_BEAT, _text("marker", m.text))
+            for m in timeline.markers()
         ]
-        tick = first + len(timeline) * TICKS_PER_BEAT
-        tick += round(item.pause / timeline.tempo.interval * TICKS_PER_BEAT)
+        last = item.tempo_of(timeline.repeats - 1)
+        tick += item.beats * TICKS_PER_BEAT + round(item.pause / last.interval * TICKS_PER_BEAT)
         beat += item.beats
     for hit in track.hits(BEAT_RATE):
+        if hit.muted:
+            continue
         item_tick, item_beat = starts[hit.item]
-        at = item_tick + (hit.beat - item_beat) * TICKS_PER_BEAT
+        at = item_tick + (hit.beat - item_beat) * TICKS_PER_BEAT + round(hit.sub * TICKS_PER_BEAT)
         if hit.offset:
             at = max(0, at + round(hit.offset / hit.timeline.tempo.interval * TICKS_PER_BEAT))
         note = COUNT_NOTE if hit.drum is None else midimap.note(hit.drum)
         on = mido.Message("note_on", channel=PERCUSSION_CHANNEL, note=note, velocity=hit.velocity)
         off = mido.Message("note_off", channel=PERCUSSION_CHANNEL, note=note)
-        notes += [(at, on), (at + NOTE_TICKS, off)]
+        notes += [(at, on), (at + round(NOTE_TICKS * hit.share), off)]
     # track names, text and markers hold CJK text: UTF-8 rather than mido's default Latin-1
     midi = mido.MidiFile(type=1, ticks_per_beat=TICKS_PER_BEAT, charset="utf-8")
     for events in (conductor, notes):

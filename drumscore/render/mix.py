@@ -19,7 +19,7 @@ from drumscore.expression import default_velocity
 from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.render.kit import Kit, builtin_kit
 from drumscore.timeline import Timeline
-from drumscore.track import Hit, Track, as_track
+from drumscore.track import COUNT_VELOCITY, Hit, Track, as_track
 
 #: Peak level of a normalised render: −1 dBFS leaves headroom for lossy encoders.
 PEAK_DBFS = -1.0
@@ -180,7 +180,8 @@ class SoundChooser:
         if key not in self._table:
             self._table[key] = len(self.sounds)
             self.sounds.append(voice.sample_for(n, velocity))
-        gain = 1.0 if drum is None else velocity / default_velocity(drum)
+        # a count stroke or click is the count sound at its velocity over the count's own
+        gain = velocity / COUNT_VELOCITY if drum is None else velocity / default_velocity(drum)
         return self._table[key], gain
 
     def choose(self, hit: Hit) -> tuple[np.ndarray, float]:
@@ -199,6 +200,8 @@ def plan(played: Timeline | Track, kit: Kit | None = None, rate: int = DEFAULT_R
     chooser = SoundChooser(kit, rate)
     onsets, which, gains = [], [], []
     for hit in track.hits(rate):
+        if hit.muted:
+            continue
         index, gain = chooser.index(hit)
         which.append(index)
         gains.append(gain)

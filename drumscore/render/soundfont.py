@@ -45,8 +45,10 @@ def strikes(played: Timeline | Track, rate: int, midimap: MidiMap | None = None)
     midimap = midimap or MidiMap()
     found = []
     for hit in as_track(played).hits(rate):
+        if hit.muted:
+            continue
         note = COUNT_NOTE if hit.drum is None else midimap.note(hit.drum)
-        off = hit.frame + round(hit.timeline.tempo.interval * rate / 2)
+        off = hit.frame + round(hit.timeline.tempo.interval * hit.share * rate / 2)
         found.append(Strike(hit.frame, note, hit.velocity, off))
     found.sort(key=lambda s: s.frame)
     return found
