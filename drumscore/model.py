@@ -23,6 +23,17 @@ class Drum(enum.Enum):
     def pinyin(self) -> str:
         return "pi" if self is Drum.PI else "gu"
 
+    @classmethod
+    def parse(cls, text: str, option: str = "drum") -> Drum:
+        """The drum `text` names: 鼙, pi or ○; 鼓, gu or □ (case and spaces ignored)."""
+        key = str(text).strip().casefold()
+        for drum in cls:
+            if key in (drum.value, drum.pinyin, drum.symbol):
+                return drum
+        raise OptionError(
+            f"{option} {str(text)[:40]!r} is no drum; write 鼙 (pi, ○) or 鼓 (gu, □)", option=option
+        )
+
 
 class State(enum.StrEnum):
     """The two states whose drum patterns the text records. A State is its character: 魯 or 薛."""

@@ -27,7 +27,7 @@ from drumscore.errors import OptionError
 from drumscore.expression import default_velocity
 from drumscore.model import Drum, Section
 from drumscore.timeline import MAX_REPEAT, Timeline, check_length
-from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, number_text, shown
+from drumscore.timing import MAX_BPM, MAX_NUMBER_LENGTH, MIN_BPM, Tempo, number_text, shown
 
 #: The longest count-in, in strokes.
 MAX_COUNT_IN = 64
@@ -79,7 +79,12 @@ class Ramp:
             raise OptionError(f"ramp takes {example}; not {shown(raw)}", option="ramp")
         start, stop, step = (number_text(part, "ramp", example, OptionError) for part in parts[:3])
         for bpm in (start, stop):
-            Tempo.from_bpm(bpm)  # in the range of a tempo
+            if not MIN_BPM <= bpm <= MAX_BPM:
+                raise OptionError(
+                    f"ramp {raw!r}: {float(bpm):g} strokes a minute is out of range; START and "
+                    f"STOP are from {MIN_BPM} to {MAX_BPM}",
+                    option="ramp",
+                )
         every = parts[3].strip() if len(parts) == 4 else "1"
         if not every.isdigit() or int(every) < 1:
             raise OptionError(
@@ -88,9 +93,9 @@ class Ramp:
             )
         if step == 0 or (stop - start) * step < 0:
             raise OptionError(
-                f"ramp {raw!r}: the step must go from {start:g} towards {stop:g}; give a "
-                f"{'positive' if stop >= start else 'negative'} step, such as "
-                f"{start:g}:{stop:g}:{'' if stop >= start else '-'}5",
+                f"ramp {raw!r}: the step must go from {float(start):g} towards "
+                f"{float(stop):g}; give a {'positive' if stop >= start else 'negative'} step, "
+                f"such as {float(start):g}:{float(stop):g}:{'' if stop >= start else '-'}5",
                 option="ramp",
             )
         return cls(Fraction(start), Fraction(stop), Fraction(step), int(every))
@@ -305,7 +310,7 @@ class Track:
 
     @property
     def count_strokes(self) -> int:
-        return sum(item.count_in for item in self.items)
+        return sum(item.beats - len(item.timeline) for item in self.items)
 
     def starts(self, rate: int) -> list[int]:
         """The frame where each item begins (its first count stroke, or its first stroke)."""

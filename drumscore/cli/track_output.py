@@ -13,7 +13,12 @@ import argparse
 import sys
 from fractions import Fraction
 
-from drumscore.cli.options import timeline_from_args
+from drumscore.cli.options import (
+    PRACTICE_OPTIONS,
+    only_with,
+    practice_from_args,
+    timeline_from_args,
+)
 from drumscore.cli.report import plural
 from drumscore.errors import OptionError
 from drumscore.expression import Expression
@@ -46,6 +51,14 @@ def check_kind(args: argparse.Namespace, kind: str) -> None:
             )
         if args.state is not None:
             raise OptionError("--state chooses the state of a --programme's scores")
+        only_with(
+            args,
+            PRACTICE_OPTIONS,
+            present=False,
+            target="audio or MIDI output",
+            purpose="rehearsing with the sound, and notation holds the score alone",
+            fix="write .wav, .flac, .ogg or .mid",
+        )
         if args.count_in:
             print(
                 "drumscore: note: notation starts at the first stroke; the count-in is left out",
@@ -63,7 +76,9 @@ def track_from_args(
                 f"--state {args.state!r} chooses the state of a --programme's scores; for one "
                 "score name it instead, such as xue/2"
             )
-        return Track.single(timeline_from_args(args, duration), args.count_in, loopable)
+        practice = practice_from_args(args)
+        timeline = timeline_from_args(args, duration, practice.ramp)
+        return Track.single(timeline, args.count_in, loopable, practice)
     if args.score is not None:
         raise OptionError(
             f"give a SCORE or --programme, not both: the programme names its scores "
@@ -74,6 +89,8 @@ def track_from_args(
         ("--repeat", getattr(args, "repeat", None)),
         ("--duration", duration),
         ("--loopable", loopable or None),
+        ("--ramp", args.ramp),
+        ("--strokes", args.strokes),
     ):
         if value is not None:
             raise OptionError(
@@ -89,6 +106,7 @@ def track_from_args(
         tempo=tempo,
         count_in=None if args.count_in is None else check_count_in(args.count_in),
         expression=Expression.from_options(args.velocity, args.humanize, args.seed),
+        practice=practice_from_args(args),
     )
 
 
@@ -129,7 +147,9 @@ def summary(track: Track) -> str:
         else ""
     )
     loop = ", loopable (a whole number of beats)" if track.loopable else ""
-    return f"{track.description}, {plural(track.strokes, 'stroke')}{counted}{tempo}{loop}"
+    practice = track.items[0].practice.parameters
+    practice = f", {practice}" if practice else ""
+    return f"{track.description}, {plural(track.strokes, 'stroke')}{counted}{tempo}{loop}{practice}"
 
 
 def humanized(track: Track) -> str:

@@ -18,7 +18,7 @@ from drumscore.files.reading import check_schema, parse_toml, read_input_text
 from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State
 from drumscore.timeline import arrange, check_length
 from drumscore.timing import Tempo
-from drumscore.track import Item, Track, check_count_in
+from drumscore.track import Item, Practice, Track, check_count_in
 
 #: The built-in programmes, by name: drumscore/programmes/NAME.toml.
 PROGRAMMES_DIR = Path(__file__).parents[1] / "programmes"
@@ -83,12 +83,13 @@ def load_programme(
     tempo: Tempo | None = None,
     count_in: int | None = None,
     expression: Expression | None = None,
+    practice: Practice | None = None,
 ) -> Track:
     """The track a programme file (or built-in programme) describes.
 
     Each [[item]] names a score (`{state}` stands for `state`), and may give section, bpm or
     interval, repeats or duration, count_in and pause (after the item). `tempo` and `count_in`
-    serve the items that give none.
+    serve the items that give none; `practice` (clicks, silent passes…) serves every item.
     """
     text, where = _programme_text(name)
     data = parse_toml(text, where, ProgrammeError)
@@ -152,7 +153,7 @@ def load_programme(
             raise ProgrammeError(f"{at}: {exc}") from None
         pause = _seconds(entry.get("pause", 0), "pause", at, zero=True)
         label = entry.get("label", f"item {number}")
-        items.append(Item(timeline, counted, pause, str(label)))
+        items.append(Item(timeline, counted, pause, str(label), practice or Practice()))
         so_far += items[-1].seconds
         check_length(so_far, f" by item {number} of {where}, count-ins and pauses included")
     if slug is not None and not uses_state:
