@@ -96,3 +96,52 @@ def test_a_track_longer_than_a_render_may_last_is_refused_with_its_length():
     with pytest.raises(DrumscoreError) as err:
         Track((item, item))
     assert "would last 12 h 48 min 48 s (2 items, count-ins and pauses included)" in str(err.value)
+
+
+def test_a_ramp_lays_each_pass_out_at_its_tempo_from_its_first_beat():
+    from drumscore.track import Practice, Ramp
+
+    ramp = Ramp.parse("60:120:60")
+    track = Track.single(
+        arrange(resolve("○□"), None, ramp.tempo(1), 3), practice=Practice(ramp=ramp)
+    )
+    frames = [h.frame for h in track.hits(RATE)]
+    assert frames == [0, RATE, 2 * RATE, 2 * RATE + RATE // 2, 3 * RATE, 3 * RATE + RATE // 2]
+    assert track.end_frame(RATE) == 4 * RATE
+    assert track.items[0].seconds == 4
+
+
+def test_count_in_before_each_pass_and_muted_strokes_are_laid_out():
+    from drumscore.model import Drum
+    from drumscore.track import Practice
+
+    practice = Practice(count_each=True, only=Drum.GU)
+    hits = Track.single(tl("○□", bpm=60, repeats=2), 1, practice=practice).hits(RATE)
+    assert [(h.is_count, h.drum, h.muted) for h in hits] == [
+        (True, None, False),
+        (False, Drum.PI, True),
+        (False, Drum.GU, False),
+    ] * 2
+    assert [h.frame for h in hits] == [k * RATE for k in range(6)]
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [("60:40:5", "negative step"), ("60", "START:STOP:STEP"), ("60:70:5:0", "EVERY")],
+)
+def test_a_bad_ramp_says_how_to_write_it(text, needle):
+    from drumscore.errors import OptionError
+    from drumscore.track import Ramp
+
+    with pytest.raises(OptionError, match=needle) as err:
+        Ramp.parse(text)
+    assert err.value.option == "ramp"
+
+
+def test_a_bad_practice_value_names_its_parameter():
+    from drumscore.errors import OptionError
+    from drumscore.track import Practice
+
+    with pytest.raises(OptionError) as err:
+        Practice(click=99)
+    assert err.value.option == "click"

@@ -18,6 +18,7 @@ from fake_audio import no_library
 
 from drumscore.cli import main
 from drumscore.corpus import resolve
+from drumscore.model import Drum
 from drumscore.play import audio as playback
 from drumscore.play import liveview, midiport
 from drumscore.render.midimap import MidiMap
@@ -294,3 +295,18 @@ def test_list_ports_without_python_rtmidi_says_how_to_install_it(monkeypatch, ca
 )
 def test_bad_options_are_one_line_errors(argv, needle, capsys):
     assert needle in expect_error(argv, capsys)
+
+
+def test_play_minus_one_with_clicks_on_a_midi_port(monkeypatch, capsys):
+    """--only gu: the ○ strokes are shown and counted as played but not sent; --click 1 sends
+    the count note on every stroke."""
+    from drumscore.render.midi import COUNT_NOTE
+
+    port = RecordingPort()
+    monkeypatch.setattr(midiport, "open_port", lambda name: port)
+    argv = ["play", "○□○", "--interval", "0.05", "--midi-port", "synth", "--only", "gu"]
+    assert main([*argv, "--click", "1"]) == 0
+    ons = [m.note for m in port.sent if m.type == "note_on" and m.velocity > 0]
+    assert ons == [COUNT_NOTE, MidiMap().note(Drum.GU), COUNT_NOTE, COUNT_NOTE]
+    out = capsys.readouterr().out
+    assert "only 鼓" in out and "played 3 strokes" in out

@@ -73,3 +73,25 @@ def test_an_unknown_command_is_refused_by_the_conductor():
     player = midiport.MidiPlayer(SilentPort(), track())
     with pytest.raises(AttributeError):
         player.command("rewind")
+
+
+def test_the_midi_player_sends_a_halfway_click_between_the_strokes_and_shows_strokes_only():
+    import time
+
+    from drumscore.render.midi import COUNT_NOTE
+    from drumscore.track import Practice
+
+    class TimedPort(SilentPort):
+        def send(self, message: object) -> None:
+            self.sent.append((time.monotonic(), message))
+
+    t = arrange(resolve("○□○"), None, Tempo.from_bpm(600), 1)  # 0.1 s a stroke
+    port = TimedPort()
+    player = midiport.MidiPlayer(port, Track.single(t, practice=Practice(click=2)))
+    shown = [hit for hit in player.hits() if hit is not None]
+    assert [hit.k for hit in shown] == [0, 1, 2] and not any(hit.click for hit in shown)
+    ons = [(at, m) for at, m in port.sent if m.type == "note_on"]
+    clicks = [at for at, m in ons if m.note == COUNT_NOTE]
+    assert len(clicks) == 6
+    first = clicks[0]
+    assert [at - first for at in clicks] == pytest.approx([k * 0.05 for k in range(6)], abs=0.02)

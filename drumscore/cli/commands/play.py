@@ -108,9 +108,12 @@ def run(args: argparse.Namespace) -> int:
         counted = (
             f" after {plural(track.count_strokes, 'count stroke')}" if track.count_strokes else ""
         )
+        practice = track.items[0].practice.parameters
+        practice = f", {practice}" if practice else ""
         print(
             f"playing {track.description}: {plural(track.strokes, 'stroke')}{counted}, "
-            f"{float(first.bpm):g} per minute ({float(first.interval):g} s apart) on {where}"
+            f"{float(first.bpm):g} per minute ({float(first.interval):g} s apart){practice} "
+            f"on {where}"
             + ("; q or Esc stops" if keys else "; Ctrl-C stops" if args.loop else ""),
             flush=True,
         )
