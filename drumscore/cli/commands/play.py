@@ -113,8 +113,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"playing {track.description}: {plural(track.strokes, 'stroke')}{counted}, "
             f"{float(first.bpm):g} per minute ({float(first.interval):g} s apart){practice} "
-            f"on {where}"
-            + ("; q or Esc stops" if keys else "; Ctrl-C stops" if args.loop else ""),
+            f"on {where}" + ("; q or Esc stops" if keys else "; Ctrl-C stops" if args.loop else ""),
             flush=True,
         )
     played = _play(args, track, player, keys)
