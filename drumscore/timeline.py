@@ -184,7 +184,7 @@ def check_length(seconds: Fraction, what: str = "") -> None:
     if seconds > MAX_SECONDS:
         raise OptionError(
             f"the render would last {_clock(seconds)}{what}, over the limit of "
-            f"{MAX_SECONDS // 3600} hours for a whole render; repeat it fewer times, play it "
+            f"{MAX_SECONDS // 3600} hours for any render; repeat it fewer times, play it "
             "faster, or render in parts"
         )
 
