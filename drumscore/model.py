@@ -130,7 +130,7 @@ class Section(enum.Enum):
 
     @property
     def help(self) -> str:
-        """What --section's help says of it: touhu: 投壺, the strokes after 半."""
+        """What the section option's help says of it: touhu: 投壺, the strokes after 半."""
         rite = f"{self.rite}, " if self.rite else ""
         return f"{self.value}: {rite}{SECTION_TABLE[self].strokes}"
 
