@@ -9,10 +9,15 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from drumscore.errors import OptionError
 from drumscore.model import Drum
 from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 #: Largest --humanize, in milliseconds; it is also held under a quarter of the interval.
 MAX_HUMANIZE_MS = 50.0

@@ -18,7 +18,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from drumscore.play import liveview
+from drumscore.play.liveview import LiveState, plain_lines
 from drumscore.play.player import Player
+from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
+from drumscore.track import Hit
 
 #: Taps further apart than this start a new tap tempo.
 TAP_RESET = 2.0
@@ -50,8 +54,6 @@ class Controls:
         self._taps: list[float] = []
 
     def press(self, key: str) -> None:
-        from drumscore.timing import MAX_BPM, MIN_BPM
-
         if key in self.STEPS:
             self._set(min(MAX_BPM, max(MIN_BPM, self.bpm + self.STEPS[key])))
         elif key == " ":
@@ -85,13 +87,11 @@ class Controls:
             self.waiting.append(what)
 
     def _set(self, bpm: Fraction) -> None:
-        from drumscore.timing import Tempo
-
         if bpm != self.bpm:
             self.bpm = bpm
             self.player.set_tempo(Tempo.from_bpm(bpm))
 
-    def passed(self, hit) -> None:
+    def passed(self, hit: Hit | None) -> None:
         """A hit was heard: what waited for the end of a pass has happened once the pass turned."""
         if hit is None or hit.is_count:
             return
@@ -105,7 +105,7 @@ class KeyReader:
     Ctrl-C still interrupts (the terminal keeps its signals); the terminal is restored on close.
     """
 
-    def __init__(self, on_key) -> None:
+    def __init__(self, on_key: Callable[[str], None]) -> None:
         self.on_key = on_key
         self.fd = sys.stdin.fileno()
         self._saved: list[Any] | None = None
@@ -121,7 +121,7 @@ class KeyReader:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         import termios
 
         self._stop.set()
@@ -149,11 +149,9 @@ class KeyReader:
 class PlainView:
     """A line per stroke as it sounds, for pipes and logs."""
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         if hit is None:
             return
-        from drumscore.play.liveview import plain_lines
-
         if hit.is_count:
             print(f"count {hit.k + 1}/{hit.count_in}", flush=True)
             return
@@ -169,16 +167,14 @@ class LiveView:
     """Repaints the notation and status in place on a terminal, the stroke heard highlighted."""
 
     def __init__(self, keys: bool) -> None:
-        from drumscore.play import liveview
-
         self.lv = liveview
         self.keys = keys
         self.painted = 0
-        self.last = None
-        self.state = None
+        self.last: Hit | None = None
+        self.state: LiveState | None = None
         sys.stdout.write(liveview.HIDE_CURSOR)
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         if hit is None and state == self.state:
             return  # nothing new to show
         self.state = state
@@ -208,7 +204,7 @@ class BigView(LiveView):
         sys.stdout.write(self.lv.ALT_SCREEN)
         self.big = False
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         if hit is None and state == self.state:
             return
         hit = hit or self.last

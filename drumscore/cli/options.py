@@ -6,11 +6,14 @@ import argparse
 import re
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
+from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
+from drumscore.expression import Expression
+from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.model import Drum, Section
-from drumscore.timeline import MAX_REPEAT
+from drumscore.timeline import MAX_REPEAT, Timeline, arrange
+from drumscore.timing import Tempo
 from drumscore.track import (
     CLICK_VELOCITY,
     COUNT_VELOCITY,
@@ -18,10 +21,6 @@ from drumscore.track import (
     Practice,
     Ramp,
 )
-
-if TYPE_CHECKING:
-    from drumscore.timeline import Timeline
-
 
 #: What --section says of each section (from the one table of their names), she the default.
 SECTION_HELP = "; ".join(s.help + (" (default)" if s is Section.SHE else "") for s in Section)
@@ -77,10 +76,6 @@ def timeline_from_args(
 ) -> Timeline:
     """The Timeline the score, section, strokes, tempo (or `ramp`), repeat and expression
     options describe."""
-    from drumscore.corpus import resolve
-    from drumscore.expression import Expression
-    from drumscore.timeline import arrange
-    from drumscore.timing import Tempo
 
     if getattr(args, "humanize", None) is None:
         only_with(
@@ -116,8 +111,6 @@ def timeline_from_args(
 
 def add_rate_option(parser: argparse.ArgumentParser, help: str = "sample rate") -> None:
     """--rate HZ; None when not given (formats.check_rate turns that into the default)."""
-    from drumscore.files.format_choice import DEFAULT_RATE
-
     parser.add_argument(
         "--rate",
         type=whole_number,

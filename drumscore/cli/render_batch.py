@@ -21,8 +21,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from drumscore.cli.options import error_message
 from drumscore.cli.report import plural
+from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
+from drumscore.files.format_choice import kind_of
+from drumscore.model import STATE_SLUGS, Score, Section
 from drumscore.timeline import check_length
 from drumscore.track import Track
 
@@ -47,8 +51,6 @@ class Item:
 
 def sections_of(text: str | None) -> list[str]:
     """--section's list, such as 'touhu,she'; each checked, none twice. None: the default."""
-    from drumscore.model import Section
-
     if text is None:
         return [Section.SHE.value]
     names = [part.strip() for part in text.split(",")]
@@ -83,10 +85,8 @@ def _fields(template: str) -> list[str]:
         ) from None
 
 
-def names_for(score) -> dict[str, str]:
+def names_for(score: Score) -> dict[str, str]:
     """The template's placeholders filled in for one score (section added per item)."""
-    from drumscore.model import STATE_SLUGS
-
     if not score.edition_id:
         return {"key": score.key, "edition": "notation", "figure": "0", "state": "notation"}
     return {
@@ -99,8 +99,6 @@ def names_for(score) -> dict[str, str]:
 
 def plan(args: argparse.Namespace) -> list[Item]:
     """Every (score, section) with its output path; refused before any work if names collide."""
-    from drumscore.corpus import resolve, scores
-
     template = args.output
     fields = _fields(template)
     unknown = sorted(set(fields) - set(PLACEHOLDERS))
@@ -147,8 +145,6 @@ MAX_WORKERS = 4
 
 
 def workers_for(output: str) -> int:
-    from drumscore.files.format_choice import kind_of
-
     if kind_of(output) not in ("audio", "midi"):
         return 1
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
@@ -203,8 +199,6 @@ def run(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from drumscore.cli.options import error_message
-
     items = plan(args)
     check_budget(args, items, track_of)
     _make_folders(items)
@@ -215,8 +209,6 @@ def run(
     def one(item: Item) -> DrumscoreError | None:
         try:
             if not item.output:
-                from drumscore.corpus import resolve
-
                 resolve(item.score)  # raises the reason the score cannot be named
             render_one(single(args, item))
         except DrumscoreError as exc:
@@ -255,10 +247,12 @@ def run(
 class _bar:
     """One progress bar over the files, on a terminal only (and never with --quiet)."""
 
+    bar: Any  # a tqdm bar, or None
+
     def __init__(self, total: int, quiet: bool) -> None:
         self.total, self.quiet, self.bar = total, quiet, None
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[..., object]:
         if not self.quiet and sys.stderr.isatty():
             from tqdm import tqdm
 
@@ -268,6 +262,6 @@ class _bar:
             return self.bar.update
         return lambda n=1: None
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.close()

@@ -19,11 +19,14 @@ from drumscore.cli.options import (
     practice_from_args,
     timeline_from_args,
 )
+from drumscore.cli.progress import CountedBlocks, progress_bar
 from drumscore.cli.report import plural
 from drumscore.errors import OptionError
 from drumscore.expression import Expression
+from drumscore.files.atomic import write_bytes
 from drumscore.files.programme import load_programme
 from drumscore.render.midimap import MidiMap
+from drumscore.render.soundfont import render_blocks
 from drumscore.timing import Tempo
 from drumscore.track import Item, Track, check_count_in
 
@@ -113,7 +116,6 @@ def track_from_args(
 def render(args: argparse.Namespace, kind: str, midimap: MidiMap, track: Track) -> int:
     """Write the track to args.output (audio or MIDI) and print what it holds."""
     if kind == "midi":
-        from drumscore.files.atomic import write_bytes
         from drumscore.render.midi import COUNT_NOTE, midi_bytes
 
         write_bytes(args.output, midi_bytes(track, midimap))
@@ -173,13 +175,10 @@ def item_line(item: Item, at: float) -> str:
 
 def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> tuple[int, str]:
     """Stream the track to args.output in blocks: the frames written, and what played them."""
-    from drumscore.cli.progress import CountedBlocks, progress_bar
     from drumscore.files.audio import stream_audio, tags_for
 
     normalize = not getattr(args, "no_normalize", False)
     if args.soundfont:
-        from drumscore.render.soundfont import render_blocks
-
         frames, blocks = render_blocks(
             track, args.soundfont, args.rate, midimap, normalize=normalize
         )

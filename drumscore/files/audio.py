@@ -9,12 +9,17 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
+from drumscore import __version__
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
 from drumscore.track import Track
+
+if TYPE_CHECKING:
+    import soundfile as sf
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
 WAV_LIMIT = 4 * 1024**3 - 1024**2
@@ -35,7 +40,6 @@ def write_audio(
 
 def tags_for(track: Track) -> dict[str, str]:
     """The metadata that says what a render holds: its title and the citation of each reading."""
-    from drumscore import __version__
 
     return {
         "title": track.heading,
@@ -153,11 +157,11 @@ class _Sink:
     file size limit) kept as `error` and reported as written short, since an exception cannot
     travel back through libsndfile."""
 
-    def __init__(self, raw) -> None:
+    def __init__(self, raw: BinaryIO) -> None:
         self.raw = raw
         self.error: OSError | None = None
 
-    def write(self, data) -> int:
+    def write(self, data: bytes) -> int:
         if self.error is not None:
             return 0
         try:
@@ -176,7 +180,7 @@ class _Sink:
         return self.raw.tell()
 
 
-def _reason(out, exc: Exception, tmp: Path) -> str:
+def _reason(out: sf.SoundFile | None, exc: Exception, tmp: Path) -> str:
     """What made libsndfile fail, such as "No space left on device": its own message for the
     file (`out`, or None for its last error), which names the system error, where its exception
     says only "System error."."""

@@ -24,6 +24,7 @@ from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
+from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth
 from drumscore.timeline import MAX_REPEAT, Timeline
 from drumscore.timing import Tempo
 from drumscore.track import Conductor, Hit, Track, as_track
@@ -245,7 +246,6 @@ class SoundFontFeed(Feed):
         rate: int = DEFAULT_RATE,
         loop: bool = False,
     ) -> None:
-        from drumscore.render.soundfont import MAX_TAIL, open_synth
 
         self._lay_out(as_track(track), rate, loop)
         self.midimap = midimap or MidiMap()
@@ -264,8 +264,7 @@ class SoundFontFeed(Feed):
         return None
 
     def read(self, frames: int) -> np.ndarray:
-        from drumscore.render.midi import COUNT_NOTE
-        from drumscore.render.soundfont import PERCUSSION_CHANNEL
+        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
 
         with self._lock:
             start, stop = self.position, self.position + frames
@@ -319,7 +318,9 @@ class AudioPlayer:
     stays in step whatever the latency.
     """
 
-    def __init__(self, feed: Feed, device: OutputDevice | None = None, latency=LATENCY_S):
+    def __init__(
+        self, feed: Feed, device: OutputDevice | None = None, latency: float = LATENCY_S
+    ) -> None:
         self.feed = feed
         self.device = device
         self.latency = latency
@@ -370,7 +371,7 @@ class AudioPlayer:
             stream.close(ignore_errors=True)
         self._finished.set()
 
-    def _callback(self, outdata, frames, time, status) -> None:
+    def _callback(self, outdata: np.ndarray, frames: int, time: Any, status: Any) -> None:
         self._pace()
         block = self.feed.read(frames)
         n = len(block)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from drumscore._cstderr import captured
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
@@ -18,6 +18,10 @@ from drumscore.render.midi import COUNT_NOTE
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
 from drumscore.track import Conductor, Hit, Track
+
+if TYPE_CHECKING:
+    import mido
+    import mido.ports
 
 BACKEND = "mido.backends.rtmidi"
 #: A played track's conductor counts in microseconds.
@@ -62,7 +66,7 @@ def choose_port(name: str) -> str:
     return ports[choose_by_name(name, ports, what="MIDI output port", option="midi_port")]
 
 
-def open_port(name: str):
+def open_port(name: str) -> mido.ports.BaseOutput:
     """A mido output port, opened by (part of) its name."""
     full = choose_port(name)
     try:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from drumscore.cli.live import KEY_HELP
+from drumscore.cli.commands.render import _duration
+from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
 from drumscore.cli.options import (
     add_score_options,
     add_sound_options,
@@ -13,11 +15,20 @@ from drumscore.cli.options import (
     only_with,
 )
 from drumscore.cli.report import plural
+from drumscore.cli.track_output import track_from_args
+from drumscore.display import table
+from drumscore.errors import OptionError
+from drumscore.play import midiport
+from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
+from drumscore.render.midimap import MidiMap
 from drumscore.track import Track
 
+if TYPE_CHECKING:
+    pass
 
-def add_parser(sub) -> None:
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
         help="play a score on the sound card (or a MIDI port), showing each stroke as it sounds",
@@ -62,8 +73,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.errors import OptionError
-
     listing = [
         o
         for o, given in (("--list-devices", args.list_devices), ("--list-ports", args.list_ports))
@@ -97,9 +106,6 @@ def run(args: argparse.Namespace) -> int:
         purpose="the audio, and a --midi-port synthesiser makes its own sound",
         fix="leave out --midi-port",
     )
-    from drumscore.cli.commands.render import _duration
-    from drumscore.cli.track_output import track_from_args
-
     track = track_from_args(args, _duration(args))
     player, where = _player(args, track)
     first = track.first.tempo
@@ -125,9 +131,6 @@ def run(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace, track: Track, player: Player, keys: bool) -> int:
     """Play to the end (or until a key stops it), showing each hit; the strokes heard."""
     import contextlib
-
-    from drumscore.cli.live import BigView, Controls, KeyReader, LiveView, PlainView
-    from drumscore.play.liveview import LiveState
 
     controls = Controls(player, track.first.tempo.bpm)
     big = BigView if args.big else LiveView
@@ -168,12 +171,9 @@ def _play(args: argparse.Namespace, track: Track, player: Player, keys: bool) ->
 def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
     """The player for the chosen output, and a description of where the sound goes."""
     if args.midi_port:
-        from drumscore.play.midiport import MidiPlayer, open_port
-        from drumscore.render.midimap import MidiMap
-
         midimap = MidiMap.from_option(args.midi_notes)
-        port = open_port(args.midi_port)
-        return MidiPlayer(port, track, midimap, args.loop), f"MIDI port {port.name!r}"
+        port = midiport.open_port(args.midi_port)
+        return midiport.MidiPlayer(port, track, midimap, args.loop), f"MIDI port {port.name!r}"
 
     from drumscore.play.audio import AudioPlayer, Feed, SoundFontFeed, choose_device
 
@@ -185,8 +185,6 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
         kit = load_kit(args.kit)
     feed: Feed | SoundFontFeed
     if args.soundfont:
-        from drumscore.render.midimap import MidiMap
-
         feed = SoundFontFeed(
             track, args.soundfont, MidiMap.from_option(args.midi_notes), loop=args.loop
         )
@@ -196,7 +194,6 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
 
 
 def _list_devices() -> int:
-    from drumscore.display import table
     from drumscore.play.audio import output_devices
 
     devices = output_devices()
@@ -219,9 +216,7 @@ def _list_devices() -> int:
 
 
 def _list_ports() -> int:
-    from drumscore.play.midiport import output_ports
-
-    ports = output_ports()
+    ports = midiport.output_ports()
     if not ports:
         print("no MIDI output ports; start a synthesiser (e.g. fluidsynth) or connect one")
     for name in ports:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
+from drumscore.cli import render_batch, track_output
 from drumscore.cli import staff_output as staff
-from drumscore.cli import track_output
 from drumscore.cli.options import (
     SECTION_HELP,
     add_rate_option,
@@ -17,10 +17,13 @@ from drumscore.cli.options import (
 )
 from drumscore.duration import parse_duration
 from drumscore.errors import OptionError
+from drumscore.files.atomic import check_writable
+from drumscore.files.format_choice import audio_format, check_rate, kind_of
+from drumscore.render.midimap import MidiMap
 from drumscore.track import Track
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "render",
         help="render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
@@ -86,8 +89,6 @@ def _add_batch_options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.cli import render_batch
-
     if render_batch.is_batch(args):
         return render_batch.run(args, render_one, track_of)
     return render_one(args)
@@ -100,10 +101,6 @@ def track_of(args: argparse.Namespace) -> Track:
 
 def render_one(args: argparse.Namespace) -> int:
     """One score, one section, one file (or a --programme's track)."""
-    from drumscore.files.atomic import check_writable
-    from drumscore.files.format_choice import audio_format, check_rate, kind_of
-    from drumscore.render.midimap import MidiMap
-
     check_writable(args.output)
     kind = kind_of(args.output)
     midimap = MidiMap.from_option(args.midi_notes)
