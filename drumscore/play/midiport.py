@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Self
 from drumscore._cstderr import captured
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
-from drumscore.render.midi import COUNT_NOTE
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
 from drumscore.track import Conductor, Hit, Track
@@ -125,6 +124,8 @@ class MidiPlayer:
         tempo, pause or switch), yielding each stroke as its note goes out (clicks and muted
         strokes are sent or left silent, not yielded); None every `poll` s between.
         """
+        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
+
         conductor = self.conductor
         start = self.clock()
         off_at = None
