@@ -38,6 +38,7 @@ from drumscore.errors import (
     NotationError,
     OptionError,
     OutputError,
+    PerformanceError,
     PlaybackError,
     ProgrammeError,
     RuntimeFailure,
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     from drumscore.corpus import resolve
     from drumscore.editions.extract import extract
     from drumscore.expression import Expression
+    from drumscore.performance.check import check
     from drumscore.files.audio import write_audio
     from drumscore.render.midi import to_midi
     from drumscore.render.mix import render_audio
@@ -88,6 +90,7 @@ _LAZY = {
     "compare": "drumscore.analysis.compare",
     "collate": "drumscore.analysis.collate",
     "extract": "drumscore.editions.extract",
+    "check": "drumscore.performance.check",
 }
 
 
@@ -122,6 +125,7 @@ __all__ = [
     "OptionError",
     "OutputError",
     "Pattern",
+    "PerformanceError",
     "PlaybackError",
     "Position",
     "ProgrammeError",
@@ -139,6 +143,7 @@ __all__ = [
     "WriteError",
     "__version__",
     "arrange",
+    "check",
     "collate",
     "compare",
     "extract",
