@@ -646,3 +646,34 @@ def format_check(c: Check) -> str:
         )
     lines += ["", table(rows, ["stroke", "expected", "heard", "offset", ""])]
     return "\n".join(lines)
+
+
+# --- render -----------------------------------------------------------------------------------
+
+
+def render_data(timeline: Any, output: str) -> dict[str, Any]:
+    """What `drumscore render --json` prints: the file, the reading and tempo, and every stroke
+    as rendered: its time on the even beat, the humanizing offset applied to it, its velocity."""
+    tempo = timeline.tempo
+    expression = timeline.expression
+    return {
+        "output": output,
+        "key": timeline.score.key,
+        "description": timeline.description,
+        "section": timeline.section.value,
+        "repeats": timeline.repeats,
+        "tempo_bpm": float(tempo.bpm),
+        "interval_s": float(tempo.interval),
+        "humanize_ms": expression.humanize_ms if expression is not None else 0.0,
+        "seed": expression.seed if expression is not None and expression.humanize_ms else None,
+        "strokes": [
+            {
+                "index": event.k + 1,
+                "drum": event.drum.symbol,
+                "beat_s": float(tempo.onset_seconds(event.k)),
+                "offset_ms": event.offset * 1000,
+                "velocity": event.velocity,
+            }
+            for event in timeline.events()
+        ],
+    }

@@ -144,9 +144,10 @@ def check(performance: Performance, timeline: Timeline) -> Check:
     if len(heard) > FAR_LONGER * len(expected) + 4:
         passes = max(2, round(len(heard) / len(timeline.strokes)))
         raise PerformanceError(
-            f"performance {performance.path!r} holds {len(heard)} strokes, far more than the "
-            f"{len(expected)} of {timeline.description}; if it plays the section {passes} times "
-            f"give repeats {passes}, or check it against the section or score it plays",
+            f"repeats {timeline.repeats}: performance {performance.path!r} holds {len(heard)} "
+            f"strokes, far more than the {len(expected)} of {timeline.description}; if it plays "
+            f"the section {passes} times give {passes}, or check it against the section or score "
+            "it plays",
             option="repeats",
         )
     times = np.asarray([s.time for s in heard])

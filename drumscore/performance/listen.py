@@ -143,8 +143,11 @@ def onsets(y: np.ndarray, rate: int) -> np.ndarray:
     quieter than the loudest stroke (QUIET_DB) are dropped as noise."""
     import librosa
 
-    if len(y) < FFT or float(np.max(np.abs(y))) == 0.0:
+    if len(y) == 0 or float(np.max(np.abs(y))) == 0.0:
         return np.zeros(0, dtype=np.int64)
+    # silence either side, so a stroke on the very first or last sample is found like the rest
+    lead = rate // 10
+    y = np.concatenate([np.zeros(lead, np.float32), y, np.zeros(lead, np.float32)])
     env = envelope(y, rate)
     peaks = librosa.onset.onset_detect(onset_envelope=env, sr=ENVELOPE_RATE, hop_length=HOP)
     if len(peaks) == 0:
@@ -174,7 +177,7 @@ def onsets(y: np.ndarray, rate: int) -> np.ndarray:
     for s in sorted(keep):
         if not merged or s - merged[-1] > rate // 50:
             merged.append(s)
-    return np.asarray(merged, dtype=np.int64)
+    return np.maximum(np.asarray(merged, dtype=np.int64) - lead, 0)
 
 
 def _refine(magnitude: np.ndarray, lo: int, hi: int, rate: int) -> tuple[int, float]:

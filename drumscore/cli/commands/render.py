@@ -13,7 +13,7 @@ from drumscore.cli.options import (
     only_with,
     timeline_from_args,
 )
-from drumscore.cli.report import plural
+from drumscore.cli.report import plural, render_data
 
 
 def add_parser(sub) -> None:
@@ -62,6 +62,12 @@ def add_parser(sub) -> None:
         help="MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
         "(default 45,41: Low Tom, Low Floor Tom)",
     )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="instead of the summary line, what was written as JSON: every stroke's time, drum, "
+        "velocity and humanizing offset",
+    )
     staff.add_options(p)
     p.set_defaults(run=run)
 
@@ -84,8 +90,14 @@ def _add_batch_options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from drumscore.cli import render_batch
+    from drumscore.errors import OptionError
 
     if render_batch.is_batch(args):
+        if args.json:
+            raise OptionError(
+                "--json reports the strokes of one score's render; render the files one by one "
+                "or leave out --json"
+            )
         return render_batch.run(args, render_one)
     return render_one(args)
 
@@ -109,6 +121,13 @@ def render_one(args: argparse.Namespace) -> int:
     from drumscore.cli import track_output
 
     if track_output.wanted(args, kind):
+        if args.json:
+            from drumscore.errors import OptionError
+
+            raise OptionError(
+                "--json reports the strokes of one score's render, without --count-in, "
+                "--loopable or --programme; leave those or --json out"
+            )
         return track_output.render(args, kind, midimap, _duration(args))
     timeline = timeline_from_args(args, _duration(args))
 
@@ -128,7 +147,12 @@ def render_one(args: argparse.Namespace) -> int:
     if timeline.expression and timeline.expression.humanize_ms:
         ex = timeline.expression
         detail += f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
-    if not args.quiet:
+    if args.json:
+        import json
+
+        data = render_data(timeline, args.output)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    elif not args.quiet:
         print(
             f"wrote {args.output}: {timeline.description}, {plural(len(timeline), 'stroke')}, "
             f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart), {detail}"
