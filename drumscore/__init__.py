@@ -68,8 +68,8 @@ if TYPE_CHECKING:
     from drumscore.corpus import resolve
     from drumscore.editions.extract import extract
     from drumscore.expression import Expression
-    from drumscore.performance.check import check
     from drumscore.files.audio import write_audio
+    from drumscore.performance.check import check
     from drumscore.render.midi import to_midi
     from drumscore.render.mix import render_audio
     from drumscore.render.musicxml import musicxml_bytes

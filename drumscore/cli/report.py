@@ -536,7 +536,8 @@ def check_data(c: Check) -> dict[str, Any]:
             "kind": performance.kind,
             "duration_s": round(performance.duration, 3),
             "strokes": len(performance),
-            "drums_told": performance.how + (", names swapped to fit the score" if c.swapped else ""),
+            "drums_told": performance.how
+            + (", names swapped to fit the score" if c.swapped else ""),
             "notes": list(performance.notes),
         },
         "score": {
@@ -615,8 +616,7 @@ def format_check(c: Check) -> str:
         "wrong drum "
         + (
             ", ".join(
-                f"{s.index} ({_drum(s.expected)} expected, {_drum(s.heard)} heard)"
-                for s in c.wrong
+                f"{s.index} ({_drum(s.expected)} expected, {_drum(s.heard)} heard)" for s in c.wrong
             )
             or "none"
         ),

@@ -170,9 +170,10 @@ def check(performance: Performance, timeline: Timeline) -> Check:
 def beat_positions(times: np.ndarray) -> np.ndarray:
     """Each stroke's place on a beat axis, the first at 0: the time since the latest stroke on
     the beat, divided by the local pace (the slope of the latest PACE_STROKES strokes on the
-    beat; at first the median interval). A stroke halfway between beats lands at .5."""
+    beat; at first the median of the first intervals). A stroke halfway between beats lands
+    at .5."""
     gaps = np.diff(times)
-    pace = float(np.median(gaps))
+    pace = float(np.median(gaps[:PACE_STROKES]))
     if pace <= 0:
         pace = float(max(gaps.max(), 1e-3))
     positions = np.zeros(len(times))
@@ -292,7 +293,7 @@ def _measure(
     swapped: bool,
 ) -> Check:
     """The even beat fitted to the matched strokes, and every stroke measured from it."""
-    matched = [(i, j) for i, j in pairs if i is not None and j is not None]
+    matched = [(i, j) for i, j in pairs if i is not None and j is not None]  # both ints
     if len(matched) < 2:
         raise PerformanceError(
             f"performance {performance.path!r}: only {len(matched)} of its {len(named)} strokes "
@@ -312,20 +313,20 @@ def _measure(
     by_score: dict[int, int] = {j: i for i, j in matched}
     strokes = []
     for j, drum in enumerate(expected):
-        i = by_score.get(j)
-        if i is None:
+        found = by_score.get(j)
+        if found is None:
             strokes.append(StrokeCheck(j + 1, drum))
             continue
-        s = heard[i]
+        s = heard[found]
         offset = (s.time - (start + interval * j)) * 1000
         strokes.append(StrokeCheck(j + 1, drum, s.drum, s.time, offset, s.doubtful))
-    extra = []
+    extra: list[ExtraStroke] = []
     after = 0
-    for i, j in pairs:
-        if j is not None:
-            after = j + 1
-        elif i is not None:
-            s = heard[i]
+    for heard_at, score_at in pairs:
+        if score_at is not None:
+            after = score_at + 1
+        elif heard_at is not None:
+            s = heard[heard_at]
             beat = (s.time - start) / interval
             offset = (s.time - (start + interval * round(beat))) * 1000
             extra.append(ExtraStroke(s.time, s.drum, after, offset, s.doubtful))

@@ -296,7 +296,9 @@ def by_split(spectra: np.ndarray, rate: int) -> tuple[list[Drum], list[bool], tu
     spread = math.sqrt((low.var() + high.var()) / 2)
     notes: tuple[str, ...] = ()
     if half < 2 * spread:
-        notes = ("the strokes do not fall into two clearly different sounds: every drum named "
-                 "is doubtful",)
+        notes = (
+            "the strokes do not fall into two clearly different sounds: every drum named "
+            "is doubtful",
+        )
         return named, [True] * n, notes
     return named, [bool(abs(v - middle) < 0.3 * half) for v in value], notes

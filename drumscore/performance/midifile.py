@@ -63,7 +63,7 @@ def read_midi(path: str | Path, midimap=None) -> Performance:
             f"performance {str(path)!r} holds no notes at all: there is nothing to check; give "
             "the MIDI file of a performance, or its recording"
         )
-    notes = ()
+    notes: tuple[str, ...] = ()
     if others:
         ignored = sum(others.values())
         keys = ", ".join(str(n) for n in sorted(others))

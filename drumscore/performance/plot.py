@@ -55,7 +55,7 @@ def _draw(result: Check, fmt: str, cjk: str | None) -> bytes:
                 continue
             ax.scatter(
                 [s.index for s in chosen],
-                [s.offset_ms for s in chosen],
+                [s.offset_ms or 0.0 for s in chosen],
                 marker=marker,
                 s=size,
                 facecolors=WRONG_COLOUR if wrong else "white",

@@ -49,14 +49,10 @@ def assert_recovers(data, t, *, within_ms=2.0):
 
 
 def flawed(bpm=72, seed=1):
-    return take(
-        LU, bpm, missed=[MISSED], wrong=[WRONG], extra=[(EXTRA_AT, Drum.PI)], seed=seed
-    )
+    return take(LU, bpm, missed=[MISSED], wrong=[WRONG], extra=[(EXTRA_AT, Drum.PI)], seed=seed)
 
 
-def test_a_recording_gives_back_every_offset_and_the_missed_extra_and_wrong_strokes(
-    cli, tmp_path
-):
+def test_a_recording_gives_back_every_offset_and_the_missed_extra_and_wrong_strokes(cli, tmp_path):
     needs_librosa()
     t = flawed()
     data = checked(cli, write_audio(tmp_path / "take.wav", t), "lu")
@@ -136,8 +132,12 @@ def test_the_text_report_names_tempo_offsets_and_every_fault(cli, tmp_path):
     lines = out.splitlines()
     assert any(line.startswith("tempo      72.00 strokes a minute") for line in lines)
     assert f"missed     {MISSED + 1} □ 鼓" in lines
-    assert any(line.startswith("extra      ○ 鼙 at") and "after stroke 15" in line for line in lines)
-    assert any(line.startswith(f"wrong drum {WRONG + 1} (□ 鼓 expected, ○ 鼙 heard)") for line in lines)
+    assert any(
+        line.startswith("extra      ○ 鼙 at") and "after stroke 15" in line for line in lines
+    )
+    assert any(
+        line.startswith(f"wrong drum {WRONG + 1} (□ 鼓 expected, ○ 鼙 heard)") for line in lines
+    )
     row = next(line for line in lines if line.split()[:1] == [str(MISSED + 1)])
     assert row.rstrip().endswith("missed")
 
