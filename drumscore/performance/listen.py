@@ -26,6 +26,8 @@ FFT = 2048
 #: The onset envelope is computed in blocks of this many samples (at ENVELOPE_RATE), so memory
 #: stays small.
 BLOCK = HOP * 4096
+#: Silence added either side of the recording before its onsets are sought (at ENVELOPE_RATE).
+LEAD = HOP * 8
 #: The longest recording checked (README, "Limits").
 MAX_SECONDS = 30 * 60
 #: An onset whose peak is this far below the loudest stroke's is noise, not a stroke.
@@ -98,8 +100,8 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
                     f"performance {shown} lasts {seconds / 60:,.1f} minutes, over the limit of "
                     f"{MAX_SECONDS // 60} minutes; check it in parts"
                 )
-            data = audio.read(dtype="float32", always_2d=True)
             rate = audio.samplerate
+            mono = _mono(audio)
     except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
         if isinstance(exc, DrumscoreError):
             raise
@@ -107,20 +109,45 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
             f"performance {shown} cannot be read as audio ({exc}); give a WAV, FLAC or OGG "
             "recording, or a MIDI file (.mid)"
         ) from None
-    mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
     if not np.all(np.isfinite(mono)):
         raise PerformanceError(f"performance {shown} holds invalid (NaN or infinite) samples")
-    return np.ascontiguousarray(mono, np.float32), int(rate)
+    return mono, int(rate)
+
+
+def _mono(audio) -> np.ndarray:
+    """An open soundfile.SoundFile read block by block into one mono float32 array (the
+    channels' mean), never holding all channels at once. PCM is read as whole numbers, which
+    libsndfile gives several times faster than floats."""
+    pcm = str(audio.subtype).startswith("PCM")
+    dtype = "int32" if pcm else "float32"
+    scale = np.float32((2.0**-31 if pcm else 1.0) / audio.channels)
+    mono = np.empty(audio.frames, dtype=np.float32)
+    at = 0
+    while True:
+        block = audio.read(1 << 20, dtype=dtype, always_2d=True)
+        n = len(block)
+        if n == 0:
+            break
+        out = mono[at : at + n]
+        out[:] = block[:, 0]
+        for channel in range(1, block.shape[1]):
+            out += block[:, channel]
+        out *= scale
+        at += n
+    return mono[:at]
 
 
 def envelope(y: np.ndarray, rate: int) -> np.ndarray:
-    """librosa's onset strength of the recording resampled to ENVELOPE_RATE (soxr), one frame
-    per HOP samples there, computed block by block (each block with ENVELOPE_FFT samples of
-    context either side) so that a long recording needs little memory."""
+    """librosa's onset strength of the recording resampled to ENVELOPE_RATE (soxr), with LEAD
+    samples of silence either side (so a stroke on the very first or last sample is found like
+    the rest): frame f stands for sample f × HOP − LEAD at that rate. It is computed block by
+    block, each with ENVELOPE_FFT samples of context either side, so memory stays small."""
     import librosa
     import soxr
 
     low = soxr.resample(y, rate, ENVELOPE_RATE, quality="MQ") if rate != ENVELOPE_RATE else y
+    silence = np.zeros(LEAD, dtype=np.float32)
+    low = np.concatenate([silence, np.asarray(low, dtype=np.float32), silence])
     frames = 1 + len(low) // HOP
     out = np.zeros(frames, dtype=np.float32)
     pad = ENVELOPE_FFT  # context either side: a whole number of hops
@@ -143,30 +170,32 @@ def onsets(y: np.ndarray, rate: int) -> np.ndarray:
     quieter than the loudest stroke (QUIET_DB) are dropped as noise."""
     import librosa
 
-    if len(y) == 0 or float(np.max(np.abs(y))) == 0.0:
+    if len(y) == 0 or not np.any(y):
         return np.zeros(0, dtype=np.int64)
-    # silence either side, so a stroke on the very first or last sample is found like the rest
-    lead = rate // 10
-    y = np.concatenate([np.zeros(lead, np.float32), y, np.zeros(lead, np.float32)])
     env = envelope(y, rate)
     peaks = librosa.onset.onset_detect(onset_envelope=env, sr=ENVELOPE_RATE, hop_length=HOP)
     if len(peaks) == 0:
         return np.zeros(0, dtype=np.int64)
     starts = librosa.onset.onset_backtrack(peaks, env)
-    scale = HOP * rate / ENVELOPE_RATE  # samples of the recording per frame
-    step = math.ceil(scale)
-    magnitude = np.abs(y)
+    scale = rate / ENVELOPE_RATE
+    step = math.ceil(HOP * scale)  # samples of the recording per frame
+
+    def sample(frame: int) -> int:
+        return round((frame * HOP - LEAD) * scale)
+
     found = []
     levels = []
     for n, (b, p) in enumerate(zip(starts, peaks, strict=True)):
-        lo = max(0, round(b * scale) - step)
-        hi = min(len(y), round(p * scale) + 2 * step)
+        lo = min(len(y), max(0, sample(b) - step))
+        hi = min(len(y), sample(p) + 2 * step)
         if n + 1 < len(starts):
-            hi = min(hi, max(lo + 1, round(starts[n + 1] * scale)))
-        onset, peak = _refine(magnitude, lo, hi, rate)
+            hi = min(hi, sample(starts[n + 1]))
+        onset, peak = _refine(y, lo, max(hi, lo + 1), rate)
         found.append(onset)
         levels.append(peak)
     loudest = max(levels)
+    if loudest <= 0:
+        return np.zeros(0, dtype=np.int64)
     keep = [
         s
         for s, level in zip(found, levels, strict=True)
@@ -177,18 +206,18 @@ def onsets(y: np.ndarray, rate: int) -> np.ndarray:
     for s in sorted(keep):
         if not merged or s - merged[-1] > rate // 50:
             merged.append(s)
-    return np.maximum(np.asarray(merged, dtype=np.int64) - lead, 0)
+    return np.asarray(merged, dtype=np.int64)
 
 
-def _refine(magnitude: np.ndarray, lo: int, hi: int, rate: int) -> tuple[int, float]:
+def _refine(y: np.ndarray, lo: int, hi: int, rate: int) -> tuple[int, float]:
     """(the stroke's first sample, its peak) between samples lo and hi: where the sound first
     rises RISE of the way from the level just before `lo` to the peak."""
-    segment = magnitude[lo:hi]
+    segment = np.abs(y[lo:hi])
     if len(segment) == 0:
         return lo, 0.0
     top = int(np.argmax(segment))
     peak = float(segment[top])
-    before = magnitude[max(0, lo - rate // 200) : lo]
+    before = np.abs(y[max(0, lo - rate // 200) : lo])
     level = float(before.max()) if len(before) else 0.0
     if peak <= level:
         return lo, peak
@@ -245,7 +274,7 @@ def kit_spectra(kit, rate: int) -> tuple[list[Drum], np.ndarray]:
         for layer in kit.voice(drum).layers:
             for sample in layer.samples:
                 mono = sample.data.mean(axis=1)
-                start, _ = _refine(np.abs(mono), 0, min(len(mono), rate // 20), rate)
+                start, _ = _refine(mono, 0, min(len(mono), rate // 20), rate)
                 spectra.append(stroke_spectra(mono, rate, np.asarray([start]))[0])
                 drums.append(drum)
     return drums, np.asarray(spectra)
