@@ -644,7 +644,10 @@ def format_check(c: Check) -> str:
                 "wrong drum" if s.wrong else "",
             ]
         )
-    lines += ["", table(rows, ["stroke", "expected", "heard", "offset", ""])]
+    header = ["stroke", "expected", "heard", "offset", ""]
+    if not any(row[-1] for row in rows):
+        header, rows = header[:-1], [row[:-1] for row in rows]
+    lines += ["", table(rows, header)]
     return "\n".join(lines)
 
 
