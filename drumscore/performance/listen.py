@@ -32,10 +32,15 @@ LEAD = HOP * 8
 MAX_SECONDS = 30 * 60
 #: An onset whose peak is this far below the loudest stroke's is noise, not a stroke.
 QUIET_DB = 40.0
+#: An onset whose peak stands less than this above the recording's noise floor is noise.
+ABOVE_NOISE_DB = 12.0
 #: A stroke starts where the sound first rises this far from the level before it to its peak.
 RISE = 0.25
-#: Bands of the spectra that tell the drums apart.
+#: Bands of the spectra that tell the drums apart; a band weaker than BAND_FLOOR of the
+#: strongest counts as that floor (30 dB down), so the noise in bands the drum hardly sounds
+#: does not decide.
 BANDS = 40
+BAND_FLOOR = 1e-3
 #: How the drums of a recording are told apart: by the kit's samples, or by splitting the
 #: strokes into two groups by their brightness (spectral centroid).
 DRUM_METHODS = ("kit", "split")
@@ -167,7 +172,8 @@ def onsets(y: np.ndarray, rate: int) -> np.ndarray:
     """The sample where each stroke starts: librosa's onset_detect (peaks of the onset strength,
     backtracked to the minimum before each), then, at the recording's own rate, the first
     sample that rises RISE of the way from the level before the stroke to its peak. Onsets far
-    quieter than the loudest stroke (QUIET_DB) are dropped as noise."""
+    quieter than the loudest stroke (QUIET_DB), or hardly above the noise floor
+    (ABOVE_NOISE_DB), are dropped as noise."""
     import librosa
 
     if len(y) == 0 or not np.any(y):
@@ -194,19 +200,27 @@ def onsets(y: np.ndarray, rate: int) -> np.ndarray:
         found.append(onset)
         levels.append(peak)
     loudest = max(levels)
-    if loudest <= 0:
-        return np.zeros(0, dtype=np.int64)
-    keep = [
-        s
-        for s, level in zip(found, levels, strict=True)
-        if level > 0 and 20 * math.log10(level / loudest) > -QUIET_DB
-    ]
+    lowest = max(
+        loudest * 10 ** (-QUIET_DB / 20), noise_floor(y, rate) * 10 ** (ABOVE_NOISE_DB / 20)
+    )
+    keep = [s for s, level in zip(found, levels, strict=True) if level > 0 and level > lowest]
     # two detections of one stroke come out at the same sample, or nearly
     merged: list[int] = []
     for s in sorted(keep):
         if not merged or s - merged[-1] > rate // 50:
             merged.append(s)
     return np.asarray(merged, dtype=np.int64)
+
+
+def noise_floor(y: np.ndarray, rate: int) -> float:
+    """The level of the recording between strokes: the 20th percentile of the peaks of its
+    10 ms stretches (a drum recording is mostly ring and room, its strokes brief)."""
+    size = max(1, rate // 100)
+    whole = len(y) // size * size
+    if whole == 0:
+        return 0.0
+    peaks = np.abs(y[:whole]).reshape(-1, size).max(axis=1)
+    return float(np.percentile(peaks, 20))
 
 
 def _refine(y: np.ndarray, lo: int, hi: int, rate: int) -> tuple[int, float]:
@@ -260,7 +274,7 @@ def _bands(spectra: np.ndarray, rate: int) -> np.ndarray:
 
     mel = librosa.filters.mel(sr=rate, n_fft=FFT, n_mels=BANDS)
     energy = spectra @ mel.T
-    floor = energy.max(axis=1, keepdims=True) * 1e-6 + 1e-20
+    floor = energy.max(axis=1, keepdims=True) * BAND_FLOOR + 1e-20
     db = 10 * np.log10(energy + floor)
     return db - db.mean(axis=1, keepdims=True)
 

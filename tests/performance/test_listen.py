@@ -46,6 +46,18 @@ def test_each_stroke_is_named_after_the_nearest_kit_sample():
     assert split == ORDER and not any(doubtful) and notes == ()
 
 
+def test_room_noise_from_the_first_sample_is_neither_a_stroke_nor_a_drum(tmp_path):
+    starts = [round(RATE * (0.6 + 0.45 * k)) for k in range(len(ORDER))]
+    y = placed(starts, ORDER, length=starts[-1] + RATE)
+    y = y / np.max(np.abs(y)) * 0.9
+    y += np.random.default_rng(3).normal(0, 10 ** (-32 / 20), len(y)).astype(np.float32)
+    sf.write(tmp_path / "room.wav", y, RATE, subtype="FLOAT")
+    heard = listen.read_audio(tmp_path / "room.wav")
+    assert [s.drum for s in heard.strokes] == ORDER
+    times = np.array([s.time for s in heard.strokes])
+    assert np.max(np.abs(times - np.array(starts) / RATE)) < 0.002
+
+
 def test_strokes_all_alike_are_doubtful_in_a_split():
     starts = [round(RATE * 0.5 * k) + 100 for k in range(6)]
     y = placed(starts, [Drum.PI] * 6)
