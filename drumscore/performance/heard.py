@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from drumscore.model import Drum
+
+if TYPE_CHECKING:
+    from drumscore.render.kit import Kit
+    from drumscore.render.midimap import MidiMap
 
 #: File endings read as a MIDI performance; any other is read as audio (WAV, FLAC, OGG).
 MIDI_SUFFIXES = (".mid", ".midi")
@@ -55,7 +60,9 @@ def is_midi(path: str | Path) -> bool:
     return Path(path).suffix.lower() in MIDI_SUFFIXES
 
 
-def read_performance(path: str | Path, *, midimap=None, kit=None, drums: str = "kit"):
+def read_performance(
+    path: str | Path, *, midimap: MidiMap | None = None, kit: Kit | None = None, drums: str = "kit"
+) -> Performance:
     """The strokes of an audio file (WAV, FLAC, OGG) or a MIDI file, chosen by its ending.
 
     `midimap` (render.midimap.MidiMap) says which MIDI notes are 鼙 and 鼓; `kit` and `drums`

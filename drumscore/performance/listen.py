@@ -10,11 +10,13 @@ import math
 from pathlib import Path
 
 import numpy as np
+import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError, require
 from drumscore.files.reading import open_input
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
+from drumscore.render.kit import Kit, builtin_kit
 
 #: The onset envelope is found at ENVELOPE_RATE, one frame per HOP samples there (11.6 ms), from
 #: spectra of ENVELOPE_FFT samples; a stroke's sound is judged at the recording's own rate, over
@@ -48,7 +50,7 @@ DRUM_METHODS = ("kit", "split")
 DOUBT_MARGIN = 0.1
 
 
-def read_audio(path: str | Path, *, kit=None, drums: str = "kit") -> Performance:
+def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") -> Performance:
     """The strokes of a recording (WAV, FLAC, OGG): when each starts, and on which drum.
 
     `drums` is "kit" (each stroke named after the nearest sample of `kit`, default the built-in
@@ -75,8 +77,6 @@ def read_audio(path: str | Path, *, kit=None, drums: str = "kit") -> Performance
     spectra = stroke_spectra(y, rate, starts)
     notes: tuple[str, ...] = ()
     if drums == "kit":
-        from drumscore.render.kit import builtin_kit
-
         kit = kit or builtin_kit()
         named, doubtful = by_kit(spectra, kit, rate)
         how = f"by the sound of the kit {kit.name!r}"
@@ -94,8 +94,6 @@ def read_audio(path: str | Path, *, kit=None, drums: str = "kit") -> Performance
 
 def _read(path: str | Path) -> tuple[np.ndarray, int]:
     """The recording as mono float32 and its rate, refused past MAX_SECONDS."""
-    import soundfile as sf
-
     shown = repr(str(path))
     try:
         with open_input(path, "performance") as file, sf.SoundFile(file) as audio:
@@ -119,7 +117,7 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
     return mono, int(rate)
 
 
-def _mono(audio) -> np.ndarray:
+def _mono(audio: sf.SoundFile) -> np.ndarray:
     """An open soundfile.SoundFile read block by block into one mono float32 array (the
     channels' mean), never holding all channels at once. PCM is read as whole numbers, which
     libsndfile gives several times faster than floats."""
@@ -279,7 +277,7 @@ def _bands(spectra: np.ndarray, rate: int) -> np.ndarray:
     return db - db.mean(axis=1, keepdims=True)
 
 
-def kit_spectra(kit, rate: int) -> tuple[list[Drum], np.ndarray]:
+def kit_spectra(kit: Kit, rate: int) -> tuple[list[Drum], np.ndarray]:
     """The drum and spectrum of every sample of the kit (each layer, each round-robin sample),
     at `rate`, judged from the sample's own first onset as a stroke of a recording is."""
     drums, spectra = [], []
@@ -294,7 +292,7 @@ def kit_spectra(kit, rate: int) -> tuple[list[Drum], np.ndarray]:
     return drums, np.asarray(spectra)
 
 
-def by_kit(spectra: np.ndarray, kit, rate: int) -> tuple[list[Drum], list[bool]]:
+def by_kit(spectra: np.ndarray, kit: Kit, rate: int) -> tuple[list[Drum], list[bool]]:
     """Each stroke's drum: the drum of the kit sample whose spectral shape is nearest; doubtful
     where the other drum is nearly as near."""
     drums, templates = kit_spectra(kit, rate)

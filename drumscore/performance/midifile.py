@@ -10,17 +10,16 @@ from drumscore.errors import PerformanceError
 from drumscore.files.reading import read_input
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
+from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
 
 
-def read_midi(path: str | Path, midimap=None) -> Performance:
+def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
     """Every note-on (velocity above 0) of the 鼙 and 鼓 notes of `midimap` (default the
     project's own, render.midimap), on any channel; other notes (a count-in, a click) are left
     out and counted in the performance's notes."""
     import io
 
     import mido
-
-    from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
 
     midimap = midimap or MidiMap()
     data = read_input(path, "MIDI performance")

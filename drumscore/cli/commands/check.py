@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from drumscore.cli import report
-from drumscore.cli.options import add_score_options, only_with, whole_number
+from drumscore.cli.options import add_score_options, only_with, repeat_count, whole_number
+from drumscore.corpus import resolve
+from drumscore.errors import OptionError
+from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.performance.heard import is_midi, read_performance
+from drumscore.render.midimap import MidiMap
+from drumscore.render.plot import FORMATS
+from drumscore.timeline import arrange
+
+if TYPE_CHECKING:
+    from drumscore.render.kit import Kit
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "check",
         help="check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
@@ -58,15 +70,8 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _check_options(args: argparse.Namespace):
+def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
     """Every option checked before the performance is read: (MIDI map, plot format)."""
-    from pathlib import Path
-
-    from drumscore.errors import OptionError
-    from drumscore.files.atomic import check_writable
-    from drumscore.performance.heard import is_midi
-    from drumscore.render.midimap import MidiMap
-
     midi = is_midi(args.performance)
     only_with(
         args,
@@ -91,8 +96,6 @@ def _check_options(args: argparse.Namespace):
         )
     plot_format = None
     if args.plot:
-        from drumscore.render.plot import FORMATS
-
         plot_format = FORMATS.get(Path(args.plot).suffix.lower())
         if plot_format is None:
             raise OptionError(f"--plot {args.plot!r}: use a .png or .svg file name")
@@ -101,15 +104,11 @@ def _check_options(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.cli.options import repeat_count
-    from drumscore.corpus import resolve
-    from drumscore.performance.check import check
-    from drumscore.performance.heard import read_performance
-    from drumscore.timeline import arrange
+    from drumscore.performance.check import check  # numpy
 
     midimap, plot_format = _check_options(args)
     timeline = arrange(resolve(args.score), args.section, repeats=repeat_count(args))
-    kit = None
+    kit: Kit | None = None
     if args.kit:
         from drumscore.render.kit import load_kit
 
@@ -119,8 +118,7 @@ def run(args: argparse.Namespace) -> int:
     )
     result = check(performance, timeline)
     if args.plot:
-        from drumscore.files.atomic import write_bytes
-        from drumscore.performance.plot import plot_check
+        from drumscore.performance.plot import plot_check  # matplotlib
 
         write_bytes(args.plot, plot_check(result, plot_format or "png"))
     if args.json:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
+from fractions import Fraction
 
+from drumscore.cli import render_batch, track_output
 from drumscore.cli import staff_output as staff
 from drumscore.cli.options import (
     add_rate_option,
@@ -13,10 +16,18 @@ from drumscore.cli.options import (
     only_with,
     timeline_from_args,
 )
+from drumscore.cli.progress import CountedBlocks, progress_bar
 from drumscore.cli.report import plural, render_data
+from drumscore.duration import parse_duration
+from drumscore.errors import OptionError
+from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.format_choice import audio_format, check_rate, kind_of
+from drumscore.render.midimap import MidiMap
+from drumscore.render.soundfont import render_blocks
+from drumscore.timeline import Timeline
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "render",
         help="render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
@@ -89,9 +100,6 @@ def _add_batch_options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.cli import render_batch
-    from drumscore.errors import OptionError
-
     if render_batch.is_batch(args):
         if args.json:
             raise OptionError(
@@ -104,10 +112,6 @@ def run(args: argparse.Namespace) -> int:
 
 def render_one(args: argparse.Namespace) -> int:
     """One score, one section, one file (or a --programme's track)."""
-    from drumscore.files.atomic import check_writable
-    from drumscore.files.format_choice import audio_format, check_rate, kind_of
-    from drumscore.render.midimap import MidiMap
-
     check_writable(args.output)
     kind = kind_of(args.output)
     midimap = MidiMap.from_option(args.midi_notes)
@@ -118,12 +122,8 @@ def render_one(args: argparse.Namespace) -> int:
         audio_format(args.output, args.subtype, args.rate)
     if kind in staff.KINDS:
         staff.check(args, kind)
-    from drumscore.cli import track_output
-
     if track_output.wanted(args, kind):
         if args.json:
-            from drumscore.errors import OptionError
-
             raise OptionError(
                 "--json reports the strokes of one score's render, without --count-in, "
                 "--loopable or --programme; leave those or --json out"
@@ -135,7 +135,6 @@ def render_one(args: argparse.Namespace) -> int:
         staff.check_timeline(args, timeline)
         detail = staff.write(args, timeline, kind, midimap)
     elif kind == "midi":
-        from drumscore.files.atomic import write_bytes
         from drumscore.render.midi import midi_bytes
 
         write_bytes(args.output, midi_bytes(timeline, midimap))
@@ -148,8 +147,6 @@ def render_one(args: argparse.Namespace) -> int:
         ex = timeline.expression
         detail += f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
     if args.json:
-        import json
-
         data = render_data(timeline, args.output)
         print(json.dumps(data, ensure_ascii=False, indent=2))
     elif not args.quiet:
@@ -180,10 +177,7 @@ def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
     )
 
 
-def _duration(args: argparse.Namespace):
-    from drumscore.duration import parse_duration
-    from drumscore.errors import OptionError
-
+def _duration(args: argparse.Namespace) -> Fraction | None:
     if args.duration is None:
         return None
     if args.repeat is not None:
@@ -191,14 +185,13 @@ def _duration(args: argparse.Namespace):
     return parse_duration(args.duration)
 
 
-def _render_audio(args: argparse.Namespace, timeline, midimap) -> tuple[int, str]:
+def _render_audio(
+    args: argparse.Namespace, timeline: Timeline, midimap: MidiMap
+) -> tuple[int, str]:
     """Stream the render to args.output in blocks: the frames written, and what played them."""
-    from drumscore.cli.progress import CountedBlocks, progress_bar
     from drumscore.files.audio import stream_audio, tags_for
 
     if args.soundfont:
-        from drumscore.render.soundfont import render_blocks
-
         frames, blocks = render_blocks(
             timeline, args.soundfont, args.rate, midimap, normalize=not args.no_normalize
         )
