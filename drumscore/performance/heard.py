@@ -69,9 +69,9 @@ def read_performance(
     ("kit" or "split") how the drums of a recording are told apart.
     """
     if is_midi(path):
-        from drumscore.performance.midifile import read_midi
+        from drumscore.performance.midifile import read_midi  # it imports this module
 
         return read_midi(path, midimap)
-    from drumscore.performance.listen import read_audio
+    from drumscore.performance.listen import read_audio  # numpy, soundfile
 
     return read_audio(path, kit=kit, drums=drums)

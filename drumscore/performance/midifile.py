@@ -3,6 +3,7 @@ mido, their times in seconds through the file's own tempo changes."""
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from pathlib import Path
 
@@ -17,8 +18,6 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
     """Every note-on (velocity above 0) of the 鼙 and 鼓 notes of `midimap` (default the
     project's own, render.midimap), on any channel; other notes (a count-in, a click) are left
     out and counted in the performance's notes."""
-    import io
-
     import mido
 
     midimap = midimap or MidiMap()
