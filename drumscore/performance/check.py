@@ -30,7 +30,8 @@ ON_BEAT = 0.25
 PACE_STROKES = 8
 #: The alignment looks this many beats either side of a stroke's beat position.
 BAND = 6
-#: The first heard stroke may stand up to this many strokes into the score (or before it).
+#: The first heard stroke may stand up to this many strokes before the score's first, or
+#: after it (or further in, when the performance is shorter: the part after 半 played alone).
 SHIFTS = 3
 #: More heard strokes than FAR_LONGER times the score's (and a few) is another piece, or the
 #: score played several times: refused, with the count of passes it would take.
@@ -195,13 +196,15 @@ def beat_positions(times: np.ndarray) -> np.ndarray:
 
 
 def _best_shift(positions: np.ndarray, drums: list[Drum], expected: list[Drum]) -> int:
-    """Where the first heard stroke stands in the score: the shift (within ±SHIFTS, the smallest
-    first) under which most heard strokes fall on a beat of the score with its drum."""
+    """Where the first heard stroke stands in the score: the shift (from −SHIFTS to as far in as
+    the performance still fits, the smallest first) under which most heard strokes fall on a
+    beat of the score with its drum."""
     slots = np.rint(positions).astype(np.int64)
     want = np.asarray([d is Drum.PI for d in expected])
     have = np.asarray([d is Drum.PI for d in drums])
     best, best_score = 0, -1
-    for shift in sorted(range(-SHIFTS, SHIFTS + 1), key=abs):
+    furthest = max(SHIFTS, len(expected) - 1 - int(slots[-1]))
+    for shift in sorted(range(-SHIFTS, furthest + 1), key=abs):
         at = slots + shift
         inside = (at >= 0) & (at < len(expected))
         score = int(np.sum(want[at[inside]] == have[inside]))

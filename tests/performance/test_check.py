@@ -42,6 +42,15 @@ def test_the_first_stroke_missed_does_not_shift_the_rest():
     assert result.start == pytest.approx(2.0)
 
 
+def test_the_part_after_half_played_alone_is_found_in_the_whole():
+    times, drums = even()
+    half = LU.pattern.half
+    result = check(performance(times[half:], drums[half:]), arrange(LU))
+    assert [s.index for s in result.missing] == list(range(1, half + 1))
+    assert result.wrong == () and result.extra == ()
+    assert max(abs(s.offset_ms) for s in result.matched) < 1e-6
+
+
 def test_two_missed_strokes_in_a_row_and_an_early_end():
     times, drums = even()
     keep = [k for k in range(len(times)) if k not in (7, 8) and k < 20]
