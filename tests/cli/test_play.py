@@ -11,7 +11,7 @@ import time
 import mido
 import numpy as np
 import pytest
-from alsa_capture import alsa_env, play_command, read_capture, requires_portaudio
+from alsa_capture import alsa_env, play_command, read_capture
 from audio_checks import strokes
 from cli_run import expect_error
 from fake_audio import no_library
@@ -43,7 +43,7 @@ def spawn(args, env, **kwargs):
 # --- a real device: what it receives is what render writes -----------------------------------
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_what_the_device_receives_is_the_rendered_audio(tmp_path):
     capture = tmp_path / "captured.raw"
     args = ("lu", "--interval", "0.2", "--repeat", "2")
@@ -74,7 +74,7 @@ def test_what_the_device_receives_is_the_rendered_audio(tmp_path):
     assert [ln.split()[3] for ln in lines] == [e.drum.symbol for e in t.events()]
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_a_users_kit_is_what_the_device_plays(tmp_path):
     import soundfile as sf
 
@@ -103,7 +103,7 @@ def test_a_users_kit_is_what_the_device_plays(tmp_path):
     assert np.allclose(captured[start : start + len(rendered)], rendered, atol=1e-6)
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_list_devices_shows_the_alsa_device(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "drumscore", "play", "--list-devices"],
@@ -117,7 +117,7 @@ def test_list_devices_shows_the_alsa_device(tmp_path):
     assert "drumscore_capture" in done.stdout
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_an_unknown_device_exits_nonzero_naming_the_devices(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "drumscore", "play", "lu", "--device", "no such card"],
@@ -136,7 +136,7 @@ def test_an_unknown_device_exits_nonzero_naming_the_devices(tmp_path):
 # --- the live display in a terminal ----------------------------------------------------------
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_the_live_display_highlights_the_strokes_in_order(tmp_path):
     notation = "○□○○半□○□"
     env = alsa_env(tmp_path / "home", tmp_path / "captured.raw")
@@ -163,7 +163,7 @@ def test_the_live_display_highlights_the_strokes_in_order(tmp_path):
     assert liveview.RESET in tail
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_ctrl_c_stops_a_loop_at_once_restoring_the_terminal_with_status_130(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     env = alsa_env(tmp_path / "home", "/dev/null")
