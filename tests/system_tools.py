@@ -67,7 +67,6 @@ TOOLS: dict[str, tuple[Callable[[], str], str]] = {
     "fluidsynth": (_library("fluidsynth"), "libfluidsynth3"),
     "soundfont": (_soundfont, "fluid-soundfont-gm"),
     "portaudio": (_library("sounddevice"), "libportaudio2"),
-    "tmux": (_program("tmux"), "tmux"),
 }
 
 

@@ -32,6 +32,19 @@ def test_strikes_follow_the_timeline():
 
 
 @pytest.mark.requires("fluidsynth", "soundfont")
+def test_pi_sounds_lower_than_gu_through_the_general_midi_map():
+    def fundamental(symbol: str) -> float:
+        _, blocks = render_blocks(arrange(resolve(symbol)), GM, 22050, normalize=False)
+        mono = np.concatenate(list(blocks))[:22050, 0]
+        spectrum, hz = np.abs(np.fft.rfft(mono)), np.fft.rfftfreq(len(mono), 1 / 22050)
+        drum_range = (hz > 30) & (hz < 300)
+        return float(hz[drum_range][np.argmax(spectrum[drum_range])])
+
+    pi, gu = fundamental("○"), fundamental("□")
+    assert pi < gu * 0.85, (pi, gu)  # 鼙 其聲下, as the built-in kit plays it
+
+
+@pytest.mark.requires("fluidsynth", "soundfont")
 def test_renders_through_the_real_synthesiser(tmp_path):
     rate = 44100
     tl = arrange(resolve("lu"), tempo=Tempo.from_bpm(120))

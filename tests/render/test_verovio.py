@@ -48,6 +48,17 @@ def test_verovio_reads_two_instruments_with_the_right_note_per_stroke():
     assert [n for _, n in sorted(heard)] == [midimap.note(s.drum) for s in LU.strokes]
 
 
+def test_the_mei_gives_pi_the_lower_pitch():
+    root = ET.fromstring(to_mei(musicxml_bytes(LU)))
+    drums = staff_drums(root)
+    pitch = {
+        drums[staff.get("n")]: {int(n.get("pnum")) for n in staff.iter(f"{{{MEI}}}note")}
+        for staff in root.iter(f"{{{MEI}}}staff")
+    }
+    ((pi,), (gu,)) = pitch[Drum.PI], pitch[Drum.GU]
+    assert pi < gu  # 鼙 其聲下, 鼓 其聲高, as in the kit
+
+
 @pytest.mark.parametrize("key", ["lu", "xue/2@benyi"])
 def test_svg_has_round_and_square_heads_in_pattern_order_and_the_citation(key):
     timeline = arrange(resolve(key))

@@ -60,7 +60,7 @@ def add_parser(sub) -> None:
         "--midi-notes",
         metavar="PI,GU",
         help="MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
-        "(default 45,41: Low Tom, Low Floor Tom)",
+        "(default 41,45: Low Floor Tom, Low Tom)",
     )
     staff.add_options(p)
     p.set_defaults(run=run)
