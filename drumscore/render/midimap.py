@@ -29,8 +29,8 @@ GM_DRUM_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class MidiMap:
-    """Note and velocity per drum. Default, after the 釋文 (鼙 其聲下, 鼓 其聲高) as the built-in kit
-    reads it: 鼙 → 41 Low Floor Tom, soft and low; 鼓 → 45 Low Tom, loud and higher."""
+    """Note and velocity per drum. Default, after the 釋文 (鼙 其聲下, 鼓 其聲高) as the built-in
+    kit reads it: 鼙 → 41 Low Floor Tom, soft and low; 鼓 → 45 Low Tom, loud and higher."""
 
     pi_note: int = 41
     gu_note: int = 45

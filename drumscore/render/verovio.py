@@ -41,7 +41,7 @@ ROUND_PATH = (
 PAGE_WIDTH, PAGE_HEIGHT = 2100, 2970
 TALL_PAGE = 60000
 PX_PER_INCH = 254  # 1 px of Verovio's SVG is a tenth of a millimetre
-#: Page margins in Verovio's units: 1.2 cm, and room for the labels "鼙 ○", "鼓 □" left of the staff.
+#: Page margins in Verovio's units: 1.2 cm, and room for the staff labels "鼙 ○", "鼓 □".
 MARGIN, LABEL_WIDTH = 120, 60
 #: The size of the blank line between the lines of the page head.
 HEAD_GAP = "xx-small"
