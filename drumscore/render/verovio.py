@@ -63,7 +63,6 @@ OPTIONS = {
 METRONOME_NOTE_SIZE = "405px"
 
 
-
 def _serialise(root: ET.Element, namespace: str) -> str:
     """The document with `namespace` as its default (no ns0: prefixes), xlink as xlink."""
     ET.register_namespace("xlink", XLINK)
