@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import mido
 import numpy as np
@@ -189,11 +190,24 @@ def test_ctrl_c_stops_a_loop_at_once_restoring_the_terminal_with_status_130(tmp_
 # --- PortAudio or the device missing ---------------------------------------------------------
 
 
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "play.md"
+
+
+def documented_status(situation: str) -> int:
+    """The exit status that the table in docs/play.md's "Exit status" gives for `situation`."""
+    text = DOCS.read_text(encoding="utf-8")
+    section = text[text.index("## Exit status") :].split("\n## ")[0]
+    rows = re.findall(r"^\| (\d+) \| (.+) \|$", section, re.M)
+    found = [int(status) for status, when in rows if situation in when]
+    assert len(found) == 1, (situation, rows)
+    return found[0]
+
+
 def test_without_the_portaudio_library_play_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setattr(playback.importlib, "import_module", no_library)
     with pytest.raises(SystemExit) as exited:
         main(["play", "lu"])
-    assert exited.value.code != 0
+    assert exited.value.code == documented_status("the PortAudio library is missing")
     err = capsys.readouterr().err
     assert err.startswith("drumscore: error: ")
     assert len(err.strip().splitlines()) == 1
@@ -219,10 +233,23 @@ def test_without_an_output_device_play_says_to_render(monkeypatch, capsys):
     monkeypatch.setattr(playback, "load_sounddevice", NoDevices)
     with pytest.raises(SystemExit) as exited:
         main(["play", "lu"])
-    assert exited.value.code != 0
+    assert exited.value.code == documented_status("no output device")
     err = capsys.readouterr().err
     assert "no audio output device" in err
     assert "drumscore render" in err
+
+
+def test_the_other_statuses_docs_give_are_those_play_returns(monkeypatch, tmp_path, capsys):
+    import fake_audio
+
+    fake_audio.PacedStream.capture = str(tmp_path / "captured.raw")
+    monkeypatch.setattr(playback, "load_sounddevice", fake_audio.PacedDevice)
+    assert main(["play", "○□", "--interval", "0.05"]) == documented_status("played to the end")
+    for bad in (["nosuchscore"], ["○X"], ["lu", "--bpm", "0"], ["lu", "--device", "nosuch"]):
+        with pytest.raises(SystemExit) as exited:
+            main(["play", *bad])
+        assert exited.value.code == documented_status("bad input or usage"), bad
+    assert "Traceback" not in capsys.readouterr().err
 
 
 # --- MIDI output -----------------------------------------------------------------------------
