@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from drumscore import display
 from drumscore.display import divided, table
 from drumscore.model import Edition, Pattern, Score, Section
 
@@ -377,8 +378,8 @@ def format_key(apparatuses: Sequence[Any], marks: dict[str, str] | None = None) 
             for v in p.variants:
                 if v.reported_by:
                     seen.setdefault(v.sigla[0], f"reported in a note of {v.reported_by}")
-    width = max(len(s) for s in seen)
-    return [f"  {siglum:<{width}}  {what}" for siglum, what in seen.items()]
+    widest = max(display.width(s) for s in seen)
+    return [f"  {display.pad(siglum, widest)}  {what}" for siglum, what in seen.items()]
 
 
 def format_apparatus(a: Any) -> list[str]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from drumscore.cli import report
 
+FORMAT_NAMES = {"text": "text", "json": "JSON", "csv": "CSV", "tei": "TEI", "mei": "MEI"}
 #: --format values, and the one an -o extension implies when --format is not given.
 FORMATS = ("text", "json", "csv", "tei", "mei")
 FORMAT_OF_SUFFIX = {
@@ -149,6 +150,7 @@ def _marks(files: list[str] | None) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     from drumscore.apparatus.align import DEFAULT_BASE, build_all
+    from drumscore.cli import say
     from drumscore.errors import OptionError
     from drumscore.files.atomic import check_writable, write_bytes
 
@@ -171,21 +173,32 @@ def run(args: argparse.Namespace) -> int:
         from drumscore.apparatus.plot import plot_apparatus
 
         picture = plot_apparatus(apparatuses, Path(args.plot).suffix.lower()[1:])
+    wrote: list[str] = []
     if fmt == "mei":
         from drumscore.apparatus.mei import mei_bytes
 
         files = [mei_bytes(a) for a in apparatuses]
         if args.output:
-            for data, path in zip(files, _mei_paths(args.output, apparatuses), strict=True):
+            paths = _mei_paths(args.output, apparatuses)
+            for data, path in zip(files, paths, strict=True):
                 write_bytes(path, data)
+            wrote.append(f"wrote {', '.join(str(p) for p in paths)}: MEI, one file per score")
         else:
             print(files[0].decode("utf-8"), end="")
     else:
         text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
+            wrote.append(f"wrote {args.output}: the apparatus as {FORMAT_NAMES[fmt]}")
         else:
             print(text, end="")
     if args.plot:
         write_bytes(args.plot, picture)
+        wrote.append(f"wrote {args.plot}: the apparatus drawn")
+    for line in wrote:
+        # beside a JSON, CSV, TEI or MEI document on stdout, the line goes to stderr
+        if fmt == "text" or args.output:
+            print(line)
+        else:
+            say(line)
     return 0
