@@ -193,6 +193,7 @@ def test_the_key_of_sigla_lines_up_with_cjk_sigla(capsys):
     from drumscore.display import width
 
     code, out, _ = run_cli(["collate"], capsys)
+    assert code == 0
     key = out[out.index("sigla:") :].splitlines()[1:]
     sigla = {line.split()[0]: line for line in key if line.startswith("  ")}
     assert {"吳澄本", "大戴禮", "zhushu"} <= set(sigla)
