@@ -92,6 +92,25 @@ def test_a_long_score_gives_one_png_per_page():
     assert all(png_size(p)[0] > 0 for p in engraving.pages)
 
 
+@pytest.mark.requires("musescore")
+def test_pdf_and_png_keep_the_ink_a_centimetre_from_every_edge():
+    import io
+
+    import numpy as np
+    from page_ink import margins_cm
+    from PIL import Image
+
+    pdfium = pytest.importorskip("pypdfium2")
+    document = musicxml_bytes(arrange(resolve("lu")))
+    (pdf,) = engrave(document, "pdf").pages
+    pixels = pdfium.PdfDocument(pdf)[0].render(scale=2).to_numpy()
+    assert min(margins_cm(pixels, 144).values()) >= 1.0, margins_cm(pixels, 144)
+    for dpi in (72, 150):
+        (png,) = engrave(document, "png", dpi=dpi).pages
+        pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+        assert min(margins_cm(pixels, dpi).values()) >= 1.0, (dpi, margins_cm(pixels, dpi))
+
+
 # --- how MuseScore itself reads the file --------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import mido
 import pytest
+from page_ink import ink_bands, margins_cm
 from svg_heads import heads_in_order
 
 from drumscore.corpus import resolve
@@ -124,31 +125,6 @@ def test_unknown_kind_and_unreadable_input_are_engrave_errors():
 
 # --- for print and for pasting into HTML ----------------------------------------------------------
 
-CM_PER_INCH = 2.54
-
-
-def ink_bands(ink_rows) -> list[tuple[int, int]]:
-    """The runs of rows that hold ink, top to bottom: (first row, last row)."""
-    bands, start = [], None
-    for y, inked in enumerate([*ink_rows, False]):
-        if inked and start is None:
-            start = y
-        elif not inked and start is not None:
-            bands.append((start, y - 1))
-            start = None
-    return bands
-
-
-def margins_cm(pixels, dpi: float) -> dict[str, float]:
-    """How far the ink (anything darker than light grey) stays from each edge, in centimetres."""
-    import numpy as np
-
-    ink = np.argwhere(pixels[..., :3].min(axis=2) < 200)
-    (top, left), (bottom, right) = ink.min(axis=0), ink.max(axis=0)
-    height, width = pixels.shape[:2]
-    edges = {"top": top, "left": left, "bottom": height - 1 - bottom, "right": width - 1 - right}
-    return {edge: px / dpi * CM_PER_INCH for edge, px in edges.items()}
-
 
 def test_svg_is_plain_svg_even_after_mei_was_written():
     to_mei(musicxml_bytes(LU))  # MEI is written with its own default namespace first
@@ -163,9 +139,8 @@ def test_pdf_ink_is_at_least_a_centimetre_from_every_edge(key):
     pytest.importorskip("cairosvg")
     pdfium = pytest.importorskip("pypdfium2")
     (pdf,) = engrave(musicxml_bytes(arrange(resolve(key))), "pdf").pages
-    page = pdfium.PdfDocument(pdf)[0]
     dpi = 144
-    pixels = page.render(scale=dpi / 72).to_numpy()
+    pixels = pdfium.PdfDocument(pdf)[0].render(scale=dpi / 72).to_numpy()
     assert min(margins_cm(pixels, dpi).values()) >= 1.0, margins_cm(pixels, dpi)
 
 
