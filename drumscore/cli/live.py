@@ -16,8 +16,15 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, ClassVar
+from types import FrameType
+from typing import Any, ClassVar, Protocol
+
+from drumscore.play import liveview
+from drumscore.play.liveview import LiveState, plain_lines
+from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
+from drumscore.track import Hit
 
 #: Taps further apart than this start a new tap tempo.
 TAP_RESET = 2.0
@@ -32,12 +39,22 @@ KEY_HELP = (
 )
 
 
+class Player(Protocol):
+    """What the keys drive: the audio player or a MIDI port's."""
+
+    def command(self, name: str, *args: object) -> None: ...
+
+    def set_tempo(self, tempo: Tempo) -> None: ...
+
+
 class Controls:
     """What each key does to a player: tempo steps, taps, pause, switch, next, stop."""
 
     STEPS: ClassVar[dict[str, int]] = {"+": 1, "=": 1, "-": -1, "_": -1, "]": 5, "[": -5}
 
-    def __init__(self, player, bpm: Fraction, clock=time.monotonic) -> None:
+    def __init__(
+        self, player: Player, bpm: Fraction, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.player = player
         self.bpm = Fraction(bpm)
         self.paused = False
@@ -47,8 +64,6 @@ class Controls:
         self._taps: list[float] = []
 
     def press(self, key: str) -> None:
-        from drumscore.timing import MAX_BPM, MIN_BPM
-
         if key in self.STEPS:
             self._set(min(MAX_BPM, max(MIN_BPM, self.bpm + self.STEPS[key])))
         elif key == " ":
@@ -82,13 +97,11 @@ class Controls:
             self.waiting.append(what)
 
     def _set(self, bpm: Fraction) -> None:
-        from drumscore.timing import Tempo
-
         if bpm != self.bpm:
             self.bpm = bpm
             self.player.set_tempo(Tempo.from_bpm(bpm))
 
-    def passed(self, hit) -> None:
+    def passed(self, hit: Hit | None) -> None:
         """A hit was heard: what waited for the end of a pass has happened once the pass turned."""
         if hit is None or hit.is_count:
             return
@@ -102,7 +115,7 @@ class KeyReader:
     Ctrl-C still interrupts (the terminal keeps its signals); the terminal is restored on close.
     """
 
-    def __init__(self, on_key) -> None:
+    def __init__(self, on_key: Callable[[str], None]) -> None:
         self.on_key = on_key
         self.fd = sys.stdin.fileno()
         self._saved: list[Any] | None = None
@@ -118,7 +131,7 @@ class KeyReader:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         import termios
 
         self._stop.set()
@@ -146,11 +159,9 @@ class KeyReader:
 class PlainView:
     """A line per stroke as it sounds, for pipes and logs."""
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         if hit is None:
             return
-        from drumscore.play.liveview import plain_lines
-
         if hit.is_count:
             print(f"count {hit.k + 1}/{hit.count_in}", flush=True)
             return
@@ -180,22 +191,20 @@ class LiveView:
     """
 
     def __init__(self, keys: bool) -> None:
-        from drumscore.play import liveview
-
         self.lv = liveview
         self.keys = keys
         self.painted = 0
-        self.last = None
-        self.state = None
+        self.last: Hit | None = None
+        self.state: LiveState | None = None
         self.size = terminal_size()
         self.resized = False
-        self._winch = None
+        self._winch: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
         # only the main thread may set a handler; elsewhere the size is checked at each show
         with contextlib.suppress(AttributeError, ValueError):
             self._winch = signal.signal(signal.SIGWINCH, self._on_resize)
         sys.stdout.write(liveview.HIDE_CURSOR)
 
-    def _on_resize(self, signum, frame) -> None:
+    def _on_resize(self, signum: int, frame: FrameType | None) -> None:
         self.resized = True
 
     def _new_size(self) -> bool:
@@ -205,7 +214,7 @@ class LiveView:
         self.size, self.resized = size, False
         return changed
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         resized = self._new_size()
         if hit is None and state == self.state and not resized:
             return  # nothing new to show
@@ -240,7 +249,7 @@ class BigView(LiveView):
         sys.stdout.write(self.lv.ALT_SCREEN)
         self.big = False
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         size, resized = self.size, self.resized  # as LiveView.show will see them
         now = terminal_size()
         if hit is None and state == self.state and not resized and now == size:
