@@ -233,3 +233,17 @@ def test_the_big_display_fills_the_terminal_and_gives_way_on_a_small_one():
     assert "count 3 of 4" in counting
     assert liveview.big_frame(_hit(), state, 100, 12) is None
     assert liveview.big_frame(_hit(), state, 30, 34) is None
+
+
+@pytest.mark.parametrize("columns", [20, 40, 60, 80, 120])
+def test_every_line_fits_and_no_field_is_split(columns):
+    waiting = ("switch at end of pass", "stop at end of pass")
+    state = liveview.LiveState(
+        bpm=123.5, paused=True, waiting=waiting, items=3, label="初投 figure 1"
+    )
+    lines = liveview.hit_frame(_hit(beat=4), state, columns, keys=True)
+    assert all(liveview.shown_width(line) <= columns - 1 for line in lines)
+    text = "\n".join(lines)
+    for field in ("PAUSED", "123.5/min", "[switch at end of pass]", "[stop at end of pass]"):
+        assert field in text or columns < width(field) + 3
+    assert text.count("stroke 5/5") == 1
