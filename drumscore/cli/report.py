@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from drumscore import display
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
@@ -322,8 +323,8 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
             cite = w.provenance.citation if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
             seen.setdefault(w.siglum, f"{w.described}{mark}" + (f" — {cite}" if cite else ""))
-    width = max(len(s) for s in seen)
-    return [f"  {siglum:<{width}}  {what}" for siglum, what in seen.items()]
+    widest = max(display.width(s) for s in seen)
+    return [f"  {display.pad(siglum, widest)}  {what}" for siglum, what in seen.items()]
 
 
 def format_apparatus(a: Apparatus) -> list[str]:

@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 import soundfile as sf
 from cli_run import run_cli
+from system_tools import SOUNDFONT
 
 from drumscore.corpus import resolve
 
-GM = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+GM = SOUNDFONT
 
 
 run = run_cli
@@ -70,13 +71,8 @@ def test_humanized_midi_and_wav_from_one_seed(tmp_path, capsys):
     assert np.any(np.abs(np.diff(clicks) - 60 / 90) > 0.001)  # not even
 
 
+@pytest.mark.requires("fluidsynth", "soundfont")
 def test_soundfont_option(tmp_path, capsys):
-    try:
-        import fluidsynth  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"FluidSynth cannot be imported: {exc}")
-    if not GM.exists():
-        pytest.skip(f"{GM} is missing: apt install fluid-soundfont-gm")
     out = tmp_path / "gm.wav"
     code, stdout, _ = run(
         ["render", "○□○", "--soundfont", str(GM), "--bpm", "120", "-o", str(out)], capsys

@@ -69,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--midi-notes",
         metavar="PI,GU",
         help="MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
-        "(default 45,41: Low Tom, Low Floor Tom)",
+        "(default 41,45: Low Floor Tom, Low Tom)",
     )
     p.add_argument(
         "--json",
