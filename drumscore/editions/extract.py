@@ -561,10 +561,16 @@ class _Reader:
                 )
         chains: list[list] = []
         previous = None
-        for item in items:
-            chainable = (isinstance(item, _Run) and item.is_pattern) or isinstance(
-                item, (_Label, _Divider)
-            )
+        for index, item in enumerate(items):
+            if isinstance(item, _Divider):
+                # a sentence end divides two patterns; beside prose strokes it is prose
+                chainable = (
+                    index > 0
+                    and _is_pattern(items[index - 1])
+                    and _is_pattern(items[index + 1] if index + 1 < len(items) else None)
+                )
+            else:
+                chainable = _is_pattern(item) or isinstance(item, _Label)
             if not chainable:
                 previous = None
                 continue
@@ -804,6 +810,11 @@ class _Reader:
             and nxt.kind != Kind.DRUM
             and (side == FOLLOWS or nxt is not label)
         )
+
+
+def _is_pattern(item: object) -> bool:
+    """True for a run of strokes long enough to be a pattern."""
+    return isinstance(item, _Run) and item.is_pattern
 
 
 def _stop(pending: list[Token]) -> Token | None:

@@ -1,10 +1,12 @@
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sourcefiles import source_text
 
 from drumscore.editions.extract import extract, line_range, parse_glyph_options
-from drumscore.errors import ExtractError, NotationError, OptionError
+from drumscore.errors import DrumscoreError, ExtractError, NotationError, OptionError
 
 # The readings as the editions print them, written out by hand as an independent check.
 LU1 = "○□○○□□○□○○□半○□○□○○○□□○□○"
@@ -260,3 +262,33 @@ def test_two_half_marks_located_in_the_file():
         extract(text)
     assert (info.value.line, info.value.column) == (3, 1)
     assert "line 2, column 3" in str(info.value)
+
+
+# Kanripo markup around look-alike squares, as transcriptions give it: a run may hold 口 and 囗, a
+# page break, a ? for an unreadable character, sentence ends and labels anywhere.
+_MARKUP_PIECES = [
+    "○", "□", "口", "囗", "?", "<pb:KR1d0053_WYG_058-1a>", "¶\n", "\n", "\n\n", "半",
+    "魯鼓", "薛鼓", "鼓", "。", "，", "甲", "(注/文)", "　",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pieces=st.lists(st.sampled_from(_MARKUP_PIECES), min_size=1, max_size=40),
+    partial=st.booleans(),
+)
+def test_markup_around_lookalike_squares_reads_or_refuses(pieces, partial):
+    """Any such passage is read, or refused with a DrumscoreError: never a crash."""
+    text = "".join(pieces)
+    try:
+        found = extract(text, partial=partial)
+    except DrumscoreError:
+        return
+    for f in found.scores:
+        assert set(f.score.pattern.notation) <= set("○□半")
+
+
+def test_sentence_end_after_prose_strokes_before_a_pattern():
+    """口。 before a pattern is prose and a stop, not a divider of the pattern after it."""
+    found = extract("口。○□○○半○□○魯鼓○□○○半○□○薛鼓")
+    assert [f.score.pattern.notation for f in found.scores] == ["○□○○半○□○", "○□○○半○□○"]
