@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from drumscore import glyphs
 from drumscore.display import char_name
-from drumscore.editions import clean as kanripo
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
 from drumscore.errors import ExtractError, NotationError, OptionError
@@ -249,7 +248,7 @@ def extract(
     instead, each doubtful pattern with its `doubts`. `labels` maps more characters to a state
     (`{"薜": "薛"}`), for labels the texts miscopy.
     """
-    fields = kanripo.header(text)
+    fields = lexer.header(text)
     name = edition_name or fields.get("edition", "") or source_name
     reader = _Reader(text, lexer.Tables(glyph_map, labels), partial)
     reader.read()
@@ -352,7 +351,7 @@ class _Reader:
         self.tables = tables
         self.partial = partial
         self.items: list = []
-        self._line_starts = kanripo.line_starts_of(source)
+        self._line_starts = lexer.line_starts_of(source)
         self._doubts: dict[int, list[str]] = {}  # id(run) → doubts
         self._remarks: dict[int, list[str]] = {}
         self._pairs: dict[int, tuple] = {}  # id(run) → (label item, side, figure, state)
@@ -360,7 +359,7 @@ class _Reader:
         self.skipped = 0  # strokes read as part of the prose
 
     def position(self, offset: int) -> Position:
-        return kanripo.position_of(offset, self._line_starts)
+        return lexer.position_of(offset, self._line_starts)
 
     def error(self, offset: int, reason: str, hint: str, *, option: str | None = None):
         pos = self.position(offset)
@@ -882,11 +881,11 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
 
 def _offset(text: str) -> tuple[int, int] | None:
     """(first Kanripo line, offset from file line to Kanripo line) when the header gives lines."""
-    match = re.search(r"lines (\d+)-(\d+)", kanripo.header(text).get("source", ""))
+    match = re.search(r"lines (\d+)-(\d+)", lexer.header(text).get("source", ""))
     if not match:
         return None
     first, last = int(match[1]), int(match[2])
-    start = kanripo.body_start(text)
+    start = lexer.body_start(text)
     body = text.split("\n")[start - 1 :]
     while body and not body[-1].strip():
         body.pop()

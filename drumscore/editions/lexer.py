@@ -8,13 +8,15 @@ which characters are strokes, labels, punctuation, note brackets and markup. The
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from drumscore import glyphs
 from drumscore.errors import NotationError
-from drumscore.model import STATE_SPELLINGS
+from drumscore.model import STATE_SPELLINGS, Position
 
 # --- the tables ---------------------------------------------------------------------------------
 
@@ -219,8 +221,6 @@ def _note(source: str, start: int) -> tuple[int, str]:
         i = j + 1
         if depth == 0:
             return i, _NOTE_MARKUP.sub("", source[start + 1 : j])
-    from drumscore.editions.clean import line_starts_of, position_of
-
     pos = position_of(start, line_starts_of(source))
     raise NotationError(
         f"the note opened here is never closed: a {closer!r} is missing",
@@ -229,3 +229,37 @@ def _note(source: str, start: int) -> tuple[int, str]:
         column=pos.column,
         hint="hint: close the note, or remove the stray bracket.",
     )
+
+
+# --- where a token stands, and the Kanripo header ------------------------------------------------
+
+
+def line_starts_of(source: str) -> array:
+    """The offsets at which the lines of `source` start (one machine word a line)."""
+    starts = array("q", [0])
+    starts.extend(m.end() for m in re.finditer("\n", source))
+    return starts
+
+
+def position_of(offset: int, line_starts: Sequence[int]) -> Position:
+    """Offset, line and column of a source offset, given the offsets at which its lines start."""
+    line = bisect.bisect_right(line_starts, offset)
+    return Position(offset, line, offset - line_starts[line - 1] + 1)
+
+
+def header(source: str) -> dict[str, str]:
+    """The `# key: value` header fields of a witness file (the first value of each key)."""
+    fields: dict[str, str] = {}
+    for line in source.splitlines():
+        if line.startswith("#") and ":" in line:
+            key, _, value = line[1:].partition(":")
+            fields.setdefault(key.strip().casefold(), value.strip())
+    return fields
+
+
+def body_start(source: str) -> int:
+    """The 1-based number of the first line after the leading header lines."""
+    for number, line in enumerate(source.split("\n"), 1):
+        if not line.startswith("#"):
+            return number
+    return 1

@@ -6,7 +6,7 @@ import pytest
 from sourcefiles import SOURCES, source_text
 
 from drumscore import corpus
-from drumscore.editions import clean as kanripo
+from drumscore.editions import lexer
 from drumscore.editions.extract import extract
 
 EDITIONS = corpus.builtin_editions()
@@ -32,7 +32,7 @@ def test_edition_matches_its_source(edition):
     "edition", [e for e in EDITIONS if e.provenance.kanripo], ids=lambda e: e.id
 )
 def test_provenance_matches_header(edition):
-    source = kanripo.header(source_text(edition.provenance.file))["source"]
+    source = lexer.header(source_text(edition.provenance.file))["source"]
     prov = edition.provenance
     assert f"{prov.kanripo}," in source
     assert f"lines {prov.lines}," in source
@@ -41,10 +41,21 @@ def test_provenance_matches_header(edition):
 
 @pytest.mark.parametrize("edition", [e for e in EDITIONS if e.counts], ids=lambda e: e.id)
 def test_stated_counts_are_quoted_from_the_source(edition):
-    text = kanripo.clean(source_text(edition.provenance.file), keep_notes=True).text
-    text = re.sub(r"\s", "", text)
+    text = printed_text(source_text(edition.provenance.file))
     for count in edition.counts:
         assert count.quote and count.quote in text, count
+
+
+def printed_text(source):
+    """The passage's text and its notes' text, without markup, breaks and spaces."""
+    toks = lexer.tokens(source, lexer.Tables())
+    skip = {lexer.Kind.LINE, lexer.Kind.PAGE, lexer.Kind.MARKUP, lexer.Kind.HEADER}
+    text = "".join(
+        t.value if t.kind == lexer.Kind.NOTE else source[t.start : t.end]
+        for t in toks
+        if t.kind not in skip
+    )
+    return re.sub(r"\s", "", text)
 
 
 @pytest.mark.parametrize("edition", EDITIONS, ids=lambda e: e.id)
