@@ -9,16 +9,19 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from drumscore import glyphs as glyph_table
 from drumscore.errors import (
     CorpusError,
     EncodingError,
     InputMissingError,
     NotationError,
+    OptionError,
     ScoreNotFoundError,
 )
 from drumscore.files.reading import OneOf, check_schema, parse_toml, read_input, read_input_text
 from drumscore.model import (
     STATE_SPELLINGS,
+    Dating,
     Edition,
     PrintedNote,
     Provenance,
@@ -79,6 +82,8 @@ EDITION_SCHEMA = {
     "aliases": [str],
     "note": str,
     "source": {k: str for k in ("citation", "file", "kanripo", "lines", "commit", "licence")},
+    "glyphs": dict,
+    "date": {"year": int, "from": int, "to": int, "basis": str},
     "score": [
         {
             "figure": int,
@@ -123,6 +128,8 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         commit=str(source.get("commit", "")),
         licence=str(source.get("licence", "")),
     )
+    glyphs = _glyphs(data.get("glyphs", {}), where)
+    extra = dict(glyphs)
     scores = []
     for i, entry in enumerate(_tables(data, "score", where), 1):
         at = f"{where}: [[score]] #{i}"
@@ -132,9 +139,15 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
             raise CorpusError(f"{at}: state must be 魯 or 薛 and figure 1 or 2")
         printed = _require(entry, "printed", str, at)
         try:
-            pattern = parse(printed)
+            pattern = parse(printed, extra_glyphs=extra)
         except NotationError as exc:
-            raise CorpusError(f"{at}: bad notation: {exc}") from None
+            hint = ""
+            if any(glyph_table.is_symbol_like(c) for c in printed):
+                hint = (
+                    "\nhint: a sign the transcription draws strokes with is recorded in the "
+                    'file\'s [glyphs] table, e.g. "◍" = "□"'
+                )
+            raise CorpusError(f"{at}: bad notation: {exc}{hint}") from None
         notes = []
         for j, note in enumerate(_tables(entry, "notes", at), 1):
             after = _require(note, "after", int, f"{at}, note #{j}")
@@ -189,7 +202,40 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         aliases=tuple(str(a) for a in data.get("aliases", ())),
         note=str(data.get("note", "")),
         path=where,
+        glyphs=glyphs,
+        date=_date(data.get("date"), where),
     )
+
+
+def _glyphs(table: dict, where: str) -> tuple[tuple[str, str], ...]:
+    """The [glyphs] table of an edition file: each sign and the stroke it stands for."""
+    out = []
+    for glyph, target in table.items():
+        reason = glyph_table.mapping_refusal(glyph, target if isinstance(target, str) else "")
+        if reason:
+            raise CorpusError(f"{where}: [glyphs] {glyph!r} = {target!r}: {reason}")
+        out.append((glyph, target))
+    return tuple(out)
+
+
+def _date(table: dict | None, where: str) -> Dating | None:
+    """The [date] table of an edition file: `year`, or `from` and `to`, and the `basis`."""
+    if table is None:
+        return None
+    year, first, last = table.get("year"), table.get("from"), table.get("to")
+    if (year is None) == (first is None or last is None) or (year is not None and (first or last)):
+        raise CorpusError(
+            f"{where}: [date] must give either year = 1748 or from = 1736 and to = 1748, with "
+            f"basis; it has {sorted(table)}"
+        )
+    if not table.get("basis"):
+        raise CorpusError(f"{where}: [date] needs its basis: what the date rests on")
+    try:
+        if year is not None:
+            return Dating(year, year, table["basis"])
+        return Dating(first, last, table["basis"])
+    except OptionError as exc:
+        raise CorpusError(f"{where}: [date]: {exc}") from None
 
 
 @functools.cache

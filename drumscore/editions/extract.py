@@ -32,14 +32,6 @@ MIN_STROKES = 3
 #: Text between two runs at most this long (without spaces and punctuation) interrupts them.
 MAX_INTERRUPTION = 2
 FOLLOWS, PRECEDES = "follows", "precedes"
-#: The characters of the labels 魯鼓 and 薛鼓 in every spelling: never a stroke.
-LABEL_CHARS = frozenset("".join(lexer.STATE_CHARS) + lexer.DRUM_CHARS)
-#: Characters with a meaning in a passage's markup (notes, line ends, tags): never a stroke.
-MARKUP_CHARS = frozenset(
-    "".join(lexer.NOTE_BRACKETS) + "".join(lexer.NOTE_BRACKETS.values()) + lexer.LINE_MARK
-) | {"<", ">"}
-#: What --glyph may map a sign to.
-GLYPH_TARGETS = {glyphs.CIRCLE: "鼙", glyphs.SQUARE: "鼓"}
 #: Tokens that may stand inside a pattern between its strokes.
 _INSIDE = frozenset(
     {Kind.SPACE, Kind.INDENT, Kind.LINE, Kind.PAGE, Kind.MARKUP, Kind.NOTE, Kind.PUNCT}
@@ -112,6 +104,8 @@ class Extraction:
     source_lines: tuple[int, int] | None = None
     #: Strokes read as part of the prose: lone ○ of glosses, □ headwords, 〇 zeros, lost text.
     skipped: int = 0
+    #: The glyph mapping the passage was read with (each sign and the stroke it stands for).
+    glyphs: tuple[tuple[str, str], ...] = ()
 
     def kanripo_lines(self, found: Found) -> str:
         """The line range of a score in the Kanripo file the passage was copied from, if known."""
@@ -138,11 +132,7 @@ def line_range(first: int, last: int, *, words: bool = False) -> str:
 
 
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:
-    """Glyph mappings written `X=○` as a mapping from X to ○ or □.
-
-    X must be a sign that means nothing else in a passage: not notation already, not a character
-    of the labels 魯鼓/薛鼓, not markup (note brackets, ¶, tags) and not a space.
-    """
+    """Glyph mappings written `X=○` as a mapping from X to ○ or □ (see glyphs.mapping_refusal)."""
     mapping: dict[str, str] = {}
     given: dict[str, str] = {}
     for spec in specs or ():
@@ -154,13 +144,9 @@ def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, 
                 "stroke it stands for)",
                 option="glyph",
             )
-        if target not in GLYPH_TARGETS:
-            raise OptionError(
-                f"glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
-                " write X=○ or X=□",
-                option="glyph",
-            )
-        reason = _glyph_refusal(glyph)
+        reason = glyphs.mapping_refusal(glyph, target)
+        if reason and target not in glyphs.GLYPH_TARGETS:
+            raise OptionError(f"glyph {spec!r}: {reason}", option="glyph")
         if reason:
             raise OptionError(
                 f"glyph {spec!r}: {reason}; a glyph mapping is for a sign that the "
@@ -176,19 +162,6 @@ def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, 
         mapping[glyph] = target
         given[glyph] = spec
     return mapping
-
-
-def _glyph_refusal(glyph: str) -> str:
-    """Why `glyph` cannot be mapped to a stroke, or "" if it can."""
-    if glyph in glyphs.CANONICAL:
-        return f"{glyph!r} is notation already, read as {glyphs.CANONICAL[glyph]}"
-    if glyph in LABEL_CHARS:
-        return f"{glyph!r} belongs to the labels 魯鼓 and 薛鼓, it is not a stroke"
-    if glyph in MARKUP_CHARS:
-        return f"{glyph!r} is markup in a passage (notes, line ends, tags), not a stroke"
-    if glyph.isspace():
-        return f"{glyph!r} is a space, which is ignored between strokes"
-    return ""
 
 
 def parse_label_options(specs: Iterable[str] | None) -> dict[str, str]:
@@ -265,7 +238,12 @@ def extract(
         len(i.strokes) for i in reader.items if isinstance(i, _Run) and not i.is_pattern
     )
     return Extraction(
-        tuple(found), name, extraction.provenance, extraction.source_lines, skipped=skipped
+        tuple(found),
+        name,
+        extraction.provenance,
+        extraction.source_lines,
+        skipped=skipped,
+        glyphs=tuple(sorted((glyph_map or {}).items())),
     )
 
 

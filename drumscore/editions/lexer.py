@@ -23,12 +23,12 @@ from drumscore.model import STATE_SPELLINGS, Position
 #: The state characters of a label (魯鼓, 鲁鼓, 薛鼓, 辥鼓, 辪鼓) and what they read as.
 STATE_CHARS: dict[str, str] = {c: s for c, s in STATE_SPELLINGS.items() if not c.isascii()}
 #: The drum character of a label, and of the heading 鼓 before the first figure.
-DRUM_CHARS = "鼓鼔皷"
+DRUM_CHARS = glyphs.DRUM_CHARS
 #: Interlinear notes: ( … ) in Kanripo, （ … ） and 【 … 】 in modern and web texts.
-NOTE_BRACKETS = {"(": ")", "（": "）", "【": "】"}
+NOTE_BRACKETS = glyphs.NOTE_BRACKETS
 #: Inside a note, / separates the two small columns; it is not text.
 NOTE_COLUMN = "/"
-LINE_MARK = "¶"
+LINE_MARK = glyphs.LINE_MARK
 #: Punctuation that may stand between strokes of one pattern (a pause, not a sentence end).
 PAUSE = "，、,·・"
 #: Punctuation that ends a sentence: between two strokes it divides them, unless 半 is beside it.
