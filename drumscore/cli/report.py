@@ -52,18 +52,31 @@ def score_data(score: Score) -> dict[str, Any]:
     }
 
 
-def list_table(scores: Sequence[Score], users: frozenset[str] = frozenset()) -> str:
-    """What `drumscore list` prints: a row per score with its counts per section; the editions
-    whose ids are in `users` are marked as the user's own."""
+def date_data(edition: Edition | None) -> dict[str, Any] | None:
+    """An edition's date as JSON-ready data: the text, the two years and the basis."""
+    if edition is None or edition.date is None:
+        return None
+    d = edition.date
+    return {"text": d.text, "earliest": d.earliest, "latest": d.latest, "basis": d.basis}
+
+
+def list_table(
+    scores: Sequence[Score],
+    users: frozenset[str] = frozenset(),
+    editions: Sequence[Edition] = (),
+) -> str:
+    """What `drumscore list` prints: a row per score with its edition's date and its counts per
+    section; the editions whose ids are in `users` are marked as the user's own."""
+    dates = {e.id: e.date.text for e in editions if e.date is not None}
     rows = []
     for s in scores:
         name = f"{s.edition_name} (yours)" if s.edition_id in users else s.edition_name
-        cells = [name, str(s.figure), f"{s.state}鼓"]
+        cells = [name, dates.get(s.edition_id, "-"), str(s.figure), f"{s.state}鼓"]
         for section in Section.in_order():
             cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
         cells.append(s.key)
         rows.append(cells)
-    header = ["edition", "fig", "drum", "head", "touhu 投壺", "she 射", "name"]
+    header = ["edition", "date", "fig", "drum", "head", "touhu 投壺", "she 射", "name"]
     return table(rows, header)
 
 
@@ -108,6 +121,8 @@ def show_data(
     data["lines"] = score.lines or None
     data["notes"] = [{"after": n.after, "text": n.text, "line": n.line} for n in score.notes]
     data["edition_note"] = edition.note if edition is not None and edition.note else None
+    data["date"] = date_data(edition)
+    data["glyphs"] = dict(edition.glyphs) if edition is not None else {}
     data["user_edition"] = bool(edition is not None and edition.user)
     data["stated_counts"] = [
         {
@@ -153,6 +168,11 @@ def show_text(score: Score, checks: Sequence[CountCheck], edition: Edition | Non
             lines.append(f"  commit:  {prov.commit}")
         if prov.licence:
             lines.append(f"  licence: {prov.licence}")
+    if edition is not None and edition.date is not None:
+        lines.append(f"  date:    {edition.date.text} ({edition.date.basis})")
+    if edition is not None and edition.glyphs:
+        read = ", ".join(f"{g} read as {t}" for g, t in edition.glyphs)
+        lines.append(f"  glyphs:  {read} (as the transcription draws the strokes)")
     if edition is not None and edition.note:
         lines.append(f"  note:    {edition.note}")
     return "\n".join(lines)

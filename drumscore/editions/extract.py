@@ -250,6 +250,19 @@ def extract(
 def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
     where = f" in {source_name}" if source_name else ""
     labels = [i for i in reader.items if isinstance(i, _Label) and i.kind == Kind.LABEL]
+    halves = _layout_halves(reader.source, reader.tables)
+    if labels and halves:
+        first, half = reader.position(labels[0].token.start), reader.position(halves[0])
+        return ExtractError(
+            f"no drum notation found{where}: the layout of the figures is there — "
+            f"{len(labels)} labels ({reader._text(labels[0].token)} at line {first.line}, column "
+            f"{first.column}, …) and {len(halves)} 半 marks standing apart from the prose (line "
+            f"{half.line}, column {half.column}, …) — but not one ○ (鼙) or □ (鼓) stroke: the "
+            "shapes were lost in the transcription, so no score can be read from it. Take the "
+            "passage from another transcription or a facsimile; if this one draws the strokes "
+            "with other signs, map them to strokes: X=○ / X=□",
+            option="glyph",
+        )
     if labels:
         first = reader.position(labels[0].token.start)
         return ExtractError(
@@ -265,6 +278,22 @@ def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
         "transcription draws the strokes with other signs, map them to strokes: X=○ / X=□",
         option="glyph",
     )
+
+
+def _layout_halves(source: str, tables: lexer.Tables) -> list[int]:
+    """The offsets of the 半 marks that stand apart from the prose (no text on either side, as
+    in a figure whose shapes are lost); 半 in 取半以下 is a word of the prose."""
+    skip = (Kind.SPACE, Kind.INDENT, Kind.MARKUP)
+    toks = [t for t in lexer.tokens(source, tables) if t.kind not in skip]
+    found = []
+    for i, t in enumerate(toks):
+        if t.kind != Kind.HALF:
+            continue
+        before = toks[i - 1].kind if i else None
+        after = toks[i + 1].kind if i + 1 < len(toks) else None
+        if Kind.OTHER not in (before, after):
+            found.append(t.start)
+    return found
 
 
 @dataclass(slots=True)

@@ -14,7 +14,9 @@ EDITIONS = corpus.builtin_editions()
 
 def test_every_witness_with_notation_has_an_edition():
     files = {e.provenance.file for e in EDITIONS}
-    witnesses = {p.name for p in SOURCES.glob("KR*.txt") if "TLS" not in p.name}
+    # the TLS 禮記 and 吳澄's 儀禮逸經 lost the shapes in transcription: nothing to extract
+    shapeless = ("KR1d0052", "KR1d0034")
+    witnesses = {p.name for p in SOURCES.glob("KR*.txt") if not p.name.startswith(shapeless)}
     assert witnesses <= files
     assert {"001_a32c6902e9fda003.txt", "003_69e158327cd5ca34.txt"} <= files
 
@@ -22,7 +24,7 @@ def test_every_witness_with_notation_has_an_edition():
 @pytest.mark.parametrize("edition", EDITIONS, ids=lambda e: e.id)
 def test_edition_matches_its_source(edition):
     text = source_text(edition.provenance.file)
-    found = extract(text)
+    found = extract(text, glyph_map=dict(edition.glyphs))
     printed = {(f.score.figure, f.score.state): f.score.printed for f in found.scores}
     stored = {(s.figure, s.state): s.printed for s in edition.scores}
     assert stored == printed
@@ -60,7 +62,7 @@ def printed_text(source):
 
 @pytest.mark.parametrize("edition", EDITIONS, ids=lambda e: e.id)
 def test_notes_inside_the_patterns_match_the_source(edition):
-    found = extract(source_text(edition.provenance.file))
+    found = extract(source_text(edition.provenance.file), glyph_map=dict(edition.glyphs))
     notes = {(f.score.figure, f.score.state): f.score.notes for f in found.scores}
     for score in edition.scores:
         assert score.notes == notes[(score.figure, score.state)]
