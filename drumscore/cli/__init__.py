@@ -9,11 +9,14 @@ import sys
 import threading
 from collections.abc import Sequence
 from types import FrameType
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from drumscore.cli.commands import collate, compare, corpus, extract, play, render, serve, site
 from drumscore.cli.options import error_message
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
+
+if TYPE_CHECKING:
+    from drumscore.corpus import SkippedFile
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
 COMMANDS = (corpus, render, play, extract, compare, collate, site, serve)
@@ -144,7 +147,23 @@ def _stale_removed(path, pid: int) -> None:
     say(f"drumscore: removed {str(path)!r}, left by an earlier run (process {pid}) that was killed")
 
 
+#: The user's edition files left out of the corpus in this run, warned of when it ends.
+_left_out: dict[str, SkippedFile] = {}
+
+
+def _skipped(skipped: SkippedFile) -> None:
+    _left_out.setdefault(skipped.path, skipped)
+
+
+def _warn_left_out() -> None:
+    """One warning line for each of the user's edition files left out of the corpus."""
+    for path, skipped in _left_out.items():
+        say(f"drumscore: warning: left out your edition file {path!r}: {skipped.reason}")
+    _left_out.clear()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from drumscore.corpus import on_skipped
     from drumscore.files.atomic import on_stale_removed
 
     _open_standard_descriptors()
@@ -153,10 +172,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _terminate)
         signal.signal(signal.SIGHUP, _terminate)
     previous = on_stale_removed(_stale_removed)
+    previous_skipped = on_skipped(_skipped)
+    _left_out.clear()
     try:
-        return _main(argv)
+        code = _main(argv)
+        _warn_left_out()
+        return code
     finally:
+        _left_out.clear()
         on_stale_removed(previous)
+        on_skipped(previous_skipped)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -171,6 +196,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         return args.run(args)
     except DrumscoreError as exc:
+        # the error is the one line: a file left out is said when a run goes on without it
+        _left_out.clear()
         fail(error_message(exc), exc.exit_status)
     except KeyboardInterrupt:
         say("drumscore: interrupted")
