@@ -188,9 +188,9 @@ def run(args: argparse.Namespace) -> int:
 
     glyph_map = parse_glyph_options(args.glyph)
     labels = parse_label_options(args.label)
-    date = _date(args)
     add_id = check_add(args)[1] if args.add is not None else None
     output = check_output(args)
+    date = _date(args)
     kept = None
     if output is not None and os.path.lexists(output):
         from drumscore.editions.write import kept_from
