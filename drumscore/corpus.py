@@ -235,6 +235,7 @@ def _date(table: dict | None, where: str) -> Dating | None:
     try:
         if year is not None:
             return Dating(year, year, table["basis"])
+        assert first is not None and last is not None
         return Dating(first, last, table["basis"])
     except OptionError as exc:
         raise CorpusError(f"{where}: [date]: {exc}") from None

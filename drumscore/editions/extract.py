@@ -16,6 +16,7 @@ Every diagnostic points at a token's own position in the file.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -34,10 +35,26 @@ MAX_INTERRUPTION = 2
 FOLLOWS, PRECEDES = "follows", "precedes"
 #: Tokens that may stand inside a pattern between its strokes.
 _INSIDE = frozenset(
-    {Kind.SPACE, Kind.INDENT, Kind.LINE, Kind.PAGE, Kind.MARKUP, Kind.NOTE, Kind.PUNCT}
+    {
+        Kind.SPACE,
+        Kind.INDENT,
+        Kind.LINE,
+        Kind.PAGE,
+        Kind.MARKUP,
+        Kind.NOTE,
+        Kind.PUNCT,
+        Kind.INVISIBLE,
+        Kind.FOOTNOTE,
+    }
 )
 #: What the report of a pattern lists as joined (the rest, spaces and ¶, is not worth a line).
-_REPORTED = {Kind.LINE: "line break", Kind.PAGE: "page break", Kind.PUNCT: "punctuation"}
+_REPORTED = {
+    Kind.LINE: "line break",
+    Kind.PAGE: "page break",
+    Kind.PUNCT: "punctuation",
+    Kind.FOOTNOTE: "footnote mark",
+    Kind.INVISIBLE: "invisible character",
+}
 _STATES = tuple(State)
 
 
@@ -88,6 +105,12 @@ class Found:
         punct = "".join(j.text for j in self.joined if j.kind == "punctuation")
         if punct:
             parts.append(f"punctuation {punct}")
+        marks = " ".join(j.text for j in self.joined if j.kind == "footnote mark")
+        if marks:
+            parts.append(f"footnote marks {marks}" if " " in marks else f"footnote mark {marks}")
+        unseen = sorted({j.text for j in self.joined if j.kind == "invisible character"})
+        if unseen:
+            parts.append(f"invisible characters ({', '.join(unseen)})")
         n = len(self.notes)
         if n:
             parts.append(f"{n} note{'s' if n != 1 else ''}")
@@ -263,6 +286,18 @@ def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
             "with other signs, map them to strokes: X=○ / X=□",
             option="glyph",
         )
+    runs = [i for i in reader.items if isinstance(i, _Run)]
+    if runs and not labels:
+        signs = sum(len(r.strokes) for r in runs)
+        first = reader.position(runs[0].first)
+        return ExtractError(
+            f"no score here{where}: the text has {signs} ○/□ sign{'s' if signs != 1 else ''} "
+            f"(the first at line {first.line}, column {first.column}), but none stands in a drum "
+            "pattern: no run of them has 半 or a 魯鼓/薛鼓 label near it, as list bullets (○), "
+            "marks for characters that could not be typed (□), glosses (○圜音圓) and numbers "
+            "(二〇〇) do not. If a pattern is there, include its label in the passage",
+            option="glyph",
+        )
     if labels:
         first = reader.position(labels[0].token.start)
         return ExtractError(
@@ -310,15 +345,20 @@ class _Run:
     lead_half: int | None = None  # offset of a 半 before the first stroke
     trail_half: int | None = None  # offset of a 半 after the last stroke
     trailing_notes: list[Token] = field(default_factory=list)
+    #: footnote marks and invisible characters after the last stroke (read through to a label)
+    trailing_marks: list[Token] = field(default_factory=list)
     #: (strokes, printed, joined, halves, last) at the last line break inside the run
     cut: tuple | None = None
     blank_before: bool = False  # only a blank line (and spacing) since the previous run
     adjacent: bool = False  # only spacing, markup, notes or punctuation since the previous item
+    #: no 半 and no label near: list bullets (○), characters that could not be typed (□)
+    prose: bool = False
 
     @property
     def is_pattern(self) -> bool:
-        """Long enough, and with 半 inside or both drums: not a lone ○ or 口 of the prose."""
-        if len(self.strokes) < MIN_STROKES:
+        """Long enough, and with 半 inside or both drums: not a lone ○ or 口 of the prose; and
+        without 半, beside a label (or a divided run of the figure): not bullets or lost text."""
+        if len(self.strokes) < MIN_STROKES or self.prose:
             return False
         return bool(self.halves) or len(set(self.strokes)) == 2
 
@@ -465,6 +505,22 @@ class _Reader:
                 blank = False
         if run is not None:
             self._close(run, pending)
+        self._mark_prose()
+
+    def _mark_prose(self) -> None:
+        """Runs without 半 that stand beside no label are prose: ○ bullets, □ for lost text."""
+        items = self.items
+        for index, item in enumerate(items):
+            if not isinstance(item, _Run) or not item.is_pattern:
+                continue
+            if item.halves or item.lead_half is not None or item.trail_half is not None:
+                continue
+            before = items[index - 1] if index else None
+            after = items[index + 1] if index + 1 < len(items) else None
+            near = (item.adjacent and isinstance(before, (_Label, _Divider))) or (
+                isinstance(after, (_Label, _Divider)) and after.adjacent
+            )
+            item.prose = not near
 
     def _absorb(self, run: _Run, pending: list[Token]) -> None:
         """The tokens between two strokes (or a stroke and 半) belong to the pattern."""
@@ -494,12 +550,38 @@ class _Reader:
         punctuated = any(t.kind == Kind.PUNCT for t in pending)
         word = text.value.lstrip(lexer.SPACES)[:4]
         gloss = any(c in lexer.GLOSS for c in word) or word[:1] in lexer.NUMERALS
-        if not (punctuated or gloss or len(tail) == 1):
-            return
         offset = run.joined[joined].end
         while self.source[offset] not in self.tables.stroke_chars:
             offset += 1
         first = self.position(offset)
+        after = next((t for t in pending if t.kind not in (Kind.SPACE, Kind.MARKUP)), text)
+        if (after.kind == Kind.PUNCT and after.value in lexer.STOP) or after.kind == Kind.NOTE:
+            # ○。 or ○（…）: a gloss ○ is followed by its words, so this is the last stroke
+            self._remarks.setdefault(id(run), []).append(
+                f"read {''.join(tail)!r} at line {first.line}, column {first.column} as the "
+                f"pattern's last stroke{'s' if len(tail) > 1 else ''}: "
+                f"{'a note' if after.kind == Kind.NOTE else repr(after.value)} follows, where a "
+                "gloss would go on with its words"
+            )
+            return
+        if after.kind in (Kind.LINE, Kind.PAGE) and not gloss:
+            # alone on its line, then prose: a last stroke, or a mark that opens the prose
+            reason = (
+                f"{''.join(tail)!r} alone at the start of line {first.line} after the pattern may "
+                "be its last stroke or a mark that opens the text after it (as ○ opens a gloss)"
+            )
+            if not self.partial:
+                raise self.error(
+                    offset,
+                    reason,
+                    "check the edition: if it is a stroke, join it to the line before; if it "
+                    "opens the text after the pattern, put that text on its line",
+                    option="partial",
+                )
+            self._doubts.setdefault(id(run), []).append(reason + "; read as a stroke")
+            return
+        if not (punctuated or gloss or len(tail) == 1):
+            return
         del run.strokes[strokes:], run.printed[printed:], run.joined[joined:]
         run.last = last
         run.trail_half = None
@@ -523,6 +605,7 @@ class _Reader:
             run.halves.pop()
             run.printed.pop()
         run.trailing_notes = [t for t in pending if t.kind == Kind.NOTE]
+        run.trailing_marks = [t for t in pending if t.kind in (Kind.FOOTNOTE, Kind.INVISIBLE)]
 
     def _check_neighbour(self, token: Token, step: int) -> None:
         """A symbol-like character touching a run of strokes is likely an unmapped stroke."""
@@ -558,12 +641,19 @@ class _Reader:
             if a.is_pattern or b.is_pattern:
                 ch = _bare(gap.token.value)[0]
                 offset = gap.token.start + gap.token.value.index(ch)
-                raise self.error(
-                    offset,
-                    f"a run of strokes is interrupted by {char_name(ch)}",
+                hint = (
                     "inside a pattern only strokes, 半, spaces, line breaks, punctuation, markup "
                     "and notes in brackets may stand; if it is a note, put it in brackets; if "
-                    "it is a miscopied stroke, correct it",
+                    "it is a miscopied stroke, correct it"
+                )
+                if unicodedata.category(ch) in ("Cf", "Cc"):
+                    hint = (
+                        "it is an invisible formatting character, such as web pages leave in "
+                        "a text; only zero-width spaces and joiners, the byte order mark and the "
+                        "soft hyphen are read through; delete it"
+                    )
+                raise self.error(
+                    offset, f"a run of strokes is interrupted by {char_name(ch)}", hint
                 )
         chains: list[list] = []
         previous = None
@@ -775,6 +865,9 @@ class _Reader:
         printed = "".join(run.printed)
         parsed = parse(printed, extra_glyphs=extra)
         notes = list(run.notes)
+        joined = list(run.joined)
+        if run.trailing_marks and self._continues(run, label, side):
+            joined += run.trailing_marks
         if run.trailing_notes and self._continues(run, label, side):
             merged = "".join(t.value for t in run.trailing_notes)
             notes.append((len(run.strokes), merged, run.trailing_notes[0].start))
@@ -798,7 +891,8 @@ class _Reader:
             notes=printed_notes,
             note_positions=tuple(self.position(o) for _, _, o in notes),
             joined=tuple(
-                Joined(_REPORTED[t.kind], self._text(t), self.position(t.start)) for t in run.joined
+                Joined(_REPORTED[t.kind], _shown(t.value or self._text(t)), self.position(t.start))
+                for t in joined
             ),
             remarks=tuple(self._remarks.get(id(run), ())),
             doubts=tuple(self._doubts.get(id(run), ())),
@@ -816,6 +910,15 @@ class _Reader:
             and nxt.kind != Kind.DRUM
             and (side == FOLLOWS or nxt is not label)
         )
+
+
+def _shown(text: str) -> str:
+    """`text` fit to print: each invisible character named by code point and name instead."""
+    if not any(c in lexer.INVISIBLE for c in text):
+        return text
+    return ", ".join(
+        f"U+{ord(c):04X} {unicodedata.name(c, '')}".strip() for c in dict.fromkeys(text)
+    )
 
 
 def _is_pattern(item: object) -> bool:

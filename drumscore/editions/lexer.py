@@ -42,6 +42,12 @@ GLOSS = "音反切如"
 NUMERALS = "一二三四五六七八九十百千萬"
 #: Spaces inside a line: ignored between strokes.
 SPACES = " \t\r\u3000\xa0"
+#: Characters that web copies leave invisible in a text (zero-width spaces and joiners, the byte
+#: order mark, the soft hyphen): read through between strokes and inside a label, and named.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\xad"
+#: Footnote marks of web copies and modern editions, between a pattern and its label or inside it:
+#: [1], ［1］, 〔1〕, ※, superscript digits and circled numbers ①–⑳.
+FOOTNOTE = r"\[[0-9]{1,3}\]|［[0-9０-９]{1,3}］|〔[0-9０-９]{1,3}〕|※|[⁰¹²³⁴⁵⁶⁷⁸⁹]+|[\u2460-\u2473]"
 
 
 class Kind:
@@ -56,6 +62,8 @@ class Kind:
     NOTE = "note"  # value: the note's text without brackets and column marks
     SPACE = "space"
     INDENT = "indent"  # leading spaces of a line
+    INVISIBLE = "invisible character"  # value: the characters
+    FOOTNOTE = "footnote mark"
     LINE = "line break"
     PAGE = "page break"  # <pb:…> or a line holding only markup
     MARKUP = "markup"  # ¶ and other tags
@@ -103,6 +111,7 @@ class Tables:
             + "<\n"
         )
         space = _class(SPACES)
+        joiner = _class(" \u3000" + INVISIBLE)  # what may stand inside a label: 魯 鼓, 魯\u200b鼓
         notes = [
             f"{re.escape(o)}(?:[^{_class(o + c)}]|{re.escape(o)}[^{_class(o + c)}]*{re.escape(c)})*"
             f"{re.escape(c)}"
@@ -119,10 +128,12 @@ class Tables:
                     r"(?P<tag><[^<>\n]*>)",
                     f"(?P<mark>{re.escape(LINE_MARK)}+)",
                     f"(?P<space>[{space}]+)",
+                    f"(?P<invisible>[{_class(INVISIBLE)}]+)",
+                    f"(?P<footnote>{FOOTNOTE})",
                     f"(?P<note>{'|'.join(notes)})",
                     f"(?P<strokes>[{_class(strokes)}]+)",
                     f"(?P<half>[{_class(halves)}])",
-                    f"(?P<label>[{_class(self.states)}][ \u3000]?[{DRUM_CHARS}])",
+                    f"(?P<label>[{_class(self.states)}][{joiner}]?[{DRUM_CHARS}])",
                     f"(?P<drum>[{DRUM_CHARS}])",
                     f"(?P<punct>[{_class(PUNCTUATION)}])",
                     f"(?P<other>[^{_class(special)}]+)",
@@ -175,6 +186,10 @@ def tokens(source: str, tables: Tables) -> Iterator[Token]:
                 yield Token(Kind.LABEL, start, end, states[source[start]])
             elif group == "space":
                 yield Token(Kind.SPACE, start, end)
+            elif group == "invisible":
+                yield Token(Kind.INVISIBLE, start, end, match.group())
+            elif group == "footnote":
+                yield Token(Kind.FOOTNOTE, start, end, match.group())
             elif group == "indent":
                 yield Token(Kind.INDENT, start, end)
             elif group == "empty":
