@@ -881,6 +881,11 @@ class _Reader:
             parsed, edition_id, name, figure, state, printed, notes=printed_notes, lines=lines
         )
         label_text = self._text(label.token) if label is not None and state else ""
+        remarks = list(self._remarks.get(id(run), ()))
+        unseen = "".join(c for c in label_text if c in lexer.INVISIBLE)
+        if unseen:
+            label_text = "".join(c for c in label_text if c not in lexer.INVISIBLE)
+            remarks.append(f"label {label_text!r} read through {_shown(unseen)}")
         return Found(
             score=score,
             label=label_text,
@@ -894,7 +899,7 @@ class _Reader:
                 Joined(_REPORTED[t.kind], _shown(t.value or self._text(t)), self.position(t.start))
                 for t in joined
             ),
-            remarks=tuple(self._remarks.get(id(run), ())),
+            remarks=tuple(remarks),
             doubts=tuple(self._doubts.get(id(run), ())),
         )
 

@@ -313,6 +313,8 @@ def test_two_half_marks_located_in_the_file():
 _MARKUP_PIECES = [
     "○", "□", "口", "囗", "?", "<pb:KR1d0053_WYG_058-1a>", "¶\n", "\n", "\n\n", "半",
     "魯鼓", "薛鼓", "鼓", "。", "，", "甲", "(注/文)", "　",
+    # and what web copies add: footnote marks, zero-width and other invisible characters, glosses
+    "[1]", "①", "¹", "※", "\u200b", "\ufeff", "\u202e", "○圜音圓", "口。",
 ]  # fmt: skip
 
 

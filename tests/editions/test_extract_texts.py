@@ -364,6 +364,8 @@ def test_invisible_characters_inside_a_pattern_and_a_label_are_read_through_and_
     assert f"U+{ord(ch):04X}" in summary and ch not in summary
     assert all(ch not in j.text for f in found.scores for j in f.joined)
     assert found.scores[0].score.printed == LU1
+    assert found.scores[0].label == "魯鼓"
+    assert f"label '魯鼓' read through U+{ord(ch):04X}" in found.scores[0].remarks[0]
 
 
 def test_an_invisible_character_that_stops_the_reading_is_named_not_printed_raw():
