@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from drumscore import glyphs as glyph_table
 from drumscore.errors import (
@@ -41,7 +42,7 @@ FIGURES = (1, 2)
 _NAME = re.compile(r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*(?P<edition>.+))?$")
 
 
-def _require(table: dict, key: str, kind: type | tuple, where: str):
+def _require(table: dict, key: str, kind: type | tuple, where: str) -> Any:
     if key not in table:
         raise CorpusError(f"{where}: missing key {key!r}")
     value = table[key]

@@ -17,11 +17,17 @@ import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from drumscore import corpus
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.model import Edition, Section
+from drumscore.render.musicxml import musicxml_bytes
 from drumscore.site import data as sitedata
 from drumscore.timeline import arrange
+
+if TYPE_CHECKING:
+    import numpy as np
 
 STATIC = Path(__file__).with_name("static")
 #: A file in every built site, so a rebuild may replace the folder and nothing else.
@@ -255,7 +261,7 @@ holds markers at 半 and the score's name.</p>
 </section>"""
 
 
-def score_page(entry, score_data: dict, files: dict[str, str], shared):
+def score_page(entry: sitedata.Entry, score_data: dict, files: dict[str, str], shared: dict) -> str:
     root = "../"
     staff = ""
     if files.get("staff-she"):
@@ -402,7 +408,13 @@ def apparatus_html(a: dict) -> str:
     return f'<p class="apparatus-summary">{summary}</p>{listing}{table}{counts_html}'
 
 
-def index_page(scores: list[dict], collations: list[dict], pool, shared, apparatuses=None) -> str:
+def index_page(
+    scores: list[dict],
+    collations: list[dict],
+    pool: tuple[Edition, ...],
+    shared: dict,
+    apparatuses: dict[tuple[int, str], dict] | None = None,
+) -> str:
     by_key = {s["key"]: s for s in scores}
     apparatuses = apparatuses or {}
     blocks = []
@@ -492,7 +504,7 @@ it, hear it at the tempo you choose and download it; the compare view lines two 
     return _page("The drum scores of 投壺", body, root="", data="")
 
 
-def compare_page(scores: list[dict], comparisons: dict, shared) -> str:
+def compare_page(scores: list[dict], comparisons: dict, shared: dict) -> str:
     options = "".join(f'<option value="{esc(s["key"])}">{esc(s["title"])}</option>' for s in scores)
     body = f"""<h1>Compare two readings</h1>
 <p class="lead">The strokes of A and B aligned (as <code>drumscore compare</code> aligns them):
@@ -538,7 +550,7 @@ taps it; <kbd>q</kbd> stops at the end of the pass, <kbd>Esc</kbd> at once.</p>
     return _page("Compare two readings", body, root="", script="compare.js", data=data)
 
 
-def _count_click(rate: int):
+def _count_click(rate: int) -> np.ndarray:
     """The count-in sound: a short, dry wood-block click, unlike either drum (made here)."""
     import numpy as np
 
@@ -563,11 +575,10 @@ def _staff_svg(musicxml: bytes) -> bytes | None:
 
 
 def _write_files(
-    out: Path, entry, files: dict[str, str], musicxml: bool
+    out: Path, entry: sitedata.Entry, files: dict[str, str], musicxml: bool
 ) -> tuple[int, bytes | None]:
     """MIDI of each section and MusicXML of 射 and 投壺; the count and the 射 MusicXML."""
     from drumscore.render.midi import midi_bytes
-    from drumscore.render.musicxml import musicxml_bytes
 
     written = 0
     whole = None
@@ -627,8 +638,6 @@ def build_site(
     The site is made in a temporary folder beside `out` and moved into place when complete, so
     a failed build leaves the earlier site as it was.
     """
-    from drumscore import corpus
-
     started = time.perf_counter()
     out = Path(out)
     _check_target(out)
@@ -682,7 +691,12 @@ def _replace(work: Path, out: Path) -> None:
         os.replace(work, out)
 
 
-def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool) -> SiteReport:
+def _build_into(
+    work: Path,
+    pool: tuple[Edition, ...],
+    progress: Callable[[str], None] | None,
+    musicxml: bool,
+) -> SiteReport:
     report = SiteReport(work)
     items = sitedata.entries(pool)
     shared = {"kit": sitedata.kit_data(), "tempo": sitedata.tempo_data()}

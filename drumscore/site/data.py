@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass
 
 from drumscore.analysis.collate import Collation, check_score, collate
 from drumscore.analysis.compare import Comparison, compare
+from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build
+from drumscore.apparatus.table import apparatus_data
 from drumscore.model import SECTION_ORDER, Drum, Edition, Score, Section
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
 
@@ -255,9 +257,6 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> dict[tuple
     """The critical apparatus of each figure and drum (as `drumscore collate` gives it), keyed by
     (figure, state), each witness with its score's page; the standard text is the base when it
     is in the pool, else the first edition."""
-    from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build
-    from drumscore.apparatus.table import apparatus_data
-
     slugs = {e.score.key: e.slug for e in items}
     ids = [e.id for e in pool]
     base = DEFAULT_BASE if DEFAULT_BASE in ids else ids[0]

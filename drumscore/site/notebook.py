@@ -12,6 +12,7 @@ import html
 import io
 
 from drumscore.model import Pattern, Score, Section
+from drumscore.timeline import arrange
 
 STYLE = """<style>
 .drumscore-nb { font-family: system-ui, sans-serif; line-height: 1.4; }
@@ -68,7 +69,6 @@ def audio_html(score: Score) -> str:
     import soundfile as sf
 
     from drumscore.render.mix import render_audio
-    from drumscore.timeline import arrange
 
     timeline = arrange(score)
     audio = render_audio(timeline)
