@@ -295,8 +295,7 @@ def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
             f"(the first at line {first.line}, column {first.column}), but none stands in a drum "
             "pattern: no run of them has 半 or a 魯鼓/薛鼓 label near it, as list bullets (○), "
             "marks for characters that could not be typed (□), glosses (○圜音圓) and numbers "
-            "(二〇〇) do not. If a pattern is there, include its label in the passage",
-            option="glyph",
+            "(二〇〇) do not. If a pattern is there, include its label in the passage"
         )
     if labels:
         first = reader.position(labels[0].token.start)
