@@ -477,6 +477,7 @@ def extraction_data(extraction: Extraction, path: str, encoding: str) -> dict[st
         "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
         "doubtful": extraction.doubtful,
         "skipped_strokes": extraction.skipped,
+        "glyphs": dict(extraction.glyphs),
         "scores": [found_data(extraction, f) for f in extraction.scores],
     }
 
@@ -527,4 +528,7 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
     if extraction.skipped:
         signs = plural(extraction.skipped, "stroke sign")
         out.append(f"  left as prose: {signs} outside the patterns")
+    if extraction.glyphs:
+        read = ", ".join(f"{g} as {t}" for g, t in extraction.glyphs)
+        out.append(f"  glyphs read: {read} (an edition file records the mapping)")
     return "\n".join(out)

@@ -291,12 +291,14 @@ def test_every_option_round_trips_through_the_edition_file(glyph_passage, folder
     assert lu.printed == "○◍○○◍◍○半○◍○○" and lu.pattern.notation == LU1_CANON
     # what extract --json said of the passage is what the file holds
     code, out, _ = run_cli(["extract", str(glyph_passage), "--json", *EVERY_OPTION[:6]], capsys)
-    found = {
-        (s["figure"], s["state"]): (s["printed"], s["notation"]) for s in json.loads(out)["scores"]
-    }
+    data = json.loads(out)
+    assert data["glyphs"] == {"◍": "□"}
+    found = {(s["figure"], s["state"]): (s["printed"], s["notation"]) for s in data["scores"]}
     held = {(s.figure, s.state): (s.printed, s.pattern.notation) for s in edition.scores}
     assert found == held
     # every command reads the edition, the notation canonical, the printing kept
+    _, out, _ = run_cli(["extract", str(glyph_passage), *EVERY_OPTION[:6]], capsys)
+    assert "glyphs read: ◍ as □" in out
     code, out, err = run_cli(["show", "lu@mine", "--json"], capsys)
     assert code == 0, err
     data = json.loads(out)
