@@ -1,6 +1,8 @@
 """The lexer: typed tokens with their places in the file, notes and markup told from the text."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sourcefiles import SOURCES
 
 from drumscore.editions import lexer
@@ -78,6 +80,27 @@ def test_a_long_passage_is_few_tokens_and_positions_are_exact():
     last = toks[4]
     assert lexer.position_of(last.start, starts).line == 2
     assert lexer.position_of(last.end - 1, starts).column == len(line)
+
+
+PIECES = [
+    "○", "□", "口", "囗", "?", "<pb:KR1d0053_WYG_058-1a>", "¶\n", "\n", "\n\n", "半", "魯鼓",
+    "薛鼓", "薜鼓", "鼓", "。", "，", "甲", "(注/文)", "（甲（乙）丙）", "　", "[1]", "①", "¹", "※",
+    "\u200b", "\ufeff", "魯\u200b鼓", "# source: x\n",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=30))
+def test_the_tokens_cover_the_passage_in_order_without_overlap(pieces):
+    """Every character of a passage is in exactly one token, in order: nothing the parser reads
+    is lost or read twice (an unknown label takes the 鼓 after it)."""
+    text = "".join(pieces)
+    position = 0
+    for token in lexer.tokens(text, lexer.Tables()):
+        assert token.start == position <= token.end
+        assert token.end > token.start or token.kind == Kind.BLANK  # an empty line is empty
+        position = token.end
+    assert position == len(text)
 
 
 # --- bad input ---
