@@ -181,7 +181,9 @@ def _checks_html(score_data: dict) -> str:
             if c["agrees"]
             else f'<span class="disagree">differs: {esc("; ".join(c["disagreements"]))}</span>'
         )
-        quote = f' <q lang="zh">{esc(c["quote"])}</q>' if c["quote"] else ""
+        quote = "".join(
+            f' <q lang="zh">{esc(q["quote"])}</q> ({esc(q["siglum"])})' for q in c["quotes"]
+        )
         where = ", ".join(c["quoted_in"])
         items.append(
             f"<li>{esc(c['by'])}, {esc(c['section'])}: 鼙 {c['pi']} 鼓 {c['gu']}{quote} "
@@ -189,6 +191,25 @@ def _checks_html(score_data: dict) -> str:
             f"鼓 {c['actual']['gu']}: {verdict}</li>"
         )
     return f'<ul class="checks">{"".join(items)}</ul>'
+
+
+def _standing_html(score_data: dict, root: str) -> str:
+    """The score's figure and drum across the editions: the apparatus's two numbers and which
+    reading this edition prints."""
+    a = score_data["apparatus"]
+    if not a:
+        return ""
+    anchor = a["score"].replace("/", "-")
+    where = ""
+    if a["reading"] is not None:
+        how = "; ".join(a["differences"]) or "the majority reading" if a["readings"] > 1 else ""
+        where = f" This edition prints reading {a['reading']} of {a['readings']}" + (
+            f" ({esc(how)})." if how else "."
+        )
+    return (
+        f'<p class="apparatus-summary">Across the editions (<a href="{root}index.html#{anchor}">'
+        f"{esc(a['score'])}</a>): {esc(a['summary']['text'])}.{where}</p>"
+    )
 
 
 def _source_html(score_data: dict) -> str:
@@ -289,6 +310,7 @@ def score_page(entry: sitedata.Entry, score_data: dict, files: dict[str, str], s
 <h2 id="counts-h">Counts and checks</h2>
 {_counts_table(score_data)}
 {_checks_html(score_data)}
+{_standing_html(score_data, root)}
 </section>
 <section aria-labelledby="source-h">
 <h2 id="source-h">Source</h2>
@@ -335,34 +357,30 @@ def apparatus_html(a: dict) -> str:
     witnesses = {w["siglum"]: w for w in a["witnesses"]}
     base = witnesses[a["base"]]
     places = []
-    for p in a["places"]:
+    for n, p in enumerate(a["places"], 1):
         variants = "; ".join(
             f'<span class="variant" lang="zh">{esc(v["text"] or "—")}</span> '
             f"{_sigla(v['sigla'], witnesses)}"
             + (f' <span class="why">({esc(v["description"])})</span>' if v["description"] else "")
-            + (
-                f' <span class="why">(reported by {esc(v["reported_by"])}: '
-                f'<q lang="zh">{esc(v["quote"])}</q>)</span>'
-                if v.get("reported_by")
-                else ""
+            + "".join(
+                f' <span class="why">({esc(r["siglum"])} reported in {esc(r["reported_by"])}: '
+                f'<q lang="zh">{esc(r["quote"])}</q>)</span>'
+                for r in v["reported"]
             )
             for v in p["variants"]
         )
+        kind = "" if p["editions_part"] else ' class="reported"'
         places.append(
-            f'<li><span class="place">{esc(p["label"])} ({esc(p["section"])})</span> '
-            f'<span class="lemma" lang="zh">{esc(p["lemma"]["text"] or "—")}</span> '
-            f"{_sigla(p['lemma']['sigla'], witnesses)} ] {variants}</li>"
+            f'<li value="{n}"{kind}><span class="place">{esc(p["label"])} ({esc(p["section"])})'
+            f'</span> <span class="lemma" lang="zh">{esc(p["lemma"]["text"] or "—")}</span> '
+            f"{_sigla(p['lemma']['printed'], witnesses)} ] {variants}</li>"
         )
-    count = len(a["places"])
-    if places:
-        summary = (
-            f"{count} place{'s' if count != 1 else ''} of variation against the base, "
-            f'<span lang="zh">{esc(base["edition"])}</span> (<code>{esc(base["siglum"])}</code>):'
-        )
-        listing = f'<ol class="places">{"".join(places)}</ol>'
-    else:
-        summary = f"No place of variation: all {len(witnesses)} editions read alike."
-        listing = ""
+    summary = (
+        f"{esc(a['summary']['text'])} (base: "
+        f'<span lang="zh">{esc(base["edition"])}</span>, <code>{esc(base["siglum"])}</code>)'
+    )
+    listing = f'<ol class="places">{"".join(places)}</ol>' if places else ""
+    listing += "".join(f'<p class="agreement" lang="zh">{esc(t)}</p>' for t in a["agreements"])
     varies = [c["varies"] for c in a["columns"]]
     head = "".join(
         f'<th scope=col class="{"varies" if v else ""}">{esc(c["label"])}</th>'
@@ -376,7 +394,17 @@ def apparatus_html(a: dict) -> str:
             f"{esc(cell or '·')}</td>"
             for cell, v in zip(cells, varies, strict=True)
         )
-        rows.append(f"<tr><th scope=row>{_sigla([siglum], witnesses)}</th>{tds}</tr>")
+        w = witnesses[siglum]
+        reported = (
+            f' <span class="why">reported in {esc(w["reported_by"])}: '
+            f'<q lang="zh">{esc(w["quote"])}</q></span>'
+            if w["reported_by"]
+            else ""
+        )
+        kind = ' class="reported"' if w["reported_by"] else ""
+        rows.append(
+            f"<tr{kind}><th scope=row>{_sigla([siglum], witnesses)}{reported}</th>{tds}</tr>"
+        )
     table = (
         f"<details{' open' if places else ''}><summary>Every edition aligned ({len(witnesses)} "
         f'rows; columns that vary are marked)</summary><div class="scroll">'
@@ -409,76 +437,47 @@ def apparatus_html(a: dict) -> str:
 
 
 def index_page(
-    scores: list[dict],
-    collations: list[dict],
-    pool: tuple[Edition, ...],
-    shared: dict,
-    apparatuses: dict[tuple[int, str], dict] | None = None,
+    scores: list[dict], apparatuses: list[dict], pool: tuple[Edition, ...], shared: dict
 ) -> str:
-    by_key = {s["key"]: s for s in scores}
-    apparatuses = apparatuses or {}
     blocks = []
-    for c in collations:
-        state_slug = STATE_NAMES.get(c["state"], c["state"])
-        heading = f"{c['state']}鼓 · figure {c['figure']}"
+    for a in apparatuses:
+        state_slug = STATE_NAMES.get(a["state"], a["state"])
+        heading = f"{a['state']}鼓 · figure {a['figure']}"
         readings = []
-        majority = c["readings"][0]["notation"] if c["readings"] else ""
-        for i, r in enumerate(c["readings"]):
+        majority = a["readings"][0] if a["readings"] else None
+        total = sum(len(r["scores"]) for r in a["readings"])
+        for i, r in enumerate(a["readings"]):
             letter = chr(ord("A") + i)
             links = ", ".join(
-                _score_link(s, f'<span lang="zh">{esc(by_key[s["key"]]["edition_name"])}</span>')
-                for s in r["scores"]
+                _score_link(s, f'<span lang="zh">{esc(name)}</span>')
+                for s, name in zip(r["scores"], r["editions"], strict=True)
             )
             diffs = ""
-            if r["differences"]:
-                first = r["scores"][0]["key"]
-                other = next(
-                    (x["scores"][0]["key"] for x in c["readings"] if x["notation"] == majority),
-                    first,
-                )
+            if r["differences"] and majority is not None:
                 diffs = (
                     '<ul class="differences">'
                     + "".join(f"<li>{esc(d)}</li>" for d in r["differences"])
-                    + f'</ul><p><a href="compare.html?a={_q(other)}&amp;b={_q(first)}">'
-                    "Compare with the majority reading</a></p>"
+                    + f'</ul><p><a href="compare.html?a={_q(majority["keys"][0])}&amp;'
+                    f'b={_q(r["keys"][0])}">Compare with the majority reading</a></p>'
                 )
-            counts = " · ".join(
-                f"{name} ○{v['pi']} □{v['gu']}"
-                for name, v in r["counts"].items()
-                if name in ("touhu", "she")
-            )
-            tag = "majority" if i == 0 and len(c["readings"]) > 1 else "reading"
+            tag = "majority" if i == 0 and len(a["readings"]) > 1 else "reading"
             readings.append(
                 f'<li class="reading"><p><strong>{letter}</strong> ({tag}, '
-                f"{len(r['scores'])} of {sum(len(x['scores']) for x in c['readings'])} editions;"
-                f" {counts})</p>{_mini_notation(r['notation'])}<p class=editions>{links}</p>"
-                f"{diffs}</li>"
+                f"{len(r['scores'])} of {total} editions)</p>{_mini_notation(r['notation'])}"
+                f"<p class=editions>{links}</p>{diffs}</li>"
             )
         agree = (
-            "All editions agree."
-            if len(c["readings"]) == 1
-            else f"The editions part: {len(c['readings'])} readings."
+            "All printed editions agree."
+            if len(a["readings"]) == 1
+            else f"The printed editions part: {len(a['readings'])} readings."
         )
-        checks = []
-        for k in c["counts"]:
-            letters = [chr(ord("A") + int(i)) for i in k["agreeing"]]
-            agreeing = f"reading {', '.join(letters)} agrees" if letters else "no reading agrees"
-            checks.append(
-                f"<li>{esc(k['by'])}, {esc(k['section'])}: 鼙 {k['pi']} 鼓 {k['gu']} "
-                f"(quoted in {esc(', '.join(k['quoted_in']))}): {agreeing}</li>"
-            )
-        checks_html = (
-            f'<p>Stated counts:</p><ul class="checks">{"".join(checks)}</ul>' if checks else ""
-        )
-        apparatus = apparatuses.get((c["figure"], c["state"]))
-        if apparatus is not None:
-            checks_html = apparatus_html(apparatus)
         blocks.append(
-            f'<section class="collation" id="{state_slug}-{c["figure"]}" '
-            f'aria-labelledby="h-{state_slug}-{c["figure"]}">'
-            f'<h2 id="h-{state_slug}-{c["figure"]}"><span lang="zh">{esc(heading)}</span></h2>'
-            f'<p>{agree}</p><ol class="readings">{"".join(readings)}</ol>'
-            f"<h3>Apparatus</h3>{checks_html}</section>"
+            f'<section class="collation" id="{state_slug}-{a["figure"]}" '
+            f'aria-labelledby="h-{state_slug}-{a["figure"]}">'
+            f'<h2 id="h-{state_slug}-{a["figure"]}"><span lang="zh">{esc(heading)}</span></h2>'
+            f"<p>{agree}</p>"
+            f'<ol class="readings">{"".join(readings)}</ol>'
+            f"<h3>Apparatus</h3>{apparatus_html(a)}</section>"
         )
     rows = []
     for edition in pool:
@@ -704,10 +703,13 @@ def _build_into(
     (work / "score").mkdir()
     (work / "files").mkdir()
     scores = []
+    apparatuses = sitedata.apparatuses(pool, items)
+    by_score = {(a["figure"], a["state"]): a for a in apparatuses}
     for entry in items:
         if progress:
             progress(entry.score.key)
-        score_data = sitedata.score_data(entry, pool)
+        apparatus = by_score.get((entry.score.figure, entry.score.state))
+        score_data = sitedata.score_data(entry, pool, apparatus)
         files: dict[str, str] = {}
         written, whole = _write_files(work, entry, files, musicxml)
         report.files += written
@@ -724,9 +726,7 @@ def _build_into(
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append("no staff notation: Verovio is not installed (the notation extra)")
-    collations = sitedata.collations(pool, items)
-    apparatuses = sitedata.apparatuses(pool, items)
-    index = index_page(scores, collations, pool, shared, apparatuses)
+    index = index_page(scores, apparatuses, pool, shared)
     (work / "index.html").write_text(index, "utf-8")
     comparisons = sitedata.comparisons(items)
     (work / "compare.html").write_text(compare_page(scores, comparisons, shared), "utf-8")

@@ -10,9 +10,13 @@ from __future__ import annotations
 import base64
 import html
 import io
+from typing import TYPE_CHECKING
 
 from drumscore.model import Pattern, Score, Section
 from drumscore.timeline import arrange
+
+if TYPE_CHECKING:
+    from drumscore.apparatus.align import Apparatus
 
 STYLE = """<style>
 .drumscore-nb { font-family: system-ui, sans-serif; line-height: 1.4; }
@@ -103,3 +107,31 @@ def score_html(score: Score) -> str:
 def pattern_html(pattern: Pattern) -> str:
     """The notebook view of a bare pattern: as for a score, without edition and source."""
     return score_html(Score(pattern, printed=pattern.notation))
+
+
+def apparatus_html(a: Apparatus) -> str:
+    """The notebook view of an apparatus: its summary (the words every view uses), each place,
+    and every witness aligned, a text known from a note marked with who reports it."""
+    places = []
+    for n, p in enumerate(a.places, 1):
+        readings = "; ".join(
+            f"{_esc(v.shown)} {_esc(' '.join(v.sigla))}"
+            + (f" ({_esc(v.description)})" if v.description else "")
+            + "".join(f" ({_esc(str(r))})" for r in v.reports)
+            for v in p.variants
+        )
+        places.append(
+            f"<li value={n}>{_esc(p.label)} ({_esc(p.section_name)}) {_esc(p.lemma.shown)} "
+            f"{_esc(' '.join(p.lemma.printed))} ] {readings}</li>"
+        )
+    rows = []
+    for i, w in enumerate(a.witnesses):
+        name = f"{w.siglum} (reported in {w.reported_by})" if w.reported else w.siglum
+        cells = "".join(f"<td>{_esc(c or '·')}</td>" for c in a.row(i))
+        rows.append(f'<tr><th class="nb-meta">{_esc(name)}</th>{cells}</tr>')
+    agreements = "".join(f'<p class="nb-meta">{_esc(t)}</p>' for t in a.agreements)
+    return (
+        f'{STYLE}<div class="drumscore-nb"><strong lang="zh">{_esc(a.title)}</strong>'
+        f'<p class="nb-meta">{_esc(a.summary)}</p><ol>{"".join(places)}</ol>{agreements}'
+        f'<table lang="zh">{"".join(rows)}</table></div>'
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drumscore.apparatus.align import SCORES, build, build_all
+from drumscore.apparatus.align import SCORES, build, collate
 from drumscore.corpus import edition_from_dict, editions
 
 
@@ -28,17 +28,18 @@ def sigla_where(figure, state, keep):
 
 
 def test_every_witness_reads_back_from_the_alignment_of_every_score():
-    for a in build_all():
-        assert len(a.witnesses) == len(editions())
+    for a in collate():
+        assert len(a.printed) == len(editions())
         for i, w in enumerate(a.witnesses):
             assert a.text_of(i) == w.score.pattern.notation
 
 
 def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
-    lu1, lu2 = build_all(scores=[(1, "魯"), (2, "魯")])
+    lu1, lu2 = collate(scores=[(1, "魯"), (2, "魯")])
     (place,) = [p for p in lu1.places if p.reported]
     (v,) = place.reported
-    assert (place.label, place.lemma.text, v.text, v.sigla, v.reported_by) == (
+    (r,) = v.reports
+    assert (place.label, place.lemma.text, v.text, v.sigla, r.reported_by) == (
         "8",
         "□",
         "○",
@@ -47,52 +48,64 @@ def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
     )
     (note,) = lu1.notes
     assert note.siglum == "yishu" and "少" in note.text
-    (added,) = [p for p in lu2.places if not p.editions_part]
-    assert added.label == "after 21" and added.reported[0].text == "□○"
+    # after the last stroke: 大戴禮's □○ as the note reports it, and 儀禮經傳通解 printing it
+    (added,) = [p for p in lu2.places if p.label == "after 21"]
+    assert added.reported[0].text == "□○" and added.editions_part
+    assert [v.sigla for v in added.variants] == [("tongjie", "大戴禮")]
+    # each text a note reports is a row of its own: its reporter's row with the reading put in
+    (wu,) = lu1.reported
+    assert (wu.siglum, wu.reported_by) == ("吳澄本", "yishu")
+    yishu = lu1.siglum_index("yishu")
+    assert (
+        lu1.text_of(lu1.siglum_index("吳澄本"))
+        == lu1.text_of(yishu)[:7] + "○" + (lu1.text_of(yishu)[8:])
+    )
+    (da,) = lu2.reported
+    assert da.notation == lu2.witnesses[lu2.siglum_index("yishu")].notation + "□○"
+    assert (added.start, added.stop) == (len(lu2.columns) - 2, len(lu2.columns))
 
 
 def test_lu_2_has_a_place_for_the_circle_five_editions_lack():
-    (a,) = build_all(scores=[(2, "魯")])
+    (a,) = collate(scores=[(2, "魯")])
     thirteen = sigla_where(2, "魯", lambda s: s.pattern.counts().pi == 13)
     assert thirteen == {"xunzuan", "weishi", "yueshu", "rijiang", "zuantu"}
     # 儀禮經傳通解 (tongjie) has a single ○ there too, in a reading that parts elsewhere as well
     single = sigla_where(2, "魯", lambda s: s.pattern.notation.split("半")[1].startswith("○□○□"))
     assert single == thirteen | {"tongjie"}
     (place,) = [p for p in a.parting if p.position == 11]
-    (variant,) = [v for v in place.variants if not v.reported_by and v.text == ""]
-    assert thirteen <= set(variant.sigla) <= single
-    assert set(place.lemma.sigla) == {e.id for e in editions()} - single
+    (variant,) = [v for v in place.variants if not v.reports and v.text == ""]
+    # gaps rather than substitutions: 儀禮經傳通解 lacks the same ○
+    assert set(variant.sigla) == single
+    assert set(place.lemma.printed) == {e.id for e in editions()} - single
     assert place.lemma.text == "○"
     # the base reads ○○ at strokes 11-12 (after 半), and the place is the first of that run
     base = a.base.score.pattern
     assert [s.drum.symbol for s in base.strokes[10:12]] == ["○", "○"]
     assert base.strokes[9].drum.symbol != "○" and base.strokes[12].drum.symbol != "○"
     assert place.position == 11 and place.section.value == "touhu" and base.half < 11
-    # the run rule names the run where every reading at the place is a gap or the lemma
-    if all(v.text in ("", "○") for v in place.variants if not v.reported_by):
-        assert (place.run.first, place.run.last) == (11, 12)
-    assert variant.description in ("one ○ fewer in the run 11–12", "omits ○")
+    assert (place.run.first, place.run.last) == (11, 12)
+    assert variant.description == "one ○ fewer in the run 11–12"
 
 
 def test_xue_2_places_are_where_liji_benyi_parts_from_the_rest():
-    (a,) = build_all(scores=[(2, "薛")])
+    (a,) = collate(scores=[(2, "薛")])
     base = a.base.notation
     differ = sigla_where(2, "薛", lambda s: s.pattern.notation != base)
     assert differ == {"benyi", "benyi-skqs"}
     assert a.parting
     for place in a.parting:
-        assert [set(v.sigla) for v in place.variants if not v.reported_by] == [differ]
+        assert [set(v.printed) for v in place.variants if v.printed] == [differ]
     (place,) = a.parting
     assert place.variants[0].description.startswith("one ○ more in the run")
 
 
 def test_the_first_figure_parts_only_where_wuli_yuhai_and_zuantu_do():
     """五禮通考 □ for ○ at stroke 4 of 魯; 玉海 before 半 in both; 纂圖互註禮記 one ○ more."""
-    lu1, xue1 = build_all(scores=[(1, "魯"), (1, "薛")])
+    lu1, xue1 = collate(scores=[(1, "魯"), (1, "薛")])
     for a, parting in ((lu1, {"wuli", "yuhai", "zuantu"}), (xue1, {"yuhai"})):
         state, base = a.witnesses[0].score.state, a.base.notation
         assert {e.id for e in editions() if e.score(state, 1).pattern.notation != base} == parting
-        sigla = {s for p in a.parting for v in p.variants if not v.reported_by for s in v.sigla}
+        sigla = {s for p in a.parting for v in p.variants if not v.reports for s in v.sigla}
         assert sigla == parting
         assert all(p.position < a.base.score.pattern.half + 2 for p in a.parting)
 
@@ -168,5 +181,143 @@ def test_any_witnesses_read_back_and_every_place_accounts_for_every_witness(foun
 
 
 def test_scores_are_the_four():
-    assert [a.key for a in build_all()] == ["lu/1", "xue/1", "lu/2", "xue/2"]
+    assert [a.key for a in collate()] == ["lu/1", "xue/1", "lu/2", "xue/2"]
     assert len(SCORES) == 4
+
+
+# --- stated counts, checked on every witness ---------------------------------------------------
+
+
+def stated(a, by, section):
+    return next(c for c in a.counts if c.stated.by == by and c.stated.section.value == section)
+
+
+def test_benyi_second_xue_has_22_pi_where_xu_counts_21():
+    (a,) = collate(scores=[(2, "薛")])
+    she = stated(a, "徐伯魯", "she")
+    assert she.stated.pi == 21
+    ((_, why),) = [d for d in she.disagreeing() if d[0] == "benyi"]
+    assert why == ("鼙 22 where 徐伯魯 counts 21",)
+    assert [q.text for q in she.quotes if q.siglum == "benyi"] != [""]
+
+
+def test_second_lu_of_five_editions_has_13_pi_where_xu_counts_14():
+    (a,) = collate(scores=[(2, "魯")])
+    she = stated(a, "徐伯魯", "she")
+    bad = {s for s, c in she.results if c.pi != she.stated.pi}
+    assert she.stated.pi == 14 and {c.pi for s, c in she.results if s in bad} == {13}
+    names = {a.witnesses[a.siglum_index(s)].name for s in bad}
+    assert names == {"禮記訓纂", "衛湜禮記集說", "樂書", "日講禮記解義", "纂圖互註禮記"}
+
+
+def test_xu_first_xue_half_disagrees_with_every_edition():
+    (a,) = collate(scores=[(1, "薛")])
+    half = stated(a, "徐伯魯", "touhu")
+    assert half.stated.gu == 7 and half.agreeing == ()
+    assert all(c.gu != 7 for _, c in half.results)
+
+
+def test_stated_counts_keep_the_quote_of_every_edition_that_prints_them():
+    (a,) = collate(scores=[(1, "魯")])
+    whole = stated(a, "徐伯魯", "she")
+    assert {q.siglum: q.text for q in whole.quotes} == {
+        "benyi": "其全则鼙声十三鼔声十",
+        "benyi-skqs": "其全則鼙聲十三鼔聲十",
+    }
+
+
+def test_check_score_checks_one_score_with_the_quotes():
+    from drumscore.apparatus.align import check_score
+    from drumscore.corpus import resolve
+
+    checks = check_score(resolve("xue/2@benyi"))
+    she = next(c for c in checks if c.stated.by == "徐伯魯" and c.stated.section.value == "she")
+    ((key, counts),) = she.results
+    assert key == "xue/2@benyi" and counts.pi == 22 and she.agreeing == ()
+    assert all(q.text for q in she.quotes)
+
+
+# --- the majority view ---------------------------------------------------------------------------
+
+
+def test_majority_first_and_differences_located():
+    (a,) = collate(scores=[(2, "魯")])
+    majority, other, tongjie = a.readings
+    assert len(majority.witnesses) > len(other.witnesses) > len(tongjie.witnesses)
+    assert set(other.sigla) == {"weishi", "xunzuan", "yueshu", "rijiang", "zuantu"}
+    (diff,) = other.differences
+    assert diff == "11 (touhu): one ○ fewer in the run 11–12"
+    assert tongjie.sigla == ("tongjie",) and len(tongjie.differences) == 3
+    assert majority.differences == ()
+    assert all(not w.reported for r in a.readings for w in r.witnesses)
+
+
+def test_one_reading_exactly_when_no_place_parts_the_printed_editions():
+    for a in collate():
+        assert (len(a.readings) == 1) == (a.parting == ())
+
+
+def test_the_majority_is_read_off_the_alignment_for_any_witnesses():
+    a = one("○□○○□", "○□□○□", "○□□○□", "○□□○□○")
+    majority, *rest = a.readings
+    assert majority.sigla == ("e1", "e2") and majority.notation == "○□□○□"
+    assert [r.sigla for r in rest] == [("e0",), ("e3",)]
+    assert rest[0].differences == ("3 (she): ○ for □",)
+    assert rest[1].differences == ("after 5 (she): adds ○",)
+
+
+# --- among alignments of equal cost: the tie-break rule -----------------------------------------
+
+
+def test_a_stroke_lacking_and_one_added_rather_than_two_changed():
+    # ○□ against □○: two substitutions cost 2, as do one ○ lacking and one added
+    a = one("○□", "□○")
+    assert len(a.columns) == 3 and all("" in c.cells for c in a.columns if c.varies)
+    described = [v.description for p in a.places for v in p.variants]
+    assert len(described) == 2 and not any(" for " in d for d in described)
+
+
+def test_strokes_lacking_together_rather_than_one_by_one():
+    # two of ○□○□○□ lacking: ○□ together, not a ○ here and a □ there
+    a = one("○□○□○□", "○□○□")
+    (place,) = a.places
+    assert place.stop - place.start == 2 and place.variants[0].text == ""
+
+
+def test_a_reported_reading_is_evidence_where_a_witness_adds_the_same():
+    base = "○□○○□□○○半○□○○□○○○○□○□○"
+    tongjie = "○○○□□○○半○□○□○○○○□○□○□○"  # 儀禮經傳通解's second 魯
+    note = {"after": 21, "text": "大戴禮下尚有一□一○朱子從之"}
+    pool = [
+        edition_from_dict(
+            {"id": ident, "name": ident, "score": [{"figure": 2, "state": "魯", **score}]}
+        )
+        for ident, score in (
+            ("base", {"printed": base}),
+            ("noted", {"printed": base, "notes": [note]}),
+            ("tongjie", {"printed": tongjie}),
+        )
+    ]
+    a = build(pool, 2, "魯", base="base")
+    assert [p.label for p in a.parting] == ["2", "11", "after 21"]
+    added = a.parting[-1]
+    (v,) = added.variants
+    assert (v.text, v.printed, [r.siglum for r in v.reports]) == ("□○", ("tongjie",), ["大戴禮"])
+    assert a.agreements == (
+        "大戴禮 (reported in noted: 「大戴禮下尚有一□一○朱子從之」) = tongjie (tongjie)",
+    )
+    # without the note, the rule alone already prefers gaps to the three substitutions
+    b = build(pool[::2], 2, "魯", base="base")
+    assert all("for" not in v.description for p in b.places for v in p.variants)
+
+
+# --- bad input ---
+
+
+def test_no_edition_has_the_score():
+    import pytest
+
+    from drumscore.errors import OptionError
+
+    with pytest.raises(OptionError, match="has no 魯鼓 of figure 2"):
+        build(eds("○□"), 2, "魯", base="e0")

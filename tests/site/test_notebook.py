@@ -42,3 +42,17 @@ def test_a_pattern_without_half_shows_one_part():
     assert glyphs(markup) == "○□□○" and "半" not in glyphs(markup)
     audio, rate = embedded_audio(markup)
     assert len(audio) > 3 * rate
+
+
+def test_an_apparatus_shows_its_summary_and_a_row_for_every_witness():
+    from drumscore.apparatus.align import collate
+
+    (a,) = collate(scores=[(2, "魯")])
+    markup = a._repr_html_()
+    assert a.summary in markup
+    rows = re.findall(r"<tr><th[^>]*>(.*?)</th>(.*?)</tr>", markup)
+    assert len(rows) == len(a.witnesses)
+    for (name, cells), w in zip(rows, a.witnesses, strict=True):
+        assert name.startswith(w.siglum)
+        assert ("reported in yishu" in name) == w.reported
+        assert "".join(re.findall(r"<td>([○□半])</td>", cells)) == w.notation
