@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "drumscore"
-JOBS = ("render", "files", "play", "editions", "analysis", "apparatus", "site")
+JOBS = ("render", "files", "play", "editions", "analysis", "apparatus", "site", "performance")
 #: The one way the core reaches a job folder: a notebook asks a Score or Pattern for its HTML
 #: view, which model.py builds with the site's notebook module, imported when asked.
 NOTEBOOK_VIEW = {("model.py", "drumscore.site.notebook")}
