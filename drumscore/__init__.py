@@ -23,6 +23,7 @@ DrumscoreError; RuntimeFailure and MissingDependencyError mark the ones that are
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 from drumscore.errors import (
@@ -74,6 +75,11 @@ if TYPE_CHECKING:
     from drumscore.timeline import Timeline, arrange
 
 __version__ = "0.1.0"
+
+if "IPython" in sys.modules:  # in a notebook, Scores and Patterns show themselves (site/notebook)
+    from drumscore.site.notebook import register
+
+    register()
 
 #: The names loaded on first use (PEP 562), and the module each comes from.
 _LAZY = {

@@ -92,12 +92,22 @@ class Section(enum.Enum):
         return SECTION_ORDER
 
     @property
+    def label(self) -> str:
+        """The short name shown beside counts: 投壺 touhu, 射 she, before 半."""
+        return _SECTION_TABLE[self][0]
+
+    @property
     def description(self) -> str:
-        return {
-            Section.TOUHU: "投壺 (the strokes after 半)",
-            Section.SHE: "射 (the whole pattern)",
-            Section.HEAD: "the strokes before 半",
-        }[self]
+        """The name that says which strokes: 投壺 (the strokes after 半)…"""
+        return _SECTION_TABLE[self][1]
+
+
+#: The one table of the sections' names: each one's short label and its description.
+_SECTION_TABLE: dict[Section, tuple[str, str]] = {
+    Section.HEAD: ("before 半", "the strokes before 半"),
+    Section.TOUHU: ("投壺 touhu", "投壺 (the strokes after 半)"),
+    Section.SHE: ("射 she", "射 (the whole pattern)"),
+}
 
 
 #: The one order in which sections are listed (tables, JSON, comparisons): the strokes before 半,
@@ -190,12 +200,6 @@ class Pattern:
         """The notation, with 半 where it stands: str(parse("○□ 半 ○")) == "○□半○"."""
         return self.notation
 
-    def _repr_html_(self) -> str:
-        """A notebook's view: the notation in its shapes with 半, and a player of it."""
-        from drumscore.site.notebook import pattern_html  # the notebook view, heavy imports
-
-        return pattern_html(self)
-
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
@@ -277,12 +281,6 @@ class Score:
             return self.pattern.notation
         slug = self.state.slug if self.state else ""
         return f"{slug}/{self.figure}@{self.edition_id}"
-
-    def _repr_html_(self) -> str:
-        """A notebook's view: title, notation with 半, counts, source and a player of it."""
-        from drumscore.site.notebook import score_html  # the notebook view, heavy imports
-
-        return score_html(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,20 +7,18 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 
 from __future__ import annotations
 
-import html
-import json
 import os
 import shutil
 import tempfile
 import time
-import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from drumscore.errors import DrumscoreError, OptionError, OutputError
-from drumscore.model import Edition, Section
+from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.site import data as sitedata
+from drumscore.site.templating import render
 from drumscore.timeline import arrange
 
 STATIC = Path(__file__).with_name("static")
@@ -29,8 +27,6 @@ MARKER = ".drumscore-site"
 #: Sections written as MIDI and as MusicXML at build time (at the default tempo).
 MIDI_SECTIONS = (Section.SHE, Section.TOUHU, Section.HEAD)
 MUSICXML_SECTIONS = (Section.SHE, Section.TOUHU)
-
-STATE_NAMES = {"魯": "lu", "薛": "xue"}
 
 
 @dataclass
@@ -46,496 +42,103 @@ class SiteReport:
     notes: list[str] = field(default_factory=list)
 
 
-def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _q(value: str) -> str:
-    """A value for a link's query string."""
-    return esc(urllib.parse.quote(value, safe="/@"))
-
-
-def _json_script(element_id: str, value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    text = text.replace("</", "<\\/").replace("<!--", "<\\!--")
-    return f'<script type="application/json" id="{element_id}">{text}</script>'
-
-
-def _page(title: str, body: str, *, root: str, script: str | None = None, data: str = "") -> str:
-    module = f'<script type="module" src="{root}assets/{script}"></script>' if script else ""
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{esc(title)} — drumscore</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="{root}assets/style.css">
-{module}
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="site">
-<a class="brand" href="{root}index.html">drumscore <span lang="zh">投壺</span></a>
-<nav aria-label="Site"><a href="{root}index.html">Scores</a>
-<a href="{root}compare.html">Compare</a></nav>
-</header>
-<main id="main">
-{body}
-</main>
-<footer class="site"><p>The drum scores at the end of the 投壺 chapter of the 禮記: ○ strikes
-<span lang="zh">鼙</span> (the small drum), □ strikes <span lang="zh">鼓</span> (the big drum),
-<span lang="zh">半</span> divides the pattern. Made by drumscore; works offline.</p></footer>
-{data}
-</body>
-</html>
-"""
-
-
-def notation_html(score_data: dict, *, numbered: bool = True) -> str:
-    """The pattern in its shapes: ○ and □, 半 between the two parts, each part named and counted."""
-    strokes = score_data["strokes"]
-    half = score_data["half"]
-    sections = score_data["sections"]
-
-    def run(items: list[dict]) -> str:
-        cells = []
-        for s in items:
-            printed = s["printed"]
-            drum = "鼙 small drum" if s["drum"] == "pi" else "鼓 big drum"
-            title = f"stroke {s['i'] + 1}: {s['glyph']} {drum}"
-            if printed != s["glyph"]:
-                title += f", printed {printed}"
-            number = f' data-n="{s["i"] + 1}"' if numbered else ""
-            cells.append(
-                f'<span class="stroke {s["drum"]}" data-i="{s["i"]}"{number} '
-                f'data-printed="{esc(printed)}" title="{esc(title)}">{s["glyph"]}</span>'
-            )
-        return "".join(cells)
-
-    def label(name: str) -> str:
-        info = sections[name]
-        return f'<span class="part-label">{esc(info["name"])} · ○{info["pi"]} □{info["gu"]}</span>'
-
-    she = sections["she"]
-    whole = (
-        f'<p class="she-label">{esc(she["name"])}: the whole pattern, '
-        f"{she['strokes']} strokes · ○{she['pi']} □{she['gu']}</p>"
-    )
-    if half is None:
-        body = f'<div class="part she"><div class="strokes">{run(strokes)}</div></div>'
-    else:
-        parts = []
-        if half > 0:
-            parts.append(
-                f'<div class="part head">{label("head")}'
-                f'<div class="strokes">{run(strokes[:half])}</div></div>'
-            )
-        parts.append(
-            '<span class="half-mark" title="半: the division. 投壺 takes the strokes after it, '
-            '射 the whole">半</span>'
-        )
-        if half < len(strokes):
-            parts.append(
-                f'<div class="part touhu">{label("touhu")}'
-                f'<div class="strokes">{run(strokes[half:])}</div></div>'
-            )
-        body = "".join(parts)
-    return (
-        f'<div class="notation" lang="zh" aria-label="notation: {esc(score_data["notation"])}">'
-        f"{body}</div>{whole}"
-    )
-
-
-def _counts_table(score_data: dict) -> str:
-    rows = []
-    for name in sitedata.section_order():
-        info = score_data["sections"].get(name)
-        if info is None:
-            continue
-        rows.append(
-            f"<tr><th scope=row>{esc(info['description'])}</th><td>{info['pi']}</td>"
-            f"<td>{info['gu']}</td><td>{info['strokes']}</td></tr>"
-        )
-    return (
-        '<table class="counts"><caption>Strokes per section</caption><thead><tr><th scope=col>'
-        "section</th><th scope=col>○ 鼙</th><th scope=col>□ 鼓</th><th scope=col>all</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
-
-
-def _checks_html(score_data: dict) -> str:
-    checks = score_data["checks"]
-    if not checks:
-        return "<p>No commentator in the corpus states counts for this pattern.</p>"
-    items = []
-    for c in checks:
-        verdict = (
-            '<span class="agree">agrees</span>'
-            if c["agrees"]
-            else f'<span class="disagree">differs: {esc("; ".join(c["disagreements"]))}</span>'
-        )
-        quote = f' <q lang="zh">{esc(c["quote"])}</q>' if c["quote"] else ""
-        where = ", ".join(c["quoted_in"])
-        items.append(
-            f"<li>{esc(c['by'])}, {esc(c['section'])}: 鼙 {c['pi']} 鼓 {c['gu']}{quote} "
-            f"(quoted in {esc(where)}); this reading has 鼙 {c['actual']['pi']} "
-            f"鼓 {c['actual']['gu']}: {verdict}</li>"
-        )
-    return f'<ul class="checks">{"".join(items)}</ul>'
-
-
-def _source_html(score_data: dict) -> str:
-    source = score_data["source"]
-    rows = [("edition", f"{score_data['edition_name']} ({score_data['edition']})")]
-    labels = {
-        "citation": "citation",
-        "kanripo": "Kanripo",
-        "file": "file",
-        "lines": "lines",
-        "commit": "commit",
-        "licence": "licence",
-    }
-    rows += [(label, source[key]) for key, label in labels.items() if source.get(key)]
-    rows.append(("as printed", score_data["printed"].strip()))
-    rows.append(("name", score_data["key"]))
-    cells = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows)
-    return f'<dl class="source">{cells}</dl>'
-
-
-def _player_html(score_data: dict, tempo: dict) -> str:
-    options = "".join(
-        f'<option value="{name}"{" selected" if name == "she" else ""}>'
-        f"{esc(score_data['sections'][name]['description'])}</option>"
-        for name in ("she", "touhu", "head")
-        if name in score_data["sections"]
-    )
-    return f"""<section class="player" aria-labelledby="player-h">
-<h2 id="player-h">Listen</h2>
-<div class="controls">
-<button type="button" id="play" aria-keyshortcuts="Space" disabled>▶ Play</button>
-<button type="button" id="stop" disabled>■ Stop</button>
-<label>Section <select id="section">{options}</select></label>
-<label>Tempo <input id="bpm" type="number" inputmode="decimal" min="{tempo["min"]}"
- max="{tempo["max"]}" step="1" value="{tempo["default"]}"> strokes a minute</label>
-<input id="bpm-range" type="range" min="{tempo["min"]}" max="240" step="1"
- value="{tempo["default"]}" aria-label="Tempo, strokes a minute">
-<label>Count-in <input id="count-in" type="number" min="0" max="16" step="1" value="0">
- strokes</label>
-<label class="check"><input id="loop" type="checkbox"> Loop</label>
-</div>
-<p id="status" class="status" aria-live="polite">Press play (or the space bar).</p>
-<p class="keys">Keys, as in <code>drumscore play</code>: <kbd>space</kbd> plays, pauses and
-resumes; <kbd>+</kbd> <kbd>−</kbd> change the tempo by 1 stroke a minute, <kbd>]</kbd>
-<kbd>[</kbd> by 5, from the next stroke; <kbd>t</kbd> taps the tempo; <kbd>s</kbd> switches 投壺
-and 射 at the end of the pass (when looping); <kbd>q</kbd> stops at the end of the pass,
-<kbd>Esc</kbd> at once. Strokes fall exactly every 60 ÷ tempo seconds
-(<span lang="zh">間若一</span>).</p>
-</section>"""
-
-
-def _downloads_html(score_data: dict, files: dict[str, str], root: str) -> str:
-    links = []
-    for kind, label in (("midi", "MIDI"), ("musicxml", "MusicXML")):
-        for name in sitedata.section_order():
-            path = files.get(f"{kind}-{name}")
-            if path:
-                desc = score_data["sections"][name]["name"]
-                links.append(
-                    f'<li><a href="{root}{esc(path)}" download>{label}, {esc(desc)}</a></li>'
-                )
-    return f"""<section aria-labelledby="dl-h">
-<h2 id="dl-h">Download</h2>
-<p><button type="button" id="make-wav" disabled>Make WAV</button> of the section, tempo and
-count-in chosen above, made in this page from the built-in kit (44.1 kHz, 16-bit).
-<a id="wav-link" hidden download>Save the WAV</a></p>
-<ul class="files">{"".join(links)}</ul>
-<p class="note">MIDI and MusicXML are made by drumscore at 60 strokes a minute; the MIDI file
-holds markers at 半 and the score's name.</p>
-</section>"""
-
-
-def score_page(entry, score_data: dict, files: dict[str, str], shared):
+def score_page(score_data: dict, shared: dict, partner: dict | None) -> str:
+    """A score's page: notation, player, staff, counts and checks, source, downloads."""
     root = "../"
-    staff = ""
-    if files.get("staff-she"):
-        svg = f"{root}{esc(files['staff-she'])}"
-        staff = (
-            '<section aria-labelledby="staff-h"><h2 id="staff-h">Staff notation</h2>'
-            f'<div class="staff"><img src="{svg}" alt="the whole pattern on a percussion staff: '
-            f'{esc(score_data["notation"])}" loading="lazy"></div>'
-            f'<p class="note">Engraved by Verovio from the MusicXML below; ○ a round head, □ a '
-            f'square one. <a href="{svg}" download>SVG</a></p></section>'
+    query = {"a": score_data["key"]}
+    compare_with = "another"
+    if partner is not None:
+        query["b"] = partner["key"]
+        compare_with = (
+            "another edition's (they read alike)"
+            if partner["notation"] == score_data["notation"]
+            else "the reading that differs most"
         )
-    name = f"{score_data['edition_name']} · {score_data['state']}鼓"
-    body = f"""<h1><span lang="zh">{esc(name)}</span> · figure {score_data["figure"]}</h1>
-<p class="key">Name on the command line: <code>{esc(score_data["key"])}</code></p>
-<section aria-labelledby="notation-h">
-<h2 id="notation-h">Notation</h2>
-{notation_html(score_data)}
-<p class="legend">○ strikes <span lang="zh">鼙</span> (the small drum), □ strikes
-<span lang="zh">鼓</span> (the big drum); <span lang="zh">半</span> divides the pattern:
-投壺 takes the strokes after it, 射 the whole.</p>
-</section>
-{_player_html(score_data, shared["tempo"])}
-{staff}
-<section aria-labelledby="counts-h">
-<h2 id="counts-h">Counts and checks</h2>
-{_counts_table(score_data)}
-{_checks_html(score_data)}
-</section>
-<section aria-labelledby="source-h">
-<h2 id="source-h">Source</h2>
-{_source_html(score_data)}
-</section>
-{_downloads_html(score_data, files, root)}
-<p><a href="{root}compare.html?a={_q(score_data["key"])}">Compare this reading with another
-</a></p>"""
-    data = _json_script(
-        "page-data",
-        {"root": root, "score": score_data, "kit": shared["kit"], "tempo": shared["tempo"]},
-    )
-    return _page(score_data["title"], body, root=root, script="score.js", data=data)
-
-
-def _mini_notation(notation: str) -> str:
-    cells = []
-    for ch in notation:
-        kind = {"○": "pi", "□": "gu"}.get(ch, "half-mark")
-        cells.append(f'<span class="{kind}">{ch}</span>')
-    return f'<span class="mini" lang="zh">{"".join(cells)}</span>'
-
-
-def _score_link(s: dict, content: str) -> str:
-    return (
-        f'<a class="score-link" data-key="{esc(s["key"])}" '
-        f'href="score/{esc(s["slug"])}.html">{content}</a>'
+    return render(
+        "score.html",
+        title=score_data["title"],
+        root=root,
+        script="score.js",
+        score=score_data,
+        files=score_data["files"],
+        tempo=shared["tempo"],
+        play=shared["play"],
+        section_order=sitedata.section_order(),
+        compare_query=query,
+        compare_with=compare_with,
+        page_data={"root": root, "score": score_data, **shared},
     )
 
 
-def _sigla(sigla: list[str], witnesses: dict[str, dict]) -> str:
-    return " ".join(
-        f'<a class="siglum" href="score/{esc(witnesses[s]["slug"])}.html" '
-        f'title="{esc(witnesses[s]["edition"])}">{esc(s)}</a>'
-        if witnesses.get(s, {}).get("slug")
-        else f'<span class="siglum">{esc(s)}</span>'
-        for s in sigla
-    )
-
-
-def apparatus_html(a: dict) -> str:
-    """One score's apparatus: a line per place of variation (lemma ] variants, with sigla), the
-    alignment table of every witness, and the stated counts with their quotes."""
-    witnesses = {w["siglum"]: w for w in a["witnesses"]}
-    base = witnesses[a["base"]]
-    places = []
-    for p in a["places"]:
-        variants = "; ".join(
-            f'<span class="variant" lang="zh">{esc(v["text"] or "—")}</span> '
-            f"{_sigla(v['sigla'], witnesses)}"
-            + (f' <span class="why">({esc(v["description"])})</span>' if v["description"] else "")
-            + (
-                f' <span class="why">(reported by {esc(v["reported_by"])}: '
-                f'<q lang="zh">{esc(v["quote"])}</q>)</span>'
-                if v.get("reported_by")
-                else ""
-            )
-            for v in p["variants"]
-        )
-        places.append(
-            f'<li><span class="place">{esc(p["label"])} ({esc(p["section"])})</span> '
-            f'<span class="lemma" lang="zh">{esc(p["lemma"]["text"] or "—")}</span> '
-            f"{_sigla(p['lemma']['sigla'], witnesses)} ] {variants}</li>"
-        )
-    count = len(a["places"])
-    if places:
-        summary = (
-            f"{count} place{'s' if count != 1 else ''} of variation against the base, "
-            f'<span lang="zh">{esc(base["edition"])}</span> (<code>{esc(base["siglum"])}</code>):'
-        )
-        listing = f'<ol class="places">{"".join(places)}</ol>'
-    else:
-        summary = f"No place of variation: all {len(witnesses)} editions read alike."
-        listing = ""
-    varies = [c["varies"] for c in a["columns"]]
-    head = "".join(
-        f'<th scope=col class="{"varies" if v else ""}">{esc(c["label"])}</th>'
-        for c, v in zip(a["columns"], varies, strict=True)
-    )
-    rows = []
-    for siglum, cells in a["alignment"].items():
-        tds = "".join(
-            f'<td class="{"varies " if v else ""}'
-            f'{ {"○": "pi", "□": "gu", "半": "half-mark"}.get(cell, "gap") }">'
-            f"{esc(cell or '·')}</td>"
-            for cell, v in zip(cells, varies, strict=True)
-        )
-        rows.append(f"<tr><th scope=row>{_sigla([siglum], witnesses)}</th>{tds}</tr>")
-    table = (
-        f"<details{' open' if places else ''}><summary>Every edition aligned ({len(witnesses)} "
-        f'rows; columns that vary are marked)</summary><div class="scroll">'
-        f'<table class="apparatus" lang="zh"><thead><tr><th scope=col>siglum</th>{head}</tr>'
-        f"</thead><tbody>{''.join(rows)}</tbody></table></div></details>"
-    )
-    counts = []
-    for k in a["stated_counts"]:
-        quotes = "; ".join(
-            f'<q lang="zh">{esc(q["quote"])}</q> {_sigla([q["siglum"]], witnesses)}'
-            for q in k["quotes"]
-        )
-        disagree = [c for c in k["checks"] if not c["agrees"]]
-        verdict = (
-            '<span class="agree">all agree</span>'
-            if not disagree
-            else f'<span class="disagree">{_sigla([c["siglum"] for c in disagree], witnesses)}: '
-            f"{esc('; '.join(disagree[0]['disagreements']))}</span>"
-        )
-        if k["agrees_with_no_edition"]:
-            verdict = '<span class="disagree">no edition agrees</span>'
-        counts.append(
-            f"<li>{esc(k['by'])}, {esc(k['section'])}: 鼙 {k['pi']} 鼓 {k['gu']} — {quotes}. "
-            f"{verdict}</li>"
-        )
-    counts_html = (
-        f'<p>Stated counts:</p><ul class="checks">{"".join(counts)}</ul>' if counts else ""
-    )
-    return f'<p class="apparatus-summary">{summary}</p>{listing}{table}{counts_html}'
-
-
-def index_page(scores: list[dict], collations: list[dict], pool, shared, apparatuses=None) -> str:
+def index_page(scores: list[dict], collations: list[dict], pool, apparatuses=None) -> str:
+    """The index: every edition with its scores, and where the editions part, figure by figure."""
     by_key = {s["key"]: s for s in scores}
     apparatuses = apparatuses or {}
     blocks = []
     for c in collations:
-        state_slug = STATE_NAMES.get(c["state"], c["state"])
-        heading = f"{c['state']}鼓 · figure {c['figure']}"
+        majority = c["readings"][0] if c["readings"] else None
         readings = []
-        majority = c["readings"][0]["notation"] if c["readings"] else ""
         for i, r in enumerate(c["readings"]):
-            letter = chr(ord("A") + i)
-            links = ", ".join(
-                _score_link(s, f'<span lang="zh">{esc(by_key[s["key"]]["edition_name"])}</span>')
-                for s in r["scores"]
-            )
-            diffs = ""
-            if r["differences"]:
-                first = r["scores"][0]["key"]
-                other = next(
-                    (x["scores"][0]["key"] for x in c["readings"] if x["notation"] == majority),
-                    first,
-                )
-                diffs = (
-                    '<ul class="differences">'
-                    + "".join(f"<li>{esc(d)}</li>" for d in r["differences"])
-                    + f'</ul><p><a href="compare.html?a={_q(other)}&amp;b={_q(first)}">'
-                    "Compare with the majority reading</a></p>"
-                )
-            counts = " · ".join(
-                f"{name} ○{v['pi']} □{v['gu']}"
-                for name, v in r["counts"].items()
-                if name in ("touhu", "she")
-            )
-            tag = "majority" if i == 0 and len(c["readings"]) > 1 else "reading"
             readings.append(
-                f'<li class="reading"><p><strong>{letter}</strong> ({tag}, '
-                f"{len(r['scores'])} of {sum(len(x['scores']) for x in c['readings'])} editions;"
-                f" {counts})</p>{_mini_notation(r['notation'])}<p class=editions>{links}</p>"
-                f"{diffs}</li>"
+                {
+                    **r,
+                    "letter": chr(ord("A") + i),
+                    "scores_count": len(r["scores"]),
+                    "scores": [by_key[s["key"]] for s in r["scores"]],
+                }
             )
-        agree = (
-            "All editions agree."
-            if len(c["readings"]) == 1
-            else f"The editions part: {len(c['readings'])} readings."
-        )
-        checks = []
-        for k in c["counts"]:
-            letters = [chr(ord("A") + int(i)) for i in k["agreeing"]]
-            agreeing = f"reading {', '.join(letters)} agrees" if letters else "no reading agrees"
-            checks.append(
-                f"<li>{esc(k['by'])}, {esc(k['section'])}: 鼙 {k['pi']} 鼓 {k['gu']} "
-                f"(quoted in {esc(', '.join(k['quoted_in']))}): {agreeing}</li>"
-            )
-        checks_html = (
-            f'<p>Stated counts:</p><ul class="checks">{"".join(checks)}</ul>' if checks else ""
-        )
         apparatus = apparatuses.get((c["figure"], c["state"]))
         if apparatus is not None:
-            checks_html = apparatus_html(apparatus)
+            apparatus = {**apparatus, "witnesses_by_siglum": _by_siglum(apparatus)}
         blocks.append(
-            f'<section class="collation" id="{state_slug}-{c["figure"]}" '
-            f'aria-labelledby="h-{state_slug}-{c["figure"]}">'
-            f'<h2 id="h-{state_slug}-{c["figure"]}"><span lang="zh">{esc(heading)}</span></h2>'
-            f'<p>{agree}</p><ol class="readings">{"".join(readings)}</ol>'
-            f"<h3>Apparatus</h3>{checks_html}</section>"
+            {
+                **c,
+                "slug": STATE_SLUGS.get(c["state"], c["state"]),
+                "readings": readings,
+                "majority_key": majority["scores"][0]["key"] if majority else "",
+                "apparatus": apparatus,
+                "counts": [
+                    {**k, "letters": [chr(ord("A") + int(i)) for i in k["agreeing"]]}
+                    for k in c["counts"]
+                ],
+            }
         )
-    rows = []
-    for edition in pool:
-        own = [s for s in scores if s["edition"] == edition.id]
-        cells = " ".join(
-            _score_link(s, f'<span lang="zh">{esc(s["state"])}鼓</span> {s["figure"]}') for s in own
-        )
-        rows.append(
-            f'<li><p class="edition-name"><strong lang="zh">{esc(edition.name)}</strong> '
-            f'<code>{esc(edition.id)}</code> <span class="links">{cells}</span></p>'
-            f'<p class="edition-source">{esc(edition.provenance.citation)}</p></li>'
-        )
-    body = f"""<h1>The drum scores of the <span lang="zh">投壺</span> chapter</h1>
-<p class="lead">Two patterns, for the states of <span lang="zh">魯</span> and
-<span lang="zh">薛</span>, each given in two figures, in {len(pool)} editions. Open a score to see
-it, hear it at the tempo you choose and download it; the compare view lines two readings up.</p>
-<section aria-labelledby="editions-h">
-<h2 id="editions-h">Editions</h2>
-<ul class="editions">{"".join(rows)}</ul>
-</section>
-<h2>Where the editions part</h2>
-{"".join(blocks)}"""
-    return _page("The drum scores of 投壺", body, root="", data="")
-
-
-def compare_page(scores: list[dict], comparisons: dict, shared) -> str:
-    options = "".join(f'<option value="{esc(s["key"])}">{esc(s["title"])}</option>' for s in scores)
-    body = f"""<h1>Compare two readings</h1>
-<p class="lead">The strokes of A and B aligned (as <code>drumscore compare</code> aligns them):
-<span class="mark substituted">*</span> a different stroke, <span class="mark only-a">−</span> a
-stroke only in A, <span class="mark only-b">+</span> a stroke only in B.</p>
-<form class="choose" onsubmit="return false">
-<label>A <select id="a">{options}</select></label>
-<label>B <select id="b">{options}</select></label>
-</form>
-<div id="summary" class="summary" aria-live="polite"></div>
-<div id="alignment" class="alignment-box" aria-label="the alignment of A and B"></div>
-<div id="sections"></div>
-<section class="player" aria-labelledby="player-h">
-<h2 id="player-h">Listen</h2>
-<div class="controls">
-<button type="button" id="play-a" disabled>▶ A</button>
-<button type="button" id="play-b" disabled>▶ B</button>
-<button type="button" id="play-ab" aria-keyshortcuts="Space" disabled>▶ A then B</button>
-<button type="button" id="stop" disabled>■ Stop</button>
-<label>Section <select id="section"><option value="she">射 (the whole pattern)</option>
-<option value="touhu">投壺 (the strokes after 半)</option>
-<option value="head">the strokes before 半</option></select></label>
-<label>Tempo <input id="bpm" type="number" min="{shared["tempo"]["min"]}"
- max="{shared["tempo"]["max"]}" step="1" value="{shared["tempo"]["default"]}">
- strokes a minute</label>
-<label class="check"><input id="loop" type="checkbox"> Loop</label>
-</div>
-<p id="status" class="status" aria-live="polite"></p>
-<p class="keys"><kbd>space</kbd> plays A then B (a two-stroke pause between them), pauses and
-resumes; <kbd>+</kbd> <kbd>−</kbd> and <kbd>]</kbd> <kbd>[</kbd> change the tempo, <kbd>t</kbd>
-taps it; <kbd>q</kbd> stops at the end of the pass, <kbd>Esc</kbd> at once.</p>
-</section>"""
-    data = _json_script(
-        "page-data",
+    editions = [
         {
-            "root": "",
-            "scores": scores,
-            "comparisons": comparisons,
-            "kit": shared["kit"],
-            "tempo": shared["tempo"],
-        },
+            "name": e.name,
+            "id": e.id,
+            "citation": e.provenance.citation,
+            "scores": [s for s in scores if s["edition"] == e.id],
+        }
+        for e in pool
+    ]
+    return render(
+        "index.html",
+        title="The drum scores of 投壺",
+        root="",
+        script=None,
+        editions=editions,
+        collations=blocks,
     )
-    return _page("Compare two readings", body, root="", script="compare.js", data=data)
+
+
+def _by_siglum(apparatus: dict) -> dict[str, dict]:
+    return {w["siglum"]: w for w in apparatus["witnesses"]}
+
+
+def compare_page(scores: list[dict], comparisons: dict, shared: dict, extra: dict) -> str:
+    """The compare view: two names in, their strokes aligned, and A/B playback."""
+    return render(
+        "compare.html",
+        title="Compare two readings",
+        root="",
+        script="compare.js",
+        scores=scores,
+        tempo=shared["tempo"],
+        play=shared["play"],
+        sections={s.value: s.description for s in Section},
+        page_data={"root": "", "scores": scores, "comparisons": comparisons, **shared, **extra},
+    )
 
 
 def _count_click(rate: int):
@@ -685,10 +288,16 @@ def _replace(work: Path, out: Path) -> None:
 def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool) -> SiteReport:
     report = SiteReport(work)
     items = sitedata.entries(pool)
-    shared = {"kit": sitedata.kit_data(), "tempo": sitedata.tempo_data()}
+    shared = {
+        "kit": sitedata.kit_data(),
+        "tempo": sitedata.tempo_data(),
+        "play": sitedata.play_data(),
+    }
     _copy_static(work)
     (work / "score").mkdir()
     (work / "files").mkdir()
+    comparisons = sitedata.comparisons(items)
+    partners = sitedata.partners(items, comparisons)
     scores = []
     for entry in items:
         if progress:
@@ -703,18 +312,25 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool)
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)
             report.staff += 1
-        page = score_page(entry, score_data, files, shared)
-        (work / "score" / f"{entry.slug}.html").write_text(page, encoding="utf-8")
-        report.pages += 1
         scores.append(score_data)
+    by_key = {s["key"]: s for s in scores}
+    for score_data in scores:
+        partner = by_key.get(partners.get(score_data["key"], ""))
+        page = score_page(score_data, shared, partner)
+        (work / "score" / f"{score_data['slug']}.html").write_text(page, encoding="utf-8")
+        report.pages += 1
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append("no staff notation: Verovio is not installed (the notation extra)")
     collations = sitedata.collations(pool, items)
     apparatuses = sitedata.apparatuses(pool, items)
-    index = index_page(scores, collations, pool, shared, apparatuses)
+    index = index_page(scores, collations, pool, apparatuses)
     (work / "index.html").write_text(index, "utf-8")
-    comparisons = sitedata.comparisons(items)
-    (work / "compare.html").write_text(compare_page(scores, comparisons, shared), "utf-8")
+    extra = {
+        "names": sitedata.names_data(items, pool),
+        "glyphs": sitedata.notation_glyphs(),
+        "partners": partners,
+    }
+    (work / "compare.html").write_text(compare_page(scores, comparisons, shared, extra), "utf-8")
     report.pages += 2
     return report

@@ -402,8 +402,10 @@ def test_no_request_left_127_0_0_1(requests_seen, site_url):
 
 
 def test_the_notebook_view_plays_in_a_browser(page, tmp_path_factory):
+    from drumscore.site.notebook import score_html
+
     score = corpus.resolve("xue/2")
-    page.set_content(score._repr_html_())
+    page.set_content(score_html(score))
     duration = page.evaluate(
         """() => new Promise((done, fail) => {
             const audio = document.querySelector('audio');
