@@ -8,12 +8,14 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.model import STATE_SLUGS, Edition, Section
@@ -22,6 +24,7 @@ from drumscore.site.templating import render
 from drumscore.timeline import arrange
 
 STATIC = Path(__file__).with_name("static")
+SVG_NS = "http://www.w3.org/2000/svg"
 #: A file in every built site, so a rebuild may replace the folder and nothing else.
 MARKER = ".drumscore-site"
 #: Sections written as MIDI and as MusicXML at build time (at the default tempo).
@@ -163,6 +166,31 @@ def _staff_svg(musicxml: bytes) -> bytes | None:
     except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
         return None
     return pages[0].encode("utf-8") if pages else None
+
+
+def staff_spaces(svg: bytes) -> float | None:
+    """The width of an engraving in staff spaces (SMuFL: a glyph's em is four staff spaces), read
+    from Verovio's SVG: the page's width over the size of a notehead's glyph. The page shows it
+    at a staff space per em of its box, so on a phone the heads are as large as the glyphs."""
+    root = ET.fromstring(svg)
+    outer = (root.get("viewBox") or "").split()
+    inner = next(
+        (e for e in root.iter(f"{{{SVG_NS}}}svg") if "definition-scale" in e.get("class", "")),
+        None,
+    )
+    head = next(
+        (e for e in root.iter(f"{{{SVG_NS}}}g") if "notehead" in e.get("class", "").split()),
+        None,
+    )
+    use = head.find(f"{{{SVG_NS}}}use") if head is not None else None
+    if len(outer) != 4 or inner is None or use is None:
+        return None
+    scale = re.search(r"scale\(([\d.]+)", use.get("transform", ""))
+    inner_width = float((inner.get("viewBox") or "0 0 0 0").split()[2])
+    if scale is None or not inner_width:
+        return None
+    space = 1000 * float(scale.group(1)) / 4 * float(outer[2]) / inner_width
+    return round(float(outer[2]) / space, 1)
 
 
 def _write_files(
@@ -311,6 +339,7 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool)
         if svg:
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)
+            score_data["staff_spaces"] = staff_spaces(svg)
             report.staff += 1
         scores.append(score_data)
     by_key = {s["key"]: s for s in scores}
