@@ -247,7 +247,8 @@ def tempo_data() -> dict:
 def play_data() -> dict:
     """What the page's player must agree on with `drumscore play` and `render`, from the one
     place each is defined: the keys, the tap tempo, the count-in limit, the peak level, and the
-    rounding of 16-bit samples (ties to even, as libsndfile's lrint writes them)."""
+    rounding of 16-bit samples and tapped tempos (ties to even, as numpy's rint in drumscore's
+    WAV writer and Python's round have it)."""
     from drumscore.render.mix import PEAK_DBFS
     from drumscore.track import MAX_COUNT_IN
 

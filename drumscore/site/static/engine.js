@@ -28,7 +28,7 @@ export function pageData() {
 }
 
 // x rounded to a whole number by the page data's rule: "half-even" (ties to the even neighbour,
-// as numpy's rint and libsndfile's lrint have it) or "half-up".
+// as numpy's rint has it) or anything else, ties up (Math.round).
 export function roundBy(x, rule) {
   const r = Math.round(x); // ties towards +infinity
   if (rule === "half-even" && Math.abs(x % 1) === 0.5 && r % 2 !== 0) return r - 1;
@@ -469,8 +469,8 @@ export async function renderOffline(kit, root, items, { bpm, peakDbfs, repeats =
   return { channels, rate: RATE, onsets: plan.map((p) => ({ frame: p.frame, drum: p.drum })) };
 }
 
-// 16-bit PCM WAV bytes of float channels, scaled, rounded (by `rounding`, the page data's rule)
-// and clipped as drumscore's writer (libsndfile) writes them.
+// 16-bit PCM WAV bytes of float channels, scaled in single precision, rounded (by `rounding`,
+// the page data's rule) and clipped, as drumscore's own writer (files/audio.py) writes them.
 export function encodeWav(channels, rate, rounding) {
   const frames = channels[0].length;
   const n = channels.length;
@@ -493,7 +493,8 @@ export function encodeWav(channels, rate, rounding) {
   let offset = 44;
   for (let i = 0; i < frames; i++) {
     for (let ch = 0; ch < n; ch++) {
-      const v = Math.max(-32768, Math.min(32767, roundBy(channels[ch][i] * 32767, rounding)));
+      const scaled = Math.fround(channels[ch][i] * 32767);
+      const v = Math.max(-32768, Math.min(32767, roundBy(scaled, rounding)));
       view.setInt16(offset, v, true);
       offset += 2;
     }
