@@ -115,6 +115,7 @@ export class Player {
     this.log = []; // the last changes of highlight: {k, index, at, time}
     this.played = 0; // strokes (not count-in clicks) this play has scheduled and not taken back
     this.passes = [];
+    this.current = null;
     this.state = "stopped";
     this.sources = [];
     this.raf = 0;

@@ -114,6 +114,9 @@ async function toggle() {
       loop: controls.loop.checked,
       countIn: countIn(),
     });
+    // a key pressed while the sound was being readied still counts
+    if (player.bpm !== bpm()) player.setTempo(bpm());
+    player.setLoop(controls.loop.checked);
   }
   controls.play.textContent = "❚❚ Pause";
   controls.play.setAttribute("aria-pressed", "true");
@@ -211,5 +214,5 @@ controls.makeWav.addEventListener("click", async () => {
 });
 
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
-window.drumscore = { player, score, sectionItems, renderOffline, encodeWav, ready: true };
+window.drumscore = { player, score, sectionItems, countIn, renderOffline, encodeWav, ready: true };
 document.documentElement.dataset.ready = "true";
