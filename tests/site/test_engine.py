@@ -55,7 +55,9 @@ const step = 60 / input.bpm / 3;
 while (ctx.currentTime < input.seconds) {
   ctx.currentTime += step;
   // sounds whose time has passed end (their `ended` event), as the audio clock would do
-  for (const s of [...player.sources]) if (s.node.t + 0.3 < ctx.currentTime && s.node.onended) s.node.onended();
+  for (const s of [...player.sources]) {
+    if (s.node.t + 0.3 < ctx.currentTime && s.node.onended) s.node.onended();
+  }
   const f = frames.shift();
   if (f) f();
   if (player.current && player.current.k !== lastK) {
@@ -110,7 +112,8 @@ def test_sixteen_bit_samples_are_drumscore_s_own(tmp_path):
     floats = floats.astype(np.float32)
     write_audio(tmp_path / "ours.wav", np.stack([floats, -floats], axis=1), 44100)
     expected, _ = sf.read(tmp_path / "ours.wav", dtype="int16")
-    out = run_node(tmp_path, {"wav": [floats.tolist(), (-floats).tolist()], "rounding": "half-even"})
+    channels = [floats.tolist(), (-floats).tolist()]
+    out = run_node(tmp_path, {"wav": channels, "rounding": "half-even"})
     page, rate = sf.read(io.BytesIO(base64.b64decode(out["wav"])), dtype="int16")
     assert rate == 44100
     assert page.tolist() == expected.tolist()
