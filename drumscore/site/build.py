@@ -325,7 +325,7 @@ def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool)
     (work / "score").mkdir()
     (work / "files").mkdir()
     comparisons = sitedata.comparisons(items)
-    partners = sitedata.partners(items, comparisons)
+    partners = sitedata.partners(items)
     scores = []
     for entry in items:
         if progress:

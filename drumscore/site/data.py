@@ -298,7 +298,7 @@ def notation_glyphs() -> dict[str, str]:
     return dict(glyphs.CANONICAL)
 
 
-def partners(items: Iterable[Entry], comparisons: dict[str, dict]) -> dict[str, str]:
+def partners(items: Iterable[Entry]) -> dict[str, str]:
     """For each score, the reading to compare it with: of the same figure and drum, the one that
     differs most (the majority among equals), else another edition's (they read alike)."""
     items = tuple(items)
@@ -319,9 +319,8 @@ def partners(items: Iterable[Entry], comparisons: dict[str, dict]) -> dict[str, 
             support[other.pattern.notation] = support.get(other.pattern.notation, 0) + 1
         ranked = []
         for other in same:
-            c = comparisons[f"{score.pattern.notation}|{other.pattern.notation}"]
-            moved = c["half_column"]["a"] != c["half_column"]["b"]
-            ranked.append((c["distance"] + moved, support[other.pattern.notation], other.key))
+            c = compare(score, other)
+            ranked.append((c.distance + c.half_moved, support[other.pattern.notation], other.key))
         # the most differences, then the most editions; the first in the site among equals
         best = max(ranked, key=lambda r: (r[0], r[1]))
         out[score.key] = best[2]

@@ -229,6 +229,10 @@ async function play(which) {
   const rests = Array.from({ length: PAUSE }, () => ({ drum: null, mark: null }));
   const items = which === "a" ? a : which === "b" ? b : [...a, ...rests, ...b];
   await player.start(items, { bpm: clampBpm($("bpm").value, data.tempo), loop: $("loop").checked });
+  // a key pressed while the sound was being readied still counts
+  const now = clampBpm($("bpm").value, data.tempo);
+  if (player.bpm !== now) player.setTempo(now);
+  player.setLoop($("loop").checked);
 }
 
 async function toggle() {
