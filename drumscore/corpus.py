@@ -8,6 +8,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from drumscore.errors import (
     CorpusError,
@@ -36,7 +37,7 @@ FIGURES = (1, 2)
 _NAME = re.compile(r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*(?P<edition>.+))?$")
 
 
-def _require(table: dict, key: str, kind: type | tuple, where: str):
+def _require(table: dict, key: str, kind: type | tuple, where: str) -> Any:
     if key not in table:
         raise CorpusError(f"{where}: missing key {key!r}")
     value = table[key]

@@ -53,7 +53,7 @@ class NotationError(DrumscoreError, ValueError):
         where = f"line {self.line}, column {self.column}: " if self.line is not None else ""
         parts = [f"{where}{self.reason}"]
         if self.line is not None and self.column is not None and self.text:
-            from drumscore.display import caret_display
+            from drumscore.display import caret_display  # display imports this module
 
             parts.append(caret_display(self.text, self.line, self.column))
         if self.hint:

@@ -10,10 +10,16 @@ import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from drumscore.errors import OptionError
 from drumscore.model import Drum
 from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from drumscore.timeline import Event  # timeline imports this module
 
 #: Largest --humanize, in milliseconds; it is also held under a quarter of the interval.
 MAX_HUMANIZE_MS = 50.0
@@ -112,7 +118,7 @@ class Expression:
         for event in events:
             yield shape(event, interval)
 
-    def shaper(self):
+    def shaper(self) -> Callable[[Event, Fraction], Event]:
         """apply's step for one event at a time: shape(event, interval) → the shaped event.
 
         For events made as they are played; its draws follow one random.Random(seed) in call order.
@@ -120,7 +126,7 @@ class Expression:
         rng = random.Random(self.seed)
         spread = self.humanize_ms / 1000
 
-        def shape(event, interval: Fraction):
+        def shape(event: Event, interval: Fraction) -> Event:
             velocity = self.velocity(event.drum)
             offset = 0.0
             if spread:

@@ -23,10 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
-from drumscore.errors import DrumscoreError, OptionError, ProgrammeError
-from drumscore.model import Drum, Section
-from drumscore.timeline import Event, Timeline
+from drumscore.corpus import resolve
+from drumscore.duration import parse_duration
+from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
+from drumscore.expression import Expression, default_velocity
+from drumscore.files.reading import check_schema, parse_toml, read_input_text
+from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, Drum, Section
+from drumscore.timeline import Event, Timeline, arrange
 from drumscore.timing import Tempo
 
 #: The longest count-in, in strokes.
@@ -40,7 +45,7 @@ def _round(x: Fraction) -> int:
     return (2 * x.numerator + x.denominator) // (2 * x.denominator)
 
 
-def check_count_in(value) -> int:
+def check_count_in(value: Any) -> int:
     """count_in: a whole number of strokes from 0 to MAX_COUNT_IN."""
     if value is None:
         return 0
@@ -397,8 +402,6 @@ class Conductor:
 
 
 def _default_velocity(drum: Drum) -> int:
-    from drumscore.expression import default_velocity
-
     return default_velocity(drum)
 
 
@@ -438,9 +441,6 @@ def _programme_text(name: str) -> tuple[str, str]:
     builtin = PROGRAMMES_DIR / f"{name}.toml"
     if not _is_file(path) and "/" not in name and _is_file(builtin):
         path = builtin
-    from drumscore.errors import InputMissingError
-    from drumscore.files.reading import read_input_text
-
     try:
         return read_input_text(path, "programme file"), f"programme {str(name)!r}"
     except InputMissingError:
@@ -450,9 +450,7 @@ def _programme_text(name: str) -> tuple[str, str]:
         ) from None
 
 
-def _seconds(value, what: str, where: str, zero: bool) -> Fraction:
-    from drumscore.duration import parse_duration
-
+def _seconds(value: object, what: str, where: str, zero: bool) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise ProgrammeError(f"{where}: {what} must be a time such as 10s or 2m, not {value!r}")
     if zero and value in (0, "0", "0s"):
@@ -469,7 +467,7 @@ def load_programme(
     state: str | None = None,
     tempo: Tempo | None = None,
     count_in: int | None = None,
-    expression=None,
+    expression: Expression | None = None,
 ) -> Track:
     """The track a programme file (or built-in programme) describes.
 
@@ -477,11 +475,6 @@ def load_programme(
     interval, repeats or duration, count_in and pause (after the item). `tempo` and `count_in`
     serve the items that give none.
     """
-    from drumscore.corpus import resolve
-    from drumscore.files.reading import check_schema, parse_toml
-    from drumscore.model import STATE_SLUGS, STATE_SPELLINGS
-    from drumscore.timeline import arrange
-
     text, where = _programme_text(name)
     data = parse_toml(text, where, ProgrammeError)
     check_schema(data, {}, where, ProgrammeError)  # depth and sizes; the items are checked below

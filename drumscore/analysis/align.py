@@ -8,7 +8,10 @@ at its middle row until the parts are small. Memory grows with len(a) + len(b), 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: One aligned column: an index into each sequence, or None where that side has a gap.
 Pair = tuple[int | None, int | None]
@@ -85,7 +88,9 @@ def needleman_wunsch(
     return tuple(reversed(pairs))
 
 
-def _codes(a: Sequence[Hashable], b: Sequence[Hashable], substitution):
+def _codes(
+    a: Sequence[Hashable], b: Sequence[Hashable], substitution: Callable[[Any, Any], float]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Both sequences as integer arrays (equal items, equal codes), and the substitution cost of
     every pair of codes."""
     import numpy as np
@@ -98,7 +103,7 @@ def _codes(a: Sequence[Hashable], b: Sequence[Hashable], substitution):
     return codes_a, codes_b, costs
 
 
-def _last_row(codes_a, codes_b, costs):
+def _last_row(codes_a: np.ndarray, codes_b: np.ndarray, costs: np.ndarray) -> np.ndarray:
     """The last row of the cost table of `codes_a` against `codes_b`, keeping one row at a time.
 
     A row is the row above plus a substitution or a gap in `b`, then gaps in `a` taken along the
@@ -119,7 +124,17 @@ def _last_row(codes_a, codes_b, costs):
     return row
 
 
-def _hirschberg(a, b, substitution, coded, i0, i1, j0, j1, pairs: list[Pair]) -> None:
+def _hirschberg(
+    a: Sequence[Hashable],
+    b: Sequence[Hashable],
+    substitution: Callable[[Any, Any], float],
+    coded: tuple[np.ndarray, np.ndarray, np.ndarray],
+    i0: int,
+    i1: int,
+    j0: int,
+    j1: int,
+    pairs: list[Pair],
+) -> None:
     """Append the alignment of a[i0:i1] with b[j0:j1] to `pairs`, with indices into a and b."""
     n, m = i1 - i0, j1 - j0
     if (n + 1) * (m + 1) <= TABLE_CELLS or n < 2 or m < 2:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from drumscore.analysis.compare import ONLY_A, ONLY_B, SUBSTITUTED, compare
+from drumscore.corpus import editions
 from drumscore.model import (
     SECTION_ORDER,
     Counts,
@@ -114,8 +115,6 @@ def collate(
 ) -> tuple[Collation, ...]:
     """Collate each (figure, state) pair over the editions in `pool` (default: the corpus)."""
     if pool is None:
-        from drumscore.corpus import editions
-
         pool = editions()
     pool = tuple(pool)
     return tuple(_collate_pair(pool, figure, state) for figure, state in pairs)
@@ -173,8 +172,6 @@ def check_score(score: Score, pool: Iterable[Edition] | None = None) -> tuple[Co
     if score.figure is None or not score.state:
         return ()
     if pool is None:
-        from drumscore.corpus import editions
-
         pool = editions()
     return tuple(
         CountCheck(count, where, (Check(0, score.pattern.counts(count.section)),))

@@ -25,9 +25,12 @@ from dataclasses import dataclass
 from drumscore.analysis.align import align
 from drumscore.analysis.collate import Check
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
+from drumscore.corpus import editions as corpus_editions
+from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
 from drumscore.model import (
     SECTION_ORDER,
+    STATE_SLUGS,
     Counts,
     Edition,
     PrintedNote,
@@ -203,8 +206,6 @@ class Apparatus:
 
     @property
     def key(self) -> str:
-        from drumscore.model import STATE_SLUGS
-
         return f"{STATE_SLUGS.get(self.state, self.state)}/{self.figure}"
 
     @property
@@ -256,8 +257,6 @@ def witnesses_of(
     pool: Sequence[Edition], figure: int, state: str, base: str = DEFAULT_BASE
 ) -> tuple[tuple[Witness, ...], tuple[Edition, ...]]:
     """The witnesses of one score, the base first, and the editions they come from."""
-    from drumscore.corpus import find_edition
-
     base_edition = find_edition(base, pool)
     marks = sigla(pool)
     found: list[tuple[Witness, Edition]] = []
@@ -311,7 +310,9 @@ def _pairwise(base: Sequence[str], other: Sequence[str]) -> list[tuple[int | Non
     return pairs
 
 
-def _merge_additions(additions: dict[int, list[int]], tokens: Sequence[Sequence[str]]):
+def _merge_additions(
+    additions: dict[int, list[int]], tokens: Sequence[Sequence[str]]
+) -> list[dict[int, int]]:
     """Columns for the signs some witnesses add at one slot: [{witness: token index}]."""
     order = sorted(additions, key=lambda w: (-len(additions[w]), w))
     columns: list[dict[int, int]] = []
@@ -544,7 +545,7 @@ def _places(
 
 
 def _half_at(
-    columns: Sequence[Column], start: int, stop: int, witnesses: Sequence[Witness], sig
+    columns: Sequence[Column], start: int, stop: int, witnesses: Sequence[Witness], sig: list[str]
 ) -> str:
     """'半 after stroke N' (N counting the base's strokes) for the first of `sig` in the place."""
     w = next(i for i, wit in enumerate(witnesses) if wit.siglum == sig[0])
@@ -689,8 +690,6 @@ def build_all(
 ) -> tuple[Apparatus, ...]:
     """The apparatus of each score (default: all four) over the editions (default: the corpus)."""
     if editions is None:
-        from drumscore.corpus import editions as corpus_editions
-
         editions = corpus_editions()
     pool = tuple(editions)
     return tuple(build(pool, figure, state, base) for figure, state in scores)

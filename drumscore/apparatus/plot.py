@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drumscore.apparatus.align import HALF, Apparatus
 from drumscore.apparatus.table import column_label
+from drumscore.errors import MissingDependencyError
 from drumscore.render.plot import cjk_font as _cjk_font
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 FORMATS = {".png": "png", ".svg": "svg"}
 COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
 PLACE_COLOUR = "#f2d45c"
 
 
-def _draw(ax, a: Apparatus, cjk: bool) -> None:
+def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     rows = len(a.witnesses)
     place_of = a.place_of_column()
     points: dict[str, tuple[list[int], list[int]]] = {"○": ([], []), "□": ([], [])}
@@ -85,8 +89,6 @@ def _draw(ax, a: Apparatus, cjk: bool) -> None:
 
 def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
     """The apparatus of each score drawn one above the other, as PNG or SVG bytes."""
-    from drumscore.errors import MissingDependencyError
-
     try:
         import matplotlib
     except ImportError:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
+from drumscore import __version__
 from drumscore.apparatus.align import Apparatus, Witness
 
 TEI = "http://www.tei-c.org/ns/1.0"
@@ -82,8 +83,6 @@ def _reported(apparatuses: Sequence[Apparatus]) -> dict[str, str]:
 
 
 def _header(root: ET.Element, apparatuses: Sequence[Apparatus]) -> None:
-    from drumscore import __version__
-
     header = _e(root, "teiHeader")
     file_desc = _e(header, "fileDesc")
     title_stmt = _e(file_desc, "titleStmt")

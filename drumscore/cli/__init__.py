@@ -8,12 +8,15 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
+from drumscore import __version__
 from drumscore.cli.commands import collate, compare, corpus, extract, play, render, serve, site
 from drumscore.cli.options import error_message
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
+from drumscore.files.atomic import on_stale_removed
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
 COMMANDS = (corpus, render, play, extract, compare, collate, site, serve)
@@ -100,8 +103,6 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from drumscore import __version__
-
     parser.add_argument("--version", action="version", version=f"drumscore {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in COMMANDS:
@@ -140,13 +141,11 @@ def _open_standard_descriptors() -> None:
         sys.stderr = _Lost()
 
 
-def _stale_removed(path, pid: int) -> None:
+def _stale_removed(path: Path, pid: int) -> None:
     say(f"drumscore: removed {str(path)!r}, left by an earlier run (process {pid}) that was killed")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from drumscore.files.atomic import on_stale_removed
-
     _open_standard_descriptors()
     _reconfigure_streams()
     if threading.current_thread() is threading.main_thread():

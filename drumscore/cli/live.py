@@ -14,8 +14,14 @@ import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
+
+from drumscore.play import liveview
+from drumscore.play.liveview import LiveState, plain_lines
+from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
+from drumscore.track import Hit
 
 from drumscore.play.keys import (
     NEXT_ITEM,
@@ -38,12 +44,22 @@ KEY_HELP = (
 )
 
 
+class Player(Protocol):
+    """What the keys drive: the audio player or a MIDI port's."""
+
+    def command(self, name: str, *args: object) -> None: ...
+
+    def set_tempo(self, tempo: Tempo) -> None: ...
+
+
 class Controls:
     """What each key does to a player: tempo steps, taps, pause, switch, next, stop."""
 
     STEPS: ClassVar[dict[str, int]] = TEMPO_STEPS
 
-    def __init__(self, player, bpm: Fraction, clock=time.monotonic) -> None:
+    def __init__(
+        self, player: Player, bpm: Fraction, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.player = player
         self.bpm = Fraction(bpm)
         self.paused = False
@@ -53,8 +69,6 @@ class Controls:
         self._taps: list[float] = []
 
     def press(self, key: str) -> None:
-        from drumscore.timing import MAX_BPM, MIN_BPM
-
         if key in self.STEPS:
             self._set(min(MAX_BPM, max(MIN_BPM, self.bpm + self.STEPS[key])))
         elif key == PAUSE:
@@ -90,13 +104,11 @@ class Controls:
             self.waiting.append(what)
 
     def _set(self, bpm: Fraction) -> None:
-        from drumscore.timing import Tempo
-
         if bpm != self.bpm:
             self.bpm = bpm
             self.player.set_tempo(Tempo.from_bpm(bpm))
 
-    def passed(self, hit) -> None:
+    def passed(self, hit: Hit | None) -> None:
         """A hit was heard: what waited for the end of a pass has happened once the pass turned."""
         if hit is None or hit.is_count:
             return
@@ -110,7 +122,7 @@ class KeyReader:
     Ctrl-C still interrupts (the terminal keeps its signals); the terminal is restored on close.
     """
 
-    def __init__(self, on_key) -> None:
+    def __init__(self, on_key: Callable[[str], None]) -> None:
         self.on_key = on_key
         self.fd = sys.stdin.fileno()
         self._saved: list[Any] | None = None
@@ -126,7 +138,7 @@ class KeyReader:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         import termios
 
         self._stop.set()
@@ -154,11 +166,9 @@ class KeyReader:
 class PlainView:
     """A line per stroke as it sounds, for pipes and logs."""
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         if hit is None:
             return
-        from drumscore.play.liveview import plain_lines
-
         if hit.is_count:
             print(f"count {hit.k + 1}/{hit.count_in}", flush=True)
             return
@@ -174,16 +184,14 @@ class LiveView:
     """Repaints the notation and status in place on a terminal, the stroke heard highlighted."""
 
     def __init__(self, keys: bool) -> None:
-        from drumscore.play import liveview
-
         self.lv = liveview
         self.keys = keys
         self.painted = 0
-        self.last = None
-        self.state = None
+        self.last: Hit | None = None
+        self.state: LiveState | None = None
         sys.stdout.write(liveview.HIDE_CURSOR)
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         if hit is None and state == self.state:
             return  # nothing new to show
         self.state = state
@@ -213,7 +221,7 @@ class BigView(LiveView):
         sys.stdout.write(self.lv.ALT_SCREEN)
         self.big = False
 
-    def show(self, hit, state) -> None:
+    def show(self, hit: Hit | None, state: LiveState) -> None:
         if hit is None and state == self.state:
             return
         hit = hit or self.last

@@ -6,13 +6,14 @@ import argparse
 import re
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
+from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
+from drumscore.expression import Expression
+from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.model import Section
-
-if TYPE_CHECKING:
-    from drumscore.timeline import Timeline
+from drumscore.timeline import Timeline, arrange
+from drumscore.timing import Tempo
 
 
 def whole_number(text: str) -> int:
@@ -63,11 +64,6 @@ def repeat_count(args: argparse.Namespace) -> int:
 
 def timeline_from_args(args: argparse.Namespace, duration: Fraction | None = None) -> Timeline:
     """The Timeline the score, section, tempo, repeat and expression options describe."""
-    from drumscore.corpus import resolve
-    from drumscore.expression import Expression
-    from drumscore.timeline import arrange
-    from drumscore.timing import Tempo
-
     if getattr(args, "humanize", None) is None:
         only_with(
             args,
@@ -89,8 +85,6 @@ def timeline_from_args(args: argparse.Namespace, duration: Fraction | None = Non
 
 def add_rate_option(parser: argparse.ArgumentParser, help: str = "sample rate") -> None:
     """--rate HZ; None when not given (formats.check_rate turns that into the default)."""
-    from drumscore.files.format_choice import DEFAULT_RATE
-
     parser.add_argument(
         "--rate",
         type=whole_number,

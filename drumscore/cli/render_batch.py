@@ -15,11 +15,17 @@ import os
 import string
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from drumscore.cli.options import error_message
+from drumscore.cli.report import plural
+from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
+from drumscore.files.format_choice import kind_of
+from drumscore.model import STATE_SLUGS, Score, Section
 
 #: The placeholders of an output template and what they stand for.
 PLACEHOLDERS = {
@@ -42,8 +48,6 @@ class Item:
 
 def sections_of(text: str | None) -> list[str]:
     """--section's list, such as 'touhu,she'; each checked, none twice. None: the default."""
-    from drumscore.model import Section
-
     if text is None:
         return [Section.SHE.value]
     names = [part.strip() for part in text.split(",")]
@@ -78,10 +82,8 @@ def _fields(template: str) -> list[str]:
         ) from None
 
 
-def names_for(score) -> dict[str, str]:
+def names_for(score: Score) -> dict[str, str]:
     """The template's placeholders filled in for one score (section added per item)."""
-    from drumscore.model import STATE_SLUGS
-
     if not score.edition_id:
         return {"key": score.key, "edition": "notation", "figure": "0", "state": "notation"}
     return {
@@ -94,8 +96,6 @@ def names_for(score) -> dict[str, str]:
 
 def plan(args: argparse.Namespace) -> list[Item]:
     """Every (score, section) with its output path; refused before any work if names collide."""
-    from drumscore.corpus import resolve, scores
-
     template = args.output
     fields = _fields(template)
     unknown = sorted(set(fields) - set(PLACEHOLDERS))
@@ -142,8 +142,6 @@ MAX_WORKERS = 4
 
 
 def workers_for(output: str) -> int:
-    from drumscore.files.format_choice import kind_of
-
     if kind_of(output) not in ("audio", "midi"):
         return 1
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
@@ -160,15 +158,12 @@ def _make_folders(items: list[Item]) -> None:
             ) from None
 
 
-def run(args: argparse.Namespace, render_one) -> int:
+def run(args: argparse.Namespace, render_one: Callable[[argparse.Namespace], int]) -> int:
     """Render every item with `render_one(args)` (the single render); one bar, one summary.
 
     Errors are reported in the order of the items, whatever order they finish in.
     """
     from concurrent.futures import ThreadPoolExecutor
-
-    from drumscore.cli.options import error_message
-    from drumscore.cli.report import plural
 
     items = plan(args)
     _make_folders(items)
@@ -182,8 +177,6 @@ def run(args: argparse.Namespace, render_one) -> int:
         single.more, single.all, single.quiet = [], False, True
         try:
             if not item.output:
-                from drumscore.corpus import resolve
-
                 resolve(item.score)  # raises the reason the score cannot be named
             render_one(single)
         except DrumscoreError as exc:
@@ -222,10 +215,12 @@ def run(args: argparse.Namespace, render_one) -> int:
 class _bar:
     """One progress bar over the files, on a terminal only (and never with --quiet)."""
 
+    bar: Any  # a tqdm bar, or None
+
     def __init__(self, total: int, quiet: bool) -> None:
         self.total, self.quiet, self.bar = total, quiet, None
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[..., object]:
         if not self.quiet and sys.stderr.isatty():
             from tqdm import tqdm
 
@@ -235,6 +230,6 @@ class _bar:
             return self.bar.update
         return lambda n=1: None
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.close()

@@ -11,7 +11,11 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from drumscore import corpus
+from drumscore.apparatus.table import apparatus_data, csv_text
+from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
+from drumscore.editions.extract import line_range
 from drumscore.model import Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
@@ -69,8 +73,6 @@ def list_table(scores: Sequence[Score], users: frozenset[str] = frozenset()) -> 
 
 def _quotes(check: CountCheck) -> list[tuple[str, str]]:
     """(edition id, quote) for each edition that quotes a stated count, in its own words."""
-    from drumscore import corpus
-
     stated = check.stated
     key = (stated.by, stated.figure, stated.state, stated.section, stated.pi, stated.gu)
     out = []
@@ -299,19 +301,13 @@ def apparatus_text(
 ) -> str:
     """The apparatus in one of the text formats (text, json, csv, tei)."""
     if fmt == "json":
-        from drumscore.apparatus.table import apparatus_data
-
         return (
             json.dumps([apparatus_data(a) for a in apparatuses], ensure_ascii=False, indent=2)
             + "\n"
         )
     if fmt == "csv":
-        from drumscore.apparatus.table import csv_text
-
         return csv_text(apparatuses)
     if fmt == "tei":
-        from drumscore.apparatus.tei import tei_bytes
-
         return tei_bytes(apparatuses).decode("utf-8")
     return format_apparatuses(apparatuses, marks)
 
@@ -466,8 +462,6 @@ def extraction_data(extraction: Extraction, path: str, encoding: str) -> dict[st
 
 
 def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
-    from drumscore.editions.extract import line_range
-
     shown = [s for s in Section.in_order() if s is not Section.HEAD]
     rows = []
     details = []

@@ -8,7 +8,14 @@ from pathlib import Path
 
 from drumscore.cli.options import whole_number
 from drumscore.cli.report import plural
-from drumscore.render.musicxml import LYRICS
+from drumscore.errors import OptionError
+from drumscore.files.atomic import write_bytes, write_series
+from drumscore.files.format_choice import ENGRAVED, NOTATION
+from drumscore.render import verovio
+from drumscore.render.midimap import MidiMap
+from drumscore.render.musescore import engrave, find_musescore
+from drumscore.render.musicxml import LYRICS, MAX_WRITTEN_REPEATS, bars, musicxml_bytes, mxl_bytes
+from drumscore.timeline import Timeline
 
 #: The formats.kind_of kinds handled here.
 KINDS = ("notation", "engraved")
@@ -44,8 +51,6 @@ MIN_DPI, MAX_DPI = 36, 1200
 
 def check(args: argparse.Namespace, kind: str) -> None:
     """Fail before any work: --humanize, bad --dpi, or MuseScore missing for PDF/PNG."""
-    from drumscore.errors import OptionError
-
     if args.humanize is not None:
         raise OptionError(
             f"--humanize {args.humanize!r}: notation is written on the even beat; --humanize "
@@ -56,19 +61,13 @@ def check(args: argparse.Namespace, kind: str) -> None:
     check_engraver(args, kind)
     if kind == "engraved":
         if engraver(args) == "musescore":
-            from drumscore.render.musescore import find_musescore
-
             find_musescore()
         else:
-            from drumscore.render.verovio import check_installed
-
-            check_installed(Path(args.output).suffix.lower().lstrip("."))
+            verovio.check_installed(Path(args.output).suffix.lower().lstrip("."))
 
 
 def check_engraver(args: argparse.Namespace, kind: str) -> None:
     """--engraver is refused for a file that is not engraved."""
-    from drumscore.errors import OptionError
-
     if args.engraver is not None and kind != "engraved":
         raise OptionError(
             f"engraver {args.engraver!r} is for .svg, .png and .pdf; {args.output!r} is not "
@@ -81,11 +80,8 @@ def engraver(args: argparse.Namespace) -> str:
     return args.engraver or "verovio"
 
 
-def check_timeline(args: argparse.Namespace, timeline) -> None:
+def check_timeline(args: argparse.Namespace, timeline: Timeline) -> None:
     """Fail before any work when --duration asks for more repeats than notation writes out."""
-    from drumscore.errors import OptionError
-    from drumscore.render.musicxml import MAX_WRITTEN_REPEATS
-
     if args.duration is not None and timeline.repeats > MAX_WRITTEN_REPEATS:
         raise OptionError(
             f"--duration {args.duration!r} gives {timeline.repeats} repeats of the section, and "
@@ -94,12 +90,8 @@ def check_timeline(args: argparse.Namespace, timeline) -> None:
         )
 
 
-def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
+def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: MidiMap) -> str:
     """Write the notation file(s) for `timeline`; return the detail for the summary line."""
-    from drumscore.files.atomic import write_bytes, write_series
-    from drumscore.files.format_choice import ENGRAVED, NOTATION
-    from drumscore.render.musicxml import bars, musicxml_bytes, mxl_bytes
-
     suffix = Path(args.output).suffix.lower()
     count = len(bars(timeline))
     shape = f"{plural(count, 'bar')}, ○ round and □ square noteheads"
@@ -113,13 +105,9 @@ def write(args: argparse.Namespace, timeline, kind: str, midimap) -> str:
     fmt = ENGRAVED[suffix]
     document = musicxml_bytes(timeline, midimap, args.lyrics)
     if engraver(args) == "musescore":
-        from drumscore.render.musescore import engrave
-
         engraving = engrave(document, fmt, dpi=args.dpi)
         by = "MuseScore"
     else:
-        from drumscore.render import verovio
-
         engraving = verovio.engrave(document, fmt, dpi=args.dpi)
         by = "Verovio"
     if len(engraving.pages) > 1 or fmt != "pdf":

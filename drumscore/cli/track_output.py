@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from fractions import Fraction
+
+from drumscore.cli.options import timeline_from_args
+from drumscore.cli.progress import CountedBlocks, progress_bar
+from drumscore.errors import OptionError
+from drumscore.expression import Expression
+from drumscore.files.atomic import write_bytes
+from drumscore.render.midimap import MidiMap
+from drumscore.render.soundfont import render_blocks, track_strikes
+from drumscore.timing import Tempo
+from drumscore.track import Item, Track, check_count_in, load_programme
 
 
 def wanted(args: argparse.Namespace, kind: str) -> bool:
     """Whether this render needs a track rather than one timeline."""
-    from drumscore.errors import OptionError
-
     if args.programme is None and args.score is None:
         raise OptionError(
             "give a SCORE to render, e.g. 'drumscore render lu -o lu.wav', or --programme FILE"
@@ -42,14 +51,10 @@ def wanted(args: argparse.Namespace, kind: str) -> bool:
     return args.programme is not None or bool(args.count_in) or args.loopable
 
 
-def track_from_args(args: argparse.Namespace, duration=None, loopable: bool = False):
+def track_from_args(
+    args: argparse.Namespace, duration: Fraction | None = None, loopable: bool = False
+) -> Track:
     """The Track that the score (or --programme) and the options describe."""
-    from drumscore.cli.options import timeline_from_args
-    from drumscore.errors import OptionError
-    from drumscore.expression import Expression
-    from drumscore.timing import Tempo
-    from drumscore.track import Track, check_count_in, load_programme
-
     if args.programme is None:
         if args.state is not None:
             raise OptionError(
@@ -85,13 +90,10 @@ def track_from_args(args: argparse.Namespace, duration=None, loopable: bool = Fa
     )
 
 
-def render(args: argparse.Namespace, kind: str, midimap, duration) -> int:
+def render(args: argparse.Namespace, kind: str, midimap: MidiMap, duration: Fraction | None) -> int:
     """Write the track to args.output (audio or MIDI) and print what it holds."""
-    from drumscore.errors import OptionError
-
     track = track_from_args(args, duration, args.loopable)
     if kind == "midi":
-        from drumscore.files.atomic import write_bytes
         from drumscore.render.midi import COUNT_NOTE, midi_bytes_of
 
         write_bytes(args.output, midi_bytes_of(track, midimap))
@@ -125,7 +127,7 @@ def render(args: argparse.Namespace, kind: str, midimap, duration) -> int:
     return 0
 
 
-def item_line(item, at: float) -> str:
+def item_line(item: Item, at: float) -> str:
     """One item of a programme: when it starts, its label, and what it plays."""
     t = item.timeline
     parts = [f"{t.score.key} {t.section.value} ×{t.repeats}", f"{float(t.tempo.bpm):g}/min"]
@@ -136,13 +138,10 @@ def item_line(item, at: float) -> str:
     return f"{at:8.2f} s  {item.label}: {', '.join(parts)}"
 
 
-def _render_audio(args: argparse.Namespace, track, midimap) -> tuple[int, str]:
-    from drumscore.cli.progress import CountedBlocks, progress_bar
+def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> tuple[int, str]:
     from drumscore.files.audio import stream_audio, tags_for_track
 
     if args.soundfont:
-        from drumscore.render.soundfont import render_blocks, track_strikes
-
         strikes = track_strikes(track, args.rate, midimap)
         frames, blocks = render_blocks(
             track.first,

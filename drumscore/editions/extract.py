@@ -362,7 +362,9 @@ class _Reader:
     def position(self, offset: int) -> Position:
         return kanripo.position_of(offset, self._line_starts)
 
-    def error(self, offset: int, reason: str, hint: str, *, option: str | None = None):
+    def error(
+        self, offset: int, reason: str, hint: str, *, option: str | None = None
+    ) -> NotationError:
         pos = self.position(offset)
         return NotationError(
             reason,
@@ -758,7 +760,9 @@ class _Reader:
 
     # --- found patterns ----------------------------------------------------------------------
 
-    def found(self, run: _Run, extraction: Extraction, extra, edition_id: str, name: str) -> Found:
+    def found(
+        self, run: _Run, extraction: Extraction, extra: dict[str, str], edition_id: str, name: str
+    ) -> Found:
         label, side, figure, state = self._pairs[id(run)]
         printed = "".join(run.printed)
         parsed = parse(printed, extra_glyphs=extra)
@@ -792,7 +796,7 @@ class _Reader:
             doubts=tuple(self._doubts.get(id(run), ())),
         )
 
-    def _continues(self, run: _Run, label, side: str) -> bool:
+    def _continues(self, run: _Run, label: _Label | None, side: str) -> bool:
         """Notes after a pattern's last stroke are the pattern's when its figure goes on after
         them (before the label that follows it, or the next label and pattern)."""
         items = self.items

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from drumscore import glyphs
+from drumscore.editions.clean import line_starts_of, position_of
 from drumscore.errors import NotationError
 from drumscore.model import STATE_SPELLINGS
 
@@ -219,8 +220,6 @@ def _note(source: str, start: int) -> tuple[int, str]:
         i = j + 1
         if depth == 0:
             return i, _NOTE_MARKUP.sub("", source[start + 1 : j])
-    from drumscore.editions.clean import line_starts_of, position_of
-
     pos = position_of(start, line_starts_of(source))
     raise NotationError(
         f"the note opened here is never closed: a {closer!r} is missing",

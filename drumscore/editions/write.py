@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from drumscore.corpus import edition_from_dict
 from drumscore.editions.extract import Extraction, line_range
 from drumscore.errors import CorpusError, ExtractError, InputFileError, OptionError
 from drumscore.files.reading import parse_toml, read_input_text
@@ -31,8 +32,6 @@ def kept_from(path: str | Path) -> Kept:
 
     The file must be an edition file that loads; anything else is refused rather than replaced.
     """
-    from drumscore.corpus import edition_from_dict
-
     try:
         data = parse_toml(read_input_text(path, "edition file"), str(path), CorpusError)
         edition = edition_from_dict(data, where=str(path))

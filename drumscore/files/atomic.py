@@ -29,7 +29,9 @@ NAME_MAX = 255
 _stale_callback: Callable[[Path, int], None] | None = None
 
 
-def on_stale_removed(callback: Callable[[Path, int], None] | None):
+def on_stale_removed(
+    callback: Callable[[Path, int], None] | None,
+) -> Callable[[Path, int], None] | None:
     """Have `callback(path, pid)` told of every stale temporary file a write removes; returns the
     callback it replaces."""
     global _stale_callback

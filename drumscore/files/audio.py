@@ -9,11 +9,18 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
+from drumscore import __version__
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
+from drumscore.timeline import Timeline
+from drumscore.track import Track
+
+if TYPE_CHECKING:
+    import soundfile as sf
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
 WAV_LIMIT = 4 * 1024**3 - 1024**2
@@ -32,10 +39,8 @@ def write_audio(
     stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
 
 
-def tags_for_track(track) -> dict[str, str]:
+def tags_for_track(track: Track) -> dict[str, str]:
     """The metadata of a track of several items: its title, and each item's citation."""
-    from drumscore import __version__
-
     if len(track.items) == 1:
         return tags_for(track.first)
     lines = [track.citation] if track.citation else []
@@ -47,10 +52,8 @@ def tags_for_track(track) -> dict[str, str]:
     }
 
 
-def tags_for(timeline) -> dict[str, str]:
+def tags_for(timeline: Timeline) -> dict[str, str]:
     """The metadata that says what a render holds: its title and the citation of the reading."""
-    from drumscore import __version__
-
     return {
         "title": timeline.heading,
         "comment": timeline.citation,
@@ -167,11 +170,11 @@ class _Sink:
     file size limit) kept as `error` and reported as written short, since an exception cannot
     travel back through libsndfile."""
 
-    def __init__(self, raw) -> None:
+    def __init__(self, raw: BinaryIO) -> None:
         self.raw = raw
         self.error: OSError | None = None
 
-    def write(self, data) -> int:
+    def write(self, data: bytes) -> int:
         if self.error is not None:
             return 0
         try:
@@ -190,7 +193,7 @@ class _Sink:
         return self.raw.tell()
 
 
-def _reason(out, exc: Exception, tmp: Path) -> str:
+def _reason(out: sf.SoundFile | None, exc: Exception, tmp: Path) -> str:
     """What made libsndfile fail, such as "No space left on device": its own message for the
     file (`out`, or None for its last error), which names the system error, where its exception
     says only "System error."."""

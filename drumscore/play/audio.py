@@ -15,6 +15,7 @@ import time as clock
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,9 @@ import numpy as np
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
+from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, track_plan
+from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth
 from drumscore.timeline import MAX_REPEAT, Timeline
 from drumscore.timing import Tempo
 from drumscore.track import Conductor, Hit, Track
@@ -177,7 +180,7 @@ class Feed:
             self.gain = min(self.gain, lower)
             self.conductor.set_tempo(tempo)
 
-    def command(self, name: str, *args) -> None:
+    def command(self, name: str, *args: object) -> None:
         """Pass a command (pause, switch_section, stop_after_pass, next_item) to the conductor."""
         with self._lock:
             getattr(self.conductor, name)(*args)
@@ -232,10 +235,14 @@ class SoundFontFeed(Feed):
     Not normalised, as a SoundFont render is not: FluidSynth's own level.
     """
 
-    def __init__(self, track, soundfont, midimap=None, rate: int = DEFAULT_RATE, loop=False):
-        from drumscore.render.midimap import MidiMap
-        from drumscore.render.soundfont import MAX_TAIL, open_synth
-
+    def __init__(
+        self,
+        track: Track | Timeline,
+        soundfont: str | Path,
+        midimap: MidiMap | None = None,
+        rate: int = DEFAULT_RATE,
+        loop: bool = False,
+    ) -> None:
         self.track = track if isinstance(track, Track) else Track.single(track)
         self.timeline = self.track.first
         self.rate = rate
@@ -261,8 +268,7 @@ class SoundFontFeed(Feed):
         return None
 
     def read(self, frames: int) -> np.ndarray:
-        from drumscore.render.midi import COUNT_NOTE
-        from drumscore.render.soundfont import PERCUSSION_CHANNEL
+        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
 
         with self._lock:
             start, stop = self.position, self.position + frames
@@ -312,7 +318,9 @@ class AudioPlayer:
     stays in step whatever the latency.
     """
 
-    def __init__(self, feed: Feed, device: OutputDevice | None = None, latency=LATENCY_S):
+    def __init__(
+        self, feed: Feed, device: OutputDevice | None = None, latency: float = LATENCY_S
+    ) -> None:
         self.feed = feed
         self.device = device
         self.latency = latency
@@ -330,7 +338,7 @@ class AudioPlayer:
         self.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def start(self) -> None:
@@ -363,7 +371,7 @@ class AudioPlayer:
             stream.close(ignore_errors=True)
         self._finished.set()
 
-    def _callback(self, outdata, frames, time, status) -> None:
+    def _callback(self, outdata: np.ndarray, frames: int, time: Any, status: Any) -> None:
         self._pace()
         block = self.feed.read(frames)
         n = len(block)
@@ -458,7 +466,7 @@ class AudioPlayer:
     def set_tempo(self, tempo: Tempo) -> None:
         self.feed.set_tempo(tempo)
 
-    def command(self, name: str, *args) -> None:
+    def command(self, name: str, *args: object) -> None:
         self.feed.command(name, *args)
 
     def wait(self) -> None:

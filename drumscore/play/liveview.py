@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from drumscore.display import width
 from drumscore.model import Section
 from drumscore.timeline import Timeline
+from drumscore.track import Hit
 
 #: Reverse video marks the stroke being heard; strokes already heard in this pass are dimmed.
 HIGHLIGHT, HIGHLIGHT_END = "\x1b[7m", "\x1b[27m"
@@ -176,7 +177,7 @@ class LiveState:
     seconds: float = 0.0
 
 
-def hit_status(hit, state: LiveState) -> str:
+def hit_status(hit: Hit, state: LiveState) -> str:
     """Stroke (or count) number, drum, side of 半, pass, tempo in force, time, and what waits."""
     t = hit.timeline
     tempo = f"{state.bpm:g}/min"
@@ -199,7 +200,7 @@ def item_line(state: LiveState) -> str:
     return f"  item {state.item + 1}/{state.items}: {state.label}" if state.items > 1 else ""
 
 
-def hit_frame(hit, state: LiveState, columns: int = 80, keys: bool = False) -> list[str]:
+def hit_frame(hit: Hit, state: LiveState, columns: int = 80, keys: bool = False) -> list[str]:
     """The lines of the normal display for a hit: the notation, the status, and the keys."""
     t = hit.timeline
     if hit.is_count:
@@ -266,7 +267,7 @@ def big_shape(shape: str, size: int) -> list[str]:
     return rows
 
 
-def big_frame(hit, state: LiveState, columns: int, rows: int) -> list[str] | None:
+def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] | None:
     """The whole screen of the big display, `rows` lines; None if the terminal is too small."""
     if rows < BIG_MIN_ROWS or columns < BIG_MIN_COLUMNS:
         return None

@@ -11,14 +11,17 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from drumscore.track import Conductor
-
 from drumscore._cstderr import captured
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
+from drumscore.timing import Tempo
+from drumscore.track import Conductor, Hit, Track
+
+if TYPE_CHECKING:
+    import mido
+    import mido.ports
 
 BACKEND = "mido.backends.rtmidi"
 #: A played track's conductor counts in microseconds.
@@ -63,7 +66,7 @@ def choose_port(name: str) -> str:
     return ports[choose_by_name(name, ports, what="MIDI output port", option="midi_port")]
 
 
-def open_port(name: str):
+def open_port(name: str) -> mido.ports.BaseOutput:
     """A mido output port, opened by (part of) its name."""
     full = choose_port(name)
     try:
@@ -77,11 +80,11 @@ class MidiPlayer:
 
     def __init__(
         self,
-        port,
+        port: mido.ports.BaseOutput,
         timeline: Timeline,
         midimap: MidiMap | None = None,
         clock: Callable[[], float] = time.monotonic,
-    ):
+    ) -> None:
         self.port = port
         self.timeline = timeline
         self.midimap = midimap or MidiMap()
@@ -94,10 +97,10 @@ class MidiPlayer:
     def __enter__(self) -> MidiPlayer:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _message(self, kind: str, note: int, velocity: int = 0):
+    def _message(self, kind: str, note: int, velocity: int = 0) -> mido.Message:
         import mido
 
         return mido.Message(kind, channel=PERCUSSION_CHANNEL, note=note, velocity=velocity)
@@ -130,14 +133,15 @@ class MidiPlayer:
             self._note_off()
             k += 1
 
-    def hits(self, track=None, loop: bool = False, poll: float | None = None):
+    def hits(
+        self, track: Track | None = None, loop: bool = False, poll: float | None = None
+    ) -> Iterator[Hit | None]:
         """Send a track's hits on time, laid out by a Conductor (so keys can change the tempo,
         pause or switch), yielding each as its note goes out; None every `poll` seconds between.
 
         The conductor's frames are microseconds here; count strokes go to COUNT_NOTE.
         """
-        from drumscore.render.midi import COUNT_NOTE
-        from drumscore.track import Conductor, Track
+        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
 
         track = track or Track.single(self.timeline)
         self.conductor = conductor = Conductor(track, MICROSECONDS, loop)
@@ -174,12 +178,12 @@ class MidiPlayer:
             self._wait_until(off_at)
             self._note_off()
 
-    def set_tempo(self, tempo) -> None:
+    def set_tempo(self, tempo: Tempo) -> None:
         with self._lock:
             if self.conductor is not None:
                 self.conductor.set_tempo(tempo)
 
-    def command(self, name: str, *args) -> None:
+    def command(self, name: str, *args: object) -> None:
         with self._lock:
             getattr(self.conductor, name)(*args)
 

@@ -44,7 +44,9 @@ def comparison_audio(
     return normalise(out)
 
 
-def _parts(comparison, section, tempo, rate, kit):
+def _parts(
+    comparison: Comparison, section: Section | str | None, tempo: Tempo, rate: int, kit: Kit | None
+) -> tuple[np.ndarray, np.ndarray, int]:
     plans = [plan(arrange(s, section, tempo), kit, rate) for s in (comparison.a, comparison.b)]
     most = tempo.onset_sample(len(plans[0].onsets) + PAUSE_STROKES, rate) + plans[0].length
     if (most + plans[1].length) / rate > MAX_SECONDS:

@@ -10,6 +10,7 @@ import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -159,7 +160,7 @@ def read_sample(path: str | Path, written: str | None = None) -> Sample:
     return Sample(np.ascontiguousarray(data, np.float32), int(rate), path.name)
 
 
-def _read_audio(file, shown: str) -> tuple[np.ndarray, int]:
+def _read_audio(file: BinaryIO, shown: str) -> tuple[np.ndarray, int]:
     """The frames of an open sample file, refused before reading when longer than the cap."""
     import soundfile as sf
 
@@ -174,7 +175,7 @@ def _read_audio(file, shown: str) -> tuple[np.ndarray, int]:
     return data, audio.samplerate
 
 
-def _names(value, where: str) -> list[str]:
+def _names(value: object, where: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
@@ -189,7 +190,7 @@ def _number(table: dict, key: str, default: float, where: str) -> float:
     return float(value)
 
 
-def _voice(table, key: str, what: str, folder: Path, where: str) -> Voice:
+def _voice(table: object, key: str, what: str, folder: Path, where: str) -> Voice:
     """The voice of table [key] (`what` names its sound in messages)."""
     where = f"{where} [{key}]"
     if table is None:

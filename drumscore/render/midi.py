@@ -9,6 +9,7 @@ import mido
 from drumscore.model import Section
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
+from drumscore.track import Track
 
 TICKS_PER_BEAT = 480
 #: A stroke's note lasts half the interval, so notes never overlap.
@@ -126,7 +127,7 @@ def _end_at(track: mido.MidiTrack, tick: int) -> None:
     track[-1] = track[-1].copy(time=max(0, tick - last))
 
 
-def track_to_midi(track, midimap: MidiMap | None = None) -> mido.MidiFile:
+def track_to_midi(track: Track, midimap: MidiMap | None = None) -> mido.MidiFile:
     """A drumscore.track.Track as a type-1 file: items one after another, each at its tempo.
 
     One beat is a quarter note of TICKS_PER_BEAT ticks and a set_tempo at each item gives its
@@ -169,7 +170,7 @@ def track_to_midi(track, midimap: MidiMap | None = None) -> mido.MidiFile:
         at = item_tick + (hit.beat - item_beat) * TICKS_PER_BEAT
         if hit.offset:
             at = max(0, at + round(hit.offset / hit.timeline.tempo.interval * TICKS_PER_BEAT))
-        note = COUNT_NOTE if hit.is_count else midimap.note(hit.drum)
+        note = COUNT_NOTE if hit.drum is None else midimap.note(hit.drum)
         on = mido.Message("note_on", channel=PERCUSSION_CHANNEL, note=note, velocity=hit.velocity)
         notes.append((at, on))
         notes.append(
@@ -182,7 +183,7 @@ def track_to_midi(track, midimap: MidiMap | None = None) -> mido.MidiFile:
     return midi
 
 
-def midi_bytes_of(track, midimap: MidiMap | None = None) -> bytes:
+def midi_bytes_of(track: Track, midimap: MidiMap | None = None) -> bytes:
     """track_to_midi as the bytes of a Standard MIDI File."""
     buffer = io.BytesIO()
     track_to_midi(track, midimap).save(file=buffer)

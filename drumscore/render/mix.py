@@ -19,6 +19,7 @@ from drumscore.expression import default_velocity
 from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.render.kit import Kit, builtin_kit
 from drumscore.timeline import Timeline
+from drumscore.track import Hit, Track
 
 #: Peak level of a normalised render: −1 dBFS leaves headroom for lossy encoders.
 PEAK_DBFS = -1.0
@@ -215,9 +216,9 @@ class SoundChooser:
         voices = [*self.kit.voices.values(), self.count_voice]
         return max(len(s.data) for v in voices for layer in v.layers for s in layer.samples)
 
-    def index(self, hit) -> tuple[int, float]:
+    def index(self, hit: Hit) -> tuple[int, float]:
         """(which of `sounds`, gain) for a drumscore.track.Hit; hits must come in order."""
-        voice = self.count_voice if hit.is_count else self.kit.voice(hit.drum)
+        voice = self.count_voice if hit.drum is None else self.kit.voice(hit.drum)
         velocity = hit.velocity
         layer = voice.layer_for(velocity)
         turn_key = (hit.drum, layer.velocity)
@@ -227,15 +228,15 @@ class SoundChooser:
         if key not in self._table:
             self._table[key] = len(self.sounds)
             self.sounds.append(voice.sample_for(n, velocity))
-        gain = 1.0 if hit.is_count else velocity / default_velocity(hit.drum)
+        gain = 1.0 if hit.drum is None else velocity / default_velocity(hit.drum)
         return self._table[key], gain
 
-    def choose(self, hit) -> tuple[np.ndarray, float]:
+    def choose(self, hit: Hit) -> tuple[np.ndarray, float]:
         which, gain = self.index(hit)
         return self.sounds[which], float(np.float32(gain))
 
 
-def track_plan(track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPlan:
+def track_plan(track: Track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPlan:
     """The MixPlan of a drumscore.track.Track: its hits, count strokes on the count sound.
 
     A loopable track's plan has loop_length set to the track's whole number of beats.
@@ -313,7 +314,7 @@ def check_unnormalised(plan: MixPlan) -> float:
     return 20 * math.log10(highest) if highest > 0 else -math.inf
 
 
-def render_track(track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> np.ndarray:
+def render_track(track: Track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> np.ndarray:
     """A whole track as a normalised float32 array (frames, 2), folded if loopable."""
     p = track_plan(track, kit, rate)
     return np.concatenate(list(b.copy() for b in blocks(p)) or [np.zeros((0, 2), np.float32)])

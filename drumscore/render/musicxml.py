@@ -21,7 +21,7 @@ from drumscore.timeline import Timeline
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
-    from music21 import stream
+    from music21 import instrument, meter, note, stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ def build_score(
 
     The title, tempo and marks stand on the first part; both parts have the same bars.
     """
-    from music21 import bar, clef, expressions, layout, metadata, meter, note, stream, tempo
+    from music21 import bar, clef, expressions, layout, metadata, note, stream, tempo
 
     midimap = midimap or MidiMap()
     chosen = check_lyrics(lyrics)
@@ -174,7 +174,7 @@ def build_score(
     return score
 
 
-def _instrument(drum: Drum, midimap: MidiMap):
+def _instrument(drum: Drum, midimap: MidiMap) -> instrument.UnpitchedPercussion:
     from music21 import instrument
 
     kit = instrument.UnpitchedPercussion()
@@ -185,7 +185,7 @@ def _instrument(drum: Drum, midimap: MidiMap):
     return kit
 
 
-def _silent_beat():
+def _silent_beat() -> note.Rest:
     """The other drum's beat: a quarter rest that is not printed."""
     from music21 import note
 
@@ -194,7 +194,7 @@ def _silent_beat():
     return rest
 
 
-def _hidden_metre(length: int, made: dict):
+def _hidden_metre(length: int, made: dict[int, meter.TimeSignature]) -> meter.TimeSignature:
     """A time signature of `length` quarters, not printed; copies are far cheaper than new ones."""
     import copy
 
@@ -218,7 +218,7 @@ def velocities(timeline: Timeline, midimap: MidiMap) -> dict[Drum, int]:
     return {d: v if (v := given[d]) is not None else midimap.velocity(d) for d in Drum}
 
 
-def _stroke_note(drum: Drum, velocity: int, words: dict[Drum, str] | None):
+def _stroke_note(drum: Drum, velocity: int, words: dict[Drum, str] | None) -> note.Unpitched:
     from music21 import note
 
     voice = VOICES[drum]

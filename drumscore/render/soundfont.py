@@ -9,11 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from drumscore._cstderr import captured
-from drumscore.errors import DrumscoreError, SoundFontError, require
+from drumscore.errors import DrumscoreError, InputMissingError, SoundFontError, require
+from drumscore.files.reading import open_input
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
+from drumscore.track import Track
+
+if TYPE_CHECKING:
+    import fluidsynth
 
 #: FluidSynth's master gain: its default (0.2) leaves GM drums some 15 dB below full scale.
 SYNTH_GAIN = 0.5
@@ -48,14 +55,14 @@ def strikes(timeline: Timeline, rate: int, midimap: MidiMap | None = None) -> li
     return found
 
 
-def track_strikes(track, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
+def track_strikes(track: Track, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
     """The strikes of a drumscore.track.Track: its hits, count strokes on the count note."""
-    from drumscore.render.midi import COUNT_NOTE
+    from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
 
     midimap = midimap or MidiMap()
     found = []
     for hit in track.hits(rate):
-        note = COUNT_NOTE if hit.is_count else midimap.note(hit.drum)
+        note = COUNT_NOTE if hit.drum is None else midimap.note(hit.drum)
         off = hit.frame + round(hit.timeline.tempo.interval * rate / 2)
         found.append(Strike(hit.frame, note, hit.velocity, off))
     found.sort(key=lambda s: s.frame)
@@ -67,9 +74,6 @@ timeline_strikes = strikes
 
 def check_soundfont(path: str | Path) -> Path:
     """The path of a readable SoundFont 2 file (RIFF 'sfbk'), or a SoundFontError."""
-    from drumscore.errors import InputMissingError
-    from drumscore.files.reading import open_input
-
     path = Path(path)
     try:
         with open_input(path, "SoundFont") as f:
@@ -88,7 +92,7 @@ def check_soundfont(path: str | Path) -> Path:
     return path
 
 
-def _fluidsynth():
+def _fluidsynth() -> ModuleType:
     return require(
         "fluidsynth",
         extra="soundfont",
@@ -133,15 +137,22 @@ def render_blocks(
     return most, _scaled(open_synth(soundfont, rate), plan, rate, block_frames, tail, highest)
 
 
-def _scaled(synth, plan, rate, block_frames, tail, highest: float) -> Iterator:
-    from drumscore.render.mix import gain_for
+def _scaled(
+    synth: fluidsynth.Synth,
+    plan: list[Strike],
+    rate: int,
+    block_frames: int,
+    tail: int,
+    highest: float,
+) -> Iterator:
+    from drumscore.render.mix import gain_for  # render.mix imports numpy
 
     gain = gain_for(highest)
     for block in _blocks(synth, plan, rate, block_frames, tail):
         yield block * gain
 
 
-def open_synth(soundfont: str | Path, rate: int):
+def open_synth(soundfont: str | Path, rate: int) -> fluidsynth.Synth:
     """A FluidSynth synthesiser at `rate`, the SoundFont's drum kit on the percussion channel."""
     if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
         raise SoundFontError(
@@ -165,7 +176,9 @@ def open_synth(soundfont: str | Path, rate: int):
     return synth
 
 
-def _blocks(synth, plan: list[Strike], rate, block_frames, tail) -> Iterator:
+def _blocks(
+    synth: fluidsynth.Synth, plan: list[Strike], rate: int, block_frames: int, tail: int
+) -> Iterator:
     import numpy as np
 
     # Note-ons and note-offs in frame order; FluidSynth starts each at its next 64-frame step.

@@ -13,13 +13,24 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-from drumscore.errors import EngraveError, OptionError, install_line, require
+from drumscore.errors import (
+    EngraveError,
+    MissingDependencyError,
+    OptionError,
+    install_line,
+    require,
+)
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
-from drumscore.render.musicxml import VOICES
+from drumscore.render.musicxml import VOICES, musicxml_bytes
 from drumscore.timeline import Timeline
+
+if TYPE_CHECKING:
+    import verovio
 
 KINDS = ("svg", "png", "pdf")
 MEI = "http://www.music-encoding.org/ns/mei"
@@ -61,8 +72,6 @@ def check_installed(kind: str) -> None:
     """A MissingDependencyError now, before any work, if Verovio (or cairosvg) is missing."""
     import importlib.util
 
-    from drumscore.errors import MissingDependencyError
-
     needed = ["verovio"] + (["cairosvg"] if kind != "svg" else [])
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
     if missing:
@@ -72,13 +81,13 @@ def check_installed(kind: str) -> None:
         )
 
 
-def _toolkit():
+def _toolkit() -> verovio.toolkit:
     verovio = require("verovio", extra="notation", needed="engraving needs Verovio")
     verovio.enableLog(verovio.LOG_OFF)
     return verovio.toolkit()
 
 
-def to_mei(musicxml: bytes, toolkit=None) -> str:
+def to_mei(musicxml: bytes, toolkit: verovio.toolkit | None = None) -> str:
     """The MEI document Verovio reads from drumscore's MusicXML, with the two drums' noteheads."""
     toolkit = toolkit or _toolkit()
     toolkit.setOptions(OPTIONS)
@@ -181,7 +190,7 @@ def _size(svg: str) -> tuple[float, float]:
     return float(box[2]), float(box[3])
 
 
-def _png(cairosvg, svg: str, dpi: int) -> bytes:
+def _png(cairosvg: ModuleType, svg: str, dpi: int) -> bytes:
     width, height = _size(svg)
     scale = dpi / PX_PER_INCH
     return cairosvg.svg2png(
@@ -207,7 +216,9 @@ def _pdf(pages: list[str]) -> bytes:
     shared.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, "")
 
     class Page(cairosvg.surface.PDFSurface):
-        def _create_surface(self, width, height):
+        def _create_surface(
+            self, width: float, height: float
+        ) -> tuple[cairocffi.PDFSurface, float, float]:
             shared.set_size(width, height)
             return shared, width, height
 
@@ -222,6 +233,4 @@ def svg_bytes(
     timeline: Timeline, midimap: MidiMap | None = None, lyrics: str | None = None
 ) -> bytes:
     """The timeline engraved as one SVG page (the first, if the music needs more)."""
-    from drumscore.render.musicxml import musicxml_bytes
-
     return svg_pages(musicxml_bytes(timeline, midimap, lyrics))[0].encode("utf-8")

@@ -15,13 +15,19 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
+from drumscore import corpus
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.model import STATE_SLUGS, Edition, Section
+from drumscore.render.musicxml import musicxml_bytes
 from drumscore.site import data as sitedata
 from drumscore.site.templating import render
 from drumscore.timeline import arrange
+
+if TYPE_CHECKING:
+    import numpy as np
 
 STATIC = Path(__file__).with_name("static")
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -73,7 +79,12 @@ def score_page(score_data: dict, shared: dict, partner: dict | None) -> str:
     )
 
 
-def index_page(scores: list[dict], collations: list[dict], pool, apparatuses=None) -> str:
+def index_page(
+    scores: list[dict],
+    collations: list[dict],
+    pool: tuple[Edition, ...],
+    apparatuses: dict[tuple[int, str], dict] | None = None,
+) -> str:
     """The index: every edition with its scores, and where the editions part, figure by figure."""
     by_key = {s["key"]: s for s in scores}
     apparatuses = apparatuses or {}
@@ -144,7 +155,7 @@ def compare_page(scores: list[dict], comparisons: dict, shared: dict, extra: dic
     )
 
 
-def _count_click(rate: int):
+def _count_click(rate: int) -> np.ndarray:
     """The count-in sound: a short, dry wood-block click, unlike either drum (made here)."""
     import numpy as np
 
@@ -194,11 +205,10 @@ def staff_spaces(svg: bytes) -> float | None:
 
 
 def _write_files(
-    out: Path, entry, files: dict[str, str], musicxml: bool
+    out: Path, entry: sitedata.Entry, files: dict[str, str], musicxml: bool
 ) -> tuple[int, bytes | None]:
     """MIDI of each section and MusicXML of 射 and 投壺; the count and the 射 MusicXML."""
     from drumscore.render.midi import midi_bytes
-    from drumscore.render.musicxml import musicxml_bytes
 
     written = 0
     whole = None
@@ -258,8 +268,6 @@ def build_site(
     The site is made in a temporary folder beside `out` and moved into place when complete, so
     a failed build leaves the earlier site as it was.
     """
-    from drumscore import corpus
-
     started = time.perf_counter()
     out = Path(out)
     _check_target(out)
@@ -313,7 +321,12 @@ def _replace(work: Path, out: Path) -> None:
         os.replace(work, out)
 
 
-def _build_into(work: Path, pool: tuple[Edition, ...], progress, musicxml: bool) -> SiteReport:
+def _build_into(
+    work: Path,
+    pool: tuple[Edition, ...],
+    progress: Callable[[str], None] | None,
+    musicxml: bool,
+) -> SiteReport:
     report = SiteReport(work)
     items = sitedata.entries(pool)
     shared = {

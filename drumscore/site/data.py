@@ -13,9 +13,13 @@ from dataclasses import asdict, dataclass
 from drumscore import glyphs
 from drumscore.analysis.collate import Collation, check_score, collate
 from drumscore.analysis.compare import Comparison, compare
+from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build
+from drumscore.apparatus.table import apparatus_data
+from drumscore.corpus import DEFAULT_EDITION
 from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section, State
 from drumscore.play import keys
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
+from drumscore.track import MAX_COUNT_IN
 
 #: Sample files of the built-in kit, as the site ships them.
 SAMPLE_FILES = {Drum.PI: "pi.wav", Drum.GU: "gu.wav"}
@@ -249,8 +253,7 @@ def play_data() -> dict:
     place each is defined: the keys, the tap tempo, the count-in limit, the peak level, and the
     rounding of 16-bit samples and tapped tempos (ties to even, as numpy's rint in drumscore's
     WAV writer and Python's round have it)."""
-    from drumscore.render.mix import PEAK_DBFS
-    from drumscore.track import MAX_COUNT_IN
+    from drumscore.render.mix import PEAK_DBFS  # the mixer loads numpy: not for --help
 
     return {
         "keys": {
@@ -273,8 +276,6 @@ def play_data() -> dict:
 def names_data(items: Iterable[Entry], pool: Iterable[Edition]) -> dict[str, str]:
     """Every name the command line takes for a score of the site (casefolded), and the score's
     key: xue/2@benyi, 薛/2@benyi, lu@zhushu, and lu/2, lu for the standard text."""
-    from drumscore.corpus import DEFAULT_EDITION
-
     by_id = {e.id: e for e in pool}
     out: dict[str, str] = {}
     for entry in items:
@@ -335,9 +336,6 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> dict[tuple
     """The critical apparatus of each figure and drum (as `drumscore collate` gives it), keyed by
     (figure, state), each witness with its score's page; the standard text is the base when it
     is in the pool, else the first edition."""
-    from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build
-    from drumscore.apparatus.table import apparatus_data
-
     slugs = {e.score.key: e.slug for e in items}
     ids = [e.id for e in pool]
     base = DEFAULT_BASE if DEFAULT_BASE in ids else ids[0]

@@ -15,6 +15,7 @@ from typing import Any
 
 from drumscore.model import Pattern, Score
 from drumscore.site.templating import render
+from drumscore.timeline import arrange
 
 
 def _audio(score: Score) -> dict:
@@ -22,7 +23,6 @@ def _audio(score: Score) -> dict:
     import soundfile as sf
 
     from drumscore.render.mix import render_audio
-    from drumscore.timeline import arrange
 
     timeline = arrange(score)
     audio = render_audio(timeline)

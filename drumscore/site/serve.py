@@ -41,7 +41,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     }
     log: Callable[[str], None] | None = None
 
-    def log_message(self, format: str, *args) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         if self.log is not None:
             self.log(format % args)
 

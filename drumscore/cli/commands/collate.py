@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
+from drumscore import corpus
+from drumscore.apparatus.align import DEFAULT_BASE, SCORES, Apparatus, build_all
+from drumscore.apparatus.mei import mei_bytes
+from drumscore.apparatus.plot import plot_apparatus
 from drumscore.cli import report
+from drumscore.errors import OptionError
+from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.model import Edition
 
 #: --format values, and the one an -o extension implies when --format is not given.
 FORMATS = ("text", "json", "csv", "tei", "mei")
@@ -19,7 +27,7 @@ FORMAT_OF_SUFFIX = {
 }
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "collate",
         help="the critical apparatus: where the editions part, and the counts commentators state",
@@ -72,14 +80,10 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _pairs(name: str | None):
-    from drumscore.apparatus.align import SCORES
-    from drumscore.corpus import split_name
-    from drumscore.errors import OptionError
-
+def _pairs(name: str | None) -> tuple[tuple[int, str], ...]:
     if name is None:
         return SCORES
-    named = split_name(name)
+    named = corpus.split_name(name)
     if named is None:
         raise OptionError(
             f"collate takes a figure and drum such as 'lu' or 'xue/2' and compares every "
@@ -96,8 +100,6 @@ def _pairs(name: str | None):
 
 
 def _format(args: argparse.Namespace) -> str:
-    from drumscore.errors import OptionError
-
     if args.json and args.format not in (None, "json"):
         raise OptionError(f"--json and --format {args.format} ask for two formats; give one")
     if args.json:
@@ -116,7 +118,7 @@ def _format(args: argparse.Namespace) -> str:
     return "text"
 
 
-def _mei_paths(output: str, apparatuses) -> list[Path]:
+def _mei_paths(output: str, apparatuses: Sequence[Apparatus]) -> list[Path]:
     path = Path(output)
     if len(apparatuses) == 1:
         return [path]
@@ -125,10 +127,8 @@ def _mei_paths(output: str, apparatuses) -> list[Path]:
     ]
 
 
-def _pool(files: list[str] | None):
+def _pool(files: list[str] | None) -> tuple[Edition, ...]:
     """The corpus (built-in and the user's editions), and the edition files given for this run."""
-    from drumscore import corpus
-
     pool = list(corpus.editions())
     for name in files or ():
         edition = corpus.load_edition(name, cite_by_path=False)
@@ -139,8 +139,6 @@ def _pool(files: list[str] | None):
 
 def _marks(files: list[str] | None) -> dict[str, str]:
     """What the key of sigla says beside the user's own editions and those given for one run."""
-    from drumscore import corpus
-
     marks = {e.id: f" (your edition, {e.path})" for e in corpus.user_editions()}
     for name in files or ():
         marks[corpus.load_edition(name, cite_by_path=False).id] = f" (given for this run, {name})"
@@ -148,10 +146,6 @@ def _marks(files: list[str] | None) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.apparatus.align import DEFAULT_BASE, build_all
-    from drumscore.errors import OptionError
-    from drumscore.files.atomic import check_writable, write_bytes
-
     fmt = _format(args)
     pairs = _pairs(args.score)
     for path in (args.output, args.plot):
@@ -168,12 +162,8 @@ def run(args: argparse.Namespace) -> int:
         editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
     )
     if args.plot:
-        from drumscore.apparatus.plot import plot_apparatus
-
         picture = plot_apparatus(apparatuses, Path(args.plot).suffix.lower()[1:])
     if fmt == "mei":
-        from drumscore.apparatus.mei import mei_bytes
-
         files = [mei_bytes(a) for a in apparatuses]
         if args.output:
             for data, path in zip(files, _mei_paths(args.output, apparatuses), strict=True):

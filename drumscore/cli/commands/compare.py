@@ -5,15 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 
+from drumscore.analysis.compare import compare
 from drumscore.cli import report
 from drumscore.cli.options import add_rate_option, add_tempo_options, only_with
-from drumscore.model import Section
+from drumscore.corpus import resolve
+from drumscore.errors import OptionError
+from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.format_choice import AUDIO, audio_format, check_rate
+from drumscore.model import Score, Section
+from drumscore.render.plot import FORMATS, plot_comparison
+from drumscore.timing import Tempo
 
 #: Options that shape the --audio file only; the comparison itself does not use them.
 AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate")
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "compare",
         help="align two scores and show, hear or plot how they differ",
@@ -38,13 +45,8 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _check_options(args: argparse.Namespace):
+def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
     """Every option checked before anything is computed or printed: (tempo, rate, plot format)."""
-    from drumscore.errors import OptionError
-    from drumscore.files.atomic import check_writable
-    from drumscore.files.format_choice import check_rate
-    from drumscore.timing import Tempo
-
     only_with(
         args,
         AUDIO_OPTIONS,
@@ -59,16 +61,12 @@ def _check_options(args: argparse.Namespace):
     if args.plot:
         from pathlib import Path
 
-        from drumscore.render.plot import FORMATS
-
         plot_format = FORMATS.get(Path(args.plot).suffix.lower())
         if plot_format is None:
             raise OptionError(f"--plot {args.plot!r}: use a .png or .svg file name")
         check_writable(args.plot)
     if args.audio:
         from pathlib import Path
-
-        from drumscore.files.format_choice import AUDIO, audio_format
 
         if Path(args.audio).suffix.lower() not in AUDIO:
             raise OptionError(
@@ -79,10 +77,8 @@ def _check_options(args: argparse.Namespace):
     return tempo, rate, plot_format
 
 
-def _check_section(section: str | None, a, b) -> None:
+def _check_section(section: str | None, a: Score, b: Score) -> None:
     """--section must be a section that both scores have."""
-    from drumscore.errors import OptionError
-
     if section is None:
         return
     for side, score in (("A", a), ("B", b)):
@@ -94,17 +90,12 @@ def _check_section(section: str | None, a, b) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.analysis.compare import compare
-    from drumscore.corpus import resolve
-
     tempo, rate, plot_format = _check_options(args)
     a, b = resolve(args.a), resolve(args.b)
     _check_section(args.section, a, b)
     comparison = compare(a, b)
     plot = None
-    if args.plot:
-        from drumscore.render.plot import plot_comparison
-
+    if plot_format is not None:
         plot = plot_comparison(comparison, plot_format)
     audio = None
     if args.audio:
@@ -121,8 +112,6 @@ def run(args: argparse.Namespace) -> int:
             args.audio, audio, rate, tags={"title": f"{a.title} / {b.title}", "comment": heard}
         )
     if plot is not None:
-        from drumscore.files.atomic import write_bytes
-
         write_bytes(args.plot, plot)
     if args.json:
         data = report.comparison_data(comparison)

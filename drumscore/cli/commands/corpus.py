@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
+from drumscore import corpus
+from drumscore.analysis.collate import check_score
 from drumscore.cli import report
+from drumscore.errors import ScoreNotFoundError
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list the scores in the corpus with their stroke counts")
     p.add_argument("--edition", metavar="EDITION", help="only this edition")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -25,8 +28,6 @@ def add_parser(sub) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from drumscore import corpus
-
     pool = (corpus.find_edition(args.edition),) if args.edition else corpus.editions()
     found = [s for e in pool for s in e.scores]
     users = frozenset(e.id for e in pool if e.user)
@@ -39,10 +40,6 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from drumscore import corpus
-    from drumscore.analysis.collate import check_score
-    from drumscore.errors import ScoreNotFoundError
-
     try:
         scores = [corpus.resolve(args.score)]
     except ScoreNotFoundError:

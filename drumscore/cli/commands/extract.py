@@ -7,13 +7,20 @@ import json
 import os
 from pathlib import Path
 
+from drumscore import corpus
 from drumscore.cli import report
+from drumscore.cli.options import only_with
+from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
+from drumscore.editions.passage import read_passage
+from drumscore.editions.write import edition_toml, kept_from
+from drumscore.errors import OptionError
+from drumscore.files.atomic import check_writable, write_bytes
 
 #: The options that describe the edition file, and so apply only with -o.
 EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "force")
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "extract",
         help="find the drum scores in a passage (Kanripo text or plain text)",
@@ -81,9 +88,6 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
     """The file and id that --add writes, checked before anything is read."""
     import re
 
-    from drumscore import corpus
-    from drumscore.errors import OptionError
-
     ident = args.add
     if ident and args.id:
         raise OptionError(f"--add {ident!r} and --id {args.id!r} both give the id; give one")
@@ -117,10 +121,6 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
 
 def check_output(args: argparse.Namespace) -> Path | None:
     """The edition file that -o names, checked before anything is read: None without -o."""
-    from drumscore.cli.options import only_with
-    from drumscore.errors import OptionError
-    from drumscore.files.atomic import check_writable
-
     if args.add is not None:
         return check_add(args)[0]
     only_with(
@@ -157,17 +157,12 @@ def check_output(args: argparse.Namespace) -> Path | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
-    from drumscore.editions.passage import read_passage
-
     glyph_map = parse_glyph_options(args.glyph)
     labels = parse_label_options(args.label)
     add_id = check_add(args)[1] if args.add is not None else None
     output = check_output(args)
     kept = None
     if output is not None and os.path.lexists(output):
-        from drumscore.editions.write import kept_from
-
         kept = kept_from(output)
     decoded = read_passage(args.file, args.encoding)
     text, encoding = decoded.text, decoded.encoding
@@ -180,9 +175,6 @@ def run(args: argparse.Namespace) -> int:
         partial=args.partial,
     )
     if output is not None:
-        from drumscore.editions.write import edition_toml
-        from drumscore.files.atomic import write_bytes
-
         aliases = tuple(args.alias or ())
         if kept is not None:
             aliases = (*kept.aliases, *(a for a in aliases if a not in kept.aliases))

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from drumscore.cli.live import KEY_HELP
+from drumscore.cli.commands.render import _duration
+from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
 from drumscore.cli.options import (
     add_score_options,
     add_sound_options,
@@ -13,9 +16,20 @@ from drumscore.cli.options import (
     only_with,
 )
 from drumscore.cli.report import plural
+from drumscore.cli.track_output import track_from_args
+from drumscore.display import table
+from drumscore.errors import OptionError
+from drumscore.play import midiport
+from drumscore.play.liveview import LiveState
+from drumscore.render.midimap import MidiMap
+from drumscore.timing import Tempo
+from drumscore.track import Hit, Track
+
+if TYPE_CHECKING:
+    from drumscore.play.audio import AudioPlayer
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
         help="play a score on the sound card (or a MIDI port), showing each stroke as it sounds",
@@ -60,8 +74,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.errors import OptionError
-
     listing = [
         o
         for o, given in (("--list-devices", args.list_devices), ("--list-ports", args.list_ports))
@@ -95,9 +107,6 @@ def run(args: argparse.Namespace) -> int:
         purpose="the audio, and a --midi-port synthesiser makes its own sound",
         fix="leave out --midi-port",
     )
-    from drumscore.cli.commands.render import _duration
-    from drumscore.cli.track_output import track_from_args
-
     track = track_from_args(args, _duration(args))
     player, where = _player(args, track)
     first = track.first.tempo
@@ -118,12 +127,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(args: argparse.Namespace, track, player, keys: bool) -> int:
+def _play(
+    args: argparse.Namespace, track: Track, player: AudioPlayer | _MidiTrack, keys: bool
+) -> int:
     """Play to the end (or until a key stops it), showing each hit; the strokes heard."""
     import contextlib
-
-    from drumscore.cli.live import BigView, Controls, KeyReader, LiveView, PlainView
-    from drumscore.play.liveview import LiveState
 
     controls = Controls(player, track.first.tempo.bpm)
     big = BigView if args.big else LiveView
@@ -161,15 +169,12 @@ def _play(args: argparse.Namespace, track, player, keys: bool) -> int:
     return played
 
 
-def _player(args: argparse.Namespace, track):
+def _player(args: argparse.Namespace, track: Track) -> tuple[AudioPlayer | _MidiTrack, str]:
     """The player for the chosen output, and a description of where the sound goes."""
     if args.midi_port:
-        from drumscore.play.midiport import MidiPlayer, open_port
-        from drumscore.render.midimap import MidiMap
-
         midimap = MidiMap.from_option(args.midi_notes)
-        port = open_port(args.midi_port)
-        player = MidiPlayer(port, track.first, midimap)
+        port = midiport.open_port(args.midi_port)
+        player = midiport.MidiPlayer(port, track.first, midimap)
         return _MidiTrack(player, track, args.loop), f"MIDI port {port.name!r}"
 
     from drumscore.play.audio import AudioPlayer, Feed, SoundFontFeed, choose_device
@@ -182,8 +187,6 @@ def _player(args: argparse.Namespace, track):
         kit = load_kit(args.kit)
     feed: Feed | SoundFontFeed
     if args.soundfont:
-        from drumscore.render.midimap import MidiMap
-
         feed = SoundFontFeed(
             track, args.soundfont, MidiMap.from_option(args.midi_notes), loop=args.loop
         )
@@ -195,23 +198,23 @@ def _player(args: argparse.Namespace, track):
 class _MidiTrack:
     """A MidiPlayer playing a whole track, with the audio player's interface."""
 
-    def __init__(self, player, track, loop: bool) -> None:
+    def __init__(self, player: midiport.MidiPlayer, track: Track, loop: bool) -> None:
         self.player, self.track, self.loop = player, track, loop
         self.rate = 1_000_000
 
-    def __enter__(self):
+    def __enter__(self) -> _MidiTrack:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.player.close()
 
-    def hits(self, poll=None):
+    def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
         return self.player.hits(self.track, self.loop, poll)
 
-    def set_tempo(self, tempo) -> None:
+    def set_tempo(self, tempo: Tempo) -> None:
         self.player.set_tempo(tempo)
 
-    def command(self, name: str, *args) -> None:
+    def command(self, name: str, *args: object) -> None:
         self.player.command(name, *args)
 
     def wait(self) -> None:
@@ -219,7 +222,6 @@ class _MidiTrack:
 
 
 def _list_devices() -> int:
-    from drumscore.display import table
     from drumscore.play.audio import output_devices
 
     devices = output_devices()
@@ -242,9 +244,7 @@ def _list_devices() -> int:
 
 
 def _list_ports() -> int:
-    from drumscore.play.midiport import output_ports
-
-    ports = output_ports()
+    ports = midiport.output_ports()
     if not ports:
         print("no MIDI output ports; start a synthesiser (e.g. fluidsynth) or connect one")
     for name in ports:

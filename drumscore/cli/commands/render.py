@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 
+from drumscore.cli import render_batch, track_output
 from drumscore.cli import staff_output as staff
 from drumscore.cli.options import (
     add_rate_option,
@@ -13,10 +15,18 @@ from drumscore.cli.options import (
     only_with,
     timeline_from_args,
 )
+from drumscore.cli.progress import CountedBlocks, progress_bar
 from drumscore.cli.report import plural
+from drumscore.duration import parse_duration
+from drumscore.errors import OptionError
+from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.format_choice import audio_format, check_rate, kind_of
+from drumscore.render.midimap import MidiMap
+from drumscore.render.soundfont import render_blocks
+from drumscore.timeline import Timeline
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "render",
         help="render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
@@ -83,8 +93,6 @@ def _add_batch_options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drumscore.cli import render_batch
-
     if render_batch.is_batch(args):
         return render_batch.run(args, render_one)
     return render_one(args)
@@ -92,10 +100,6 @@ def run(args: argparse.Namespace) -> int:
 
 def render_one(args: argparse.Namespace) -> int:
     """One score, one section, one file (or a --programme's track)."""
-    from drumscore.files.atomic import check_writable
-    from drumscore.files.format_choice import audio_format, check_rate, kind_of
-    from drumscore.render.midimap import MidiMap
-
     check_writable(args.output)
     kind = kind_of(args.output)
     midimap = MidiMap.from_option(args.midi_notes)
@@ -106,8 +110,6 @@ def render_one(args: argparse.Namespace) -> int:
         audio_format(args.output, args.subtype, args.rate)
     if kind in staff.KINDS:
         staff.check(args, kind)
-    from drumscore.cli import track_output
-
     if track_output.wanted(args, kind):
         return track_output.render(args, kind, midimap, _duration(args))
     timeline = timeline_from_args(args, _duration(args))
@@ -116,7 +118,6 @@ def render_one(args: argparse.Namespace) -> int:
         staff.check_timeline(args, timeline)
         detail = staff.write(args, timeline, kind, midimap)
     elif kind == "midi":
-        from drumscore.files.atomic import write_bytes
         from drumscore.render.midi import midi_bytes
 
         write_bytes(args.output, midi_bytes(timeline, midimap))
@@ -156,10 +157,7 @@ def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
     )
 
 
-def _duration(args: argparse.Namespace):
-    from drumscore.duration import parse_duration
-    from drumscore.errors import OptionError
-
+def _duration(args: argparse.Namespace) -> Fraction | None:
     if args.duration is None:
         return None
     if args.repeat is not None:
@@ -167,14 +165,13 @@ def _duration(args: argparse.Namespace):
     return parse_duration(args.duration)
 
 
-def _render_audio(args: argparse.Namespace, timeline, midimap) -> tuple[int, str]:
+def _render_audio(
+    args: argparse.Namespace, timeline: Timeline, midimap: MidiMap
+) -> tuple[int, str]:
     """Stream the render to args.output in blocks: the frames written, and what played them."""
-    from drumscore.cli.progress import CountedBlocks, progress_bar
     from drumscore.files.audio import stream_audio, tags_for
 
     if args.soundfont:
-        from drumscore.render.soundfont import render_blocks
-
         frames, blocks = render_blocks(
             timeline, args.soundfont, args.rate, midimap, normalize=not args.no_normalize
         )

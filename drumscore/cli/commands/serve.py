@@ -6,9 +6,11 @@ import argparse
 import sys
 
 from drumscore.cli.commands.site import add_edition_option, build, summary
+from drumscore.errors import OptionError
+from drumscore.site.serve import LOCAL_HOST, is_local, make_server, url_of
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
         help="build the site and serve it on this machine (127.0.0.1) until Ctrl-C",
@@ -35,9 +37,6 @@ def run(args: argparse.Namespace) -> int:
     import tempfile
     from pathlib import Path
 
-    from drumscore.errors import OptionError
-    from drumscore.site.serve import LOCAL_HOST, is_local, make_server, url_of
-
     if not 0 <= args.port <= 65535:
         raise OptionError(f"--port {args.port}: give a port from 1 to 65535 (0 picks a free one)")
     host = args.host or LOCAL_HOST
@@ -54,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             server = make_server(work / "site", host, args.port, log)
         except OSError as exc:
-            from drumscore.cli import fail
+            from drumscore.cli import fail  # drumscore.cli imports this module
 
             fail(
                 f"cannot listen on {host} port {args.port}: {exc.strerror or exc}; "

@@ -5,11 +5,17 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from drumscore.corpus import load_edition
+from drumscore.errors import OptionError
+from drumscore.site.build import SiteReport, build_site
+
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from drumscore.model import Edition
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "site",
         help="write a self-contained static site: every score seen, heard and compared",
@@ -33,11 +39,8 @@ def add_edition_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _user_editions(names: list[str]):
+def _user_editions(names: list[str]) -> tuple[Edition, ...]:
     from pathlib import Path
-
-    from drumscore.corpus import load_edition
-    from drumscore.errors import OptionError
 
     found: list[Edition] = []
     for name in names:
@@ -54,13 +57,11 @@ def _user_editions(names: list[str]):
     return tuple(found)
 
 
-def build(folder, editions):
-    from drumscore.site.build import build_site
-
+def build(folder: str | Path, editions: list[str]) -> SiteReport:
     return build_site(folder, _user_editions(editions))
 
 
-def summary(report) -> str:
+def summary(report: SiteReport) -> str:
     staff = f", {report.staff} staff engravings" if report.staff else ""
     return (
         f"{report.scores} score pages, the index and the compare view, {report.files} MIDI and "
