@@ -8,7 +8,7 @@ import json
 from extract_collate import best
 
 from drumscore import corpus
-from drumscore.apparatus.align import SCORES, build_all
+from drumscore.apparatus.align import SCORES, collate
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
@@ -17,7 +17,7 @@ from drumscore.corpus import editions
 
 
 def every_format() -> None:
-    apparatuses = build_all()
+    apparatuses = collate()
     format_apparatuses(apparatuses)
     json.dumps([apparatus_data(a) for a in apparatuses], ensure_ascii=False)
     csv_text(apparatuses)
@@ -86,7 +86,7 @@ def optimality(trials: int = 100, seed: int = 7) -> tuple[int, int]:
 def main() -> None:
     readings = sum(1 for e in editions() for _ in e.scores)
     print(f"{readings} readings, {len(SCORES)} scores")
-    print(f"drumscore apparatus (alignment and places only): {best(build_all) * 1000:.1f} ms")
+    print(f"drumscore apparatus (alignment and places only): {best(collate) * 1000:.1f} ms")
 
     def cold() -> None:
         corpus.builtin_editions.cache_clear()

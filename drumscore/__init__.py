@@ -13,7 +13,7 @@ heavy ones load their module, and numpy, mido or music21, only when first used):
     to_midi(timeline) -> mido.MidiFile      a type-1 file on the percussion channel
     musicxml_bytes(timeline) -> bytes       staff notation (music21)
     compare(a, b) -> Comparison             two readings aligned stroke by stroke
-    collate() -> tuple[Collation, ...]      every edition's reading, with the stated counts
+    collate() -> tuple[Apparatus, ...]      the apparatus: every edition aligned, the stated counts
     extract(text) -> Extraction             the scores printed in an edition's passage
 
 The model (Pattern, Score, Drum, State, Section, Tempo…) is immutable. Every error is a
@@ -63,8 +63,8 @@ from drumscore.notation import parse, tokenize
 from drumscore.timing import Tempo
 
 if TYPE_CHECKING:
-    from drumscore.analysis.collate import collate
     from drumscore.analysis.compare import compare
+    from drumscore.apparatus.align import collate
     from drumscore.corpus import resolve
     from drumscore.editions.extract import extract
     from drumscore.expression import Expression
@@ -92,7 +92,7 @@ _LAZY = {
     "to_midi": "drumscore.render.midi",
     "musicxml_bytes": "drumscore.render.musicxml",
     "compare": "drumscore.analysis.compare",
-    "collate": "drumscore.analysis.collate",
+    "collate": "drumscore.apparatus.align",
     "extract": "drumscore.editions.extract",
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from drumscore.analysis.align import align, distance
 from drumscore.model import Counts, Score, Section, Stroke
@@ -124,3 +125,41 @@ def compare(a: Score, b: Score) -> Comparison:
         for section in shared
     )
     return Comparison(a, b, columns, sections)
+
+
+def comparison_data(c: Comparison) -> dict[str, Any]:
+    """A comparison as JSON-ready data: what the compare command prints as JSON and the compare
+    page reads (strokes numbered from 1; `half_after_column` counts aligned columns from 0)."""
+    return {
+        "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
+        "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
+        "identical": c.identical,
+        "strokes_identical": c.strokes_identical,
+        "distance": c.distance,
+        "alignment": [
+            {
+                "a": col.a.drum.symbol if col.a else None,
+                "b": col.b.drum.symbol if col.b else None,
+                "a_stroke": col.a.index + 1 if col.a else None,
+                "b_stroke": col.b.index + 1 if col.b else None,
+                "kind": col.kind,
+            }
+            for col in c.columns
+        ],
+        "half_after_column": {"a": c.half_column("a"), "b": c.half_column("b")},
+        "half": {
+            "a": c.a.pattern.half,
+            "b": c.b.pattern.half,
+            "moved": c.half_moved,
+            "description": c.describe_half(),
+        },
+        "sections": {
+            s.section.value: {
+                "a": {"pi": s.a.pi, "gu": s.a.gu},
+                "b": {"pi": s.b.pi, "gu": s.b.gu},
+                "distance": s.distance,
+                "identical": s.identical,
+            }
+            for s in c.sections
+        },
+    }

@@ -23,7 +23,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from drumscore.analysis.align import align
-from drumscore.analysis.collate import Check
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
@@ -32,13 +31,16 @@ from drumscore.model import (
     SECTION_ORDER,
     STATE_SLUGS,
     Counts,
+    Drum,
     Edition,
     PrintedNote,
     Provenance,
     Score,
     Section,
+    State,
     StatedCount,
 )
+from drumscore.notation import parse
 
 HALF = "半"
 GAP = ""
@@ -56,10 +58,25 @@ class Witness:
     score: Score
     provenance: Provenance | None
     script: str = ""
+    #: For a text known only from a note: the siglum of the edition that prints the note, and
+    #: the note as printed (its row is that edition's with the reading put in).
+    reported_by: str = ""
+    quote: str = ""
 
     @property
     def notation(self) -> str:
         return self.score.pattern.notation
+
+    @property
+    def reported(self) -> bool:
+        return bool(self.reported_by)
+
+    @property
+    def described(self) -> str:
+        """Who the witness is, for a key of sigla: its name, or who reports it and how."""
+        if self.reported:
+            return f"reported in {self.reported_by}: 「{self.quote}」"
+        return self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,22 +115,41 @@ class Run:
 
 
 @dataclass(frozen=True, slots=True)
+class Report:
+    """A reading known from a note: the text the note names, the edition printing it, the note."""
+
+    siglum: str
+    reported_by: str
+    quote: str
+
+    def __str__(self) -> str:
+        return f"{self.siglum} (reported in {self.reported_by}: 「{self.quote}」)"
+
+
+@dataclass(frozen=True, slots=True)
 class Variant:
     """One reading at a place, with the witnesses that have it and how it differs from the lemma.
 
-    For a reading that an edition reports in a note (a witness that is not in the corpus),
-    `reported_by` is that edition's siglum and `quote` the note as printed.
+    `sigla` are every witness with this reading, printed editions first, then (`follow` of them)
+    texts known only from a note; `reports` those of these whose note gives this reading here,
+    with who reports them (elsewhere such a text reads as the edition reporting it).
     """
 
     text: str
     sigla: tuple[str, ...]
     description: str = ""
-    reported_by: str = ""
-    quote: str = ""
+    reports: tuple[Report, ...] = ()
+    #: How many of the sigla (the last ones) are texts known from notes.
+    follow: int = 0
 
     @property
     def shown(self) -> str:
         return self.text or "—"
+
+    @property
+    def printed(self) -> tuple[str, ...]:
+        """The sigla of the printed editions with this reading."""
+        return self.sigla[: len(self.sigla) - self.follow]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,13 +176,17 @@ class Place:
 
     @property
     def editions_part(self) -> bool:
-        """Whether editions of the corpus part here (not only a text an edition's note reports)."""
-        return any(not v.reported_by for v in self.variants)
+        """Whether printed editions part here (not only a text an edition's note reports)."""
+        return any(v.printed for v in self.variants)
 
     @property
     def reported(self) -> tuple[Variant, ...]:
         """The readings here that an edition's note reports for a text outside the corpus."""
-        return tuple(v for v in self.variants if v.reported_by)
+        return tuple(v for v in (self.lemma, *self.variants) if v.reports)
+
+    @property
+    def reports(self) -> tuple[Report, ...]:
+        return tuple(r for v in self.reported for r in v.reports)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +206,15 @@ class Quote:
     text: str
 
 
+def disagreements(counts: Counts, stated: StatedCount) -> tuple[str, ...]:
+    """How a reading's counts differ from a stated count: ('鼙 22 where 徐伯魯 counts 21', …)."""
+    return tuple(
+        f"{drum.value} {have} where {stated.by} counts {want}"
+        for drum, have, want in ((Drum.PI, counts.pi, stated.pi), (Drum.GU, counts.gu, stated.gu))
+        if have != want
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class StatedCheck:
     """A count a commentator states, with its quotes, checked on every witness."""
@@ -182,7 +231,7 @@ class StatedCheck:
         """(siglum, ['鼙 13 where 徐伯魯 counts 14']) for each witness that disagrees."""
         out = []
         for siglum, counts in self.results:
-            why = Check(0, counts).disagreements(self.stated)
+            why = disagreements(counts, self.stated)
             if why:
                 out.append((siglum, why))
         return tuple(out)
@@ -221,9 +270,51 @@ class Apparatus:
         return "".join(self.row(index))
 
     @property
+    def printed(self) -> tuple[Witness, ...]:
+        """The witnesses printed in editions of the corpus (the base first)."""
+        return tuple(w for w in self.witnesses if not w.reported)
+
+    @property
+    def reported(self) -> tuple[Witness, ...]:
+        """The texts known only from notes, each a row of its own after the printed ones."""
+        return tuple(w for w in self.witnesses if w.reported)
+
+    @property
     def parting(self) -> tuple[Place, ...]:
-        """The places where the editions themselves part."""
+        """The places where the printed editions themselves part."""
         return tuple(p for p in self.places if p.editions_part)
+
+    @property
+    def reports(self) -> tuple[tuple[Place, Report], ...]:
+        """Each reading a note reports, with its place."""
+        return tuple((p, r) for p in self.places for r in p.reports)
+
+    @property
+    def summary(self) -> str:
+        """The two numbers every view states, in the same words: places where the printed
+        editions part, and readings reported by notes."""
+        return f"{_plural(len(self.parting), 'place')} where the printed editions part; " + (
+            f"{_plural(len(self.reports), 'reading')} reported by notes"
+        )
+
+    @property
+    def readings(self) -> tuple[Reading, ...]:
+        """The majority view: each distinct printed reading with its editions, the most
+        printed first, and where it departs from that majority reading."""
+        return majority_readings(self)
+
+    @property
+    def agreements(self) -> tuple[str, ...]:
+        """Where a reported reading is also printed, the sentence saying so:
+        '大戴禮 (reported in yishu: 「…」) = kr1d0085 (朱熹 儀禮經傳通解)'."""
+        names = {w.siglum: w.name for w in self.witnesses}
+        out = []
+        for p in self.places:
+            for v in p.reported:
+                if v.printed:
+                    printed = " ".join(f"{s} ({names[s]})" for s in v.printed)
+                    out.append(f"{' = '.join(str(r) for r in v.reports)} = {printed}")
+        return tuple(out)
 
     def place_of_column(self) -> dict[int, int]:
         """Column index → number (from 1) of the place it belongs to."""
@@ -234,6 +325,71 @@ class Apparatus:
             if w.siglum == siglum:
                 return i
         raise KeyError(siglum)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun if count == 1 else noun + 's'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One distinct printed reading of the score, its witnesses, and where (place number and
+    label) and how it departs from the majority reading."""
+
+    notation: str
+    witnesses: tuple[Witness, ...]
+    differences: tuple[str, ...]
+
+    @property
+    def sigla(self) -> tuple[str, ...]:
+        return tuple(w.siglum for w in self.witnesses)
+
+
+def majority_readings(a: Apparatus) -> tuple[Reading, ...]:
+    """The printed witnesses grouped by reading, the largest group first (on a tie, the one
+    the base is in, then the order of the witnesses); differences are read off the alignment."""
+    groups: dict[str, list[int]] = {}
+    for i, w in enumerate(a.witnesses):
+        if not w.reported:
+            groups.setdefault(w.notation, []).append(i)
+    ordered = sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+    if not ordered:
+        return ()
+    first = ordered[0][0]
+    out = []
+    for rank, group in enumerate(ordered):
+        found = _departures(a, group[0], first) if rank else []
+        out.append(
+            Reading(
+                a.witnesses[group[0]].notation, tuple(a.witnesses[i] for i in group), tuple(found)
+            )
+        )
+    return tuple(out)
+
+
+def _departures(a: Apparatus, mine: int, theirs: int) -> list[str]:
+    """Where witness `mine` reads otherwise than witness `theirs`: in each place, the columns
+    from the first to the last where they differ, described ('11 (touhu): one ○ fewer in the
+    run 11–12')."""
+    columns = a.columns
+    total = len(a.base.score.pattern.strokes)
+    out = []
+    for p in a.places:
+        differ = [
+            k for k in range(p.start, p.stop) if columns[k].cells[mine] != columns[k].cells[theirs]
+        ]
+        if not differ:
+            continue
+        start, stop = differ[0], differ[-1] + 1
+        lemma = "".join(c.cells[theirs] for c in columns[start:stop])
+        reading = "".join(c.cells[mine] for c in columns[start:stop])
+        _, label = _label(columns, start, stop, total)
+        run = _run_at(columns, start, stop) if label != HALF else None
+        section = _section(columns, start, stop)
+        how = _describe(lemma, reading, run)
+        where = run.first if run is not None else label
+        out.append(f"{where} ({section.value if section else HALF}): {how}")
+    return out
 
 
 def sigla(pool: Sequence[Edition]) -> dict[int, str]:
@@ -289,9 +445,103 @@ def _cost(x: str, y: str) -> float:
     return 3 if HALF in (x, y) else 1
 
 
-def _pairwise(base: Sequence[str], other: Sequence[str]) -> list[tuple[int | None, int | None]]:
-    """The base and one witness aligned, gaps moved to the first position of their run."""
-    pairs = list(align(base, other, _cost))
+#: What the notes report, in the base's signs: ("add", slot, sign) for a sign a reported text
+#: adds after the base's first `slot` signs, ("read", i, sign) for a sign it reads at base sign i.
+Evidence = frozenset[tuple[str, int, str]]
+
+#: Pairwise problems up to this many table cells get the tie-break rule; larger ones (never a
+#: printed pattern) the plain alignment.
+RULE_CELLS = 40_000
+
+#: The states of the tie-break table: the last column pairs two signs, lacks a base sign, or
+#: adds a sign.
+_PAIR, _LACK, _ADD = 0, 1, 2
+
+
+#: The radix that packs a rank (cost, substitutions, gaps opened, −evidence) into one integer,
+#: compared as the tuple would be while each count stays under half of it (RULE_CELLS ensures).
+_RADIX = 1 << 12
+
+
+def _rank(cost: float, substituted: int, opened: int, seen: int) -> int:
+    return ((int(cost * 2) * _RADIX + substituted) * _RADIX + opened) * _RADIX - seen
+
+
+def _ranked(
+    base: Sequence[str], other: Sequence[str], evidence: Evidence
+) -> list[tuple[int | None, int | None]]:
+    """An alignment of least cost (`_cost`; a gap costs 1) and, among those, the one a scholar
+    would choose: the fewest substitutions (a stroke lacking and one added rather than two
+    changed), then the fewest separate gaps (strokes added or lacking together rather than one
+    by one), then the most agreement with what the notes report (`evidence`). Each cell ranks
+    (cost, substitutions, gaps opened, −evidence) in that order, in three tables (Gotoh's), so
+    that a gap's opening is counted exactly; ties left after that fall as in `align`."""
+    n, m = len(base), len(other)
+    worst = _rank(10 * (n + m + 1), 0, 0, 0)
+    states = (_PAIR, _LACK, _ADD)
+    score = [[[worst] * (m + 1) for _ in range(n + 1)] for _ in states]
+    came = [[[0] * (m + 1) for _ in range(n + 1)] for _ in states]
+    score[_PAIR][0][0] = 0
+    gap, opened = _rank(1, 0, 0, 0), _rank(1, 0, 1, 0)
+    pair, lack, add = score
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if i and j:
+                x, y = base[i - 1], other[j - 1]
+                if x == y:
+                    step = _rank(_cost(x, y), 0, 0, 0)
+                else:
+                    step = _rank(_cost(x, y), 1, 0, int(("read", i - 1, y) in evidence))
+                pair[i][j], came[_PAIR][i][j] = min(
+                    (pair[i - 1][j - 1], _PAIR),
+                    (lack[i - 1][j - 1], _LACK),
+                    (add[i - 1][j - 1], _ADD),
+                )
+                pair[i][j] += step
+            if i:
+                lack[i][j], came[_LACK][i][j] = min(
+                    (pair[i - 1][j] + opened, _PAIR),
+                    (lack[i - 1][j] + gap, _LACK),
+                    (add[i - 1][j] + opened, _ADD),
+                )
+            if j:
+                seen = int(("add", i, other[j - 1]) in evidence)
+                add[i][j], came[_ADD][i][j] = min(
+                    (pair[i][j - 1] + opened, _PAIR),
+                    (lack[i][j - 1] + opened, _LACK),
+                    (add[i][j - 1] + gap, _ADD),
+                )
+                add[i][j] -= seen
+    state = min(states, key=lambda k: (score[k][n][m], k))
+    pairs: list[tuple[int | None, int | None]] = []
+    i, j = n, m
+    while i or j:
+        before = came[state][i][j]
+        if state == _PAIR:
+            i, j = i - 1, j - 1
+            pairs.append((i, j))
+        elif state == _LACK:
+            i -= 1
+            pairs.append((i, None))
+        else:
+            j -= 1
+            pairs.append((None, j))
+        state = before
+    pairs.reverse()
+    return pairs
+
+
+def _pairwise(
+    base: Sequence[str], other: Sequence[str], evidence: Evidence = frozenset()
+) -> list[tuple[int | None, int | None]]:
+    """The base and one witness aligned by the tie-break rule (`_ranked`), then gaps moved to
+    the first position of their run."""
+    if list(base) == list(other):
+        pairs: list[tuple[int | None, int | None]] = [(i, i) for i in range(len(base))]
+    elif (len(base) + 1) * (len(other) + 1) <= RULE_CELLS:
+        pairs = _ranked(base, other, evidence)
+    else:
+        pairs = list(align(base, other, _cost))
     moved = True
     while moved:
         moved = False
@@ -336,14 +586,16 @@ def _merge_additions(
     return columns
 
 
-def _token_columns(tokens: Sequence[Sequence[str]]) -> list[dict[int, int]]:
+def _token_columns(
+    tokens: Sequence[Sequence[str]], evidence: Evidence = frozenset()
+) -> list[dict[int, int]]:
     """The multiple alignment of the witnesses' signs (witness 0 the base)."""
     base = tokens[0]
     matched: list[dict[int, int]] = [{0: i} for i in range(len(base))]
     added: dict[int, dict[int, list[int]]] = {}  # slot (base signs before) → witness → signs
     for w in range(1, len(tokens)):
         slot = 0
-        for i, j in _pairwise(base, tokens[w]):
+        for i, j in _pairwise(base, tokens[w], evidence):
             if i is not None:
                 if j is not None:
                     matched[i][w] = j
@@ -359,17 +611,84 @@ def _token_columns(tokens: Sequence[Sequence[str]]) -> list[dict[int, int]]:
     return columns
 
 
-def _columns(witnesses: Sequence[Witness]) -> tuple[Column, ...]:
-    """Strokes and 半 of every witness aligned: 半 is a sign of its own that only meets 半."""
+def _laid(witnesses: Sequence[Witness], evidence: Evidence = frozenset()) -> list[list[str]]:
+    """Strokes and 半 of the printed witnesses aligned, column by column: 半 is a sign of its
+    own that only meets 半."""
     tokens = [list(w.notation) for w in witnesses]
-    laid = [
-        tuple(tokens[w][col[w]] if w in col else GAP for w in range(len(witnesses)))
-        for col in _token_columns(tokens)
+    return [
+        [tokens[w][col[w]] if w in col else GAP for w in range(len(witnesses))]
+        for col in _token_columns(tokens, evidence)
     ]
+
+
+def _evidence(
+    laid: Sequence[Sequence[str]], found: Sequence[tuple[int, ReportedReading, int]]
+) -> Evidence:
+    """What the reported readings (reporter, reading, stroke after) say, in the base's signs:
+    the strokes a text adds after a base sign, or reads at one."""
+    out: set[tuple[str, int, str]] = set()
+    for w, reading, after in found:
+        where = _strokes_at(laid, w)
+        end = where[after - 1] + 1 if after > 0 else 0
+
+        def signs_before(column: int) -> int:
+            return sum(1 for cells in laid[:column] if cells[0])
+
+        if not reading.replaces:
+            out.update(("add", signs_before(end), sign) for sign in reading.text)
+        elif len(reading.text) == reading.replaces:
+            for sign, k in zip(reading.text, where[after - reading.replaces : after], strict=True):
+                if laid[k][0]:
+                    out.add(("read", signs_before(k), sign))
+    return frozenset(out)
+
+
+def _strokes_at(laid: Sequence[Sequence[str]], w: int) -> list[int]:
+    """The column of each stroke (not 半) of witness `w`, in order."""
+    return [k for k, cells in enumerate(laid) if cells[w] and cells[w] != HALF]
+
+
+def _fits(signs: frozenset[str], sign: str) -> float:
+    """The cost of a reported stroke in a column holding `signs` (printed witnesses')."""
+    if sign in signs:
+        return 0
+    return 3 if HALF in signs else 1
+
+
+def _put_reported(
+    laid: list[list[str]], printed: int, reporter: int, row: int, note: ReportedReading, after: int
+) -> list[list[str]]:
+    """The columns with witness `row` (a copy of the reporter's row) reading `note.text` in
+    place of the `note.replaces` strokes of the reporter that end after its stroke `after`.
+
+    The reading takes the columns of the strokes it replaces and every column right after them
+    where the reporter has nothing (strokes other witnesses add there), aligned to the signs the
+    printed witnesses have in them; a stroke that fits none gets a column of its own. So a
+    reported addition and a printed one at the same place share their columns.
+    """
+    where = _strokes_at(laid, reporter)
+    end = where[after - 1] + 1 if after > 0 else 0
+    start = where[after - note.replaces] if note.replaces else end
+    stop = end
+    while stop < len(laid) and laid[stop][reporter] == GAP:
+        stop += 1
+    region = laid[start:stop]
+    signs = [frozenset(c for c in cells[:printed] if c) for cells in region]
+    made = []
+    for ci, k in align(signs, list(note.text), _fits):
+        cells = [GAP] * len(laid[0]) if ci is None else list(region[ci])
+        cells[row] = note.text[k] if k is not None else GAP
+        made.append(cells)
+    return [*laid[:start], *made, *laid[stop:]]
+
+
+def _column_objects(laid: Sequence[Sequence[str]]) -> tuple[Column, ...]:
+    """Each laid column with the base's stroke number and the section it falls in."""
     base_half = next((k for k, cells in enumerate(laid) if cells[0] == HALF), None)
     out = []
     after = 0
-    for k, cells in enumerate(laid):
+    for k, row in enumerate(laid):
+        cells = tuple(row)
         if HALF in cells:
             section = None
         elif base_half is None:
@@ -480,53 +799,38 @@ def _section(columns: Sequence[Column], start: int, stop: int) -> Section | None
     return sections[0] if sections else None
 
 
-def _places(
-    witnesses: Sequence[Witness],
-    columns: Sequence[Column],
-    reported: Sequence[tuple[int, int, int, ReportedReading]],
-) -> tuple[Place, ...]:
-    """The places of variation, each with its readings grouped and described; `reported` are
-    (start, stop, witness, reading): columns whose strokes in that witness an edition's note
-    gives otherwise for a text outside the corpus."""
+def _places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tuple[Place, ...]:
+    """The places of variation, each with its readings grouped (printed witnesses first) and
+    described; a reported witness's reading is one of them, with who reports it."""
     total = len(witnesses[0].score.pattern.strokes)
-    spans = _spans(columns)
-    for start, stop, _, _ in reported:
-        spans.append((start, stop))
-    spans = _joined(spans)
+    order = sorted(range(len(witnesses)), key=lambda w: (witnesses[w].reported, w))
+    index = {w.siglum: i for i, w in enumerate(witnesses)}
     places = []
-    for start, stop in spans:
+    for start, stop in _spans(columns):
         texts = ["".join(c.cells[w] for c in columns[start:stop]) for w in range(len(witnesses))]
-        groups: dict[str, list[str]] = {}
-        for w, text in enumerate(texts):
-            groups.setdefault(text, []).append(witnesses[w].siglum)
+        groups: dict[str, list[Witness]] = {}
+        for w in order:
+            groups.setdefault(texts[w], []).append(witnesses[w])
         position, label = _label(columns, start, stop, total)
         run = _run_at(columns, start, stop)
+
         lemma_text = texts[0]
-        lemma = Variant(lemma_text, tuple(groups.pop(lemma_text)))
+        lemma = _variant(lemma_text, groups.pop(lemma_text), "", texts, index)
         variants = [
-            Variant(
+            _variant(
                 text,
-                tuple(sig),
-                _describe(lemma_text, text, run, _half_at(columns, start, stop, witnesses, sig)),
+                found,
+                _describe(
+                    lemma_text,
+                    text,
+                    run,
+                    _half_at(columns, start, stop, witnesses, [w.siglum for w in found]),
+                ),
+                texts,
+                index,
             )
-            for text, sig in groups.items()
+            for text, found in groups.items()
         ]
-        for r_start, r_stop, w, r in reported:
-            if start <= r_start and r_stop <= stop and (r_start < stop or start == stop):
-                text = (
-                    "".join(c.cells[w] for c in columns[start:r_start])
-                    + r.text
-                    + "".join(c.cells[w] for c in columns[r_stop:stop])
-                )
-                variants.append(
-                    Variant(
-                        text,
-                        (r.witness,),
-                        _describe(lemma_text, text, run),
-                        reported_by=r.reported_by,
-                        quote=r.quote,
-                    )
-                )
         if label == HALF or (run is not None and not variants):
             run = None
         places.append(
@@ -544,6 +848,20 @@ def _places(
     return tuple(places)
 
 
+def _variant(
+    text: str, found: list[Witness], description: str, texts: list[str], index: dict[str, int]
+) -> Variant:
+    """A reading and its witnesses; a reported text counts as reporting it only where it
+    reads otherwise than its reporter (elsewhere its row is the reporter's)."""
+    reports = tuple(
+        Report(w.siglum, w.reported_by, w.quote)
+        for w in found
+        if w.reported and text != texts[index[w.reported_by]]
+    )
+    noted = sum(1 for w in found if w.reported)
+    return Variant(text, tuple(w.siglum for w in found), description, reports, noted)
+
+
 def _half_at(
     columns: Sequence[Column], start: int, stop: int, witnesses: Sequence[Witness], sig: list[str]
 ) -> str:
@@ -553,19 +871,6 @@ def _half_at(
         if column.cells[w] == HALF:
             return f"半 after stroke {column.after}" if column.after else "半 before stroke 1"
     return ""
-
-
-def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Spans sorted, overlapping ones joined (an empty span is kept as a point)."""
-    out: list[list[int]] = []
-    for start, stop in sorted(spans):
-        if out and start < out[-1][1]:
-            out[-1][1] = max(out[-1][1], stop)
-        elif out and start == stop == out[-1][1] and out[-1][0] == out[-1][1]:
-            continue
-        else:
-            out.append([start, stop])
-    return [(a, b) for a, b in out]
 
 
 def _run_at(columns: Sequence[Column], start: int, stop: int) -> Run | None:
@@ -580,70 +885,108 @@ def _run_at(columns: Sequence[Column], start: int, stop: int) -> Run | None:
 # --- printed notes ---------------------------------------------------------------------------
 
 
-def _column_of_stroke(columns: Sequence[Column], witness: int) -> dict[int, int]:
-    """Witness stroke index (0-based) → column index."""
-    out = {}
-    j = 0
-    for k, c in enumerate(columns):
-        if c.cells[witness] and c.cells[witness] != HALF:
-            out[j] = k
-            j += 1
-    return out
-
-
-def _reported(
+def _with_reported(
     witnesses: Sequence[Witness],
-    columns: Sequence[Column],
     notes: Mapping[str, Sequence[PrintedNote]],
-) -> tuple[list[tuple[int, int, int, ReportedReading]], list[WitnessNote]]:
-    spans: list[tuple[int, int, int, ReportedReading]] = []
-    left: list[WitnessNote] = []
+    figure: int,
+    state: str,
+) -> tuple[tuple[Witness, ...], tuple[Column, ...], tuple[WitnessNote, ...]]:
+    """The witnesses with a row for each text a note reports (its reporter's row with the
+    reported readings put in), the columns of them all, and the notes that name no reading."""
+    printed = len(witnesses)
+    found: list[tuple[int, ReportedReading, int]] = []
+    left: list[tuple[int, PrintedNote, str]] = []
     for w, witness in enumerate(witnesses):
-        where = _column_of_stroke(columns, w)
         for note in notes.get(witness.siglum, ()):
             reading, reason = interpret(note, witness.score.pattern, witness.siglum)
-            end_column = where[note.after - 1] + 1 if note.after > 0 else 0
             if reading is None:
-                left.append(
-                    WitnessNote(
-                        witness.siglum, note.after, printed_text(note.text), end_column, reason
-                    )
-                )
-                continue
-            replaced = reading.replaces
-            start_column = where[note.after - replaced] if replaced else end_column
-            spans.append((start_column, end_column, w, reading))
-    return spans, left
+                left.append((w, note, reason))
+            else:
+                found.append((w, reading, note.after))
+    laid = _laid(witnesses)
+    if found:  # aligned again, now with what the notes report as evidence
+        laid = _laid(witnesses, _evidence(laid, found))
+    rows: dict[tuple[str, str], int] = {}  # (text named, reporter) → row
+    quotes: dict[int, list[str]] = {}
+    for w, reading, after in found:
+        witness = witnesses[w]
+        row = rows.get((reading.witness, witness.siglum))
+        if row is None:
+            row = rows[(reading.witness, witness.siglum)] = len(laid[0]) if laid else printed
+            for cells in laid:
+                cells.append(cells[w])
+        quotes.setdefault(row, []).append(reading.quote)
+        laid = _put_reported(laid, printed, w, row, reading, after)
+    columns = _column_objects(laid)
+    taken = {w.siglum for w in witnesses}
+    reported = []
+    for (name, by), row in rows.items():
+        siglum, n = name, 2
+        while siglum in taken:
+            siglum, n = f"{name}-{n}", n + 1
+        taken.add(siglum)
+        text = "".join(cells[row] for cells in laid)
+        score = Score(parse(text), "", name, figure, State.parse(state), text)
+        reported.append(Witness(siglum, name, score, None, "", by, "；".join(quotes[row])))
+    left_notes = []
+    for w, note, reason in left:
+        where = _strokes_at(laid, w)
+        column = where[note.after - 1] + 1 if 0 < note.after <= len(where) else 0
+        left_notes.append(
+            WitnessNote(witnesses[w].siglum, note.after, printed_text(note.text), column, reason)
+        )
+    return (*witnesses, *reported), columns, tuple(left_notes)
 
 
 # --- counts ---------------------------------------------------------------------------------
 
 
-def _checks(
-    editions: Sequence[Edition], witnesses: Sequence[Witness], figure: int, state: str
-) -> tuple[StatedCheck, ...]:
+def _stated(editions: Iterable[Edition], figure: int, state: str) -> dict[StatedCount, list[Quote]]:
+    """Each distinct count stated for a figure and drum (without its quote), with the quote of
+    every edition that states it, by siglum; the commentator's order, then the sections'."""
+    pool = tuple(editions)
+    marks = sigla(pool)
     stated: dict[StatedCount, list[Quote]] = {}
-    by_edition = {id(e): w.siglum for e, w in zip(editions, witnesses, strict=True)}
-    for edition in editions:
+    for edition in pool:
         for count in edition.counts:
             if (count.figure, count.state) != (figure, state):
                 continue
             key = StatedCount(
                 count.by, count.figure, count.state, count.section, count.pi, count.gu
             )
-            stated.setdefault(key, []).append(Quote(by_edition[id(edition)], count.quote))
+            stated.setdefault(key, []).append(Quote(marks[id(edition)], count.quote))
     ordered = sorted(stated, key=lambda s: (s.by, SECTION_ORDER.index(s.section)))
+    return {count: stated[count] for count in ordered}
+
+
+def _checks(
+    editions: Sequence[Edition], witnesses: Sequence[Witness], figure: int, state: str
+) -> tuple[StatedCheck, ...]:
     return tuple(
         StatedCheck(
             count,
-            tuple(stated[count]),
+            tuple(quotes),
             tuple(
                 (w.siglum, w.score.pattern.counts(count.section))
                 for w in witnesses
                 if count.section in w.score.pattern.sections()
             ),
         )
-        for count in ordered
+        for count, quotes in _stated(editions, figure, state).items()
+    )
+
+
+def check_score(score: Score, editions: Iterable[Edition] | None = None) -> tuple[StatedCheck, ...]:
+    """Every count stated in the editions (default: the corpus) for this score's figure and
+    drum, with its quotes, checked on this one score (its result under the score's key)."""
+    if score.figure is None or not score.state:
+        return ()
+    if editions is None:
+        editions = corpus_editions()
+    return tuple(
+        StatedCheck(count, tuple(quotes), ((score.key, score.pattern.counts(count.section)),))
+        for count, quotes in _stated(editions, score.figure, score.state).items()
+        if count.section in score.pattern.sections()
     )
 
 
@@ -662,20 +1005,18 @@ def build(
     `notes` maps a siglum to the notes that edition prints inside the pattern; by default they
     are read from the editions themselves.
     """
-    witnesses, used = witnesses_of(tuple(editions), figure, state, base)
+    printed, used = witnesses_of(tuple(editions), figure, state, base)
     if notes is None:
-        notes = {w.siglum: printed_notes(e, w.score) for w, e in zip(witnesses, used, strict=True)}
-    columns = _columns(witnesses)
-    reported, left = _reported(witnesses, columns, notes)
-    places = _places(witnesses, columns, reported)
+        notes = {w.siglum: printed_notes(e, w.score) for w, e in zip(printed, used, strict=True)}
+    witnesses, columns, left = _with_reported(printed, notes, figure, state)
     return Apparatus(
         figure,
         state,
         witnesses,
         columns,
-        places,
-        tuple(left),
-        _checks(used, witnesses, figure, state),
+        _places(witnesses, columns),
+        left,
+        _checks(used, printed, figure, state),
     )
 
 
@@ -683,7 +1024,7 @@ def build(
 SCORES = ((1, "魯"), (1, "薛"), (2, "魯"), (2, "薛"))
 
 
-def build_all(
+def collate(
     editions: Iterable[Edition] | None = None,
     scores: Iterable[tuple[int, str]] = SCORES,
     base: str = DEFAULT_BASE,

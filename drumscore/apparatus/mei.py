@@ -16,6 +16,10 @@
   e.g. `./rdg[contains(concat(' ', @source, ' '), ' #benyi ')]`) shows that edition's
   pattern whole.
 - A note an edition prints that names no reading is an `<annot>` on the stroke it follows.
+- A text known only from a note is a `<source>` whose annotation names the edition reporting it;
+  a reading it reports has that edition in its `resp`, and where a printed edition reads the
+  same an `<annot type="agreement">` says so. `<notesStmt>` states the places where the
+  printed editions part and the readings reported by notes.
 """
 
 from __future__ import annotations
@@ -42,6 +46,10 @@ def _source(parent: ET.Element, w: Witness) -> None:
     source = _e(parent, "source", xml_id=xml_id(w.siglum), label=w.siglum)
     bibl = _e(source, "bibl")
     _e(bibl, "title", w.name)
+    if w.reported:
+        note = f"known from a note printed in {w.reported_by}: 「{w.quote}」"
+        _e(bibl, "annot", note, type="citation")
+        return
     p = w.provenance
     if p is None:
         return
@@ -59,20 +67,12 @@ def _header(root: ET.Element, a: Apparatus) -> None:
     head = _e(root, "meiHead")
     file_desc = _e(head, "fileDesc")
     title_stmt = _e(file_desc, "titleStmt")
-    _e(title_stmt, "title", f"{a.title}: the readings of {len(a.witnesses)} editions")
+    _e(title_stmt, "title", f"{a.title}: the readings of {len(a.printed)} editions")
     _e(file_desc, "pubStmt")
+    _e(_e(file_desc, "notesStmt"), "annot", a.summary, type="summary")
     source_desc = _e(file_desc, "sourceDesc")
     for w in a.witnesses:
         _source(source_desc, w)
-    seen = {w.siglum for w in a.witnesses}
-    for p in a.places:
-        for v in p.variants:
-            if v.reported_by and v.sigla[0] not in seen:
-                seen.add(v.sigla[0])
-                source = _e(source_desc, "source", xml_id=xml_id(v.sigla[0]), label=v.sigla[0])
-                bibl = _e(source, "bibl")
-                _e(bibl, "title", v.sigla[0])
-                _e(bibl, "annot", f"known from a note printed in {v.reported_by}", type="citation")
 
 
 class _Ids:
@@ -119,7 +119,7 @@ def _place(layer: ET.Element, place: Place, ids: _Ids) -> list[tuple[Variant, li
             tag,
             xml_id=ids("r"),
             source=_sources(v),
-            resp=f"#{xml_id(v.reported_by)}" if v.reported_by else "",
+            resp=" ".join(dict.fromkeys(f"#{xml_id(r.reported_by)}" for r in v.reports)),
             label=v.description,
         )
         found.append((v, _signs(reading, v.text, ids)))
@@ -182,6 +182,8 @@ def mei_document(a: Apparatus) -> ET.Element:
             plist=f"#{stroke_ids[target]}" if target is not None else "",
             label=f"after stroke {note.after}",
         )
+    for said in a.agreements:
+        _e(measure, "annot", said, type="agreement")
     return root
 
 

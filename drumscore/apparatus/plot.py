@@ -1,7 +1,9 @@
 """A picture of the apparatus: editions as rows, aligned positions as columns.
 
-○ is drawn as a circle, □ as a square, 半 as a bar between strokes; a column where the editions
-part is highlighted and numbered with its place. Needs matplotlib (the optional extra `plot`),
+○ is drawn as a circle, □ as a square, 半 as a bar between strokes; a place where the printed
+editions part is highlighted yellow and numbered, a place where only a text known from a note
+differs is highlighted blue; such a text has its own row (grey, marked "reported"). The title
+states the apparatus's summary. Needs matplotlib (the optional extra `plot`),
 imported only here; its settings are changed only inside a local rc_context.
 """
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 FORMATS = {".png": "png", ".svg": "svg"}
 COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
 PLACE_COLOUR = "#f2d45c"
+REPORTED_COLOUR = "#bcd6f0"
 
 
 def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
@@ -39,8 +42,9 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
                 points[cell][1].append(y)
             else:
                 gaps.append([(k - 0.15, y), (k + 0.15, y)])
-    for start, stop in sorted({(p.start, max(p.stop, p.start + 1)) for p in a.places}):
-        ax.axvspan(start - 0.48, stop - 0.52, color=PLACE_COLOUR, alpha=0.7, lw=0, zorder=0)
+    for p in a.places:
+        colour = PLACE_COLOUR if p.editions_part else REPORTED_COLOUR
+        ax.axvspan(p.start - 0.48, p.stop - 0.52, color=colour, alpha=0.7, lw=0, zorder=0)
     for symbol, (xs, ys) in points.items():
         ax.scatter(
             xs,
@@ -63,25 +67,28 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     for k, tick in enumerate(ax.get_xticklabels()):
         if k in place_of:
             tick.set_fontweight("bold")
-    names = [f"{w.siglum}  {w.name}" if cjk else w.siglum for w in a.witnesses]
+    names = [
+        (f"{w.siglum}  reported in {w.reported_by}" if cjk else f"{w.siglum} (reported)")
+        if w.reported
+        else (f"{w.siglum}  {w.name}" if cjk else w.siglum)
+        for w in a.witnesses
+    ]
     ax.set_yticks(range(rows - 1, -1, -1), names, fontsize=8)
+    for w, tick in zip(a.witnesses, ax.get_yticklabels(), strict=True):
+        if w.reported:
+            tick.set_color("#666666")
+            tick.set_fontstyle("italic")
     ax.set_xlim(-0.8, len(a.columns) - 0.2)
     ax.set_ylim(-0.7, rows + 0.15)
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
     for n, p in enumerate(a.places, 1):
-        middle = (p.start + max(p.stop, p.start + 1) - 1) / 2
+        middle = (p.start + p.stop - 1) / 2
         ax.text(middle, rows - 0.5, f"{n}", ha="center", va="bottom", fontsize=7, weight="bold")
     state = a.title if cjk else f"{a.key.split('/')[0]} drum, figure {a.figure}"
-    places = len(a.places)
-    found = (
-        "no place of variation"
-        if not places
-        else f"{places} place{'s' if places != 1 else ''} of variation (highlighted, numbered)"
-    )
     ax.set_title(
-        f"{a.key} · {state} · base {a.base.siglum} · {found}",
+        f"{a.key} · {state} · base {a.base.siglum} · {a.summary}",
         fontsize=9,
         loc="left",
     )
@@ -109,11 +116,13 @@ def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
         for ax, a in zip(axes, apparatuses, strict=True):
             _draw(ax, a, cjk is not None)
         caption = (
-            "circle = ○ 鼙, square = □ 鼓, bar = 半, dash = nothing there"
+            "circle = ○ 鼙, square = □ 鼓, bar = 半, dash = nothing there; yellow = the printed "
+            "editions part, blue = only a reading reported by a note"
             if cjk
             else (
                 "circle = pi (small drum), square = gu (big drum), bar = ban (half), "
-                "dash = nothing there"
+                "dash = nothing there; yellow = the printed editions part, blue = only a reading "
+                "reported by a note"
             )
         )
         fig.text(0.01, 0.003, caption, fontsize=7, color="#444444", va="bottom")

@@ -6,7 +6,7 @@ import csv
 import io
 from collections.abc import Sequence
 
-from drumscore.apparatus.align import HALF, Apparatus, Place, Witness
+from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
 
 
 def column_label(a: Apparatus, index: int) -> str:
@@ -25,7 +25,9 @@ def _witness(w: Witness) -> dict:
     return {
         "siglum": w.siglum,
         "edition": w.name,
-        "key": w.score.key,
+        "reported_by": w.reported_by or None,
+        "quote": w.quote or None,
+        "key": "" if w.reported else w.score.key,
         "script": w.script,
         "notation": w.notation,
         "printed": w.score.printed,
@@ -51,17 +53,37 @@ def place_data(number: int, p: Place) -> dict:
         "run": {"symbol": p.run.symbol, "first": p.run.first, "last": p.run.last}
         if p.run
         else None,
-        "lemma": {"text": p.lemma.text, "sigla": list(p.lemma.sigla)},
-        "variants": [
-            {
-                "text": v.text,
-                "sigla": list(v.sigla),
-                "description": v.description,
-                **({"reported_by": v.reported_by, "quote": v.quote} if v.reported_by else {}),
-            }
-            for v in p.variants
+        "lemma": _variant(p.lemma),
+        "variants": [_variant(v) for v in p.variants],
+    }
+
+
+def _variant(v: Variant) -> dict:
+    return {
+        "text": v.text,
+        "sigla": list(v.sigla),
+        "printed": list(v.printed),
+        "description": v.description,
+        "reported": [
+            {"siglum": r.siglum, "reported_by": r.reported_by, "quote": r.quote} for r in v.reports
         ],
     }
+
+
+def reading_data(r: Reading) -> dict:
+    """One distinct printed reading of the majority view: its editions and its departures."""
+    return {
+        "notation": r.notation,
+        "sigla": list(r.sigla),
+        "keys": [w.score.key for w in r.witnesses],
+        "editions": [w.name for w in r.witnesses],
+        "differences": list(r.differences),
+    }
+
+
+def summary_data(a: Apparatus) -> dict:
+    """The two numbers every view states, and the sentence that states them."""
+    return {"places": len(a.parting), "reported": len(a.reports), "text": a.summary}
 
 
 def apparatus_data(a: Apparatus) -> dict:
@@ -72,6 +94,9 @@ def apparatus_data(a: Apparatus) -> dict:
         "figure": a.figure,
         "state": a.state,
         "base": a.base.siglum,
+        "summary": summary_data(a),
+        "agreements": list(a.agreements),
+        "readings": [reading_data(r) for r in a.readings],
         "witnesses": [_witness(w) for w in a.witnesses],
         "columns": [
             {
@@ -114,10 +139,16 @@ def apparatus_data(a: Apparatus) -> dict:
     }
 
 
+def csv_name(w: Witness) -> str:
+    """A witness's name in the alignment table: a reported text says who reports it."""
+    return f"{w.name} ({w.described})" if w.reported else w.name
+
+
 def csv_text(apparatuses: Sequence[Apparatus]) -> str:
-    """Two tables, one after the other with a blank row between: the alignment (per score, a
-    row of column labels, a row of sections, a row of place numbers, then one row per witness)
-    and the places (one row per reading)."""
+    """Three tables, one after the other with a blank row between: the alignment (per score, a
+    row of column labels, a row of sections, a row of place numbers, then one row per witness,
+    a text known only from a note among them), the two numbers of each score, and the places
+    (one row per reading)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for a in apparatuses:
@@ -129,7 +160,13 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
         )
         writer.writerow([a.key, "place", "", *(place_of.get(k, "") for k in range(n))])
         for i, w in enumerate(a.witnesses):
-            writer.writerow([a.key, w.siglum, w.name, *a.row(i)])
+            writer.writerow([a.key, w.siglum, csv_name(w), *a.row(i)])
+    writer.writerow([])
+    writer.writerow(
+        ["score", "places where the printed editions part", "readings reported by notes"]
+    )
+    for a in apparatuses:
+        writer.writerow([a.key, len(a.parting), len(a.reports)])
     writer.writerow([])
     writer.writerow(
         ["score", "place", "position", "section", "lemma", "reading", "sigla", "description"]
@@ -138,8 +175,8 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
         for number, p in enumerate(a.places, 1):
             for v in (p.lemma, *p.variants):
                 what = "lemma" if v is p.lemma else v.description
-                if v.reported_by:
-                    what += f"; reported in {v.reported_by}: {v.quote}"
+                for r in v.reports:
+                    what += f"; {r.siglum} reported in {r.reported_by}: {r.quote}"
                 writer.writerow(
                     [
                         a.key,

@@ -7,9 +7,13 @@ Kanripo id, file, lines, commit and licence) and states the method
 characters — with an `<app>` at each place of variation: `<lem wit="…">` the base's reading,
 `<rdg wit="…">` each other reading (empty where a witness has nothing). Every witness is in
 exactly one `<lem>` or `<rdg>` of every `<app>`, so each witness's pattern can be read back out.
-A reading that an edition reports in a note for a text outside the corpus is a `<rdg>` of that
-text, with `source` pointing at the edition, and a `<witDetail>` giving the note; a note that
-names no reading is a `<note type="printed">` where it stands.
+A text known only from an edition's note is a witness too (its `<witness>` says which edition
+reports it); where the note gives its reading, a `<witDetail type="reported">` in the `<app>`
+quotes the note, with `source` pointing at the edition, and where a printed edition reads the
+same, a `<note type="agreement">` says so. A note that names no reading is a
+`<note type="printed">` where it stands. Each score's `<div>` opens with a
+`<note type="summary">` stating the places where the printed editions part and the readings
+reported by notes.
 """
 
 from __future__ import annotations
@@ -54,6 +58,11 @@ def _refs(sigla: Sequence[str]) -> str:
 
 def _witness(parent: ET.Element, w: Witness) -> None:
     element = _e(parent, "witness", xml_id=xml_id(w.siglum), n=w.siglum)
+    if w.reported:
+        element.text = f"{w.name}, known from the notes printed in "
+        ref = _e(element, "ref", w.reported_by, target=f"#{xml_id(w.reported_by)}")
+        ref.tail = f": 「{w.quote}」"
+        return
     title = _e(element, "title", w.name)
     title.tail = " "
     p = w.provenance
@@ -69,17 +78,6 @@ def _witness(parent: ET.Element, w: Witness) -> None:
     details = [f"commit {p.commit}" if p.commit else "", p.licence]
     if any(details):
         _e(element, "note", "; ".join(d for d in details if d), type="provenance")
-
-
-def _reported(apparatuses: Sequence[Apparatus]) -> dict[str, str]:
-    """Witnesses known only from an edition's note: siglum → the edition reporting it."""
-    found: dict[str, str] = {}
-    for a in apparatuses:
-        for p in a.places:
-            for v in p.variants:
-                if v.reported_by:
-                    found.setdefault(v.sigla[0], v.reported_by)
-    return found
 
 
 def _header(root: ET.Element, apparatuses: Sequence[Apparatus]) -> None:
@@ -98,13 +96,6 @@ def _header(root: ET.Element, apparatuses: Sequence[Apparatus]) -> None:
             if w.siglum not in seen:
                 seen.add(w.siglum)
                 _witness(list_wit, w)
-    for siglum, by in _reported(apparatuses).items():
-        if siglum in seen:
-            continue
-        seen.add(siglum)
-        element = _e(list_wit, "witness", xml_id=xml_id(siglum), n=siglum)
-        element.text = f"{siglum}, known from the notes printed in "
-        _e(element, "ref", by, target=f"#{xml_id(by)}")
     encoding = _e(header, "encodingDesc")
     _e(encoding, "variantEncoding", method="parallel-segmentation", location="internal")
     _e(
@@ -130,6 +121,7 @@ def _text(parent: ET.Element, last: ET.Element | None, text: str) -> ET.Element 
 def _score(body: ET.Element, a: Apparatus) -> None:
     div = _e(body, "div", type="score", n=a.key)
     _e(div, "head", f"{a.title} (base: {a.base.name})")
+    _e(div, "note", a.summary, type="summary")
     ab = _e(div, "ab", type="pattern", n=a.key)
     notes_at: dict[int, list] = {}
     for note in a.notes:
@@ -159,23 +151,20 @@ def _score(body: ET.Element, a: Apparatus) -> None:
             app = _e(ab, "app", n=str(number), loc=place.label)
             _e(app, "lem", place.lemma.text, wit=_refs(place.lemma.sigla))
             for v in place.variants:
-                _e(
-                    app,
-                    "rdg",
-                    v.text,
-                    wit=_refs(v.sigla),
-                    source=f"#{xml_id(v.reported_by)}" if v.reported_by else "",
-                )
-            for v in place.variants:
-                if v.reported_by:
+                _e(app, "rdg", v.text, wit=_refs(v.sigla))
+            for v in place.reported:
+                for r in v.reports:
                     _e(
                         app,
                         "witDetail",
-                        v.quote,
-                        wit=_refs(v.sigla),
-                        source=f"#{xml_id(v.reported_by)}",
+                        r.quote,
+                        wit=_refs([r.siglum]),
+                        source=f"#{xml_id(r.reported_by)}",
                         type="reported",
                     )
+                if v.printed:
+                    said = " = ".join([*(str(r) for r in v.reports), " ".join(v.printed)])
+                    _e(app, "note", said, type="agreement")
             described = [v.description for v in place.variants if v.description]
             if described:
                 _e(app, "note", "; ".join(dict.fromkeys(described)), type="variation")

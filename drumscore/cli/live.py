@@ -19,10 +19,6 @@ from fractions import Fraction
 from typing import Any, ClassVar, Protocol
 
 from drumscore.play import liveview
-from drumscore.play.liveview import LiveState, plain_lines
-from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
-from drumscore.track import Hit
-
 from drumscore.play.keys import (
     NEXT_ITEM,
     PAUSE,
@@ -35,6 +31,9 @@ from drumscore.play.keys import (
     TAPS,
     TEMPO_STEPS,
 )
+from drumscore.play.liveview import LiveState, plain_lines
+from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
+from drumscore.track import Hit
 
 KEY_HELP = (
     "keys while playing in a terminal: space pause/resume on the beat; + / - tempo ±1 stroke a "

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from drumscore import corpus
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
@@ -19,8 +18,9 @@ from drumscore.editions.extract import line_range
 from drumscore.model import Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
-    from drumscore.analysis.collate import CountCheck
     from drumscore.analysis.compare import Comparison
+    from drumscore.apparatus.align import Apparatus, Place, StatedCheck
+    from drumscore.apparatus.groups import Groups
     from drumscore.editions.extract import Extraction, Found
 
 #: The mark under each aligned column of a comparison.
@@ -71,18 +71,6 @@ def list_table(scores: Sequence[Score], users: frozenset[str] = frozenset()) -> 
     return table(rows, header)
 
 
-def _quotes(check: CountCheck) -> list[tuple[str, str]]:
-    """(edition id, quote) for each edition that quotes a stated count, in its own words."""
-    stated = check.stated
-    key = (stated.by, stated.figure, stated.state, stated.section, stated.pi, stated.gu)
-    out = []
-    for ident in check.quoted_in:
-        for c in corpus.find_edition(ident).counts:
-            if (c.by, c.figure, c.state, c.section, c.pi, c.gu) == key and c.quote:
-                out.append((ident, c.quote))
-    return out
-
-
 def marked(pattern: Pattern, notes: Sequence[Any]) -> str:
     """The notation with a numbered mark (¹ ² …) where each note printed inside it stands."""
     marks = "¹²³⁴⁵⁶⁷⁸⁹"
@@ -100,7 +88,7 @@ def marked(pattern: Pattern, notes: Sequence[Any]) -> str:
 
 
 def show_data(
-    score: Score, checks: Sequence[CountCheck], edition: Edition | None = None
+    score: Score, checks: Sequence[StatedCheck], edition: Edition | None = None
 ) -> dict[str, Any]:
     """What `drumscore show --json` prints: the score, its provenance, the notes printed inside
     it, the stated counts with their quotes, and the edition's note."""
@@ -117,25 +105,24 @@ def show_data(
             "section": c.stated.section.value,
             "pi": c.stated.pi,
             "gu": c.stated.gu,
-            "quoted_in": list(c.quoted_in),
-            "quotes": [{"edition": e, "quote": q} for e, q in _quotes(c)],
-            "agrees": c.checks[0].agrees(c.stated),
+            "quoted_in": list(dict.fromkeys(q.siglum for q in c.quotes)),
+            "quotes": [{"edition": q.siglum, "quote": q.text} for q in c.quotes if q.text],
+            "agrees": bool(c.agreeing),
         }
         for c in checks
     ]
     return data
 
 
-def show_text(score: Score, checks: Sequence[CountCheck], edition: Edition | None = None) -> str:
+def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | None = None) -> str:
     """What `drumscore show` prints: the summary, the stated counts in the editions' words, the
     notes printed inside the pattern, then the edition, its source and note."""
     lines = [score_summary(score, checks)]
-    quoted = [(c, _quotes(c)) for c in checks]
-    if any(q for _, q in quoted):
+    quoted = [(c, q) for c in checks for q in c.quotes if q.text]
+    if quoted:
         lines += ["", "  the stated counts in the words of the editions:"]
-        for c, quotes in quoted:
-            for ident, quote in quotes:
-                lines.append(f"    {c.stated.by}, {c.stated.section.value} ({ident}): 「{quote}」")
+        for c, q in quoted:
+            lines.append(f"    {c.stated.by}, {c.stated.section.value} ({q.siglum}): 「{q.text}」")
     if score.notes:
         lines += ["", "  notes printed inside the pattern (not strokes; marked where they stand):"]
         lines.append(f"    {marked(score.pattern, score.notes)}")
@@ -169,20 +156,21 @@ def count_rows(pattern: Pattern) -> list[list[str]]:
     return rows
 
 
-def count_check_lines(checks: Sequence[CountCheck]) -> list[str]:
-    """Each stated count (collate.CountCheck) on one score: agrees, or exactly how it differs."""
+def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
+    """Each stated count checked on one score: agrees, or exactly how it differs."""
     lines = []
     for check in checks:
         stated = check.stated
-        verdict = "; ".join(check.checks[0].disagreements(stated)) or "agrees"
+        verdict = "; ".join(w for _, whys in check.disagreeing() for w in whys) or "agrees"
+        quoted = ", ".join(dict.fromkeys(q.siglum for q in check.quotes))
         lines.append(
             f"{stated.by}, {stated.section.value}: 鼙 {stated.pi} 鼓 {stated.gu} "
-            f"(quoted in {', '.join(check.quoted_in)}) — {verdict}"
+            f"(quoted in {quoted}) — {verdict}"
         )
     return lines
 
 
-def score_summary(score: Score, checks: Sequence[CountCheck] = ()) -> str:
+def score_summary(score: Score, checks: Sequence[StatedCheck] = ()) -> str:
     """What `drumscore show` prints for one score, with the stated counts checked on it."""
     lines = [f"{score.title}    [{score.key}]", "", "  " + divided(score.pattern), ""]
     rows = count_rows(score.pattern)
@@ -198,43 +186,6 @@ def score_summary(score: Score, checks: Sequence[CountCheck] = ()) -> str:
 
 
 # --- compare ----------------------------------------------------------------------------------
-
-
-def comparison_data(c: Comparison) -> dict[str, Any]:
-    """A comparison as JSON-ready data."""
-    return {
-        "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
-        "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
-        "identical": c.identical,
-        "strokes_identical": c.strokes_identical,
-        "distance": c.distance,
-        "alignment": [
-            {
-                "a": col.a.drum.symbol if col.a else None,
-                "b": col.b.drum.symbol if col.b else None,
-                "a_stroke": col.a.index + 1 if col.a else None,
-                "b_stroke": col.b.index + 1 if col.b else None,
-                "kind": col.kind,
-            }
-            for col in c.columns
-        ],
-        "half_after_column": {"a": c.half_column("a"), "b": c.half_column("b")},
-        "half": {
-            "a": c.a.pattern.half,
-            "b": c.b.pattern.half,
-            "moved": c.half_moved,
-            "description": c.describe_half(),
-        },
-        "sections": {
-            s.section.value: {
-                "a": {"pi": s.a.pi, "gu": s.a.gu},
-                "b": {"pi": s.b.pi, "gu": s.b.gu},
-                "distance": s.distance,
-                "identical": s.identical,
-            }
-            for s in c.sections
-        },
-    }
 
 
 def alignment_lines(c: Comparison) -> list[str]:
@@ -297,7 +248,7 @@ def format_comparison(c: Comparison) -> str:
 
 
 def apparatus_text(
-    apparatuses: Sequence[Any], fmt: str, marks: dict[str, str] | None = None
+    apparatuses: Sequence[Apparatus], fmt: str, marks: dict[str, str] | None = None
 ) -> str:
     """The apparatus in one of the text formats (text, json, csv, tei)."""
     if fmt == "json":
@@ -316,31 +267,36 @@ def _sigla(sigla: Sequence[str]) -> str:
     return " ".join(sigla)
 
 
-def format_place(p: Any) -> str:
-    """One line of the apparatus: `11 (touhu)  ○ zhushu benyi … ] — weishi xunzuan yueshu`."""
+def format_place(p: Place) -> str:
+    """One line of the apparatus: `11 (touhu)  ○ zhushu benyi … ] — weishi xunzuan yueshu`
+    (the printed editions' readings; a reported one that agrees follows with `=`)."""
     readings = []
     for v in p.variants:
-        if not v.reported_by:
+        if v.printed:
             described = f" ({v.description})" if v.description else ""
-            readings.append(f"{v.shown} {_sigla(v.sigla)}{described}")
+            agrees = "".join(f" = {r.siglum}" for r in v.reports)
+            readings.append(f"{v.shown} {_sigla(v.printed)}{agrees}{described}")
     where = p.section.value if p.section else f"after stroke {p.position - 1}"
-    return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.sigla)} ] " + "; ".join(readings)
+    return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.printed)} ] " + "; ".join(
+        readings
+    )
 
 
-def format_reported(p: Any) -> list[str]:
+def format_reported(p: Place) -> list[str]:
     """Readings a note reports: `8 (head)  □ ] ○ 吳澄本 (in yishu: 「吳澄本作○」; ○ for □)`."""
     where = p.section.value if p.section else f"after stroke {p.position - 1}"
     return [
-        f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {v.sigla[0]} "
-        f"(in {v.reported_by}: 「{v.quote}」" + (f"; {v.description})" if v.description else ")")
+        f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {r.siglum} "
+        f"(in {r.reported_by}: 「{r.quote}」" + (f"; {v.description})" if v.description else ")")
         for v in p.reported
+        for r in v.reports
     ]
 
 
 _SPAN = {"head": "before 半", "touhu": "after 半", "she": "the whole"}
 
 
-def format_counts(a: Any) -> list[str]:
+def format_counts(a: Apparatus) -> list[str]:
     lines = []
     for s in a.counts:
         st = s.stated
@@ -362,26 +318,21 @@ def format_counts(a: Any) -> list[str]:
     return lines
 
 
-def format_key(apparatuses: Sequence[Any], marks: dict[str, str] | None = None) -> list[str]:
+def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = None) -> list[str]:
     seen: dict[str, str] = {}
     for a in apparatuses:
         for w in a.witnesses:
             cite = w.provenance.citation if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
-            seen.setdefault(w.siglum, f"{w.name}{mark}" + (f" — {cite}" if cite else ""))
-        for p in a.places:
-            for v in p.variants:
-                if v.reported_by:
-                    seen.setdefault(v.sigla[0], f"reported in a note of {v.reported_by}")
+            seen.setdefault(w.siglum, f"{w.described}{mark}" + (f" — {cite}" if cite else ""))
     width = max(len(s) for s in seen)
     return [f"  {siglum:<{width}}  {what}" for siglum, what in seen.items()]
 
 
-def format_apparatus(a: Any) -> list[str]:
-    n = len(a.parting)
+def format_apparatus(a: Apparatus) -> list[str]:
     lines = [
         f"{a.key} · {a.title} · base {a.base.name} ({a.base.siglum}) · "
-        f"{plural(len(a.witnesses), 'edition')} · {plural(n, 'place')} of variation",
+        f"{plural(len(a.printed), 'edition')} · {a.summary}",
         f"  base: {a.base.notation}",
         "",
     ]
@@ -395,10 +346,15 @@ def format_apparatus(a: Any) -> list[str]:
             f"  note in {note.siglum} after stroke {note.after}: 「{note.text}」 (not a reading: "
             f"{note.reason})"
         )
+    if a.agreements:
+        lines += ["", "  a reported reading that a printed edition bears out:"]
+        lines += [f"  {line}" for line in a.agreements]
     return lines
 
 
-def format_apparatuses(apparatuses: Sequence[Any], marks: dict[str, str] | None = None) -> str:
+def format_apparatuses(
+    apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = None
+) -> str:
     blocks = []
     for a in apparatuses:
         lines = format_apparatus(a)
@@ -409,6 +365,32 @@ def format_apparatuses(apparatuses: Sequence[Any], marks: dict[str, str] | None 
         blocks.append("\n".join(lines))
     if len(apparatuses) > 1:
         blocks.append("\n".join(["sigla:", *format_key(apparatuses, marks)]))
+    return "\n\n".join(blocks) + "\n"
+
+
+def format_groups(found: Sequence[Groups]) -> str:
+    """What `collate --groups` prints: per score, the editions sharing each reading at each
+    place, the agreement of every two editions (per cent of aligned strokes), the editions that
+    read alike and the average-linkage grouping."""
+    blocks = []
+    for g in found:
+        a = g.apparatus
+        lines = [f"{a.key} · {a.title} · {plural(len(g.sigla), 'edition')} · {a.summary}", ""]
+        lines.append("  who shares each reading:")
+        for n, p in enumerate(g.places, 1):
+            shared = " | ".join(f"{v.shown}: {_sigla(v.sigla)}" for v in (p.lemma, *p.variants))
+            lines.append(f"    {n}. {p.label} ({p.section_name})  {shared}")
+        if not g.places:
+            lines.append("    every edition reads alike")
+        lines += ["", "  agreement (per cent of the aligned strokes two editions read alike):"]
+        rows = [
+            [s, *(f"{round(v * 100)}" for v in row)]
+            for s, row in zip(g.sigla, g.agreement, strict=True)
+        ]
+        lines += ["    " + ln for ln in table(rows, ["", *g.sigla]).splitlines()]
+        lines += ["", "  read alike: " + " | ".join(_sigla(group) for group in g.alike)]
+        lines.append(f"  grouping (average linkage on 1 − agreement): {g.tree}")
+        blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 
 

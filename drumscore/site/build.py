@@ -79,42 +79,29 @@ def score_page(score_data: dict, shared: dict, partner: dict | None) -> str:
     )
 
 
-def index_page(
-    scores: list[dict],
-    collations: list[dict],
-    pool: tuple[Edition, ...],
-    apparatuses: dict[tuple[int, str], dict] | None = None,
-) -> str:
-    """The index: every edition with its scores, and where the editions part, figure by figure."""
-    by_key = {s["key"]: s for s in scores}
-    apparatuses = apparatuses or {}
+def index_page(scores: list[dict], apparatuses: list[dict], pool: tuple[Edition, ...]) -> str:
+    """The index: every edition with its scores, and the apparatus of each figure and drum."""
     blocks = []
-    for c in collations:
-        majority = c["readings"][0] if c["readings"] else None
-        readings = []
-        for i, r in enumerate(c["readings"]):
-            readings.append(
-                {
-                    **r,
-                    "letter": chr(ord("A") + i),
-                    "scores_count": len(r["scores"]),
-                    "scores": [by_key[s["key"]] for s in r["scores"]],
-                }
-            )
-        apparatus = apparatuses.get((c["figure"], c["state"]))
-        if apparatus is not None:
-            apparatus = {**apparatus, "witnesses_by_siglum": _by_siglum(apparatus)}
+    for a in apparatuses:
+        readings = [
+            {
+                **r,
+                "letter": chr(ord("A") + i),
+                "links": [
+                    {**s, "edition_name": name}
+                    for s, name in zip(r["scores"], r["editions"], strict=True)
+                ],
+            }
+            for i, r in enumerate(a["readings"])
+        ]
         blocks.append(
             {
-                **c,
-                "slug": STATE_SLUGS.get(c["state"], c["state"]),
+                **a,
+                "slug": STATE_SLUGS.get(a["state"], a["state"]),
                 "readings": readings,
-                "majority_key": majority["scores"][0]["key"] if majority else "",
-                "apparatus": apparatus,
-                "counts": [
-                    {**k, "letters": [chr(ord("A") + int(i)) for i in k["agreeing"]]}
-                    for k in c["counts"]
-                ],
+                "total": sum(len(r["scores"]) for r in a["readings"]),
+                "majority_key": a["readings"][0]["keys"][0] if a["readings"] else "",
+                "witnesses_by_siglum": _by_siglum(a),
             }
         )
     editions = [
@@ -132,7 +119,7 @@ def index_page(
         root="",
         script=None,
         editions=editions,
-        collations=blocks,
+        apparatuses=blocks,
     )
 
 
@@ -339,11 +326,14 @@ def _build_into(
     (work / "files").mkdir()
     comparisons = sitedata.comparisons(items)
     partners = sitedata.partners(items)
+    apparatuses = sitedata.apparatuses(pool, items)
+    by_score = {(a["figure"], a["state"]): a for a in apparatuses}
     scores = []
     for entry in items:
         if progress:
             progress(entry.score.key)
-        score_data = sitedata.score_data(entry, pool)
+        apparatus = by_score.get((entry.score.figure, entry.score.state))
+        score_data = sitedata.score_data(entry, pool, apparatus)
         files: dict[str, str] = {}
         written, whole = _write_files(work, entry, files, musicxml)
         report.files += written
@@ -364,9 +354,7 @@ def _build_into(
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append("no staff notation: Verovio is not installed (the notation extra)")
-    collations = sitedata.collations(pool, items)
-    apparatuses = sitedata.apparatuses(pool, items)
-    index = index_page(scores, collations, pool, apparatuses)
+    index = index_page(scores, apparatuses, pool)
     (work / "index.html").write_text(index, "utf-8")
     extra = {
         "names": sitedata.names_data(items, pool),

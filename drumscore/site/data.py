@@ -1,7 +1,8 @@
-"""What the pages show, as JSON-ready data: scores, collations, comparisons, the kit's gains.
+"""What the pages show, as JSON-ready data: scores, apparatuses, comparisons, the kit's gains.
 
-Everything here is computed by the library itself (corpus, collate, compare), so the site shows
-exactly what the command line reports.
+Everything here is computed by the library itself and serialised by the same functions as the
+command line's JSON (apparatus.table.apparatus_data, analysis.compare.comparison_data), so the
+site shows exactly what the command line reports.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from drumscore import glyphs
-from drumscore.analysis.collate import Collation, check_score, collate
-from drumscore.analysis.compare import Comparison, compare
-from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build
+from drumscore.analysis.compare import compare, comparison_data
+from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build, check_score
+from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.corpus import DEFAULT_EDITION
 from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section, State
@@ -96,26 +97,29 @@ def section_ranges(score: Score) -> dict[str, dict]:
     return out
 
 
-def score_data(entry: Entry, pool: Iterable[Edition]) -> dict:
-    """A score as its page and player need it."""
+def score_data(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = None) -> dict:
+    """A score as its page and player need it; `apparatus` (one of `apparatuses`) gives the
+    page the summary of its figure and drum across the editions and where this reading stands."""
     score = entry.score
     pattern = score.pattern
     printed = printed_glyphs(score)
     checks = []
     for check in check_score(score, pool):
         stated = check.stated
-        result = check.checks[0]
+        ((_, actual),) = check.results
+        quotes = [{"siglum": q.siglum, "quote": q.text} for q in check.quotes if q.text]
         checks.append(
             {
                 "by": stated.by,
                 "section": stated.section.value,
                 "pi": stated.pi,
                 "gu": stated.gu,
-                "quote": stated.quote,
-                "quoted_in": list(check.quoted_in),
-                "actual": {"pi": result.actual.pi, "gu": result.actual.gu},
-                "agrees": result.agrees(stated),
-                "disagreements": list(result.disagreements(stated)),
+                "quotes": quotes,
+                "quote": quotes[0]["quote"] if quotes else "",
+                "quoted_in": list(dict.fromkeys(q.siglum for q in check.quotes)),
+                "actual": {"pi": actual.pi, "gu": actual.gu},
+                "agrees": bool(check.agreeing),
+                "disagreements": [w for _, why in check.disagreeing() for w in why],
             }
         )
     source = score.source
@@ -137,37 +141,24 @@ def score_data(entry: Entry, pool: Iterable[Edition]) -> dict:
         ],
         "sections": section_ranges(score),
         "checks": checks,
+        "apparatus": _standing(score.key, apparatus) if apparatus else None,
         "source": {k: v for k, v in asdict(source).items() if v} if source else {},
     }
 
 
-def comparison_data(c: Comparison) -> dict:
-    """Two readings aligned, as `drumscore compare` reports them in JSON."""
-    return {
-        "a": c.a.pattern.notation,
-        "b": c.b.pattern.notation,
-        "identical": c.identical,
-        "distance": c.distance,
-        "columns": [
-            {
-                "a": col.a.index if col.a else None,
-                "b": col.b.index if col.b else None,
-                "kind": col.kind,
+def _standing(key: str, apparatus: dict) -> dict:
+    """The apparatus's summary for one score's page: the two numbers, and which reading (A, B…,
+    the majority first) this score prints and how that departs from the majority."""
+    for i, reading in enumerate(apparatus["readings"]):
+        if key in reading["keys"]:
+            return {
+                "score": apparatus["score"],
+                "summary": apparatus["summary"],
+                "reading": chr(ord("A") + i),
+                "readings": len(apparatus["readings"]),
+                "differences": reading["differences"],
             }
-            for col in c.columns
-        ],
-        "half_column": {"a": c.half_column("a"), "b": c.half_column("b")},
-        "half": c.describe_half(),
-        "sections": [
-            {
-                "section": s.section.value,
-                "a": {"pi": s.a.pi, "gu": s.a.gu},
-                "b": {"pi": s.b.pi, "gu": s.b.gu},
-                "distance": s.distance,
-            }
-            for s in c.sections
-        ],
-    }
+    return {"score": apparatus["score"], "summary": apparatus["summary"], "reading": None}
 
 
 def comparisons(items: Iterable[Entry]) -> dict[str, dict]:
@@ -180,46 +171,6 @@ def comparisons(items: Iterable[Entry]) -> dict[str, dict]:
         for b in distinct.values():
             out[f"{a.pattern.notation}|{b.pattern.notation}"] = comparison_data(compare(a, b))
     return out
-
-
-def collation_data(c: Collation, slugs: dict[str, str]) -> dict:
-    """One figure and drum across the editions: readings, where they part, the count checks."""
-    return {
-        "figure": c.figure,
-        "state": c.state,
-        "readings": [
-            {
-                "notation": r.notation,
-                "scores": [{"key": s.key, "slug": slugs.get(s.key, "")} for s in r.scores],
-                "editions": [s.edition_name for s in r.scores],
-                "differences": [d.describe() for d in r.differences],
-                "counts": {
-                    s.value: {"pi": r.pattern.counts(s).pi, "gu": r.pattern.counts(s).gu}
-                    for s in r.pattern.sections()
-                },
-            }
-            for r in c.readings
-        ],
-        "counts": [
-            {
-                "by": k.stated.by,
-                "section": k.stated.section.value,
-                "pi": k.stated.pi,
-                "gu": k.stated.gu,
-                "quoted_in": list(k.quoted_in),
-                "agreeing": list(k.agreeing),
-                "disagreements": {
-                    str(check.reading): list(check.disagreements(k.stated)) for check in k.checks
-                },
-            }
-            for k in c.counts
-        ],
-    }
-
-
-def collations(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]:
-    slugs = {e.score.key: e.slug for e in items}
-    return [collation_data(c, slugs) for c in collate(pool)]
 
 
 def kit_data() -> dict:
@@ -332,21 +283,24 @@ def section_order() -> list[str]:
     return [s.value for s in SECTION_ORDER]
 
 
-def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> dict[tuple[int, str], dict]:
-    """The critical apparatus of each figure and drum (as `drumscore collate` gives it), keyed by
-    (figure, state), each witness with its score's page; the standard text is the base when it
-    is in the pool, else the first edition."""
+def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]:
+    """The apparatus of each figure and drum (the collate command's JSON, and under "groups"
+    the data of its groups option), each witness and each majority reading with its scores'
+    pages; the standard text is the base when it prints the score, else the first edition
+    that does."""
     slugs = {e.score.key: e.slug for e in items}
-    ids = [e.id for e in pool]
-    base = DEFAULT_BASE if DEFAULT_BASE in ids else ids[0]
-    out = {}
+    out = []
     for figure, state in SCORES:
-        if not any(e.score(state, figure) for e in pool):
+        having = [e for e in pool if e.score(state, figure) is not None]
+        if not having:
             continue
-        if next(e for e in pool if e.id == base).score(state, figure) is None:
-            continue
-        data = apparatus_data(build(pool, figure, state, base))
+        base = DEFAULT_BASE if any(e.id == DEFAULT_BASE for e in having) else having[0].id
+        apparatus = build(pool, figure, state, base)
+        data = apparatus_data(apparatus)
+        data["groups"] = groups_data(groups(apparatus))
         for w in data["witnesses"]:
             w["slug"] = slugs.get(w["key"], "")
-        out[(figure, state)] = data
+        for r in data["readings"]:
+            r["scores"] = [{"key": k, "slug": slugs.get(k, "")} for k in r["keys"]]
+        out.append(data)
     return out

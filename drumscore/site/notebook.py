@@ -1,9 +1,10 @@
 """What a notebook shows for a Score or a Pattern: the notation in its shapes with 半, the counts,
 and a player of the default render (the whole pattern at 60 strokes a minute), embedded.
 
-`register` hands the view to IPython's HTML formatter (as music21 registers its own), so the
-model knows nothing of it; `import drumscore` calls it when IPython is running. numpy and
-soundfile are imported when a notebook first shows a score, never by `import drumscore`.
+`register` hands the views (and the apparatus's) to IPython's HTML formatter (as music21
+registers its own), so the model knows nothing of them; `import drumscore` calls it when
+IPython is running. numpy and soundfile are imported when a notebook first shows a score, never
+by `import drumscore`.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ from __future__ import annotations
 import base64
 import io
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drumscore.model import Pattern, Score
 from drumscore.site.templating import render
 from drumscore.timeline import arrange
+
+if TYPE_CHECKING:
+    from drumscore.apparatus.align import Apparatus
 
 
 def _audio(score: Score) -> dict:
@@ -60,9 +64,16 @@ def pattern_html(pattern: Pattern) -> str:
     return score_html(Score(pattern, printed=pattern.notation))
 
 
+def apparatus_html(a: Apparatus) -> str:
+    """The notebook view of an apparatus: its summary (the words every view uses), each place,
+    and every witness aligned, a text known from a note marked with who reports it."""
+    return render("notebook_apparatus.html", a=a)
+
+
 def register(shell: Any = None) -> bool:
-    """Show Scores and Patterns as HTML in `shell` (the running IPython when None): the notebook
-    view becomes IPython's text/html formatter for both. True if there was a shell to take it."""
+    """Show Scores, Patterns and apparatuses as HTML in `shell` (the running IPython when None):
+    the notebook views become IPython's text/html formatters for them (the apparatus's by name,
+    so its module loads only when one is shown). True if there was a shell to take them."""
     if shell is None:
         ipython = sys.modules.get("IPython")
         shell = ipython.get_ipython() if ipython is not None else None
@@ -71,4 +82,5 @@ def register(shell: Any = None) -> bool:
     formatter = shell.display_formatter.formatters["text/html"]
     formatter.for_type(Score, score_html)
     formatter.for_type(Pattern, pattern_html)
+    formatter.for_type_by_name("drumscore.apparatus.align", "Apparatus", apparatus_html)
     return True

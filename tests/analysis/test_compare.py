@@ -1,8 +1,10 @@
 import pytest
 
-from drumscore.analysis.compare import compare
+from drumscore.analysis.compare import compare, comparison_data
 from drumscore.corpus import resolve
 from drumscore.errors import NotationError, ScoreNotFoundError
+from drumscore.model import Score
+from drumscore.notation import parse
 
 
 def test_lu2_editions_differ_by_one_circle_in_touhu():
@@ -31,6 +33,25 @@ def test_identical():
 def test_no_half_compares_whole_only():
     c = compare(resolve("○□○"), resolve("○半□○"))
     assert [s.section.value for s in c.sections] == ["she"]
+
+
+def test_strokes_count_from_1_in_the_data():
+    a, b = Score(parse("○□○半○")), Score(parse("○□□半○"))
+    c = compare(a, b)
+    data = comparison_data(c)
+    strokes = [col["a_stroke"] for col in data["alignment"]]
+    assert strokes == [1, 2, 3, 4]
+    changed = [col for col in data["alignment"] if col["kind"] == "substituted"]
+    assert [col["a_stroke"] for col in changed] == [3]  # the third stroke, as a reader counts
+
+
+def test_the_half_column_counts_the_columns_before_it():
+    c = compare(resolve("lu"), resolve("lu/2"))
+    data = comparison_data(c)
+    before = data["half_after_column"]["a"]
+    # that many aligned strokes of A stand before its 半
+    a_strokes = [col["a_stroke"] for col in data["alignment"][:before] if col["a_stroke"]]
+    assert len(a_strokes) == resolve("lu").pattern.half
 
 
 # --- bad input ---

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drumscore.apparatus.align import SCORES, build, build_all
+from drumscore.apparatus.align import SCORES, build, collate
 from drumscore.corpus import edition_from_dict, editions
 
 
@@ -28,17 +28,18 @@ def sigla_where(figure, state, keep):
 
 
 def test_every_witness_reads_back_from_the_alignment_of_every_score():
-    for a in build_all():
-        assert len(a.witnesses) == len(editions())
+    for a in collate():
+        assert len(a.printed) == len(editions())
         for i, w in enumerate(a.witnesses):
             assert a.text_of(i) == w.score.pattern.notation
 
 
 def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
-    lu1, lu2 = build_all(scores=[(1, "魯"), (2, "魯")])
+    lu1, lu2 = collate(scores=[(1, "魯"), (2, "魯")])
     (place,) = lu1.places
     (v,) = place.reported
-    assert (place.label, place.lemma.text, v.text, v.sigla, v.reported_by) == (
+    (r,) = v.reports
+    assert (place.label, place.lemma.text, v.text, v.sigla, r.reported_by) == (
         "8",
         "□",
         "○",
@@ -49,16 +50,27 @@ def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
     assert note.siglum == "yishu" and "少" in note.text
     (added,) = [p for p in lu2.places if not p.editions_part]
     assert added.label == "after 21" and added.reported[0].text == "□○"
+    # each text a note reports is a row of its own: its reporter's row with the reading put in
+    (wu,) = lu1.reported
+    assert (wu.siglum, wu.reported_by) == ("吳澄本", "yishu")
+    yishu = lu1.siglum_index("yishu")
+    assert (
+        lu1.text_of(lu1.siglum_index("吳澄本"))
+        == lu1.text_of(yishu)[:7] + "○" + (lu1.text_of(yishu)[8:])
+    )
+    (da,) = lu2.reported
+    assert da.notation == lu2.witnesses[lu2.siglum_index("yishu")].notation + "□○"
+    assert (added.start, added.stop) == (len(lu2.columns) - 2, len(lu2.columns))
 
 
 def test_lu_2_has_one_place_the_circle_three_editions_lack():
-    (a,) = build_all(scores=[(2, "魯")])
+    (a,) = collate(scores=[(2, "魯")])
     thirteen = sigla_where(2, "魯", lambda s: s.pattern.counts().pi == 13)
     assert thirteen == {"xunzuan", "weishi", "yueshu"}
     (place,) = a.parting
-    (variant,) = [v for v in place.variants if not v.reported_by]
+    (variant,) = [v for v in place.variants if not v.reports]
     assert set(variant.sigla) == thirteen and variant.text == ""
-    assert set(place.lemma.sigla) == {e.id for e in editions()} - thirteen
+    assert set(place.lemma.printed) == {e.id for e in editions()} - thirteen
     assert place.lemma.text == "○"
     # the base reads ○○ at strokes 11-12 (after 半), and the place is the first of that run
     base = a.base.score.pattern
@@ -70,19 +82,19 @@ def test_lu_2_has_one_place_the_circle_three_editions_lack():
 
 
 def test_xue_2_places_are_where_liji_benyi_parts_from_the_rest():
-    (a,) = build_all(scores=[(2, "薛")])
+    (a,) = collate(scores=[(2, "薛")])
     base = a.base.notation
     differ = sigla_where(2, "薛", lambda s: s.pattern.notation != base)
     assert differ == {"benyi", "benyi-skqs"}
     assert a.parting
     for place in a.parting:
-        assert [set(v.sigla) for v in place.variants if not v.reported_by] == [differ]
+        assert [set(v.printed) for v in place.variants if v.printed] == [differ]
     (place,) = a.parting
     assert place.variants[0].description.startswith("one ○ more in the run")
 
 
 def test_the_first_figure_has_no_place_of_variation():
-    for a in build_all(scores=[(1, "魯"), (1, "薛")]):
+    for a in collate(scores=[(1, "魯"), (1, "薛")]):
         assert a.parting == ()
 
 
@@ -157,5 +169,142 @@ def test_any_witnesses_read_back_and_every_place_accounts_for_every_witness(foun
 
 
 def test_scores_are_the_four():
-    assert [a.key for a in build_all()] == ["lu/1", "xue/1", "lu/2", "xue/2"]
+    assert [a.key for a in collate()] == ["lu/1", "xue/1", "lu/2", "xue/2"]
     assert len(SCORES) == 4
+
+
+# --- stated counts, checked on every witness ---------------------------------------------------
+
+
+def stated(a, by, section):
+    return next(c for c in a.counts if c.stated.by == by and c.stated.section.value == section)
+
+
+def test_benyi_second_xue_has_22_pi_where_xu_counts_21():
+    (a,) = collate(scores=[(2, "薛")])
+    she = stated(a, "徐伯魯", "she")
+    assert she.stated.pi == 21
+    ((_, why),) = [d for d in she.disagreeing() if d[0] == "benyi"]
+    assert why == ("鼙 22 where 徐伯魯 counts 21",)
+    assert [q.text for q in she.quotes if q.siglum == "benyi"] != [""]
+
+
+def test_second_lu_of_three_editions_has_13_pi_where_xu_counts_14():
+    (a,) = collate(scores=[(2, "魯")])
+    she = stated(a, "徐伯魯", "she")
+    bad = {s for s, c in she.results if c.pi != she.stated.pi}
+    assert she.stated.pi == 14 and {c.pi for s, c in she.results if s in bad} == {13}
+    names = {a.witnesses[a.siglum_index(s)].name for s in bad}
+    assert names == {"禮記訓纂", "衛湜禮記集說", "樂書"}
+
+
+def test_xu_first_xue_half_disagrees_with_every_edition():
+    (a,) = collate(scores=[(1, "薛")])
+    half = stated(a, "徐伯魯", "touhu")
+    assert half.stated.gu == 7 and half.agreeing == ()
+    assert all(c.gu != 7 for _, c in half.results)
+
+
+def test_stated_counts_keep_the_quote_of_every_edition_that_prints_them():
+    (a,) = collate(scores=[(1, "魯")])
+    whole = stated(a, "徐伯魯", "she")
+    assert {q.siglum: q.text for q in whole.quotes} == {
+        "benyi": "其全则鼙声十三鼔声十",
+        "benyi-skqs": "其全則鼙聲十三鼔聲十",
+    }
+
+
+def test_check_score_checks_one_score_with_the_quotes():
+    from drumscore.apparatus.align import check_score
+    from drumscore.corpus import resolve
+
+    checks = check_score(resolve("xue/2@benyi"))
+    she = next(c for c in checks if c.stated.by == "徐伯魯" and c.stated.section.value == "she")
+    ((key, counts),) = she.results
+    assert key == "xue/2@benyi" and counts.pi == 22 and she.agreeing == ()
+    assert all(q.text for q in she.quotes)
+
+
+# --- the majority view ---------------------------------------------------------------------------
+
+
+def test_majority_first_and_differences_located():
+    (a,) = collate(scores=[(2, "魯")])
+    majority, other = a.readings
+    assert len(majority.witnesses) > len(other.witnesses)
+    assert set(other.sigla) == {"weishi", "xunzuan", "yueshu"}
+    (diff,) = other.differences
+    assert diff == "11 (touhu): one ○ fewer in the run 11–12"
+    assert majority.differences == ()
+    assert all(not w.reported for r in a.readings for w in r.witnesses)
+
+
+def test_one_reading_exactly_when_no_place_parts_the_printed_editions():
+    for a in collate():
+        assert (len(a.readings) == 1) == (a.parting == ())
+
+
+def test_the_majority_is_read_off_the_alignment_for_any_witnesses():
+    a = one("○□○○□", "○□□○□", "○□□○□", "○□□○□○")
+    majority, *rest = a.readings
+    assert majority.sigla == ("e1", "e2") and majority.notation == "○□□○□"
+    assert [r.sigla for r in rest] == [("e0",), ("e3",)]
+    assert rest[0].differences == ("3 (she): ○ for □",)
+    assert rest[1].differences == ("after 5 (she): adds ○",)
+
+
+# --- among alignments of equal cost: the tie-break rule -----------------------------------------
+
+
+def test_a_stroke_lacking_and_one_added_rather_than_two_changed():
+    # ○□ against □○: two substitutions cost 2, as do one ○ lacking and one added
+    a = one("○□", "□○")
+    assert len(a.columns) == 3 and all("" in c.cells for c in a.columns if c.varies)
+    described = [v.description for p in a.places for v in p.variants]
+    assert len(described) == 2 and not any(" for " in d for d in described)
+
+
+def test_strokes_lacking_together_rather_than_one_by_one():
+    # two of ○□○□○□ lacking: ○□ together, not a ○ here and a □ there
+    a = one("○□○□○□", "○□○□")
+    (place,) = a.places
+    assert place.stop - place.start == 2 and place.variants[0].text == ""
+
+
+def test_a_reported_reading_is_evidence_where_a_witness_adds_the_same():
+    base = "○□○○□□○○半○□○○□○○○○□○□○"
+    tongjie = "○○○□□○○半○□○□○○○○□○□○□○"  # 儀禮經傳通解's second 魯
+    note = {"after": 21, "text": "大戴禮下尚有一□一○朱子從之"}
+    pool = [
+        edition_from_dict(
+            {"id": ident, "name": ident, "score": [{"figure": 2, "state": "魯", **score}]}
+        )
+        for ident, score in (
+            ("base", {"printed": base}),
+            ("noted", {"printed": base, "notes": [note]}),
+            ("tongjie", {"printed": tongjie}),
+        )
+    ]
+    a = build(pool, 2, "魯", base="base")
+    assert [p.label for p in a.parting] == ["2", "11", "after 21"]
+    added = a.parting[-1]
+    (v,) = added.variants
+    assert (v.text, v.printed, [r.siglum for r in v.reports]) == ("□○", ("tongjie",), ["大戴禮"])
+    assert a.agreements == (
+        "大戴禮 (reported in noted: 「大戴禮下尚有一□一○朱子從之」) = tongjie (tongjie)",
+    )
+    # without the note, the rule alone already prefers gaps to the three substitutions
+    b = build(pool[::2], 2, "魯", base="base")
+    assert all("for" not in v.description for p in b.places for v in p.variants)
+
+
+# --- bad input ---
+
+
+def test_no_edition_has_the_score():
+    import pytest
+
+    from drumscore.errors import OptionError
+
+    with pytest.raises(OptionError, match="has no 魯鼓 of figure 2"):
+        build(eds("○□"), 2, "魯", base="e0")

@@ -10,7 +10,7 @@ from apparatus_checks import drawn, eds, notations, render
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drumscore.apparatus.align import build, build_all
+from drumscore.apparatus.align import build, collate
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.corpus import editions
 
@@ -22,7 +22,7 @@ XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
 @pytest.fixture(scope="module")
 def files() -> dict[str, str]:
-    return {a.key: mei_bytes(a).decode("utf-8") for a in build_all()}
+    return {a.key: mei_bytes(a).decode("utf-8") for a in collate()}
 
 
 def test_verovio_draws_every_reading_of_every_score_as_its_edition_prints_it(files):

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from apparatus_checks import NS, drawn, read_witness, render
 
-from drumscore.apparatus.align import build
+from drumscore.apparatus.align import Report, build
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.notes import interpret
 from drumscore.apparatus.tei import tei_bytes
@@ -80,7 +80,7 @@ def test_the_apparatus_shows_reported_readings_and_leftover_notes():
         "○",
         ("吳澄本",),
     )
-    assert v.reported_by == "noted" and v.quote == "吳澄本作○"
+    assert v.reports == (Report("吳澄本", "noted", "吳澄本作○"),)
     (v,) = added.reported
     assert (added.label, v.text, v.sigla) == ("after 18", "□○", ("大戴禮",))
     (note,) = a.notes

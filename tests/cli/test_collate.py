@@ -5,12 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from cli_run import expect_error, run_cli
 from sourcefiles import SOURCES
 
 from drumscore.corpus import editions
+
+NS = {"t": "http://www.tei-c.org/ns/1.0"}
+MEI_NS = {"m": "http://www.music-encoding.org/ns/mei"}
 
 
 def place_lines(out: str) -> list[str]:
@@ -92,7 +96,10 @@ def test_json_has_the_alignment_table_and_the_places(capsys):
     assert code == 0
     (data,) = json.loads(out)
     table = data["alignment"]
-    assert set(table) == {e.id for e in editions()}
+    assert set(table) == {e.id for e in editions()} | {"大戴禮"}
+    (reported,) = [w for w in data["witnesses"] if w["reported_by"]]
+    assert (reported["siglum"], reported["reported_by"]) == ("大戴禮", "yishu")
+    assert "".join(table["大戴禮"]) == "".join(table["yishu"]) + "□○"
     for edition in editions():
         assert "".join(table[edition.id]) == edition.score("魯", 2).pattern.notation
         assert len(table[edition.id]) == len(data["columns"])
@@ -189,3 +196,179 @@ def test_edition_option_adds_an_edition_for_one_run(tmp_path, capsys):
     clash.write_text(edition.read_text("utf-8").replace('id = "trial"', 'id = "shuzhu"'), "utf-8")
     err = expect_error(["collate", "lu/2", "--edition", str(clash)], capsys)
     assert "the edition id 'shuzhu'" in err and str(clash) in err and "shuzhu.toml" in err
+
+
+# --- every view states the same two numbers ----------------------------------------------------
+
+#: The words every view uses for the apparatus's two numbers.
+NUMBERS = re.compile(
+    r"(\d+) places? where the printed editions part; (\d+) readings? reported by notes"
+)
+#: The four scores as the editions of the corpus give them: places where the printed editions
+#: part (lu/2: three lack a ○, xue/2: 禮經本義 has one more), readings 欽定禮記義疏's notes report
+#: (吳澄本作○ in lu/1, 大戴禮 in lu/2).
+EXPECTED = {"lu/1": (0, 1), "xue/1": (0, 0), "lu/2": (1, 1), "xue/2": (1, 0)}
+
+
+def stated(text: str) -> tuple[int, int]:
+    """The two numbers the text states (each time it states them, the same)."""
+    (found,) = set(NUMBERS.findall(text))
+    return int(found[0]), int(found[1])
+
+
+def site_views():
+    """The site's index and score pages (as build writes them) and their data, per score."""
+    from drumscore.site import build, data
+
+    pool = tuple(editions())
+    items = data.entries(pool)
+    apparatuses = data.apparatuses(pool, items)
+    by_score = {(a["figure"], a["state"]): a for a in apparatuses}
+    shared = {"kit": data.kit_data(), "tempo": data.tempo_data()}
+    scores, pages = [], {}
+    for entry in items:
+        page_data = data.score_data(entry, pool, by_score[(entry.score.figure, entry.score.state)])
+        scores.append(page_data)
+        pages[entry.score.key] = (page_data, build.score_page(entry, page_data, {}, shared))
+    return build.index_page(scores, apparatuses, pool, shared), pages
+
+
+def test_every_view_states_the_same_places_and_reported_readings(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    import xml.etree.ElementTree as ET
+
+    index, pages = site_views()
+    svg = tmp_path / "app.svg"
+    run_cli(["collate", "--plot", str(svg), "-o", str(tmp_path / "x.txt")], capsys)
+    titles = [t for t in re.findall(r"<!-- (.*?) -->", svg.read_text()) if NUMBERS.search(t)]
+    sections = dict(
+        re.findall(r'<section class="collation" id="([a-z]+-\d)"(.*?)</section>', index, re.S)
+    )
+    for key, (places, reported) in EXPECTED.items():
+        views: dict[str, tuple[int, int]] = {}
+        _, text, _ = run_cli(["collate", key], capsys)
+        views["text"] = stated(text.splitlines()[0])
+        notes = text.split("in the editions' notes:")[1] if "editions' notes:" in text else ""
+        notes = notes.split("sigla:")[0]
+        views["text, lines"] = (
+            len(place_lines(text)),
+            len([ln for ln in notes.splitlines() if " ] " in ln]),
+        )
+        _, out, _ = run_cli(["collate", key, "--json"], capsys)
+        (data,) = json.loads(out)
+        views["json"] = (data["summary"]["places"], data["summary"]["reported"])
+        views["json, text"] = stated(data["summary"]["text"])
+        views["json, places"] = (
+            sum(p["editions_part"] for p in data["places"]),
+            sum(len(v["reported"]) for p in data["places"] for v in p["variants"]),
+        )
+        _, out, _ = run_cli(["collate", key, "--format", "csv"], capsys)
+        rows = list(csv.reader(io.StringIO(out)))
+        (numbers,) = [r for r in rows if r[:1] == [key] and len(r) == 3]
+        views["csv"] = (int(numbers[1]), int(numbers[2]))
+        readings = [r for r in rows if r[:1] == [key] and len(r) == 8]
+        views["csv, places"] = (
+            len({r[1] for r in readings if r[-1] != "lemma" and "reported in" not in r[-1]}),
+            sum(r[-1].count(" reported in ") for r in readings),
+        )
+        _, out, _ = run_cli(["collate", key, "--format", "tei"], capsys)
+        tei = ET.fromstring(out)
+        views["tei"] = stated(tei.findtext(".//t:div/t:note[@type='summary']", namespaces=NS))
+        mei_file = tmp_path / f"{key.replace('/', '-')}.mei"
+        run_cli(["collate", key, "-o", str(mei_file)], capsys)
+        mei = ET.fromstring(mei_file.read_bytes())
+        views["mei"] = stated(
+            mei.findtext(".//m:notesStmt/m:annot[@type='summary']", namespaces=MEI_NS)
+        )
+        views["mei, resp"] = (views["mei"][0], len(mei.findall(".//m:rdg[@resp]", MEI_NS)))
+        (title,) = [t for t in titles if t.startswith(f"{key} ·")]
+        views["plot title"] = stated(title)
+        views["site index"] = stated(sections[key.replace("/", "-")])
+        for score_key, (page_data, page) in pages.items():
+            if score_key.split("@")[0] == key:
+                views[f"site data {score_key}"] = (
+                    page_data["apparatus"]["summary"]["places"],
+                    page_data["apparatus"]["summary"]["reported"],
+                )
+                views[f"site page {score_key}"] = stated(page)
+        assert set(views.values()) == {(places, reported)}, (key, views)
+
+
+def test_the_csv_and_the_plot_have_a_row_for_every_reported_witness(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from drumscore.apparatus.align import collate
+
+    out, svg = tmp_path / "app.csv", tmp_path / "app.svg"
+    code, _, _ = run_cli(["collate", "-o", str(out), "--plot", str(svg)], capsys)
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    labels = re.findall(r"<!-- (.*?) -->", svg.read_text())
+    found = 0
+    for a in collate():
+        for i, w in enumerate(a.reported, len(a.printed)):
+            found += 1
+            (row,) = [r for r in rows if r[:2] == [a.key, w.siglum]]
+            assert f"reported in {w.reported_by}" in row[2] and w.quote in row[2]
+            assert "".join(row[3:]) == a.text_of(i)
+            assert f"{w.siglum}  reported in {w.reported_by}" in labels or (
+                f"{w.siglum} (reported)" in labels
+            )
+    assert found == 2  # 吳澄本 in lu/1, 大戴禮 in lu/2
+
+
+def test_a_printed_edition_that_bears_out_a_reported_reading_is_said_to_agree_in_every_view(
+    tmp_path, capsys
+):
+    """儀禮經傳通解 (朱熹's) added as the user's edition: its second 魯 ends with the □○ that
+    欽定禮記義疏 reports of the 大戴禮, adding 「朱子從之」; every view says they agree."""
+    import xml.etree.ElementTree as ET
+
+    tongjie = tmp_path / "tongjie.toml"
+    source = str(SOURCES / "added" / "KR1d0085_006_儀禮經傳通解.txt")  # not built in
+    code, _, err = run_cli(["extract", source, "-o", str(tongjie), "--id", "tongjie"], capsys)
+    assert code == 0, err
+    said = "大戴禮 (reported in yishu: 「大戴禮下尚有一□一○朱子從之」) = "
+    given = ["lu/2", "--edition", str(tongjie)]
+    _, text, _ = run_cli(["collate", *given], capsys)
+    (line,) = [ln for ln in text.splitlines() if ln.strip().startswith(said)]
+    assert "tongjie (儀禮經傳通解)" in line
+    (after,) = [ln for ln in text.splitlines() if ln.strip().startswith("after 21 (touhu)  — z")]
+    assert "□○ tongjie = 大戴禮 (adds □○)" in after
+    _, out, _ = run_cli(["collate", *given, "--json"], capsys)
+    (data,) = json.loads(out)
+    assert any(t.startswith(said) and "tongjie" in t for t in data["agreements"])
+    table = data["alignment"]
+    ends = [
+        k for k, cells in enumerate(zip(table["tongjie"], table["大戴禮"], strict=True)) if cells[0]
+    ]
+    assert [table["tongjie"][k] for k in ends[-2:]] == [table["大戴禮"][k] for k in ends[-2:]]
+    _, out, _ = run_cli(["collate", *given, "--format", "tei"], capsys)
+    notes = ET.fromstring(out).iterfind(".//t:app/t:note[@type='agreement']", NS)
+    assert any(n.text.startswith(said) and "tongjie" in n.text for n in notes)
+    mei = tmp_path / "lu2.mei"
+    run_cli(["collate", *given, "-o", str(mei)], capsys)
+    annots = ET.fromstring(mei.read_bytes()).iterfind(".//m:annot[@type='agreement']", MEI_NS)
+    assert any(n.text.startswith(said) and "tongjie" in n.text for n in annots)
+
+
+def test_groups_prints_who_shares_each_reading_and_the_agreement(capsys):
+    code, out, _ = run_cli(["collate", "lu/2", "--groups"], capsys)
+    assert code == 0
+    (shared,) = [ln for ln in out.splitlines() if ln.strip().startswith("1. 11 (touhu)")]
+    assert "—: weishi xunzuan yueshu" in shared
+    (row,) = [ln for ln in out.splitlines() if ln.strip().startswith("weishi ")]
+    header = out.split("read alike):")[1].splitlines()[1].split()
+    by_id = {e.id: e.score("魯", 2).pattern.notation for e in editions()}
+    expected = {by_id["weishi"]: "100", by_id["zhushu"]: "95"}  # one ○ of 21 strokes and 半
+    for siglum, cell in zip(header, row.split()[1:], strict=True):
+        if by_id[siglum] in expected:
+            assert cell == expected[by_id[siglum]], siglum
+    code, out, _ = run_cli(["collate", "lu/2", "--groups", "--json"], capsys)
+    (data,) = json.loads(out)
+    assert data["score"] == "lu/2" and len(data["agreement"]) == len(editions())
+    assert sorted(map(sorted, data["alike"]))[-1] == sorted(["weishi", "xunzuan", "yueshu"])
+
+
+def test_groups_refuses_a_format_it_does_not_print(capsys):
+    err = expect_error(["collate", "lu/2", "--groups", "--format", "csv"], capsys)
+    assert "--groups prints text or JSON" in err

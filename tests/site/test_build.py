@@ -175,24 +175,32 @@ def test_no_scores_is_an_error(tmp_path):
 
 
 def test_the_index_holds_the_apparatus_of_every_score(site_dir):
-    from drumscore.apparatus.align import build_all
+    from drumscore.apparatus.align import collate
 
     text = (site_dir / "index.html").read_text(encoding="utf-8")
     sections = dict(
         re.findall(r'<section class="collation" id="([a-z]+-\d)"(.*?)</section>', text, re.S)
     )
-    for a in build_all():
+    for a in collate():
         section = sections[a.key.replace("/", "-")]
-        places = re.findall(r'<li><span class="place">(.*?)</span>(.*?)</li>', section, re.S)
+        places = re.findall(
+            r'<li value="\d+"[^>]*><span class="place">(.*?)</span>(.*?)</li>', section, re.S
+        )
         assert len(places) == len(a.places)
         for (label, rest), place in zip(places, a.places, strict=True):
             assert label.startswith(place.label)
             lemma, variants = rest.split(" ] ", 1)
-            assert re.findall(r'class="siglum"[^>]*>([\w-]+)<', lemma) == list(place.lemma.sigla)
+            assert re.findall(r'class="siglum"[^>]*>([\w-]+)<', lemma) == list(place.lemma.printed)
             shown = re.findall(r'class="siglum"[^>]*>([\w-]+)<', variants)
             assert shown == [s for v in place.variants for s in v.sigla]
-        rows = re.findall(r"<tr><th scope=row>", section.split("<tbody>")[1])
-        assert len(rows) == len(a.witnesses) == 11
+        rows = re.findall(
+            r"<tr(?: class=\"reported\")?><th scope=row>", section.split("<tbody>")[1]
+        )
+        assert len(rows) == len(a.witnesses) == 11 + len(a.reported)
+        reported = re.findall(r'<tr class="reported"><th scope=row>.*?</th>', section, re.S)
+        assert len(reported) == len(a.reported)
+        for w, row in zip(a.reported, reported, strict=True):
+            assert w.siglum in row and f"reported in {w.reported_by}" in row
 
 
 def _page_data(path) -> dict:
@@ -267,3 +275,18 @@ def test_values_are_escaped_in_the_pages(tmp_path):
         assert "<b>bold</b>" not in text and "&lt;b&gt;bold&lt;/b&gt; &amp; co" in text
     data = _page_data(out / "score" / "lu-1-mine.html")
     assert data["score"]["edition_name"] == "<b>bold</b> & co"
+
+
+def test_every_score_page_shows_the_stated_counts_with_their_quotes(site_dir):
+    from drumscore.apparatus.align import check_score
+
+    shown = 0
+    for entry in sitedata.entries(corpus.editions()):
+        page = (site_dir / "score" / f"{entry.slug}.html").read_text(encoding="utf-8")
+        counts = page.split('id="counts-h"')[1].split("</section>")[0]
+        for check in check_score(entry.score):
+            for quote in check.quotes:
+                if quote.text:
+                    assert f'<q lang="zh">{quote.text}</q>' in counts, (entry.slug, quote)
+                    shown += 1
+    assert shown > 0

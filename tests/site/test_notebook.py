@@ -16,7 +16,7 @@ import drumscore
 from drumscore import corpus
 from drumscore.model import Pattern, Score
 from drumscore.render.mix import render_audio
-from drumscore.site.notebook import pattern_html, register, score_html
+from drumscore.site.notebook import apparatus_html, pattern_html, register, score_html
 from drumscore.timeline import arrange
 
 
@@ -52,10 +52,13 @@ class _Formatter:
     """IPython's HTML formatter as far as register uses it: a function per type."""
 
     def __init__(self) -> None:
-        self.types: dict[type, object] = {}
+        self.types: dict[object, object] = {}
 
     def for_type(self, cls, func):
         self.types[cls] = func
+
+    def for_type_by_name(self, module, name, func):
+        self.types[f"{module}.{name}"] = func
 
 
 class _Shell:
@@ -67,7 +70,11 @@ class _Shell:
 def test_register_hands_the_view_to_ipython_s_html_formatter():
     shell = _Shell()
     assert register(shell) is True
-    assert shell.html.types == {Score: score_html, Pattern: pattern_html}
+    assert shell.html.types == {
+        Score: score_html,
+        Pattern: pattern_html,
+        "drumscore.apparatus.align.Apparatus": apparatus_html,
+    }
 
 
 def test_importing_drumscore_in_ipython_registers_the_view():
@@ -78,7 +85,8 @@ import sys, types
 shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={}))
 seen = {}
 shell.display_formatter.formatters["text/html"] = types.SimpleNamespace(
-    for_type=lambda cls, f: seen.setdefault(cls.__name__, f.__name__))
+    for_type=lambda cls, f: seen.setdefault(cls.__name__, f.__name__),
+    for_type_by_name=lambda module, name, f: seen.setdefault(name, f.__name__))
 if sys.argv[1] == "ipython":
     sys.modules["IPython"] = types.SimpleNamespace(get_ipython=lambda: shell)
 import drumscore
@@ -90,10 +98,29 @@ print(sorted(seen.items()), "drumscore.site.notebook" in sys.modules)
         ).stdout.strip()
         for mode in ("ipython", "plain")
     }
-    assert ran["ipython"] == "[('Pattern', 'pattern_html'), ('Score', 'score_html')] True"
+    assert ran["ipython"] == (
+        "[('Apparatus', 'apparatus_html'), ('Pattern', 'pattern_html'), ('Score', 'score_html')]"
+        " True"
+    )
     assert ran["plain"] == "[] False"
 
 
 def test_the_core_has_no_notebook_hook():
     """Bad input for the old hook: the model no longer carries the view itself."""
-    assert not hasattr(Score, "_repr_html_") and not hasattr(Pattern, "_repr_html_")
+    from drumscore.apparatus.align import Apparatus
+
+    assert not any(hasattr(c, "_repr_html_") for c in (Score, Pattern, Apparatus))
+
+
+def test_an_apparatus_shows_its_summary_and_a_row_for_every_witness():
+    from drumscore.apparatus.align import collate
+
+    (a,) = collate(scores=[(2, "魯")])
+    markup = apparatus_html(a)
+    assert a.summary in markup
+    rows = re.findall(r"<tr><th[^>]*>(.*?)</th>(.*?)</tr>", markup)
+    assert len(rows) == len(a.witnesses)
+    for (name, cells), w in zip(rows, a.witnesses, strict=True):
+        assert name.startswith(w.siglum)
+        assert ("reported in yishu" in name) == w.reported
+        assert "".join(re.findall(r"<td>([○□半])</td>", cells)) == w.notation

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
 from drumscore import corpus
-from drumscore.apparatus.align import DEFAULT_BASE, SCORES, Apparatus, build_all
+from drumscore.apparatus.align import DEFAULT_BASE, SCORES, Apparatus, collate
+from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.plot import plot_apparatus
 from drumscore.cli import report
@@ -76,6 +78,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         help="draw the apparatus: editions as rows, aligned strokes as columns, the places "
         "highlighted (PNG or SVG; needs matplotlib)",
+    )
+    p.add_argument(
+        "--groups",
+        action="store_true",
+        help="who goes with whom: for each place the editions sharing each reading, the "
+        "agreement of every two editions over the score, and a grouping drawn from it "
+        "(text or --json)",
     )
     p.set_defaults(run=run)
 
@@ -153,17 +162,29 @@ def run(args: argparse.Namespace) -> int:
             check_writable(path)
     if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
         raise OptionError(f"--plot writes a PNG or SVG picture, not {args.plot!r}")
+    if args.groups and fmt not in ("text", "json"):
+        raise OptionError(f"--groups prints text or JSON, not {fmt}; leave out --format {fmt}")
     if fmt == "mei" and len(pairs) > 1 and not args.output:
         raise OptionError(
             "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') or "
             "give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
         )
-    apparatuses = build_all(
+    apparatuses = collate(
         editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
     )
     if args.plot:
         picture = plot_apparatus(apparatuses, Path(args.plot).suffix.lower()[1:])
-    if fmt == "mei":
+    if args.groups:
+        found = [groups(a) for a in apparatuses]
+        if fmt == "json":
+            text = json.dumps([groups_data(g) for g in found], ensure_ascii=False, indent=2) + "\n"
+        else:
+            text = report.format_groups(found)
+        if args.output:
+            write_bytes(args.output, text.encode("utf-8"))
+        else:
+            print(text, end="")
+    elif fmt == "mei":
         files = [mei_bytes(a) for a in apparatuses]
         if args.output:
             for data, path in zip(files, _mei_paths(args.output, apparatuses), strict=True):

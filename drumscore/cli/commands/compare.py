@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from drumscore.analysis.compare import compare
+from drumscore.analysis.compare import compare, comparison_data
 from drumscore.cli import report
 from drumscore.cli.options import add_rate_option, add_tempo_options, only_with
 from drumscore.corpus import resolve
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if plot is not None:
         write_bytes(args.plot, plot)
     if args.json:
-        data = report.comparison_data(comparison)
+        data = comparison_data(comparison)
         data["written"] = [p for p in (args.audio, args.plot) if p]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0

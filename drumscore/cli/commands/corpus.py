@@ -6,7 +6,7 @@ import argparse
 import json
 
 from drumscore import corpus
-from drumscore.analysis.collate import check_score
+from drumscore.apparatus.align import check_score
 from drumscore.cli import report
 from drumscore.errors import ScoreNotFoundError
 

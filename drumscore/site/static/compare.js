@@ -93,11 +93,11 @@ function draw() {
   const { a, b, c } = current;
   const box = $("alignment");
   box.replaceChildren();
-  const halves = { a: c.half_column.a, b: c.half_column.b };
+  const halves = { a: c.half_after_column.a, b: c.half_after_column.b };
   const shared = new Set([halves.a, halves.b].filter((h) => h !== null));
   // slots: one [A cell, mark cell, B cell] per aligned column, and one where 半 stands
   const slots = [];
-  const cols = [...c.columns, null];
+  const cols = [...c.alignment, null];
   cols.forEach((col, index) => {
     if (shared.has(index)) {
       const cell = (side) => {
@@ -113,7 +113,8 @@ function draw() {
     }
     if (col === null) return;
     const stroke = (side) => {
-      const i = col[side];
+      // compare --json's data: strokes numbered from 1
+      const i = col[`${side}_stroke`] === null ? null : col[`${side}_stroke`] - 1;
       const score = side === "a" ? a : b;
       if (i === null) return el("td", { class: `gap ${col.kind}`, "data-col": index }, "·");
       const s = score.strokes[i];
@@ -167,7 +168,7 @@ function draw() {
   pb.append("B: ", link(b), ` [${b.key}]`);
   const verdict = c.identical
     ? "identical"
-    : `${c.distance} ${c.distance === 1 ? "difference" : "differences"} in the strokes; ${c.half}`;
+    : `${c.distance} ${c.distance === 1 ? "difference" : "differences"} in the strokes; ${c.half.description}`;
   summary.append(pa, pb, el("p", { class: "verdict" }, verdict));
 
   const sections = $("sections");
@@ -179,9 +180,9 @@ function draw() {
     head.append(el("th", { scope: "col" }, h));
   }
   t.append(head);
-  for (const s of c.sections) {
+  for (const [name, s] of Object.entries(c.sections)) {
     const tr = el("tr");
-    tr.append(el("th", { scope: "row" }, s.section));
+    tr.append(el("th", { scope: "row" }, name));
     for (const v of [s.a.pi, s.a.gu, s.b.pi, s.b.gu, s.distance]) tr.append(el("td", {}, String(v)));
     t.append(tr);
   }

@@ -1,0 +1,68 @@
+"""Who goes with whom: the editions sharing each reading, their agreement, average linkage."""
+
+from __future__ import annotations
+
+import pytest
+
+from drumscore.apparatus.align import collate
+from drumscore.apparatus.groups import average_linkage, groups, groups_data
+from drumscore.corpus import editions
+
+
+def test_agreement_counts_the_aligned_strokes_read_alike():
+    (a,) = collate(scores=[(2, "魯")])
+    g = groups(a)
+    i, j = g.sigla.index("zhushu"), g.sigla.index("weishi")
+    strokes = len(a.base.notation)  # 21 strokes and 半; weishi lacks one ○ of them
+    assert g.agreement[i][j] == g.agreement[j][i] == pytest.approx((strokes - 1) / strokes)
+    assert all(g.agreement[k][k] == 1 for k in range(len(g.sigla)))
+    assert len(g.sigla) == len(editions()) and "大戴禮" not in g.sigla
+
+
+def test_the_editions_that_read_alike_join_first_and_at_height_zero():
+    (a,) = collate(scores=[(2, "魯")])
+    g = groups(a)
+    assert set(g.alike[1]) == {"weishi", "xunzuan", "yueshu"}
+    last = g.merges[-1]
+    assert {frozenset(last.left), frozenset(last.right)} == {frozenset(x) for x in g.alike}
+    assert all(m.height == 0 for m in g.merges[:-1]) and last.height > 0
+    assert g.tree.startswith("((") and "weishi:0.000" in g.tree
+
+
+def test_average_linkage_is_scipy_s():
+    scipy = pytest.importorskip("scipy.cluster.hierarchy")
+    from scipy.spatial.distance import squareform
+
+    sigla = ("a", "b", "c", "d", "e")
+    distance = [
+        [0, 0.2, 0.5, 0.6, 0.9],
+        [0.2, 0, 0.4, 0.7, 0.8],
+        [0.5, 0.4, 0, 0.3, 0.6],
+        [0.6, 0.7, 0.3, 0, 0.5],
+        [0.9, 0.8, 0.6, 0.5, 0],
+    ]
+    ours = [m.height for m in average_linkage(sigla, distance)]
+    theirs = scipy.linkage(squareform(distance), method="average")[:, 2]
+    assert ours == pytest.approx(list(theirs))
+
+
+def test_every_place_lists_every_witness_once():
+    for a in collate():
+        data = groups_data(groups(a))
+        for place in data["places"]:
+            listed = [s for r in place["readings"] for s in r["sigla"]]
+            assert sorted(listed) == sorted(w.siglum for w in a.witnesses)
+
+
+# --- bad input ---
+
+
+def test_no_printed_witness_but_the_base_is_one_group():
+    from drumscore.corpus import edition_from_dict
+
+    base = edition_from_dict(
+        {"id": "e0", "name": "E0", "score": [{"figure": 1, "state": "魯", "printed": "○□"}]}
+    )
+    (a,) = collate([base], scores=[(1, "魯")], base="e0")
+    g = groups(a)
+    assert g.merges == () and g.tree == "e0;" and g.agreement == ((1.0,),)
