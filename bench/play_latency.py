@@ -62,14 +62,14 @@ import numpy, sounddevice, soundfile, mido  # the imports, already paid for
 from drumscore.cli import main
 start = time.perf_counter()
 import drumscore.play.audio as pb
-original = pb.AudioPlayer.heard
-def timed(self, count=None):
-    for k in original(self, count):
-        if k == 0:
+original = pb.AudioPlayer.hits
+def timed(self, poll=None):
+    for hit in original(self, poll):
+        if hit is not None:
             print(f"FIRST {time.perf_counter() - start:.4f}", file=sys.stderr, flush=True)
             os._exit(0)
-        yield k
-pb.AudioPlayer.heard = timed
+        yield hit
+pb.AudioPlayer.hits = timed
 main(sys.argv[1:])
 """
 

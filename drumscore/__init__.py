@@ -8,9 +8,10 @@ heavy ones load their module, and numpy, mido or music21, only when first used):
     parse(text) -> Pattern                  read notation such as "○□○○半○□○"
     resolve(name) -> Score                  a score by name ("xue/2@benyi"), notation or file
     arrange(score, section, tempo, repeats) -> Timeline   where every stroke falls
-    render_audio(timeline) -> ndarray       the mix, float32 (frames, 2)
+    render_audio(timeline) -> ndarray       the mix, float32 (frames, 2); also of a Track
+                                            (count-in, programme, practice: drumscore.track)
     write_audio(path, audio, rate)          WAV, FLAC or OGG, written atomically
-    to_midi(timeline) -> mido.MidiFile      a type-1 file on the percussion channel
+    to_midi(timeline) -> mido.MidiFile      a type-1 file on the percussion channel; or a Track
     musicxml_bytes(timeline) -> bytes       staff notation (music21)
     compare(a, b) -> Comparison             two readings aligned stroke by stroke
     collate() -> tuple[Apparatus, ...]      the apparatus: every edition aligned, the stated counts

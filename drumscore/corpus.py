@@ -167,7 +167,8 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         at = f"{where}: [[count]] #{i}"
         if entry.get("section") not in [s.value for s in Section]:
             raise CorpusError(
-                f"{at}: section must be touhu, she or head, not {entry.get('section')!r}"
+                f"{at}: section must be {' or '.join(s.value for s in Section)}, not "
+                f"{entry.get('section')!r}"
             )
         counts.append(
             StatedCount(

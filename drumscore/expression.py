@@ -1,13 +1,12 @@
 """Expression, off by default: a velocity per drum and seeded humanizing of time and velocity.
 
-It is applied to the Timeline's events, so audio and MIDI renders of one timeline agree.
+The conductor (drumscore.track) applies it as it lays the strokes out, so every render agrees.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -19,7 +18,6 @@ from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from drumscore.timeline import Event  # timeline imports this module
 
 #: Largest --humanize, in milliseconds; it is also held under a quarter of the interval.
 MAX_HUMANIZE_MS = 50.0
@@ -105,37 +103,25 @@ class Expression:
             )
         return self
 
-    def apply(self, events: Iterable, interval: Fraction) -> Iterator:
-        """The events with velocities set and, when humanizing, a seeded offset and velocity each.
+    def shaper(self) -> Callable[[int, Drum, Fraction], tuple[int, float]]:
+        """shape(k, drum, interval) → (velocity, offset in seconds) of stroke k, one at a time.
 
-        The draws come from one random.Random(seed) in event order, so a seed gives the same
-        performance on every machine and in every format.
-        """
-        if self.is_plain:
-            yield from events
-            return
-        shape = self.shaper()
-        for event in events:
-            yield shape(event, interval)
-
-    def shaper(self) -> Callable[[Event, Fraction], Event]:
-        """apply's step for one event at a time: shape(event, interval) → the shaped event.
-
-        For events made as they are played; its draws follow one random.Random(seed) in call order.
+        The draws come from one random.Random(seed) in call order (stroke order), so a seed gives
+        the same performance on every machine and in every format.
         """
         rng = random.Random(self.seed)
         spread = self.humanize_ms / 1000
 
-        def shape(event: Event, interval: Fraction) -> Event:
-            velocity = self.velocity(event.drum)
+        def shape(k: int, drum: Drum, interval: Fraction) -> tuple[int, float]:
+            velocity = self.velocity(drum)
             offset = 0.0
             if spread:
                 offset = rng.uniform(-spread, spread)
-                if event.k * float(interval) + offset < 0:
+                if k * float(interval) + offset < 0:
                     offset = 0.0
                 velocity = round(velocity * (1 + rng.uniform(-VELOCITY_SPREAD, VELOCITY_SPREAD)))
                 velocity = min(127, max(1, velocity))
-            return dataclasses.replace(event, offset=offset, velocity=velocity)
+            return velocity, offset
 
         return shape
 

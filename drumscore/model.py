@@ -23,6 +23,17 @@ class Drum(enum.Enum):
     def pinyin(self) -> str:
         return "pi" if self is Drum.PI else "gu"
 
+    @classmethod
+    def parse(cls, text: str, option: str = "drum") -> Drum:
+        """The drum `text` names: 鼙, pi or ○; 鼓, gu or □ (case and spaces ignored)."""
+        key = str(text).strip().casefold()
+        for drum in cls:
+            if key in (drum.value, drum.pinyin, drum.symbol):
+                return drum
+        raise OptionError(
+            f"{option} {str(text)[:40]!r} is no drum; write 鼙 (pi, ○) or 鼓 (gu, □)", option=option
+        )
+
 
 class State(enum.StrEnum):
     """The two states whose drum patterns the text records. A State is its character: 魯 or 薛."""
@@ -69,7 +80,7 @@ STATE_SLUGS: dict[str, str] = {state.value: state.slug for state in State}
 
 
 class Section(enum.Enum):
-    """Which strokes of a pattern to play, relative to the 半 mark."""
+    """Which strokes of a pattern to play, relative to the 半 mark (names: SECTION_TABLE)."""
 
     TOUHU = "touhu"  # 投壺: 取半以下 — the strokes after 半
     SHE = "she"  # 射: 盡用之 — the whole pattern
@@ -77,14 +88,14 @@ class Section(enum.Enum):
 
     @classmethod
     def parse(cls, value: str | Section) -> Section:
+        """The section `value` names: touhu, she, head, or a spelling of the table (投壺, 射)."""
         if isinstance(value, Section):
             return value
-        aliases = {"投壺": cls.TOUHU, "投壶": cls.TOUHU, "射": cls.SHE, "all": cls.SHE}
-        try:
-            return aliases.get(value) or cls(value)
-        except ValueError:
+        found = SECTION_SPELLINGS.get(value)
+        if found is None:
             names = ", ".join(repr(s.value) for s in cls)
-            raise OptionError(f"unknown section {value!r}; choose one of {names}") from None
+            raise OptionError(f"unknown section {value!r}; choose one of {names}")
+        return found
 
     @classmethod
     def in_order(cls) -> tuple[Section, ...]:
@@ -92,21 +103,60 @@ class Section(enum.Enum):
         return SECTION_ORDER
 
     @property
+    def rite(self) -> str:
+        """The rite the text names the section for: 投壺, 射, or "" (the strokes before 半)."""
+        return SECTION_TABLE[self].rite
+
+    @property
+    def span(self) -> str:
+        """Where its strokes stand: after 半, the whole, before 半."""
+        return SECTION_TABLE[self].span
+
+    @property
     def label(self) -> str:
-        """The short name shown beside counts: 投壺 touhu, 射 she, before 半."""
-        return _SECTION_TABLE[self][0]
+        """Its characters then its name, such as 投壺 touhu (a MIDI marker, a plot's label)."""
+        return f"{self.rite} {self.value}" if self.rite else self.value
+
+    @property
+    def heading(self) -> str:
+        """Its name then its characters, such as touhu 投壺 (a table's column)."""
+        return f"{self.value} {self.rite}" if self.rite else self.value
 
     @property
     def description(self) -> str:
-        """The name that says which strokes: 投壺 (the strokes after 半)…"""
-        return _SECTION_TABLE[self][1]
+        """Its characters and its strokes, such as 投壺 (the strokes after 半)."""
+        strokes = SECTION_TABLE[self].strokes
+        return f"{self.rite} ({strokes})" if self.rite else strokes
+
+    @property
+    def help(self) -> str:
+        """What the section option's help says of it: touhu: 投壺, the strokes after 半."""
+        rite = f"{self.rite}, " if self.rite else ""
+        return f"{self.value}: {rite}{SECTION_TABLE[self].strokes}"
 
 
-#: The one table of the sections' names: each one's short label and its description.
-_SECTION_TABLE: dict[Section, tuple[str, str]] = {
-    Section.HEAD: ("before 半", "the strokes before 半"),
-    Section.TOUHU: ("投壺 touhu", "投壺 (the strokes after 半)"),
-    Section.SHE: ("射 she", "射 (the whole pattern)"),
+@dataclass(frozen=True, slots=True)
+class SectionNames:
+    """How a section is named: the rite's characters, its strokes, where they stand, and the
+    other spellings read as it."""
+
+    rite: str
+    strokes: str
+    span: str
+    spellings: tuple[str, ...] = ()
+
+
+#: The one table of the sections' names, in characters and words (取半以下為投壺禮，盡用之為射禮).
+SECTION_TABLE: dict[Section, SectionNames] = {
+    Section.TOUHU: SectionNames("投壺", "the strokes after 半", "after 半", ("投壺", "投壶")),
+    Section.SHE: SectionNames("射", "the whole pattern", "the whole", ("射", "all")),
+    Section.HEAD: SectionNames("", "the strokes before 半", "before 半"),
+}
+#: Every name a section is read by, its own included (made from the table).
+SECTION_SPELLINGS: dict[str, Section] = {
+    spelling: section
+    for section, names in SECTION_TABLE.items()
+    for spelling in (section.value, *names.spellings)
 }
 
 

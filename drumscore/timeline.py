@@ -1,37 +1,21 @@
 """Which stroke sounds when: a score's section laid out on an even beat (間若一), with repeats.
 
-Every renderer (audio, MIDI, notation, playback) reads the same Timeline, so they agree.
+A timeline is what one item of a track plays (drumscore.track): the conductor there lays its strokes
+out, and every renderer (audio, MIDI, notation, playback) reads that one layout, so they agree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from drumscore.duration import MAX_SECONDS
 from drumscore.errors import OptionError
-from drumscore.expression import Expression, default_velocity
-from drumscore.model import Drum, Score, Section, Stroke
-from drumscore.timing import Tempo
+from drumscore.expression import Expression
+from drumscore.model import Score, Section, Stroke
+from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown
 
 MAX_REPEAT = 10_000
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One sounding stroke: its running number k on the beat, drum, the stroke it plays, repeat.
-
-    By default it is exactly on the beat with its drum's default MIDI velocity; expression may
-    move it `offset` seconds off the beat and change its `velocity`.
-    """
-
-    k: int
-    drum: Drum
-    stroke: Stroke
-    repeat: int
-    velocity: int
-    offset: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,41 +28,39 @@ class Marker:
 
 @dataclass(frozen=True, slots=True)
 class Timeline:
-    """A section of a score played `repeats` times at an even tempo."""
+    """A section of a score (or `span`, a range of its strokes) played `repeats` times at an
+    even tempo."""
 
     score: Score
     section: Section
     tempo: Tempo
     repeats: int = 1
     expression: Expression | None = None
+    #: (first, end): the strokes of the section played, counted from 0, end not included; None
+    #: for all of them.
+    span: tuple[int, int] | None = None
 
     @property
     def strokes(self) -> tuple[Stroke, ...]:
-        return self.score.pattern.section(self.section)
+        strokes = self.score.pattern.section(self.section)
+        return strokes if self.span is None else strokes[self.span[0] : self.span[1]]
+
+    @property
+    def first_stroke(self) -> int:
+        """Where the played strokes start in the section (0 unless a span is played)."""
+        return 0 if self.span is None else self.span[0]
 
     @property
     def half_index(self) -> int | None:
-        """Where 半 falls in the played section: only the whole has strokes on both sides."""
+        """Where 半 falls in the played strokes: only the whole has strokes on both sides."""
         half = self.score.pattern.half
-        if self.section is Section.SHE and half is not None and 0 < half < len(self.strokes):
-            return half
-        return None
+        if self.section is not Section.SHE or half is None:
+            return None
+        half -= self.first_stroke
+        return half if 0 < half < len(self.strokes) else None
 
     def __len__(self) -> int:
         return len(self.strokes) * self.repeats
-
-    def events(self) -> Iterator[Event]:
-        if self.expression is not None:
-            yield from self.expression.apply(self._even_events(), self.tempo.interval)
-        else:
-            yield from self._even_events()
-
-    def _even_events(self) -> Iterator[Event]:
-        strokes = self.strokes
-        n = len(strokes)
-        for r in range(self.repeats):
-            for i, stroke in enumerate(strokes):
-                yield Event(r * n + i, stroke.drum, stroke, r + 1, default_velocity(stroke.drum))
 
     def markers(self) -> tuple[Marker, ...]:
         n = len(self.strokes)
@@ -93,14 +75,15 @@ class Timeline:
     @property
     def description(self) -> str:
         """Edition, figure, drum and section, and the name that finds the score again."""
-        text = self._with_repeats(f"{self.score.title} · {self.section.value}")
+        text = self._with_repeats(f"{self.score.title} · {self.section.value}{self._span_text}")
         return f"{text} [{self.score.key}]" if self.score.edition_id else text
 
     @property
     def citation(self) -> str:
         """What was played, precisely enough to play it again: the options, the text, the source."""
         score = self.score
-        played = f"{score.key}, section {self.section.value}, bpm {float(self.tempo.bpm):g}"
+        played = f"{score.key}, section {self.section.value}{self._span_text}"
+        played += f", bpm {float(self.tempo.bpm):g}"
         if self.repeats > 1:
             played += f", repeats {self.repeats}"
         expression = self.expression
@@ -116,7 +99,15 @@ class Timeline:
     @property
     def heading(self) -> str:
         """The description with the section's long name, such as 射 (the whole pattern)."""
-        return self._with_repeats(f"{self.score.title} · {self.section.description}")
+        return self._with_repeats(
+            f"{self.score.title} · {self.section.description}{self._span_text}"
+        )
+
+    @property
+    def _span_text(self) -> str:
+        if self.span is None:
+            return ""
+        return f", strokes {self.span[0] + 1}-{self.span[1]}"
 
     def _with_repeats(self, text: str) -> str:
         return text + (f" ×{self.repeats}" if self.repeats > 1 else "")
@@ -129,11 +120,13 @@ def arrange(
     repeats: int = 1,
     expression: Expression | None = None,
     duration: Fraction | None = None,
+    strokes_range: str | None = None,
 ) -> Timeline:
     """Lay out a score. The default section is she (the whole pattern).
 
     With `duration` (seconds, see drumscore.duration) the section repeats as many whole times as
-    fit in it, at least once, instead of `repeats` times.
+    fit in it, at least once, instead of `repeats` times. `strokes_range` ("5-12", numbered from
+    1 in the section, both ends played) plays only those strokes of the section.
     """
     section = Section.parse(section or Section.SHE)
     strokes = score.pattern.section(section)  # raises if the pattern has no such section
@@ -143,6 +136,10 @@ def arrange(
             f"the {section.value!r} section of {score.pattern.notation!r} is empty: no stroke "
             f"stands {side} 半; choose another section"
         )
+    span = None
+    if strokes_range is not None:
+        span = parse_span(strokes_range, len(strokes))
+        strokes = strokes[span[0] : span[1]]
     tempo = tempo or Tempo.from_options()
     if expression is not None:
         expression = expression.check(tempo.interval)
@@ -156,15 +153,46 @@ def arrange(
             option="repeats",
         )
     check_length(len(strokes) * repeats * tempo.interval)
-    return Timeline(score, section, tempo, repeats, expression)
+    return Timeline(score, section, tempo, repeats, expression, span)
 
 
-def check_length(seconds: Fraction) -> None:
-    """Refuse a render whose strokes last longer than MAX_SECONDS, whatever asks for it: the
-    repeats, the duration, the tempo or the pattern's length (README, "Limits")."""
+def parse_span(text: str, count: int) -> tuple[int, int]:
+    """(first, end) from strokes "A-B" (or "A"), numbered from 1 as everywhere, A ≤ B ≤ count."""
+    raw = str(text).strip()
+    parts = raw.split("-") if len(raw) <= 2 * MAX_NUMBER_LENGTH else []
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise OptionError(
+            f"strokes takes a range of strokes numbered from 1, such as 5-12; not {shown(raw)}",
+            option="strokes",
+        )
+    first, last = (int(p) for p in parts)
+    if not 1 <= first <= last <= count:
+        raise OptionError(
+            f"strokes {raw!r} is outside the section's strokes, 1 to {count}; give A-B with "
+            f"1 <= A <= B <= {count}",
+            option="strokes",
+        )
+    return first - 1, last
+
+
+def check_length(seconds: Fraction, what: str = "") -> None:
+    """Refuse a render longer than MAX_SECONDS, whatever asks for it: the repeats, the duration,
+    the tempo, the pattern's length, or (`what` says which) a whole job's items, count-ins,
+    pauses and files together (README, "Limits")."""
     if seconds > MAX_SECONDS:
         raise OptionError(
-            f"the render would last {float(seconds) / 3600:,.1f} hours, over the limit of "
+            f"the render would last {_clock(seconds)}{what}, over the limit of "
             f"{MAX_SECONDS // 3600} hours for any render; repeat it fewer times, play it "
             "faster, or render in parts"
         )
+
+
+def _clock(seconds: Fraction) -> str:
+    """A length of time as hours, minutes and seconds, such as 12 h 2 min 8 s."""
+    whole = int(seconds + Fraction(1, 2))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours:,} h"] + [f"{n} {u}" for n, u in ((minutes, "min"), (secs, "s")) if n]
+    return " ".join(parts)

@@ -22,20 +22,17 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
 
-from drumscore.corpus import resolve
-from drumscore.duration import parse_duration
-from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
-from drumscore.expression import Expression, default_velocity
-from drumscore.files.reading import check_schema, parse_toml, read_input_text
-from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, Drum, Section
-from drumscore.timeline import Event, Timeline, arrange
-from drumscore.timing import Tempo
+from drumscore.errors import OptionError
+from drumscore.expression import default_velocity
+from drumscore.model import Drum, Section
+from drumscore.timeline import MAX_REPEAT, Timeline, check_length
+from drumscore.timing import MAX_BPM, MAX_NUMBER_LENGTH, MIN_BPM, Tempo, number_text, shown
 
 #: The longest count-in, in strokes.
 MAX_COUNT_IN = 64
+#: Frames per second for laying out a track where only beats and offsets matter (MIDI, notation).
+BEAT_RATE = 48_000
 #: The velocity of a count stroke (MIDI; audio plays the count sample at its own level).
 COUNT_VELOCITY = 100
 
@@ -45,12 +42,12 @@ def _round(x: Fraction) -> int:
     return (2 * x.numerator + x.denominator) // (2 * x.denominator)
 
 
-def check_count_in(value: Any) -> int:
+def check_count_in(value: object) -> int:
     """count_in: a whole number of strokes from 0 to MAX_COUNT_IN."""
     if value is None:
         return 0
     try:
-        count = int(value) if not isinstance(value, bool | float) else -1
+        count = int(value) if isinstance(value, int | str) and not isinstance(value, bool) else -1
     except (TypeError, ValueError):
         count = -1
     if not 0 <= count <= MAX_COUNT_IN:
@@ -63,22 +60,184 @@ def check_count_in(value: Any) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Ramp:
+    """A tempo trainer: the first pass at `start` strokes a minute, then `step` more (or fewer)
+    every `every` passes, until `stop`, where it stays."""
+
+    start: Fraction
+    stop: Fraction
+    step: Fraction
+    every: int = 1
+
+    @classmethod
+    def parse(cls, text: str) -> Ramp:
+        """START:STOP:STEP[:EVERY], such as 40:60:5 (40, 45, … 60 strokes a minute, a pass each)."""
+        raw = str(text).strip()
+        parts = raw.split(":") if len(raw) <= 4 * MAX_NUMBER_LENGTH else []
+        example = "START:STOP:STEP[:EVERY] in strokes a minute, such as 40:60:5"
+        if len(parts) not in (3, 4):
+            raise OptionError(f"ramp takes {example}; not {shown(raw)}", option="ramp")
+        start, stop, step = (number_text(part, "ramp", example, OptionError) for part in parts[:3])
+        for bpm in (start, stop):
+            if not MIN_BPM <= bpm <= MAX_BPM:
+                raise OptionError(
+                    f"ramp {raw!r}: {float(bpm):g} strokes a minute is out of range; START and "
+                    f"STOP are from {MIN_BPM} to {MAX_BPM}",
+                    option="ramp",
+                )
+        every = parts[3].strip() if len(parts) == 4 else "1"
+        if not every.isdigit() or int(every) < 1:
+            raise OptionError(
+                f"ramp {raw!r}: EVERY is a whole number of passes from 1, not {every!r}",
+                option="ramp",
+            )
+        if step == 0 or (stop - start) * step < 0:
+            raise OptionError(
+                f"ramp {raw!r}: the step must go from {float(start):g} towards "
+                f"{float(stop):g}; give a {'positive' if stop >= start else 'negative'} step, "
+                f"such as {float(start):g}:{float(stop):g}:{'' if stop >= start else '-'}5",
+                option="ramp",
+            )
+        return cls(Fraction(start), Fraction(stop), Fraction(step), int(every))
+
+    @property
+    def passes(self) -> int:
+        """Passes from the start until the first at the stop tempo, that one included."""
+        steps = -(-abs(self.stop - self.start) // abs(self.step))
+        return int(steps) * self.every + 1
+
+    def tempo(self, pass_no: int) -> Tempo:
+        """The tempo of pass `pass_no` (from 1)."""
+        bpm = self.start + self.step * ((pass_no - 1) // self.every)
+        bpm = min(bpm, self.stop) if self.step > 0 else max(bpm, self.stop)
+        return Tempo.from_bpm(bpm)
+
+    @property
+    def text(self) -> str:
+        every = f":{self.every}" if self.every > 1 else ""
+        return f"{float(self.start):g}:{float(self.stop):g}:{float(self.step):g}{every}"
+
+
+#: A click's velocity unless another is chosen (the count strokes' is COUNT_VELOCITY).
+CLICK_VELOCITY = 80
+#: The most clicks a stroke may be divided into.
+MAX_CLICKS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Practice:
+    """What a performer rehearsing with a track asks for; by default nothing.
+
+    `click`: clicks per stroke (1 on every stroke, n to divide each into n), on the count sound
+    at `click_velocity`; `count_each`: the count-in before every pass, not only the first;
+    `silent_every`: every k-th pass sounds its clicks only (a click on every stroke at least);
+    `only`: the one drum that sounds (the other's strokes are laid out, muted); `ramp`: the
+    tempo pass by pass.
+    """
+
+    click: int = 0
+    click_velocity: int = CLICK_VELOCITY
+    count_each: bool = False
+    silent_every: int = 0
+    only: Drum | None = None
+    ramp: Ramp | None = None
+
+    def __post_init__(self) -> None:
+        checks = (
+            ("click", self.click, 0, MAX_CLICKS),
+            ("click_level", self.click_velocity, 1, 127),
+            ("silent_every", self.silent_every, 0, MAX_REPEAT),
+        )
+        for option, value, low, high in checks:
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise OptionError(
+                    f"{option} takes a whole number from {low} to {high}, not {value!r}",
+                    option=option,
+                )
+
+    @property
+    def clicks(self) -> int:
+        """Clicks per stroke: as asked, and one at least in a track with silent passes."""
+        return self.click or (1 if self.silent_every else 0)
+
+    @property
+    def plain(self) -> bool:
+        return self == Practice()
+
+    @property
+    def parameters(self) -> str:
+        """The options that give it, such as "click 2, ramp 40:60:5"."""
+        words = []
+        if self.clicks:
+            words.append(f"click {self.clicks} at {self.click_velocity}")
+        if self.count_each:
+            words.append("count-in every pass")
+        if self.silent_every:
+            words.append(f"every {self.silent_every} passes silent")
+        if self.only is not None:
+            words.append(f"only {self.only.value}")
+        if self.ramp is not None:
+            words.append(f"ramp {self.ramp.text}")
+        return ", ".join(words)
+
+    def sounds(self, drum: Drum, pass_no: int) -> bool:
+        """Whether a stroke on `drum` in pass `pass_no` (from 1) is heard."""
+        if self.only is not None and drum is not self.only:
+            return False
+        return not (self.silent_every and pass_no % self.silent_every == 0)
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
-    """One timeline with `count_in` count strokes on its beat before it, then `pause` s of rest."""
+    """One timeline with `count_in` count strokes on its beat before it (before every pass with
+    practice.count_each), then `pause` s of rest."""
 
     timeline: Timeline
     count_in: int = 0
     pause: Fraction = Fraction(0)
     label: str = ""
+    practice: Practice = Practice()
+
+    def pass_beats(self, index: int) -> int:
+        """Beats of pass `index` (from 0): its strokes, and its count-in if it has one."""
+        counted = index == 0 or self.practice.count_each
+        return len(self.timeline.strokes) + (self.count_in if counted else 0)
+
+    def tempo_of(self, index: int) -> Tempo:
+        """The tempo of pass `index` (from 0)."""
+        ramp = self.practice.ramp
+        return self.timeline.tempo if ramp is None else ramp.tempo(index + 1)
 
     @property
     def beats(self) -> int:
-        return self.count_in + len(self.timeline)
+        passes = self.timeline.repeats
+        counts = self.count_in * (passes if self.practice.count_each else 1)
+        return counts + len(self.timeline)
 
     @property
     def seconds(self) -> Fraction:
         """How long the item lasts, its pause included."""
-        return self.beats * self.timeline.tempo.interval + self.pause
+        if self.practice.ramp is None:
+            return self.beats * self.timeline.tempo.interval + self.pause
+        passes = range(self.timeline.repeats)
+        return sum((self.pass_beats(p) * self.tempo_of(p).interval for p in passes), self.pause)
+
+    def frames(self, rate: int) -> int:
+        """Frames from the item's first beat to the next item's, as the conductor counts them:
+        rounded once, or once a pass when a ramp changes the tempo pass by pass."""
+        if self.practice.ramp is None:
+            return _round((self.beats * self.timeline.tempo.interval + self.pause) * rate)
+        last = self.timeline.repeats - 1
+        found = 0
+        for p in range(last + 1):
+            length = self.pass_beats(p) * self.tempo_of(p).interval
+            found += _round((length + (self.pause if p == last else 0)) * rate)
+        return found
+
+    def beat_of(self, k: int) -> int:
+        """The beat (from the item's first) of stroke k, count-ins before it included."""
+        passes_counted = k // len(self.timeline.strokes) + 1 if self.practice.count_each else 1
+        return k + self.count_in * passes_counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,10 +262,42 @@ class Track:
                 "single beat to loop on",
                 option="loopable",
             )
+        check_length(self.seconds, self.counted)
+
+    @property
+    def seconds(self) -> Fraction:
+        """How long the track lasts: every item's count-in, strokes and pause."""
+        return sum((item.seconds for item in self.items), Fraction(0))
+
+    @property
+    def counted(self) -> str:
+        """What the track's length counts, beyond one score's strokes (for messages)."""
+        parts = [f"{len(self.items):,} items"] if len(self.items) > 1 else []
+        if self.count_strokes:
+            parts.append("count-ins")
+        if any(item.pause for item in self.items):
+            parts.append("pauses")
+        if not parts:
+            return ""
+        return (
+            " ("
+            + ", ".join(parts[:-1])
+            + (" and " if len(parts) > 1 else "")
+            + parts[-1]
+            + " included)"
+        )
 
     @classmethod
-    def single(cls, timeline: Timeline, count_in: int = 0, loopable: bool = False) -> Track:
-        return cls((Item(timeline, check_count_in(count_in)),), loopable)
+    def single(
+        cls,
+        timeline: Timeline,
+        count_in: int = 0,
+        loopable: bool = False,
+        practice: Practice | None = None,
+    ) -> Track:
+        """One score's timeline as a track of one item."""
+        item = Item(timeline, check_count_in(count_in), practice=practice or Practice())
+        return cls((item,), loopable)
 
     @property
     def first(self) -> Timeline:
@@ -119,21 +310,19 @@ class Track:
 
     @property
     def count_strokes(self) -> int:
-        return sum(item.count_in for item in self.items)
+        return sum(item.beats - len(item.timeline) for item in self.items)
 
     def starts(self, rate: int) -> list[int]:
         """The frame where each item begins (its first count stroke, or its first stroke)."""
         frames, at = [], 0
         for item in self.items:
             frames.append(at)
-            at += _round((item.beats * item.timeline.tempo.interval + item.pause) * rate)
+            at += item.frames(rate)
         return frames
 
     def end_frame(self, rate: int) -> int:
         """The frame after the last item's last beat and pause: the length of a loopable file."""
-        starts = self.starts(rate)
-        last = self.items[-1]
-        return starts[-1] + _round((last.beats * last.timeline.tempo.interval + last.pause) * rate)
+        return self.starts(rate)[-1] + self.items[-1].frames(rate)
 
     def hits(self, rate: int) -> list[Hit]:
         """Every hit of the track, in order, as laid out with no change."""
@@ -153,14 +342,43 @@ class Track:
             return self.first.description
         return self.title or f"{len(self.items)} items"
 
+    @property
+    def plain(self) -> bool:
+        """One score as it stands: one item, no count-in, no pause, not folded into a loop."""
+        item = self.items[0]
+        return (
+            len(self.items) == 1
+            and not (item.count_in or item.pause or self.loopable)
+            and (item.practice.plain)
+        )
+
+    @property
+    def heading(self) -> str:
+        """What a file of the track is called: the score's heading, or the programme's title."""
+        return self.first.heading if len(self.items) == 1 else self.title or self.description
+
+    @property
+    def comment(self) -> str:
+        """What the track plays, precisely enough to play it again: each item's citation."""
+        if len(self.items) == 1:
+            return self.first.citation
+        lines = [self.citation] if self.citation else []
+        return "\n".join([*lines, *(f"{i.label}: {i.timeline.citation}" for i in self.items)])
+
+
+def as_track(played: Timeline | Track) -> Track:
+    """A track as it is, or one score's timeline as the track of one item that plays it."""
+    return played if isinstance(played, Track) else Track.single(played)
+
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One sound at a frame: a stroke of a timeline, or (drum None) a count stroke.
+    """One sound at a frame: a stroke of a timeline, or (drum None) a count stroke or a click.
 
-    `k` is the stroke's number in `timeline` (pass × strokes + index, as Timeline events count),
-    or for a count stroke its number from 0; `count_in` is how many count strokes the item has.
-    `timeline` is the one in force when the hit was laid out: its tempo and section.
+    `k` is the stroke's number in `timeline` (pass × strokes + index), or for a count stroke its
+    number from 0; `count_in` is how many count strokes the item has. `timeline` is the one in
+    force when the hit was laid out: its tempo and section. A `muted` stroke is laid out (a
+    display shows it) but not heard; a `click` sounds `sub` of a beat after stroke k's beat.
     """
 
     frame: int
@@ -172,10 +390,15 @@ class Hit:
     k: int
     count_in: int = 0
     offset: float = 0.0
+    muted: bool = False
+    click: bool = False
+    sub: Fraction = Fraction(0)
+    #: The share of a beat the hit's note may last: a half of it (a click: of its subdivision).
+    share: Fraction = Fraction(1)
 
     @property
     def is_count(self) -> bool:
-        return self.drum is None
+        return self.drum is None and not self.click
 
     @property
     def index(self) -> int:
@@ -222,7 +445,7 @@ class Conductor:
     _start: int | None = 0  # frame where the next item begins, between items
     _count_left: int = 0
     _k: int = 0
-    _shape: Callable | None = None
+    _shape: Callable[[int, Drum, Fraction], tuple[int, float]] | None = None
 
     def __post_init__(self) -> None:
         expression = self.track.first.expression
@@ -280,6 +503,8 @@ class Conductor:
     def _begin_item(self, start: int) -> None:
         item = self.track.items[self.item_no]
         self.timeline = item.timeline
+        if item.practice.ramp is not None:
+            self.timeline = dataclasses.replace(item.timeline, tempo=item.tempo_of(0))
         self._anchor = (start, self.beat)
         self._count_left = item.count_in
         self._k = 0
@@ -333,10 +558,10 @@ class Conductor:
             if self.pending.paused:
                 self.beat += 1
                 continue
-            hit = self._lay(frame)
-            hits.append(hit)
+            laid = self._lay(frame)
+            hits += laid
             self.beat += 1
-            if hit.is_count:
+            if laid[0].is_count:
                 continue
             self._k += 1
             n = len(self._playing.strokes)
@@ -344,42 +569,40 @@ class Conductor:
                 self._end_of_pass(self._k // n)
         return hits
 
-    def _lay(self, frame: int) -> Hit:
+    def _lay(self, frame: int) -> list[Hit]:
+        """The hits of the beat at `frame`: a count stroke, or a stroke and its clicks."""
         item = self.track.items[self.item_no]
         timeline = self._playing
         if self._count_left:
             k = item.count_in - self._count_left
             self._count_left -= 1
-            return Hit(
-                frame, None, COUNT_VELOCITY, self.beat, self.item_no, timeline, k, item.count_in
-            )
+            return [
+                Hit(
+                    frame, None, COUNT_VELOCITY, self.beat, self.item_no, timeline, k, item.count_in
+                )
+            ]
         strokes = timeline.strokes
         stroke = strokes[self._k % len(strokes)]
-        event = Event(
-            self._k,
-            stroke.drum,
-            stroke,
-            self._k // len(strokes) + 1,
-            timeline.expression.velocity(stroke.drum)
-            if timeline.expression
-            else _default_velocity(stroke.drum),
-        )
-        offset = 0.0
+        beat_frame = frame
         if self._shape is not None:
-            event = self._shape(event, timeline.tempo.interval)
-            offset = event.offset
+            velocity, offset = self._shape(self._k, stroke.drum, timeline.tempo.interval)
             frame = max(0, frame + round(offset * self.rate))
-        return Hit(
-            frame,
-            stroke.drum,
-            event.velocity,
-            self.beat,
-            self.item_no,
-            timeline,
-            self._k,
-            item.count_in,
-            offset,
-        )
+        elif timeline.expression is not None:
+            velocity, offset = timeline.expression.velocity(stroke.drum), 0.0
+        else:
+            velocity, offset = default_velocity(stroke.drum), 0.0
+        practice = item.practice
+        heard = practice.sounds(stroke.drum, self._k // len(strokes) + 1)
+        where = (self.beat, self.item_no, timeline, self._k, item.count_in)
+        laid = [Hit(frame, stroke.drum, velocity, *where, offset, muted=not heard)]
+        clicks = practice.clicks
+        for j in range(clicks):
+            sub = Fraction(j, clicks)
+            at = self._frame(self.beat, sub * timeline.tempo.interval) if j else beat_frame
+            velocity = practice.click_velocity
+            share = Fraction(1, clicks)
+            laid.append(Hit(at, None, velocity, *where, click=True, sub=sub, share=share))
+        return laid
 
     def _end_of_pass(self, passes: int) -> None:
         pending = self.pending
@@ -397,151 +620,12 @@ class Conductor:
             pending.switch = False
             if self.switchable():
                 other = Section.SHE if self._playing.section is Section.TOUHU else Section.TOUHU
-                self.timeline = dataclasses.replace(self._playing, section=other)
+                self.timeline = dataclasses.replace(self._playing, section=other, span=None)
                 self._k = passes * len(self._playing.strokes)
-
-
-def _default_velocity(drum: Drum) -> int:
-    return default_velocity(drum)
-
-
-# --- programmes: a TOML file of items in order -------------------------------------------------
-
-PROGRAMMES_DIR = Path(__file__).with_name("programmes")
-ITEM_KEYS = (
-    "label",
-    "score",
-    "section",
-    "bpm",
-    "interval",
-    "repeats",
-    "duration",
-    "count_in",
-    "pause",
-)
-TOP_KEYS = ("title", "citation", "item")
-#: What {state} in a programme's score names stands for when no state is given.
-DEFAULT_STATE = "lu"
-
-
-def builtin_programmes() -> list[str]:
-    return sorted(p.stem for p in PROGRAMMES_DIR.glob("*.toml"))
-
-
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except (OSError, ValueError):  # a name too long to be a file
-        return False
-
-
-def _programme_text(name: str) -> tuple[str, str]:
-    """(text, where) of a programme file, or of a built-in programme by name."""
-    path = Path(name)
-    builtin = PROGRAMMES_DIR / f"{name}.toml"
-    if not _is_file(path) and "/" not in name and _is_file(builtin):
-        path = builtin
-    try:
-        return read_input_text(path, "programme file"), f"programme {str(name)!r}"
-    except InputMissingError:
-        raise ProgrammeError(
-            f"no programme file {name!r}; give a TOML file or a built-in programme: "
-            + ", ".join(builtin_programmes())
-        ) from None
-
-
-def _seconds(value: object, what: str, where: str, zero: bool) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ProgrammeError(f"{where}: {what} must be a time such as 10s or 2m, not {value!r}")
-    if zero and value in (0, "0", "0s"):
-        return Fraction(0)
-    try:
-        return parse_duration(str(value))
-    except OptionError as exc:
-        raise ProgrammeError(f"{where}: {what}: {str(exc).removeprefix('duration ')}") from None
-
-
-def load_programme(
-    name: str,
-    *,
-    state: str | None = None,
-    tempo: Tempo | None = None,
-    count_in: int | None = None,
-    expression: Expression | None = None,
-) -> Track:
-    """The track a programme file (or built-in programme) describes.
-
-    Each [[item]] names a score (`{state}` stands for `state`), and may give section, bpm or
-    interval, repeats or duration, count_in and pause (after the item). `tempo` and `count_in`
-    serve the items that give none.
-    """
-    text, where = _programme_text(name)
-    data = parse_toml(text, where, ProgrammeError)
-    check_schema(data, {}, where, ProgrammeError)  # depth and sizes; the items are checked below
-    unknown = sorted(set(data) - set(TOP_KEYS))
-    if unknown:
-        raise ProgrammeError(
-            f"{where}: unknown key {unknown[0]!r}; a programme has {', '.join(TOP_KEYS[:2])} and "
-            "[[item]] tables"
-        )
-    entries = data.get("item")
-    if (
-        not isinstance(entries, list)
-        or not entries
-        or not all(isinstance(e, dict) for e in entries)
-    ):
-        raise ProgrammeError(f"{where} needs one or more [[item]] tables, each with score = ...")
-    slug = None
-    if state is not None:
-        spelled = STATE_SPELLINGS.get(state.strip().casefold())
-        if spelled is None:
-            raise ProgrammeError(f"state {state!r} is not known; choose lu or xue", option="state")
-        slug = STATE_SLUGS[spelled]
-    uses_state = False
-    items = []
-    for number, entry in enumerate(entries, 1):
-        at = f"{where}, item {number}"
-        bad = sorted(set(entry) - set(ITEM_KEYS))
-        if bad:
-            raise ProgrammeError(f"{at}: unknown key {bad[0]!r}; use {', '.join(ITEM_KEYS)}")
-        score_name = entry.get("score")
-        if not isinstance(score_name, str) or not score_name.strip():
-            raise ProgrammeError(f'{at}: score = "lu/1" (a score\'s name or notation) is missing')
-        if "{state}" in score_name:
-            uses_state = True
-            score_name = score_name.replace("{state}", slug or DEFAULT_STATE)
-        try:
-            item_tempo = tempo
-            if "bpm" in entry or "interval" in entry:
-                item_tempo = Tempo.from_options(entry.get("bpm"), entry.get("interval"))
-            repeats = entry.get("repeats", 1)
-            duration = None
-            if "duration" in entry:
-                if "repeats" in entry:
-                    raise ProgrammeError(f"{at}: give repeats or duration, not both")
-                duration = _seconds(entry["duration"], "duration", at, zero=False)
-            timeline = arrange(
-                resolve(score_name),
-                entry.get("section"),
-                item_tempo,
-                repeats,
-                expression,
-                duration,
-            )
-            counted = check_count_in(entry.get("count_in", count_in))
-        except ProgrammeError:
-            raise
-        except DrumscoreError as exc:
-            raise ProgrammeError(f"{at}: {exc}") from None
-        pause = _seconds(entry.get("pause", 0), "pause", at, zero=True)
-        label = entry.get("label", f"item {number}")
-        items.append(Item(timeline, counted, pause, str(label)))
-    if slug is not None and not uses_state:
-        raise ProgrammeError(
-            f"state {state!r} does nothing here: {where} names its scores itself "
-            "(no {state} in them); leave it out",
-            option="state",
-        )
-    state_word = f" ({slug or DEFAULT_STATE})" if uses_state else ""
-    title = str(data.get("title", Path(name).stem)) + state_word
-    return Track(tuple(items), title=title, citation=str(data.get("citation", "")))
+        item = self.track.items[self.item_no]
+        if item.practice.ramp is not None:  # each pass at its tempo, from its first beat
+            self._anchor = (self._frame(self.beat), self.beat)
+            tempo = item.practice.ramp.tempo(passes + 1)
+            self.timeline = dataclasses.replace(self._playing, tempo=tempo)
+        if item.practice.count_each:
+            self._count_left = item.count_in

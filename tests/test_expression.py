@@ -18,6 +18,7 @@ from drumscore.render.midi import TICKS_PER_BEAT, midi_bytes
 from drumscore.render.mix import render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 
 def timeline(expression=None, bpm="90", repeats=3):
@@ -26,23 +27,23 @@ def timeline(expression=None, bpm="90", repeats=3):
 
 def test_default_is_strictly_even():
     for ex in (None, Expression()):
-        events = list(timeline(ex).events())
+        events = list(Track.single(timeline(ex)).hits(44100))
         assert all(e.offset == 0 for e in events)
         assert {(e.drum, e.velocity) for e in events} == {(Drum.PI, 72), (Drum.GU, 112)}
         assert [e.k for e in events] == list(range(len(events)))
 
 
 def test_velocity_per_drum():
-    events = list(timeline(Expression(pi_velocity=30, gu_velocity=100)).events())
+    events = list(Track.single(timeline(Expression(pi_velocity=30, gu_velocity=100))).hits(44100))
     assert {e.velocity for e in events if e.drum is Drum.PI} == {30}
     assert {e.velocity for e in events if e.drum is Drum.GU} == {100}
     assert all(e.offset == 0 for e in events)
 
 
 def test_humanize_is_reproducible_from_its_seed_and_bounded():
-    a = list(timeline(Expression(humanize_ms=12, seed=7)).events())
-    b = list(timeline(Expression(humanize_ms=12, seed=7)).events())
-    c = list(timeline(Expression(humanize_ms=12, seed=8)).events())
+    a = list(Track.single(timeline(Expression(humanize_ms=12, seed=7))).hits(44100))
+    b = list(Track.single(timeline(Expression(humanize_ms=12, seed=7))).hits(44100))
+    c = list(Track.single(timeline(Expression(humanize_ms=12, seed=8))).hits(44100))
     assert a == b
     assert [e.offset for e in a] != [e.offset for e in c]
     assert len({e.offset for e in a}) > len(a) // 2
@@ -81,7 +82,7 @@ def test_wav_and_midi_agree_on_times_and_velocities(tmp_path, ex):
     for sample, (seconds, _) in zip(where, notes, strict=True):
         assert abs(sample / rate - seconds) <= tick / 2 + 1 / rate
     # Heights follow velocity relative to each drum's default velocity.
-    events = list(tl.events())
+    events = list(Track.single(tl).hits(44100))
     relative = [e.velocity / {Drum.PI: 72, Drum.GU: 112}[e.drum] for e in events]
     heights = audio[where, 0]
     assert np.allclose(heights / heights[0], np.array(relative) / relative[0], rtol=1e-5)

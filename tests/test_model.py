@@ -55,6 +55,30 @@ def test_an_unknown_state_is_an_option_error_naming_the_parameter(text):
     assert info.value.option == "state" and "魯" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "section"),
+    [
+        ("touhu", "TOUHU"),
+        ("投壺", "TOUHU"),
+        ("投壶", "TOUHU"),
+        ("射", "SHE"),
+        ("all", "SHE"),
+        ("she", "SHE"),
+        ("head", "HEAD"),
+    ],
+)
+def test_every_spelling_of_a_section_reads_as_it(text, section):
+    assert Section.parse(text) is Section[section]
+
+
+def test_the_section_table_names_each_section_in_characters_and_words():
+    assert [s.label for s in Section.in_order()] == ["head", "投壺 touhu", "射 she"]
+    assert [s.heading for s in Section.in_order()] == ["head", "touhu 投壺", "she 射"]
+    assert Section.TOUHU.description == "投壺 (the strokes after 半)"
+    assert Section.HEAD.description == "the strokes before 半"
+    assert [s.span for s in Section.in_order()] == ["before 半", "after 半", "the whole"]
+
+
 def test_an_unknown_section_is_refused():
     with pytest.raises(OptionError, match="unknown section 'middle'"):
         Section.parse("middle")

@@ -7,11 +7,11 @@ from fractions import Fraction
 import pytest
 
 from drumscore.corpus import resolve
-from drumscore.errors import DrumscoreError, ProgrammeError
+from drumscore.errors import DrumscoreError
 from drumscore.model import Section
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Conductor, Item, Track, load_programme
+from drumscore.track import Conductor, Item, Track
 
 RATE = 44100
 
@@ -31,7 +31,7 @@ def test_count_strokes_come_first_on_the_same_beat():
     hits = Track.single(t, 3).hits(RATE)
     assert [h.is_count for h in hits] == [True] * 3 + [False] * len(t)
     assert [h.frame for h in hits] == grid(0, t.tempo.interval, 3 + len(t))
-    assert [h.drum for h in hits[3:]] == [e.drum for e in t.events()]
+    assert [h.drum for h in hits[3:]] == [e.drum for e in Track.single(t).hits(44100)]
 
 
 def test_items_follow_on_one_clock_with_their_pauses_and_tempi():
@@ -54,7 +54,7 @@ def test_a_tempo_change_counts_the_new_grid_from_the_last_beat_laid_out():
     after = c.advance(None)
     assert [h.frame for h in after] == grid(2 * RATE, Fraction(2, 3), len(t) - 2)[1:]
     assert len(before) + len(after) == len(t)  # none lost, none doubled
-    assert [h.drum for h in before + after] == [e.drum for e in t.events()]
+    assert [h.drum for h in before + after] == [e.drum for e in Track.single(t).hits(44100)]
 
 
 def test_pause_keeps_the_beat_silently_and_resumes_on_it():
@@ -91,51 +91,57 @@ def test_next_item_moves_on_at_the_end_of_the_pass():
     assert [h.item for h in hits] == [0] * 4 + [1] * 2
 
 
-def test_the_built_in_rite_follows_the_yishu_reading():
-    track = load_programme("rite", state="xue")
-    keys = [i.timeline.score.key for i in track.items]
-    assert keys == ["xue/1@yishu", "xue/2@yishu", "xue/2@yishu"]
-    assert all(i.timeline.section is Section.TOUHU for i in track.items)
-    assert [bool(i.pause) for i in track.items] == [True, True, False]
+def test_a_track_longer_than_a_render_may_last_is_refused_with_its_length():
+    item = Item(arrange(resolve("lu"), None, Tempo.from_bpm(60), 1000), 4, Fraction(60))
+    with pytest.raises(DrumscoreError) as err:
+        Track((item, item))
+    assert "would last 12 h 48 min 48 s (2 items, count-ins and pauses included)" in str(err.value)
 
 
-def test_a_programme_file(tmp_path):
-    path = tmp_path / "p.toml"
-    path.write_text(
-        '[[item]]\nscore = "lu"\nsection = "touhu"\nbpm = 90\nduration = "30s"\ncount_in = 2\n'
-        'pause = 5\n\n[[item]]\nscore = "○□○"\ninterval = 0.5\n',
-        encoding="utf-8",
+def test_a_ramp_lays_each_pass_out_at_its_tempo_from_its_first_beat():
+    from drumscore.track import Practice, Ramp
+
+    ramp = Ramp.parse("60:120:60")
+    track = Track.single(
+        arrange(resolve("○□"), None, ramp.tempo(1), 3), practice=Practice(ramp=ramp)
     )
-    track = load_programme(str(path), tempo=Tempo.from_bpm(120))
-    first, second = track.items
-    assert first.timeline.tempo.bpm == 90 and first.count_in == 2 and first.pause == 5
-    assert first.timeline.repeats == 30 * 90 // 60 // 12
-    assert second.timeline.tempo.interval == Fraction(1, 2) and second.label == "item 2"
+    frames = [h.frame for h in track.hits(RATE)]
+    assert frames == [0, RATE, 2 * RATE, 2 * RATE + RATE // 2, 3 * RATE, 3 * RATE + RATE // 2]
+    assert track.end_frame(RATE) == 4 * RATE
+    assert track.items[0].seconds == 4
+
+
+def test_count_in_before_each_pass_and_muted_strokes_are_laid_out():
+    from drumscore.model import Drum
+    from drumscore.track import Practice
+
+    practice = Practice(count_each=True, only=Drum.GU)
+    hits = Track.single(tl("○□", bpm=60, repeats=2), 1, practice=practice).hits(RATE)
+    assert [(h.is_count, h.drum, h.muted) for h in hits] == [
+        (True, None, False),
+        (False, Drum.PI, True),
+        (False, Drum.GU, False),
+    ] * 2
+    assert [h.frame for h in hits] == [k * RATE for k in range(6)]
 
 
 @pytest.mark.parametrize(
     ("text", "needle"),
-    [
-        ('[[item]]\nscore = "lu"\ntempo = 3\n', "unknown key 'tempo'"),
-        ("title = 'x'\n", "[[item]]"),
-        ('[[item]]\nscore = "lu"\nrepeats = 2\nduration = "1m"\n', "not both"),
-        ('[[item]]\nscore = "lu"\nbpm = 0\n', "item 1: bpm"),
-        ('[[item]]\nscore = "nowhere"\n', "item 1: unknown score 'nowhere'"),
-        ('[[item]]\nscore = "lu"\npause = "soon"\n', "pause"),
-        ('[[item]]\nscore = "lu"\ncount_in = -1\n', "count_in"),
-        ("[[item]\n", "not valid TOML"),
-    ],
+    [("60:40:5", "negative step"), ("60", "START:STOP:STEP"), ("60:70:5:0", "EVERY")],
 )
-def test_a_bad_programme_says_where(tmp_path, text, needle):
-    path = tmp_path / "bad.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(ProgrammeError) as err:
-        load_programme(str(path))
-    assert needle in str(err.value)
+def test_a_bad_ramp_says_how_to_write_it(text, needle):
+    from drumscore.errors import OptionError
+    from drumscore.track import Ramp
+
+    with pytest.raises(OptionError, match=needle) as err:
+        Ramp.parse(text)
+    assert err.value.option == "ramp"
 
 
-def test_state_on_a_programme_that_names_its_scores_is_refused(tmp_path):
-    path = tmp_path / "p.toml"
-    path.write_text('[[item]]\nscore = "lu"\n', encoding="utf-8")
-    with pytest.raises(DrumscoreError, match="does nothing"):
-        load_programme(str(path), state="xue")
+def test_a_bad_practice_value_names_its_parameter():
+    from drumscore.errors import OptionError
+    from drumscore.track import Practice
+
+    with pytest.raises(OptionError) as err:
+        Practice(click=99)
+    assert err.value.option == "click"

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from drumscore.play import liveview
 from drumscore.play.keys import (
@@ -32,6 +32,7 @@ from drumscore.play.keys import (
     TEMPO_STEPS,
 )
 from drumscore.play.liveview import LiveState, plain_lines
+from drumscore.play.player import Player
 from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
 from drumscore.track import Hit
 
@@ -41,14 +42,6 @@ KEY_HELP = (
     "s switch touhu/she at the end of the pass; n next programme item; q stop at the end of the "
     "pass; Esc or Ctrl-C stop at once"
 )
-
-
-class Player(Protocol):
-    """What the keys drive: the audio player or a MIDI port's."""
-
-    def command(self, name: str, *args: object) -> None: ...
-
-    def set_tempo(self, tempo: Tempo) -> None: ...
 
 
 class Controls:

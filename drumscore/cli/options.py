@@ -11,9 +11,19 @@ from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.expression import Expression
 from drumscore.files.format_choice import DEFAULT_RATE
-from drumscore.model import Section
-from drumscore.timeline import Timeline, arrange
+from drumscore.model import Drum, Section
+from drumscore.timeline import MAX_REPEAT, Timeline, arrange
 from drumscore.timing import Tempo
+from drumscore.track import (
+    CLICK_VELOCITY,
+    COUNT_VELOCITY,
+    MAX_CLICKS,
+    Practice,
+    Ramp,
+)
+
+#: What --section says of each section (from the one table of their names), she the default.
+SECTION_HELP = "; ".join(s.help + (" (default)" if s is Section.SHE else "") for s in Section)
 
 
 def whole_number(text: str) -> int:
@@ -37,8 +47,7 @@ def add_score_options(parser: argparse.ArgumentParser, *, optional: bool = False
         "--section",
         default=None,
         choices=[s.value for s in Section],
-        help="touhu: 投壺, the strokes after 半; she: 射, the whole pattern (default); "
-        "head: the strokes before 半",
+        help=SECTION_HELP,
     )
 
 
@@ -62,8 +71,12 @@ def repeat_count(args: argparse.Namespace) -> int:
     return 1 if args.repeat is None else args.repeat
 
 
-def timeline_from_args(args: argparse.Namespace, duration: Fraction | None = None) -> Timeline:
-    """The Timeline the score, section, tempo, repeat and expression options describe."""
+def timeline_from_args(
+    args: argparse.Namespace, duration: Fraction | None = None, ramp: Ramp | None = None
+) -> Timeline:
+    """The Timeline the score, section, strokes, tempo (or `ramp`), repeat and expression
+    options describe."""
+
     if getattr(args, "humanize", None) is None:
         only_with(
             args,
@@ -73,13 +86,26 @@ def timeline_from_args(args: argparse.Namespace, duration: Fraction | None = Non
             purpose="the draws of humanizing",
             fix="add --humanize 8, say,",
         )
+    tempo = Tempo.from_options(args.bpm, args.interval)
+    repeats = repeat_count(args)
+    expression = Expression.from_options(args.velocity, args.humanize, args.seed)
+    if ramp is not None:
+        if duration is not None:
+            raise OptionError(
+                "--ramp plays its passes at changing tempi; give them with --repeat N, or leave "
+                "them to the ramp, instead of --duration"
+            )
+        tempo = ramp.tempo(1)
+        repeats = ramp.passes if args.repeat is None else repeats
+        expression.check(Tempo.from_bpm(max(ramp.start, ramp.stop)).interval)  # the fastest
     return arrange(
         resolve(args.score),
         args.section,
-        Tempo.from_options(args.bpm, args.interval),
-        repeat_count(args),
-        Expression.from_options(args.velocity, args.humanize, args.seed),
+        tempo,
+        repeats,
+        expression,
         duration,
+        getattr(args, "strokes", None),
     )
 
 
@@ -108,6 +134,88 @@ def add_sound_options(parser: argparse.ArgumentParser) -> None:
         "-q", "--quiet", action="store_true", help="no progress bar and no summary line"
     )
     add_track_options(parser)
+    add_practice_options(parser)
+
+
+def add_practice_options(parser: argparse.ArgumentParser) -> None:
+    """Rehearsing with the score: click, count-in every pass, silent passes, ramp, one drum."""
+    group = parser.add_argument_group("practice (all off by default)")
+    group.add_argument(
+        "--click",
+        metavar="N",
+        help="a click (the count sound; MIDI note 76) on every stroke, or N clicks dividing each "
+        "stroke: 2 puts one halfway",
+    )
+    group.add_argument(
+        "--click-level",
+        metavar="V",
+        help=f"the clicks' velocity 1-127 (default {CLICK_VELOCITY}; audio plays the count "
+        f"sound at V/{COUNT_VELOCITY} of its level)",
+    )
+    group.add_argument(
+        "--count-in-each",
+        action="store_true",
+        help="with --count-in: count in before every pass, not only the first",
+    )
+    group.add_argument(
+        "--silent-every",
+        metavar="K",
+        help="every K-th pass sounds its clicks only, to test the inner pulse",
+    )
+    group.add_argument(
+        "--ramp",
+        metavar="START:STOP:STEP[:EVERY]",
+        help="tempo trainer: the first pass at START strokes a minute, STEP more every pass (or "
+        "EVERY passes) until STOP, such as 40:60:5; --repeat defaults to the passes that reach "
+        "STOP",
+    )
+    group.add_argument(
+        "--only",
+        metavar="DRUM",
+        help="minus one: only 鼙 (pi) or only 鼓 (gu) sounds; the other's strokes are kept silent "
+        "for a second performer",
+    )
+    group.add_argument(
+        "--strokes",
+        metavar="A-B",
+        help="play strokes A to B of the section (numbered from 1), such as 5-12",
+    )
+
+
+#: The practice options, by destination (for the checks that refuse them where they do nothing).
+PRACTICE_OPTIONS = ("click", "click_level", "count_in_each", "silent_every", "ramp", "only")
+
+
+def _count(text: str | None, option: str, high: int) -> int:
+    """A whole number from 1 to `high` given for `option` (0 when not given)."""
+    if text is None:
+        return 0
+    raw = str(text).strip()
+    if not raw.isdigit() or not 1 <= int(raw) <= high:
+        raise OptionError(
+            f"{option} takes a whole number from 1 to {high}, not {str(text)[:40]!r}",
+            option=option,
+        )
+    return int(raw)
+
+
+def practice_from_args(args: argparse.Namespace) -> Practice:
+    """The Practice that --click, --count-in-each, --silent-every, --ramp and --only ask for."""
+    if args.count_in_each and not args.count_in:
+        raise OptionError("--count-in-each counts in before every pass; add --count-in 4, say")
+    if args.click_level is not None and args.click is None and args.silent_every is None:
+        raise OptionError("--click-level sets the clicks' level; add --click 1, say")
+    ramp = Ramp.parse(args.ramp) if args.ramp is not None else None
+    if ramp is not None and (args.bpm is not None or args.interval is not None):
+        raise OptionError("--ramp sets the tempo of every pass; leave out --bpm and --interval")
+    return Practice(
+        click=_count(args.click, "click", MAX_CLICKS),
+        click_velocity=_count(args.click_level, "click_level", 127) or CLICK_VELOCITY,
+        count_each=bool(args.count_in_each),
+        silent_every=_count(args.silent_every, "silent_every", MAX_REPEAT),
+        only=Drum.parse(args.only, "only") if args.only is not None else None,
+        ramp=ramp,
+    )
 
 
 def add_track_options(parser: argparse.ArgumentParser) -> None:

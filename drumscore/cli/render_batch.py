@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.files.format_choice import kind_of
 from drumscore.model import STATE_SLUGS, Score, Section
+from drumscore.timeline import check_length
+from drumscore.track import Track
 
 #: The placeholders of an output template and what they stand for.
 PLACEHOLDERS = {
@@ -158,27 +161,56 @@ def _make_folders(items: list[Item]) -> None:
             ) from None
 
 
-def run(args: argparse.Namespace, render_one: Callable[[argparse.Namespace], int]) -> int:
+def single(args: argparse.Namespace, item: Item) -> argparse.Namespace:
+    """The options of one item's render: its score, section and output, quiet."""
+    one = copy.copy(args)
+    one.score, one.section, one.output = item.score, item.section, item.output
+    one.more, one.all, one.quiet = [], False, True
+    return one
+
+
+def check_budget(
+    args: argparse.Namespace,
+    items: list[Item],
+    track_of: Callable[[argparse.Namespace], Track],
+) -> None:
+    """Refuse at once a batch whose files together last longer than one render may (README,
+    "Limits"); an item that cannot be made is left to report its own error."""
+    total = Fraction(0)
+    for item in items:
+        if not item.output:
+            continue
+        try:
+            total += track_of(single(args, item)).seconds
+        except DrumscoreError:
+            continue  # reported when the item is rendered; the others go on
+        check_length(total, f" for {plural(len(items), 'file')} together")
+
+
+def run(
+    args: argparse.Namespace,
+    render_one: Callable[[argparse.Namespace], int],
+    track_of: Callable[[argparse.Namespace], Track],
+) -> int:
     """Render every item with `render_one(args)` (the single render); one bar, one summary.
 
-    Errors are reported in the order of the items, whatever order they finish in.
+    The whole batch is one render budget (check_budget, with `track_of` making each item's
+    track). Errors are reported in the order of the items, whatever order they finish in.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     items = plan(args)
+    check_budget(args, items, track_of)
     _make_folders(items)
     started = time.perf_counter()
     failed = 0
     written: list[str] = []
 
     def one(item: Item) -> DrumscoreError | None:
-        single = copy.copy(args)
-        single.score, single.section, single.output = item.score, item.section, item.output
-        single.more, single.all, single.quiet = [], False, True
         try:
             if not item.output:
                 resolve(item.score)  # raises the reason the score cannot be named
-            render_one(single)
+            render_one(single(args, item))
         except DrumscoreError as exc:
             return exc
         return None

@@ -67,7 +67,7 @@ def list_table(scores: Sequence[Score], users: frozenset[str] = frozenset()) -> 
             cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
         cells.append(s.key)
         rows.append(cells)
-    header = ["edition", "fig", "drum", "head", "touhu 投壺", "she 射", "name"]
+    header = ["edition", "fig", "drum", *(s.heading for s in Section.in_order()), "name"]
     return table(rows, header)
 
 
@@ -293,16 +293,11 @@ def format_reported(p: Place) -> list[str]:
     ]
 
 
-_SPAN = {"head": "before 半", "touhu": "after 半", "she": "the whole"}
-
-
 def format_counts(a: Apparatus) -> list[str]:
     lines = []
     for s in a.counts:
         st = s.stated
-        lines.append(
-            f"  {st.by}, {st.section.value} ({_SPAN[st.section.value]}): 鼙 {st.pi} 鼓 {st.gu}"
-        )
+        lines.append(f"  {st.by}, {st.section.value} ({st.section.span}): 鼙 {st.pi} 鼓 {st.gu}")
         quotes = "; ".join(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
         if quotes:
             lines.append(f"    quoted: {quotes}")
@@ -476,7 +471,7 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
             details.append(f"  {name}: {remark}")
         for doubt in f.doubts:
             details.append(f"  {name}: DOUBTFUL: {doubt}")
-    header = ["fig", "drum", "label", "touhu 投壺", "she 射", "lines"]
+    header = ["fig", "drum", "label", Section.TOUHU.heading, Section.SHE.heading, "lines"]
     header += ["kanripo lines"] if kanripo else []
     header += ["notation"]
     head = f"{extraction.name or path}: {plural(len(extraction.scores), 'score')} ({encoding})"

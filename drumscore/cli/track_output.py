@@ -1,8 +1,10 @@
-"""Tracks on the command line: --count-in, --loopable and --programme for render (and play's track).
+"""The one way the command line renders: the score (or --programme) as a track, to a file.
 
-A render with any of them goes through drumscore.track: audio with the count sound and cue points
-at each item, or MIDI with a marker at each item. Notation leaves the count-in out (MusicXML
-has no count-in; the score starts at its first stroke).
+A single score is a track of one item; --count-in, --loopable and --programme make other tracks,
+and render, play and batch renders all build theirs here. Audio is the kit's mix (or a SoundFont)
+of the track's hits, with cue points at each item of a programme; MIDI holds the same hits.
+Notation writes the one score's timeline and leaves the count-in out (MusicXML has no count-in;
+the score starts at its first stroke).
 """
 
 from __future__ import annotations
@@ -11,19 +13,29 @@ import argparse
 import sys
 from fractions import Fraction
 
-from drumscore.cli.options import timeline_from_args
+from drumscore.cli.options import (
+    PRACTICE_OPTIONS,
+    only_with,
+    practice_from_args,
+    timeline_from_args,
+)
 from drumscore.cli.progress import CountedBlocks, progress_bar
+from drumscore.cli.report import plural
 from drumscore.errors import OptionError
 from drumscore.expression import Expression
 from drumscore.files.atomic import write_bytes
+from drumscore.files.programme import load_programme
 from drumscore.render.midimap import MidiMap
-from drumscore.render.soundfont import render_blocks, track_strikes
+from drumscore.render.soundfont import render_blocks
 from drumscore.timing import Tempo
-from drumscore.track import Item, Track, check_count_in, load_programme
+from drumscore.track import Item, Track, check_count_in
+
+AUDIO_FILES = ".wav, .flac or .ogg"
 
 
-def wanted(args: argparse.Namespace, kind: str) -> bool:
-    """Whether this render needs a track rather than one timeline."""
+def check_kind(args: argparse.Namespace, kind: str) -> None:
+    """Refuse what the chosen output cannot hold, before any work: a programme, a loop or a
+    state in notation (the count-in is left out of it, with a note)."""
     if args.programme is None and args.score is None:
         raise OptionError(
             "give a SCORE to render, e.g. 'drumscore render lu -o lu.wav', or --programme FILE"
@@ -42,13 +54,19 @@ def wanted(args: argparse.Namespace, kind: str) -> bool:
             )
         if args.state is not None:
             raise OptionError("--state chooses the state of a --programme's scores")
+        only_with(
+            args,
+            PRACTICE_OPTIONS,
+            present=False,
+            target="audio or MIDI output",
+            purpose="rehearsing with the sound, and notation holds the score alone",
+            fix="write .wav, .flac, .ogg or .mid",
+        )
         if args.count_in:
             print(
                 "drumscore: note: notation starts at the first stroke; the count-in is left out",
                 file=sys.stderr,
             )
-        return False
-    return args.programme is not None or bool(args.count_in) or args.loopable
 
 
 def track_from_args(
@@ -61,7 +79,9 @@ def track_from_args(
                 f"--state {args.state!r} chooses the state of a --programme's scores; for one "
                 "score name it instead, such as xue/2"
             )
-        return Track.single(timeline_from_args(args, duration), args.count_in, loopable)
+        practice = practice_from_args(args)
+        timeline = timeline_from_args(args, duration, practice.ramp)
+        return Track.single(timeline, args.count_in, loopable, practice)
     if args.score is not None:
         raise OptionError(
             f"give a SCORE or --programme, not both: the programme names its scores "
@@ -72,6 +92,8 @@ def track_from_args(
         ("--repeat", getattr(args, "repeat", None)),
         ("--duration", duration),
         ("--loopable", loopable or None),
+        ("--ramp", args.ramp),
+        ("--strokes", args.strokes),
     ):
         if value is not None:
             raise OptionError(
@@ -87,17 +109,18 @@ def track_from_args(
         tempo=tempo,
         count_in=None if args.count_in is None else check_count_in(args.count_in),
         expression=Expression.from_options(args.velocity, args.humanize, args.seed),
+        practice=practice_from_args(args),
     )
 
 
-def render(args: argparse.Namespace, kind: str, midimap: MidiMap, duration: Fraction | None) -> int:
+def render(args: argparse.Namespace, kind: str, midimap: MidiMap, track: Track) -> int:
     """Write the track to args.output (audio or MIDI) and print what it holds."""
-    track = track_from_args(args, duration, args.loopable)
     if kind == "midi":
-        from drumscore.render.midi import COUNT_NOTE, midi_bytes_of
+        from drumscore.render.midi import COUNT_NOTE, midi_bytes
 
-        write_bytes(args.output, midi_bytes_of(track, midimap))
-        detail = f"MIDI channel 10: {midimap.describe()}, count {COUNT_NOTE}"
+        write_bytes(args.output, midi_bytes(track, midimap))
+        detail = f"MIDI channel 10: {midimap.describe()}"
+        detail += f", count {COUNT_NOTE}" if track.count_strokes else ""
     else:
         if args.soundfont and args.loopable:
             raise OptionError(
@@ -108,6 +131,16 @@ def render(args: argparse.Namespace, kind: str, midimap: MidiMap, duration: Frac
         detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo, {sound}"
     if args.quiet:
         return 0
+    print(f"wrote {args.output}: {summary(track)}, {detail}{humanized(track)}")
+    if len(track.items) > 1:
+        rate = args.rate if kind != "midi" else 48000
+        for start, item in zip(track.starts(rate), track.items, strict=True):
+            print("  " + item_line(item, start / rate))
+    return 0
+
+
+def summary(track: Track) -> str:
+    """What a track holds, for the line that ends a render: name, strokes, tempo, loop."""
     counted = f" and {track.count_strokes} count strokes" if track.count_strokes else ""
     first = track.first.tempo
     tempo = (
@@ -116,15 +149,17 @@ def render(args: argparse.Namespace, kind: str, midimap: MidiMap, duration: Frac
         else ""
     )
     loop = ", loopable (a whole number of beats)" if track.loopable else ""
-    print(
-        f"wrote {args.output}: {track.description}, {track.strokes} strokes{counted}{tempo}"
-        f"{loop}, {detail}"
-    )
-    if len(track.items) > 1:
-        rate = args.rate if kind != "midi" else 48000
-        for start, item in zip(track.starts(rate), track.items, strict=True):
-            print("  " + item_line(item, start / rate))
-    return 0
+    practice = track.items[0].practice.parameters
+    practice = f", {practice}" if practice else ""
+    return f"{track.description}, {plural(track.strokes, 'stroke')}{counted}{tempo}{loop}{practice}"
+
+
+def humanized(track: Track) -> str:
+    """How the strokes were humanized, if they were: enough to do it again."""
+    ex = track.first.expression
+    if ex is None or not ex.humanize_ms:
+        return ""
+    return f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
 
 
 def item_line(item: Item, at: float) -> str:
@@ -139,33 +174,27 @@ def item_line(item: Item, at: float) -> str:
 
 
 def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> tuple[int, str]:
-    from drumscore.files.audio import stream_audio, tags_for_track
+    """Stream the track to args.output in blocks: the frames written, and what played them."""
+    from drumscore.files.audio import stream_audio, tags_for
 
+    normalize = not getattr(args, "no_normalize", False)
     if args.soundfont:
-        strikes = track_strikes(track, args.rate, midimap)
         frames, blocks = render_blocks(
-            track.first,
-            args.soundfont,
-            args.rate,
-            midimap,
-            strikes=strikes,
-            normalize=not getattr(args, "no_normalize", False),
+            track, args.soundfont, args.rate, midimap, normalize=normalize
         )
         sound = f"SoundFont {args.soundfont}"
     else:
         from drumscore.render.kit import builtin_kit, load_kit
         from drumscore.render.mix import blocks as mix_blocks
-        from drumscore.render.mix import track_plan
+        from drumscore.render.mix import check_unnormalised, plan
 
         kit = load_kit(args.kit) if args.kit else builtin_kit()
-        p = track_plan(track, kit, args.rate)
-        if getattr(args, "no_normalize", False):
-            from drumscore.render.mix import check_unnormalised
-
+        p = plan(track, kit, args.rate)
+        if not normalize:
             check_unnormalised(p)
-        frames, blocks = p.frames, mix_blocks(p, normalize=not getattr(args, "no_normalize", False))
+        frames, blocks = p.frames, mix_blocks(p, normalize=normalize)
         sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
-
+    sound += ", peak-normalised to -1 dBFS" if normalize else ", not normalised"
     cues = track.cues(args.rate) if len(track.items) > 1 else ()
     with progress_bar(frames, args.rate, args.quiet) as tick:
         counted = CountedBlocks(blocks, tick)
@@ -175,7 +204,7 @@ def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> t
             args.rate,
             frames,
             args.subtype,
-            tags=tags_for_track(track),
+            tags=tags_for(track),
             cues=cues,
         )
     return counted.frames, sound

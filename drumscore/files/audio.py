@@ -16,7 +16,6 @@ import numpy as np
 from drumscore import __version__
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
-from drumscore.timeline import Timeline
 from drumscore.track import Track
 
 if TYPE_CHECKING:
@@ -39,24 +38,12 @@ def write_audio(
     stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
 
 
-def tags_for_track(track: Track) -> dict[str, str]:
-    """The metadata of a track of several items: its title, and each item's citation."""
-    if len(track.items) == 1:
-        return tags_for(track.first)
-    lines = [track.citation] if track.citation else []
-    lines += [f"{item.label}: {item.timeline.citation}" for item in track.items]
-    return {
-        "title": track.title or track.description,
-        "comment": "\n".join(lines),
-        "software": f"drumscore {__version__}",
-    }
+def tags_for(track: Track) -> dict[str, str]:
+    """The metadata that says what a render holds: its title and the citation of each reading."""
 
-
-def tags_for(timeline: Timeline) -> dict[str, str]:
-    """The metadata that says what a render holds: its title and the citation of the reading."""
     return {
-        "title": timeline.heading,
-        "comment": timeline.citation,
+        "title": track.heading,
+        "comment": track.comment,
         "software": f"drumscore {__version__}",
     }
 

@@ -15,8 +15,7 @@ import time as clock
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -24,11 +23,11 @@ from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
-from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, track_plan
+from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
 from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth
 from drumscore.timeline import MAX_REPEAT, Timeline
 from drumscore.timing import Tempo
-from drumscore.track import Conductor, Hit, Track
+from drumscore.track import Conductor, Hit, Track, as_track
 
 PORTAUDIO_INSTALL = (
     "install the PortAudio library (on Debian and Ubuntu: sudo apt install libportaudio2), "
@@ -135,21 +134,25 @@ class Feed:
         kit: Kit | None = None,
         rate: int = DEFAULT_RATE,
         loop: bool = False,
-    ):
-        self.track = timeline if isinstance(timeline, Track) else Track.single(timeline)
-        self.timeline = self.track.first
-        self.rate = rate
-        self.loop = loop
+    ) -> None:
+        self._lay_out(as_track(timeline), rate, loop)
         self.kit = kit
-        self.conductor = Conductor(self.track, rate, loop)
         self.sounds = SoundChooser(kit, rate)
-        self.position = 0
-        self.laid: deque[Hit] = deque()
         self._voices: list[tuple[int, int, np.ndarray, float]] = []  # (onset, n, sound, gain)
         self._n = 0
+        self.gain = gain_for(self._peak(self.track))
+
+    def _lay_out(self, track: Track, rate: int, loop: bool) -> None:
+        """What every feed keeps: the track, its conductor, and the hits laid out so far."""
+        self.track = track
+        self.timeline = track.first
+        self.rate = rate
+        self.loop = loop
+        self.conductor = Conductor(track, rate, loop)
+        self.position = 0
+        self.laid: deque[Hit] = deque()
         self._lock = threading.Lock()
         self._lookahead = self._humanize_frames()
-        self.gain = gain_for(self._peak(self.track))
 
     def _humanize_frames(self) -> int:
         expression = self.timeline.expression
@@ -168,7 +171,7 @@ class Feed:
             if self.loop or passes < t.repeats:
                 t = dataclasses.replace(t, repeats=max(1, min(passes, MAX_REPEAT)))
                 track = Track((dataclasses.replace(item, timeline=t),), title=track.title)
-        return peak(track_plan(track, self.kit, self.rate))
+        return peak(plan(track, self.kit, self.rate))
 
     def set_tempo(self, tempo: Tempo) -> None:
         """A new tempo from the next beat not yet mixed; the level drops if it must."""
@@ -180,7 +183,7 @@ class Feed:
             self.gain = min(self.gain, lower)
             self.conductor.set_tempo(tempo)
 
-    def command(self, name: str, *args: object) -> None:
+    def command(self, name: str, *args: bool) -> None:
         """Pass a command (pause, switch_section, stop_after_pass, next_item) to the conductor."""
         with self._lock:
             getattr(self.conductor, name)(*args)
@@ -190,10 +193,7 @@ class Feed:
         """Frames in all, or None when looping (or not yet known)."""
         if self.loop:
             return None
-        return self.track_plan_length()
-
-    def track_plan_length(self) -> int:
-        return track_plan(self.track, self.kit, self.rate).length
+        return plan(self.track, self.kit, self.rate).length
 
     def onset(self, k: int) -> int:
         """The frame where stroke k of the first item sounds, on its beat, with no change."""
@@ -206,10 +206,13 @@ class Feed:
             start = self.position
             stop = start + frames
             for hit in self.conductor.advance(stop + self._lookahead):
+                if not hit.click:  # a click is heard, not shown
+                    self.laid.append(hit)
+                if hit.muted:
+                    continue
                 sound, gain = self.sounds.choose(hit)
                 self._n += 1
                 bisect.insort(self._voices, (hit.frame, self._n, sound, gain))
-                self.laid.append(hit)
             if self.conductor.finished:
                 ends = [onset + len(sound) for onset, _, sound, _ in self._voices]
                 stop = min(stop, max([start, *ends]))
@@ -237,25 +240,18 @@ class SoundFontFeed(Feed):
 
     def __init__(
         self,
-        track: Track | Timeline,
-        soundfont: str | Path,
+        track: Timeline | Track,
+        soundfont: str,
         midimap: MidiMap | None = None,
         rate: int = DEFAULT_RATE,
         loop: bool = False,
     ) -> None:
-        self.track = track if isinstance(track, Track) else Track.single(track)
-        self.timeline = self.track.first
-        self.rate = rate
-        self.loop = loop
+
+        self._lay_out(as_track(track), rate, loop)
         self.midimap = midimap or MidiMap()
         self.synth = open_synth(soundfont, rate)
-        self.conductor = Conductor(self.track, rate, loop)
-        self.position = 0
-        self.laid: deque[Hit] = deque()
         self.gain = np.float32(1)
         self._events: list[tuple[int, int, int, int]] = []  # (frame, on, note, velocity)
-        self._lock = threading.Lock()
-        self._lookahead = self._humanize_frames()
         self._tail = int(MAX_TAIL * rate)
         self._quiet_since: int | None = None
 
@@ -273,11 +269,14 @@ class SoundFontFeed(Feed):
         with self._lock:
             start, stop = self.position, self.position + frames
             for hit in self.conductor.advance(stop + self._lookahead):
+                if not hit.click:  # a click is heard, not shown
+                    self.laid.append(hit)
+                if hit.muted:
+                    continue
                 note = COUNT_NOTE if hit.drum is None else self.midimap.note(hit.drum)
-                off = hit.frame + round(hit.timeline.tempo.interval * self.rate / 2)
+                off = hit.frame + round(hit.timeline.tempo.interval * hit.share * self.rate / 2)
                 bisect.insort(self._events, (hit.frame, 1, note, hit.velocity))
                 bisect.insort(self._events, (off, 0, note, 0))
-                self.laid.append(hit)
             parts, now = [], start
             while now < stop:
                 while self._events and self._events[0][0] <= now:
@@ -311,7 +310,8 @@ PACE_AHEAD = 0.5
 
 
 class AudioPlayer:
-    """Plays a Feed on an output device and says, by the stream clock, which stroke is heard.
+    """Plays a Feed on an output device and says, by the stream clock, which stroke is heard (a
+    drumscore.play.player.Player).
 
     A 50 ms output buffer starts the sound quickly yet leaves a busy machine time to mix each
     block (mixing takes well under 1 % of real time); the display follows the stream clock, so it
@@ -334,7 +334,7 @@ class AudioPlayer:
         #: Whether the device ran ahead of the clock (ALSA null or file) and was held to it.
         self.paced = False
 
-    def __enter__(self) -> AudioPlayer:
+    def __enter__(self) -> Self:
         self.start()
         return self
 
@@ -450,15 +450,6 @@ class AudioPlayer:
                     yield None
             yield hit
 
-    def heard(self, count: int | None = None) -> Iterator[int]:
-        """Numbers 0, 1, 2… of the hits, each as it is heard; all of them unless `count` stops
-        sooner."""
-        for n, hit in enumerate(self.hits()):
-            if count is not None and n >= count:
-                return
-            yield n
-            del hit
-
     @property
     def rate(self) -> int:
         return self.feed.rate
@@ -466,7 +457,7 @@ class AudioPlayer:
     def set_tempo(self, tempo: Tempo) -> None:
         self.feed.set_tempo(tempo)
 
-    def command(self, name: str, *args: object) -> None:
+    def command(self, name: str, *args: bool) -> None:
         self.feed.command(name, *args)
 
     def wait(self) -> None:

@@ -33,14 +33,13 @@ def place(timeline: Timeline, k: int) -> tuple[int, int]:
 
 def part(timeline: Timeline, index: int) -> str:
     """Which side of 半 a stroke of the played section stands on."""
-    if timeline.section is Section.TOUHU:
-        return "after 半 (投壺)"
-    if timeline.section is Section.HEAD:
-        return "before 半"
+    section = timeline.section
     half = timeline.score.pattern.half
-    if half is None:
-        return "射"
-    return "before 半" if index < half else "after 半 (投壺)"
+    if section is Section.SHE:
+        if half is None:
+            return section.rite
+        section = Section.HEAD if index < half else Section.TOUHU
+    return f"{section.span} ({section.rite})" if section.rite else section.span
 
 
 def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:

@@ -9,13 +9,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from drumscore._cstderr import captured
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.play.choose import choose_by_name
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
-from drumscore.timeline import Timeline
 from drumscore.timing import Tempo
 from drumscore.track import Conductor, Hit, Track
 
@@ -76,31 +75,37 @@ def open_port(name: str) -> mido.ports.BaseOutput:
 
 
 class MidiPlayer:
-    """Sends a timeline's strokes to a port on time: note on at a stroke, off half a beat later."""
+    """Plays a track on a port on time (a drumscore.play.player.Player): note on at each hit, off
+    half a beat later, count strokes on COUNT_NOTE."""
+
+    #: The conductor counts in microseconds.
+    rate = MICROSECONDS
 
     def __init__(
         self,
-        port: mido.ports.BaseOutput,
-        timeline: Timeline,
+        port: Any,
+        track: Track,
         midimap: MidiMap | None = None,
+        loop: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.port = port
-        self.timeline = timeline
+        self.track = track
+        self.loop = loop
         self.midimap = midimap or MidiMap()
         self.clock = clock
         self._sounding: int | None = None
         self._wake = threading.Event()
         self._lock = threading.Lock()
-        self.conductor: Conductor | None = None
+        self.conductor = Conductor(track, MICROSECONDS, loop)
 
-    def __enter__(self) -> MidiPlayer:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _message(self, kind: str, note: int, velocity: int = 0) -> mido.Message:
+    def _message(self, kind: str, note: int, velocity: int = 0) -> Any:
         import mido
 
         return mido.Message(kind, channel=PERCUSSION_CHANNEL, note=note, velocity=velocity)
@@ -114,46 +119,25 @@ class MidiPlayer:
             self.port.send(self._message("note_off", self._sounding))
             self._sounding = None
 
-    def heard(self, count: int | None = None) -> Iterator[int]:
-        """Send stroke after stroke, yielding each stroke number k as its note goes out."""
-        tempo = self.timeline.tempo
-        strokes = self.timeline.strokes
-        half_beat = float(tempo.interval) / 2
-        start = self.clock()
-        k = 0
-        while count is None or k < count:
-            onset = start + float(tempo.onset_seconds(k))
-            self._wait_until(onset)
-            drum = strokes[k % len(strokes)].drum
-            note = self.midimap.note(drum)
-            self.port.send(self._message("note_on", note, self.midimap.velocity(drum)))
-            self._sounding = note
-            yield k
-            self._wait_until(onset + half_beat)
-            self._note_off()
-            k += 1
-
-    def hits(
-        self, track: Track | None = None, loop: bool = False, poll: float | None = None
-    ) -> Iterator[Hit | None]:
-        """Send a track's hits on time, laid out by a Conductor (so keys can change the tempo,
-        pause or switch), yielding each as its note goes out; None every `poll` seconds between.
-
-        The conductor's frames are microseconds here; count strokes go to COUNT_NOTE.
+    def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
+        """Send the track's hits on time, laid out by the conductor (so keys can change the
+        tempo, pause or switch), yielding each stroke as its note goes out (clicks and muted
+        strokes are sent or left silent, not yielded); None every `poll` s between.
         """
         from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
 
-        track = track or Track.single(self.timeline)
-        self.conductor = conductor = Conductor(track, MICROSECONDS, loop)
+        conductor = self.conductor
         start = self.clock()
         off_at = None
+        waiting: list[Hit] = []  # laid out, each sent at its own frame
         while True:
             with self._lock:
                 frame = conductor.next_frame()
-            if frame is None:
+            if frame is None and not waiting:
                 break
+            due = min(f for f in (frame, waiting[0].frame if waiting else None) if f is not None)
             now = self.clock()
-            deadline = start + frame / MICROSECONDS
+            deadline = start + due / MICROSECONDS
             if off_at is not None and off_at <= now:
                 self._note_off()
                 off_at = None
@@ -163,27 +147,30 @@ class MidiPlayer:
                 if poll is not None and nearest >= now + poll:
                     yield None
                 continue
-            with self._lock:
-                laid = conductor.advance(frame + 1)
-            for hit in laid:
-                self._note_off()
-                drum = hit.drum
-                note = COUNT_NOTE if drum is None else self.midimap.note(drum)
-                velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
-                self.port.send(self._message("note_on", note, velocity))
-                self._sounding = note
-                off_at = deadline + float(hit.timeline.tempo.interval) / 2
-                yield hit
+            if frame is not None and frame <= due:
+                with self._lock:
+                    waiting = sorted([*waiting, *conductor.advance(frame + 1)], key=_frame)
+            while waiting and waiting[0].frame <= due:
+                hit = waiting.pop(0)
+                if not hit.muted:
+                    self._note_off()
+                    drum = hit.drum
+                    note = COUNT_NOTE if drum is None else self.midimap.note(drum)
+                    velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
+                    self.port.send(self._message("note_on", note, velocity))
+                    self._sounding = note
+                    off_at = deadline + float(hit.timeline.tempo.interval * hit.share) / 2
+                if not hit.click:
+                    yield hit
         if off_at is not None:
             self._wait_until(off_at)
             self._note_off()
 
     def set_tempo(self, tempo: Tempo) -> None:
         with self._lock:
-            if self.conductor is not None:
-                self.conductor.set_tempo(tempo)
+            self.conductor.set_tempo(tempo)
 
-    def command(self, name: str, *args: object) -> None:
+    def command(self, name: str, *args: bool) -> None:
         with self._lock:
             getattr(self.conductor, name)(*args)
 
@@ -198,3 +185,7 @@ class MidiPlayer:
             close = getattr(self.port, "close", None)
             if close is not None:
                 close()
+
+
+def _frame(hit: Hit) -> int:
+    return hit.frame

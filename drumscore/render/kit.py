@@ -21,6 +21,11 @@ from drumscore.model import Drum
 BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
 #: The longest kit sample, in seconds: a stroke and its ring, with room to spare (README, "Limits").
 MAX_SAMPLE_SECONDS = 60
+#: The most memory a kit's samples may take decoded (float32 stereo at their own rates), every
+#: sample the kit file names counted each time it is named (README, "Limits").
+MAX_KIT_BYTES = 512 * 1024**2
+#: Bytes a decoded frame takes: two channels of float32.
+FRAME_BYTES = 2 * 4
 #: A sample whose peak is below this (−80 dBFS: 16-bit rounding noise at most) is silence.
 SILENCE = 1e-4
 
@@ -267,6 +272,7 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
         raise KitError(
             f"{where}: unknown key {unknown[0]!r}; a kit file has name, [pi], [gu] and [count]"
         )
+    check_memory(data, path.parent, where)
     voices = {
         drum: _voice(
             data.get(drum.pinyin), drum.pinyin, f"{drum.value} {drum.symbol}", path.parent, where
@@ -280,6 +286,48 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     rates = {s.rate for v in every for layer in v.layers for s in layer.samples}
     name = data.get("name") or path.resolve().parent.name
     return Kit(str(name), rates.pop() if len(rates) == 1 else None, voices, count)
+
+
+def _named(table: object) -> list[str]:
+    """Every sample name a voice's table gives, layers included, each as often as it is named."""
+    if not isinstance(table, dict):
+        return []
+    found: list[str] = []
+    for spec in [table, *(table.get("layers") or [])]:
+        names = spec.get("samples") if isinstance(spec, dict) else None
+        found += (
+            [names] if isinstance(names, str) else [n for n in names or [] if isinstance(n, str)]
+        )
+    return found
+
+
+def _frames(path: Path) -> int:
+    """Frames in a sample file, from its header; 0 if it cannot be read (the read says why)."""
+    import soundfile as sf
+
+    try:
+        with open_input(path, "kit sample") as file, sf.SoundFile(file) as audio:
+            return int(audio.frames)
+    except (sf.LibsndfileError, RuntimeError, OSError, ValueError):
+        return 0
+
+
+def check_memory(data: dict, folder: Path, where: str) -> None:
+    """Refuse at once, before any sample is decoded, a kit whose samples would take more than
+    MAX_KIT_BYTES decoded: each file's header is read once, each naming counted."""
+    names = [n for key in ("pi", "gu", "count") for n in _named(data.get(key))]
+    frames: dict[str, int] = {}
+    total = 0
+    for name in names:
+        if name not in frames:
+            frames[name] = _frames(folder / name)
+        total += frames[name] * FRAME_BYTES
+    if total > MAX_KIT_BYTES:
+        raise KitError(
+            f"{where} names {len(names):,} samples that take {total / 1024**2:,.0f} MiB decoded, "
+            f"over the limit of {MAX_KIT_BYTES // 1024**2} MiB for a kit's samples; name fewer "
+            "samples, or shorter ones (a stroke and its ring)"
+        )
 
 
 @functools.cache

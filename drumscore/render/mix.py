@@ -1,4 +1,4 @@
-"""Where samples are mixed: a Timeline and a Kit to float32 stereo, whole or block by block.
+"""Where samples are mixed: a Track (or one score's Timeline) and a Kit to float32 stereo.
 
 A MixPlan holds only the onsets and which sound each stroke plays, so any range of the mix can
 be made on its own; the peak of the whole mix is found in advance from its distinct stretches,
@@ -19,7 +19,7 @@ from drumscore.expression import default_velocity
 from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.render.kit import Kit, builtin_kit
 from drumscore.timeline import Timeline
-from drumscore.track import Hit, Track
+from drumscore.track import COUNT_VELOCITY, Hit, Track, as_track
 
 #: Peak level of a normalised render: −1 dBFS leaves headroom for lossy encoders.
 PEAK_DBFS = -1.0
@@ -55,44 +55,6 @@ class MixPlan:
 
     def __len__(self) -> int:
         return len(self.onsets)
-
-
-def plan(timeline: Timeline, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPlan:
-    """Place every stroke at round(k × interval × rate) (plus any humanizing offset).
-
-    The last stroke rings out in full. A stroke with a velocity is scaled by it relative to its
-    drum's default velocity, and takes the kit's velocity layer for it.
-    """
-    kit = (kit or builtin_kit()).at_rate(rate)
-    table: dict[tuple, int] = {}
-    sounds: list[np.ndarray] = []
-    turns: dict[tuple, int] = {}
-    which, gains, offsets = [], [], []
-    for event in timeline.events():
-        voice = kit.voice(event.drum)
-        velocity = event.velocity
-        layer = voice.layer_for(velocity)
-        turn_key = (event.drum, layer.velocity)
-        n = turns.get(turn_key, 0)
-        turns[turn_key] = n + 1
-        key = (event.drum, layer.velocity, n % len(layer.samples))
-        if key not in table:
-            table[key] = len(sounds)
-            sounds.append(voice.sample_for(n, velocity))
-        which.append(table[key])
-        gains.append(velocity / default_velocity(event.drum))
-        offsets.append(event.offset)
-    onsets = timeline.tempo.onset_samples(0, len(which), rate)
-    if any(offsets):
-        shift = np.rint(np.asarray(offsets) * rate).astype(np.int64)
-        onsets = np.maximum(onsets + shift, 0)
-    which_a = np.asarray(which, dtype=np.int32)
-    gains_a = np.asarray(gains, dtype=np.float32)
-    order = np.argsort(onsets, kind="stable")
-    onsets, which_a, gains_a = onsets[order], which_a[order], gains_a[order]
-    lengths = np.array([len(s) for s in sounds], dtype=np.int64)
-    length = int(np.max(onsets + lengths[which_a])) if len(which_a) else 0
-    return MixPlan(rate, onsets, which_a, gains_a, tuple(sounds), length)
 
 
 def mix_range(plan: MixPlan, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -187,22 +149,11 @@ def blocks(
         yield out
 
 
-def render_audio(
-    timeline: Timeline, kit: Kit | None = None, rate: int = DEFAULT_RATE
-) -> np.ndarray:
-    """The whole render as a normalised float32 array of shape (frames, 2)."""
-    p = plan(timeline, kit, rate)
-    return normalise(mix_range(p, 0, p.length))
-
-
-# --- tracks: count-in, programmes and loopable files ---------------------------------------
-
-
 class SoundChooser:
     """Which sound each hit plays, and at what gain: its drum's voice (round-robin in the layer for
     its velocity, scaled by velocity ÷ the drum's default), or the count sound."""
 
-    def __init__(self, kit: Kit | None, rate: int):
+    def __init__(self, kit: Kit | None, rate: int) -> None:
         self.kit = (kit or builtin_kit()).at_rate(rate)
         count = self.kit.count
         self.count_voice = count if count is not None else builtin_kit().at_rate(rate).count_voice()
@@ -218,17 +169,19 @@ class SoundChooser:
 
     def index(self, hit: Hit) -> tuple[int, float]:
         """(which of `sounds`, gain) for a drumscore.track.Hit; hits must come in order."""
-        voice = self.count_voice if hit.drum is None else self.kit.voice(hit.drum)
+        drum = hit.drum
+        voice = self.count_voice if drum is None else self.kit.voice(drum)
         velocity = hit.velocity
         layer = voice.layer_for(velocity)
-        turn_key = (hit.drum, layer.velocity)
+        turn_key = (drum, layer.velocity)
         n = self._turns.get(turn_key, 0)
         self._turns[turn_key] = n + 1
-        key = (hit.drum, layer.velocity, n % len(layer.samples))
+        key = (drum, layer.velocity, n % len(layer.samples))
         if key not in self._table:
             self._table[key] = len(self.sounds)
             self.sounds.append(voice.sample_for(n, velocity))
-        gain = 1.0 if hit.drum is None else velocity / default_velocity(hit.drum)
+        # a count stroke or click is the count sound at its velocity over the count's own
+        gain = velocity / COUNT_VELOCITY if drum is None else velocity / default_velocity(drum)
         return self._table[key], gain
 
     def choose(self, hit: Hit) -> tuple[np.ndarray, float]:
@@ -236,14 +189,19 @@ class SoundChooser:
         return self.sounds[which], float(np.float32(gain))
 
 
-def track_plan(track: Track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPlan:
-    """The MixPlan of a drumscore.track.Track: its hits, count strokes on the count sound.
+def plan(played: Timeline | Track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPlan:
+    """The MixPlan of a track (or one score's timeline): its hits as the conductor lays them out
+    (drumscore.track), each on its drum's sound, count strokes on the count sound.
 
-    A loopable track's plan has loop_length set to the track's whole number of beats.
+    The last stroke rings out in full; a pause after the last item is kept as silence. A
+    loopable track's plan has loop_length set to the track's whole number of beats.
     """
+    track = as_track(played)
     chooser = SoundChooser(kit, rate)
     onsets, which, gains = [], [], []
     for hit in track.hits(rate):
+        if hit.muted:
+            continue
         index, gain = chooser.index(hit)
         which.append(index)
         gains.append(gain)
@@ -314,7 +272,10 @@ def check_unnormalised(plan: MixPlan) -> float:
     return 20 * math.log10(highest) if highest > 0 else -math.inf
 
 
-def render_track(track: Track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> np.ndarray:
-    """A whole track as a normalised float32 array (frames, 2), folded if loopable."""
-    p = track_plan(track, kit, rate)
-    return np.concatenate(list(b.copy() for b in blocks(p)) or [np.zeros((0, 2), np.float32)])
+def render_audio(
+    played: Timeline | Track, kit: Kit | None = None, rate: int = DEFAULT_RATE
+) -> np.ndarray:
+    """A whole track (or one score's timeline) as a normalised float32 array (frames, 2), folded
+    if loopable: the samples that a render streams to its file."""
+    p = plan(played, kit, rate)
+    return np.concatenate([b.copy() for b in blocks(p)] or [np.zeros((0, 2), np.float32)])

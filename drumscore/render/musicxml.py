@@ -17,6 +17,7 @@ from drumscore.errors import OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
+from drumscore.track import BEAT_RATE, Track
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
@@ -120,7 +121,7 @@ def build_score(
     # MuseScore heads the page with the movement title alone, so it carries the whole heading.
     score.metadata.movementName = timeline.heading
 
-    events = list(timeline.events())
+    hits = Track.single(timeline).hits(BEAT_RATE)  # the strokes as every render lays them out
     velocity = velocities(timeline, midimap)
     metres: dict[int, meter.TimeSignature] = {}
     layout_bars = bars(timeline)
@@ -152,7 +153,7 @@ def build_score(
                     measure.insert(0, expressions.RehearsalMark(HALF_MARK))
                 elif span.marker:
                     measure.insert(0, expressions.TextExpression(span.marker))
-            strokes = events[span.start : span.start + span.length]
+            strokes = hits[span.start : span.start + span.length]
             measure.append(
                 [
                     _stroke_note(e.drum, velocity[e.drum], words)

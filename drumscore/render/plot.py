@@ -11,7 +11,7 @@ from typing import Any
 
 from drumscore.analysis.compare import Comparison
 from drumscore.errors import OptionError, require
-from drumscore.model import Drum, Score
+from drumscore.model import Drum, Score, Section
 
 FORMATS = {".png": "png", ".svg": "svg"}
 CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
@@ -124,8 +124,8 @@ def cjk_font() -> str | None:
 
 def _labels(cjk: str | None) -> dict[str, str]:
     if cjk:
-        return {"half": "半", "head": "head", "touhu": "投壺 touhu"}
-    return {"half": "ban (half)", "head": "head", "touhu": "touhu"}
+        return {"half": "半", "head": Section.HEAD.label, "touhu": Section.TOUHU.label}
+    return {"half": "ban (half)", "head": Section.HEAD.value, "touhu": Section.TOUHU.value}
 
 
 def _name(score: Score, cjk: str | None, side: str) -> str:

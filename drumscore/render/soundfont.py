@@ -17,7 +17,7 @@ from drumscore.errors import DrumscoreError, InputMissingError, SoundFontError, 
 from drumscore.files.reading import open_input
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
-from drumscore.track import Track
+from drumscore.track import Track, as_track
 
 if TYPE_CHECKING:
     import fluidsynth
@@ -42,34 +42,22 @@ class Strike:
     off: int
 
 
-def strikes(timeline: Timeline, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
-    """Where each stroke starts, in frames, as the kit renderer places it; its note and velocity."""
-    midimap = midimap or MidiMap()
-    tempo = timeline.tempo
-    half = round(tempo.interval * rate / 2)
-    found = []
-    for event in timeline.events():
-        frame = max(0, tempo.onset_sample(event.k, rate) + round(event.offset * rate))
-        found.append(Strike(frame, midimap.note(event.drum), event.velocity, frame + half))
-    found.sort(key=lambda s: s.frame)
-    return found
-
-
-def track_strikes(track: Track, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
-    """The strikes of a drumscore.track.Track: its hits, count strokes on the count note."""
-    from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
+def strikes(played: Timeline | Track, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
+    """Where each hit of a track (or one score's timeline) starts, in frames, as the kit renderer
+    places it (drumscore.track's conductor); its note (count strokes on the count note), its
+    velocity, and its note-off half a beat later."""
+    from drumscore.render.midi import COUNT_NOTE
 
     midimap = midimap or MidiMap()
     found = []
-    for hit in track.hits(rate):
+    for hit in as_track(played).hits(rate):
+        if hit.muted:
+            continue
         note = COUNT_NOTE if hit.drum is None else midimap.note(hit.drum)
-        off = hit.frame + round(hit.timeline.tempo.interval * rate / 2)
+        off = hit.frame + round(hit.timeline.tempo.interval * hit.share * rate / 2)
         found.append(Strike(hit.frame, note, hit.velocity, off))
     found.sort(key=lambda s: s.frame)
     return found
-
-
-timeline_strikes = strikes
 
 
 def check_soundfont(path: str | Path) -> Path:
@@ -103,19 +91,17 @@ def _fluidsynth() -> ModuleType:
 
 
 def render_blocks(
-    timeline: Timeline,
+    played: Timeline | Track,
     soundfont: str | Path,
     rate: int,
     midimap: MidiMap | None = None,
     block_frames: int = 1 << 16,
-    strikes: list[Strike] | None = None,
     normalize: bool = True,
 ) -> tuple[int, Iterator]:
-    """(most frames, blocks): float32 stereo blocks of the timeline played by FluidSynth.
+    """(most frames, blocks): float32 stereo blocks of the track played by FluidSynth.
 
     The synthesiser is made (and the SoundFont loaded) here, before any block is asked for.
-    `strikes`, if given, are played instead of the timeline's (see track_strikes). With
-    `normalize` (the default) the render is peak-normalised like the kit's, to PEAK_DBFS: it is
+    With `normalize` (the default) the render is peak-normalised like the kit's, to PEAK_DBFS: it is
     played twice, once to find its peak and once to write it (FluidSynth plays the same events
     to the same samples), so it streams in blocks however long it is.
     """
@@ -126,7 +112,7 @@ def render_blocks(
             option="rate",
         )
     synth = open_synth(soundfont, rate)
-    plan = strikes if strikes is not None else timeline_strikes(timeline, rate, midimap)
+    plan = strikes(played, rate, midimap)
     tail = int(MAX_TAIL * rate)
     most = (plan[-1].off if plan else 0) + tail
     if not normalize:

@@ -91,7 +91,7 @@ def section_ranges(score: Score) -> dict[str, dict]:
             "pi": counts.pi,
             "gu": counts.gu,
             "strokes": counts.total,
-            "name": section.label,
+            "name": section.label if section.rite else section.span,
             "description": section.description,
         }
     return out

@@ -45,7 +45,8 @@ def score_html(score: Score) -> str:
     pattern = score.pattern
 
     sections = {
-        s.value: {"label": s.label, "counts": str(pattern.counts(s))} for s in pattern.sections()
+        s.value: {"label": s.label if s.rite else s.span, "counts": str(pattern.counts(s))}
+        for s in pattern.sections()
     }
     return render(
         "notebook.html",

@@ -18,12 +18,14 @@ from fake_audio import no_library
 
 from drumscore.cli import main
 from drumscore.corpus import resolve
+from drumscore.model import Drum
 from drumscore.play import audio as playback
 from drumscore.play import liveview, midiport
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 RATE = 44100
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -62,7 +64,11 @@ def test_what_the_device_receives_is_the_rendered_audio(tmp_path):
 
     heard, expected = strokes(captured, RATE), strokes(rendered, RATE)
     assert len(heard) == len(t)
-    assert [d for _, d in heard] == [d for _, d in expected] == [e.drum for e in t.events()]
+    assert (
+        [d for _, d in heard]
+        == [d for _, d in expected]
+        == [e.drum for e in Track.single(t).hits(44100)]
+    )
     offset = heard[0][0] - expected[0][0]  # the device's buffer of silence before the first block
     assert offset >= 0
     assert [o - offset for o, _ in heard] == [o for o, _ in expected]
@@ -71,7 +77,7 @@ def test_what_the_device_receives_is_the_rendered_audio(tmp_path):
     assert not np.any(captured[:offset])
 
     lines = [ln for ln in done.stdout.splitlines() if re.match(r"\s+\d+\s", ln)]
-    assert [ln.split()[3] for ln in lines] == [e.drum.symbol for e in t.events()]
+    assert [ln.split()[3] for ln in lines] == [e.drum.symbol for e in Track.single(t).hits(44100)]
 
 
 @requires_portaudio
@@ -156,7 +162,7 @@ def test_the_live_display_highlights_the_strokes_in_order(tmp_path):
         index = sum(ANSI.sub("", before).count(s) for s in "○□")
         shown.append((index, after[0]))
         assert liveview.HALF in ANSI.sub("", line)
-    assert shown == [(e.k % n, e.drum.symbol) for e in t.events()]
+    assert shown == [(e.k % n, e.drum.symbol) for e in Track.single(t).hits(44100)]
     assert out.index(liveview.HIDE_CURSOR) < out.index(liveview.HIGHLIGHT)
     tail = out[out.rindex(liveview.HIGHLIGHT) :]
     assert liveview.SHOW_CURSOR in tail
@@ -249,7 +255,7 @@ def test_midi_port_receives_each_stroke_with_its_note(monkeypatch, capsys):
     ons = [m for m in port.sent if m.type == "note_on" and m.velocity > 0]
     midimap = MidiMap()
     t = timeline("○□○半○□", "0.05")
-    assert [m.note for m in ons] == [midimap.note(e.drum) for e in t.events()]
+    assert [m.note for m in ons] == [midimap.note(e.drum) for e in Track.single(t).hits(44100)]
     assert all(m.channel == 9 for m in port.sent)
     assert port.closed
     assert "'Test Synth'" in capsys.readouterr().out
@@ -289,3 +295,18 @@ def test_list_ports_without_python_rtmidi_says_how_to_install_it(monkeypatch, ca
 )
 def test_bad_options_are_one_line_errors(argv, needle, capsys):
     assert needle in expect_error(argv, capsys)
+
+
+def test_play_minus_one_with_clicks_on_a_midi_port(monkeypatch, capsys):
+    """--only gu: the ○ strokes are shown and counted as played but not sent; --click 1 sends
+    the count note on every stroke."""
+    from drumscore.render.midi import COUNT_NOTE
+
+    port = RecordingPort()
+    monkeypatch.setattr(midiport, "open_port", lambda name: port)
+    argv = ["play", "○□○", "--interval", "0.05", "--midi-port", "synth", "--only", "gu"]
+    assert main([*argv, "--click", "1"]) == 0
+    ons = [m.note for m in port.sent if m.type == "note_on" and m.velocity > 0]
+    assert ons == [COUNT_NOTE, MidiMap().note(Drum.GU), COUNT_NOTE, COUNT_NOTE]
+    out = capsys.readouterr().out
+    assert "only 鼓" in out and "played 3 strokes" in out

@@ -123,3 +123,24 @@ def test_a_folder_that_cannot_be_made_is_one_error_before_any_work(tmp_path, cap
     code, out, err = run_cli(["render", "lu", "xue", "-o", template], capsys)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "cannot make the output folder" in err
+
+
+def test_a_batch_is_one_render_budget_refused_before_any_file(tmp_path, capsys):
+    """Each file alone is within 12 hours; together they are not."""
+    out = tmp_path / "out"
+    err = expect_error(
+        [
+            "render",
+            "lu",
+            "xue",
+            "--section",
+            "touhu",
+            "--duration",
+            "7h",
+            "-o",
+            f"{out}/{{key}}.mid",
+        ],
+        capsys,
+    )
+    assert "would last 14 h for 2 files together" in err and "12 hours" in err
+    assert not out.exists()

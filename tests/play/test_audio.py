@@ -21,6 +21,7 @@ from drumscore.play import audio as playback
 from drumscore.render.mix import render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 RATE = 44100
 
@@ -58,8 +59,8 @@ def test_the_feed_sounds_every_stroke_on_the_beat_with_its_drum():
     t = timeline("xue", "0.25")
     fed = read_all(playback.Feed(t), 512)
     heard = strokes(fed, RATE)
-    assert [d for _, d in heard] == [e.drum for e in t.events()]
-    for (onset, _), event in zip(heard, t.events(), strict=True):
+    assert [d for _, d in heard] == [e.drum for e in Track.single(t).hits(44100)]
+    for (onset, _), event in zip(heard, Track.single(t).hits(44100), strict=True):
         assert abs(onset - t.tempo.onset_sample(event.k, RATE)) <= 2
 
 
@@ -71,7 +72,7 @@ def test_a_looping_feed_starts_each_pass_on_the_beat():
     audio = feed.read(feed.onset(3 * n) - 100)  # three passes, tails overlapping the next
     heard = strokes(audio, RATE)
     assert len(heard) == 3 * n
-    drums = [e.drum for e in t.events()]
+    drums = [e.drum for e in Track.single(t).hits(44100)]
     assert [d for _, d in heard] == drums * 3
     for k, (onset, _) in enumerate(heard):
         assert abs(onset - feed.onset(k)) <= 2
@@ -176,8 +177,8 @@ def test_each_stroke_is_reported_when_the_stream_clock_says_it_is_heard(fake_sd)
     seen = []
     with playback.AudioPlayer(playback.Feed(t)) as player:
         start = time.monotonic()
-        for k in player.heard(len(t)):
-            seen.append((k, time.monotonic() - start))
+        for hit in player.hits():
+            seen.append((hit.k, time.monotonic() - start))
         player.wait()
     assert [k for k, _ in seen] == list(range(len(t)))
     for k, at in seen:
@@ -191,7 +192,7 @@ def test_the_player_reports_strokes_after_the_stream_ends_at_once(fake_sd):
     with playback.AudioPlayer(playback.Feed(t)) as player:
         player.wait()
         start = time.monotonic()
-        assert list(player.heard(len(t))) == list(range(len(t)))
+        assert [hit.k for hit in player.hits()] == list(range(len(t)))
         assert time.monotonic() - start < 0.1
 
 
@@ -289,7 +290,7 @@ def test_a_tempo_change_in_the_feed_counts_from_the_last_stroke_mixed():
     feed.set_tempo(Tempo.from_interval("0.2"))
     rest = read_all(feed, 512)
     heard = strokes(np.concatenate([first, rest]), RATE)
-    assert [d for _, d in heard] == [e.drum for e in t.events()]
+    assert [d for _, d in heard] == [e.drum for e in Track.single(t).hits(44100)]
     expected = [round(k * 0.25 * RATE) for k in range(3)]
     expected += [expected[-1] + round(m * 0.2 * RATE) for m in range(1, len(t) - 2)]
     assert [f for f, _ in heard] == pytest.approx(expected, abs=1)

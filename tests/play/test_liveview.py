@@ -12,6 +12,7 @@ from drumscore.model import Section
 from drumscore.play import liveview
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 NOTATION = "○□○○半□○□"  # five strokes before 半, three after
@@ -40,7 +41,7 @@ def plain(text: str) -> str:
 @pytest.mark.parametrize("section", [None, "touhu", "head"])
 def test_each_stroke_in_turn_is_the_one_highlighted(section):
     t = timeline(section)
-    for k, event in enumerate(t.events()):
+    for k, event in enumerate(Track.single(t).hits(44100)):
         index, symbol = highlighted(liveview.notation_line(t, k))
         assert index == k
         assert symbol == event.drum.symbol
@@ -80,7 +81,7 @@ def test_a_section_on_one_side_of_half_shows_half_on_the_other():
 def test_status_names_the_stroke_its_drum_and_its_side_of_half():
     t = timeline()
     half = resolve(NOTATION).pattern.half
-    for k, event in enumerate(t.events()):
+    for k, event in enumerate(Track.single(t).hits(44100)):
         status = liveview.status_line(t, k)
         assert f"stroke {k + 1}/{len(t.strokes)}" in status
         assert f"{event.drum.symbol} {event.drum.value}" in status
@@ -129,7 +130,9 @@ def test_plain_output_has_a_line_per_stroke_and_marks_half_and_each_pass():
     lines = [line for k in range(len(t)) for line in liveview.plain_lines(t, k)]
     strokes = [line for line in lines if not line.startswith("--")]
     assert len(strokes) == len(t)
-    assert [line.split()[3] for line in strokes] == [e.drum.symbol for e in t.events()]
+    assert [line.split()[3] for line in strokes] == [
+        e.drum.symbol for e in Track.single(t).hits(44100)
+    ]
     half = resolve(NOTATION).pattern.half
     first = lines.index("-- 半 --")
     assert lines[first + 1].split()[0] == str(half + 1)

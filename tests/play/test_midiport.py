@@ -15,6 +15,7 @@ from drumscore.play import midiport
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 
 class TimedPort:
@@ -41,24 +42,26 @@ def test_each_stroke_sends_its_drum_note_on_the_beat_then_a_note_off():
     t = timeline()
     midimap = MidiMap.from_option("38,36")
     port = TimedPort()
-    with midiport.MidiPlayer(port, t, midimap) as player:
-        assert list(player.heard(len(t))) == list(range(len(t)))
+    with midiport.MidiPlayer(port, Track.single(t), midimap) as player:
+        assert [h.k for h in player.hits()] == list(range(len(t)))
     ons = [(at, m) for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
     offs = [m for _, m in port.sent if m.type == "note_off" or m.velocity == 0]
-    assert [m.note for _, m in ons] == [midimap.note(e.drum) for e in t.events()]
-    assert [m.velocity for _, m in ons] == [midimap.velocity(e.drum) for e in t.events()]
+    assert [m.note for _, m in ons] == [midimap.note(e.drum) for e in Track.single(t).hits(44100)]
+    assert [m.velocity for _, m in ons] == [
+        midimap.velocity(e.drum) for e in Track.single(t).hits(44100)
+    ]
     assert len(offs) == len(ons)
     assert {m.channel for _, m in port.sent} == {PERCUSSION_CHANNEL}
     first = ons[0][0]
-    for (at, _), event in zip(ons, t.events(), strict=True):
+    for (at, _), event in zip(ons, Track.single(t).hits(44100), strict=True):
         assert at - first == pytest.approx(float(t.tempo.onset_seconds(event.k)), abs=0.03)
     assert port.closed
 
 
 def test_stopping_early_silences_the_sounding_note():
     port = TimedPort()
-    player = midiport.MidiPlayer(port, timeline(bpm=60))
-    strokes = player.heard()
+    player = midiport.MidiPlayer(port, Track.single(timeline(bpm=60)))
+    strokes = player.hits()
     next(strokes)  # the first note sounds; interrupted here
     player.close()
     kinds = [m.type for _, m in port.sent]
@@ -69,14 +72,14 @@ def test_stopping_early_silences_the_sounding_note():
 def test_a_loop_runs_on_past_the_end_of_the_timeline():
     t = timeline()
     port = TimedPort()
-    player = midiport.MidiPlayer(port, t)
-    heard = player.heard()
+    player = midiport.MidiPlayer(port, Track.single(t), loop=True)
+    heard = (hit.k for hit in player.hits() if hit is not None)
     ks = [next(heard) for _ in range(len(t) + 2)]
     player.close()
     assert ks == list(range(len(t) + 2))
     ons = [m.note for _, m in port.sent if m.type == "note_on" and m.velocity > 0]
     midimap = MidiMap()
-    drums = [e.drum for e in t.events()]
+    drums = [e.drum for e in Track.single(t).hits(44100)]
     assert ons[len(t) :] == [midimap.note(d) for d in drums[:2]]
 
 
@@ -133,11 +136,13 @@ def test_a_track_sends_its_count_on_the_wood_block_then_the_strokes():
 
     t = timeline()
     port = TimedPort()
-    with midiport.MidiPlayer(port, t) as player:
-        hits = [h for h in player.hits(Track.single(t, 2)) if h is not None]
+    with midiport.MidiPlayer(port, Track.single(t, 2)) as player:
+        hits = [h for h in player.hits() if h is not None]
     ons = [(at, m) for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
     assert [m.note for _, m in ons[:2]] == [COUNT_NOTE] * 2
-    assert [m.note for _, m in ons[2:]] == [MidiMap().note(e.drum) for e in t.events()]
+    assert [m.note for _, m in ons[2:]] == [
+        MidiMap().note(e.drum) for e in Track.single(t).hits(44100)
+    ]
     assert [h.is_count for h in hits] == [True, True] + [False] * len(t)
     first = ons[0][0]
     for k, (at, _) in enumerate(ons):
@@ -149,8 +154,8 @@ def test_a_tempo_change_on_a_port_takes_effect_at_the_next_note():
 
     t = timeline(bpm=300, repeats=2)
     port = TimedPort()
-    with midiport.MidiPlayer(port, t) as player:
-        for hit in player.hits(Track.single(t)):
+    with midiport.MidiPlayer(port, Track.single(t)) as player:
+        for hit in player.hits():
             if hit is not None and hit.k == 2:
                 player.set_tempo(Tempo.from_bpm(600))
     ons = [at for at, m in port.sent if m.type == "note_on" and m.velocity > 0]

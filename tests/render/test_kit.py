@@ -12,6 +12,7 @@ from drumscore.render.kit import KitError, Sample, builtin_kit, load_kit, read_s
 from drumscore.render.mix import plan, render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 
 def tone(freq: float, rate: int, seconds: float = 0.3, channels: int = 1) -> np.ndarray:
@@ -54,7 +55,7 @@ def test_user_kit_of_48k_mono_flac_renders_each_drum_on_its_beat(tmp_path):
     rate = 44100
     audio = render_audio(timeline, kit, rate)
     assert audio.shape[1] == 2
-    for event in timeline.events():
+    for event in Track.single(timeline).hits(44100):
         onset = event.k * rate
         before = audio[max(0, onset - 2000) : onset]
         after = audio[onset : onset + 4000]
@@ -237,3 +238,34 @@ def test_unreadable_sample_is_named(tmp_path):
     (tmp_path / "bad.wav").write_text("not audio")
     with pytest.raises(KitError, match=r"bad\.wav.*cannot be read"):
         load_kit(path)
+
+
+def long_sample(folder, seconds=59, rate=8000):
+    """A sample just under the 60 s limit: allowed alone."""
+    data = np.random.default_rng(0).standard_normal((seconds * rate, 1)).astype(np.float32) * 0.1
+    sf.write(str(folder / "long.wav"), data, rate, subtype="PCM_16")
+
+
+@pytest.mark.parametrize("times", [1000, 200])
+def test_a_kit_whose_samples_decode_past_the_memory_budget_is_refused_before_decoding(
+    tmp_path, monkeypatch, times
+):
+    long_sample(tmp_path)
+    names = ", ".join(['"long.wav"'] * times)
+    (tmp_path / "kit.toml").write_text(f"[pi]\nsamples = [{names}]\n[gu]\nsamples = 'long.wav'\n")
+    monkeypatch.setattr(
+        "drumscore.render.kit.read_sample", lambda *a: pytest.fail("a sample was decoded")
+    )
+    with pytest.raises(KitError) as err:
+        load_kit(tmp_path / "kit.toml")
+    megabytes = (times + 1) * 59 * 8000 * 8 / 1024**2
+    assert f"names {times + 1:,} samples that take {megabytes:,.0f} MiB" in str(err.value)
+    assert "512 MiB" in str(err.value)
+
+
+def test_a_kit_within_the_memory_budget_loads_its_long_samples(tmp_path):
+    long_sample(tmp_path)
+    names = ", ".join(['"long.wav"'] * 10)
+    (tmp_path / "kit.toml").write_text(f"[pi]\nsamples = [{names}]\n[gu]\nsamples = 'long.wav'\n")
+    kit = load_kit(tmp_path / "kit.toml")
+    assert len(kit.voice(Drum.PI).layers[0].samples) == 10

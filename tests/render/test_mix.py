@@ -17,6 +17,7 @@ from drumscore.render.kit import builtin_kit, load_kit
 from drumscore.render.mix import PEAK_DBFS, blocks, mix_range, normalise, peak, plan, render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 PI_CLICK, GU_CLICK = 0.5, 1.0
 LU1 = "○□○○□□○□○○□○□○□○○○□□○□○"
@@ -55,7 +56,7 @@ def test_each_stroke_starts_on_its_sample(tmp_path, rate, bpm):
     audio, file_rate = sf.read(str(out), dtype="float32", always_2d=True)
     assert file_rate == rate
     where, heights = clicks(audio)
-    events = list(timeline.events())
+    events = list(Track.single(timeline).hits(44100))
     assert where.tolist() == [expected_onset(e.k, bpm, rate) for e in events]
     gu = np.float32(10 ** (-1 / 20))
     for event, height in zip(events, heights, strict=True):

@@ -17,6 +17,7 @@ from drumscore.render.midimap import MidiMap
 from drumscore.render.soundfont import SoundFontError, check_soundfont, render_blocks, strikes
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
+from drumscore.track import Track
 
 GM = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
 
@@ -33,7 +34,7 @@ def synth_or_skip():
 def test_strikes_follow_the_timeline():
     tl = arrange(resolve("lu"), tempo=Tempo.from_bpm("37.3"), expression=Expression(40, 100))
     found = strikes(tl, 44100, MidiMap(pi_note=60, gu_note=36))
-    events = list(tl.events())
+    events = list(Track.single(tl).hits(44100))
     exact = [Fraction(k * 60 * 44100) / Fraction("37.3") for k in range(len(events))]
     assert [s.frame for s in found] == [int(x + Fraction(1, 2)) for x in exact]
     assert [s.note for s in found] == [60 if e.drum is Drum.PI else 36 for e in events]
@@ -52,7 +53,7 @@ def test_renders_through_the_real_synthesiser(tmp_path):
     assert len(audio) <= frames
     level = np.abs(audio).max(axis=1)
     assert level.max() > 0.05
-    for event in tl.events():
+    for event in Track.single(tl).hits(44100):
         onset = tl.tempo.onset_sample(event.k, rate)
         # FluidSynth starts a note on its next 64-frame step, and the attack follows.
         before = level[max(0, onset - 4000) : onset]

@@ -14,10 +14,11 @@ from audio_checks import count_strokes, strokes
 from cli_run import expect_error, run_cli
 
 from drumscore.corpus import resolve
-from drumscore.render.mix import render_track
+from drumscore.files.programme import load_programme
+from drumscore.render.mix import render_audio
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track, load_programme
+from drumscore.track import Track
 
 RATE = 44100
 
@@ -67,13 +68,13 @@ def test_count_in_then_the_pattern_and_a_loop_that_keeps_the_beat(tmp_path):
     expected_drum = [p * beats + 4 + k for p in range(2) for k in range(len(pattern))]
     assert count_beats == expected_count
     assert drum_beats == expected_drum
-    assert [d for _, d in drums] == [e.drum for e in pattern.events()] * 2
+    assert [d for _, d in drums] == [e.drum for e in Track.single(pattern).hits(44100)] * 2
 
 
 def test_the_ring_past_the_end_is_folded_onto_the_start():
     t = arrange(resolve("○□"), None, Tempo.from_bpm(120), 1)  # □ rings 1.6 s: past the end
-    folded = render_track(Track.single(t, 0, loopable=True))
-    plain = render_track(Track.single(t, 0))
+    folded = render_audio(Track.single(t, 0, loopable=True))
+    plain = render_audio(Track.single(t, 0))
     length = len(folded)
     assert length == RATE  # two beats of half a second
     expected = plain[:length].copy()
@@ -162,7 +163,7 @@ def test_the_rite_holds_its_rounds_in_order_with_the_pauses(rite):
         mine = [start + f for f in count_strokes(sounding, rate)]
         assert on_grid(mine, step, start) == list(range(item.count_in))
         played = [(start + f, d) for f, d in attacks(sounding, strokes(sounding, rate))]
-        assert [d for _, d in played] == [e.drum for e in item.timeline.events()]
+        assert [d for _, d in played] == [e.drum for e in Track.single(item.timeline).hits(44100)]
         beats = on_grid([f for f, _ in played], step, start)
         assert beats == list(range(item.count_in, item.beats))
         if item.pause:  # silence from the last ring to the next item

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from drumscore.cli.commands.render import _duration
@@ -21,12 +20,12 @@ from drumscore.display import table
 from drumscore.errors import OptionError
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
+from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
-from drumscore.timing import Tempo
-from drumscore.track import Hit, Track
+from drumscore.track import Track
 
 if TYPE_CHECKING:
-    from drumscore.play.audio import AudioPlayer
+    pass
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -115,10 +114,12 @@ def run(args: argparse.Namespace) -> int:
         counted = (
             f" after {plural(track.count_strokes, 'count stroke')}" if track.count_strokes else ""
         )
+        practice = track.items[0].practice.parameters
+        practice = f", {practice}" if practice else ""
         print(
             f"playing {track.description}: {plural(track.strokes, 'stroke')}{counted}, "
-            f"{float(first.bpm):g} per minute ({float(first.interval):g} s apart) on {where}"
-            + ("; q or Esc stops" if keys else "; Ctrl-C stops" if args.loop else ""),
+            f"{float(first.bpm):g} per minute ({float(first.interval):g} s apart){practice} "
+            f"on {where}" + ("; q or Esc stops" if keys else "; Ctrl-C stops" if args.loop else ""),
             flush=True,
         )
     played = _play(args, track, player, keys)
@@ -127,16 +128,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(
-    args: argparse.Namespace, track: Track, player: AudioPlayer | _MidiTrack, keys: bool
-) -> int:
+def _play(args: argparse.Namespace, track: Track, player: Player, keys: bool) -> int:
     """Play to the end (or until a key stops it), showing each hit; the strokes heard."""
     import contextlib
 
     controls = Controls(player, track.first.tempo.bpm)
     big = BigView if args.big else LiveView
     view = big(keys) if sys.stdout.isatty() else PlainView()
-    rate = getattr(player, "rate", 1_000_000)
+    rate = player.rate
     played = 0
     reader = KeyReader(controls.press) if keys else contextlib.nullcontext()
     with player, reader:
@@ -169,13 +168,12 @@ def _play(
     return played
 
 
-def _player(args: argparse.Namespace, track: Track) -> tuple[AudioPlayer | _MidiTrack, str]:
+def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
     """The player for the chosen output, and a description of where the sound goes."""
     if args.midi_port:
         midimap = MidiMap.from_option(args.midi_notes)
         port = midiport.open_port(args.midi_port)
-        player = midiport.MidiPlayer(port, track.first, midimap)
-        return _MidiTrack(player, track, args.loop), f"MIDI port {port.name!r}"
+        return midiport.MidiPlayer(port, track, midimap, args.loop), f"MIDI port {port.name!r}"
 
     from drumscore.play.audio import AudioPlayer, Feed, SoundFontFeed, choose_device
 
@@ -193,32 +191,6 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[AudioPlayer | _Midi
     else:
         feed = Feed(track, kit=kit, loop=args.loop)
     return AudioPlayer(feed, device), f"{device.name!r} ({device.hostapi})"
-
-
-class _MidiTrack:
-    """A MidiPlayer playing a whole track, with the audio player's interface."""
-
-    def __init__(self, player: midiport.MidiPlayer, track: Track, loop: bool) -> None:
-        self.player, self.track, self.loop = player, track, loop
-        self.rate = 1_000_000
-
-    def __enter__(self) -> _MidiTrack:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.player.close()
-
-    def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
-        return self.player.hits(self.track, self.loop, poll)
-
-    def set_tempo(self, tempo: Tempo) -> None:
-        self.player.set_tempo(tempo)
-
-    def command(self, name: str, *args: object) -> None:
-        self.player.command(name, *args)
-
-    def wait(self) -> None:
-        self.player.wait()
 
 
 def _list_devices() -> int:

@@ -8,22 +8,19 @@ from fractions import Fraction
 from drumscore.cli import render_batch, track_output
 from drumscore.cli import staff_output as staff
 from drumscore.cli.options import (
+    SECTION_HELP,
     add_rate_option,
     add_score_options,
     add_sound_options,
     add_tempo_options,
     only_with,
-    timeline_from_args,
 )
-from drumscore.cli.progress import CountedBlocks, progress_bar
-from drumscore.cli.report import plural
 from drumscore.duration import parse_duration
 from drumscore.errors import OptionError
-from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import audio_format, check_rate, kind_of
 from drumscore.render.midimap import MidiMap
-from drumscore.render.soundfont import render_blocks
-from drumscore.timeline import Timeline
+from drumscore.track import Track
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -76,7 +73,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
-AUDIO_FILES = ".wav, .flac or .ogg"
+AUDIO_FILES = track_output.AUDIO_FILES
 
 
 def _add_batch_options(p: argparse.ArgumentParser) -> None:
@@ -87,15 +84,19 @@ def _add_batch_options(p: argparse.ArgumentParser) -> None:
         "--section",
         default=None,
         metavar="NAME[,NAME...]",
-        help="touhu: 投壺, the strokes after 半; she: 射, the whole pattern (default); "
-        "head: the strokes before 半; a list such as touhu,she renders each",
+        help=f"{SECTION_HELP}; a list such as touhu,she renders each",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     if render_batch.is_batch(args):
-        return render_batch.run(args, render_one)
+        return render_batch.run(args, render_one, track_of)
     return render_one(args)
+
+
+def track_of(args: argparse.Namespace) -> Track:
+    """The track one render plays: the score (or --programme) with the options."""
+    return track_output.track_from_args(args, _duration(args), args.loopable)
 
 
 def render_one(args: argparse.Namespace) -> int:
@@ -110,30 +111,16 @@ def render_one(args: argparse.Namespace) -> int:
         audio_format(args.output, args.subtype, args.rate)
     if kind in staff.KINDS:
         staff.check(args, kind)
-    if track_output.wanted(args, kind):
-        return track_output.render(args, kind, midimap, _duration(args))
-    timeline = timeline_from_args(args, _duration(args))
-
-    if kind in staff.KINDS:
-        staff.check_timeline(args, timeline)
-        detail = staff.write(args, timeline, kind, midimap)
-    elif kind == "midi":
-        from drumscore.render.midi import midi_bytes
-
-        write_bytes(args.output, midi_bytes(timeline, midimap))
-        detail = f"MIDI channel 10: {midimap.describe()}"
-    else:
-        frames, sound = _render_audio(args, timeline, midimap)
-        detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo, {sound}"
-    tempo = timeline.tempo
-    if timeline.expression and timeline.expression.humanize_ms:
-        ex = timeline.expression
-        detail += f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
+    track_output.check_kind(args, kind)
+    track = track_of(args)
+    if kind not in staff.KINDS:
+        return track_output.render(args, kind, midimap, track)
+    timeline = track.first
+    track = Track.single(timeline)  # notation starts at the first stroke: no count-in
+    staff.check_timeline(args, timeline)
+    detail = staff.write(args, timeline, kind, midimap)
     if not args.quiet:
-        print(
-            f"wrote {args.output}: {timeline.description}, {plural(len(timeline), 'stroke')}, "
-            f"{float(tempo.bpm):g} per minute ({float(tempo.interval):g} s apart), {detail}"
-        )
+        print(f"wrote {args.output}: {track_output.summary(track)}, {detail}")
     return 0
 
 
@@ -158,40 +145,9 @@ def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
 
 
 def _duration(args: argparse.Namespace) -> Fraction | None:
+    """--duration as seconds, or None; refused beside --repeat."""
     if args.duration is None:
         return None
     if args.repeat is not None:
         raise OptionError("give --repeat N or --duration TIME, not both")
     return parse_duration(args.duration)
-
-
-def _render_audio(
-    args: argparse.Namespace, timeline: Timeline, midimap: MidiMap
-) -> tuple[int, str]:
-    """Stream the render to args.output in blocks: the frames written, and what played them."""
-    from drumscore.files.audio import stream_audio, tags_for
-
-    if args.soundfont:
-        frames, blocks = render_blocks(
-            timeline, args.soundfont, args.rate, midimap, normalize=not args.no_normalize
-        )
-        sound = f"SoundFont {args.soundfont}"
-    else:
-        from drumscore.render.kit import builtin_kit, load_kit
-        from drumscore.render.mix import blocks as mix_blocks
-        from drumscore.render.mix import check_unnormalised, plan
-
-        kit = load_kit(args.kit) if args.kit else builtin_kit()
-        p = plan(timeline, kit, args.rate)
-        if args.no_normalize:
-            check_unnormalised(p)
-        frames, blocks = p.length, mix_blocks(p, normalize=not args.no_normalize)
-        sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
-    sound += ", not normalised" if args.no_normalize else ", peak-normalised to -1 dBFS"
-
-    with progress_bar(frames, args.rate, args.quiet) as tick:
-        counted = CountedBlocks(blocks, tick)
-        stream_audio(
-            args.output, iter(counted), args.rate, frames, args.subtype, tags=tags_for(timeline)
-        )
-    return counted.frames, sound

@@ -1,0 +1,107 @@
+"""Programme files: items in order, each a score's section at its tempo, count-in and pause."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from drumscore.errors import DrumscoreError, ProgrammeError
+from drumscore.files.programme import builtin_programmes, load_programme
+from drumscore.model import Section
+from drumscore.timing import Tempo
+
+
+def test_the_built_in_programmes_are_listed():
+    assert "rite" in builtin_programmes()
+
+
+def test_the_built_in_rite_follows_the_yishu_reading():
+    track = load_programme("rite", state="xue")
+    keys = [i.timeline.score.key for i in track.items]
+    assert keys == ["xue/1@yishu", "xue/2@yishu", "xue/2@yishu"]
+    assert all(i.timeline.section is Section.TOUHU for i in track.items)
+    assert [bool(i.pause) for i in track.items] == [True, True, False]
+
+
+def test_a_programme_file(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(
+        '[[item]]\nscore = "lu"\nsection = "touhu"\nbpm = 90\nduration = "30s"\ncount_in = 2\n'
+        'pause = 5\n\n[[item]]\nscore = "○□○"\ninterval = 0.5\n',
+        encoding="utf-8",
+    )
+    track = load_programme(str(path), tempo=Tempo.from_bpm(120))
+    first, second = track.items
+    assert first.timeline.tempo.bpm == 90 and first.count_in == 2 and first.pause == 5
+    assert first.timeline.repeats == 30 * 90 // 60 // 12
+    assert second.timeline.tempo.interval == Fraction(1, 2) and second.label == "item 2"
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+def test_an_unknown_state_names_the_states():
+    with pytest.raises(ProgrammeError, match="choose lu or xue") as err:
+        load_programme("rite", state="qi")
+    assert err.value.option == "state"
+
+
+def test_a_missing_programme_names_the_built_in_ones(tmp_path):
+    with pytest.raises(ProgrammeError, match="rite"):
+        load_programme(str(tmp_path / "none.toml"))
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ('[[item]]\nscore = "lu"\ntempo = 3\n', "unknown key 'tempo'"),
+        ("title = 'x'\n", "[[item]]"),
+        ('[[item]]\nscore = "lu"\nrepeats = 2\nduration = "1m"\n', "not both"),
+        ('[[item]]\nscore = "lu"\nbpm = 0\n', "item 1: bpm"),
+        ('[[item]]\nscore = "nowhere"\n', "item 1: unknown score 'nowhere'"),
+        ('[[item]]\nscore = "lu"\npause = "soon"\n', "pause"),
+        ('[[item]]\nscore = "lu"\ncount_in = -1\n', "count_in"),
+        ("[[item]\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_programme_says_where(tmp_path, text, needle):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ProgrammeError) as err:
+        load_programme(str(path))
+    assert needle in str(err.value)
+
+
+def test_state_on_a_programme_that_names_its_scores_is_refused(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('[[item]]\nscore = "lu"\n', encoding="utf-8")
+    with pytest.raises(DrumscoreError, match="does nothing"):
+        load_programme(str(path), state="xue")
+
+
+def programme(tmp_path, items: int, duration: str, extra: str = "") -> str:
+    path = tmp_path / "long.toml"
+    entry = f'[[item]]\nscore = "lu"\nduration = "{duration}"\n{extra}\n'
+    path.write_text(entry * items, encoding="utf-8")
+    return str(path)
+
+
+def test_the_whole_programme_is_one_render_budget(tmp_path):
+    with pytest.raises(DrumscoreError) as err:
+        load_programme(programme(tmp_path, 3, "5h"))
+    assert "would last 14 h 59 min 18 s by item 3" in str(
+        err.value
+    )  # 3 × 782 passes of 23 s and "12 hours" in str(err.value)
+
+
+def test_ten_thousand_long_items_are_refused_at_the_second(tmp_path):
+    with pytest.raises(DrumscoreError, match="by item 2 of"):
+        load_programme(programme(tmp_path, 10_000, "12h"))
+
+
+def test_count_ins_and_pauses_count_toward_the_budget(tmp_path):
+    """Two items of 5 h 59 min fit; their count-ins and pauses push them past 12 hours."""
+    assert load_programme(programme(tmp_path, 2, "5h59m"))
+    with pytest.raises(DrumscoreError, match="count-ins and pauses included"):
+        load_programme(programme(tmp_path, 2, "5h59m", 'count_in = 4\npause = "2m"'))
