@@ -40,6 +40,7 @@ from drumscore.errors import (
     NotationError,
     OptionError,
     OutputError,
+    PerformanceError,
     PlaybackError,
     ProgrammeError,
     RuntimeFailure,
@@ -70,6 +71,7 @@ if TYPE_CHECKING:
     from drumscore.editions.extract import extract
     from drumscore.expression import Expression
     from drumscore.files.audio import write_audio
+    from drumscore.performance.check import check
     from drumscore.render.midi import to_midi
     from drumscore.render.mix import render_audio
     from drumscore.render.musicxml import musicxml_bytes
@@ -95,6 +97,7 @@ _LAZY = {
     "compare": "drumscore.analysis.compare",
     "collate": "drumscore.apparatus.align",
     "extract": "drumscore.editions.extract",
+    "check": "drumscore.performance.check",
 }
 
 
@@ -129,6 +132,7 @@ __all__ = [
     "OptionError",
     "OutputError",
     "Pattern",
+    "PerformanceError",
     "PlaybackError",
     "Position",
     "ProgrammeError",
@@ -146,6 +150,7 @@ __all__ = [
     "WriteError",
     "__version__",
     "arrange",
+    "check",
     "collate",
     "compare",
     "extract",

@@ -5,18 +5,15 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+import wcwidth
+
 from drumscore.model import Pattern
 
 
 def width(text: str) -> int:
-    """Terminal columns `text` takes: CJK ideographs count two, combining marks none."""
-    return sum(_columns(c) for c in text)
-
-
-def _columns(ch: str) -> int:
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    """Terminal columns `text` takes (wcwidth): CJK ideographs count two, combining marks none;
+    a control character, which prints nothing of its own, none."""
+    return sum(max(0, wcwidth.wcwidth(c)) for c in text)
 
 
 def char_name(ch: str) -> str:
@@ -44,7 +41,52 @@ def caret_display(text: str, line: int, column: int, *, context: int = 40) -> st
 
 
 def pad(text: str, columns: int) -> str:
+    """`text` padded with spaces to `columns` terminal columns (CJK counting two)."""
     return text + " " * max(0, columns - width(text))
+
+
+def cut(text: str, columns: int, ellipsis: str = "…") -> str:
+    """`text` cut to at most `columns` terminal columns, ending in `ellipsis` if cut; a wide
+    character that would straddle the edge is left out whole."""
+    if width(text) <= columns:
+        return text
+    room = columns - width(ellipsis)
+    kept, used = [], 0
+    for ch in text:
+        w = max(0, wcwidth.wcwidth(ch))
+        if used + w > room:
+            break
+        kept.append(ch)
+        used += w
+    return "".join(kept) + ellipsis if room >= 0 else ""
+
+
+def wrap(text: str, columns: int) -> list[str]:
+    """`text` broken into lines of at most `columns` terminal columns, at spaces where it can,
+    inside a word (CJK runs have no spaces) where it must."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if width(candidate) <= columns:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:
+            if width(line + ch) > columns and line:
+                lines.append(line)
+                line = ""
+            line += ch
+    lines.append(line)
+    return lines
+
+
+def centre(text: str, columns: int) -> str:
+    """`text` centred in `columns` terminal columns (cut first if wider), right side unpadded."""
+    text = cut(text, columns)
+    return " " * ((columns - width(text)) // 2) + text
 
 
 def table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:

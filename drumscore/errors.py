@@ -97,6 +97,11 @@ class SoundFontError(DrumscoreError, ValueError):
     """A SoundFont that cannot be used."""
 
 
+class PerformanceError(DrumscoreError, ValueError):
+    """A performance (a recording or a MIDI file) with no strokes to check, or that cannot be
+    the score it is checked against."""
+
+
 class RuntimeFailure(DrumscoreError, RuntimeError):
     """The input was good, but something drumscore relies on failed: exit status 1."""
 
@@ -183,6 +188,7 @@ __all__ = [
     "NotationError",
     "OptionError",
     "OutputError",
+    "PerformanceError",
     "PlaybackError",
     "ProgrammeError",
     "RuntimeFailure",

@@ -10,22 +10,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 DEVICE = "drumscore_capture"
-
-
-def _portaudio_missing() -> str:
-    try:
-        import sounddevice  # noqa: F401
-    except OSError as exc:
-        return f"the PortAudio library is missing ({exc}); CI installs libportaudio2"
-    except ImportError:
-        return "the sounddevice package is not installed"
-    return ""
-
-
-requires_portaudio = pytest.mark.skipif(bool(_portaudio_missing()), reason=_portaudio_missing())
 
 
 def alsa_env(home: Path, capture: Path | str) -> dict[str, str]:

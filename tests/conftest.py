@@ -1,14 +1,84 @@
 """Fixtures every test folder can use: the command line run in-process, the one shape of a
-bad-input error, and the source passages in tests/sources/.
+bad-input error, the source passages in tests/sources/; the `requires` marker for system tools;
+and a home, data, cache and editions folder of its own for every test.
 
 The helpers behind them (cli_run, sourcefiles) can still be imported by bare name.
 """
 
-from collections.abc import Callable
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import cli_run
 import pytest
 import sourcefiles
+import system_tools
+
+#: Where a test's user folders point: HOME and the XDG folders (platformdirs follows them),
+#: matplotlib's; drumscore's editions folder is then the one in XDG_DATA_HOME (none listed).
+USER_FOLDERS: dict[str, str | None] = {
+    "HOME": "home",
+    "XDG_DATA_HOME": "home/.local/share",
+    "XDG_CACHE_HOME": "home/.cache",
+    "XDG_CONFIG_HOME": "home/.config",
+    "XDG_STATE_HOME": "home/.local/state",
+    "MPLCONFIGDIR": "home/.config/matplotlib",
+    "DRUMSCORE_EDITIONS": None,
+}
+
+
+def _point_user_folders(root: Path) -> None:
+    for name, sub in USER_FOLDERS.items():
+        if sub is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = str(root / sub)
+    (root / "home").mkdir(parents=True, exist_ok=True)
+
+
+# Before any test module is imported (matplotlib settles its folders on import), the whole run
+# gets folders in a temporary directory; each test then gets its own under tmp_path.
+_SESSION = tempfile.TemporaryDirectory(prefix="drumscore-tests-")
+_SAVED = {name: os.environ.get(name) for name in USER_FOLDERS}
+_point_user_folders(Path(_SESSION.name))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "requires(*tools): skip unless each system tool is here (tests/system_tools.py)"
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for name, value in _SAVED.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    _SESSION.cleanup()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """@pytest.mark.requires("musescore", ...): skip, saying what is missing and its package."""
+    for mark in item.iter_markers("requires"):
+        for tool in mark.args:
+            why = system_tools.missing(tool)
+            if why:
+                pytest.skip(f"needs {tool}: {why}")
+
+
+@pytest.fixture(autouse=True)
+def own_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """HOME, the XDG folders and the editions folder inside this test's temporary folders."""
+    saved = {name: os.environ.get(name) for name in USER_FOLDERS}
+    _point_user_folders(tmp_path_factory.mktemp("user"))
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture

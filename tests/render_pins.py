@@ -12,6 +12,8 @@ import json
 import shutil
 from pathlib import Path
 
+from system_tools import SOUNDFONT, missing
+
 #: name → (arguments after 'drumscore render', the output file or template). OUT stands for the
 #: output folder.
 CASES: dict[str, list[str]] = {
@@ -76,16 +78,14 @@ CASES: dict[str, list[str]] = {
         *("-o", "OUT/b/{key}-{section}.mid"),
     ],
     "soundfont.wav": [
-        *("lu", "--section", "touhu", "--soundfont", "/usr/share/sounds/sf2/FluidR3_GM.sf2"),
+        *("lu", "--section", "touhu", "--soundfont", str(SOUNDFONT)),
         *("-o", "OUT/sf.wav"),
     ],
     "soundfont-countin.wav": [
         *("lu/2", "--section", "touhu", "--count-in", "2"),
-        *("--soundfont", "/usr/share/sounds/sf2/FluidR3_GM.sf2", "-o", "OUT/sfc.wav"),
+        *("--soundfont", str(SOUNDFONT), "-o", "OUT/sfc.wav"),
     ],
 }
-
-SOUNDFONT = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
 
 
 def needs_soundfont(name: str) -> bool:
@@ -93,14 +93,9 @@ def needs_soundfont(name: str) -> bool:
 
 
 def can_run(name: str) -> bool:
-    """A SoundFont case needs FluidSynth and the SoundFont; the others only the package."""
-    if not needs_soundfont(name):
-        return True
-    try:
-        import fluidsynth  # noqa: F401
-    except (ImportError, OSError):
-        return False
-    return SOUNDFONT.is_file()
+    """A SoundFont case needs FluidSynth and the SoundFont (as the requires marker finds them);
+    the others only the package."""
+    return not needs_soundfont(name) or not (missing("fluidsynth") or missing("soundfont"))
 
 
 def argv(name: str, out: Path) -> list[str]:

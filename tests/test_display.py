@@ -3,7 +3,7 @@
 import pytest
 
 from drumscore import parse
-from drumscore.display import caret_display, char_name, divided, table, width
+from drumscore.display import caret_display, centre, char_name, cut, divided, table, width
 
 
 def test_width_counts_ideographs_twice_and_combining_marks_not_at_all():
@@ -43,3 +43,19 @@ def test_char_name_gives_the_code_point_of_anything(ch):
 
 def test_a_fault_beyond_the_text_shows_an_empty_line_not_an_error():
     assert caret_display("○□", 5, 1).splitlines()[1].strip() == "^"
+
+
+def test_widths_count_cjk_as_two_columns_and_controls_as_none():
+    assert width("吳澄本") == 6 and width("lu/2") == 4 and width("e\u0301") == 1
+    assert width("\x07") == 0
+
+
+@pytest.mark.parametrize("columns", [1, 5, 6, 7, 12])
+def test_cut_and_centre_keep_to_the_columns_and_never_halve_a_wide_character(columns):
+    text = "禮記注疏 · 魯鼓"
+    short = cut(text, columns)
+    assert width(short) <= columns
+    assert short == text or short.endswith("…")
+    assert short.rstrip("…") == text[: len(short.rstrip("…"))]  # whole characters, in order
+    assert width(centre(text, columns)) <= columns
+    assert centre("鼓", 6) == "  鼓"

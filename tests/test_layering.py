@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "drumscore"
-JOBS = ("render", "files", "play", "editions", "analysis", "apparatus", "site")
+JOBS = ("render", "files", "play", "editions", "analysis", "apparatus", "site", "performance")
 CORE = sorted(p for p in PACKAGE.glob("*.py") if p.name not in {"__init__.py", "__main__.py"})
 #: Leaves of a job folder that the core may use: they import nothing of drumscore but errors.
 LEAVES = {"drumscore.files.reading"}

@@ -27,3 +27,11 @@ def test_the_python_api_example_runs_as_written(tmp_path, monkeypatch):
     assert info.samplerate == 44100 and info.channels == 2
     assert (tmp_path / "xue2.mid").read_bytes().startswith(b"MThd")
     assert names["notation"].lstrip().startswith(b"<?xml")
+
+
+def test_the_debian_packages_readme_names_are_those_ci_installs():
+    text = README.read_text(encoding="utf-8")
+    named = re.search(r"sudo apt-get install ([^\n`]+)\n", text).group(1).split()
+    listed = Path(README.parent, ".ci", "apt-packages").read_text(encoding="utf-8")
+    ci = [line.split("#")[0].strip() for line in listed.splitlines()]
+    assert named == [p for p in ci if p]

@@ -33,7 +33,7 @@ MEI = "http://www.music-encoding.org/ns/mei"
 ID = "{http://www.w3.org/XML/1998/namespace}id"
 
 #: Staff positions (from the bottom line, 0) of each drum on the five-line percussion staff.
-LOC = {"○": "5", "□": "1"}
+LOC = {"○": "1", "□": "5"}  # ○ 鼙 the lower drum, as in every output (README)
 HEAD = {"○": "circle", "□": "rectangle"}
 
 

@@ -13,13 +13,23 @@ from types import FrameType
 from typing import NoReturn
 
 from drumscore import __version__
-from drumscore.cli.commands import collate, compare, corpus, extract, play, render, serve, site
+from drumscore.cli.commands import (
+    check,
+    collate,
+    compare,
+    corpus,
+    extract,
+    play,
+    render,
+    serve,
+    site,
+)
 from drumscore.cli.options import error_message
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files.atomic import on_stale_removed
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = (corpus, render, play, extract, compare, collate, site, serve)
+COMMANDS = (corpus, render, play, extract, compare, collate, check, site, serve)
 
 #: Exit status: 2 for bad input or usage, 1 for a runtime failure (see errors.RuntimeFailure).
 EXIT_USAGE = EXIT_INPUT
@@ -85,6 +95,7 @@ GUIDES = {
     "docs/play.md": "playing a score live",
     "docs/extract.md": "reading the scores out of an edition",
     "docs/compare.md": "comparing scores and collating the editions",
+    "docs/check.md": "checking a performance against a score",
 }
 
 

@@ -8,14 +8,17 @@ programme at the end of the pass; q stops at the end of the pass; Esc (or Ctrl-C
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shutil
+import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from types import FrameType
 from typing import Any, ClassVar
 
 from drumscore.play import liveview
@@ -172,8 +175,22 @@ class PlainView:
         sys.stdout.flush()
 
 
+def terminal_size() -> os.terminal_size:
+    """The terminal's size now, from the terminal itself (COLUMNS and LINES, which a resize
+    leaves stale, only when stdout is no terminal)."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size()
+
+
 class LiveView:
-    """Repaints the notation and status in place on a terminal, the stroke heard highlighted."""
+    """Repaints the notation and status in place on a terminal, the stroke heard highlighted.
+
+    Every line fits the terminal's width (liveview.fit), so the lines painted are the rows to
+    repaint; when the terminal is resized (SIGWINCH, or a new size seen at the next show) the
+    screen is cleared and painted afresh, as the terminal may have rewrapped what was there.
+    """
 
     def __init__(self, keys: bool) -> None:
         self.lv = liveview
@@ -181,23 +198,44 @@ class LiveView:
         self.painted = 0
         self.last: Hit | None = None
         self.state: LiveState | None = None
+        self.size = terminal_size()
+        self.resized = False
+        self._winch: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
+        # only the main thread may set a handler; elsewhere the size is checked at each show
+        with contextlib.suppress(AttributeError, ValueError):
+            self._winch = signal.signal(signal.SIGWINCH, self._on_resize)
         sys.stdout.write(liveview.HIDE_CURSOR)
 
+    def _on_resize(self, signum: int, frame: FrameType | None) -> None:
+        self.resized = True
+
+    def _new_size(self) -> bool:
+        """Whether the terminal changed size since the last paint (and note its size now)."""
+        size = terminal_size()
+        changed = self.resized or size != self.size
+        self.size, self.resized = size, False
+        return changed
+
     def show(self, hit: Hit | None, state: LiveState) -> None:
-        if hit is None and state == self.state:
+        resized = self._new_size()
+        if hit is None and state == self.state and not resized:
             return  # nothing new to show
         self.state = state
         hit = hit or self.last
         if hit is None:
             return
         self.last = hit
-        columns = shutil.get_terminal_size().columns
-        lines = self.lv.hit_frame(hit, state, columns, self.keys)
+        if resized:
+            sys.stdout.write(self.lv.CLEAR_SCREEN)
+            self.painted = 0
+        lines = self.lv.hit_frame(hit, state, self.size.columns, self.keys)
         sys.stdout.write(self.lv.repaint(lines, self.painted))
         sys.stdout.flush()
         self.painted = len(lines)
 
     def close(self) -> None:
+        if self._winch is not None:
+            signal.signal(signal.SIGWINCH, self._winch)
         sys.stdout.write(self.lv.restore())
         sys.stdout.flush()
 
@@ -214,19 +252,23 @@ class BigView(LiveView):
         self.big = False
 
     def show(self, hit: Hit | None, state: LiveState) -> None:
-        if hit is None and state == self.state:
+        size, resized = self.size, self.resized  # as LiveView.show will see them
+        now = terminal_size()
+        if hit is None and state == self.state and not resized and now == size:
             return
         hit = hit or self.last
         if hit is None:
             return
-        size = shutil.get_terminal_size()
-        lines = self.lv.big_frame(hit, state, size.columns, size.lines)
+        lines = self.lv.big_frame(hit, state, now.columns, now.lines)
         if lines is None:
             if self.big:
-                sys.stdout.write("\x1b[H\x1b[2J")
+                sys.stdout.write(self.lv.CLEAR_SCREEN)
                 self.big, self.painted = False, 0
             super().show(hit, state)
             return
+        if resized or now != size or not self.big:
+            sys.stdout.write(self.lv.CLEAR_SCREEN)
+        self.size, self.resized = now, False
         self.last, self.state = hit, state
         self.big = True
         sys.stdout.write(self.lv.paint_screen(lines))

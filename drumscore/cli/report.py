@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from drumscore import display
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from drumscore.apparatus.align import Apparatus, Place, StatedCheck
     from drumscore.apparatus.groups import Groups
     from drumscore.editions.extract import Extraction, Found
+    from drumscore.performance.check import Check
+    from drumscore.track import Track
 
 #: The mark under each aligned column of a comparison.
 MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
@@ -320,8 +323,8 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
             cite = w.provenance.citation if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
             seen.setdefault(w.siglum, f"{w.described}{mark}" + (f" — {cite}" if cite else ""))
-    width = max(len(s) for s in seen)
-    return [f"  {siglum:<{width}}  {what}" for siglum, what in seen.items()]
+    widest = max(display.width(s) for s in seen)
+    return [f"  {display.pad(siglum, widest)}  {what}" for siglum, what in seen.items()]
 
 
 def format_apparatus(a: Apparatus) -> list[str]:
@@ -485,3 +488,173 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
         signs = plural(extraction.skipped, "stroke sign")
         out.append(f"  left as prose: {signs} outside the patterns")
     return "\n".join(out)
+
+
+# --- check ------------------------------------------------------------------------------------
+
+
+def _drum(drum: Any) -> str:
+    return f"{drum.symbol} {drum.value}" if drum is not None else "—"
+
+
+def check_data(c: Check) -> dict[str, Any]:
+    """What `drumscore check --json` prints: the fitted beat, every stroke of the score with what
+    was heard for it (index from 1), and the missed, extra, wrong and doubtful strokes."""
+    t = c.timeline
+    performance = c.performance
+    n = len(t.strokes)
+    return {
+        "performance": {
+            "file": performance.path,
+            "kind": performance.kind,
+            "duration_s": round(performance.duration, 3),
+            "strokes": len(performance),
+            "drums_told": performance.how
+            + (", names swapped to fit the score" if c.swapped else ""),
+            "notes": list(performance.notes),
+        },
+        "score": {
+            "key": t.score.key,
+            "title": t.score.title,
+            "section": t.section.value,
+            "repeats": t.repeats,
+            "strokes": len(c.strokes),
+        },
+        "tempo_bpm": round(c.tempo_bpm, 4),
+        "interval_s": round(c.interval, 6),
+        "start_s": round(c.start, 6),
+        "mean_abs_offset_ms": round(c.mean_abs_ms, 3),
+        "max_abs_offset_ms": round(abs(c.largest.offset_ms or 0.0), 3),
+        "max_abs_offset_stroke": c.largest.index,
+        "drift_bpm": round(c.drift_bpm, 4),
+        "tempo_first_bpm": round(c.tempo_first, 4),
+        "tempo_last_bpm": round(c.tempo_last, 4),
+        "strokes": [
+            {
+                "index": s.index,
+                "pass": (s.index - 1) // n + 1,
+                "stroke": (s.index - 1) % n + 1,
+                "expected": s.expected.symbol,
+                "heard": s.heard.symbol if s.heard is not None else None,
+                "time_s": None if s.time is None else round(s.time, 6),
+                "offset_ms": None if s.offset_ms is None else round(s.offset_ms, 3),
+                "wrong": s.wrong,
+                "doubtful": s.doubtful,
+            }
+            for s in c.strokes
+        ],
+        "missing": [s.index for s in c.missing],
+        "extra": [
+            {
+                "time_s": round(e.time, 6),
+                "heard": e.drum.symbol,
+                "after": e.after,
+                "offset_ms": round(e.offset_ms, 3),
+                "doubtful": e.doubtful,
+            }
+            for e in c.extra
+        ],
+        "wrong": [s.index for s in c.wrong],
+        "doubtful": [s.index for s in c.doubtful],
+    }
+
+
+def format_check(c: Check) -> str:
+    """What `drumscore check` prints: the summary (tempo, offsets, drift, missed, extra, wrong
+    strokes) and a row per stroke of the score."""
+    t = c.timeline
+    p = c.performance
+    largest = c.largest
+    seconds = 60 / c.tempo_first, 60 / c.tempo_last
+    drums = p.how + (" (the two groups' names swapped to fit the score)" if c.swapped else "")
+    lines = [
+        f"{p.path}: {plural(len(p), 'stroke')} heard in {p.duration:.1f} s "
+        f"({'MIDI' if p.kind == 'midi' else 'audio'}; drums told {drums})",
+        f"against {t.description}: {plural(len(c.strokes), 'stroke')}",
+        "",
+        f"tempo      {c.tempo_bpm:.2f} strokes a minute ({c.interval:.4f} s apart), the even beat "
+        f"fitted to {plural(len(c.matched), 'stroke')} by least squares",
+        f"offsets    mean {c.mean_abs_ms:.1f} ms, largest {abs(largest.offset_ms or 0):.1f} ms "
+        f"(stroke {largest.index}, {'late' if (largest.offset_ms or 0) > 0 else 'early'})",
+        f"drift      {c.drift_bpm:+.2f} strokes a minute from the first stroke to the last "
+        f"({c.tempo_first:.2f} → {c.tempo_last:.2f}; {seconds[0]:.4f} s → {seconds[1]:.4f} s)",
+        "missed     " + (", ".join(f"{s.index} {_drum(s.expected)}" for s in c.missing) or "none"),
+        "extra      "
+        + (
+            ", ".join(
+                f"{_drum(e.drum)} at {e.time:.3f} s (after stroke {e.after})" for e in c.extra
+            )
+            or "none"
+        ),
+        "wrong drum "
+        + (
+            ", ".join(
+                f"{s.index} ({_drum(s.expected)} expected, {_drum(s.heard)} heard)" for s in c.wrong
+            )
+            or "none"
+        ),
+    ]
+    if c.doubtful or any(e.doubtful for e in c.extra):
+        lines.append(
+            "doubtful   the drum of strokes "
+            + ", ".join(str(s.index) for s in c.doubtful)
+            + (" and of some extra strokes" if any(e.doubtful for e in c.extra) else "")
+            + " sounds between the two: marked ?"
+        )
+    lines += [f"note       {note}" for note in p.notes]
+    rows = []
+    for s in c.strokes:
+        if s.missed:
+            rows.append([str(s.index), _drum(s.expected), "—", "", "missed"])
+            continue
+        mark = "?" if s.doubtful else ""
+        rows.append(
+            [
+                str(s.index),
+                _drum(s.expected),
+                _drum(s.heard) + mark,
+                f"{s.offset_ms:+.1f} ms",
+                "wrong drum" if s.wrong else "",
+            ]
+        )
+    header = ["stroke", "expected", "heard", "offset", ""]
+    if not any(row[-1] for row in rows):
+        header, rows = header[:-1], [row[:-1] for row in rows]
+    lines += ["", table(rows, header)]
+    return "\n".join(lines)
+
+
+# --- render -----------------------------------------------------------------------------------
+
+
+def render_data(track: Track, output: str, rate: int) -> dict[str, Any]:
+    """What `drumscore render --json` prints: the file, the reading and tempo, and every stroke
+    as rendered (laid out at `rate` frames a second): its time, the humanizing offset applied
+    to it, its velocity, and whether it was muted."""
+    timeline = track.first
+    tempo = timeline.tempo
+    expression = timeline.expression
+    humanize = expression.humanize_ms if expression is not None else 0.0
+    return {
+        "output": output,
+        "key": timeline.score.key,
+        "description": timeline.description,
+        "section": timeline.section.value,
+        "repeats": timeline.repeats,
+        "tempo_bpm": float(tempo.bpm),
+        "interval_s": float(tempo.interval),
+        "humanize_ms": humanize,
+        "seed": expression.seed if expression is not None and humanize else None,
+        "strokes": [
+            {
+                "index": hit.k + 1,
+                "drum": hit.drum.symbol,
+                "time_s": hit.frame / rate,
+                "offset_ms": hit.offset * 1000,
+                "velocity": hit.velocity,
+                "muted": hit.muted,
+            }
+            for hit in track.hits(rate)
+            if hit.drum is not None and not hit.click
+        ],
+    }

@@ -76,6 +76,14 @@ def check_engraver(args: argparse.Namespace, kind: str) -> None:
         )
 
 
+#: The noteheads as each writer leaves them: MusicXML asks for round (so) and square (la); Verovio
+#: draws both (drumscore gives it the round head); MuseScore 3 has no round head (docs/notation.md).
+HEADS = {
+    "musicxml": "○ round and □ square noteheads",
+    "musescore": "○ as MuseScore's slanted open oval and □ square noteheads",
+}
+
+
 def engraver(args: argparse.Namespace) -> str:
     return args.engraver or "verovio"
 
@@ -94,7 +102,7 @@ def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: Midi
     """Write the notation file(s) for `timeline`; return the detail for the summary line."""
     suffix = Path(args.output).suffix.lower()
     count = len(bars(timeline))
-    shape = f"{plural(count, 'bar')}, ○ round and □ square noteheads"
+    shape = f"{plural(count, 'bar')}, {HEADS['musicxml']}"
     if kind == "notation":
         if NOTATION[suffix] == "mxl":
             write_bytes(args.output, mxl_bytes(timeline, midimap, args.lyrics))
@@ -107,6 +115,7 @@ def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: Midi
     if engraver(args) == "musescore":
         engraving = engrave(document, fmt, dpi=args.dpi)
         by = "MuseScore"
+        shape = f"{plural(count, 'bar')}, {HEADS['musescore']}"
     else:
         engraving = verovio.engrave(document, fmt, dpi=args.dpi)
         by = "Verovio"

@@ -27,6 +27,8 @@ LIMITS = {
     "passage": 4 * MiB,
     "kit sample": 256 * MiB,
     "SoundFont": 2048 * MiB,
+    "performance": 2048 * MiB,
+    "MIDI performance": 16 * MiB,
 }
 
 #: What to do about a file over the limit.

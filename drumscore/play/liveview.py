@@ -6,9 +6,10 @@ terminal. Stroke numbers run on past the end of the timeline when it loops.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from drumscore.display import width
+from drumscore.display import centre, cut, width
 from drumscore.model import Section
 from drumscore.timeline import Timeline
 from drumscore.track import Hit
@@ -19,6 +20,9 @@ DIM, DIM_END = "\x1b[2m", "\x1b[22m"
 HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
 RESET = "\x1b[0m"
 CLEAR_LINE = "\x1b[2K"
+CLEAR_SCREEN = "\x1b[H\x1b[2J"
+#: Terminal control sequences, which take no columns on screen.
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 HALF = "│半│"
 
@@ -107,9 +111,42 @@ def frame(timeline: Timeline, k: int, columns: int = 80, loop: bool = False) -> 
 
 
 def repaint(lines: list[str], previous: int) -> str:
-    """Text that replaces the `previous` lines last painted (0 for the first paint) with `lines`."""
+    """Text that replaces the `previous` lines last painted (0 for the first paint) with `lines`.
+
+    The lines must each fit the terminal (see `fit`): the count of rows to go back up over is the
+    count of lines, which holds only if the terminal wrapped none of them."""
     up = f"\r\x1b[{previous - 1}A" if previous > 1 else "\r"
-    return (up if previous else "") + "\n".join(CLEAR_LINE + line for line in lines)
+    return (up if previous else "") + "\n".join(CLEAR_LINE + line for line in lines) + "\x1b[J"
+
+
+def shown_width(line: str) -> int:
+    """Columns `line` takes on screen: CJK two, control sequences none."""
+    return width(_CONTROL.sub("", line))
+
+
+def fit(lines: list[str], columns: int) -> list[str]:
+    """Every line within `columns` - 1 terminal columns, so the terminal wraps none of them (and
+    the last column stays free: writing there makes some terminals scroll). A line of fields (set
+    apart by two spaces, or by " · " in the keys) is wrapped between fields, indented like the
+    line; what is still too wide is cut with an ellipsis."""
+    limit = max(1, columns - 1)
+    out: list[str] = []
+    for line in lines:
+        if shown_width(line) <= limit:
+            out.append(line)
+            continue
+        plain = _CONTROL.sub("", line)
+        indent = plain[: len(plain) - len(plain.lstrip(" "))]
+        gap = " · " if " · " in plain else "  "
+        current = ""
+        for field in (f for f in plain.strip().split(gap) if f):
+            joined = f"{current}{gap}{field}" if current else field
+            if current and width(indent + joined) > limit:
+                out.append(cut(indent + current, limit))
+                joined = field
+            current = joined
+        out.append(cut(indent + current, limit))
+    return out
 
 
 def restore() -> str:
@@ -159,7 +196,7 @@ def keys_line(columns: int = 80, items: int = 1) -> str:
     line = "  keys: " + " · ".join(words)
     if width(line) > columns:
         line = "  " + " · ".join(words)
-    return line if width(line) <= columns else line[: max(0, columns - 1)] + "…"
+    return cut(line, columns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +247,8 @@ def hit_frame(hit: Hit, state: LiveState, columns: int = 80, keys: bool = False)
     if state.items > 1:
         lines.insert(0, item_line(state))
     if keys:
-        lines.append(keys_line(columns, state.items))
-    return lines
+        lines.append(keys_line(10_000, state.items))  # all the keys, wrapped by fit
+    return fit(lines, columns)
 
 
 # --- the display for the room: --big ---------------------------------------------------------
@@ -297,11 +334,12 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
     picture = big_shape(shape, size)
     if len(picture) > room or max(width(p) for p in picture) > columns:
         picture = big_shape(shape, max(5, room // 2))
-    body = [c.center(columns).rstrip() for c in top] + [""]
-    pad = max(0, (columns - max(width(p) for p in picture)) // 2)
-    body += [" " * pad + p for p in picture] + [""]
-    body += [c.center(columns).rstrip() for c in below]
-    body += [""] * max(0, rows - len(body) - 1) + [keys]
+    limit = columns - 1  # the last column stays free, so no line wraps (see fit)
+    body = [centre(c, limit) for c in top] + [""]
+    pad = max(0, (limit - max(width(p) for p in picture)) // 2)
+    body += [cut(" " * pad + p, limit) for p in picture] + [""]
+    body += [centre(c, limit) for c in below]
+    body += [""] * max(0, rows - len(body) - 1) + [cut(keys, limit)]
     return body[:rows]
 
 

@@ -29,10 +29,11 @@ GM_DRUM_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class MidiMap:
-    """Note and velocity per drum. Default: 鼙 → 45 Low Tom, soft; 鼓 → 41 Low Floor Tom, loud."""
+    """Note and velocity per drum. Default, after the 釋文 (鼙 其聲下, 鼓 其聲高) as the built-in
+    kit reads it: 鼙 → 41 Low Floor Tom, soft and low; 鼓 → 45 Low Tom, loud and higher."""
 
-    pi_note: int = 45
-    gu_note: int = 41
+    pi_note: int = 41
+    gu_note: int = 45
     pi_velocity: int = DEFAULT_VELOCITY[Drum.PI]
     gu_velocity: int = DEFAULT_VELOCITY[Drum.GU]
 
@@ -44,10 +45,10 @@ class MidiMap:
 
     @classmethod
     def from_option(cls, text: str | None) -> MidiMap:
-        """Parse midi_notes 'PI,GU', e.g. '45,41' (鼙 first, then 鼓)."""
+        """Parse midi_notes 'PI,GU', e.g. '41,45' (鼙 first, then 鼓)."""
         if text is None:
             return cls()
-        pi, gu = drum_pair(text, option="midi_notes", what="MIDI notes", example="45,41")
+        pi, gu = drum_pair(text, option="midi_notes", what="MIDI notes", example="41,45")
         if pi == gu:
             raise OptionError(
                 f"midi_notes {text!r} gives both drums note {pi}; choose two different notes",

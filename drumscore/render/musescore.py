@@ -30,6 +30,8 @@ MUSESCORE_INSTALL = (
 #: to .mscx first and engraves that, in one run of MuseScore (a job file, -j).
 #: The time signature is hidden, so the first stroke would stand against the clef: the clef's
 #: right margin and the distance from a line's header to its first note are widened.
+#: The page is A4 with 1.5 cm margins (in inches, as MuseScore counts), so the ink, staff labels
+#: included, stays at least 1 cm from each edge.
 #: MuseScore's own settings for the run: PNG pages on white, readable on dark slides and viewers.
 SETTINGS = "[export]\npng\\useTransparency=false\n"
 
@@ -40,6 +42,15 @@ STYLE = """<?xml version="1.0" encoding="UTF-8"?>
     <clefKeyRightMargin>2.5</clefKeyRightMargin>
     <systemHeaderDistance>3.5</systemHeaderDistance>
     <systemHeaderTimeSigDistance>3.5</systemHeaderTimeSigDistance>
+    <pageWidth>8.26772</pageWidth>
+    <pageHeight>11.6929</pageHeight>
+    <pagePrintableWidth>7.08661</pagePrintableWidth>
+    <pageEvenLeftMargin>0.590551</pageEvenLeftMargin>
+    <pageOddLeftMargin>0.590551</pageOddLeftMargin>
+    <pageEvenTopMargin>0.590551</pageEvenTopMargin>
+    <pageEvenBottomMargin>0.590551</pageEvenBottomMargin>
+    <pageOddTopMargin>0.590551</pageOddTopMargin>
+    <pageOddBottomMargin>0.590551</pageOddBottomMargin>
   </Style>
 </museScore>
 """
@@ -76,12 +87,12 @@ def find_musescore() -> str:
 
 
 def engrave(
-    musicxml: bytes, kind: str, *, dpi: int = 150, trim: int | None = 10, executable: str = ""
+    musicxml: bytes, kind: str, *, dpi: int = 150, trim: float | None = 1.2, executable: str = ""
 ) -> Engraving:
     """Engrave a MusicXML document to 'pdf', 'png' or 'svg'.
 
-    PNG pages are `dpi` dots per inch and trimmed to the music with a `trim`-pixel margin (None
-    keeps the whole page).
+    PNG pages are `dpi` dots per inch and trimmed to the music with a margin of `trim`
+    centimetres, for print (None keeps the whole page).
     """
     if kind not in PAGE_FORMATS:
         raise OptionError(
@@ -99,13 +110,14 @@ def engrave(
         ) from None
 
 
-def _engrave(musicxml: bytes, kind: str, dpi: int, trim: int | None, program: str) -> Engraving:
+def _engrave(musicxml: bytes, kind: str, dpi: int, trim: float | None, program: str) -> Engraving:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     env.setdefault("XDG_RUNTIME_DIR", "")
     with tempfile.TemporaryDirectory(prefix="drumscore-engrave-") as folder:
         work = Path(folder)
         env["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"] or str(work)
         env["HOME"] = str(work)  # MuseScore writes settings there; keep the user's untouched
+        env["XDG_CONFIG_HOME"] = str(work / ".config")  # Qt reads settings here when it is set
         settings = work / ".config" / "MuseScore" / "MuseScore3.ini"
         settings.parent.mkdir(parents=True)
         settings.write_text(SETTINGS, encoding="utf-8")
@@ -122,7 +134,8 @@ def _engrave(musicxml: bytes, kind: str, dpi: int, trim: int | None, program: st
         if kind == "png":
             command += ["-r", str(dpi)]
             if trim is not None:
-                command += ["-T", str(trim)]
+                # MuseScore counts the trim margin in pixels at 360 dpi, whatever -r says
+                command += ["-T", str(round(trim / 2.54 * 360))]
         command += ["-j", str(job)]
         try:
             done = subprocess.run(

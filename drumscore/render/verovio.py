@@ -52,6 +52,10 @@ ROUND_PATH = (
 PAGE_WIDTH, PAGE_HEIGHT = 2100, 2970
 TALL_PAGE = 60000
 PX_PER_INCH = 254  # 1 px of Verovio's SVG is a tenth of a millimetre
+#: Page margins in Verovio's units: 1.2 cm, and room for the staff labels "鼙 ○", "鼓 □".
+MARGIN, LABEL_WIDTH = 120, 60
+#: The size of the blank line between the lines of the page head.
+HEAD_GAP = "xx-small"
 OPTIONS = {
     "xmlIdSeed": 1,  # the same ids, so the same bytes, every time
     "footer": "none",
@@ -60,12 +64,21 @@ OPTIONS = {
     "pageWidth": PAGE_WIDTH,
     "scale": 100,
     "svgRemoveXlink": False,
+    # print margins of at least 1 cm around the ink; the staff labels stand in the left margin
+    "pageMarginTop": MARGIN,
+    "pageMarginBottom": MARGIN,
+    "pageMarginRight": MARGIN,
+    "pageMarginLeft": MARGIN + LABEL_WIDTH,
 }
 #: The ♩ of the metronome mark: the size of the text beside it.
 METRONOME_NOTE_SIZE = "405px"
 
-ET.register_namespace("", SVG)
-ET.register_namespace("xlink", XLINK)
+
+def _serialise(root: ET.Element, namespace: str) -> str:
+    """The document with `namespace` as its default (no ns0: prefixes), xlink as xlink."""
+    ET.register_namespace("xlink", XLINK)
+    ET.register_namespace("", namespace)  # the prefix map is global: claim "" for this one
+    return ET.tostring(root, encoding="unicode")
 
 
 def check_installed(kind: str) -> None:
@@ -108,14 +121,19 @@ def staff_drums(root: ET.Element) -> dict[str, Drum]:
 
 
 def _shape_heads(mei: str) -> str:
-    ET.register_namespace("", MEI)
     root = ET.fromstring(mei)
     drums = staff_drums(root)
     if set(drums.values()) != set(Drum):
         raise EngraveError("Verovio's reading of the MusicXML lacks the 鼙 and 鼓 staves")
     for head in root.iter(f"{{{MEI}}}pgHead"):
-        for number, rend in enumerate(head.findall(f"{{{MEI}}}rend")):
+        lines = head.findall(f"{{{MEI}}}rend")
+        for number, rend in enumerate(lines):
             rend.set("fontsize", "large" if number == 0 else "small")
+        for line in lines[1:]:  # a thin blank line keeps each line's descenders off the next
+            gap = ET.Element(f"{{{MEI}}}rend", {**line.attrib, "fontsize": HEAD_GAP})
+            gap.attrib.pop(XML_ID, None)
+            gap.text = "\u00a0"
+            head.insert(list(head).index(line), gap)
     for staff in root.iter(f"{{{MEI}}}staff"):
         drum = drums.get(staff.get("n", ""))
         for note in staff.iter(f"{{{MEI}}}note"):
@@ -124,7 +142,7 @@ def _shape_heads(mei: str) -> str:
                 note.set("head.fill", "void")
             elif drum is Drum.PI:
                 note.set("type", ROUND_TYPE)
-    return ET.tostring(root, encoding="unicode")
+    return _serialise(root, MEI)
 
 
 def svg_pages(musicxml: bytes, *, page_height: int = TALL_PAGE, fit: bool = True) -> list[str]:
@@ -164,7 +182,7 @@ def _finish_svg(svg: str) -> str:
     for style in root.iter(f"{{{SVG}}}style"):
         # the embedded music font serves only the metronome's note, now text
         style.text = re.sub(r"@font-face\s*\{[^}]*\}", "", style.text or "")
-    return ET.tostring(root, encoding="unicode", xml_declaration=False)
+    return _serialise(root, SVG)
 
 
 def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:

@@ -25,6 +25,15 @@ def files() -> dict[str, str]:
     return {a.key: mei_bytes(a).decode("utf-8") for a in collate()}
 
 
+def test_pi_stands_below_gu_on_the_staff(files):
+    root = ET.fromstring(files["lu/1"])
+    loc = {}
+    for note in root.iter(f"{MEI}note"):
+        loc.setdefault(note.get("label"), set()).add(int(note.get("loc")))
+    ((pi,), (gu,)) = loc["○"], loc["□"]
+    assert pi < gu  # 鼙 the lower drum, as in the kit, MIDI and MusicXML
+
+
 def test_verovio_draws_every_reading_of_every_score_as_its_edition_prints_it(files):
     checked = 0
     for edition in editions():

@@ -129,7 +129,7 @@ def test_csv_rows_read_back_to_each_edition(tmp_path, capsys):
 def test_output_file_is_written_whole(tmp_path, capsys):
     out = tmp_path / "app.txt"
     code, printed, _ = run_cli(["collate", "lu/2", "-o", str(out)], capsys)
-    assert code == 0 and printed == ""
+    assert code == 0 and printed.startswith(f"wrote {out}: ") and printed.count("\n") == 1
     assert len(place_lines(out.read_text(encoding="utf-8"))) == 1
     assert [p.name for p in tmp_path.iterdir()] == ["app.txt"]
 
@@ -152,7 +152,7 @@ def test_bad_options_are_one_line(argv, message, capsys):
 def test_mei_is_one_file_per_score(tmp_path, capsys):
     out = tmp_path / "app.mei"
     code, printed, _ = run_cli(["collate", "-o", str(out)], capsys)
-    assert code == 0 and printed == ""
+    assert code == 0 and printed.startswith("wrote ") and printed.count("\n") == 1
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["app-lu-1.mei", "app-lu-2.mei", "app-xue-1.mei", "app-xue-2.mei"]
     code, printed, _ = run_cli(["collate", "xue/2", "--format", "mei"], capsys)
@@ -177,6 +177,40 @@ def test_plot_highlights_the_places_and_nothing_when_the_editions_agree(tmp_path
     assert yellow_pixels(part) > 1000
     assert run_cli(["collate", "xue/2", "--plot", str(svg)], capsys)[0] == 0
     assert "<svg" in svg.read_text(encoding="utf-8")
+
+
+def test_every_file_written_is_said_in_one_line_and_never_into_the_data(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    picture, table = tmp_path / "lu2.png", tmp_path / "lu2.json"
+    code, out, err = run_cli(["collate", "lu/2", "--plot", str(picture)], capsys)
+    assert code == 0 and out.splitlines()[-1].startswith(f"wrote {picture}")
+    code, out, err = run_cli(["collate", "lu/2", "-o", str(table), "--plot", str(picture)], capsys)
+    assert code == 0 and [line.split(":")[0] for line in out.splitlines()] == [
+        f"wrote {table}",
+        f"wrote {picture}",
+    ]
+    code, out, err = run_cli(["collate", "lu/2", "--json", "--plot", str(picture)], capsys)
+    assert json.loads(out) and err.startswith(f"wrote {picture}")  # stdout stays JSON
+    code, out, _ = run_cli(["collate", "--format", "mei", "-o", str(tmp_path / "a.mei")], capsys)
+    (line,) = out.splitlines()
+    assert line.startswith("wrote ") and line.count(".mei") == 4
+    groups = tmp_path / "groups.txt"
+    code, out, _ = run_cli(["collate", "lu/2", "--groups", "-o", str(groups)], capsys)
+    assert code == 0 and groups.exists() and out.startswith(f"wrote {groups}: ")
+    assert out.count("\n") == 1
+
+
+def test_the_key_of_sigla_lines_up_with_cjk_sigla(capsys):
+    from drumscore.display import width
+
+    code, out, _ = run_cli(["collate"], capsys)
+    assert code == 0
+    key = out[out.index("sigla:") :].splitlines()[1:]
+    sigla = {line.split()[0]: line for line in key if line.startswith("  ")}
+    assert {"吳澄本", "大戴禮", "zhushu"} <= set(sigla)
+    # the description starts in the same terminal column on every line
+    starts = {width(line) - width(line[2 + len(s) :].lstrip(" ")) for s, line in sigla.items()}
+    assert len(starts) == 1, starts
 
 
 def test_edition_option_adds_an_edition_for_one_run(tmp_path, capsys):

@@ -7,11 +7,12 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import mido
 import numpy as np
 import pytest
-from alsa_capture import alsa_env, play_command, read_capture, requires_portaudio
+from alsa_capture import alsa_env, play_command, read_capture
 from audio_checks import strokes
 from cli_run import expect_error
 from fake_audio import no_library
@@ -45,7 +46,7 @@ def spawn(args, env, **kwargs):
 # --- a real device: what it receives is what render writes -----------------------------------
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_what_the_device_receives_is_the_rendered_audio(tmp_path):
     capture = tmp_path / "captured.raw"
     args = ("lu", "--interval", "0.2", "--repeat", "2")
@@ -80,7 +81,7 @@ def test_what_the_device_receives_is_the_rendered_audio(tmp_path):
     assert [ln.split()[3] for ln in lines] == [e.drum.symbol for e in Track.single(t).hits(44100)]
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_a_users_kit_is_what_the_device_plays(tmp_path):
     import soundfile as sf
 
@@ -109,7 +110,7 @@ def test_a_users_kit_is_what_the_device_plays(tmp_path):
     assert np.allclose(captured[start : start + len(rendered)], rendered, atol=1e-6)
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_list_devices_shows_the_alsa_device(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "drumscore", "play", "--list-devices"],
@@ -123,7 +124,7 @@ def test_list_devices_shows_the_alsa_device(tmp_path):
     assert "drumscore_capture" in done.stdout
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_an_unknown_device_exits_nonzero_naming_the_devices(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "drumscore", "play", "lu", "--device", "no such card"],
@@ -142,7 +143,7 @@ def test_an_unknown_device_exits_nonzero_naming_the_devices(tmp_path):
 # --- the live display in a terminal ----------------------------------------------------------
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_the_live_display_highlights_the_strokes_in_order(tmp_path):
     notation = "○□○○半□○□"
     env = alsa_env(tmp_path / "home", tmp_path / "captured.raw")
@@ -169,7 +170,7 @@ def test_the_live_display_highlights_the_strokes_in_order(tmp_path):
     assert liveview.RESET in tail
 
 
-@requires_portaudio
+@pytest.mark.requires("portaudio")
 def test_ctrl_c_stops_a_loop_at_once_restoring_the_terminal_with_status_130(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     env = alsa_env(tmp_path / "home", "/dev/null")
@@ -195,11 +196,24 @@ def test_ctrl_c_stops_a_loop_at_once_restoring_the_terminal_with_status_130(tmp_
 # --- PortAudio or the device missing ---------------------------------------------------------
 
 
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "play.md"
+
+
+def documented_status(situation: str) -> int:
+    """The exit status that the table in docs/play.md's "Exit status" gives for `situation`."""
+    text = DOCS.read_text(encoding="utf-8")
+    section = text[text.index("## Exit status") :].split("\n## ")[0]
+    rows = re.findall(r"^\| (\d+) \| (.+) \|$", section, re.M)
+    found = [int(status) for status, when in rows if situation in when]
+    assert len(found) == 1, (situation, rows)
+    return found[0]
+
+
 def test_without_the_portaudio_library_play_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setattr(playback.importlib, "import_module", no_library)
     with pytest.raises(SystemExit) as exited:
         main(["play", "lu"])
-    assert exited.value.code != 0
+    assert exited.value.code == documented_status("the PortAudio library is missing")
     err = capsys.readouterr().err
     assert err.startswith("drumscore: error: ")
     assert len(err.strip().splitlines()) == 1
@@ -225,10 +239,23 @@ def test_without_an_output_device_play_says_to_render(monkeypatch, capsys):
     monkeypatch.setattr(playback, "load_sounddevice", NoDevices)
     with pytest.raises(SystemExit) as exited:
         main(["play", "lu"])
-    assert exited.value.code != 0
+    assert exited.value.code == documented_status("no output device")
     err = capsys.readouterr().err
     assert "no audio output device" in err
     assert "drumscore render" in err
+
+
+def test_the_other_statuses_docs_give_are_those_play_returns(monkeypatch, tmp_path, capsys):
+    import fake_audio
+
+    fake_audio.PacedStream.capture = str(tmp_path / "captured.raw")
+    monkeypatch.setattr(playback, "load_sounddevice", fake_audio.PacedDevice)
+    assert main(["play", "○□", "--interval", "0.05"]) == documented_status("played to the end")
+    for bad in (["nosuchscore"], ["○X"], ["lu", "--bpm", "0"], ["lu", "--device", "nosuch"]):
+        with pytest.raises(SystemExit) as exited:
+            main(["play", *bad])
+        assert exited.value.code == documented_status("bad input or usage"), bad
+    assert "Traceback" not in capsys.readouterr().err
 
 
 # --- MIDI output -----------------------------------------------------------------------------

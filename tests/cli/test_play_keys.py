@@ -151,9 +151,7 @@ def test_a_programme_on_the_big_display_names_each_item_and_restores_the_screen(
     assert found[2][0] - found[0][0] == 2 * step + RATE // 5
 
 
-@pytest.mark.skipif(
-    bool(__import__("alsa_capture")._portaudio_missing()), reason="no PortAudio library"
-)
+@pytest.mark.requires("portaudio")
 def test_a_loop_on_a_device_that_does_not_pace_is_held_to_the_clock(tmp_path):
     from alsa_capture import alsa_env, play_command, read_capture
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +12,11 @@ import numpy as np
 import pytest
 import soundfile as sf
 from cli_run import run_cli
+from system_tools import SOUNDFONT
 
-GM = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+from drumscore.corpus import resolve
+
+GM = SOUNDFONT
 
 
 run = run_cli
@@ -67,13 +71,8 @@ def test_humanized_midi_and_wav_from_one_seed(tmp_path, capsys):
     assert np.any(np.abs(np.diff(clicks) - 60 / 90) > 0.001)  # not even
 
 
+@pytest.mark.requires("fluidsynth", "soundfont")
 def test_soundfont_option(tmp_path, capsys):
-    try:
-        import fluidsynth  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"FluidSynth cannot be imported: {exc}")
-    if not GM.exists():
-        pytest.skip(f"{GM} is missing: apt install fluid-soundfont-gm")
     out = tmp_path / "gm.wav"
     code, stdout, _ = run(
         ["render", "○□○", "--soundfont", str(GM), "--bpm", "120", "-o", str(out)], capsys
@@ -93,6 +92,29 @@ def test_sound_options_do_not_load_heavy_modules_at_startup():
     assert done.stdout.strip() == "[]"
 
 
+def test_json_reports_the_offsets_the_render_applied(tmp_path, capsys):
+    out = tmp_path / "h.mid"
+    argv = ["render", "xue", "--bpm", "75", "--humanize", "30", "--seed", "5", "-o", str(out)]
+    code, stdout, _ = run([*argv, "--json"], capsys)
+    assert code == 0
+    data = json.loads(stdout)
+    assert data["tempo_bpm"] == 75 and data["humanize_ms"] == 30 and data["seed"] == 5
+    reported = [s["offset_ms"] for s in data["strokes"]]
+    assert [s["index"] for s in data["strokes"]] == list(range(1, len(reported) + 1))
+    # read back: each note-on's tick against its beat, in ms (a tick is 1.7 ms at 75 bpm)
+    midi = mido.MidiFile(out)
+    ticks, now = [], 0
+    for msg in midi.tracks[1]:
+        now += msg.time
+        if msg.type == "note_on" and msg.velocity:
+            ticks.append(now)
+    beat = midi.ticks_per_beat
+    heard = [(t - k * beat) / beat * 800 for k, t in enumerate(ticks)]
+    assert np.allclose(heard, reported, atol=0.9) and np.ptp(reported) > 20
+    symbols = [s.drum.symbol for s in resolve("xue").pattern.strokes]
+    assert [s["drum"] for s in data["strokes"]] == symbols
+
+
 # --- bad input -------------------------------------------------------------------------------
 
 
@@ -110,6 +132,8 @@ def test_sound_options_do_not_load_heavy_modules_at_startup():
         (["--velocity", "200,1"], "1-127"),
         (["--humanize", "lots"], "--humanize"),
         (["--seed", "4"], "--humanize"),
+        (["--json", "--count-in", "2"], "--json reports the strokes of one score's render"),
+        (["xue", "--json"], "--json reports the strokes of one score's render"),
     ],
 )
 def test_bad_options_are_one_line_errors_and_write_nothing(tmp_path, capsys, extra, needle):

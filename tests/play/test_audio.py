@@ -296,19 +296,15 @@ def test_a_tempo_change_in_the_feed_counts_from_the_last_stroke_mixed():
     assert [f for f, _ in heard] == pytest.approx(expected, abs=1)
 
 
+@pytest.mark.requires("fluidsynth", "soundfont")
 def test_a_soundfont_feed_plays_each_stroke_and_the_count_on_the_beat():
-    from pathlib import Path
-
     from audio_checks import level_onsets
+    from system_tools import SOUNDFONT
 
     from drumscore.track import Track
 
-    pytest.importorskip("fluidsynth")
-    gm = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
-    if not gm.exists():
-        pytest.skip(f"{gm} is missing: apt install fluid-soundfont-gm")
     t = timeline("○□○□", "0.5")
-    feed = playback.SoundFontFeed(Track.single(t, 2), gm)
+    feed = playback.SoundFontFeed(Track.single(t, 2), SOUNDFONT)
     audio = read_all(feed, 1024)
     onsets = level_onsets(audio, RATE)
     assert len(onsets) == 6  # two count strokes (Hi Wood Block), then four drum strokes

@@ -147,7 +147,7 @@ def test_plain_output_has_a_line_per_stroke_and_marks_half_and_each_pass():
 def test_repaint_goes_back_over_the_lines_it_painted():
     first = liveview.repaint(["a", "b"], 0)
     again = liveview.repaint(["c", "d"], 2)
-    assert "\x1b[" not in first.replace(liveview.CLEAR_LINE, "")
+    assert "\x1b[" not in first.replace(liveview.CLEAR_LINE, "").replace("\x1b[J", "")
     assert again.startswith("\r\x1b[1A")
     assert again.count(liveview.CLEAR_LINE) == 2
 
@@ -198,7 +198,8 @@ def test_the_status_shows_the_tempo_in_force_and_what_waits():
 
 def test_the_keys_are_on_screen_and_fit():
     lines = liveview.hit_frame(_hit(), liveview.LiveState(bpm=60), 100, keys=True)
-    assert "tap" in lines[-1] and "Esc" in lines[-1]
+    keys = "\n".join(lines[lines.index(next(x for x in lines if "keys:" in x)) :])
+    assert "tap" in keys and "Esc" in keys
     for columns in (60, 100, 140):
         assert width(liveview.keys_line(columns)) <= columns
 
@@ -235,3 +236,17 @@ def test_the_big_display_fills_the_terminal_and_gives_way_on_a_small_one():
     assert "count 3 of 4" in counting
     assert liveview.big_frame(_hit(), state, 100, 12) is None
     assert liveview.big_frame(_hit(), state, 30, 34) is None
+
+
+@pytest.mark.parametrize("columns", [20, 40, 60, 80, 120])
+def test_every_line_fits_and_no_field_is_split(columns):
+    waiting = ("switch at end of pass", "stop at end of pass")
+    state = liveview.LiveState(
+        bpm=123.5, paused=True, waiting=waiting, items=3, label="初投 figure 1"
+    )
+    lines = liveview.hit_frame(_hit(beat=4), state, columns, keys=True)
+    assert all(liveview.shown_width(line) <= columns - 1 for line in lines)
+    text = "\n".join(lines)
+    for field in ("PAUSED", "123.5/min", "[switch at end of pass]", "[stop at end of pass]"):
+        assert field in text or columns < width(field) + 3
+    assert text.count("stroke 5/5") == 1

@@ -101,6 +101,16 @@ def test_midi_notes_option_changes_the_mapping():
     assert notes[1][2] > notes[0][2]  # 鼓 is louder than 鼙
 
 
+def test_pi_is_the_lower_and_softer_drum_as_the_kit_reads_the_shiwen():
+    notes = notes_with_seconds(read_back(midi_bytes(arrange(resolve("lu")))))
+    drums = [s.drum for s in resolve("lu").pattern.strokes]
+    pi = {(n[1], n[2]) for n, d in zip(notes, drums, strict=True) if d is Drum.PI}
+    gu = {(n[1], n[2]) for n, d in zip(notes, drums, strict=True) if d is Drum.GU}
+    assert len(pi) == len(gu) == 1
+    ((pi_note, pi_velocity),), ((gu_note, gu_velocity),) = pi, gu
+    assert pi_note < gu_note and pi_velocity < gu_velocity  # 鼙 其聲下, 鼓 其聲高
+
+
 # --- bad input ------------------------------------------------------------------------------
 
 

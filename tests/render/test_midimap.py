@@ -6,11 +6,11 @@ from drumscore import Drum, OptionError
 from drumscore.render.midimap import MidiMap
 
 
-def test_the_default_is_two_toms_the_big_drum_louder():
+def test_the_default_is_two_toms_pi_the_lower_and_softer():
     m = MidiMap()
-    assert (m.note(Drum.PI), m.note(Drum.GU)) == (45, 41)
+    assert (m.note(Drum.PI), m.note(Drum.GU)) == (41, 45)  # 鼙 其聲下, 鼓 其聲高
     assert m.velocity(Drum.GU) > m.velocity(Drum.PI)
-    assert "Low Tom" in m.describe() and "Low Floor Tom" in m.describe()
+    assert m.describe() == "鼙 ○ → 41 Low Floor Tom; 鼓 □ → 45 Low Tom"
 
 
 def test_notes_are_read_pi_first():

@@ -22,10 +22,7 @@ COMPLAINTS = ("unmapped drum", "not a valid musicxml", "error at line", "not fou
 
 
 def musescore() -> str:
-    try:
-        return find_musescore()
-    except EngraveError as exc:
-        pytest.skip(f"MuseScore is not installed here (CI installs musescore3): {exc}")
+    return find_musescore()
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -43,6 +40,7 @@ def assert_clean(log: str) -> None:
 
 
 @pytest.mark.parametrize("key", ["lu", "xue", "lu/2@benyi", "xue/2"])
+@pytest.mark.requires("musescore")
 def test_pdf_converts_without_errors_or_unmapped_drums(key):
     musescore()
     engraving = engrave(musicxml_bytes(arrange(resolve(key)), lyrics="drum"), "pdf")
@@ -51,6 +49,7 @@ def test_pdf_converts_without_errors_or_unmapped_drums(key):
     assert_clean(engraving.log)
 
 
+@pytest.mark.requires("musescore")
 def test_png_is_one_trimmed_system_that_scales_with_dpi():
     musescore()
     document = musicxml_bytes(arrange(resolve("lu")))
@@ -62,6 +61,7 @@ def test_png_is_one_trimmed_system_that_scales_with_dpi():
     assert_clean(low.log)
 
 
+@pytest.mark.requires("musescore")
 def test_png_pages_are_white_not_transparent():
     import io
 
@@ -76,6 +76,7 @@ def test_png_pages_are_white_not_transparent():
         assert len(corner) == 3 or corner[3] == 1.0  # opaque
 
 
+@pytest.mark.requires("musescore")
 def test_untrimmed_png_is_a_whole_page():
     musescore()
     engraving = engrave(musicxml_bytes(arrange(resolve("lu"))), "png", dpi=72, trim=None)
@@ -83,11 +84,31 @@ def test_untrimmed_png_is_a_whole_page():
     assert height > width  # a portrait page
 
 
+@pytest.mark.requires("musescore")
 def test_a_long_score_gives_one_png_per_page():
     musescore()
     engraving = engrave(musicxml_bytes(arrange(resolve("xue"), repeats=40)), "png", dpi=50)
     assert len(engraving.pages) > 1
     assert all(png_size(p)[0] > 0 for p in engraving.pages)
+
+
+@pytest.mark.requires("musescore")
+def test_pdf_and_png_keep_the_ink_a_centimetre_from_every_edge():
+    import io
+
+    import numpy as np
+    from page_ink import margins_cm
+    from PIL import Image
+
+    pdfium = pytest.importorskip("pypdfium2")
+    document = musicxml_bytes(arrange(resolve("lu")))
+    (pdf,) = engrave(document, "pdf").pages
+    pixels = pdfium.PdfDocument(pdf)[0].render(scale=2).to_numpy()
+    assert min(margins_cm(pixels, 144).values()) >= 1.0, margins_cm(pixels, 144)
+    for dpi in (72, 150):
+        (png,) = engrave(document, "png", dpi=dpi).pages
+        pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+        assert min(margins_cm(pixels, dpi).values()) >= 1.0, (dpi, margins_cm(pixels, dpi))
 
 
 # --- how MuseScore itself reads the file --------------------------------------------------------
@@ -128,6 +149,7 @@ def chords_in_time(root: ET.Element) -> list[ET.Element]:
 
 
 @pytest.mark.parametrize("notes", [None, "60,61"])
+@pytest.mark.requires("musescore")
 def test_musescore_plays_each_stroke_on_its_drum_with_its_shape(tmp_path, notes):
     midimap = MidiMap.from_option(notes)
     timeline = arrange(resolve("lu"))
@@ -145,6 +167,7 @@ def test_musescore_plays_each_stroke_on_its_drum_with_its_shape(tmp_path, notes)
     assert all(c.findtext("noStem") == "1" for c in chords)
 
 
+@pytest.mark.requires("musescore")
 def test_musescore_shows_the_half_mark_at_the_second_bar(tmp_path):
     root = musescore_reading(tmp_path, musicxml_bytes(arrange(resolve("xue/2"))))
     measures = root.find("Score/Staff").findall("Measure")
@@ -156,6 +179,7 @@ def test_musescore_shows_the_half_mark_at_the_second_bar(tmp_path):
     assert measures[0].find(".//BarLine/subtype").text == "double"
 
 
+@pytest.mark.requires("musescore")
 def test_no_time_signature_is_drawn_not_even_a_courtesy_one(tmp_path):
     musescore()
     # Bars of 8 and 13 strokes: the first line ends before a 13-stroke bar, where MuseScore would
@@ -201,6 +225,7 @@ def test_unknown_kind_is_refused():
         engrave(b"", "ly", executable="true")
 
 
+@pytest.mark.requires("musescore")
 def test_musescore_rejects_a_document_that_is_not_musicxml():
     musescore()
     with pytest.raises(EngraveError, match="empty score"):

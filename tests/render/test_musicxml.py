@@ -122,6 +122,18 @@ def test_any_notation_reads_back(case):
     assert half_offsets(parsed) == [float(half)]
 
 
+def test_pi_sounds_lower_than_gu_in_the_instruments():
+    root = ET.fromstring(musicxml_bytes(arrange(resolve("lu"))))
+    sound = {
+        part.findtext("score-instrument/instrument-name"): int(
+            part.findtext("midi-instrument/midi-unpitched")
+        )
+        for part in root.iter("score-part")
+    }
+    assert sound["Pi (small drum)"] < sound["Gu (big drum)"]  # 鼙 其聲下, as in the kit and MIDI
+    assert sound["Pi (small drum)"] == MidiMap().note(Drum.PI) + 1  # counted from 1
+
+
 def test_music21_reads_two_instruments_and_its_midi_export_keeps_both_drums():
     midimap = MidiMap.from_option("38,36")
     timeline = arrange(resolve("lu/2@benyi"))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 import soundfile as sf
+from system_tools import SOUNDFONT
 
 from drumscore.corpus import resolve
 from drumscore.expression import Expression
@@ -19,16 +19,7 @@ from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 from drumscore.track import Track
 
-GM = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
-
-
-def synth_or_skip():
-    try:
-        import fluidsynth  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"FluidSynth cannot be imported: {exc}")
-    if not GM.exists():
-        pytest.skip(f"{GM} is missing: apt install fluid-soundfont-gm")
+GM = SOUNDFONT
 
 
 def test_strikes_follow_the_timeline():
@@ -41,8 +32,21 @@ def test_strikes_follow_the_timeline():
     assert [s.velocity for s in found] == [40 if e.drum is Drum.PI else 100 for e in events]
 
 
+@pytest.mark.requires("fluidsynth", "soundfont")
+def test_pi_sounds_lower_than_gu_through_the_general_midi_map():
+    def fundamental(symbol: str) -> float:
+        _, blocks = render_blocks(arrange(resolve(symbol)), GM, 22050, normalize=False)
+        mono = np.concatenate(list(blocks))[:22050, 0]
+        spectrum, hz = np.abs(np.fft.rfft(mono)), np.fft.rfftfreq(len(mono), 1 / 22050)
+        drum_range = (hz > 30) & (hz < 300)
+        return float(hz[drum_range][np.argmax(spectrum[drum_range])])
+
+    pi, gu = fundamental("○"), fundamental("□")
+    assert pi < gu * 0.85, (pi, gu)  # 鼙 其聲下, as the built-in kit plays it
+
+
+@pytest.mark.requires("fluidsynth", "soundfont")
 def test_renders_through_the_real_synthesiser(tmp_path):
-    synth_or_skip()
     rate = 44100
     tl = arrange(resolve("lu"), tempo=Tempo.from_bpm(120))
     frames, blocks = render_blocks(tl, GM, rate)
@@ -62,8 +66,8 @@ def test_renders_through_the_real_synthesiser(tmp_path):
         assert event.k == 0 or after.max() > 2 * np.median(before), event
 
 
+@pytest.mark.requires("fluidsynth", "soundfont")
 def test_velocity_changes_the_level(tmp_path):
-    synth_or_skip()
     levels = []
     for velocity in (30, 127):
         tl = arrange(resolve("□"), expression=Expression(gu_velocity=velocity))
@@ -93,8 +97,8 @@ def test_rate_out_of_fluidsynths_range():
         render_blocks(tl, GM, 192000)
 
 
+@pytest.mark.requires("fluidsynth", "soundfont")
 def test_a_truncated_soundfont_is_one_line_without_fluidsynths_own_messages(tmp_path, capfd):
-    synth_or_skip()
     cut = tmp_path / "cut.sf2"
     cut.write_bytes(GM.read_bytes()[:64])  # a SoundFont header and nothing else
     with pytest.raises(SoundFontError, match="cannot load a drum kit") as err:
@@ -103,8 +107,8 @@ def test_a_truncated_soundfont_is_one_line_without_fluidsynths_own_messages(tmp_
     assert capfd.readouterr().err == ""
 
 
+@pytest.mark.requires("fluidsynth", "soundfont")
 def test_the_soundfont_render_is_peak_normalised_like_the_kit():
-    synth_or_skip()
     from drumscore.render.mix import PEAK_DBFS
 
     timeline = arrange(resolve("xue"), "touhu", Tempo.from_bpm(120))

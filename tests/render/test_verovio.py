@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import mido
 import pytest
+from page_ink import ink_bands, margins_cm
 from svg_heads import heads_in_order
 
 from drumscore.corpus import resolve
@@ -46,6 +47,17 @@ def test_verovio_reads_two_instruments_with_the_right_note_per_stroke():
         if msg.type == "note_on" and msg.velocity > 0:
             heard.append((now, msg.note))
     assert [n for _, n in sorted(heard)] == [midimap.note(s.drum) for s in LU.strokes]
+
+
+def test_the_mei_gives_pi_the_lower_pitch():
+    root = ET.fromstring(to_mei(musicxml_bytes(LU)))
+    drums = staff_drums(root)
+    pitch = {
+        drums[staff.get("n")]: {int(n.get("pnum")) for n in staff.iter(f"{{{MEI}}}note")}
+        for staff in root.iter(f"{{{MEI}}}staff")
+    }
+    ((pi,), (gu,)) = pitch[Drum.PI], pitch[Drum.GU]
+    assert pi < gu  # 鼙 其聲下, 鼓 其聲高, as in the kit
 
 
 @pytest.mark.parametrize("key", ["lu", "xue/2@benyi"])
@@ -109,3 +121,39 @@ def test_unknown_kind_and_unreadable_input_are_engrave_errors():
         engrave(b"", "ly")
     with pytest.raises(EngraveError, match="could not read"):
         engrave(b"this is not xml", "svg")
+
+
+# --- for print and for pasting into HTML ----------------------------------------------------------
+
+
+def test_svg_is_plain_svg_even_after_mei_was_written():
+    to_mei(musicxml_bytes(LU))  # MEI is written with its own default namespace first
+    (page,) = engrave(musicxml_bytes(LU), "svg").pages
+    assert page.startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
+    assert ET.fromstring(page).tag == f"{{{SVG}}}svg"
+    assert not re.search(rb"</?ns\d+:", page)
+
+
+@pytest.mark.parametrize("key", ["lu", "xue/2@benyi"])
+def test_pdf_ink_is_at_least_a_centimetre_from_every_edge(key):
+    pytest.importorskip("cairosvg")
+    pdfium = pytest.importorskip("pypdfium2")
+    (pdf,) = engrave(musicxml_bytes(arrange(resolve(key))), "pdf").pages
+    dpi = 144
+    pixels = pdfium.PdfDocument(pdf)[0].render(scale=dpi / 72).to_numpy()
+    assert min(margins_cm(pixels, dpi).values()) >= 1.0, margins_cm(pixels, dpi)
+
+
+def test_png_has_print_margins_and_the_head_lines_do_not_touch():
+    pytest.importorskip("cairosvg")
+    import numpy as np
+    from PIL import Image
+
+    dpi = 150  # the default resolution
+    (png,) = engrave(musicxml_bytes(LU), "png", dpi=dpi).pages
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    assert min(margins_cm(pixels, dpi).values()) >= 1.0, margins_cm(pixels, dpi)
+    # title, "as printed in …", the source, the drumscore name: four bands of ink, each one line
+    bands = ink_bands((pixels.min(axis=2) < 128).any(axis=1))
+    heights = [(last - first + 1) / dpi for first, last in bands[:4]]
+    assert len(bands) > 4 and max(heights) < 0.25, heights  # two touching lines are taller

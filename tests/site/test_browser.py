@@ -8,12 +8,12 @@ import base64
 import io
 import json
 import os
-import shutil
 from pathlib import Path
 from urllib.parse import urlparse
 
 import numpy as np
 import pytest
+from system_tools import chromium_path
 
 from drumscore import corpus
 from drumscore.model import Drum, Section
@@ -21,7 +21,7 @@ from drumscore.site import data as sitedata
 from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 
-CHROMIUM = os.environ.get("DRUMSCORE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = chromium_path() or "chromium"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -37,8 +37,7 @@ DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+pytestmark = pytest.mark.requires("chromium")
 
 
 @pytest.fixture(scope="module")

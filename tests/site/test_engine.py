@@ -15,8 +15,7 @@ import pytest
 import soundfile as sf
 
 ENGINE = Path(__file__).resolve().parents[2] / "drumscore" / "site" / "static" / "engine.js"
-NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="no node on PATH (apt-get install nodejs)")
+pytestmark = pytest.mark.requires("node")
 
 #: A stand-in AudioContext whose clock the script moves, and requestAnimationFrame as a queue.
 HARNESS = """
@@ -76,7 +75,7 @@ def run_node(tmp_path, payload: dict) -> dict:
     script = tmp_path / "harness.mjs"
     script.write_text(HARNESS, encoding="utf-8")
     done = subprocess.run(
-        [NODE, str(script), json.dumps(payload)],
+        ["node", str(script), json.dumps(payload)],
         capture_output=True,
         text=True,
         timeout=120,

@@ -17,6 +17,7 @@ from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
 from drumscore.model import Edition
 
+FORMAT_NAMES = {"text": "text", "json": "JSON", "csv": "CSV", "tei": "TEI", "mei": "MEI"}
 #: --format values, and the one an -o extension implies when --format is not given.
 FORMATS = ("text", "json", "csv", "tei", "mei")
 FORMAT_OF_SUFFIX = {
@@ -155,6 +156,8 @@ def _marks(files: list[str] | None) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from drumscore.cli import say  # here: drumscore.cli imports this module before defining say
+
     fmt = _format(args)
     pairs = _pairs(args.score)
     for path in (args.output, args.plot):
@@ -174,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.plot:
         picture = plot_apparatus(apparatuses, Path(args.plot).suffix.lower()[1:])
+    wrote: list[str] = []
     if args.groups:
         found = [groups(a) for a in apparatuses]
         if fmt == "json":
@@ -182,21 +186,32 @@ def run(args: argparse.Namespace) -> int:
             text = report.format_groups(found)
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
+            wrote.append(f"wrote {args.output}: the groups of the editions as {FORMAT_NAMES[fmt]}")
         else:
             print(text, end="")
     elif fmt == "mei":
         files = [mei_bytes(a) for a in apparatuses]
         if args.output:
-            for data, path in zip(files, _mei_paths(args.output, apparatuses), strict=True):
+            paths = _mei_paths(args.output, apparatuses)
+            for data, path in zip(files, paths, strict=True):
                 write_bytes(path, data)
+            wrote.append(f"wrote {', '.join(str(p) for p in paths)}: MEI, one file per score")
         else:
             print(files[0].decode("utf-8"), end="")
     else:
         text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
+            wrote.append(f"wrote {args.output}: the apparatus as {FORMAT_NAMES[fmt]}")
         else:
             print(text, end="")
     if args.plot:
         write_bytes(args.plot, picture)
+        wrote.append(f"wrote {args.plot}: the apparatus drawn")
+    for line in wrote:
+        # beside a JSON, CSV, TEI or MEI document on stdout, the line goes to stderr
+        if fmt == "text" or args.output:
+            print(line)
+        else:
+            say(line)
     return 0

@@ -67,7 +67,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
-        help="General MIDI notes for 鼙 and 鼓 on --midi-port (default 45,41)",
+        help="General MIDI notes for 鼙 and 鼓 on --midi-port (default 41,45)",
     )
     p.set_defaults(run=run)
 

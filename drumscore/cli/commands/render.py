@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from fractions import Fraction
 
 from drumscore.cli import render_batch, track_output
@@ -15,6 +16,7 @@ from drumscore.cli.options import (
     add_tempo_options,
     only_with,
 )
+from drumscore.cli.report import render_data
 from drumscore.duration import parse_duration
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable
@@ -67,7 +69,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--midi-notes",
         metavar="PI,GU",
         help="MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
-        "(default 45,41: Low Tom, Low Floor Tom)",
+        "(default 41,45: Low Floor Tom, Low Tom)",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="instead of the summary line, what was written as JSON: every stroke's time, drum, "
+        "velocity and humanizing offset",
     )
     staff.add_options(p)
     p.set_defaults(run=run)
@@ -90,6 +98,11 @@ def _add_batch_options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if render_batch.is_batch(args):
+        if args.json:
+            raise OptionError(
+                "--json reports the strokes of one score's render; render the files one by one "
+                "or leave out --json"
+            )
         return render_batch.run(args, render_one, track_of)
     return render_one(args)
 
@@ -113,15 +126,33 @@ def render_one(args: argparse.Namespace) -> int:
         staff.check(args, kind)
     track_output.check_kind(args, kind)
     track = track_of(args)
+    if args.json:
+        _check_json(track)
+        args.quiet = True  # the JSON takes the summary line's place
     if kind not in staff.KINDS:
-        return track_output.render(args, kind, midimap, track)
-    timeline = track.first
-    track = Track.single(timeline)  # notation starts at the first stroke: no count-in
-    staff.check_timeline(args, timeline)
-    detail = staff.write(args, timeline, kind, midimap)
-    if not args.quiet:
-        print(f"wrote {args.output}: {track_output.summary(track)}, {detail}")
-    return 0
+        code = track_output.render(args, kind, midimap, track)
+    else:
+        timeline = track.first
+        track = Track.single(timeline)  # notation starts at the first stroke: no count-in
+        staff.check_timeline(args, timeline)
+        detail = staff.write(args, timeline, kind, midimap)
+        if not args.quiet:
+            print(f"wrote {args.output}: {track_output.summary(track)}, {detail}")
+        code = 0
+    if args.json:
+        rate = args.rate if kind == "audio" else 48000  # MIDI and notation: beats, not frames
+        data = render_data(track, args.output, rate)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    return code
+
+
+def _check_json(track: Track) -> None:
+    """--json reports the strokes of one score's render: not a programme, count-in or loop."""
+    if len(track.items) > 1 or track.count_strokes or track.loopable:
+        raise OptionError(
+            "--json reports the strokes of one score's render, without --count-in, "
+            "--loopable or --programme; leave those or --json out"
+        )
 
 
 def _check_audio_options(args: argparse.Namespace, kind: str) -> None:

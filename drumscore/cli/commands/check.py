@@ -1,0 +1,132 @@
+"""drumscore check: how evenly a performance (a recording or a MIDI file) played a score."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from drumscore.cli import report
+from drumscore.cli.options import add_score_options, only_with, repeat_count, whole_number
+from drumscore.corpus import resolve
+from drumscore.errors import OptionError
+from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.performance.heard import is_midi, read_performance
+from drumscore.render.midimap import MidiMap
+from drumscore.render.plot import FORMATS
+from drumscore.timeline import arrange
+
+if TYPE_CHECKING:
+    from drumscore.render.kit import Kit
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "check",
+        help="check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
+        "missed, extra and wrong strokes",
+        description="Find the strokes of a performance (a recording: librosa's onset detector, "
+        "each stroke's drum by its sound; a MIDI file: its notes), align them to the score's "
+        "strokes, fit the performer's own even beat by least squares, and report each stroke's "
+        "offset from it (間若一: strokes evenly spaced), the tempo, its drift, and the missed, "
+        "extra and wrong-drum strokes.",
+        epilog="example: drumscore check take1.wav lu --section touhu --plot take1.png",
+    )
+    p.add_argument(
+        "performance",
+        metavar="PERFORMANCE",
+        help="a recording (.wav .flac .ogg) or a MIDI file (.mid .midi)",
+    )
+    add_score_options(p)
+    p.add_argument(
+        "--repeat",
+        metavar="N",
+        type=whole_number,
+        default=None,
+        help="the performance plays the section N times (default 1)",
+    )
+    p.add_argument(
+        "--midi-notes",
+        metavar="PI,GU",
+        help="MIDI performance: the notes of 鼙 and 鼓 (default 45,41, as render writes them)",
+    )
+    p.add_argument(
+        "--drums",
+        choices=("kit", "split"),
+        default=None,
+        help="recording: tell the drums by the kit's samples (kit, the default) or by splitting "
+        "the strokes in two groups by brightness (split: for real drums)",
+    )
+    p.add_argument(
+        "--kit",
+        metavar="PATH",
+        help="recording: the kit whose samples the drums are told by (default the built-in kit)",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--plot", metavar="OUT.png", help="draw each stroke's offset from the beat (.png or .svg)"
+    )
+    p.set_defaults(run=run)
+
+
+def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
+    """Every option checked before the performance is read: (MIDI map, plot format)."""
+    midi = is_midi(args.performance)
+    only_with(
+        args,
+        ("midi_notes",),
+        present=midi,
+        target="a MIDI performance (.mid)",
+        purpose="the notes of a MIDI file",
+        fix="check a .mid file",
+    )
+    only_with(
+        args,
+        ("drums", "kit"),
+        present=not midi,
+        target="a recording (.wav .flac .ogg)",
+        purpose="telling the drums of a recording apart by their sound",
+        fix="check a recording",
+    )
+    if args.kit and args.drums == "split":
+        raise OptionError(
+            "--kit tells the drums by the kit's samples, --drums split by the strokes' own "
+            "sound; give one of them"
+        )
+    plot_format = None
+    if args.plot:
+        plot_format = FORMATS.get(Path(args.plot).suffix.lower())
+        if plot_format is None:
+            raise OptionError(f"--plot {args.plot!r}: use a .png or .svg file name")
+        check_writable(args.plot)
+    return MidiMap.from_option(args.midi_notes), plot_format
+
+
+def run(args: argparse.Namespace) -> int:
+    from drumscore.performance.check import check  # numpy
+
+    midimap, plot_format = _check_options(args)
+    timeline = arrange(resolve(args.score), args.section, repeats=repeat_count(args))
+    kit: Kit | None = None
+    if args.kit:
+        from drumscore.render.kit import load_kit
+
+        kit = load_kit(args.kit)
+    performance = read_performance(
+        args.performance, midimap=midimap, kit=kit, drums=args.drums or "kit"
+    )
+    result = check(performance, timeline)
+    if args.plot:
+        from drumscore.performance.plot import plot_check  # matplotlib
+
+        write_bytes(args.plot, plot_check(result, plot_format or "png"))
+    if args.json:
+        data = report.check_data(result)
+        data["written"] = [args.plot] if args.plot else []
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    print(report.format_check(result))
+    if args.plot:
+        print(f"wrote {args.plot}")
+    return 0

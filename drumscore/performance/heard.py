@@ -1,0 +1,77 @@
+"""What was played: the strokes of a performance, each a time and a drum, from audio or MIDI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from drumscore.model import Drum
+
+if TYPE_CHECKING:
+    from drumscore.render.kit import Kit
+    from drumscore.render.midimap import MidiMap
+
+#: File endings read as a MIDI performance; any other is read as audio (WAV, FLAC, OGG).
+MIDI_SUFFIXES = (".mid", ".midi")
+
+
+@dataclass(frozen=True, slots=True)
+class HeardStroke:
+    """One stroke of a performance: when it starts (seconds from the start of the file), on
+    which drum, and whether that drum is doubtful (its sound lies between the two drums')."""
+
+    time: float
+    drum: Drum
+    doubtful: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Performance:
+    """The strokes of one performance, in time order, and how they were found.
+
+    `how` says how the drums were told apart ("MIDI notes 45,41", "the kit 'builtin'", "a
+    split of the strokes' own sound"). When `swappable`, the drums are two groups whose names
+    are a guess: the check may swap them if the score says so.
+    """
+
+    path: str
+    kind: str  # "audio" or "midi"
+    strokes: tuple[HeardStroke, ...]
+    duration: float
+    how: str
+    swappable: bool = False
+    notes: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.strokes)
+
+    def swapped(self) -> Performance:
+        """The same strokes with 鼙 and 鼓 exchanged (for a split whose naming was a guess)."""
+        other = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
+        strokes = tuple(HeardStroke(s.time, other[s.drum], s.doubtful) for s in self.strokes)
+        return Performance(
+            self.path, self.kind, strokes, self.duration, self.how, False, self.notes
+        )
+
+
+def is_midi(path: str | Path) -> bool:
+    """Whether a performance file is read as MIDI (by its ending), else as audio."""
+    return Path(path).suffix.lower() in MIDI_SUFFIXES
+
+
+def read_performance(
+    path: str | Path, *, midimap: MidiMap | None = None, kit: Kit | None = None, drums: str = "kit"
+) -> Performance:
+    """The strokes of an audio file (WAV, FLAC, OGG) or a MIDI file, chosen by its ending.
+
+    `midimap` (render.midimap.MidiMap) says which MIDI notes are 鼙 and 鼓; `kit` and `drums`
+    ("kit" or "split") how the drums of a recording are told apart.
+    """
+    if is_midi(path):
+        from drumscore.performance.midifile import read_midi  # it imports this module
+
+        return read_midi(path, midimap)
+    from drumscore.performance.listen import read_audio  # numpy, soundfile
+
+    return read_audio(path, kit=kit, drums=drums)

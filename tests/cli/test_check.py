@@ -1,0 +1,218 @@
+"""drumscore check: a performance checked against a score, from a recording and from MIDI.
+
+The performances are the kit's own samples (or MIDI notes) placed at known offsets from a known
+beat, with a missed stroke, an extra one and a wrong drum; the check must find them all.
+"""
+
+import json
+
+import numpy as np
+import pytest
+import soundfile as sf
+from performances import take, write_audio, write_midi
+
+from drumscore.corpus import resolve
+from drumscore.model import Drum
+
+LU = [s.drum for s in resolve("lu").pattern.strokes]
+TOUHU = [s.drum for s in resolve("lu").pattern.section("touhu")]
+# index from 0: stroke 6 missed, stroke 11 on the other drum, an extra 鼙 halfway after stroke 15
+MISSED, WRONG, EXTRA_AT = 5, 10, 14.5
+
+
+def needs_librosa():
+    pytest.importorskip("librosa", reason="the check of a recording needs librosa (test extra)")
+
+
+def checked(cli, *argv):
+    code, out, err = cli("check", *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def assert_recovers(data, t, *, within_ms=2.0):
+    """Every played stroke's offset within `within_ms`, the tempo within 0.1 %, and the missed,
+    extra and wrong strokes named."""
+    assert abs(data["tempo_bpm"] - 60 / t.interval) <= 0.001 * 60 / t.interval
+    by_index = {s["index"]: s for s in data["strokes"]}
+    assert len(by_index) == len(t.drums)
+    for k in t.played:
+        got = by_index[k + 1]["offset_ms"]
+        assert abs(got - t.offsets[k] * 1000) <= within_ms, (k + 1, got, t.offsets[k] * 1000)
+    assert data["missing"] == sorted(k + 1 for k in t.missed)
+    assert data["wrong"] == sorted(k + 1 for k in t.wrong)
+    for k in t.wrong:
+        assert by_index[k + 1]["heard"] != by_index[k + 1]["expected"]
+    assert [(e["after"], e["heard"]) for e in data["extra"]] == [
+        (int(beat) + 1, drum.symbol) for beat, drum in [(EXTRA_AT, Drum.PI)] if t.extra
+    ]
+
+
+def flawed(bpm=72, seed=1):
+    return take(LU, bpm, missed=[MISSED], wrong=[WRONG], extra=[(EXTRA_AT, Drum.PI)], seed=seed)
+
+
+def test_a_recording_gives_back_every_offset_and_the_missed_extra_and_wrong_strokes(cli, tmp_path):
+    needs_librosa()
+    t = flawed()
+    data = checked(cli, write_audio(tmp_path / "take.wav", t), "lu")
+    assert_recovers(data, t)
+    assert data["extra"][0]["time_s"] == pytest.approx(t.time(EXTRA_AT), abs=0.002)
+    assert abs(data["drift_bpm"]) < 0.5
+    assert data["doubtful"] == []
+
+
+def test_a_recording_split_by_its_own_sound_names_the_drums_as_the_score_does(cli, tmp_path):
+    needs_librosa()
+    t = flawed(bpm=90, seed=4)
+    data = checked(cli, write_audio(tmp_path / "take.flac", t), "lu", "--drums", "split")
+    assert_recovers(data, t)
+
+
+def test_a_midi_performance_gives_back_every_offset_and_the_missed_extra_and_wrong_strokes(
+    cli, tmp_path
+):
+    t = flawed(bpm=66, seed=2)
+    data = checked(cli, write_midi(tmp_path / "take.mid", t), "lu")
+    assert_recovers(data, t, within_ms=1.0)  # a tick of the file is 0.6 ms
+    assert data["performance"]["kind"] == "midi"
+
+
+def test_a_midi_performance_with_its_own_notes_and_a_count_in(cli, tmp_path):
+    t = take(TOUHU, 100, seed=3)
+    t.start = 3.0
+    count = [(t.time(k - 4), 76) for k in range(4)]
+    path = write_midi(tmp_path / "pads.mid", t, notes=(38, 36), others=count)
+    data = checked(cli, path, "lu", "--section", "touhu", "--midi-notes", "38,36")
+    assert_recovers(data, t, within_ms=1.0)
+    assert data["performance"]["notes"] == ["4 notes on other keys (76) left out"]
+
+
+def test_a_drift_is_measured_as_the_change_of_pace_from_first_to_last_stroke(cli, tmp_path):
+    # a pace that goes from 60 to 66 strokes a minute, evenly in tempo from stroke to stroke
+    drums = LU * 3
+    bpm = np.linspace(60, 66, len(drums) - 1)
+    times = np.concatenate([[0.0], np.cumsum(60 / bpm)]) + 0.5
+    t = take(drums, 60, spread_ms=0)
+    t.offsets = times - np.array([t.time(k) for k in range(len(drums))])
+    data = checked(cli, write_midi(tmp_path / "faster.mid", t), "lu", "--repeat", "3")
+    assert data["drift_bpm"] == pytest.approx(6.0, abs=0.5)
+    assert data["tempo_first_bpm"] == pytest.approx(60, abs=0.5)
+    assert data["missing"] == [] and data["extra"] == [] and data["wrong"] == []
+    # the even beat does not bend: the strokes stray from it most at the ends and the middle
+    assert data["max_abs_offset_ms"] > 100
+
+
+def test_a_humanized_render_checked_gives_back_the_offsets_the_render_applied(cli, tmp_path):
+    needs_librosa()
+    out = tmp_path / "human.wav"
+    code, printed, err = cli(
+        "render", "xue", "--bpm", "80", "--humanize", "20", "--seed", "7", "-o", out, "--json"
+    )
+    assert code == 0, err
+    rendered = json.loads(printed)
+    applied = np.array([s["offset_ms"] for s in rendered["strokes"]])
+    assert np.ptp(applied) > 10  # it was humanized
+    data = checked(cli, out, "xue")
+    # measured from the best even beat through the rendered strokes: the applied offsets less
+    # their own mean and trend
+    k = np.arange(len(applied))
+    design = np.vstack([np.ones(len(k)), k]).T
+    expected = applied - design @ np.linalg.lstsq(design, applied, rcond=None)[0]
+    got = np.array([s["offset_ms"] for s in data["strokes"]])
+    assert np.max(np.abs(got - expected)) <= 2.0
+    assert data["tempo_bpm"] == pytest.approx(80, rel=0.001)
+    assert [s["expected"] for s in data["strokes"]] == [s["heard"] for s in data["strokes"]]
+
+
+def test_the_text_report_names_tempo_offsets_and_every_fault(cli, tmp_path):
+    t = flawed(bpm=72, seed=5)
+    code, out, _ = cli("check", write_midi(tmp_path / "take.mid", t), "lu")
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith("tempo      72.00 strokes a minute") for line in lines)
+    assert f"missed     {MISSED + 1} □ 鼓" in lines
+    assert any(
+        line.startswith("extra      ○ 鼙 at") and "after stroke 15" in line for line in lines
+    )
+    assert any(
+        line.startswith(f"wrong drum {WRONG + 1} (□ 鼓 expected, ○ 鼙 heard)") for line in lines
+    )
+    row = next(line for line in lines if line.split()[:1] == [str(MISSED + 1)])
+    assert row.rstrip().endswith("missed")
+
+
+def test_the_plot_draws_a_marker_per_stroke(cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    t = flawed(bpm=72)
+    plot = tmp_path / "offsets.svg"
+    code, _, err = cli("check", write_midi(tmp_path / "take.mid", t), "lu", "--plot", plot)
+    assert code == 0, err
+    svg = plot.read_text(encoding="utf-8")
+    assert "missed 1, extra 1, wrong drum 1" in svg
+    png = tmp_path / "offsets.png"
+    assert cli("check", write_midi(tmp_path / "t.mid", t), "lu", "--plot", png)[0] == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def test_a_silent_recording_has_no_onsets(expect_error, tmp_path):
+    needs_librosa()
+    path = tmp_path / "silence.wav"
+    sf.write(path, np.zeros((44100, 2), np.float32), 44100)
+    err = expect_error("check", path, "lu")
+    assert "holds no strokes" in err and "silence.wav" in err
+
+
+def test_a_performance_far_longer_than_the_score_is_refused_with_the_passes_to_give(
+    expect_error, tmp_path
+):
+    t = take(LU * 4, 90)
+    err = expect_error("check", write_midi(tmp_path / "long.mid", t), "lu")
+    assert err.startswith("drumscore: error: --repeat 1: performance")
+    assert "92 strokes" in err and "4 times give 4" in err
+
+
+def test_a_midi_file_without_notes_is_refused(expect_error, tmp_path):
+    import mido
+
+    path = tmp_path / "empty.mid"
+    midi = mido.MidiFile()
+    midi.tracks.append(mido.MidiTrack([mido.MetaMessage("set_tempo", tempo=500000)]))
+    midi.save(path)
+    assert "holds no notes at all" in expect_error("check", path, "lu")
+
+
+def test_a_midi_file_on_other_notes_names_them_and_the_option(expect_error, tmp_path):
+    t = take(LU, 60)
+    err = expect_error("check", write_midi(tmp_path / "pads.mid", t, notes=(38, 36)), "lu")
+    assert err.startswith("drumscore: error: --midi-notes 45,41 finds no note")
+    assert "38 Acoustic Snare" in err and "38,36" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["take.wav", "lu", "--midi-notes", "38,36"], "only applies with a MIDI performance"),
+        (["take.mid", "lu", "--drums", "split"], "only applies with a recording"),
+        (["take.mid", "lu", "--plot", "x.jpg"], "use a .png or .svg"),
+        (["missing.mid", "lu"], "does not exist"),
+        (["take.mid", "lu", "--repeat", "0"], "--repeat"),
+        (["take.mid", "○○○", "--section", "touhu"], "半"),
+    ],
+)
+def test_bad_options_are_one_line(expect_error, tmp_path, monkeypatch, argv, words):
+    monkeypatch.chdir(tmp_path)
+    t = take(LU, 60)
+    write_midi(tmp_path / "take.mid", t)
+    write_midi(tmp_path / "take.wav", t)
+    assert words in expect_error("check", *argv)
+
+
+def test_a_file_that_is_not_audio_is_refused(expect_error, tmp_path):
+    needs_librosa()
+    path = tmp_path / "notes.wav"
+    path.write_text("not a recording")
+    assert "cannot be read as audio" in expect_error("check", path, "lu")

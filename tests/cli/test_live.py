@@ -1,0 +1,134 @@
+"""The live display of `drumscore play` in a pseudo-terminal, read back through a terminal
+emulator (pyte): at every width each line fits, nothing is left to the terminal to wrap, and a
+resize (SIGWINCH) repaints it whole."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pyte = pytest.importorskip("pyte")
+
+TESTS = Path(__file__).resolve().parents[1]
+ROWS = 24
+
+
+class Terminal:
+    """`drumscore play ARGS` on a paced stand-in device, in a pty of `columns` × `rows`."""
+
+    def __init__(self, tmp_path: Path, columns: int, *args: str, rows: int = ROWS) -> None:
+        env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONPATH=str(TESTS.parent))
+        env.pop("COLUMNS", None)
+        env.pop("LINES", None)
+        self.child = pexpect.spawn(
+            sys.executable,
+            [str(TESTS / "fake_audio.py"), str(tmp_path / "captured.raw"), *args],
+            env=env,
+            encoding="utf-8",
+            dimensions=(rows, columns),
+            timeout=20,
+        )
+        self.child.delaybeforesend = None
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.Stream(self.screen)
+
+    def lines(self) -> list[str]:
+        return [line.rstrip() for line in self.screen.display]
+
+    def wait(self, predicate, timeout: float = 15.0) -> list[str]:
+        """Read what the program writes until `predicate(lines)` holds."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with contextlib.suppress(pexpect.TIMEOUT):
+                self.stream.feed(self.child.read_nonblocking(65536, timeout=0.05))
+            if predicate(self.lines()):
+                return self.lines()
+        raise AssertionError("\n".join(self.lines()))
+
+    def resize(self, columns: int, rows: int = ROWS) -> None:
+        self.screen.resize(rows, columns)
+        self.child.setwinsize(rows, columns)  # the child gets SIGWINCH
+
+    def stop(self) -> None:
+        self.child.send("\x1b")
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        assert self.child.exitstatus == 0
+
+
+def stroke(lines: list[str]) -> int | None:
+    """The stroke number on the status line, if one is shown."""
+    found = [m for line in lines if (m := re.search(r"stroke (\d+)/12\b", line))]
+    return int(found[-1].group(1)) if found else None
+
+
+def later(terminal: Terminal, strokes: int = 2) -> list[str]:
+    """The screen once `strokes` more strokes have been painted."""
+    seen: list[int] = []
+
+    def moved(lines: list[str]) -> bool:
+        now = stroke(lines)
+        if now is not None and (not seen or now != seen[-1]):
+            seen.append(now)
+        return len(seen) > strokes
+
+    return terminal.wait(moved)
+
+
+def assert_intact(lines: list[str], *waiting: str) -> None:
+    """The live display whole: the notation, the status and the keys each once, none wrapped."""
+    assert sum("│半│" in line for line in lines) == 1, lines  # the notation line, not repeated
+    assert sum(stroke([line]) is not None for line in lines) == 1, lines
+    assert sum("keys:" in line for line in lines) == 1, lines
+    assert any("Esc stop now" in line for line in lines), lines  # every key shown, none cut
+    for what in waiting:  # a field of the status is never split across lines
+        assert any(what in line for line in lines), (what, lines)
+
+
+PLAY = ("lu", "--section", "touhu", "--loop", "--count-in", "4", "--bpm", "240")
+
+
+@pytest.mark.parametrize("columns", [40, 60, 80, 120])
+def test_the_live_display_fits_every_width(tmp_path, columns):
+    terminal = Terminal(tmp_path, columns, *PLAY)
+    terminal.wait(lambda lines: stroke(lines) is not None)
+    for key in "]+s":
+        terminal.child.send(key)
+    terminal.wait(lambda lines: any("246/min" in line for line in lines))
+    assert_intact(later(terminal), "[switch at end of pass]", "246/min")
+    terminal.stop()
+
+
+def test_a_resize_repaints_the_display_at_the_new_width(tmp_path):
+    terminal = Terminal(tmp_path, 120, *PLAY)
+    terminal.wait(lambda lines: stroke(lines) is not None)
+    terminal.child.send("s")
+    assert_intact(later(terminal), "[switch at end of pass]")
+    terminal.resize(40)
+    assert_intact(later(terminal), "[switch at end of pass]")
+    terminal.resize(100)
+    lines = later(terminal)
+    assert_intact(lines, "[switch at end of pass]")
+    assert max(len(line) for line in lines) > 40  # painted at the new width, not the old one
+    terminal.stop()
+
+
+def test_the_big_display_fits_and_gives_way_as_the_terminal_shrinks_and_grows(tmp_path):
+    terminal = Terminal(tmp_path, 80, "--big", *PLAY)
+    big = terminal.wait(lambda lines: any("stroke" in line and " of 12" in line for line in lines))
+    assert sum(line.count("█") for line in big) > 50  # the stroke drawn large
+    terminal.resize(60, 14)  # too small for it: the normal lines
+    small = terminal.wait(lambda lines: stroke(lines) is not None and "█" not in "".join(lines))
+    assert_intact(small)
+    terminal.resize(40, 24)
+    grown = terminal.wait(lambda lines: "█" in "".join(lines) and " of 12" in "".join(lines))
+    assert grown[-1].lstrip().startswith("space pause")  # the keys, as many as fit, at the foot
+    assert all(len(line) < 40 for line in grown)
+    terminal.stop()

@@ -1,0 +1,127 @@
+"""The check itself, on strokes given directly: the beat walk, the alignment and the fit."""
+
+import numpy as np
+import pytest
+
+from drumscore.corpus import resolve
+from drumscore.errors import PerformanceError
+from drumscore.model import Drum
+from drumscore.performance.check import align_on_beats, beat_positions, check
+from drumscore.performance.heard import HeardStroke, Performance
+from drumscore.timeline import arrange
+
+LU = resolve("lu")
+DRUMS = [s.drum for s in LU.pattern.strokes]
+OTHER = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
+
+
+def performance(times, drums, swappable=False):
+    strokes = tuple(HeardStroke(float(t), d) for t, d in zip(times, drums, strict=True))
+    return Performance("take.mid", "midi", strokes, float(times[-1]) + 1, "test", swappable)
+
+
+def even(interval=0.8, start=2.0, drums=DRUMS):
+    return [start + k * interval for k in range(len(drums))], list(drums)
+
+
+def test_an_even_performance_has_no_offsets_and_its_own_tempo():
+    times, drums = even(0.8)
+    result = check(performance(times, drums), arrange(LU))
+    assert result.tempo_bpm == pytest.approx(75.0)
+    assert result.start == pytest.approx(2.0)
+    assert max(abs(s.offset_ms) for s in result.strokes) < 1e-6
+    assert result.missing == () and result.extra == () and result.wrong == ()
+    assert result.drift_bpm == pytest.approx(0.0, abs=1e-6)
+
+
+def test_the_first_stroke_missed_does_not_shift_the_rest():
+    times, drums = even()
+    result = check(performance(times[1:], drums[1:]), arrange(LU))
+    assert [s.index for s in result.missing] == [1]
+    assert result.wrong == () and result.extra == ()
+    assert result.start == pytest.approx(2.0)
+
+
+def test_the_part_after_half_played_alone_is_found_in_the_whole():
+    times, drums = even()
+    half = LU.pattern.half
+    result = check(performance(times[half:], drums[half:]), arrange(LU))
+    assert [s.index for s in result.missing] == list(range(1, half + 1))
+    assert result.wrong == () and result.extra == ()
+    assert max(abs(s.offset_ms) for s in result.matched) < 1e-6
+
+
+def test_two_missed_strokes_in_a_row_and_an_early_end():
+    times, drums = even()
+    keep = [k for k in range(len(times)) if k not in (7, 8) and k < 20]
+    result = check(performance([times[k] for k in keep], [drums[k] for k in keep]), arrange(LU))
+    assert [s.index for s in result.missing] == [8, 9, 21, 22, 23]
+    assert result.extra == () and result.wrong == ()
+
+
+def test_an_extra_stroke_before_the_first_and_one_between_beats():
+    times, drums = even(1.0)
+    times = [times[0] - 1.0, *times[:10], times[9] + 0.5, *times[10:]]
+    drums = [Drum.GU, *drums[:10], Drum.PI, *drums[10:]]
+    result = check(performance(times, drums), arrange(LU))
+    assert [(e.after, e.drum) for e in result.extra] == [(0, Drum.GU), (10, Drum.PI)]
+    assert result.missing == () and result.wrong == ()
+    assert result.tempo_bpm == pytest.approx(60.0)
+
+
+def test_a_stroke_on_the_other_drum_is_wrong_not_missed():
+    times, drums = even()
+    drums[4] = OTHER[drums[4]]
+    result = check(performance(times, drums), arrange(LU))
+    assert [s.index for s in result.wrong] == [5]
+    assert result.missing == () and result.extra == ()
+
+
+def test_a_split_whose_names_are_the_wrong_way_round_is_swapped_to_fit_the_score():
+    times, drums = even()
+    result = check(performance(times, [OTHER[d] for d in drums], swappable=True), arrange(LU))
+    assert result.swapped and result.wrong == ()
+    # names that are not a guess are never swapped
+    fixed = check(performance(times, [OTHER[d] for d in drums]), arrange(LU))
+    assert not fixed.swapped and fixed.wrong
+
+
+def test_the_walk_keeps_count_through_a_steady_acceleration():
+    bpm = np.linspace(50, 80, 300)
+    times = np.concatenate([[0.0], np.cumsum(60 / bpm[:-1])])
+    positions = beat_positions(times)
+    assert np.array_equal(np.rint(positions), np.arange(300))
+    assert np.max(np.abs(positions - np.arange(300))) < 0.1
+
+
+def test_repeats_are_checked_pass_after_pass():
+    times, drums = even(0.5, drums=DRUMS * 3)
+    result = check(performance(times, drums), arrange(LU, repeats=3))
+    assert len(result.strokes) == 69 and result.missing == ()
+    assert result.tempo_bpm == pytest.approx(120.0)
+
+
+def test_the_alignment_leaves_a_stroke_half_a_beat_off_as_extra():
+    cost, pairs = align_on_beats(np.array([0.0, 0.5, 1.0]), [Drum.PI] * 3, [Drum.PI, Drum.PI])
+    assert pairs == [(0, 0), (1, None), (2, 1)]
+    assert cost == pytest.approx(0.5)
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def test_a_single_stroke_cannot_give_a_beat():
+    with pytest.raises(PerformanceError, match="at least 2 strokes"):
+        check(performance([1.0], [Drum.PI]), arrange(LU))
+
+
+def test_a_performance_far_longer_than_the_score_is_refused():
+    times, drums = even(drums=DRUMS * 2)
+    with pytest.raises(PerformanceError, match="46 strokes") as info:
+        check(performance(times, drums), arrange(LU))
+    assert info.value.option == "repeats"
+
+
+def test_a_performance_of_another_pattern_is_refused_when_nothing_fits():
+    with pytest.raises(PerformanceError, match="fit the strokes"):
+        check(performance([0.0, 1.0], [Drum.PI] * 2), arrange(resolve("□")))

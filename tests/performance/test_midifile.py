@@ -1,0 +1,66 @@
+"""The strokes of a MIDI performance, read back with mido."""
+
+import mido
+import pytest
+
+from drumscore.errors import PerformanceError
+from drumscore.model import Drum
+from drumscore.performance.midifile import read_midi
+from drumscore.render.midimap import MidiMap
+
+
+def save(path, messages, ticks=480):
+    midi = mido.MidiFile(ticks_per_beat=ticks)
+    midi.tracks.append(mido.MidiTrack(messages))
+    midi.save(path)
+    return path
+
+
+def hit(note, time, velocity=100):
+    return mido.Message("note_on", channel=9, note=note, velocity=velocity, time=time)
+
+
+def test_note_times_follow_the_files_tempo_changes(tmp_path):
+    path = save(
+        tmp_path / "take.mid",
+        [
+            mido.MetaMessage("set_tempo", tempo=500_000),  # 0.5 s a beat
+            hit(45, 0),
+            hit(41, 480),  # 0.5 s
+            mido.MetaMessage("set_tempo", tempo=1_000_000, time=0),  # now 1 s a beat
+            hit(45, 480),  # 1.5 s
+            hit(45, 240, velocity=0),  # a note-off written as a note-on: no stroke
+        ],
+    )
+    heard = read_midi(path)
+    assert [(s.time, s.drum) for s in heard.strokes] == [
+        (0.0, Drum.PI),
+        (0.5, Drum.GU),
+        (1.5, Drum.PI),
+    ]
+    assert heard.kind == "midi" and heard.notes == ()
+
+
+def test_notes_of_another_map_and_other_keys(tmp_path):
+    path = save(tmp_path / "pads.mid", [hit(38, 0), hit(36, 480), hit(76, 480), hit(76, 480)])
+    heard = read_midi(path, MidiMap.from_option("38,36"))
+    assert [s.drum for s in heard.strokes] == [Drum.PI, Drum.GU]
+    assert heard.notes == ("2 notes on other keys (76) left out",)
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def test_a_file_that_is_not_midi_is_refused(tmp_path):
+    path = tmp_path / "take.mid"
+    path.write_bytes(b"RIFF not a midi file")
+    with pytest.raises(PerformanceError, match="cannot be read as a MIDI file"):
+        read_midi(path)
+
+
+def test_other_notes_only_are_named_with_a_map_to_try(tmp_path):
+    path = save(tmp_path / "pads.mid", [hit(38, 0), hit(38, 480), hit(36, 480)])
+    with pytest.raises(PerformanceError) as info:
+        read_midi(path)
+    assert info.value.option == "midi_notes"
+    assert "38 Acoustic Snare ×2" in str(info.value) and "38,36" in str(info.value)
