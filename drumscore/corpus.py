@@ -6,20 +6,25 @@ import dataclasses
 import functools
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from drumscore import glyphs as glyph_table
 from drumscore.errors import (
     CorpusError,
     EncodingError,
+    InputFileError,
     InputMissingError,
     NotationError,
+    OptionError,
     ScoreNotFoundError,
 )
 from drumscore.files.reading import OneOf, check_schema, parse_toml, read_input, read_input_text
 from drumscore.model import (
     STATE_SPELLINGS,
+    Dating,
     Edition,
     PrintedNote,
     Provenance,
@@ -80,6 +85,8 @@ EDITION_SCHEMA = {
     "aliases": [str],
     "note": str,
     "source": {k: str for k in ("citation", "file", "kanripo", "lines", "commit", "licence")},
+    "glyphs": dict,
+    "date": {"year": int, "from": int, "to": int, "basis": str},
     "score": [
         {
             "figure": int,
@@ -124,6 +131,8 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         commit=str(source.get("commit", "")),
         licence=str(source.get("licence", "")),
     )
+    glyphs = _glyphs(data.get("glyphs", {}), where)
+    extra = dict(glyphs)
     scores = []
     for i, entry in enumerate(_tables(data, "score", where), 1):
         at = f"{where}: [[score]] #{i}"
@@ -133,9 +142,15 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
             raise CorpusError(f"{at}: state must be 魯 or 薛 and figure 1 or 2")
         printed = _require(entry, "printed", str, at)
         try:
-            pattern = parse(printed)
+            pattern = parse(printed, extra_glyphs=extra)
         except NotationError as exc:
-            raise CorpusError(f"{at}: bad notation: {exc}") from None
+            hint = ""
+            if any(glyph_table.is_symbol_like(c) for c in printed):
+                hint = (
+                    "\nhint: a sign the transcription draws strokes with is recorded in the "
+                    'file\'s [glyphs] table, e.g. "◍" = "□"'
+                )
+            raise CorpusError(f"{at}: bad notation: {exc}{hint}") from None
         notes = []
         for j, note in enumerate(_tables(entry, "notes", at), 1):
             after = _require(note, "after", int, f"{at}, note #{j}")
@@ -191,7 +206,41 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         aliases=tuple(str(a) for a in data.get("aliases", ())),
         note=str(data.get("note", "")),
         path=where,
+        glyphs=glyphs,
+        date=_date(data.get("date"), where),
     )
+
+
+def _glyphs(table: dict, where: str) -> tuple[tuple[str, str], ...]:
+    """The [glyphs] table of an edition file: each sign and the stroke it stands for."""
+    out = []
+    for glyph, target in table.items():
+        reason = glyph_table.mapping_refusal(glyph, target if isinstance(target, str) else "")
+        if reason:
+            raise CorpusError(f"{where}: [glyphs] {glyph!r} = {target!r}: {reason}")
+        out.append((glyph, target))
+    return tuple(out)
+
+
+def _date(table: dict | None, where: str) -> Dating | None:
+    """The [date] table of an edition file: `year`, or `from` and `to`, and the `basis`."""
+    if table is None:
+        return None
+    year, first, last = table.get("year"), table.get("from"), table.get("to")
+    if (year is None) == (first is None or last is None) or (year is not None and (first or last)):
+        raise CorpusError(
+            f"{where}: [date] must give either year = 1748 or from = 1736 and to = 1748, with "
+            f"basis; it has {sorted(table)}"
+        )
+    if not table.get("basis"):
+        raise CorpusError(f"{where}: [date] needs its basis: what the date rests on")
+    try:
+        if year is not None:
+            return Dating(year, year, table["basis"])
+        assert first is not None and last is not None
+        return Dating(first, last, table["basis"])
+    except OptionError as exc:
+        raise CorpusError(f"{where}: [date]: {exc}") from None
 
 
 @functools.cache
@@ -254,27 +303,74 @@ def _user_files() -> tuple[tuple[str, int, int], ...]:
     return tuple(files)
 
 
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    """A file among the user's editions that cannot be used, and why; `names` are what would name
+    it (its file name without .toml, and its id when that could be read)."""
+
+    path: str
+    reason: str
+    names: frozenset[str]
+
+
+#: Told of each user edition file that is skipped (see on_skipped).
+_skipped_callback: Callable[[SkippedFile], None] | None = None
+
+
+def on_skipped(callback: Callable[[SkippedFile], None] | None) -> Callable | None:
+    """Have `callback(skipped)` told of every user edition file that is left out of the corpus
+    because it is broken; returns the callback it replaces."""
+    global _skipped_callback
+    previous, _skipped_callback = _skipped_callback, callback
+    return previous
+
+
 @functools.lru_cache(maxsize=8)
-def _user_editions(files: tuple[tuple[str, int, int], ...]) -> tuple[Edition, ...]:
+def _user_editions(
+    files: tuple[tuple[str, int, int], ...],
+) -> tuple[tuple[Edition, ...], tuple[SkippedFile, ...]]:
     builtin = {e.id: e for e in builtin_editions()}
     found: dict[str, Edition] = {}
+    skipped = []
     for path, _, _ in files:
-        edition = dataclasses.replace(load_edition(path, cite_by_path=False), user=True)
+        names = {Path(path).stem.casefold()}
+        try:
+            edition = dataclasses.replace(load_edition(path, cite_by_path=False), user=True)
+        except (CorpusError, ScoreNotFoundError, EncodingError, InputFileError) as exc:
+            reason = str(exc).splitlines()[0].removeprefix(f"{path}: ")
+            skipped.append(SkippedFile(path, reason, frozenset(names)))
+            continue
+        names.add(edition.id.casefold())
         clash = builtin.get(edition.id) or found.get(edition.id)
         if clash is not None:
-            raise CorpusError(
-                f"the edition id {edition.id!r} of {path!r} is taken by "
+            reason = (
+                f"its edition id {edition.id!r} is taken by "
                 f"{'the built-in edition' if not clash.user else 'the edition'} in "
                 f"{clash.path!r}; give one of them another id"
             )
+            skipped.append(SkippedFile(path, reason, frozenset(names)))
+            continue
         found[edition.id] = edition
-    return tuple(sorted(found.values(), key=lambda e: e.id))
+    return tuple(sorted(found.values(), key=lambda e: e.id)), tuple(skipped)
 
 
 def user_editions() -> tuple[Edition, ...]:
-    """The user's own editions (see user_folders), by id; an id that clashes with another
-    edition's is a CorpusError naming both files."""
-    return _user_editions(_user_files())
+    """The user's own editions (see user_folders), by id. A file that cannot be used (it does not
+    load, or its id is taken by another edition) is left out, and the on_skipped callback told."""
+    found, skipped = _user_editions(_user_files())
+    if _skipped_callback is not None:
+        for item in skipped:
+            _skipped_callback(item)
+    return found
+
+
+def skipped_user_file(name: str) -> SkippedFile | None:
+    """The user's edition file left out of the corpus that `name` names, if any."""
+    wanted = name.strip().casefold()
+    for item in _user_editions(_user_files())[1]:
+        if wanted in item.names:
+            return item
+    return None
 
 
 def editions() -> tuple[Edition, ...]:
@@ -302,6 +398,7 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
         edition = _builtin(own_file)
         if edition.id.casefold() == wanted:
             return edition
+    whole_corpus = pool is None
     pool = tuple(pool) if pool is not None else editions()
     for edition in pool:
         keys = {edition.id, edition.name, edition.provenance.kanripo, *edition.aliases}
@@ -310,6 +407,9 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
     path = Path(name)
     if path.suffix == ".toml" and _exists(path):
         return load_edition(path)
+    broken = skipped_user_file(name) if whole_corpus else None
+    if broken is not None:
+        raise CorpusError(f"your edition file {broken.path!r} cannot be used: {broken.reason}")
     known = ", ".join(f"{e.id} ({e.name})" for e in pool)
     raise ScoreNotFoundError(f"unknown edition {name!r}; the editions are: {known}")
 

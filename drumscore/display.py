@@ -24,7 +24,12 @@ def char_name(ch: str) -> str:
 
 
 def _printable(ch: str) -> str:
-    return ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}"
+    """`ch` as a caret line shows it: an invisible or control character by its code point."""
+    if ch.isprintable():
+        return ch
+    if "\ud800" <= ch <= "\udfff":
+        return "\N{REPLACEMENT CHARACTER}"
+    return f"⟨U+{ord(ch):04X}⟩"
 
 
 def caret_display(text: str, line: int, column: int, *, context: int = 40) -> str:
@@ -36,7 +41,7 @@ def caret_display(text: str, line: int, column: int, *, context: int = 40) -> st
     shown = "".join(_printable(c) for c in src[start:end])
     prefix = "…" if start > 0 else ""
     suffix = "…" if end < len(src) else ""
-    pad = width(prefix + shown[: column - 1 - start])
+    pad = width(prefix + "".join(_printable(c) for c in src[start : column - 1]))
     return f"  {prefix}{shown}{suffix}\n  {' ' * pad}^"
 
 

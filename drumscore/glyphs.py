@@ -11,6 +11,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
+from drumscore.model import STATE_SPELLINGS
+
 CIRCLE = "○"  # U+25CB WHITE CIRCLE: 鼙, the small drum
 SQUARE = "□"  # U+25A1 WHITE SQUARE: 鼓, the big drum
 HALF = "半"  # U+534A: the section mark
@@ -45,6 +47,45 @@ CANONICAL: dict[str, str] = {
     **dict.fromkeys(SQUARE_LOOKALIKES, SQUARE),
     **dict.fromkeys(HALF_LOOKALIKES, HALF),
 }
+
+
+#: The drum character of a label (魯鼓), and of the heading 鼓 before the first figure.
+DRUM_CHARS = "鼓鼔皷"
+#: Interlinear notes: ( … ) in Kanripo, （ … ） and 【 … 】 in modern and web texts.
+NOTE_BRACKETS = {"(": ")", "（": "）", "【": "】"}
+#: The Kanripo mark at the end of a printed line.
+LINE_MARK = "¶"
+#: The characters of the labels 魯鼓 and 薛鼓 in every spelling: never a stroke.
+LABEL_CHARS = frozenset("".join(c for c in STATE_SPELLINGS if not c.isascii()) + DRUM_CHARS)
+#: Characters with a meaning in a passage's markup (notes, line ends, tags): never a stroke.
+MARKUP_CHARS = frozenset("".join(NOTE_BRACKETS) + "".join(NOTE_BRACKETS.values()) + LINE_MARK) | {
+    "<",
+    ">",
+}
+#: What a glyph mapping may map a sign to, and the drum it strikes.
+GLYPH_TARGETS = {CIRCLE: "鼙", SQUARE: "鼓"}
+
+
+def mapping_refusal(glyph: str, target: str) -> str:
+    """Why the sign `glyph` cannot be read as the stroke `target`, or "" if it can.
+
+    A mapped sign must mean nothing else in a passage: not notation already, not a character of
+    the labels 魯鼓/薛鼓, not markup (note brackets, ¶, tags) and not a space; and it maps to ○
+    or □ only. The one rule for extracting with a mapping and for edition files that record one.
+    """
+    if len(glyph) != 1 or len(target) != 1:
+        return "a mapping is one character, then = and the stroke it stands for (X=○ or X=□)"
+    if target not in GLYPH_TARGETS:
+        return f"a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r}; write X=○ or X=□"
+    if glyph in CANONICAL:
+        return f"{glyph!r} is notation already, read as {CANONICAL[glyph]}"
+    if glyph in LABEL_CHARS:
+        return f"{glyph!r} belongs to the labels 魯鼓 and 薛鼓, it is not a stroke"
+    if glyph in MARKUP_CHARS:
+        return f"{glyph!r} is markup in a passage (notes, line ends, tags), not a stroke"
+    if glyph.isspace():
+        return f"{glyph!r} is a space, which is ignored between strokes"
+    return ""
 
 
 def canonical(ch: str, extra: Mapping[str, str] | None = None) -> str | None:

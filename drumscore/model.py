@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -346,8 +347,53 @@ class Score:
 
 
 @dataclass(frozen=True, slots=True)
+class Dating:
+    """When an edition's text was made: a year, or the years between which it was, and why.
+
+    `basis` says what the date rests on (the author's dates, a preface, a printing), so that a
+    reader can weigh it.
+    """
+
+    earliest: int
+    latest: int
+    basis: str = ""
+
+    def __post_init__(self) -> None:
+        if self.latest < self.earliest:
+            raise OptionError(
+                f"date {self.earliest}-{self.latest} ends before it begins; write the earlier "
+                "year first",
+                option="date",
+            )
+
+    @property
+    def text(self) -> str:
+        """ "1748", or "1736-1748" for a range."""
+        if self.earliest == self.latest:
+            return str(self.earliest)
+        return f"{self.earliest}-{self.latest}"
+
+    @classmethod
+    def parse(cls, text: str, basis: str = "") -> Dating:
+        """A date written "1748" or "1736-1748" (a year before the common era written -200)."""
+        match = re.fullmatch(r"\s*(-?\d{1,4})\s*(?:[-–]\s*(-?\d{1,4}))?\s*", str(text))
+        if match is None:
+            raise OptionError(
+                f"date {text!r} is not a year or a range of years; write e.g. 1748 or 1736-1748",
+                option="date",
+            )
+        first = int(match[1])
+        return cls(first, int(match[2]) if match[2] else first, basis)
+
+
+@dataclass(frozen=True, slots=True)
 class Edition:
-    """One edition's printing of the drum figures, with its provenance and stated counts."""
+    """One edition's printing of the drum figures, with its provenance and stated counts.
+
+    `glyphs` are the signs its transcription draws strokes with beyond the glyph table (◍ for □),
+    each with the stroke it stands for, so that `printed` stays as the text has it; `date` says
+    when the text was made.
+    """
 
     id: str
     name: str
@@ -360,6 +406,16 @@ class Edition:
     path: str = field(default="", compare=False)
     #: True for an edition from the user's own corpus folders, not one that ships with drumscore.
     user: bool = field(default=False, compare=False)
+    glyphs: tuple[tuple[str, str], ...] = ()
+    date: Dating | None = None
+
+    @property
+    def date_key(self) -> tuple[int, int, str]:
+        """The order of witnesses by date: by the year by which the text certainly existed (the
+        end of its range), then the start; an undated edition comes after every dated one."""
+        if self.date is None:
+            return (10_000, 10_000, self.id)
+        return (self.date.latest, self.date.earliest, self.id)
 
     def score(self, state: str, figure: int) -> Score | None:
         for score in self.scores:

@@ -11,6 +11,10 @@ import numpy as np
 import soundfile as sf
 
 from drumscore.model import Drum
+from drumscore.render.midimap import MidiMap
+
+#: The project's own map, 鼙 then 鼓, as check reads a MIDI file by default.
+DEFAULT_NOTES = (MidiMap().pi_note, MidiMap().gu_note)
 
 SAMPLES = Path(__file__).resolve().parents[1] / "drumscore" / "render" / "samples"
 OTHER = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
@@ -93,7 +97,7 @@ def write_audio(path: Path, t: Take, rate: int = 44100) -> Path:
     return path
 
 
-def write_midi(path: Path, t: Take, notes=(45, 41), bpm: float = 100.0, others=()) -> Path:
+def write_midi(path: Path, t: Take, notes=DEFAULT_NOTES, bpm: float = 100.0, others=()) -> Path:
     """The take as a MIDI file of note-ons on channel 10 (notes 鼙, 鼓), at a tempo of its own
     (`bpm` in the file's tempo event, unrelated to the take's); `others` adds (time, note)."""
     import mido

@@ -245,3 +245,62 @@ def test_a_malformed_edition_file_is_a_corpus_error(tmp_path, content, expected)
     with pytest.raises(CorpusError) as err:
         load_edition(path)
     assert expected in str(err.value) and str(path) in str(err.value)
+
+
+# --- dates and glyph mappings of the edition files ---
+
+
+def test_every_edition_is_dated_with_its_basis():
+    for edition in corpus.builtin_editions():
+        assert edition.date is not None, edition.id
+        assert edition.date.basis and 600 < edition.date.earliest <= edition.date.latest < 1900
+
+
+def test_the_date_order_puts_the_earliest_text_first_and_undated_editions_last():
+    ordered = [e.id for e in sorted(corpus.builtin_editions(), key=lambda e: e.date_key)]
+    # 禮記正義 (653) before 陳暘's 樂書 (1101), 朱熹 (d. 1200) before 衛湜 (1226) before 陳澔 (1322)
+    assert ordered[0] == "zhushu"
+    for earlier, later in [("yueshu", "tongjie"), ("tongjie", "weishi"), ("weishi", "chenhao")]:
+        assert ordered.index(earlier) < ordered.index(later)
+    undated = corpus.edition_from_dict({"id": "u", "name": "U"})
+    assert undated.date_key > max(e.date_key for e in corpus.builtin_editions())
+
+
+def test_a_glyph_mapping_keeps_printed_exact_and_the_notation_canonical():
+    zuantu = find_edition("zuantu")
+    assert dict(zuantu.glyphs) == {"◍": "□", "◛": "□"}
+    lu = zuantu.score("魯", 1)
+    assert "◍" in lu.printed and "◛" in lu.printed and "〇" in lu.printed
+    assert set(lu.pattern.notation) == {"○", "□", "半"}
+    assert len(lu.pattern) == sum(lu.printed.count(c) for c in "○〇□◍◛")
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        ('[glyphs]\n"◍" = "半"', "only be read as ○ (鼙) or □ (鼓)"),
+        ('[glyphs]\n"○" = "□"', "notation already"),
+        ('[glyphs]\n"鼓" = "○"', "labels 魯鼓 and 薛鼓"),
+        ('[glyphs]\n"(" = "○"', "markup"),
+        ('[glyphs]\n"◍◍" = "○"', "one character"),
+        ("[glyphs]\n'◍' = 1", "X=○ or X=□"),
+        ("[date]\nyear = 1748", "needs its basis"),
+        ('[date]\nfrom = 1736\nbasis = "b"', "either year = 1748 or from = 1736 and to = 1748"),
+        ('[date]\nyear = 1748\nfrom = 1736\nto = 1748\nbasis = "b"', "either year"),
+        ('[date]\nfrom = 1748\nto = 1736\nbasis = "b"', "ends before it begins"),
+        ('[date]\nyear = "1748"\nbasis = "b"', "date.year must be"),
+    ],
+)
+def test_a_bad_glyph_or_date_table_is_a_corpus_error(tmp_path, table, expected):
+    path = tmp_path / "bad.toml"
+    path.write_text(f'id = "x"\nname = "x"\n{table}\n', encoding="utf-8")
+    with pytest.raises(CorpusError) as err:
+        load_edition(path)
+    assert expected in str(err.value) and str(path) in str(err.value)
+
+
+def test_printed_glyphs_without_their_mapping_say_where_the_mapping_goes(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(HEAD + 'figure = 1\nstate = "lu"\nprinted = "○◍○半○"', encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"\[glyphs\] table"):
+        load_edition(path)

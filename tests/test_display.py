@@ -31,9 +31,16 @@ def test_the_caret_stands_under_the_character_even_after_ideographs():
 # --- bad input --------------------------------------------------------------------------------
 
 
-def test_an_unprintable_character_is_shown_as_a_replacement():
-    line = caret_display("○\x07□", 1, 2).splitlines()[0]
-    assert "\ufffd" in line and "\x07" not in line
+@pytest.mark.parametrize("ch", ["\x07", "\u200b", "\u200c", "\u200d", "\ufeff", "\xad", "\u202e"])
+def test_an_invisible_or_control_character_is_shown_by_its_code_point_under_the_caret(ch):
+    line, caret = caret_display(f"{ch}○{ch}□", 1, 3).splitlines()
+    assert ch not in line and line.count(f"⟨U+{ord(ch):04X}⟩") == 2
+    assert width(line[: line.index("⟨", 3)]) == caret.index("^")
+
+
+def test_a_lone_surrogate_is_shown_as_a_replacement():
+    line = caret_display("○\ud800□", 1, 2).splitlines()[0]
+    assert "\ufffd" in line and "\ud800" not in line
 
 
 @pytest.mark.parametrize("ch", ["X", "\x07", "\U000e0001"])

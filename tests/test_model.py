@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from drumscore import OptionError, Score, Section, State, parse
-from drumscore.model import STATE_SLUGS, STATE_SPELLINGS
+from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, Dating
 
 
 def test_a_state_is_its_character_and_knows_its_slug_and_spellings():
@@ -88,3 +88,41 @@ def test_a_section_a_pattern_does_not_have_is_refused():
     with pytest.raises(OptionError) as info:
         parse("○□○").section("touhu")
     assert info.value.option == "section"
+
+
+# --- dates ---
+
+
+@pytest.mark.parametrize(
+    ("text", "earliest", "latest", "shown"),
+    [
+        ("1748", 1748, 1748, "1748"),
+        ("1736-1748", 1736, 1748, "1736-1748"),
+        (" 642 – 653 ", 642, 653, "642-653"),
+    ],
+)
+def test_a_date_is_a_year_or_a_range(text, earliest, latest, shown):
+    date = Dating.parse(text, "preface")
+    assert (date.earliest, date.latest, date.text, date.basis) == (
+        earliest,
+        latest,
+        shown,
+        "preface",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("", "e.g. 1748 or 1736-1748"),
+        ("1748?", "e.g. 1748 or 1736-1748"),
+        ("Qianlong", "e.g. 1748 or 1736-1748"),
+        ("1736-", "e.g. 1748 or 1736-1748"),
+        ("12345", "e.g. 1748 or 1736-1748"),
+        ("1748-1736", "ends before it begins"),
+    ],
+)
+def test_a_date_that_is_not_a_year_or_a_range_is_refused(text, said):
+    with pytest.raises(OptionError) as info:
+        Dating.parse(text)
+    assert info.value.option == "date" and said in str(info.value)

@@ -25,6 +25,7 @@ from drumscore.cli.commands import (
     site,
 )
 from drumscore.cli.options import error_message
+from drumscore.corpus import SkippedFile, on_skipped
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files.atomic import on_stale_removed
 
@@ -156,6 +157,21 @@ def _stale_removed(path: Path, pid: int) -> None:
     say(f"drumscore: removed {str(path)!r}, left by an earlier run (process {pid}) that was killed")
 
 
+#: The user's edition files left out of the corpus in this run, warned of when it ends.
+_left_out: dict[str, SkippedFile] = {}
+
+
+def _skipped(skipped: SkippedFile) -> None:
+    _left_out.setdefault(skipped.path, skipped)
+
+
+def _warn_left_out() -> None:
+    """One warning line for each of the user's edition files left out of the corpus."""
+    for path, skipped in _left_out.items():
+        say(f"drumscore: warning: left out your edition file {path!r}: {skipped.reason}")
+    _left_out.clear()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _open_standard_descriptors()
     _reconfigure_streams()
@@ -163,10 +179,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _terminate)
         signal.signal(signal.SIGHUP, _terminate)
     previous = on_stale_removed(_stale_removed)
+    previous_skipped = on_skipped(_skipped)
+    _left_out.clear()
     try:
-        return _main(argv)
+        code = _main(argv)
+        _warn_left_out()
+        return code
     finally:
+        _left_out.clear()
         on_stale_removed(previous)
+        on_skipped(previous_skipped)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -181,6 +203,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         return args.run(args)
     except DrumscoreError as exc:
+        # the error is the one line: a file left out is said when a run goes on without it
+        _left_out.clear()
         fail(error_message(exc), exc.exit_status)
     except KeyboardInterrupt:
         say("drumscore: interrupted")

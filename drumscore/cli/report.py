@@ -59,18 +59,31 @@ def score_data(score: Score) -> dict[str, Any]:
     }
 
 
-def list_table(scores: Sequence[Score], users: frozenset[str] = frozenset()) -> str:
-    """What `drumscore list` prints: a row per score with its counts per section; the editions
-    whose ids are in `users` are marked as the user's own."""
+def date_data(edition: Edition | None) -> dict[str, Any] | None:
+    """An edition's date as JSON-ready data: the text, the two years and the basis."""
+    if edition is None or edition.date is None:
+        return None
+    d = edition.date
+    return {"text": d.text, "earliest": d.earliest, "latest": d.latest, "basis": d.basis}
+
+
+def list_table(
+    scores: Sequence[Score],
+    users: frozenset[str] = frozenset(),
+    editions: Sequence[Edition] = (),
+) -> str:
+    """What `drumscore list` prints: a row per score with its edition's date and its counts per
+    section; the editions whose ids are in `users` are marked as the user's own."""
+    dates = {e.id: e.date.text for e in editions if e.date is not None}
     rows = []
     for s in scores:
         name = f"{s.edition_name} (yours)" if s.edition_id in users else s.edition_name
-        cells = [name, str(s.figure), f"{s.state}鼓"]
+        cells = [name, dates.get(s.edition_id, "-"), str(s.figure), f"{s.state}鼓"]
         for section in Section.in_order():
             cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
         cells.append(s.key)
         rows.append(cells)
-    header = ["edition", "fig", "drum", *(s.heading for s in Section.in_order()), "name"]
+    header = ["edition", "date", "fig", "drum", *(s.heading for s in Section.in_order()), "name"]
     return table(rows, header)
 
 
@@ -101,6 +114,8 @@ def show_data(
     data["lines"] = score.lines or None
     data["notes"] = [{"after": n.after, "text": n.text, "line": n.line} for n in score.notes]
     data["edition_note"] = edition.note if edition is not None and edition.note else None
+    data["date"] = date_data(edition)
+    data["glyphs"] = dict(edition.glyphs) if edition is not None else {}
     data["user_edition"] = bool(edition is not None and edition.user)
     data["stated_counts"] = [
         {
@@ -145,6 +160,11 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
             lines.append(f"  commit:  {prov.commit}")
         if prov.licence:
             lines.append(f"  licence: {prov.licence}")
+    if edition is not None and edition.date is not None:
+        lines.append(f"  date:    {edition.date.text} ({edition.date.basis})")
+    if edition is not None and edition.glyphs:
+        read = ", ".join(f"{g} read as {t}" for g, t in edition.glyphs)
+        lines.append(f"  glyphs:  {read} (as the transcription draws the strokes)")
     if edition is not None and edition.note:
         lines.append(f"  note:    {edition.note}")
     return "\n".join(lines)
@@ -437,6 +457,7 @@ def extraction_data(extraction: Extraction, path: str, encoding: str) -> dict[st
         "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
         "doubtful": extraction.doubtful,
         "skipped_strokes": extraction.skipped,
+        "glyphs": dict(extraction.glyphs),
         "scores": [found_data(extraction, f) for f in extraction.scores],
     }
 
@@ -487,6 +508,9 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
     if extraction.skipped:
         signs = plural(extraction.skipped, "stroke sign")
         out.append(f"  left as prose: {signs} outside the patterns")
+    if extraction.glyphs:
+        read = ", ".join(f"{g} as {t}" for g, t in extraction.glyphs)
+        out.append(f"  glyphs read: {read} (an edition file records the mapping)")
     return "\n".join(out)
 
 

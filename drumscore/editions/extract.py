@@ -16,12 +16,12 @@ Every diagnostic points at a token's own position in the file.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from drumscore import glyphs
 from drumscore.display import char_name
-from drumscore.editions import clean as kanripo
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
 from drumscore.errors import ExtractError, NotationError, OptionError
@@ -33,20 +33,28 @@ MIN_STROKES = 3
 #: Text between two runs at most this long (without spaces and punctuation) interrupts them.
 MAX_INTERRUPTION = 2
 FOLLOWS, PRECEDES = "follows", "precedes"
-#: The characters of the labels 魯鼓 and 薛鼓 in every spelling: never a stroke.
-LABEL_CHARS = frozenset("".join(lexer.STATE_CHARS) + lexer.DRUM_CHARS)
-#: Characters with a meaning in a passage's markup (notes, line ends, tags): never a stroke.
-MARKUP_CHARS = frozenset(
-    "".join(lexer.NOTE_BRACKETS) + "".join(lexer.NOTE_BRACKETS.values()) + lexer.LINE_MARK
-) | {"<", ">"}
-#: What --glyph may map a sign to.
-GLYPH_TARGETS = {glyphs.CIRCLE: "鼙", glyphs.SQUARE: "鼓"}
 #: Tokens that may stand inside a pattern between its strokes.
 _INSIDE = frozenset(
-    {Kind.SPACE, Kind.INDENT, Kind.LINE, Kind.PAGE, Kind.MARKUP, Kind.NOTE, Kind.PUNCT}
+    {
+        Kind.SPACE,
+        Kind.INDENT,
+        Kind.LINE,
+        Kind.PAGE,
+        Kind.MARKUP,
+        Kind.NOTE,
+        Kind.PUNCT,
+        Kind.INVISIBLE,
+        Kind.FOOTNOTE,
+    }
 )
 #: What the report of a pattern lists as joined (the rest, spaces and ¶, is not worth a line).
-_REPORTED = {Kind.LINE: "line break", Kind.PAGE: "page break", Kind.PUNCT: "punctuation"}
+_REPORTED = {
+    Kind.LINE: "line break",
+    Kind.PAGE: "page break",
+    Kind.PUNCT: "punctuation",
+    Kind.FOOTNOTE: "footnote mark",
+    Kind.INVISIBLE: "invisible character",
+}
 _STATES = tuple(State)
 
 
@@ -97,6 +105,12 @@ class Found:
         punct = "".join(j.text for j in self.joined if j.kind == "punctuation")
         if punct:
             parts.append(f"punctuation {punct}")
+        marks = " ".join(j.text for j in self.joined if j.kind == "footnote mark")
+        if marks:
+            parts.append(f"footnote marks {marks}" if " " in marks else f"footnote mark {marks}")
+        unseen = sorted({j.text for j in self.joined if j.kind == "invisible character"})
+        if unseen:
+            parts.append(f"invisible characters ({', '.join(unseen)})")
         n = len(self.notes)
         if n:
             parts.append(f"{n} note{'s' if n != 1 else ''}")
@@ -113,6 +127,8 @@ class Extraction:
     source_lines: tuple[int, int] | None = None
     #: Strokes read as part of the prose: lone ○ of glosses, □ headwords, 〇 zeros, lost text.
     skipped: int = 0
+    #: The glyph mapping the passage was read with (each sign and the stroke it stands for).
+    glyphs: tuple[tuple[str, str], ...] = ()
 
     def kanripo_lines(self, found: Found) -> str:
         """The line range of a score in the Kanripo file the passage was copied from, if known."""
@@ -139,11 +155,7 @@ def line_range(first: int, last: int, *, words: bool = False) -> str:
 
 
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:
-    """Glyph mappings written `X=○` as a mapping from X to ○ or □.
-
-    X must be a sign that means nothing else in a passage: not notation already, not a character
-    of the labels 魯鼓/薛鼓, not markup (note brackets, ¶, tags) and not a space.
-    """
+    """Glyph mappings written `X=○` as a mapping from X to ○ or □ (see glyphs.mapping_refusal)."""
     mapping: dict[str, str] = {}
     given: dict[str, str] = {}
     for spec in specs or ():
@@ -155,13 +167,9 @@ def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, 
                 "stroke it stands for)",
                 option="glyph",
             )
-        if target not in GLYPH_TARGETS:
-            raise OptionError(
-                f"glyph {spec!r}: a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r};"
-                " write X=○ or X=□",
-                option="glyph",
-            )
-        reason = _glyph_refusal(glyph)
+        reason = glyphs.mapping_refusal(glyph, target)
+        if reason and target not in glyphs.GLYPH_TARGETS:
+            raise OptionError(f"glyph {spec!r}: {reason}", option="glyph")
         if reason:
             raise OptionError(
                 f"glyph {spec!r}: {reason}; a glyph mapping is for a sign that the "
@@ -177,19 +185,6 @@ def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, 
         mapping[glyph] = target
         given[glyph] = spec
     return mapping
-
-
-def _glyph_refusal(glyph: str) -> str:
-    """Why `glyph` cannot be mapped to a stroke, or "" if it can."""
-    if glyph in glyphs.CANONICAL:
-        return f"{glyph!r} is notation already, read as {glyphs.CANONICAL[glyph]}"
-    if glyph in LABEL_CHARS:
-        return f"{glyph!r} belongs to the labels 魯鼓 and 薛鼓, it is not a stroke"
-    if glyph in MARKUP_CHARS:
-        return f"{glyph!r} is markup in a passage (notes, line ends, tags), not a stroke"
-    if glyph.isspace():
-        return f"{glyph!r} is a space, which is ignored between strokes"
-    return ""
 
 
 def parse_label_options(specs: Iterable[str] | None) -> dict[str, str]:
@@ -249,7 +244,7 @@ def extract(
     instead, each doubtful pattern with its `doubts`. `labels` maps more characters to a state
     (`{"薜": "薛"}`), for labels the texts miscopy.
     """
-    fields = kanripo.header(text)
+    fields = lexer.header(text)
     name = edition_name or fields.get("edition", "") or source_name
     reader = _Reader(text, lexer.Tables(glyph_map, labels), partial)
     reader.read()
@@ -266,13 +261,42 @@ def extract(
         len(i.strokes) for i in reader.items if isinstance(i, _Run) and not i.is_pattern
     )
     return Extraction(
-        tuple(found), name, extraction.provenance, extraction.source_lines, skipped=skipped
+        tuple(found),
+        name,
+        extraction.provenance,
+        extraction.source_lines,
+        skipped=skipped,
+        glyphs=tuple(sorted((glyph_map or {}).items())),
     )
 
 
 def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
     where = f" in {source_name}" if source_name else ""
     labels = [i for i in reader.items if isinstance(i, _Label) and i.kind == Kind.LABEL]
+    halves = _layout_halves(reader.source, reader.tables)
+    if labels and halves:
+        first, half = reader.position(labels[0].token.start), reader.position(halves[0])
+        return ExtractError(
+            f"no drum notation found{where}: the layout of the figures is there — "
+            f"{len(labels)} labels ({reader._text(labels[0].token)} at line {first.line}, column "
+            f"{first.column}, …) and {len(halves)} 半 marks standing apart from the prose (line "
+            f"{half.line}, column {half.column}, …) — but not one ○ (鼙) or □ (鼓) stroke: the "
+            "shapes were lost in the transcription, so no score can be read from it. Take the "
+            "passage from another transcription or a facsimile; if this one draws the strokes "
+            "with other signs, map them to strokes: X=○ / X=□",
+            option="glyph",
+        )
+    runs = [i for i in reader.items if isinstance(i, _Run)]
+    if runs and not labels:
+        signs = sum(len(r.strokes) for r in runs)
+        first = reader.position(runs[0].first)
+        return ExtractError(
+            f"no score here{where}: the text has {signs} ○/□ sign{'s' if signs != 1 else ''} "
+            f"(the first at line {first.line}, column {first.column}), but none stands in a drum "
+            "pattern: no run of them has 半 or a 魯鼓/薛鼓 label near it, as list bullets (○), "
+            "marks for characters that could not be typed (□), glosses (○圜音圓) and numbers "
+            "(二〇〇) do not. If a pattern is there, include its label in the passage"
+        )
     if labels:
         first = reader.position(labels[0].token.start)
         return ExtractError(
@@ -290,6 +314,22 @@ def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
     )
 
 
+def _layout_halves(source: str, tables: lexer.Tables) -> list[int]:
+    """The offsets of the 半 marks that stand apart from the prose (no text on either side, as
+    in a figure whose shapes are lost); 半 in 取半以下 is a word of the prose."""
+    skip = (Kind.SPACE, Kind.INDENT, Kind.MARKUP)
+    toks = [t for t in lexer.tokens(source, tables) if t.kind not in skip]
+    found = []
+    for i, t in enumerate(toks):
+        if t.kind != Kind.HALF:
+            continue
+        before = toks[i - 1].kind if i else None
+        after = toks[i + 1].kind if i + 1 < len(toks) else None
+        if Kind.OTHER not in (before, after):
+            found.append(t.start)
+    return found
+
+
 @dataclass(slots=True)
 class _Run:
     """A run of strokes being read: its strokes and 半 marks, and what stands between them."""
@@ -304,15 +344,20 @@ class _Run:
     lead_half: int | None = None  # offset of a 半 before the first stroke
     trail_half: int | None = None  # offset of a 半 after the last stroke
     trailing_notes: list[Token] = field(default_factory=list)
+    #: footnote marks and invisible characters after the last stroke (read through to a label)
+    trailing_marks: list[Token] = field(default_factory=list)
     #: (strokes, printed, joined, halves, last) at the last line break inside the run
     cut: tuple | None = None
     blank_before: bool = False  # only a blank line (and spacing) since the previous run
     adjacent: bool = False  # only spacing, markup, notes or punctuation since the previous item
+    #: no 半 and no label near: list bullets (○), characters that could not be typed (□)
+    prose: bool = False
 
     @property
     def is_pattern(self) -> bool:
-        """Long enough, and with 半 inside or both drums: not a lone ○ or 口 of the prose."""
-        if len(self.strokes) < MIN_STROKES:
+        """Long enough, and with 半 inside or both drums: not a lone ○ or 口 of the prose; and
+        without 半, beside a label (or a divided run of the figure): not bullets or lost text."""
+        if len(self.strokes) < MIN_STROKES or self.prose:
             return False
         return bool(self.halves) or len(set(self.strokes)) == 2
 
@@ -352,7 +397,7 @@ class _Reader:
         self.tables = tables
         self.partial = partial
         self.items: list = []
-        self._line_starts = kanripo.line_starts_of(source)
+        self._line_starts = lexer.line_starts_of(source)
         self._doubts: dict[int, list[str]] = {}  # id(run) → doubts
         self._remarks: dict[int, list[str]] = {}
         self._pairs: dict[int, tuple] = {}  # id(run) → (label item, side, figure, state)
@@ -360,7 +405,7 @@ class _Reader:
         self.skipped = 0  # strokes read as part of the prose
 
     def position(self, offset: int) -> Position:
-        return kanripo.position_of(offset, self._line_starts)
+        return lexer.position_of(offset, self._line_starts)
 
     def error(
         self, offset: int, reason: str, hint: str, *, option: str | None = None
@@ -461,6 +506,22 @@ class _Reader:
                 blank = False
         if run is not None:
             self._close(run, pending)
+        self._mark_prose()
+
+    def _mark_prose(self) -> None:
+        """Runs without 半 that stand beside no label are prose: ○ bullets, □ for lost text."""
+        items = self.items
+        for index, item in enumerate(items):
+            if not isinstance(item, _Run) or not item.is_pattern:
+                continue
+            if item.halves or item.lead_half is not None or item.trail_half is not None:
+                continue
+            before = items[index - 1] if index else None
+            after = items[index + 1] if index + 1 < len(items) else None
+            near = (item.adjacent and isinstance(before, (_Label, _Divider))) or (
+                isinstance(after, (_Label, _Divider)) and after.adjacent
+            )
+            item.prose = not near
 
     def _absorb(self, run: _Run, pending: list[Token]) -> None:
         """The tokens between two strokes (or a stroke and 半) belong to the pattern."""
@@ -490,12 +551,38 @@ class _Reader:
         punctuated = any(t.kind == Kind.PUNCT for t in pending)
         word = text.value.lstrip(lexer.SPACES)[:4]
         gloss = any(c in lexer.GLOSS for c in word) or word[:1] in lexer.NUMERALS
-        if not (punctuated or gloss or len(tail) == 1):
-            return
         offset = run.joined[joined].end
         while self.source[offset] not in self.tables.stroke_chars:
             offset += 1
         first = self.position(offset)
+        after = next((t for t in pending if t.kind not in (Kind.SPACE, Kind.MARKUP)), text)
+        if (after.kind == Kind.PUNCT and after.value in lexer.STOP) or after.kind == Kind.NOTE:
+            # ○。 or ○（…）: a gloss ○ is followed by its words, so this is the last stroke
+            self._remarks.setdefault(id(run), []).append(
+                f"read {''.join(tail)!r} at line {first.line}, column {first.column} as the "
+                f"pattern's last stroke{'s' if len(tail) > 1 else ''}: "
+                f"{'a note' if after.kind == Kind.NOTE else repr(after.value)} follows, where a "
+                "gloss would go on with its words"
+            )
+            return
+        if after.kind in (Kind.LINE, Kind.PAGE) and not gloss:
+            # alone on its line, then prose: a last stroke, or a mark that opens the prose
+            reason = (
+                f"{''.join(tail)!r} alone at the start of line {first.line} after the pattern may "
+                "be its last stroke or a mark that opens the text after it (as ○ opens a gloss)"
+            )
+            if not self.partial:
+                raise self.error(
+                    offset,
+                    reason,
+                    "check the edition: if it is a stroke, join it to the line before; if it "
+                    "opens the text after the pattern, put that text on its line",
+                    option="partial",
+                )
+            self._doubts.setdefault(id(run), []).append(reason + "; read as a stroke")
+            return
+        if not (punctuated or gloss or len(tail) == 1):
+            return
         del run.strokes[strokes:], run.printed[printed:], run.joined[joined:]
         run.last = last
         run.trail_half = None
@@ -519,6 +606,7 @@ class _Reader:
             run.halves.pop()
             run.printed.pop()
         run.trailing_notes = [t for t in pending if t.kind == Kind.NOTE]
+        run.trailing_marks = [t for t in pending if t.kind in (Kind.FOOTNOTE, Kind.INVISIBLE)]
 
     def _check_neighbour(self, token: Token, step: int) -> None:
         """A symbol-like character touching a run of strokes is likely an unmapped stroke."""
@@ -554,19 +642,32 @@ class _Reader:
             if a.is_pattern or b.is_pattern:
                 ch = _bare(gap.token.value)[0]
                 offset = gap.token.start + gap.token.value.index(ch)
-                raise self.error(
-                    offset,
-                    f"a run of strokes is interrupted by {char_name(ch)}",
+                hint = (
                     "inside a pattern only strokes, 半, spaces, line breaks, punctuation, markup "
                     "and notes in brackets may stand; if it is a note, put it in brackets; if "
-                    "it is a miscopied stroke, correct it",
+                    "it is a miscopied stroke, correct it"
+                )
+                if unicodedata.category(ch) in ("Cf", "Cc"):
+                    hint = (
+                        "it is an invisible formatting character, such as web pages leave in "
+                        "a text; only zero-width spaces and joiners, the byte order mark and the "
+                        "soft hyphen are read through; delete it"
+                    )
+                raise self.error(
+                    offset, f"a run of strokes is interrupted by {char_name(ch)}", hint
                 )
         chains: list[list] = []
         previous = None
-        for item in items:
-            chainable = (isinstance(item, _Run) and item.is_pattern) or isinstance(
-                item, (_Label, _Divider)
-            )
+        for index, item in enumerate(items):
+            if isinstance(item, _Divider):
+                # a sentence end divides two patterns; beside prose strokes it is prose
+                chainable = (
+                    index > 0
+                    and _is_pattern(items[index - 1])
+                    and _is_pattern(items[index + 1] if index + 1 < len(items) else None)
+                )
+            else:
+                chainable = _is_pattern(item) or isinstance(item, _Label)
             if not chainable:
                 previous = None
                 continue
@@ -767,6 +868,9 @@ class _Reader:
         printed = "".join(run.printed)
         parsed = parse(printed, extra_glyphs=extra)
         notes = list(run.notes)
+        joined = list(run.joined)
+        if run.trailing_marks and self._continues(run, label, side):
+            joined += run.trailing_marks
         if run.trailing_notes and self._continues(run, label, side):
             merged = "".join(t.value for t in run.trailing_notes)
             notes.append((len(run.strokes), merged, run.trailing_notes[0].start))
@@ -780,6 +884,11 @@ class _Reader:
             parsed, edition_id, name, figure, state, printed, notes=printed_notes, lines=lines
         )
         label_text = self._text(label.token) if label is not None and state else ""
+        remarks = list(self._remarks.get(id(run), ()))
+        unseen = "".join(c for c in label_text if c in lexer.INVISIBLE)
+        if unseen:
+            label_text = "".join(c for c in label_text if c not in lexer.INVISIBLE)
+            remarks.append(f"label {label_text!r} read through {_shown(unseen)}")
         return Found(
             score=score,
             label=label_text,
@@ -790,9 +899,10 @@ class _Reader:
             notes=printed_notes,
             note_positions=tuple(self.position(o) for _, _, o in notes),
             joined=tuple(
-                Joined(_REPORTED[t.kind], self._text(t), self.position(t.start)) for t in run.joined
+                Joined(_REPORTED[t.kind], _shown(t.value or self._text(t)), self.position(t.start))
+                for t in joined
             ),
-            remarks=tuple(self._remarks.get(id(run), ())),
+            remarks=tuple(remarks),
             doubts=tuple(self._doubts.get(id(run), ())),
         )
 
@@ -808,6 +918,20 @@ class _Reader:
             and nxt.kind != Kind.DRUM
             and (side == FOLLOWS or nxt is not label)
         )
+
+
+def _shown(text: str) -> str:
+    """`text` fit to print: each invisible character named by code point and name instead."""
+    if not any(c in lexer.INVISIBLE for c in text):
+        return text
+    return ", ".join(
+        f"U+{ord(c):04X} {unicodedata.name(c, '')}".strip() for c in dict.fromkeys(text)
+    )
+
+
+def _is_pattern(item: object) -> bool:
+    """True for a run of strokes long enough to be a pattern."""
+    return isinstance(item, _Run) and item.is_pattern
 
 
 def _stop(pending: list[Token]) -> Token | None:
@@ -875,11 +999,11 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
 
 def _offset(text: str) -> tuple[int, int] | None:
     """(first Kanripo line, offset from file line to Kanripo line) when the header gives lines."""
-    match = re.search(r"lines (\d+)-(\d+)", kanripo.header(text).get("source", ""))
+    match = re.search(r"lines (\d+)-(\d+)", lexer.header(text).get("source", ""))
     if not match:
         return None
     first, last = int(match[1]), int(match[2])
-    start = kanripo.body_start(text)
+    start = lexer.body_start(text)
     body = text.split("\n")[start - 1 :]
     while body and not body[-1].strip():
         body.pop()

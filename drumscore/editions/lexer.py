@@ -8,26 +8,27 @@ which characters are strokes, labels, punctuation, note brackets and markup. The
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from drumscore import glyphs
-from drumscore.editions.clean import line_starts_of, position_of
 from drumscore.errors import NotationError
-from drumscore.model import STATE_SPELLINGS
+from drumscore.model import STATE_SPELLINGS, Position
 
 # --- the tables ---------------------------------------------------------------------------------
 
 #: The state characters of a label (魯鼓, 鲁鼓, 薛鼓, 辥鼓, 辪鼓) and what they read as.
 STATE_CHARS: dict[str, str] = {c: s for c, s in STATE_SPELLINGS.items() if not c.isascii()}
 #: The drum character of a label, and of the heading 鼓 before the first figure.
-DRUM_CHARS = "鼓鼔皷"
+DRUM_CHARS = glyphs.DRUM_CHARS
 #: Interlinear notes: ( … ) in Kanripo, （ … ） and 【 … 】 in modern and web texts.
-NOTE_BRACKETS = {"(": ")", "（": "）", "【": "】"}
+NOTE_BRACKETS = glyphs.NOTE_BRACKETS
 #: Inside a note, / separates the two small columns; it is not text.
 NOTE_COLUMN = "/"
-LINE_MARK = "¶"
+LINE_MARK = glyphs.LINE_MARK
 #: Punctuation that may stand between strokes of one pattern (a pause, not a sentence end).
 PAUSE = "，、,·・"
 #: Punctuation that ends a sentence: between two strokes it divides them, unless 半 is beside it.
@@ -41,6 +42,12 @@ GLOSS = "音反切如"
 NUMERALS = "一二三四五六七八九十百千萬"
 #: Spaces inside a line: ignored between strokes.
 SPACES = " \t\r\u3000\xa0"
+#: Characters that web copies leave invisible in a text (zero-width spaces and joiners, the byte
+#: order mark, the soft hyphen): read through between strokes and inside a label, and named.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\xad"
+#: Footnote marks of web copies and modern editions, between a pattern and its label or inside it:
+#: [1], ［1］, 〔1〕, ※, superscript digits and circled numbers ①–⑳.
+FOOTNOTE = r"\[[0-9]{1,3}\]|［[0-9０-９]{1,3}］|〔[0-9０-９]{1,3}〕|※|[⁰¹²³⁴⁵⁶⁷⁸⁹]+|[\u2460-\u2473]"
 
 
 class Kind:
@@ -55,6 +62,8 @@ class Kind:
     NOTE = "note"  # value: the note's text without brackets and column marks
     SPACE = "space"
     INDENT = "indent"  # leading spaces of a line
+    INVISIBLE = "invisible character"  # value: the characters
+    FOOTNOTE = "footnote mark"
     LINE = "line break"
     PAGE = "page break"  # <pb:…> or a line holding only markup
     MARKUP = "markup"  # ¶ and other tags
@@ -102,6 +111,7 @@ class Tables:
             + "<\n"
         )
         space = _class(SPACES)
+        joiner = _class(" \u3000" + INVISIBLE)  # what may stand inside a label: 魯 鼓, 魯\u200b鼓
         notes = [
             f"{re.escape(o)}(?:[^{_class(o + c)}]|{re.escape(o)}[^{_class(o + c)}]*{re.escape(c)})*"
             f"{re.escape(c)}"
@@ -118,10 +128,12 @@ class Tables:
                     r"(?P<tag><[^<>\n]*>)",
                     f"(?P<mark>{re.escape(LINE_MARK)}+)",
                     f"(?P<space>[{space}]+)",
+                    f"(?P<invisible>[{_class(INVISIBLE)}]+)",
+                    f"(?P<footnote>{FOOTNOTE})",
                     f"(?P<note>{'|'.join(notes)})",
                     f"(?P<strokes>[{_class(strokes)}]+)",
                     f"(?P<half>[{_class(halves)}])",
-                    f"(?P<label>[{_class(self.states)}][ \u3000]?[{DRUM_CHARS}])",
+                    f"(?P<label>[{_class(self.states)}][{joiner}]?[{DRUM_CHARS}])",
                     f"(?P<drum>[{DRUM_CHARS}])",
                     f"(?P<punct>[{_class(PUNCTUATION)}])",
                     f"(?P<other>[^{_class(special)}]+)",
@@ -174,6 +186,10 @@ def tokens(source: str, tables: Tables) -> Iterator[Token]:
                 yield Token(Kind.LABEL, start, end, states[source[start]])
             elif group == "space":
                 yield Token(Kind.SPACE, start, end)
+            elif group == "invisible":
+                yield Token(Kind.INVISIBLE, start, end, match.group())
+            elif group == "footnote":
+                yield Token(Kind.FOOTNOTE, start, end, match.group())
             elif group == "indent":
                 yield Token(Kind.INDENT, start, end)
             elif group == "empty":
@@ -228,3 +244,37 @@ def _note(source: str, start: int) -> tuple[int, str]:
         column=pos.column,
         hint="hint: close the note, or remove the stray bracket.",
     )
+
+
+# --- where a token stands, and the Kanripo header ------------------------------------------------
+
+
+def line_starts_of(source: str) -> array:
+    """The offsets at which the lines of `source` start (one machine word a line)."""
+    starts = array("q", [0])
+    starts.extend(m.end() for m in re.finditer("\n", source))
+    return starts
+
+
+def position_of(offset: int, line_starts: Sequence[int]) -> Position:
+    """Offset, line and column of a source offset, given the offsets at which its lines start."""
+    line = bisect.bisect_right(line_starts, offset)
+    return Position(offset, line, offset - line_starts[line - 1] + 1)
+
+
+def header(source: str) -> dict[str, str]:
+    """The `# key: value` header fields of a witness file (the first value of each key)."""
+    fields: dict[str, str] = {}
+    for line in source.splitlines():
+        if line.startswith("#") and ":" in line:
+            key, _, value = line[1:].partition(":")
+            fields.setdefault(key.strip().casefold(), value.strip())
+    return fields
+
+
+def body_start(source: str) -> int:
+    """The 1-based number of the first line after the leading header lines."""
+    for number, line in enumerate(source.split("\n"), 1):
+        if not line.startswith("#"):
+            return number
+    return 1

@@ -11,6 +11,7 @@ from drumscore.corpus import edition_from_dict
 from drumscore.editions.extract import Extraction, line_range
 from drumscore.errors import CorpusError, ExtractError, InputFileError, OptionError
 from drumscore.files.reading import parse_toml, read_input_text
+from drumscore.model import Dating
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: Line breaks and other control characters, which a TOML comment line cannot hold.
@@ -25,10 +26,11 @@ class Kept:
     aliases: tuple[str, ...]
     note: str
     counts: tuple[dict, ...]
+    date: Dating | None = None
 
 
 def kept_from(path: str | Path) -> Kept:
-    """The id, aliases, note and [[count]] entries of the edition file at `path`.
+    """The id, aliases, note, date and [[count]] entries of the edition file at `path`.
 
     The file must be an edition file that loads; anything else is refused rather than replaced.
     """
@@ -41,7 +43,9 @@ def kept_from(path: str | Path) -> Kept:
             f"-o {str(path)!r} exists but cannot be read as an edition file ({reason}), so its "
             "counts, aliases and note cannot be kept; fix it, remove it, or choose another -o file"
         ) from None
-    return Kept(edition.id, edition.aliases, edition.note, tuple(data.get("count", ())))
+    return Kept(
+        edition.id, edition.aliases, edition.note, tuple(data.get("count", ())), edition.date
+    )
 
 
 def comment_text(text: str) -> str:
@@ -58,10 +62,13 @@ def edition_toml(
     aliases: tuple[str, ...] = (),
     note: str = "",
     counts: Sequence[dict] = (),
+    date: Dating | None = None,
 ) -> str:
     """The TOML text of an edition file holding every labelled score of `extraction`.
 
     `counts` are [[count]] tables (as corpus.load_edition reads them), written after the scores.
+    The glyph mapping the passage was read with is written as the [glyphs] table, so that each
+    score's `printed` keeps the signs of the text and still reads as notation.
     """
     import tomli_w
 
@@ -111,17 +118,26 @@ def edition_toml(
                 for n in found.notes
             ]
         scores.append(entry)
+    dated: dict[str, object] = {}
+    if date is not None:
+        if date.earliest == date.latest:
+            dated["year"] = date.earliest
+        else:
+            dated.update({"from": date.earliest, "to": date.latest})
+        dated["basis"] = date.basis
     data = {
         "id": edition_id,
         "name": name,
         "aliases": list(aliases),
         "script": script,
         "note": note,
+        "date": dated,
         "source": {k: v for k, v in source.items() if v},
+        "glyphs": dict(extraction.glyphs),
         "score": scores,
         "count": [dict(c) for c in counts],
     }
-    for key in ("aliases", "note", "count"):
+    for key in ("aliases", "note", "date", "glyphs", "count"):
         if not data[key]:
             del data[key]
     head = (

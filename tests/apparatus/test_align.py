@@ -36,7 +36,7 @@ def test_every_witness_reads_back_from_the_alignment_of_every_score():
 
 def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
     lu1, lu2 = collate(scores=[(1, "魯"), (2, "魯")])
-    (place,) = lu1.places
+    (place,) = [p for p in lu1.places if p.reported]
     (v,) = place.reported
     (r,) = v.reports
     assert (place.label, place.lemma.text, v.text, v.sigla, r.reported_by) == (
@@ -48,8 +48,10 @@ def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
     )
     (note,) = lu1.notes
     assert note.siglum == "yishu" and "少" in note.text
-    (added,) = [p for p in lu2.places if not p.editions_part]
-    assert added.label == "after 21" and added.reported[0].text == "□○"
+    # after the last stroke: 大戴禮's □○ as the note reports it, and 儀禮經傳通解 printing it
+    (added,) = [p for p in lu2.places if p.label == "after 21"]
+    assert added.reported[0].text == "□○" and added.editions_part
+    assert [v.sigla for v in added.variants] == [("tongjie", "大戴禮")]
     # each text a note reports is a row of its own: its reporter's row with the reading put in
     (wu,) = lu1.reported
     assert (wu.siglum, wu.reported_by) == ("吳澄本", "yishu")
@@ -63,21 +65,25 @@ def test_yishu_notes_are_readings_of_wu_cheng_and_da_dai_li_or_stay_notes():
     assert (added.start, added.stop) == (len(lu2.columns) - 2, len(lu2.columns))
 
 
-def test_lu_2_has_one_place_the_circle_three_editions_lack():
+def test_lu_2_has_a_place_for_the_circle_five_editions_lack():
     (a,) = collate(scores=[(2, "魯")])
     thirteen = sigla_where(2, "魯", lambda s: s.pattern.counts().pi == 13)
-    assert thirteen == {"xunzuan", "weishi", "yueshu"}
-    (place,) = a.parting
-    (variant,) = [v for v in place.variants if not v.reports]
-    assert set(variant.sigla) == thirteen and variant.text == ""
-    assert set(place.lemma.printed) == {e.id for e in editions()} - thirteen
+    assert thirteen == {"xunzuan", "weishi", "yueshu", "rijiang", "zuantu"}
+    # 儀禮經傳通解 (tongjie) has a single ○ there too, in a reading that parts elsewhere as well
+    single = sigla_where(2, "魯", lambda s: s.pattern.notation.split("半")[1].startswith("○□○□"))
+    assert single == thirteen | {"tongjie"}
+    (place,) = [p for p in a.parting if p.position == 11]
+    (variant,) = [v for v in place.variants if not v.reports and v.text == ""]
+    # gaps rather than substitutions: 儀禮經傳通解 lacks the same ○
+    assert set(variant.sigla) == single
+    assert set(place.lemma.printed) == {e.id for e in editions()} - single
     assert place.lemma.text == "○"
     # the base reads ○○ at strokes 11-12 (after 半), and the place is the first of that run
     base = a.base.score.pattern
     assert [s.drum.symbol for s in base.strokes[10:12]] == ["○", "○"]
     assert base.strokes[9].drum.symbol != "○" and base.strokes[12].drum.symbol != "○"
-    assert (place.position, place.run.first, place.run.last) == (11, 11, 12)
-    assert place.section.value == "touhu" and base.half < 11
+    assert place.position == 11 and place.section.value == "touhu" and base.half < 11
+    assert (place.run.first, place.run.last) == (11, 12)
     assert variant.description == "one ○ fewer in the run 11–12"
 
 
@@ -93,9 +99,15 @@ def test_xue_2_places_are_where_liji_benyi_parts_from_the_rest():
     assert place.variants[0].description.startswith("one ○ more in the run")
 
 
-def test_the_first_figure_has_no_place_of_variation():
-    for a in collate(scores=[(1, "魯"), (1, "薛")]):
-        assert a.parting == ()
+def test_the_first_figure_parts_only_where_wuli_yuhai_and_zuantu_do():
+    """五禮通考 □ for ○ at stroke 4 of 魯; 玉海 before 半 in both; 纂圖互註禮記 one ○ more."""
+    lu1, xue1 = collate(scores=[(1, "魯"), (1, "薛")])
+    for a, parting in ((lu1, {"wuli", "yuhai", "zuantu"}), (xue1, {"yuhai"})):
+        state, base = a.witnesses[0].score.state, a.base.notation
+        assert {e.id for e in editions() if e.score(state, 1).pattern.notation != base} == parting
+        sigla = {s for p in a.parting for v in p.variants if not v.reports for s in v.sigla}
+        assert sigla == parting
+        assert all(p.position < a.base.score.pattern.half + 2 for p in a.parting)
 
 
 def test_another_base_makes_its_reading_the_lemma():
@@ -189,13 +201,13 @@ def test_benyi_second_xue_has_22_pi_where_xu_counts_21():
     assert [q.text for q in she.quotes if q.siglum == "benyi"] != [""]
 
 
-def test_second_lu_of_three_editions_has_13_pi_where_xu_counts_14():
+def test_second_lu_of_five_editions_has_13_pi_where_xu_counts_14():
     (a,) = collate(scores=[(2, "魯")])
     she = stated(a, "徐伯魯", "she")
     bad = {s for s, c in she.results if c.pi != she.stated.pi}
     assert she.stated.pi == 14 and {c.pi for s, c in she.results if s in bad} == {13}
     names = {a.witnesses[a.siglum_index(s)].name for s in bad}
-    assert names == {"禮記訓纂", "衛湜禮記集說", "樂書"}
+    assert names == {"禮記訓纂", "衛湜禮記集說", "樂書", "日講禮記解義", "纂圖互註禮記"}
 
 
 def test_xu_first_xue_half_disagrees_with_every_edition():
@@ -230,11 +242,12 @@ def test_check_score_checks_one_score_with_the_quotes():
 
 def test_majority_first_and_differences_located():
     (a,) = collate(scores=[(2, "魯")])
-    majority, other = a.readings
-    assert len(majority.witnesses) > len(other.witnesses)
-    assert set(other.sigla) == {"weishi", "xunzuan", "yueshu"}
+    majority, other, tongjie = a.readings
+    assert len(majority.witnesses) > len(other.witnesses) > len(tongjie.witnesses)
+    assert set(other.sigla) == {"weishi", "xunzuan", "yueshu", "rijiang", "zuantu"}
     (diff,) = other.differences
     assert diff == "11 (touhu): one ○ fewer in the run 11–12"
+    assert tongjie.sigla == ("tongjie",) and len(tongjie.differences) == 3
     assert majority.differences == ()
     assert all(not w.reported for r in a.readings for w in r.witnesses)
 

@@ -9,10 +9,12 @@ import json
 import numpy as np
 import pytest
 import soundfile as sf
-from performances import take, write_audio, write_midi
+from performances import DEFAULT_NOTES, take, write_audio, write_midi
 
 from drumscore.corpus import resolve
 from drumscore.model import Drum
+
+PI, GU = DEFAULT_NOTES
 
 LU = [s.drum for s in resolve("lu").pattern.strokes]
 TOUHU = [s.drum for s in resolve("lu").pattern.section("touhu")]
@@ -188,7 +190,7 @@ def test_a_midi_file_without_notes_is_refused(expect_error, tmp_path):
 def test_a_midi_file_on_other_notes_names_them_and_the_option(expect_error, tmp_path):
     t = take(LU, 60)
     err = expect_error("check", write_midi(tmp_path / "pads.mid", t, notes=(38, 36)), "lu")
-    assert err.startswith("drumscore: error: --midi-notes 45,41 finds no note")
+    assert err.startswith(f"drumscore: error: --midi-notes {PI},{GU} finds no note")
     assert "38 Acoustic Snare" in err and "38,36" in err
 
 

@@ -56,12 +56,77 @@ def test_an_id_of_a_built_in_edition_is_refused_naming_both_files(folders, capsy
     err = expect_error(["extract", ZHUSHU, "--add", "zhushu"], capsys)
     assert "taken by the built-in edition 禮記注疏" in err and "zhushu.toml" in err
     assert not folders.exists() or not list(folders.iterdir())
-    # a file put there by hand with a clashing id: every command that reads the corpus says so
+    # a file put there by hand with a clashing id: left out, and every command that reads the
+    # corpus says so in one line naming both files; naming it is the error
     folders.mkdir(exist_ok=True)
     text = (SOURCES.parent.parent / "drumscore" / "scores" / "benyi.toml").read_text("utf-8")
     (folders / "copy.toml").write_text(text, "utf-8")
-    err = expect_error(["list"], capsys)
-    assert "the edition id 'benyi'" in err and "copy.toml" in err and "benyi.toml" in err
+    code, out, err = run_cli(["list"], capsys)
+    assert code == 0 and "lu/1@zhushu" in out
+    (line,) = err.splitlines()
+    assert line.startswith("drumscore: warning: left out your edition file")
+    assert "edition id 'benyi'" in line and "copy.toml" in line and "benyi.toml" in line
+    err = expect_error(["show", "lu@copy"], capsys)
+    assert "copy.toml" in err and "edition id 'benyi'" in err
+
+
+BROKEN = {
+    "notation.toml": ('id = "notation"\nname = "N"\n[[score]]\nfigure = 1\nstate = "魯"\n'
+                      'printed = "○X□"\n', "unexpected character 'X'"),
+    "toml.toml": ("id = [", "not valid TOML"),
+    "glyph.toml": ('id = "glyph"\nname = "G"\n[glyphs]\n"○" = "□"\n', "notation already"),
+}  # fmt: skip
+
+
+def test_a_broken_file_among_your_editions_stops_only_the_commands_that_name_it(folders, capsys):
+    code, _, err = run_cli(["extract", ZHUSHU, "--add", "good", "--name", "好本"], capsys)
+    assert code == 0, err
+    for name, (text, _) in BROKEN.items():
+        (folders / name).write_text(text, "utf-8")
+    for argv in (["list"], ["show", "lu@good"], ["collate", "lu"], ["compare", "lu@good", "lu"]):
+        code, out, err = run_cli(argv, capsys)
+        assert out
+        assert code == 0, (argv, err)
+        assert "Traceback" not in err and "error" not in err
+        lines = err.splitlines()
+        assert len(lines) == len(BROKEN), (argv, lines)
+        for name, (_, said) in BROKEN.items():
+            (line,) = [ln for ln in lines if f"{name}'" in ln]
+            assert (
+                line.startswith("drumscore: warning: left out your edition file") and said in line
+            )
+    assert "lu/1@good" in run_cli(["list"], capsys)[1]
+    for name, (_, said) in BROKEN.items():
+        err = expect_error(["show", f"lu@{name.removesuffix('.toml')}"], capsys)
+        assert name in err and said in err and len(err.splitlines()) == 1
+
+
+def test_list_orders_by_date_and_shows_the_dates(capsys):
+    from drumscore.corpus import builtin_editions
+
+    code, out, _ = run_cli(["list", "--order", "date"], capsys)
+    assert code == 0
+    rows = [ln.split() for ln in out.splitlines()[2:]]
+    keys = [r[-1].split("@")[1] for r in rows]
+    firsts = list(dict.fromkeys(keys))
+    assert firsts == [e.id for e in sorted(builtin_editions(), key=lambda e: e.date_key)]
+    assert rows[0][1] == "642-653" and keys[0] == "zhushu"
+    code, out, _ = run_cli(["list", "--json", "--order", "date"], capsys)
+    data = json.loads(out)
+    years = [d["date"]["latest"] for d in data]
+    assert years == sorted(years) and all(d["date"]["basis"] for d in data)
+
+
+def test_show_gives_the_date_with_its_basis_and_the_glyph_mapping(capsys):
+    code, out, _ = run_cli(["show", "lu@zuantu"], capsys)
+    assert code == 0
+    assert "date:    1127-1279 (a Southern Song" in out
+    assert "glyphs:  ◍ read as □, ◛ read as □" in out
+    assert "as printed: ○◍○○○◍□" in out
+    code, out, _ = run_cli(["show", "lu@zuantu", "--json"], capsys)
+    data = json.loads(out)
+    assert data["date"]["earliest"] == 1127 and data["glyphs"] == {"◍": "□", "◛": "□"}
+    assert data["notation"].startswith("○□○○○□□") and data["printed"].startswith("○◍○○○◍□")
 
 
 def test_show_yishu_notes_quotes_note_and_lines(capsys):

@@ -237,3 +237,120 @@ def test_notes_inside_patterns_in_the_table_and_json(capsys):
         (21, "大戴禮下尚有一□一○朱子從之", 678)
     ]
     assert lu2["kanripo_lines"] == "677-678"
+
+
+# --- the round trip: every option of extract, written, read back and used by every command ---
+
+#: A passage of our own: □ drawn as ◍, the second label miscopied 薜, both figures.
+GLYPH_PASSAGE = (
+    "# edition: 試本\n"
+    "鼓○◍○○◍◍○半○◍○○魯鼓○◍○○○◍半○◍○○◍薜鼓取半以下為投壺禮\n"
+    "魯鼓○◍○○◍○半○◍○○○薜鼓○◍○○○◍○半○◍○◍○\n"
+)
+LU1_CANON = "○□○○□□○半○□○○"
+
+
+@pytest.fixture
+def glyph_passage(tmp_path):
+    path = tmp_path / "試本.txt"
+    path.write_bytes(GLYPH_PASSAGE.encode("gb18030"))
+    return path
+
+
+@pytest.fixture
+def folders(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("DRUMSCORE_EDITIONS", str(tmp_path / "mine"))
+    return tmp_path / "mine"
+
+
+EVERY_OPTION = [
+    "--encoding", "gb18030", "--glyph", "◍=□", "--label", "薜=薛", "--partial",
+    "--name", "試本甲", "--alias", "試", "--alias", "甲", "--script", "simplified",
+    "--note", "our own passage", "--date", "1736-1748", "--date-basis", "a preface",
+]  # fmt: skip
+
+
+def test_every_option_round_trips_through_the_edition_file(glyph_passage, folders, capsys):
+    code, _, err = run_cli(["extract", str(glyph_passage), "--add", "mine", *EVERY_OPTION], capsys)
+    assert code == 0, err
+    edition = load_edition(folders / "mine.toml")
+    assert (edition.id, edition.name, edition.script, edition.note) == (
+        "mine",
+        "試本甲",
+        "simplified",
+        "our own passage",
+    )
+    assert edition.aliases == ("試", "甲") and edition.glyphs == (("◍", "□"),)
+    assert (edition.date.earliest, edition.date.latest, edition.date.basis) == (
+        1736,
+        1748,
+        "a preface",
+    )
+    lu = edition.score("魯", 1)
+    assert lu.printed == "○◍○○◍◍○半○◍○○" and lu.pattern.notation == LU1_CANON
+    # what extract --json said of the passage is what the file holds
+    code, out, _ = run_cli(["extract", str(glyph_passage), "--json", *EVERY_OPTION[:6]], capsys)
+    data = json.loads(out)
+    assert data["glyphs"] == {"◍": "□"}
+    found = {(s["figure"], s["state"]): (s["printed"], s["notation"]) for s in data["scores"]}
+    held = {(s.figure, s.state): (s.printed, s.pattern.notation) for s in edition.scores}
+    assert found == held
+    # every command reads the edition, the notation canonical, the printing kept
+    _, out, _ = run_cli(["extract", str(glyph_passage), *EVERY_OPTION[:6]], capsys)
+    assert "glyphs read: ◍ as □" in out
+    code, out, err = run_cli(["show", "lu@mine", "--json"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["notation"], data["printed"]) == (LU1_CANON, "○◍○○◍◍○半○◍○○")
+    assert data["date"]["text"] == "1736-1748" and data["glyphs"] == {"◍": "□"}
+    for argv in (
+        ["list"],
+        ["collate", "lu"],
+        ["compare", "lu@mine", "lu"],
+        ["render", "lu@mine", "-o", str(glyph_passage.with_suffix(".mid"))],
+    ):
+        code, out, err = run_cli(argv, capsys)
+        assert code == 0 and err == "", (argv, err)
+        assert "mine" in out or "試本甲" in out
+
+
+def test_force_keeps_the_date_and_rewrites_the_glyphs_from_the_passage(
+    glyph_passage, tmp_path, capsys
+):
+    path = tmp_path / "e.toml"
+    code, _, err = run_cli(["extract", str(glyph_passage), "-o", str(path), *EVERY_OPTION], capsys)
+    assert code == 0, err
+    argv = ["extract", str(glyph_passage), "-o", str(path), "--force", "--id", "other"]
+    code, _, err = run_cli([*argv, *EVERY_OPTION[:6]], capsys)
+    assert code == 0, err
+    edition = load_edition(path)
+    assert edition.id == "other" and edition.date.text == "1736-1748"
+    assert edition.aliases == ("試", "甲") and edition.note == "our own passage"
+    assert edition.glyphs == (("◍", "□"),) and edition.name == "試本"
+    code, _, err = run_cli(
+        [*argv, *EVERY_OPTION[:6], "--date", "1750", "--date-basis", "print"], capsys
+    )
+    assert code == 0, err
+    assert load_edition(path).date.text == "1750"
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--date", "1748"], "--date and --date-basis go together"),
+        (["--date-basis", "a preface"], "--date and --date-basis go together"),
+        (["--date", "soon", "--date-basis", "b"], "--date 'soon' is not a year"),
+        (["--date", "1748-1736", "--date-basis", "b"], "ends before it begins"),
+    ],
+)
+def test_bad_dates_are_refused_before_anything_is_written(
+    glyph_passage, tmp_path, capsys, extra, said
+):
+    out = tmp_path / "e.toml"
+    err = expect_error(
+        ["extract", str(glyph_passage), *EVERY_OPTION[:6], "-o", str(out), *extra], capsys
+    )
+    assert said in err and not out.exists()
+    err = expect_error(["extract", str(glyph_passage), *EVERY_OPTION[:6], "--date", "1748"], capsys)
+    assert "--date" in err and "-o EDITION.toml or --add" in err

@@ -17,7 +17,7 @@ def notes_of(path) -> list[int]:
     return [m.note for m in midi.tracks[1] if m.type == "note_on" and m.velocity > 0]
 
 
-def test_all_scores_in_two_sections_write_88_midi_files_named_by_the_template(tmp_path, capsys):
+def test_all_scores_in_two_sections_write_136_midi_files_named_by_the_template(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     template = str(out / "{key}-{section}.mid")
@@ -26,11 +26,11 @@ def test_all_scores_in_two_sections_write_88_midi_files_named_by_the_template(tm
     )
     assert code == 0 and stderr == ""
     corpus = scores()
-    assert len(corpus) * 2 == 88
+    assert len(corpus) * 2 == 136
     files = sorted(p.name for p in out.iterdir())
-    assert len(files) == 88
+    assert len(files) == 136
     assert stdout.strip().splitlines() == [stdout.strip()]  # one summary line
-    assert stdout.startswith("wrote 88 files in ")
+    assert stdout.startswith("wrote 136 files in ")
     notes = {Drum.PI: 41, Drum.GU: 45}  # the default map: 鼙 the lower drum
     for score in corpus:
         slug = score.key.replace("/", "_").replace("@", "_")

@@ -14,6 +14,7 @@ import pytest
 from cli_run import expect_error, run_cli
 
 import drumscore.site.build as site_build
+from drumscore import corpus
 from drumscore.site.serve import is_local
 
 MINE = 'id = "mine"\nname = "Mine"\n[[score]]\nfigure = 1\nstate = "魯"\nprinted = "○□半○"\n'
@@ -31,7 +32,7 @@ def test_site_writes_the_folder_and_says_how_to_serve_it(tmp_path, capsys, no_mu
     out = tmp_path / "out"
     code, stdout, err = run_cli(["site", str(out), "--edition", str(mine)], capsys)
     assert (code, err) == (0, "")
-    assert re.search(r"45 score pages", stdout)
+    assert re.search(rf"{len(corpus.scores()) + 1} score pages", stdout)  # the corpus and mine
     assert "python3 -m http.server -d" in stdout
     assert (out / "index.html").exists() and (out / "score" / "lu-1-mine.html").exists()
 

@@ -6,6 +6,7 @@ Every passage here is written for the test from the four patterns as the edition
 
 import pytest
 
+from drumscore.display import width
 from drumscore.editions.extract import extract, parse_label_options
 from drumscore.errors import ExtractError, NotationError, OptionError
 
@@ -262,3 +263,117 @@ def test_joined_report_names_what_was_read_through():
     kinds = [j.kind for j in lu.joined]
     assert kinds.count("page break") == 1 and "punctuation" in kinds
     assert lu.joined_summary().startswith("2 line breaks, 1 page break, punctuation ，")
+
+
+# --- ○ that marks other things: glosses in modern 注疏 editions, bullets, lost characters ---
+# A modern punctuated edition: the sound glosses open with ○ (○圜音圓) and often start a line.
+
+MODERN_FIG2 = f"魯鼓：{punctuate(LU2, '，', '，')}。薛鼓：{punctuate(XUE2, '，', '，')[:-1]}\n"
+
+
+def test_a_last_circle_alone_before_a_full_stop_and_a_note_is_a_stroke():
+    text = MODERN_FIG2 + "○。（此二者記兩家之異，故兼列之。）此魯薛擊鼓之節也。\n"
+    found = extract(text)
+    assert read(text) == {(2, "魯"): LU2, (2, "薛"): XUE2}
+    (remark,) = found.scores[1].remarks
+    assert "read '○' at line 2, column 1 as the pattern's last stroke: '。' follows" in remark
+
+
+def test_a_last_circle_before_a_note_on_its_line_is_a_stroke():
+    text = MODERN_FIG2 + "○（疏）正義曰此二者記兩家之異\n"
+    assert read(text) == {(2, "魯"): LU2, (2, "薛"): XUE2}
+    assert "a note follows" in extract(text).scores[1].remarks[0]
+
+
+def test_a_circle_that_opens_a_gloss_on_the_next_line_is_prose():
+    text = f"魯鼓：{LU2}。薛鼓：{XUE2}\n○圜音圓，鼙薄迷反。\n"
+    found = extract(text)
+    assert read(text) == {(2, "魯"): LU2, (2, "薛"): XUE2}
+    assert "left out '○' at line 2, column 1" in found.scores[1].remarks[0]
+    assert found.skipped == 1
+
+
+def test_a_circle_alone_on_its_line_before_prose_is_doubtful_never_read_in_silence():
+    text = MODERN_FIG2 + "○\n此魯薛擊鼓之節也\n"
+    with pytest.raises(NotationError) as info:
+        extract(text)
+    err = info.value
+    assert (err.line, err.column) == (2, 1) and where(text, err) == "○"
+    assert "may be its last stroke or a mark that opens the text" in err.reason
+    assert err.option == "partial"
+    found = extract(text, partial=True)
+    xue = found.scores[1]
+    assert xue.doubtful and "read as a stroke" in xue.doubts[0]
+    assert xue.score.pattern.notation == XUE2 and found.doubtful
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("投壺之禮有三：\n○ 主人奉矢\n○ 司射奉中\n○ 使人執壺\n□□□之節，今不可考。\n", (2, 1)),
+        ("此下闕□□□□□□□□字，○○○不可考。\n又闕□□○□□□。\n", (1, 4)),
+    ],
+    ids=["bullets", "lost characters"],
+)
+def test_bullets_and_lost_characters_are_no_score_for_the_right_reason(text, first):
+    with pytest.raises(ExtractError) as info:
+        extract(text)
+    message = str(info.value)
+    assert message.startswith("no score here")
+    assert f"(the first at line {first[0]}, column {first[1]})" in message
+    assert "no run of them has 半 or a 魯鼓/薛鼓 label near it" in message
+    assert "list bullets (○)" in message and "could not be typed (□)" in message
+
+
+def test_bullets_and_lost_characters_beside_the_figures_stay_prose():
+    prose = "○ 主人奉矢\n此下闕□□○□□□字\n"
+    text = prose + f"鼓{LU1}魯鼓{XUE1}薛鼓\n" + prose
+    found = extract(text)
+    assert read(text) == {(1, "魯"): LU1, (1, "薛"): XUE1}
+    assert found.skipped == 2 * (1 + 6)
+
+
+# --- web copies: footnote marks and invisible characters ---
+
+
+@pytest.mark.parametrize("mark", ["[1]", "［２］", "〔3〕", "※", "¹", "²³", "①"])
+def test_a_footnote_mark_between_a_pattern_and_its_label_is_read_through(mark):
+    text = f"鼓：{LU1}{mark}，魯鼓。{XUE1}，薛鼓{mark}。\n"
+    found = extract(text)
+    assert read(text) == {(1, "魯"): LU1, (1, "薛"): XUE1}
+    assert f"footnote mark {mark}" in found.scores[0].joined_summary()
+    assert [j.text for j in found.scores[0].joined if j.kind == "footnote mark"] == [mark]
+
+
+def test_a_footnote_mark_inside_a_pattern_is_read_through():
+    head, tail = LU1.split("半")
+    text = f"鼓{head}[4]半{tail}魯鼓{XUE1}薛鼓\n"
+    assert read(text) == {(1, "魯"): LU1, (1, "薛"): XUE1}
+
+
+INVISIBLES = ["\u200b", "\u200c", "\u200d", "\ufeff", "\u00ad"]
+
+
+@pytest.mark.parametrize("ch", INVISIBLES, ids=lambda c: f"U+{ord(c):04X}")
+def test_invisible_characters_inside_a_pattern_and_a_label_are_read_through_and_named(ch):
+    lu = LU1[:5] + ch + LU1[5:]
+    text = f"鼓{lu}魯{ch}鼓{XUE1}{ch}薛鼓\n"
+    found = extract(text)
+    assert read(text) == {(1, "魯"): LU1, (1, "薛"): XUE1}
+    summary = found.scores[0].joined_summary()
+    assert f"U+{ord(ch):04X}" in summary and ch not in summary
+    assert all(ch not in j.text for f in found.scores for j in f.joined)
+    assert found.scores[0].score.printed == LU1
+    assert found.scores[0].label == "魯鼓"
+    assert f"label '魯鼓' read through U+{ord(ch):04X}" in found.scores[0].remarks[0]
+
+
+def test_an_invisible_character_that_stops_the_reading_is_named_not_printed_raw():
+    text = f"鼓{LU1[:5]}\u202e{LU1[5:]}魯鼓{XUE1}薛鼓\n"
+    with pytest.raises(NotationError) as info:
+        extract(text)
+    message = str(info.value)
+    assert "U+202E RIGHT-TO-LEFT OVERRIDE" in message and "\u202e" not in message
+    line, caret = message.splitlines()[1:3]
+    assert "⟨U+202E⟩" in line and width(line[: line.index("⟨")]) == caret.index("^")
+    assert "invisible formatting character" in info.value.hint

@@ -16,6 +16,9 @@ def save(path, messages, ticks=480):
     return path
 
 
+PI, GU = MidiMap().pi_note, MidiMap().gu_note
+
+
 def hit(note, time, velocity=100):
     return mido.Message("note_on", channel=9, note=note, velocity=velocity, time=time)
 
@@ -25,11 +28,11 @@ def test_note_times_follow_the_files_tempo_changes(tmp_path):
         tmp_path / "take.mid",
         [
             mido.MetaMessage("set_tempo", tempo=500_000),  # 0.5 s a beat
-            hit(45, 0),
-            hit(41, 480),  # 0.5 s
+            hit(PI, 0),
+            hit(GU, 480),  # 0.5 s
             mido.MetaMessage("set_tempo", tempo=1_000_000, time=0),  # now 1 s a beat
-            hit(45, 480),  # 1.5 s
-            hit(45, 240, velocity=0),  # a note-off written as a note-on: no stroke
+            hit(PI, 480),  # 1.5 s
+            hit(PI, 240, velocity=0),  # a note-off written as a note-on: no stroke
         ],
     )
     heard = read_midi(path)

@@ -110,9 +110,11 @@ def test_the_index_lists_every_score_of_the_corpus(page, site_url):
     page.goto(site_url + "index.html")
     keys = set(page.eval_on_selector_all("a.score-link", "as => as.map(a => a.dataset.key)"))
     assert keys == {s.key for s in corpus.scores()}
-    # where the editions part: the second 魯 figure has two readings, the first one
-    assert page.locator("#lu-2 .reading").count() == 2
-    assert page.locator("#lu-1 .reading").count() == 1
+    # where the editions part: one entry per distinct reading of each figure and drum
+    for figure in (1, 2):
+        readings = {e.score("魯", figure).pattern.notation for e in corpus.editions()}
+        assert page.locator(f"#lu-{figure} .reading").count() == len(readings)
+    assert page.locator("#lu-2 .reading").count() == 3  # 禮記注疏, one ○ fewer, 儀禮經傳通解
 
 
 def test_each_score_page_shows_its_glyphs_with_half(page, site_url):

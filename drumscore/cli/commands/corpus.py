@@ -14,6 +14,13 @@ from drumscore.errors import ScoreNotFoundError
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list the scores in the corpus with their stroke counts")
     p.add_argument("--edition", metavar="EDITION", help="only this edition")
+    p.add_argument(
+        "--order",
+        choices=["corpus", "date"],
+        default="corpus",
+        help="corpus: the default edition first, then by id (the default); date: the witnesses "
+        "in the order their texts were made (by the year they certainly existed), undated last",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run_list)
 
@@ -29,13 +36,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run_list(args: argparse.Namespace) -> int:
     pool = (corpus.find_edition(args.edition),) if args.edition else corpus.editions()
+    if args.order == "date":
+        pool = tuple(sorted(pool, key=lambda e: e.date_key))
     found = [s for e in pool for s in e.scores]
     users = frozenset(e.id for e in pool if e.user)
     if args.json:
-        data = [{**report.score_data(s), "user_edition": s.edition_id in users} for s in found]
+        by_id = {e.id: e for e in pool}
+        data = [
+            {
+                **report.score_data(s),
+                "date": report.date_data(by_id.get(s.edition_id)),
+                "user_edition": s.edition_id in users,
+            }
+            for s in found
+        ]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(report.list_table(found, users))
+    print(report.list_table(found, users, pool))
     return 0
 
 

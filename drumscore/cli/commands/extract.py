@@ -15,9 +15,10 @@ from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.model import Dating
 
 #: The options that describe the edition file, and so apply only with -o.
-EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "force")
+EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "date", "date_basis", "force")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -75,6 +76,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="the edition's script (default: traditional)",
     )
     p.add_argument("--note", metavar="TEXT", help="a note for the edition file")
+    p.add_argument(
+        "--date",
+        metavar="YEAR",
+        help="when the edition's text was made: a year (1748) or a range (1736-1748); needs "
+        "--date-basis",
+    )
+    p.add_argument(
+        "--date-basis",
+        metavar="TEXT",
+        help="what the date rests on: the author's dates, a preface, a printing",
+    )
     p.add_argument(
         "--force",
         action="store_true",
@@ -156,11 +168,24 @@ def check_output(args: argparse.Namespace) -> Path | None:
     return path
 
 
+def _date(args: argparse.Namespace) -> Dating | None:
+    """The edition's date from --date and --date-basis (both or neither), or None."""
+    if args.date is None and args.date_basis is None:
+        return None
+    if args.date is None or not (args.date_basis or "").strip():
+        raise OptionError(
+            "--date and --date-basis go together: a date is given with what it rests on "
+            "(e.g. --date 1736-1748 --date-basis 'ordered 1736, presented 1748')"
+        )
+    return Dating.parse(args.date, args.date_basis.strip())
+
+
 def run(args: argparse.Namespace) -> int:
     glyph_map = parse_glyph_options(args.glyph)
     labels = parse_label_options(args.label)
     add_id = check_add(args)[1] if args.add is not None else None
     output = check_output(args)
+    date = _date(args)
     kept = None
     if output is not None and os.path.lexists(output):
         kept = kept_from(output)
@@ -187,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
             aliases=aliases,
             note=args.note if args.note is not None else (kept.note if kept else ""),
             counts=kept.counts if kept else (),
+            date=date if date is not None else (kept.date if kept else None),
         )
         write_bytes(output, toml.encode("utf-8"))
         where = args.output or str(output)
