@@ -27,28 +27,8 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
-from drumscore.errors import (
-    CorpusError,
-    DrumscoreError,
-    EncodingError,
-    EngraveError,
-    ExtractError,
-    InputFileError,
-    InputMissingError,
-    KitError,
-    MissingDependencyError,
-    NotationError,
-    OptionError,
-    OutputError,
-    PerformanceError,
-    PlaybackError,
-    ProgrammeError,
-    RuntimeFailure,
-    ScoreNotFoundError,
-    SoundFontError,
-    TempoError,
-    WriteError,
-)
+from drumscore import errors
+from drumscore.errors import *  # noqa: F403  (every exception class, as errors.__all__ lists)
 from drumscore.model import (
     Counts,
     Drum,
@@ -115,39 +95,19 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "CorpusError",
     "Counts",
     "Drum",
-    "DrumscoreError",
     "Edition",
-    "EncodingError",
-    "EngraveError",
     "Expression",
-    "ExtractError",
-    "InputFileError",
-    "InputMissingError",
-    "KitError",
-    "MissingDependencyError",
-    "NotationError",
-    "OptionError",
-    "OutputError",
     "Pattern",
-    "PerformanceError",
-    "PlaybackError",
     "Position",
-    "ProgrammeError",
-    "RuntimeFailure",
     "Score",
-    "ScoreNotFoundError",
     "Section",
-    "SoundFontError",
     "State",
     "StatedCount",
     "Stroke",
     "Tempo",
-    "TempoError",
     "Timeline",
-    "WriteError",
     "__version__",
     "arrange",
     "check",
@@ -162,3 +122,4 @@ __all__ = [
     "tokenize",
     "write_audio",
 ]
+__all__ += errors.__all__  # every exception class
