@@ -24,30 +24,11 @@ DrumscoreError; RuntimeFailure and MissingDependencyError mark the ones that are
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
-from drumscore.errors import (
-    CorpusError,
-    DrumscoreError,
-    EncodingError,
-    EngraveError,
-    ExtractError,
-    InputFileError,
-    InputMissingError,
-    KitError,
-    MissingDependencyError,
-    NotationError,
-    OptionError,
-    OutputError,
-    PerformanceError,
-    PlaybackError,
-    ProgrammeError,
-    RuntimeFailure,
-    ScoreNotFoundError,
-    SoundFontError,
-    TempoError,
-    WriteError,
-)
+from drumscore import errors
+from drumscore.errors import *  # noqa: F403  (every exception class, as errors.__all__ lists)
 from drumscore.model import (
     Counts,
     Drum,
@@ -77,6 +58,11 @@ if TYPE_CHECKING:
     from drumscore.timeline import Timeline, arrange
 
 __version__ = "0.1.0"
+
+if "IPython" in sys.modules:  # in a notebook, Scores and Patterns show themselves (site/notebook)
+    from drumscore.site.notebook import register
+
+    register()
 
 #: The names loaded on first use (PEP 562), and the module each comes from.
 _LAZY = {
@@ -109,39 +95,19 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "CorpusError",
     "Counts",
     "Drum",
-    "DrumscoreError",
     "Edition",
-    "EncodingError",
-    "EngraveError",
     "Expression",
-    "ExtractError",
-    "InputFileError",
-    "InputMissingError",
-    "KitError",
-    "MissingDependencyError",
-    "NotationError",
-    "OptionError",
-    "OutputError",
     "Pattern",
-    "PerformanceError",
-    "PlaybackError",
     "Position",
-    "ProgrammeError",
-    "RuntimeFailure",
     "Score",
-    "ScoreNotFoundError",
     "Section",
-    "SoundFontError",
     "State",
     "StatedCount",
     "Stroke",
     "Tempo",
-    "TempoError",
     "Timeline",
-    "WriteError",
     "__version__",
     "arrange",
     "check",
@@ -156,3 +122,4 @@ __all__ = [
     "tokenize",
     "write_audio",
 ]
+__all__ += errors.__all__  # every exception class

@@ -174,7 +174,7 @@ class InputMissingError(InputFileError, FileNotFoundError):
     """An input file that does not exist."""
 
 
-#: Every exception class, for `from drumscore import *` and the package index.
+#: Every exception class: drumscore's own __all__ takes them from here.
 __all__ = [
     "CorpusError",
     "DrumscoreError",
@@ -196,5 +196,4 @@ __all__ = [
     "SoundFontError",
     "TempoError",
     "WriteError",
-    "require",
 ]

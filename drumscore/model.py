@@ -251,12 +251,6 @@ class Pattern:
         """The notation, with 半 where it stands: str(parse("○□ 半 ○")) == "○□半○"."""
         return self.notation
 
-    def _repr_html_(self) -> str:
-        """A notebook's view: the notation in its shapes with 半, and a player of it."""
-        from drumscore.site.notebook import pattern_html  # the notebook view, heavy imports
-
-        return pattern_html(self)
-
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
@@ -338,12 +332,6 @@ class Score:
             return self.pattern.notation
         slug = self.state.slug if self.state else ""
         return f"{slug}/{self.figure}@{self.edition_id}"
-
-    def _repr_html_(self) -> str:
-        """A notebook's view: title, notation with 半, counts, source and a player of it."""
-        from drumscore.site.notebook import score_html  # the notebook view, heavy imports
-
-        return score_html(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,7 @@ TOOLS: dict[str, tuple[Callable[[], str], str]] = {
     "fluidsynth": (_library("fluidsynth"), "libfluidsynth3"),
     "soundfont": (_soundfont, "fluid-soundfont-gm"),
     "portaudio": (_library("sounddevice"), "libportaudio2"),
+    "node": (_program("node"), "nodejs"),
 }
 
 

@@ -9,9 +9,6 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "drumscore"
 JOBS = ("render", "files", "play", "editions", "analysis", "apparatus", "site", "performance")
-#: The one way the core reaches a job folder: a notebook asks a Score or Pattern for its HTML
-#: view, which model.py builds with the site's notebook module, imported when asked.
-NOTEBOOK_VIEW = {("model.py", "drumscore.site.notebook")}
 CORE = sorted(p for p in PACKAGE.glob("*.py") if p.name not in {"__init__.py", "__main__.py"})
 #: Leaves of a job folder that the core may use: they import nothing of drumscore but errors.
 LEAVES = {"drumscore.files.reading"}
@@ -31,7 +28,6 @@ def imported(path: Path) -> set[str]:
 @pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
 def test_the_core_imports_no_job_folder(path):
     outward = {n for n in imported(path) if n.split(".")[1:2] and n.split(".")[1] in (*JOBS, "cli")}
-    outward -= {name for file, name in NOTEBOOK_VIEW if file == path.name}
     assert outward - LEAVES == set(), f"{path.name} reaches out to {sorted(outward)}"
 
 

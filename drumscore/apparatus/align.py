@@ -320,12 +320,6 @@ class Apparatus:
         """Column index → number (from 1) of the place it belongs to."""
         return {c: n for n, p in enumerate(self.places, 1) for c in range(p.start, p.stop)}
 
-    def _repr_html_(self) -> str:
-        """A notebook's view: the summary, the places and every witness aligned."""
-        from drumscore.site.notebook import apparatus_html  # the notebook's view, when asked
-
-        return apparatus_html(self)
-
     def siglum_index(self, siglum: str) -> int:
         for i, w in enumerate(self.witnesses):
             if w.siglum == siglum:

@@ -4,24 +4,22 @@
 editions part is highlighted yellow and numbered, a place where only a text known from a note
 differs is highlighted blue; such a text has its own row (grey, marked "reported"). The title
 states the apparatus's summary. Needs matplotlib (the optional extra `plot`),
-imported only here; its settings are changed only inside a local rc_context.
+imported only here; its settings are changed only while drawing (render.plot.drawn).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from drumscore.apparatus.align import HALF, Apparatus
 from drumscore.apparatus.table import column_label
-from drumscore.errors import MissingDependencyError
-from drumscore.render.plot import cjk_font as _cjk_font
+from drumscore.render.plot import drawn
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-FORMATS = {".png": "png", ".svg": "svg"}
 COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
 PLACE_COLOUR = "#f2d45c"
 REPORTED_COLOUR = "#bcd6f0"
@@ -96,37 +94,30 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
 
 def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
     """The apparatus of each score drawn one above the other, as PNG or SVG bytes."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise MissingDependencyError(
-            "the apparatus picture needs matplotlib: pip install 'drumscore[plot]'"
-        ) from None
+    return drawn(fmt, lambda cjk: _figure(apparatuses, fmt, cjk))
+
+
+def _figure(apparatuses: Sequence[Apparatus], fmt: str, cjk: str | None) -> bytes:
     from matplotlib.figure import Figure
 
-    cjk = _cjk_font()
-    rc: Any = {"font.family": ["sans-serif"], "svg.fonttype": "path"}
-    if cjk:
-        rc["font.sans-serif"] = [cjk, "DejaVu Sans"]
     columns = max(len(a.columns) for a in apparatuses)
     heights = [len(a.witnesses) * 0.28 + 0.9 for a in apparatuses]
-    with matplotlib.rc_context(rc):
-        fig = Figure(figsize=(max(7.0, 0.27 * columns + 3.2), sum(heights)), dpi=130)
-        axes = fig.subplots(len(apparatuses), 1, squeeze=False, height_ratios=heights)[:, 0]
-        for ax, a in zip(axes, apparatuses, strict=True):
-            _draw(ax, a, cjk is not None)
-        caption = (
-            "circle = ○ 鼙, square = □ 鼓, bar = 半, dash = nothing there; yellow = the printed "
-            "editions part, blue = only a reading reported by a note"
-            if cjk
-            else (
-                "circle = pi (small drum), square = gu (big drum), bar = ban (half), "
-                "dash = nothing there; yellow = the printed editions part, blue = only a reading "
-                "reported by a note"
-            )
+    fig = Figure(figsize=(max(7.0, 0.27 * columns + 3.2), sum(heights)), dpi=130)
+    axes = fig.subplots(len(apparatuses), 1, squeeze=False, height_ratios=heights)[:, 0]
+    for ax, a in zip(axes, apparatuses, strict=True):
+        _draw(ax, a, cjk is not None)
+    caption = (
+        "circle = ○ 鼙, square = □ 鼓, bar = 半, dash = nothing there; yellow = the printed "
+        "editions part, blue = only a reading reported by a note"
+        if cjk
+        else (
+            "circle = pi (small drum), square = gu (big drum), bar = ban (half), "
+            "dash = nothing there; yellow = the printed editions part, blue = only a reading "
+            "reported by a note"
         )
-        fig.text(0.01, 0.003, caption, fontsize=7, color="#444444", va="bottom")
-        fig.tight_layout(rect=(0, 0.02, 1, 1))
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format=fmt, facecolor="white")
+    )
+    fig.text(0.01, 0.003, caption, fontsize=7, color="#444444", va="bottom")
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, facecolor="white")
     return buffer.getvalue()

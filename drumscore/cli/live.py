@@ -22,15 +22,22 @@ from types import FrameType
 from typing import Any, ClassVar
 
 from drumscore.play import liveview
+from drumscore.play.keys import (
+    NEXT_ITEM,
+    PAUSE,
+    STOP_AFTER_PASS,
+    STOP_NOW,
+    SWITCH,
+    TAP,
+    TAP_DECIMALS,
+    TAP_RESET,
+    TAPS,
+    TEMPO_STEPS,
+)
 from drumscore.play.liveview import LiveState, plain_lines
 from drumscore.play.player import Player
 from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
 from drumscore.track import Hit
-
-#: Taps further apart than this start a new tap tempo.
-TAP_RESET = 2.0
-#: The taps averaged: the last few intervals.
-TAPS = 4
 
 KEY_HELP = (
     "keys while playing in a terminal: space pause/resume on the beat; + / - tempo ±1 stroke a "
@@ -43,7 +50,7 @@ KEY_HELP = (
 class Controls:
     """What each key does to a player: tempo steps, taps, pause, switch, next, stop."""
 
-    STEPS: ClassVar[dict[str, int]] = {"+": 1, "=": 1, "-": -1, "_": -1, "]": 5, "[": -5}
+    STEPS: ClassVar[dict[str, int]] = TEMPO_STEPS
 
     def __init__(
         self, player: Player, bpm: Fraction, clock: Callable[[], float] = time.monotonic
@@ -59,28 +66,30 @@ class Controls:
     def press(self, key: str) -> None:
         if key in self.STEPS:
             self._set(min(MAX_BPM, max(MIN_BPM, self.bpm + self.STEPS[key])))
-        elif key == " ":
+        elif key == PAUSE:
             self.paused = not self.paused
             self.player.command("pause", self.paused)
-        elif key == "t":
+        elif key == TAP:
             now = self.clock()
             if self._taps and now - self._taps[-1] > TAP_RESET:
                 self._taps = []
             self._taps = [*self._taps, now][-(TAPS + 1) :]
             if len(self._taps) >= 2:
                 gaps = [b - a for a, b in zip(self._taps, self._taps[1:], strict=False)]
-                bpm = Fraction(round(60 / (sum(gaps) / len(gaps)), 1)).limit_denominator(10)
+                bpm = Fraction(round(60 / (sum(gaps) / len(gaps)), TAP_DECIMALS)).limit_denominator(
+                    10
+                )
                 self._set(min(MAX_BPM, max(MIN_BPM, bpm)))
-        elif key == "s":
+        elif key == SWITCH:
             self._toggle("switch at end of pass")
             self.player.command("switch_section")
-        elif key == "n":
+        elif key == NEXT_ITEM:
             self._toggle("next item at end of pass", on=True)
             self.player.command("next_item")
-        elif key == "q":
+        elif key == STOP_AFTER_PASS:
             self._toggle("stop at end of pass", on=True)
             self.player.command("stop_after_pass")
-        elif key == "\x1b":
+        elif key == STOP_NOW:
             self.stop_now = True
 
     def _toggle(self, what: str, on: bool | None = None) -> None:

@@ -6,12 +6,15 @@ import argparse
 import re
 from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
 
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.expression import Expression
+from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.model import Drum, Section
+from drumscore.render.plot import FORMATS as PLOT_FORMATS
 from drumscore.timeline import MAX_REPEAT, Timeline, arrange
 from drumscore.timing import Tempo
 from drumscore.track import (
@@ -118,6 +121,20 @@ def add_rate_option(parser: argparse.ArgumentParser, help: str = "sample rate") 
         metavar="HZ",
         help=f"{help} (default {DEFAULT_RATE})",
     )
+
+
+def plot_format(path: str | None) -> str | None:
+    """The format (png or svg) of the --plot file, its name checked and the file writable, before
+    anything is computed; None without --plot."""
+    if not path:
+        return None
+    fmt = PLOT_FORMATS.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise OptionError(
+            f"--plot {path!r}: a plot is a PNG or SVG picture; use a .png or .svg file name"
+        )
+    check_writable(path)
+    return fmt
 
 
 def add_sound_options(parser: argparse.ArgumentParser) -> None:

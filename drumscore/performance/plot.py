@@ -7,12 +7,10 @@ Needs matplotlib (the optional extra `plot`); it is imported only here.
 from __future__ import annotations
 
 import io
-from typing import Any
 
-from drumscore.errors import OptionError, require
 from drumscore.model import Drum
 from drumscore.performance.check import Check
-from drumscore.render.plot import COLOURS, FORMATS, cjk_font
+from drumscore.render.plot import COLOURS, drawn
 
 WRONG_COLOUR = "#d62728"
 EXTRA_COLOUR = "#7a7a7a"
@@ -23,19 +21,7 @@ def plot_check(result: Check, fmt: str = "png") -> bytes:
     from the fitted beat, in the shape of the drum the score asks for (○ 鼙, □ 鼓), filled red
     where the other drum was heard; on the line, a cross for a missed stroke and a grey triangle
     where an extra one was heard. matplotlib's global state is left as it was."""
-    if fmt not in FORMATS.values():
-        raise OptionError(
-            f"plot format {fmt!r} is not one drumscore draws; use png or svg", option="plot"
-        )
-    require("matplotlib", extra="plot", needed="plotting needs matplotlib", option="plot")
-    import matplotlib
-
-    cjk = cjk_font()
-    fonts: Any = (
-        {"font.family": ["sans-serif"], "font.sans-serif": [cjk, "DejaVu Sans"]} if cjk else {}
-    )
-    with matplotlib.rc_context(fonts):
-        return _draw(result, fmt, cjk)
+    return drawn(fmt, lambda cjk: _draw(result, fmt, cjk))
 
 
 def _draw(result: Check, fmt: str, cjk: str | None) -> bytes:

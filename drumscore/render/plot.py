@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import io
+from collections.abc import Callable
 from typing import Any
 
 from drumscore.analysis.compare import Comparison
@@ -30,6 +31,12 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
     matplotlib's global state (its backend, its rcParams) is left as it was: the figure is made
     without pyplot, and the fonts are set for this drawing only.
     """
+    return drawn(fmt, lambda cjk: _draw(comparison, fmt, cjk))
+
+
+def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
+    """What `draw` makes of the CJK font found (None: romanise), with that font set for this
+    drawing only; `fmt` (png or svg) and matplotlib checked first, as every plot needs."""
     if fmt not in FORMATS.values():
         raise OptionError(
             f"plot format {fmt!r} is not one drumscore draws; use png or svg", option="plot"
@@ -38,11 +45,11 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
     import matplotlib
 
     cjk = cjk_font()
-    fonts: Any = (
-        {"font.family": ["sans-serif"], "font.sans-serif": [cjk, "DejaVu Sans"]} if cjk else {}
-    )
+    fonts: Any = {"font.family": ["sans-serif"], "svg.fonttype": "path"}  # SVG text as outlines
+    if cjk:
+        fonts["font.sans-serif"] = [cjk, "DejaVu Sans"]
     with matplotlib.rc_context(fonts):
-        return _draw(comparison, fmt, cjk)
+        return draw(cjk)
 
 
 def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:

@@ -11,22 +11,20 @@ import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
+from drumscore import glyphs
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build, check_score
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
-from drumscore.model import SECTION_ORDER, Drum, Edition, Score, Section
+from drumscore.corpus import DEFAULT_EDITION
+from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section, State
+from drumscore.play import keys
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
+from drumscore.track import MAX_COUNT_IN
 
 #: Sample files of the built-in kit, as the site ships them.
 SAMPLE_FILES = {Drum.PI: "pi.wav", Drum.GU: "gu.wav"}
 COUNT_FILE = "count.wav"
-
-SECTION_NAMES = {
-    Section.HEAD: "before 半",
-    Section.TOUHU: "投壺 touhu",
-    Section.SHE: "射 she",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +53,7 @@ def entries(pool: Iterable[Edition]) -> tuple[Entry, ...]:
             slug, n = f"{base}-{n}", n + 1
         used.add(slug)
         for score in edition.scores:
-            state = {"魯": "lu", "薛": "xue"}.get(score.state, slugify(score.state))
+            state = STATE_SLUGS.get(score.state, slugify(score.state))
             found.append(Entry(score, edition, f"{state}-{score.figure}-{slug}"))
     return tuple(found)
 
@@ -93,7 +91,7 @@ def section_ranges(score: Score) -> dict[str, dict]:
             "pi": counts.pi,
             "gu": counts.gu,
             "strokes": counts.total,
-            "name": SECTION_NAMES[section],
+            "name": section.label if section.rite else section.span,
             "description": section.description,
         }
     return out
@@ -197,7 +195,88 @@ def kit_data() -> dict:
 
 
 def tempo_data() -> dict:
+    """The tempo range the page's controls allow, as the command line allows it."""
     return {"default": int(DEFAULT_BPM), "min": int(MIN_BPM), "max": int(MAX_BPM)}
+
+
+def play_data() -> dict:
+    """What the page's player must agree on with `drumscore play` and `render`, from the one
+    place each is defined: the keys, the tap tempo, the count-in limit, the peak level, and the
+    rounding of 16-bit samples and tapped tempos (ties to even, as numpy's rint in drumscore's
+    WAV writer and Python's round have it)."""
+    from drumscore.render.mix import PEAK_DBFS  # the mixer loads numpy: not for --help
+
+    return {
+        "keys": {
+            "steps": dict(keys.TEMPO_STEPS),
+            "pause": keys.PAUSE,
+            "tap": keys.TAP,
+            "switch": keys.SWITCH,
+            "stop_after_pass": keys.STOP_AFTER_PASS,
+            "stop_now": "Escape" if keys.STOP_NOW == "\x1b" else keys.STOP_NOW,
+        },
+        "tap_reset": keys.TAP_RESET,
+        "taps": keys.TAPS,
+        "tap_decimals": keys.TAP_DECIMALS,
+        "max_count_in": MAX_COUNT_IN,
+        "peak_dbfs": PEAK_DBFS,
+        "rounding": "half-even",
+    }
+
+
+def names_data(items: Iterable[Entry], pool: Iterable[Edition]) -> dict[str, str]:
+    """Every name the command line takes for a score of the site (casefolded), and the score's
+    key: xue/2@benyi, 薛/2@benyi, lu@zhushu, and lu/2, lu for the standard text."""
+    by_id = {e.id: e for e in pool}
+    out: dict[str, str] = {}
+    for entry in items:
+        score, edition = entry.score, by_id.get(entry.edition.id, entry.edition)
+        if not score.state or score.figure is None:
+            continue
+        state = State(score.state)
+        figures = [f"/{score.figure}", *([""] if score.figure == 1 else [])]
+        editions = {edition.id, edition.name, edition.provenance.kanripo, *edition.aliases}
+        for spelling in (state.slug, *state.spellings):
+            for figure in figures:
+                for name in editions - {""}:
+                    out.setdefault(f"{spelling}{figure}@{name}".casefold(), score.key)
+                if edition.id == DEFAULT_EDITION:
+                    out.setdefault(f"{spelling}{figure}".casefold(), score.key)
+    return out
+
+
+def notation_glyphs() -> dict[str, str]:
+    """Each character the notation reader accepts, and the glyph (○ □ 半) it reads as."""
+    return dict(glyphs.CANONICAL)
+
+
+def partners(items: Iterable[Entry]) -> dict[str, str]:
+    """For each score, the reading to compare it with: of the same figure and drum, the one that
+    differs most (the majority among equals), else another edition's (they read alike)."""
+    items = tuple(items)
+    out = {}
+    for entry in items:
+        score = entry.score
+        same = [
+            e.score
+            for e in items
+            if e.score.state == score.state
+            and e.score.figure == score.figure
+            and e.score.key != score.key
+        ]
+        if not same:
+            continue
+        support: dict[str, int] = {}
+        for other in same:
+            support[other.pattern.notation] = support.get(other.pattern.notation, 0) + 1
+        ranked = []
+        for other in same:
+            c = compare(score, other)
+            ranked.append((c.distance + c.half_moved, support[other.pattern.notation], other.key))
+        # the most differences, then the most editions; the first in the site among equals
+        best = max(ranked, key=lambda r: (r[0], r[1]))
+        out[score.key] = best[2]
+    return out
 
 
 def section_order() -> list[str]:

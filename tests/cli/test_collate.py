@@ -282,13 +282,14 @@ def site_views():
     items = data.entries(pool)
     apparatuses = data.apparatuses(pool, items)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
-    shared = {"kit": data.kit_data(), "tempo": data.tempo_data()}
+    shared = {"kit": data.kit_data(), "tempo": data.tempo_data(), "play": data.play_data()}
     scores, pages = [], {}
     for entry in items:
         page_data = data.score_data(entry, pool, by_score[(entry.score.figure, entry.score.state)])
+        page_data["files"] = {}
         scores.append(page_data)
-        pages[entry.score.key] = (page_data, build.score_page(entry, page_data, {}, shared))
-    return build.index_page(scores, apparatuses, pool, shared), pages
+        pages[entry.score.key] = (page_data, build.score_page(page_data, shared, None))
+    return build.index_page(scores, apparatuses, pool), pages
 
 
 def test_every_view_states_the_same_places_and_reported_readings(tmp_path, capsys):

@@ -203,6 +203,80 @@ def test_the_index_holds_the_apparatus_of_every_score(site_dir):
             assert w.siglum in row and f"reported in {w.reported_by}" in row
 
 
+def _page_data(path) -> dict:
+    return json.loads("".join(parsed(path).data_json))
+
+
+def test_every_name_the_compare_page_takes_is_the_command_line_s(site_dir):
+    """Each name in the compare page's table finds, on the command line, the score it names."""
+    names = _page_data(site_dir / "compare.html")["names"]
+    assert {"lu", "lu/2", "xue/2@benyi", "薛/2@benyi", "魯/1@zhushu"} <= set(names)
+    for name, key in names.items():
+        assert corpus.resolve(name).key == key, name
+    assert set(names.values()) == {s.key for s in corpus.scores()}
+
+
+def test_each_score_is_compared_with_a_reading_of_its_own_figure_and_drum(site_dir):
+    from drumscore.analysis.compare import compare
+
+    partners = _page_data(site_dir / "compare.html")["partners"]
+    for entry in sitedata.entries(corpus.editions()):
+        score = entry.score
+        other = corpus.resolve(partners[score.key])
+        assert (other.state, other.figure) == (score.state, score.figure) and other != score
+        same = [s for s in corpus.scores() if (s.state, s.figure) == (score.state, score.figure)]
+        assert compare(score, other).distance == max(compare(score, s).distance for s in same)
+        page = (site_dir / "score" / f"{entry.slug}.html").read_text(encoding="utf-8")
+        assert f"compare.html?a={score.key}&amp;b={other.key}" in page
+
+
+def test_the_page_data_carries_what_the_player_shares_with_play(site_dir):
+    from drumscore.play import keys
+    from drumscore.track import MAX_COUNT_IN
+
+    play = _page_data(site_dir / "compare.html")["play"]
+    assert play["keys"]["steps"] == keys.TEMPO_STEPS
+    assert (play["tap_reset"], play["taps"], play["max_count_in"]) == (
+        keys.TAP_RESET,
+        keys.TAPS,
+        MAX_COUNT_IN,
+    )
+    engine = (site_dir / "assets" / "engine.js").read_text(encoding="utf-8")
+    assert "PEAK" not in engine and "2.5) taps" not in engine
+
+
+def test_the_build_module_holds_no_html():
+    """The pages come from templates: no string in build.py or notebook.py is markup."""
+    import tokenize
+
+    from drumscore.site import build, notebook
+
+    for module in (build, notebook):
+        with open(module.__file__, "rb") as file:
+            for token in tokenize.tokenize(file.readline):
+                if token.type == tokenize.STRING or token.type == getattr(
+                    tokenize, "FSTRING_MIDDLE", -1
+                ):
+                    assert not re.search(r"</?[a-z][a-z0-9]*[\s>]", token.string), token.string
+
+
+def test_values_are_escaped_in_the_pages(tmp_path):
+    """Bad input: an edition whose name and printed text hold markup shows it as text."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        'id = "mine"\nname = "<b>bold</b> & co"\n[[score]]\nfigure = 1\nstate = "魯"\n'
+        'printed = "○□半○"\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "site"
+    build_site(out, [corpus.load_edition(mine)], corpus_editions=False, musicxml=False)
+    for page in (out / "index.html", out / "score" / "lu-1-mine.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "<b>bold</b>" not in text and "&lt;b&gt;bold&lt;/b&gt; &amp; co" in text
+    data = _page_data(out / "score" / "lu-1-mine.html")
+    assert data["score"]["edition_name"] == "<b>bold</b> & co"
+
+
 def test_every_score_page_shows_the_stated_counts_with_their_quotes(site_dir):
     from drumscore.apparatus.align import check_score
 

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from drumscore.cli import report
-from drumscore.cli.options import add_score_options, only_with, repeat_count, whole_number
+from drumscore.cli.options import (
+    add_score_options,
+    only_with,
+    plot_format,
+    repeat_count,
+    whole_number,
+)
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
-from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.atomic import write_bytes
 from drumscore.performance.heard import is_midi, read_performance
 from drumscore.render.midimap import MidiMap
-from drumscore.render.plot import FORMATS
 from drumscore.timeline import arrange
 
 if TYPE_CHECKING:
@@ -94,19 +98,13 @@ def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
             "--kit tells the drums by the kit's samples, --drums split by the strokes' own "
             "sound; give one of them"
         )
-    plot_format = None
-    if args.plot:
-        plot_format = FORMATS.get(Path(args.plot).suffix.lower())
-        if plot_format is None:
-            raise OptionError(f"--plot {args.plot!r}: use a .png or .svg file name")
-        check_writable(args.plot)
-    return MidiMap.from_option(args.midi_notes), plot_format
+    return MidiMap.from_option(args.midi_notes), plot_format(args.plot)
 
 
 def run(args: argparse.Namespace) -> int:
     from drumscore.performance.check import check  # numpy
 
-    midimap, plot_format = _check_options(args)
+    midimap, fmt = _check_options(args)
     timeline = arrange(resolve(args.score), args.section, repeats=repeat_count(args))
     kit: Kit | None = None
     if args.kit:
@@ -120,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from drumscore.performance.plot import plot_check  # matplotlib
 
-        write_bytes(args.plot, plot_check(result, plot_format or "png"))
+        write_bytes(args.plot, plot_check(result, fmt or "png"))
     if args.json:
         data = report.check_data(result)
         data["written"] = [args.plot] if args.plot else []

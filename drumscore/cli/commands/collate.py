@@ -13,6 +13,7 @@ from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.plot import plot_apparatus
 from drumscore.cli import report
+from drumscore.cli.options import plot_format
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
 from drumscore.model import Edition
@@ -160,11 +161,9 @@ def run(args: argparse.Namespace) -> int:
 
     fmt = _format(args)
     pairs = _pairs(args.score)
-    for path in (args.output, args.plot):
-        if path:
-            check_writable(path)
-    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
-        raise OptionError(f"--plot writes a PNG or SVG picture, not {args.plot!r}")
+    if args.output:
+        check_writable(args.output)
+    picture_format = plot_format(args.plot)
     if args.groups and fmt not in ("text", "json"):
         raise OptionError(f"--groups prints text or JSON, not {fmt}; leave out --format {fmt}")
     if fmt == "mei" and len(pairs) > 1 and not args.output:
@@ -180,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         outputs += _mei_paths(args.output, apparatuses) if fmt == "mei" else [args.output]
     check_not_inputs(outputs)
     if args.plot:
-        picture = plot_apparatus(apparatuses, Path(args.plot).suffix.lower()[1:])
+        picture = plot_apparatus(apparatuses, picture_format or "png")
     wrote: list[str] = []
     if args.groups:
         found = [groups(a) for a in apparatuses]

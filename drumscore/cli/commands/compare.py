@@ -7,13 +7,13 @@ import json
 
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.cli import report
-from drumscore.cli.options import add_rate_option, add_tempo_options, only_with
+from drumscore.cli.options import add_rate_option, add_tempo_options, only_with, plot_format
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
 from drumscore.files.format_choice import AUDIO, audio_format, check_rate
 from drumscore.model import Score, Section
-from drumscore.render.plot import FORMATS, plot_comparison
+from drumscore.render.plot import plot_comparison
 from drumscore.timing import Tempo
 
 #: Options that shape the --audio file only; the comparison itself does not use them.
@@ -57,14 +57,7 @@ def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
     )
     tempo = Tempo.from_options(args.bpm, args.interval)
     rate = check_rate(args.rate)
-    plot_format = None
-    if args.plot:
-        from pathlib import Path
-
-        plot_format = FORMATS.get(Path(args.plot).suffix.lower())
-        if plot_format is None:
-            raise OptionError(f"--plot {args.plot!r}: use a .png or .svg file name")
-        check_writable(args.plot)
+    fmt = plot_format(args.plot)
     if args.audio:
         from pathlib import Path
 
@@ -74,7 +67,7 @@ def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
             )
         audio_format(args.audio)
         check_writable(args.audio)
-    return tempo, rate, plot_format
+    return tempo, rate, fmt
 
 
 def _check_section(section: str | None, a: Score, b: Score) -> None:
@@ -90,7 +83,7 @@ def _check_section(section: str | None, a: Score, b: Score) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    tempo, rate, plot_format = _check_options(args)
+    tempo, rate, fmt = _check_options(args)
     a, b = resolve(args.a), resolve(args.b)
     _check_section(args.section, a, b)
     from drumscore.files.atomic import check_not_inputs
@@ -98,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
     check_not_inputs(p for p in (args.audio, args.plot) if p)
     comparison = compare(a, b)
     plot = None
-    if plot_format is not None:
-        plot = plot_comparison(comparison, plot_format)
+    if fmt is not None:
+        plot = plot_comparison(comparison, fmt)
     audio = None
     if args.audio:
         from drumscore.files.audio import write_audio

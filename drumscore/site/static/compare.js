@@ -12,19 +12,44 @@ const KINDS = {
 };
 const PAUSE = 2; // beats of silence between A and B
 
+// A name, as the command line takes it: a score's name in any spelling the page data lists
+// (lu, lu/2, xue/2@benyi, 薛/2@本義…), or notation (○□○半□, 〇 and 口 too) that a reading of the
+// site has. Returns {score} or {problem}.
+function resolve(text) {
+  const name = (text || "").trim();
+  if (!name) return { problem: "empty name: give a name such as lu/2 or notation such as ○□半○" };
+  const key = data.names[name.toLowerCase()] || (byKey.has(name) ? name : null);
+  if (key) return { score: byKey.get(key) };
+  const chars = [...name].filter((ch) => !/\s/.test(ch));
+  if (chars.every((ch) => ch in data.glyphs)) {
+    const notation = chars.map((ch) => data.glyphs[ch]).join("");
+    const score = data.scores.find((s) => s.notation === notation);
+    if (score) return { score, notation: true };
+    return {
+      problem: `no edition in this site reads ${notation}; drumscore compare aligns any notation`,
+    };
+  }
+  return {
+    problem:
+      `unknown name ${JSON.stringify(name)}: give a score's name (lu, lu/2, xue/2@benyi) ` +
+      "or notation of ○ □ 半",
+  };
+}
+
 const params = new URLSearchParams(location.search);
-const selA = $("a");
-const selB = $("b");
-// A: the one asked for, else the standard text's second 魯; B: asked for, else a reading of the
-// same figure and drum that differs from A, else the next score.
+const inputA = $("a-name");
+const inputB = $("b-name");
+// A: the one asked for, else the standard text's second 魯; B: asked for, else the reading that
+// differs most from A (as a score page's "Compare" link chooses it), else the next score.
 const first = byKey.has("lu/2@zhushu") ? "lu/2@zhushu" : data.scores[0].key;
-selA.value = byKey.has(params.get("a")) ? params.get("a") : first;
-const chosen = byKey.get(selA.value);
-const differing = data.scores.find(
-  (s) => s.state === chosen.state && s.figure === chosen.figure && s.notation !== chosen.notation,
-);
-const next = data.scores.find((s) => s.key !== chosen.key) || chosen;
-selB.value = byKey.has(params.get("b")) ? params.get("b") : (differing || next).key;
+inputA.value = params.get("a") || first;
+function partnerOf(score) {
+  const other = data.partners[score.key];
+  return other || (data.scores.find((s) => s.key !== score.key) || score).key;
+}
+const startA = resolve(inputA.value);
+inputB.value = params.get("b") || (startA.score ? partnerOf(startA.score) : first);
+let current = null; // {a, b, c} of the pair shown
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -34,13 +59,38 @@ function el(tag, attrs = {}, text = "") {
 }
 
 function comparison() {
-  const a = byKey.get(selA.value);
-  const b = byKey.get(selB.value);
-  return { a, b, c: data.comparisons[`${a.notation}|${b.notation}`] };
+  return current;
+}
+
+// Resolve both names; on a problem say so (and show nothing as if it were the pair asked for).
+function choose() {
+  const ra = resolve(inputA.value);
+  const rb = resolve(inputB.value);
+  const problems = [];
+  if (ra.problem) problems.push(`A: ${ra.problem}`);
+  if (rb.problem) problems.push(`B: ${rb.problem}`);
+  const box = $("problem");
+  box.textContent = problems.join("\n");
+  box.hidden = problems.length === 0;
+  if (problems.length) {
+    current = null;
+    player.stop();
+    for (const id of ["alignment", "summary", "sections"]) $(id).replaceChildren();
+    for (const id of ["play-a", "play-b", "play-ab"]) $(id).disabled = true;
+    return;
+  }
+  const a = ra.score;
+  const b = rb.score;
+  current = { a, b, c: data.comparisons[`${a.notation}|${b.notation}`] };
+  for (const id of ["play-a", "play-b", "play-ab"]) $(id).disabled = false;
+  draw();
+  const query = `?a=${encodeURIComponent(inputA.value.trim())}&b=${encodeURIComponent(inputB.value.trim())}`;
+  history.replaceState(null, "", query.replace(/%2F/g, "/").replace(/%40/g, "@"));
 }
 
 function draw() {
-  const { a, b, c } = comparison();
+  if (!current) return;
+  const { a, b, c } = current;
   const box = $("alignment");
   box.replaceChildren();
   const halves = { a: c.half_after_column.a, b: c.half_after_column.b };
@@ -137,11 +187,11 @@ function draw() {
     t.append(tr);
   }
   sections.append(t);
-  history.replaceState(null, "", `?a=${encodeURIComponent(a.key)}&b=${encodeURIComponent(b.key)}`);
 }
 
 function itemsFor(side, section) {
-  const score = comparison()[side];
+  if (!current) return null;
+  const score = current[side];
   const range = score.sections[section];
   if (!range) return null;
   return score.strokes.slice(range.start, range.stop).map((s) => ({ drum: s.drum, mark: { side, i: s.i } }));
@@ -159,7 +209,8 @@ function highlight(entry, player, finished) {
     cell.classList.add("now");
     document.querySelector(`#alignment .marks td[data-col="${cell.dataset.col}"]`)?.classList.add("now");
   }
-  const s = comparison()[mark.side].strokes[mark.i];
+  if (!current) return;
+  const s = current[mark.side].strokes[mark.i];
   $("status").textContent = `${mark.side.toUpperCase()} stroke ${mark.i + 1}: ${drumName(s.drum)} · ${player.bpm} a minute`;
 }
 
@@ -170,6 +221,7 @@ async function play(which) {
   const section = $("section").value;
   const a = itemsFor("a", section);
   const b = itemsFor("b", section);
+  if (!current) return;
   if ((which !== "b" && !a) || (which !== "a" && !b)) {
     $("status").textContent = `A or B has no 半, so it has only the whole pattern (射); choose that section.`;
     return;
@@ -178,12 +230,16 @@ async function play(which) {
   const rests = Array.from({ length: PAUSE }, () => ({ drum: null, mark: null }));
   const items = which === "a" ? a : which === "b" ? b : [...a, ...rests, ...b];
   await player.start(items, { bpm: clampBpm($("bpm").value, data.tempo), loop: $("loop").checked });
+  // a key pressed while the sound was being readied still counts
+  const now = clampBpm($("bpm").value, data.tempo);
+  if (player.bpm !== now) player.setTempo(now);
+  player.setLoop($("loop").checked);
 }
 
 async function toggle() {
   if (player.playing) {
     player.pause();
-    $("status").textContent = "Paused.";
+    $("status").textContent = `Paused at ${player.bpm} a minute; space resumes on the beat.`;
   } else if (player.state === "paused") {
     await player.resume();
   } else {
@@ -195,25 +251,36 @@ function setBpm(value) {
   const v = clampBpm(value, data.tempo);
   $("bpm").value = String(v);
   player.setTempo(v);
+  if (!player.playing || !player.current) $("status").textContent = `${v} strokes a minute.`;
+  else highlight(player.current, player);
 }
 
-selA.addEventListener("change", () => { player.stop(); draw(); });
-selB.addEventListener("change", () => { player.stop(); draw(); });
+$("choose").addEventListener("submit", (event) => {
+  event.preventDefault();
+  player.stop();
+  choose();
+});
+for (const input of [inputA, inputB]) input.addEventListener("change", () => { player.stop(); choose(); });
 $("play-a").addEventListener("click", () => play("a"));
 $("play-b").addEventListener("click", () => play("b"));
 $("play-ab").addEventListener("click", () => play("ab"));
 $("stop").addEventListener("click", () => player.stop());
 $("bpm").addEventListener("change", () => setBpm($("bpm").value));
-$("loop").addEventListener("change", () => { player.loop = $("loop").checked; });
-bindKeys({
-  toggle,
-  stop: () => player.stop(),
-  tempoBy: (step) => setBpm(clampBpm($("bpm").value, data.tempo) + step),
-  tap: (value) => setBpm(Math.round(value)),
-  stopAtPassEnd: () => player.stopAtPassEnd(),
-});
+$("loop").addEventListener("change", () => player.setLoop($("loop").checked));
+bindKeys(
+  {
+    toggle,
+    stop: () => player.stop(),
+    tempoBy: (step) => setBpm(clampBpm($("bpm").value, data.tempo) + step),
+    tap: (value) => setBpm(value),
+    stopAtPassEnd: () => {
+      if (player.stopAtPassEnd()) $("status").textContent = "[stop at end of pass]";
+    },
+  },
+  data.play,
+);
 
-draw();
+choose();
 let width = $("alignment").clientWidth;
 window.addEventListener("resize", () => {
   if ($("alignment").clientWidth !== width) {
@@ -221,6 +288,6 @@ window.addEventListener("resize", () => {
     draw();
   }
 });
-for (const id of ["play-a", "play-b", "play-ab", "stop"]) $(id).disabled = false;
-window.drumscore = { player, comparison, draw, ready: true };
+$("stop").disabled = false;
+window.drumscore = { player, comparison, choose, resolve, draw, ready: true };
 document.documentElement.dataset.ready = "true";

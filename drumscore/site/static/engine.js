@@ -4,11 +4,17 @@
 // the origin, never accumulated; no timer schedules anything. requestAnimationFrame reads
 // ctx.currentTime to light the stroke being heard, and tops the schedule up when looping (the
 // `ended` event of each stroke does the same, so a hidden tab keeps looping).
+//
+// What must agree with drumscore itself (the keys, the tap tempo, the count-in limit, the peak
+// level, the rounding of samples) comes from the page data the site writes (`play`), never from
+// a constant here. A looping play keeps only what it still needs: the sounds ahead, and the last
+// HISTORY sounds and highlights behind, so memory stays bounded however long it loops.
 
 export const RATE = 44100;
 const LEAD = 0.12; // seconds from pressing play to the first sound
+const RESUME_LEAD = 0.05; // the least time from resuming to the first sound, on the beat
 const HORIZON = 2.5; // when looping, keep at least this many seconds scheduled ahead
-const PEAK_DBFS = -1;
+export const HISTORY = 256; // sounds and highlights kept after they were heard
 // Origins are put on a grid of 1/1024 s, so origin + k × interval adds exactly in floating point
 // whenever k × interval is itself exact (any tempo whose interval is a binary fraction).
 const GRID = 1024;
@@ -19,6 +25,14 @@ function onGrid(t) {
 
 export function pageData() {
   return JSON.parse(document.getElementById("page-data").textContent);
+}
+
+// x rounded to a whole number by the page data's rule: "half-even" (ties to the even neighbour,
+// as numpy's rint has it) or anything else, ties up (Math.round).
+export function roundBy(x, rule) {
+  const r = Math.round(x); // ties towards +infinity
+  if (rule === "half-even" && Math.abs(x % 1) === 0.5 && r % 2 !== 0) return r - 1;
+  return r;
 }
 
 // --- tempo, exactly --------------------------------------------------------------------------
@@ -97,8 +111,11 @@ export class Player {
     this.onStroke = onStroke || (() => {});
     this.ctx = null;
     this.buffers = null;
-    this.schedule = []; // every sound planned for this play: {k, index, pass, drum, sample, time…}
-    this.log = []; // every change of highlight: {k, index, at, time}
+    this.schedule = []; // the sounds ahead and the last HISTORY heard: {k, index, pass, drum, time…}
+    this.log = []; // the last changes of highlight: {k, index, at, time}
+    this.played = 0; // strokes (not count-in clicks) this play has scheduled and not taken back
+    this.passes = [];
+    this.current = null;
     this.state = "stopped";
     this.sources = [];
     this.raf = 0;
@@ -126,9 +143,11 @@ export class Player {
     this.bpm = Number(bpm);
     this.schedule = [];
     this.log = [];
+    this.played = 0;
     this.current = null;
     this.finished = false;
     this.pending = null;
+    this.switchWaiting = false;
     this.endK = null;
     this.passes = [{ k: 0, items, pass: 1, switched: false }];
     const interval = intervalOf(this.bpm);
@@ -169,6 +188,19 @@ export class Player {
     this.sources.push({ node: src, k: entry.k });
     const { k0, origin, interval } = this.segment;
     this.schedule.push({ ...entry, sample: sample.file, k0, origin, interval });
+    if (entry.drum !== "count") this.played += 1;
+  }
+
+  // Forget what was heard long enough ago: sounds and highlights beyond HISTORY, and the passes
+  // before the oldest sound kept. Done in batches, so each costs little.
+  trim() {
+    const heard = this.current ? this.schedule.indexOf(this.current) : -1;
+    if (heard - HISTORY >= HISTORY) this.schedule.splice(0, heard - HISTORY);
+    if (this.log.length >= 2 * HISTORY) this.log.splice(0, this.log.length - HISTORY);
+    const oldest = this.schedule.length ? this.schedule[0].k : this.nextK;
+    let drop = 0;
+    while (drop + 1 < this.passes.length && this.passes[drop + 1].k <= oldest) drop += 1;
+    if (drop) this.passes.splice(0, drop);
   }
 
   // Schedule the count-in and the pass under way; when looping, whole passes up to the horizon.
@@ -191,6 +223,7 @@ export class Player {
         const switched = this.pending !== null;
         pass = { k, items: this.pending || pass.items, pass: pass.pass + 1, switched };
         this.pending = null;
+        this.switchWaiting = false;
         this.passes.push(pass);
       }
       const index = k - pass.k;
@@ -225,7 +258,9 @@ export class Player {
       }
     }
     this.sources = this.sources.filter((s) => s.k < k);
-    this.schedule = this.schedule.filter((e) => e.k < k);
+    const kept = this.schedule.filter((e) => e.k < k);
+    this.played -= this.schedule.filter((e) => e.k >= k && e.drum !== "count").length;
+    this.schedule = kept;
     while (this.passes.length > 1 && this.passes[this.passes.length - 1].k >= k) {
       const undone = this.passes.pop();
       if (undone.switched && this.pending === null) this.pending = undone.items;
@@ -255,23 +290,63 @@ export class Player {
     this.topUp();
   }
 
-  // Play other items from the end of the pass being heard (when looping; else from the next play).
+  // Play other items from the end of the pass being heard (when looping; else the play ends
+  // there as it would have). Asked again before then, the switch is called off, as `s` is in
+  // drumscore play. Returns whether a switch now waits.
+  toggleSwitch(items) {
+    if (this.state === "stopped") return false;
+    const from = Math.max(this.passEnd(), this.nextUnplayed());
+    if (this.pending !== null || this.switchWaiting) {
+      this.cancelFrom(from);
+      this.pending = null;
+      this.switchWaiting = false;
+    } else {
+      this.cancelFrom(from);
+      this.pending = items;
+      this.switchWaiting = true;
+    }
+    if (this.state === "playing") this.topUp();
+    return this.switchWaiting;
+  }
+
+  // Other items from the end of the pass (the section chosen while looping); false when not
+  // looping, where the choice is for the next play.
   switchAtPassEnd(items) {
     if (this.state === "stopped" || !this.loop) return false;
     this.pending = items;
+    this.switchWaiting = true;
     this.cancelFrom(Math.max(this.passEnd(), this.nextUnplayed()));
     if (this.state === "playing") this.topUp();
     return true;
   }
 
-  // Stop when the pass being heard ends.
-  stopAtPassEnd() {
-    if (this.state !== "playing") return;
-    this.endK = this.passEnd();
-    this.cancelFrom(Math.max(this.endK, this.nextUnplayed()));
-    this.topUp();
+  // Loop on or off from now: off, the play ends with the pass being heard.
+  setLoop(loop) {
+    this.loop = loop;
+    if (this.state === "stopped") return;
+    if (!loop) this.cancelFrom(Math.max(this.passEnd(), this.nextUnplayed()));
+    if (this.state === "playing") this.topUp();
   }
 
+  // Stop when the pass being heard ends (paused: the pass resumed). False when nothing plays.
+  stopAtPassEnd() {
+    if (this.state === "stopped") return false;
+    this.endK = this.passEnd();
+    this.cancelFrom(Math.max(this.endK, this.nextUnplayed()));
+    if (this.state === "playing") this.topUp();
+    return true;
+  }
+
+  // What waits for the end of the pass, in drumscore play's words.
+  get waiting() {
+    const out = [];
+    if (this.state === "stopped") return out;
+    if (this.switchWaiting) out.push("switch at end of pass");
+    if (this.endK !== null) out.push("stop at end of pass");
+    return out;
+  }
+
+  // Pause at the next beat; the beat goes on silently, so a resume comes back on it.
   pause() {
     if (this.state !== "playing") return;
     const k = this.nextUnplayed();
@@ -280,11 +355,18 @@ export class Player {
     this.pausedAt = k;
   }
 
+  // Resume on the beat: the next stroke falls where a beat of the silent pulse falls (at the
+  // tempo chosen meanwhile, counted from the last beat at the old one).
   async resume() {
     if (this.state !== "paused") return;
     await this.ready();
+    const soonest = this.ctx.currentTime + RESUME_LEAD;
+    const old = this.segment;
+    let last = this.timeOf(this.pausedAt - 1);
+    if (soonest > last) last += Math.floor((soonest - last) / old.interval) * old.interval;
     const interval = intervalOf(this.bpm);
-    this.segment = { k0: this.pausedAt, origin: onGrid(this.ctx.currentTime + LEAD), interval };
+    const origin = last + Math.max(1, Math.ceil((soonest - last) / interval)) * interval;
+    this.segment = { k0: this.pausedAt, origin, interval };
     this.state = "playing";
     this.topUp();
     this.tick();
@@ -317,9 +399,12 @@ export class Player {
     const frame = () => {
       if (this.state === "stopped") return;
       const now = this.ctx.currentTime - (this.ctx.outputLatency || 0);
-      let heard = null;
-      for (const e of this.schedule) {
-        if (e.time <= now && (heard === null || e.time >= heard.time)) heard = e;
+      let heard = null; // the latest sound whose time has come (the schedule is in time order)
+      for (let i = this.schedule.length - 1; i >= 0; i--) {
+        if (this.schedule[i].time <= now) {
+          heard = this.schedule[i];
+          break;
+        }
       }
       if (heard && (!this.current || heard.k !== this.current.k)) {
         this.current = heard;
@@ -327,6 +412,7 @@ export class Player {
         this.onStroke(heard, this);
       }
       if (this.state === "playing") this.topUp();
+      this.trim();
       const last = this.schedule.length ? this.schedule[this.schedule.length - 1] : null;
       const done =
         this.state === "playing" && this.finished &&
@@ -347,8 +433,9 @@ export class Player {
 
 // Render items (as for Player.start, repeated `repeats` times, after `countIn` clicks) at
 // `bpm`, as drumscore render does: stroke k at round(k × interval × rate) frames, the last
-// stroke ringing out in full, peak normalised to −1 dBFS. Returns {channels, rate, onsets}.
-export async function renderOffline(kit, root, items, { bpm, repeats = 1, countIn = 0 }) {
+// stroke ringing out in full, peak normalised to `peakDbfs` (drumscore's level, from the page
+// data). Returns {channels, rate, onsets}.
+export async function renderOffline(kit, root, items, { bpm, peakDbfs, repeats = 1, countIn = 0 }) {
   const lengths = {};
   const probe = new OfflineAudioContext(2, 1, RATE);
   const buffers = await loadKit(probe, kit, root);
@@ -377,14 +464,15 @@ export async function renderOffline(kit, root, items, { bpm, repeats = 1, countI
   let peak = 0;
   for (const ch of channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]));
   if (peak > 0) {
-    const gain = 10 ** (PEAK_DBFS / 20) / peak;
+    const gain = 10 ** (peakDbfs / 20) / peak;
     for (const ch of channels) for (let i = 0; i < ch.length; i++) ch[i] *= gain;
   }
   return { channels, rate: RATE, onsets: plan.map((p) => ({ frame: p.frame, drum: p.drum })) };
 }
 
-// 16-bit PCM WAV bytes of float channels (rounded and clipped as drumscore writes them).
-export function encodeWav(channels, rate) {
+// 16-bit PCM WAV bytes of float channels, scaled in single precision, rounded (by `rounding`,
+// the page data's rule) and clipped, as drumscore's own writer (files/audio.py) writes them.
+export function encodeWav(channels, rate, rounding) {
   const frames = channels[0].length;
   const n = channels.length;
   const bytes = new ArrayBuffer(44 + frames * n * 2);
@@ -406,7 +494,8 @@ export function encodeWav(channels, rate) {
   let offset = 44;
   for (let i = 0; i < frames; i++) {
     for (let ch = 0; ch < n; ch++) {
-      const v = Math.max(-32768, Math.min(32767, Math.round(channels[ch][i] * 32767)));
+      const scaled = Math.fround(channels[ch][i] * 32767);
+      const v = Math.max(-32768, Math.min(32767, roundBy(scaled, rounding)));
       view.setInt16(offset, v, true);
       offset += 2;
     }
@@ -418,9 +507,11 @@ export function encodeWav(channels, rate) {
 
 const TYPING = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
-// Keys, as `drumscore play` has them: space pauses and resumes, + − ±1 a minute, ] [ ±5,
-// t tap tempo, s switch touhu/she at the end of the pass, q stop at the end of the pass, Esc stop.
-export function bindKeys(actions) {
+// Keys, as `drumscore play` has them (the table is the page data's `play.keys`): space pauses
+// and resumes (and starts), the tempo steps, t taps the tempo, s switches touhu/she at the end
+// of the pass, q stops at the end of the pass, Esc stops at once.
+export function bindKeys(actions, play) {
+  const keys = play.keys;
   const taps = [];
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -428,34 +519,34 @@ export function bindKeys(actions) {
     const field = TYPING.has(target.tagName) && !["checkbox", "range"].includes(target.type);
     // a number field takes no spaces, so space still plays there; + and − are its own
     const spaceTaken = field && target.type !== "number";
-    if (event.key === " " && !spaceTaken) {
+    if (event.key === keys.pause && !spaceTaken) {
       if (target.tagName === "BUTTON" && !["play", "play-ab"].includes(target.id)) return;
       event.preventDefault();
       if (target.type === "number") target.dispatchEvent(new Event("change"));
       actions.toggle();
       return;
     }
-    if (event.key === "Escape") {
+    if (event.key === keys.stop_now) {
       actions.stop();
       return;
     }
     if (field) return;
-    const steps = { "+": 1, "=": 1, "-": -1, "−": -1, _: -1, "]": 5, "[": -5 };
-    if (event.key in steps) {
+    if (event.key in keys.steps) {
       event.preventDefault();
-      actions.tempoBy(steps[event.key]);
-    } else if (event.key === "t" && actions.tap) {
+      actions.tempoBy(keys.steps[event.key]);
+    } else if (event.key === keys.tap && actions.tap) {
       const now = event.timeStamp / 1000;
-      if (taps.length && now - taps[taps.length - 1] > 2.5) taps.length = 0;
+      if (taps.length && now - taps[taps.length - 1] > play.tap_reset) taps.length = 0;
       taps.push(now);
-      if (taps.length > 5) taps.shift();
+      if (taps.length > play.taps + 1) taps.shift();
       if (taps.length >= 2) {
         const gap = (taps[taps.length - 1] - taps[0]) / (taps.length - 1);
-        actions.tap(60 / gap);
+        const scale = 10 ** play.tap_decimals;
+        actions.tap(roundBy((60 / gap) * scale, play.rounding) / scale);
       }
-    } else if (event.key === "s" && actions.switchSection) {
+    } else if (event.key === keys.switch && actions.switchSection) {
       actions.switchSection();
-    } else if (event.key === "q" && actions.stopAtPassEnd) {
+    } else if (event.key === keys.stop_after_pass && actions.stopAtPassEnd) {
       actions.stopAtPassEnd();
     }
   });

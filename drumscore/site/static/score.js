@@ -1,4 +1,5 @@
-// A score's page: play it, watch the stroke being heard, make a WAV of it.
+// A score's page: play it, watch the stroke being heard, make a WAV of it. The keys do what
+// drumscore play's keys do, in every state, and the status line changes with them at once.
 import {
   Player,
   bindKeys,
@@ -8,10 +9,12 @@ import {
   intervalOf,
   pageData,
   renderOffline,
+  roundBy,
 } from "./engine.js";
 
 const data = pageData();
 const score = data.score;
+const play = data.play;
 const $ = (id) => document.getElementById(id);
 const controls = {
   play: $("play"),
@@ -39,8 +42,9 @@ function bpm() {
 }
 
 function describe(entry, player) {
+  const waiting = player.waiting.map((w) => ` · [${w}]`).join("");
   if (entry.drum === "count") {
-    return `count-in ${entry.k + player.countIn + 1} of ${player.countIn} · ${player.bpm} a minute`;
+    return `count-in ${entry.k + player.countIn + 1} of ${player.countIn} · ${player.bpm} a minute${waiting}`;
   }
   const items = player.passOf(entry.k).items;
   const stroke = score.strokes[entry.mark];
@@ -49,8 +53,27 @@ function describe(entry, player) {
   const pass = player.loop ? `pass ${entry.pass}` : `pass ${entry.pass}/1`;
   return (
     `stroke ${entry.index + 1}/${items.length} ${drumName(stroke.drum)} · ${side} · ${pass} · ` +
-    `${player.bpm} a minute`
+    `${player.bpm} a minute${waiting}`
   );
+}
+
+// The status line for the state the player is in now.
+function showState() {
+  if (player.playing && player.current) {
+    controls.status.textContent = describe(player.current, player);
+  } else if (player.playing) {
+    const waiting = player.waiting.map((w) => ` · [${w}]`).join("");
+    controls.status.textContent = `Starting · ${player.bpm} a minute${waiting}`;
+  } else if (player.state === "paused") {
+    const waiting = player.waiting.map((w) => ` [${w}]`).join("");
+    controls.status.textContent =
+      `Paused at ${player.bpm} a minute; space or play resumes on the beat.${waiting}`;
+  } else {
+    const v = bpm();
+    const label = score.sections[controls.section.value].name;
+    controls.status.textContent =
+      `${label} at ${v} strokes a minute, ${intervalOf(v).toFixed(3)} s apart.`;
+  }
 }
 
 function highlight(entry, player, finished) {
@@ -59,10 +82,7 @@ function highlight(entry, player, finished) {
   if (!entry) {
     controls.play.textContent = "▶ Play";
     controls.play.setAttribute("aria-pressed", "false");
-    if (finished) {
-      const played = player.schedule.filter((e) => e.k >= 0).length;
-      controls.status.textContent = `Played ${played} strokes.`;
-    }
+    if (finished) controls.status.textContent = `Played ${player.played} strokes.`;
     return;
   }
   controls.status.textContent = describe(entry, player);
@@ -83,7 +103,7 @@ async function toggle() {
     player.pause();
     controls.play.textContent = "▶ Resume";
     controls.play.setAttribute("aria-pressed", "false");
-    controls.status.textContent = "Paused; space or play resumes at the next stroke.";
+    showState();
     return;
   }
   if (player.state === "paused") {
@@ -94,9 +114,13 @@ async function toggle() {
       loop: controls.loop.checked,
       countIn: countIn(),
     });
+    // a key pressed while the sound was being readied still counts
+    if (player.bpm !== bpm()) player.setTempo(bpm());
+    player.setLoop(controls.loop.checked);
   }
   controls.play.textContent = "❚❚ Pause";
   controls.play.setAttribute("aria-pressed", "true");
+  showState();
 }
 
 function setBpm(value) {
@@ -104,9 +128,7 @@ function setBpm(value) {
   controls.bpm.value = String(v);
   controls.range.value = String(Math.min(v, Number(controls.range.max)));
   player.setTempo(v);
-  if (!player.playing) {
-    controls.status.textContent = `${v} strokes a minute, ${intervalOf(v).toFixed(3)} s apart.`;
-  }
+  showState();
 }
 
 controls.play.addEventListener("click", toggle);
@@ -114,46 +136,56 @@ controls.stop.addEventListener("click", () => stop());
 controls.bpm.addEventListener("change", () => setBpm(controls.bpm.value));
 controls.range.addEventListener("input", () => setBpm(controls.range.value));
 controls.loop.addEventListener("change", () => {
-  player.loop = controls.loop.checked;
-  if (player.playing) player.topUp();
+  player.setLoop(controls.loop.checked);
+  showState();
 });
 function countIn() {
-  return Math.max(0, Math.min(16, Math.round(Number(controls.countIn.value) || 0)));
+  const n = roundBy(Number(controls.countIn.value) || 0, play.rounding);
+  return Math.max(0, Math.min(play.max_count_in, n));
 }
 
 function stop() {
+  if (player.state === "stopped") return;
   player.stop();
   controls.status.textContent = "Stopped.";
 }
 
-// A new section: from the end of the pass when looping, else from the next play.
+// A section chosen from the list: from the end of the pass when looping, else for the next play
+// (a play under way ends with its pass, as without a switch).
 function sectionChanged() {
   const name = controls.section.value;
   const label = score.sections[name].name;
   if (player.switchAtPassEnd(sectionItems(name))) {
     controls.status.textContent = `${label} from the end of this pass.`;
   } else if (player.state !== "stopped") {
-    player.stop();
-    controls.status.textContent = `${label}: press play.`;
+    controls.status.textContent = `${label} for the next play.`;
+  } else {
+    showState();
   }
 }
 
 controls.section.addEventListener("change", sectionChanged);
-bindKeys({
-  toggle,
-  stop,
-  tempoBy: (step) => setBpm(bpm() + step),
-  tap: (value) => setBpm(Math.round(value)),
-  switchSection: () => {
-    if (score.half === null) return;
-    controls.section.value = controls.section.value === "touhu" ? "she" : "touhu";
-    sectionChanged();
+bindKeys(
+  {
+    toggle,
+    stop,
+    tempoBy: (step) => setBpm(bpm() + step),
+    tap: (value) => setBpm(value),
+    // s: touhu ⇄ she at the end of the pass; again before then, called off
+    switchSection: () => {
+      if (score.half === null) return;
+      const other = controls.section.value === "touhu" ? "she" : "touhu";
+      controls.section.value = other;
+      if (player.state !== "stopped") player.toggleSwitch(sectionItems(other));
+      showState();
+    },
+    // q: stop at the end of the pass; nothing when nothing plays
+    stopAtPassEnd: () => {
+      if (player.stopAtPassEnd()) showState();
+    },
   },
-  stopAtPassEnd: () => {
-    player.stopAtPassEnd();
-    controls.status.textContent = "Stopping at the end of this pass.";
-  },
-});
+  play,
+);
 
 controls.makeWav.addEventListener("click", async () => {
   controls.makeWav.disabled = true;
@@ -165,8 +197,9 @@ controls.makeWav.addEventListener("click", async () => {
     const audio = await renderOffline(data.kit, data.root, sectionItems(section), {
       bpm: tempo,
       countIn: count,
+      peakDbfs: play.peak_dbfs,
     });
-    const blob = encodeWav(audio.channels, audio.rate);
+    const blob = encodeWav(audio.channels, audio.rate, play.rounding);
     if (controls.wavLink.href) URL.revokeObjectURL(controls.wavLink.href);
     controls.wavLink.href = URL.createObjectURL(blob);
     const name = `${score.slug}-${section}-${tempo}bpm${count ? `-count${count}` : ""}.wav`;
@@ -181,5 +214,5 @@ controls.makeWav.addEventListener("click", async () => {
 });
 
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
-window.drumscore = { player, score, sectionItems, renderOffline, encodeWav, ready: true };
+window.drumscore = { player, score, sectionItems, countIn, renderOffline, encodeWav, ready: true };
 document.documentElement.dataset.ready = "true";
