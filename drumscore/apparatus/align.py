@@ -31,6 +31,7 @@ from drumscore.model import (
     SECTION_ORDER,
     STATE_SLUGS,
     Counts,
+    Dating,
     Drum,
     Edition,
     PrintedNote,
@@ -48,6 +49,10 @@ GAP = ""
 #: The base edition when none is chosen: the standard text.
 DEFAULT_BASE = "zhushu"
 
+#: How the witnesses after the base are ordered: as the corpus lists them, or by date (the
+#: choices of `list --order`), so that a reader sees when each reading first appears.
+ORDERS = ("corpus", "date")
+
 
 @dataclass(frozen=True, slots=True)
 class Witness:
@@ -62,10 +67,20 @@ class Witness:
     #: the note as printed (its row is that edition's with the reading put in).
     reported_by: str = ""
     quote: str = ""
+    #: When the edition's text was made (None: undated, or a text known from a note).
+    date: Dating | None = None
 
     @property
     def notation(self) -> str:
         return self.score.pattern.notation
+
+    @property
+    def date_key(self) -> tuple[int, int]:
+        """The order by date, as Edition.date_key: the year the text certainly existed, then
+        the start of its range; undated last."""
+        if self.date is None:
+            return (10_000, 10_000)
+        return (self.date.latest, self.date.earliest)
 
     @property
     def reported(self) -> bool:
@@ -141,6 +156,9 @@ class Variant:
     reports: tuple[Report, ...] = ()
     #: How many of the sigla (the last ones) are texts known from notes.
     follow: int = 0
+    #: The earliest dated printed edition with this reading, and its date ("" when none is dated).
+    first: str = ""
+    first_date: str = ""
 
     @property
     def shown(self) -> str:
@@ -410,9 +428,18 @@ def sigla(pool: Sequence[Edition]) -> dict[int, str]:
 
 
 def witnesses_of(
-    pool: Sequence[Edition], figure: int, state: str, base: str = DEFAULT_BASE
+    pool: Sequence[Edition],
+    figure: int,
+    state: str,
+    base: str = DEFAULT_BASE,
+    order: str = "corpus",
 ) -> tuple[tuple[Witness, ...], tuple[Edition, ...]]:
-    """The witnesses of one score, the base first, and the editions they come from."""
+    """The witnesses of one score, the base first, and the editions they come from; after the
+    base, in the corpus's order or (`order="date"`) by Edition.date_key."""
+    if order not in ORDERS:
+        raise OptionError(
+            f"order {order!r} is not one of {', '.join(ORDERS)}; give one of them", option="order"
+        )
     base_edition = find_edition(base, pool)
     marks = sigla(pool)
     found: list[tuple[Witness, Edition]] = []
@@ -421,9 +448,16 @@ def witnesses_of(
         if score is None:
             continue
         witness = Witness(
-            marks[id(edition)], edition.name, score, edition.provenance, edition.script
+            marks[id(edition)],
+            edition.name,
+            score,
+            edition.provenance,
+            edition.script,
+            date=edition.date,
         )
         found.append((witness, edition))
+    if order == "date":
+        found.sort(key=lambda we: we[1].date_key)
     found.sort(key=lambda we: we[1] is not base_edition)
     if not found or found[0][1] is not base_edition:
         raise OptionError(
@@ -859,7 +893,17 @@ def _variant(
         if w.reported and text != texts[index[w.reported_by]]
     )
     noted = sum(1 for w in found if w.reported)
-    return Variant(text, tuple(w.siglum for w in found), description, reports, noted)
+    dated = [w for w in found if not w.reported and w.date is not None]
+    first = min(dated, key=lambda w: w.date_key, default=None)
+    return Variant(
+        text,
+        tuple(w.siglum for w in found),
+        description,
+        reports,
+        noted,
+        first.siglum if first else "",
+        first.date.text if first and first.date else "",
+    )
 
 
 def _half_at(
@@ -999,13 +1043,15 @@ def build(
     state: str,
     base: str = DEFAULT_BASE,
     notes: Mapping[str, Sequence[PrintedNote]] | None = None,
+    order: str = "corpus",
 ) -> Apparatus:
-    """The apparatus of one score over `editions` (the base found among them by `base`).
+    """The apparatus of one score over `editions` (the base found among them by `base`, the
+    others in `order`: "corpus" or "date").
 
     `notes` maps a siglum to the notes that edition prints inside the pattern; by default they
     are read from the editions themselves.
     """
-    printed, used = witnesses_of(tuple(editions), figure, state, base)
+    printed, used = witnesses_of(tuple(editions), figure, state, base, order)
     if notes is None:
         notes = {w.siglum: printed_notes(e, w.score) for w, e in zip(printed, used, strict=True)}
     witnesses, columns, left = _with_reported(printed, notes, figure, state)
@@ -1028,9 +1074,11 @@ def collate(
     editions: Iterable[Edition] | None = None,
     scores: Iterable[tuple[int, str]] = SCORES,
     base: str = DEFAULT_BASE,
+    order: str = "corpus",
 ) -> tuple[Apparatus, ...]:
-    """The apparatus of each score (default: all four) over the editions (default: the corpus)."""
+    """The apparatus of each score (default: all four) over the editions (default: the corpus),
+    the witnesses after the base in `order` ("corpus", or "date": the earliest text first)."""
     if editions is None:
         editions = corpus_editions()
     pool = tuple(editions)
-    return tuple(build(pool, figure, state, base) for figure, state in scores)
+    return tuple(build(pool, figure, state, base, order=order) for figure, state in scores)

@@ -31,6 +31,7 @@ def _witness(w: Witness) -> dict:
         "script": w.script,
         "notation": w.notation,
         "printed": w.score.printed,
+        "date": w.date.text if w.date else None,
         "source": {
             "citation": p.citation if p else "",
             "file": p.file if p else "",
@@ -64,6 +65,7 @@ def _variant(v: Variant) -> dict:
         "sigla": list(v.sigla),
         "printed": list(v.printed),
         "description": v.description,
+        "first_in": {"siglum": v.first, "date": v.first_date} if v.first else None,
         "reported": [
             {"siglum": r.siglum, "reported_by": r.reported_by, "quote": r.quote} for r in v.reports
         ],

@@ -291,12 +291,15 @@ def _sigla(sigla: Sequence[str]) -> str:
 
 
 def format_place(p: Place) -> str:
-    """One line of the apparatus: `11 (touhu)  ○ zhushu benyi … ] — weishi xunzuan yueshu`
-    (the printed editions' readings; a reported one that agrees follows with `=`)."""
+    """One line of the apparatus: `11 (touhu)  ○ zhushu benyi … ] — weishi xunzuan yueshu
+    (○ fewer; first in weishi, 1223)` (the printed editions' readings, each with the earliest
+    dated edition that has it; a reported one that agrees follows with `=`)."""
     readings = []
     for v in p.variants:
         if v.printed:
-            described = f" ({v.description})" if v.description else ""
+            first = f"first in {v.first}, {v.first_date}" if v.first else ""
+            said = "; ".join(t for t in (v.description, first) if t)
+            described = f" ({said})" if said else ""
             agrees = "".join(f" = {r.siglum}" for r in v.reports)
             readings.append(f"{v.shown} {_sigla(v.printed)}{agrees}{described}")
     where = p.section.value if p.section else f"after stroke {p.position - 1}"
@@ -342,7 +345,8 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
         for w in a.witnesses:
             cite = w.provenance.citation if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
-            seen.setdefault(w.siglum, f"{w.described}{mark}" + (f" — {cite}" if cite else ""))
+            when = f" ({w.date.text})" if w.date else ""
+            seen.setdefault(w.siglum, f"{w.described}{when}{mark}" + (f" — {cite}" if cite else ""))
     widest = max(display.width(s) for s in seen)
     return [f"  {display.pad(siglum, widest)}  {what}" for siglum, what in seen.items()]
 

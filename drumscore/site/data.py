@@ -287,7 +287,7 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]
     """The apparatus of each figure and drum (the collate command's JSON, and under "groups"
     the data of its groups option), each witness and each majority reading with its scores'
     pages; the standard text is the base when it prints the score, else the first edition
-    that does."""
+    that does; the other editions by date, so that a reader sees when each reading appears."""
     slugs = {e.score.key: e.slug for e in items}
     out = []
     for figure, state in SCORES:
@@ -295,7 +295,7 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]
         if not having:
             continue
         base = DEFAULT_BASE if any(e.id == DEFAULT_BASE for e in having) else having[0].id
-        apparatus = build(pool, figure, state, base)
+        apparatus = build(pool, figure, state, base, order="date")
         data = apparatus_data(apparatus)
         data["groups"] = groups_data(groups(apparatus))
         for w in data["witnesses"]:

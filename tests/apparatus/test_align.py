@@ -311,6 +311,62 @@ def test_a_reported_reading_is_evidence_where_a_witness_adds_the_same():
     assert all("for" not in v.description for p in b.places for v in p.variants)
 
 
+# --- the order of the witnesses ---------------------------------------------------------------
+
+
+def dated(*pairs: tuple[str, int | None]):
+    """Editions e0, e1, … each printing one 魯 pattern of figure 1, dated as given."""
+    return [
+        edition_from_dict(
+            {
+                "id": f"e{i}",
+                "name": f"E{i}",
+                "score": [{"figure": 1, "state": "魯", "printed": p}],
+                **({"date": {"year": year, "basis": "test"}} if year is not None else {}),
+            }
+        )
+        for i, (p, year) in enumerate(pairs)
+    ]
+
+
+def test_by_date_the_base_comes_first_then_the_earliest_and_the_cells_stay():
+    pool = dated(("○□○○□", 1700), ("○□□○□", 1500), ("○□○○□", None), ("○□□○□", 1200))
+    corpus_order = build(pool, 1, "魯", base="e0")
+    by_date = build(pool, 1, "魯", base="e0", order="date")
+    assert [w.siglum for w in corpus_order.witnesses] == ["e0", "e1", "e2", "e3"]
+    assert [w.siglum for w in by_date.witnesses] == ["e0", "e3", "e1", "e2"]  # undated last
+    rows = {w.siglum: by_date.row(i) for i, w in enumerate(by_date.witnesses)}
+    assert rows == {w.siglum: corpus_order.row(i) for i, w in enumerate(corpus_order.witnesses)}
+    (place,) = by_date.places
+    (variant,) = place.variants
+    assert variant.sigla == ("e3", "e1") and (variant.first, variant.first_date) == ("e3", "1200")
+    # the earliest edition is named whatever the order of the rows
+    assert corpus_order.places[0].variants[0].first == "e3"
+
+
+def test_the_corpus_by_date_keeps_every_place_and_count():
+    for plain, by_date in zip(collate(), collate(order="date"), strict=True):
+        keys = [w.date for w in by_date.printed[1:]]
+        assert all(k is not None for k in keys)
+        assert [w.date_key for w in by_date.printed[1:]] == sorted(
+            w.date_key for w in by_date.printed[1:]
+        )
+        assert by_date.base.siglum == plain.base.siglum
+        assert [(p.start, p.stop, p.label) for p in by_date.places] == [
+            (p.start, p.stop, p.label) for p in plain.places
+        ]
+        for p, q in zip(plain.places, by_date.places, strict=True):
+            assert sorted(len(v.sigla) for v in p.variants) == sorted(
+                len(v.sigla) for v in q.variants
+            )
+            assert {v.text: set(v.sigla) for v in p.variants} == {
+                v.text: set(v.sigla) for v in q.variants
+            }
+        assert [c.pi for c in (s.stated for s in plain.counts)] == [
+            c.pi for c in (s.stated for s in by_date.counts)
+        ]
+
+
 # --- bad input ---
 
 
@@ -321,3 +377,13 @@ def test_no_edition_has_the_score():
 
     with pytest.raises(OptionError, match="has no 魯鼓 of figure 2"):
         build(eds("○□"), 2, "魯", base="e0")
+
+
+def test_an_unknown_order_names_the_parameter_and_the_choices():
+    import pytest
+
+    from drumscore.errors import OptionError
+
+    with pytest.raises(OptionError, match="'age' is not one of corpus, date") as e:
+        build(eds("○□"), 1, "魯", base="e0", order="age")
+    assert e.value.option == "order"

@@ -389,7 +389,7 @@ def test_a_printed_edition_that_bears_out_a_reported_reading_is_said_to_agree_in
     (line,) = [ln for ln in text.splitlines() if ln.strip().startswith(said)]
     assert "tongjie (儀禮經傳通解)" in line
     (after,) = [ln for ln in text.splitlines() if ln.strip().startswith("after 21 (touhu)  — z")]
-    assert "□○ tongjie = 大戴禮 (adds □○)" in after
+    assert "□○ tongjie = 大戴禮 (adds □○; first in tongjie, 1130-1200)" in after
     _, out, _ = run_cli(["collate", *given, "--json"], capsys)
     (data,) = json.loads(out)
     assert any(t.startswith(said) and "tongjie" in t for t in data["agreements"])
@@ -429,3 +429,62 @@ def test_groups_prints_who_shares_each_reading_and_the_agreement(capsys):
 def test_groups_refuses_a_format_it_does_not_print(capsys):
     err = expect_error(["collate", "lu/2", "--groups", "--format", "csv"], capsys)
     assert "--groups prints text or JSON" in err
+
+
+def test_order_date_puts_every_view_s_rows_in_date_order(tmp_path, capsys):
+    from drumscore.apparatus.align import collate
+
+    key = {e.id: e.date_key for e in editions()}
+    base = "zhushu"
+
+    def by_date(sigla):
+        printed = [s for s in sigla if s in key]
+        return printed[0] == base and [key[s] for s in printed[1:]] == sorted(
+            key[s] for s in printed[1:]
+        )
+
+    code, out, _ = run_cli(["collate", "lu/2", "--order", "date", "--json"], capsys)
+    assert code == 0
+    (data,) = json.loads(out)
+    assert by_date([w["siglum"] for w in data["witnesses"]])
+    assert by_date(list(data["alignment"]))
+    (plain,) = collate(scores=[(2, "魯")])
+    # the cells are the same, row by row; only their order changed
+    assert data["alignment"] == {
+        w.siglum: list(plain.row(i)) for i, w in enumerate(plain.witnesses)
+    }
+    assert list(data["alignment"]) != [w.siglum for w in plain.witnesses]
+    for p in data["places"]:
+        for v in p["variants"]:
+            if v["printed"]:
+                first = min(v["printed"], key=key.__getitem__)
+                assert v["first_in"] == {"siglum": first, "date": v["first_in"]["date"]}
+                assert v["first_in"]["date"] in out
+
+    code, out, _ = run_cli(["collate", "lu/2", "--order", "date"], capsys)
+    key_lines = out.split("\nsigla:\n")[1].splitlines()
+    assert by_date([line.split()[0] for line in key_lines if line.strip()])
+    for line in place_lines(out):
+        lemma, variants = line.split(" ] ")
+        assert by_date(lemma.split())
+        for first in re.findall(r"first in ([\w-]+), ", variants):
+            assert first in variants.split(f"first in {first}")[0].split()
+
+    csv_file, svg = tmp_path / "app.csv", tmp_path / "app.svg"
+    code, _, _ = run_cli(
+        ["collate", "--order", "date", "-o", str(csv_file), "--plot", str(svg)], capsys
+    )
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(csv_file.read_text(encoding="utf-8"))))
+    for score in ("lu/1", "xue/1", "lu/2", "xue/2"):
+        assert by_date([r[1] for r in rows if r and r[0] == score and r[1] in key])
+    labels = [label.split()[0] for label in re.findall(r"<!-- (.*?) -->", svg.read_text())]
+    plotted = [s for s in labels if s in key]
+    assert len(plotted) == 4 * len(key)
+    for n in range(4):
+        assert by_date(plotted[n * len(key) : (n + 1) * len(key)])
+
+
+def test_order_takes_the_choices_of_list(capsys):
+    err = expect_error(["collate", "lu", "--order", "age"], capsys)
+    assert "--order" in err and "corpus" in err and "date" in err

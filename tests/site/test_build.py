@@ -175,13 +175,15 @@ def test_no_scores_is_an_error(tmp_path):
 
 
 def test_the_index_holds_the_apparatus_of_every_score(site_dir):
+    """In date order, the base first: the places, their sigla and a row per witness."""
     from drumscore.apparatus.align import collate
 
     text = (site_dir / "index.html").read_text(encoding="utf-8")
     sections = dict(
         re.findall(r'<section class="collation" id="([a-z]+-\d)"(.*?)</section>', text, re.S)
     )
-    for a in collate():
+    dates = {e.id: e.date_key for e in corpus.editions()}
+    for a in collate(order="date"):
         section = sections[a.key.replace("/", "-")]
         places = re.findall(
             r'<li value="\d+"[^>]*><span class="place">(.*?)</span>(.*?)</li>', section, re.S
@@ -197,10 +199,44 @@ def test_the_index_holds_the_apparatus_of_every_score(site_dir):
             r"<tr(?: class=\"reported\")?><th scope=row>", section.split("<tbody>")[1]
         )
         assert len(rows) == len(a.witnesses) == len(corpus.editions()) + len(a.reported)
+        table = section.split("<tbody>")[1]
+        shown = re.findall(r'<tr><th scope=row><a class="siglum"[^>]*>([\w-]+)<', table)
+        assert shown[0] == "zhushu" and len(shown) == len(dates)
+        assert [dates[s] for s in shown[1:]] == sorted(dates[s] for s in shown[1:])
         reported = re.findall(r'<tr class="reported"><th scope=row>.*?</th>', section, re.S)
         assert len(reported) == len(a.reported)
         for w, row in zip(a.reported, reported, strict=True):
             assert w.siglum in row and f"reported in {w.reported_by}" in row
+
+
+def test_the_index_shows_who_goes_with_whom_as_collate_groups_does(site_dir, capsys):
+    """The agreement matrix, its sigla and each place's sharers on the page are the numbers of
+    `collate --groups --json --order date`."""
+    from cli_run import run_cli
+
+    code, out, _ = run_cli(["collate", "--groups", "--json", "--order", "date"], capsys)
+    assert code == 0
+    text = (site_dir / "index.html").read_text(encoding="utf-8")
+    sections = dict(
+        re.findall(r'<section class="collation" id="([a-z]+-\d)"(.*?)</section>', text, re.S)
+    )
+    for g in json.loads(out):
+        section = sections[g["score"].replace("/", "-")]
+        table = section.split('<table class="agreement">')[1].split("</table>")[0]
+        head, body = table.split("<tbody>")
+        assert re.findall(r"<th scope=col>([\w-]+)</th>", head) == g["sigla"]
+        rows = body.split("</tr>")[:-1]
+        assert len(rows) == len(g["agreement"])
+        for row, want in zip(rows, g["agreement"], strict=True):
+            assert [float(v) for v in re.findall(r'data-value="([\d.]+)"', row)] == want
+        assert any(v < 1 for row in g["agreement"] for v in row)  # the editions do part
+        shares = section.split('<ol class="shares">')[1].split("</ol>")[0]
+        items = re.findall(r"<li value=\"(\d+)\">(.*?)</li>", shares, re.S)
+        assert [int(n) for n, _ in items] == [p["place"] for p in g["places"]]
+        for (_, item), place in zip(items, g["places"], strict=True):
+            found = re.findall(r'class="siglum"[^>]*>([^<]+)<', item)
+            assert found == [s for r in place["readings"] for s in r["sigla"]]
+        assert g["tree"] in section
 
 
 def _page_data(path) -> dict:

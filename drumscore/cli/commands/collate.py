@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from drumscore import corpus
-from drumscore.apparatus.align import DEFAULT_BASE, SCORES, Apparatus, collate
+from drumscore.apparatus.align import DEFAULT_BASE, ORDERS, SCORES, Apparatus, collate
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.plot import plot_apparatus
@@ -51,6 +51,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="EDITION",
         default=None,
         help="the edition whose reading is the lemma (default: zhushu, 禮記注疏)",
+    )
+    p.add_argument(
+        "--order",
+        choices=ORDERS,
+        default="corpus",
+        help="the editions after the base: corpus (as 'drumscore list' has them, the default) or "
+        "date (the earliest text first, undated last), in every format, the plot and the groups",
     )
     p.add_argument(
         "--format",
@@ -172,7 +179,10 @@ def run(args: argparse.Namespace) -> int:
             "give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
         )
     apparatuses = collate(
-        editions=_pool(args.edition), scores=pairs, base=args.base or DEFAULT_BASE
+        editions=_pool(args.edition),
+        scores=pairs,
+        base=args.base or DEFAULT_BASE,
+        order=args.order,
     )
     outputs = [args.plot] if args.plot else []
     if args.output:

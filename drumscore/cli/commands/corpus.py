@@ -6,7 +6,7 @@ import argparse
 import json
 
 from drumscore import corpus
-from drumscore.apparatus.align import check_score
+from drumscore.apparatus.align import ORDERS, check_score
 from drumscore.cli import report
 from drumscore.errors import ScoreNotFoundError
 
@@ -16,7 +16,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--edition", metavar="EDITION", help="only this edition")
     p.add_argument(
         "--order",
-        choices=["corpus", "date"],
+        choices=ORDERS,
         default="corpus",
         help="corpus: the default edition first, then by id (the default); date: the witnesses "
         "in the order their texts were made (by the year they certainly existed), undated last",
