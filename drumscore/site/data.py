@@ -226,7 +226,7 @@ def play_data() -> dict:
 
 
 def practice_data() -> dict:
-    """What the page's practice controls share with --click, --only, --strokes and --ramp: the
+    """What the page's practice controls share with the practice options of render and play: the
     most clicks a stroke takes, and each drum's names (鼙, pi, ○) by the key the page plays."""
     return {
         "max_clicks": MAX_CLICKS,
