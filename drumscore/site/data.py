@@ -20,7 +20,7 @@ from drumscore.corpus import DEFAULT_EDITION
 from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section, State
 from drumscore.play import keys
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
-from drumscore.track import MAX_COUNT_IN
+from drumscore.track import MAX_CLICKS, MAX_COUNT_IN
 
 #: Sample files of the built-in kit, as the site ships them.
 SAMPLE_FILES = {Drum.PI: "pi.wav", Drum.GU: "gu.wav"}
@@ -221,6 +221,19 @@ def play_data() -> dict:
         "max_count_in": MAX_COUNT_IN,
         "peak_dbfs": PEAK_DBFS,
         "rounding": "half-even",
+        "practice": practice_data(),
+    }
+
+
+def practice_data() -> dict:
+    """What the page's practice controls share with the practice options of render and play: the
+    most clicks a stroke takes, and each drum's names (鼙, pi, ○) by the key the page plays."""
+    return {
+        "max_clicks": MAX_CLICKS,
+        "drums": {
+            drum.pinyin: {"names": [drum.value, drum.pinyin, drum.symbol], "label": drum.value}
+            for drum in Drum
+        },
     }
 
 

@@ -1,4 +1,5 @@
-"""One built site (without MusicXML, the slow part) and one local server for the site tests."""
+"""One built site (without MusicXML, the slow part) and one local server for the site tests, and
+what drumscore's conductor lays out for the practice the page is tested with."""
 
 from __future__ import annotations
 
@@ -26,3 +27,42 @@ def site_url(site_dir):
     yield url_of(server)
     server.shutdown()
     server.server_close()
+
+
+#: The rate the conductor lays the practice out at: a frame is a microsecond.
+PRACTICE_RATE = 1_000_000
+
+
+@pytest.fixture(scope="session")
+def practice_hits():
+    """--click 2 --only 鼙 --strokes 5-12 --ramp 40:60:5 on 魯's whole pattern, five passes, as
+    drumscore's conductor lays them out (what the page's player must schedule): the rate, the
+    hits, and each hit as the page's schedule has it."""
+    from drumscore import corpus
+    from drumscore.model import Drum, Section
+    from drumscore.timeline import arrange
+    from drumscore.timing import Tempo
+    from drumscore.track import Practice, Ramp, Track
+
+    score = corpus.resolve("lu")
+    timeline = arrange(score, Section.SHE, Tempo.from_bpm(40), 5, strokes_range="5-12")
+    practice = Practice(click=2, only=Drum.parse("鼙"), ramp=Ramp.parse("40:60:5"))
+    hits = Track.single(timeline, practice=practice).hits(PRACTICE_RATE)
+    return {"rate": PRACTICE_RATE, "hits": hits, "expected": laid_out(hits)}
+
+
+def laid_out(hits) -> list[dict]:
+    """The conductor's hits as the page's schedule has them: sample, click, muted, pass, index
+    in the pass, tempo and subdivision."""
+    return [
+        {
+            "drum": "count" if h.drum is None else h.drum.pinyin,
+            "click": h.click,
+            "muted": h.muted,
+            "pass": h.pass_no,
+            "index": h.index,
+            "bpm": float(h.timeline.tempo.bpm),
+            "sub": float(h.sub),
+        }
+        for h in hits
+    ]

@@ -293,6 +293,19 @@ def test_the_page_data_holds_what_the_player_shares_with_drumscore(page, site_ur
     assert page.get_attribute("#count-in", "max") == str(MAX_COUNT_IN) == str(play["max_count_in"])
     page.fill("#count-in", str(MAX_COUNT_IN + 10))
     assert page.evaluate("window.drumscore.countIn()") == MAX_COUNT_IN
+    # the practice controls: --click's limit, and --only's drums by every name drumscore takes
+    from drumscore.track import MAX_CLICKS
+
+    assert page.get_attribute("#click", "max") == str(MAX_CLICKS)
+    page.fill("#click", str(MAX_CLICKS + 5))
+    assert page.evaluate("window.drumscore.practice().clicks") == MAX_CLICKS
+    assert page.eval_on_selector_all("#only option", "os => os.map(o => o.value)") == [
+        "",
+        "pi",
+        "gu",
+    ]
+    names = {d.pinyin: [d.value, d.pinyin, d.symbol] for d in Drum}
+    assert {k: v["names"] for k, v in play["practice"]["drums"].items()} == names
 
 
 def test_keys_match_drumscore_play(page, site_url):
@@ -607,3 +620,58 @@ def render_audio_of(score):
     from drumscore.render.mix import render_audio
 
     return render_audio(arrange(score))
+
+
+def set_practice(page, click: str, only: str, strokes: str, ramp: str) -> None:
+    page.fill("#click", click)
+    page.select_option("#only", only)
+    page.fill("#strokes", strokes)
+    page.fill("#ramp", ramp)
+
+
+def test_the_practice_controls_schedule_what_drumscore_s_conductor_lays_out(
+    page, site_url, practice_hits
+):
+    """Click 2, only 鼙, strokes 5-12 and ramp 40:60:5 set on the page: the first pass scheduled
+    is the conductor's first pass for the same options (at 40 a minute, clicks halfway, ○ heard
+    and □ muted, strokes 5 to 12), and the status names stroke 5 of 5-12."""
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    set_practice(page, "2", "pi", "5-12", "40:60:5")
+    page.check("#loop")
+    page.click("#play")
+    page.wait_for_function("window.drumscore.player.log.length >= 1", timeout=5000)
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    status = page.text_content("#status")
+    page.click("#stop")
+    rate = practice_hits["rate"]
+    expected = [e for e in practice_hits["expected"] if e["pass"] == 1]
+    hits = [h for h in practice_hits["hits"] if h.pass_no == 1]
+    first = [e for e in schedule if e["pass"] == 1]
+    keys = ("click", "muted", "pass", "index", "bpm")
+    assert [
+        {k: bool(e.get(k)) if k in ("click", "muted") else e[k] for k in keys} for e in first
+    ] == [{k: e[k] for k in keys} for e in expected]
+    files = {"pi": "pi.wav", "gu": "gu.wav", "count": "count.wav"}
+    assert [e["sample"] for e in first] == [files[e["drum"]] for e in expected]
+    start = first[0]["time"]
+    for e, h in zip(first, hits, strict=True):
+        assert abs(e["time"] - start - h.frame / rate) <= 2 / rate
+    assert [e["sub"] for e in first if e.get("click")][:2] == [0, 0.5]
+    assert {e["mark"] + 1 for e in first if not e.get("click")} == set(range(5, 13))
+    assert status.startswith("stroke 5/5-12 ")
+    # a muted stroke is scheduled (so it lights up) but no sound was started for it
+    assert any(e.get("muted") for e in first) and all(
+        e["sample"] != "gu.wav" or e["muted"] for e in first
+    )
+
+
+def test_bad_input_a_practice_option_drumscore_refuses_is_refused_on_the_page(page, site_url):
+    """Bad input: a ramp whose step goes away from its stop, or strokes past the section's end,
+    is named in the status line and nothing plays."""
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    for strokes, ramp, said in (("", "40:60:-5", "ramp"), ("5-99", "", "strokes")):
+        set_practice(page, "0", "", strokes, ramp)
+        page.click("#play")
+        assert page.text_content("#status").startswith(said)
+        assert page.evaluate("window.drumscore.player.state") == "stopped"
+        assert page.evaluate("window.drumscore.player.schedule.length") == 0

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.requires("node")
 
 #: A stand-in AudioContext whose clock the script moves, and requestAnimationFrame as a queue.
 HARNESS = """
-import { Player, HISTORY, encodeWav, roundBy } from "./engine.mjs";
+import { Player, HISTORY, encodeWav, roundBy, parseOnly, parseRamp, parseSpan } from "./engine.mjs";
 const frames = [];
 globalThis.requestAnimationFrame = (f) => { frames.push(f); return frames.length; };
 globalThis.cancelAnimationFrame = () => {};
@@ -47,7 +47,34 @@ const buffer = { duration: 0.3 };
 player.buffers = { pi: { buffer, file: "pi.wav" }, gu: { buffer, file: "gu.wav" },
                    count: { buffer, file: "count.wav" } };
 const items = input.items.map((drum, i) => ({ drum, mark: i }));
-await player.start(items, { bpm: input.bpm, loop: true, countIn: 4 });
+if (input.parse) {
+  const out = {};
+  for (const [name, text] of Object.entries(input.parse)) {
+    try {
+      out[name] = name === "ramp" ? parseRamp(text, input.tempo) : name === "only"
+        ? parseOnly(text, input.drums) : parseSpan(text, input.count);
+    } catch (error) {
+      out[name] = { error: error.message };
+    }
+  }
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+if (input.practice) {
+  // a play with practice, its clock moved until `passes` passes are laid out
+  await player.start(items, { bpm: input.bpm, loop: true, countIn: 0, practice: input.practice });
+  while (player.passes[player.passes.length - 1].pass <= input.passes) {
+    ctx.currentTime += 0.5;
+    player.topUp();
+  }
+  const t0 = player.schedule[0].time;
+  const laid = player.schedule.filter((e) => e.pass <= input.passes).map((e) => ({
+    time: e.time - t0, drum: e.drum, click: Boolean(e.click), muted: Boolean(e.muted),
+    pass: e.pass, index: e.index, mark: e.mark, bpm: e.bpm, sub: e.sub || 0 }));
+  console.log(JSON.stringify({ laid }));
+  process.exit(0);
+}
+await player.start(items, { bpm: input.bpm, loop: true, countIn: 4, practice: input.loopPractice });
 let most = { schedule: 0, log: 0, passes: 0, sources: 0 };
 let heard = 0, lastK = -99, inOrder = true;
 const step = 60 / input.bpm / 3;
@@ -98,6 +125,110 @@ def test_a_long_loop_keeps_bounded_memory(tmp_path):
     assert out["most"]["log"] <= 2 * out["history"]
     assert out["most"]["passes"] <= bound // 23 + 2
     assert out["most"]["sources"] <= 23 + 5
+
+
+#: The practice the page and the command line are both asked for: --click 2 --only 鼙
+#: --strokes 5-12 --ramp 40:60:5 (the ramp and drum as the page parses them).
+PRACTICE_PAGE = {"clicks": 2, "only": "pi", "span": [4, 12], "ramp": None}
+
+
+def test_practice_is_laid_out_as_drumscore_s_conductor_lays_it(tmp_path, practice_hits):
+    """Click 2, only 鼙, strokes 5-12 and ramp 40:60:5: the page's schedule holds the conductor's
+    hits, in order, each at its time (within a frame at 1 MHz a pass), clicks halfway, only ○
+    sounded, ■ muted but scheduled, strokes 5 to 12, passes at 40, 45, 50, 55 and 60."""
+    from drumscore import corpus
+    from drumscore.model import Section
+    from drumscore.site.data import practice_data, tempo_data
+
+    rate, hits = practice_hits["rate"], practice_hits["hits"]
+    pattern = corpus.resolve("lu").pattern.section(Section.SHE)
+    parsed = run_node(
+        tmp_path,
+        {
+            "items": [],
+            "parse": {"ramp": "40:60:5", "strokes": "5-12", "only": "鼙"},
+            "tempo": tempo_data(),
+            "drums": practice_data()["drums"],
+            "count": len(pattern),
+        },
+    )
+    practice = {**PRACTICE_PAGE, "ramp": parsed["ramp"], "only": parsed["only"]}
+    assert parsed["strokes"] == PRACTICE_PAGE["span"]
+    out = run_node(
+        tmp_path,
+        {
+            "items": [s.drum.pinyin for s in pattern],
+            "bpm": 90,
+            "practice": practice,
+            "passes": 5,
+        },
+    )
+    laid = out["laid"]
+    expected = practice_hits["expected"]
+    assert [{k: e[k] for k in expected[0]} for e in laid] == expected
+    for e, h in zip(laid, hits, strict=True):
+        assert abs(e["time"] - h.frame / rate) <= 5 / rate, (e, h)
+    # the marks are the section's strokes 5 to 12 (numbered from 1)
+    strokes = [e for e in laid if not e["click"]]
+    assert sorted({e["mark"] + 1 for e in strokes}) == list(range(5, 13))
+    # the figures the task names, read off the conductor's own hits
+    assert sorted({e["bpm"] for e in laid}) == [40, 45, 50, 55, 60]
+    assert {e["drum"] for e in strokes if not e["muted"]} == {"pi"}
+    first = [e for e in laid if e["pass"] == 1]
+    assert first[2]["sub"] == 0.5 and first[2]["time"] == pytest.approx(0.75)
+
+
+def test_bad_input_practice_options_are_refused_as_drumscore_refuses_them(tmp_path):
+    """Bad input: a ramp stepping away from its stop, a range past the section's end, and a
+    name that is no drum are each an error, as Ramp.parse, parse_span and Drum.parse have them;
+    the same options pass in Python."""
+    from drumscore.errors import OptionError
+    from drumscore.model import Drum
+    from drumscore.site.data import practice_data, tempo_data
+    from drumscore.timeline import parse_span
+    from drumscore.track import Ramp
+
+    bad = {"ramp": "40:60:-5", "strokes": "5-99", "only": "snare"}
+    out = run_node(
+        tmp_path,
+        {
+            "items": [],
+            "parse": bad,
+            "tempo": tempo_data(),
+            "drums": practice_data()["drums"],
+            "count": 23,
+        },
+    )
+    assert all("error" in out[name] for name in bad), out
+    for call in (
+        lambda: Ramp.parse(bad["ramp"]),
+        lambda: parse_span(bad["strokes"], 23),
+        lambda: Drum.parse(bad["only"]),
+    ):
+        with pytest.raises(OptionError):
+            call()
+
+
+def test_a_long_loop_with_practice_keeps_bounded_memory(tmp_path):
+    """Clicks (3 a stroke), one drum and a ramp looped for two hours of its clock: the ramp ends
+    at 120 a minute, every stroke is heard in order, and the lists stay bounded though each
+    stroke brings three clicks."""
+    pattern = ["pi", "gu", "pi", "pi", "gu", "gu", "pi", "gu", "pi", "pi", "gu", "pi"] * 2
+    practice = {
+        "clicks": 3,
+        "only": "gu",
+        "ramp": {"start": 60, "stop": 120, "step": 5, "every": 2},
+    }
+    out = run_node(
+        tmp_path,
+        {"items": pattern[:23], "bpm": 60, "seconds": 2 * 3600, "loopPractice": practice},
+    )
+    assert out["state"] == "playing" and out["inOrder"]
+    assert out["heard"] > 2 * 3600 and out["passes"] > 300
+    bound = 2 * out["history"] + 4 * (23 + 5)
+    assert out["most"]["schedule"] <= bound, out["most"]
+    assert out["most"]["log"] <= 2 * out["history"]
+    assert out["most"]["sources"] <= 4 * (23 + 5)
 
 
 def test_sixteen_bit_samples_are_drumscore_s_own(tmp_path):

@@ -60,6 +60,63 @@ export function intervalOf(bpm) {
   return 60 / Number(bpm);
 }
 
+// --- practice, as drumscore's --click, --only, --strokes and --ramp ---------------------------
+
+// The tempo of pass p (from 1) on a ramp, by drumscore's rule (track.Ramp.tempo): `start`, then
+// `step` more every `every` passes, held at `stop` once reached.
+export function rampTempo(ramp, p) {
+  const bpm = ramp.start + ramp.step * Math.floor((p - 1) / ramp.every);
+  return ramp.step > 0 ? Math.min(bpm, ramp.stop) : Math.max(bpm, ramp.stop);
+}
+
+// START:STOP:STEP[:EVERY] (as --ramp takes it) within `tempo`'s range, or an Error saying why not.
+export function parseRamp(text, tempo) {
+  const parts = String(text).trim().split(":");
+  const example = "START:STOP:STEP[:EVERY], such as 40:60:5";
+  const number = /^-?\d+(\.\d+)?$/;
+  if (![3, 4].includes(parts.length) || !parts.slice(0, 3).every((p) => number.test(p.trim()))) {
+    throw new Error(`ramp takes ${example}; not ${JSON.stringify(String(text))}`);
+  }
+  const [start, stop, step] = parts.slice(0, 3).map(Number);
+  for (const bpm of [start, stop]) {
+    if (!(bpm >= tempo.min && bpm <= tempo.max)) {
+      throw new Error(`ramp: START and STOP are from ${tempo.min} to ${tempo.max}, not ${bpm}`);
+    }
+  }
+  const every = parts.length === 4 ? parts[3].trim() : "1";
+  if (!/^\d+$/.test(every) || Number(every) < 1) {
+    throw new Error(`ramp: EVERY is a whole number of passes from 1, not ${JSON.stringify(every)}`);
+  }
+  if (step === 0 || (stop - start) * step < 0) {
+    throw new Error(`ramp: the step must go from ${start} towards ${stop}`);
+  }
+  return { start, stop, step, every: Number(every) };
+}
+
+// [first, end) of strokes "A-B" (or "A"), numbered from 1 as --strokes has it, or an Error.
+export function parseSpan(text, count) {
+  const raw = String(text).trim();
+  let parts = raw.split("-");
+  if (parts.length === 1) parts = [parts[0], parts[0]];
+  if (parts.length !== 2 || !parts.every((p) => /^\d+$/.test(p.trim()))) {
+    throw new Error(`strokes takes a range numbered from 1, such as 5-12; not ${JSON.stringify(raw)}`);
+  }
+  const [first, last] = parts.map(Number);
+  if (!(first >= 1 && first <= last && last <= count)) {
+    throw new Error(`strokes ${JSON.stringify(raw)} is outside the section's strokes, 1 to ${count}`);
+  }
+  return [first - 1, last];
+}
+
+// The drum key ("pi"/"gu") that `text` names by the page data's names (鼙, pi, ○…), "" for
+// none (both drums), or an Error.
+export function parseOnly(text, drums) {
+  const key = String(text).trim().toLowerCase();
+  if (!key) return "";
+  for (const [drum, d] of Object.entries(drums)) if (d.names.includes(key)) return drum;
+  throw new Error(`only ${JSON.stringify(String(text))} is no drum; write 鼙 (pi) or 鼓 (gu)`);
+}
+
 // --- the kit ---------------------------------------------------------------------------------
 
 const fetched = new Map();
@@ -104,6 +161,12 @@ export async function loadKit(ctx, kit, root) {
 // A play is a pass of items ({drum: "pi"|"gu"|null, mark}) played once or looped, after an
 // optional count-in; drum null is a rest that keeps its beat. Beats are numbered k from the first
 // stroke of the first pass (the count-in is k = −N … −1) and run on across passes.
+//
+// Practice ({clicks, only, span, ramp}), as drumscore's conductor lays it out: `clicks` count
+// sounds a beat, the first on the stroke and the others at j/clicks of the interval after it;
+// `only` the one drum heard (the other's strokes are scheduled muted, so they still light up);
+// `span` [first, end) the strokes of the items played (a section switched to plays whole); `ramp`
+// the tempo of each pass (see rampTempo), each pass counted from its own first beat.
 export class Player {
   constructor(kit, root, onStroke) {
     this.kitData = kit;
@@ -115,6 +178,7 @@ export class Player {
     this.log = []; // the last changes of highlight: {k, index, at, time}
     this.played = 0; // strokes (not count-in clicks) this play has scheduled and not taken back
     this.passes = [];
+    this.practice = { clicks: 0, only: "", span: null, ramp: null };
     this.current = null;
     this.state = "stopped";
     this.sources = [];
@@ -135,12 +199,15 @@ export class Player {
   }
 
   // Start `items` at `bpm`; the first sound comes LEAD seconds from now, the count-in first.
-  async start(items, { bpm, loop = false, countIn = 0 }) {
+  async start(items, { bpm, loop = false, countIn = 0, practice = {} }) {
     await this.ready();
     this.stopSounds();
     this.loop = loop;
     this.countIn = countIn;
-    this.bpm = Number(bpm);
+    this.practice = { clicks: 0, only: "", span: null, ramp: null, ...practice };
+    if (this.practice.span) items = items.slice(...this.practice.span);
+    this.spanned = this.practice.span ? items : null; // the items the span gave, while played
+    this.bpm = this.practice.ramp ? rampTempo(this.practice.ramp, 1) : Number(bpm);
     this.schedule = [];
     this.log = [];
     this.played = 0;
@@ -177,17 +244,19 @@ export class Player {
 
   addSound(entry) {
     const sample = this.buffers[entry.drum];
-    const src = this.ctx.createBufferSource();
-    src.buffer = sample.buffer;
-    src.connect(this.ctx.destination);
-    src.start(entry.time);
-    src.onended = () => {
-      this.sources = this.sources.filter((s) => s.node !== src);
-      if (this.state === "playing") this.topUp();
-    };
-    this.sources.push({ node: src, k: entry.k });
+    if (!entry.muted) {
+      const src = this.ctx.createBufferSource();
+      src.buffer = sample.buffer;
+      src.connect(this.ctx.destination);
+      src.start(entry.time);
+      src.onended = () => {
+        this.sources = this.sources.filter((s) => s.node !== src);
+        if (this.state === "playing") this.topUp();
+      };
+      this.sources.push({ node: src, k: entry.k });
+    }
     const { k0, origin, interval } = this.segment;
-    this.schedule.push({ ...entry, sample: sample.file, k0, origin, interval });
+    this.schedule.push({ ...entry, sample: sample.file, k0, origin, interval, bpm: this.bpm });
     if (entry.drum !== "count") this.played += 1;
   }
 
@@ -222,15 +291,29 @@ export class Player {
         if (this.timeOf(k) > ahead) break;
         const switched = this.pending !== null;
         pass = { k, items: this.pending || pass.items, pass: pass.pass + 1, switched };
+        const ramp = this.practice.ramp;
+        if (ramp) {
+          // each pass at its tempo, from its own first beat; undone, the pass gives these back
+          pass.before = { segment: this.segment, bpm: this.bpm };
+          this.bpm = rampTempo(ramp, pass.pass);
+          this.segment = { k0: k, origin: this.timeOf(k), interval: intervalOf(this.bpm) };
+        }
         this.pending = null;
         this.switchWaiting = false;
         this.passes.push(pass);
       }
       const index = k - pass.k;
       const item = pass.items[index];
+      const where = { k, index, pass: pass.pass };
       if (item.drum) {
+        const muted = Boolean(this.practice.only) && item.drum !== this.practice.only;
         const time = this.timeOf(k);
-        this.addSound({ k, index, pass: pass.pass, drum: item.drum, mark: item.mark, time });
+        this.addSound({ ...where, drum: item.drum, mark: item.mark, time, muted });
+      }
+      const clicks = this.practice.clicks;
+      for (let j = 0; j < clicks; j++) {
+        const time = this.timeOf(k + j / clicks);
+        this.addSound({ ...where, drum: "count", mark: null, time, click: true, sub: j / clicks });
       }
       this.nextK = k + 1;
     }
@@ -264,6 +347,7 @@ export class Player {
     while (this.passes.length > 1 && this.passes[this.passes.length - 1].k >= k) {
       const undone = this.passes.pop();
       if (undone.switched && this.pending === null) this.pending = undone.items;
+      if (undone.before) ({ segment: this.segment, bpm: this.bpm } = undone.before);
     }
     this.nextK = k;
     this.finished = false;
@@ -401,7 +485,7 @@ export class Player {
       const now = this.ctx.currentTime - (this.ctx.outputLatency || 0);
       let heard = null; // the latest sound whose time has come (the schedule is in time order)
       for (let i = this.schedule.length - 1; i >= 0; i--) {
-        if (this.schedule[i].time <= now) {
+        if (this.schedule[i].time <= now && !this.schedule[i].click) {
           heard = this.schedule[i];
           break;
         }

@@ -8,6 +8,9 @@ import {
   encodeWav,
   intervalOf,
   pageData,
+  parseOnly,
+  parseRamp,
+  parseSpan,
   renderOffline,
   roundBy,
 } from "./engine.js";
@@ -26,6 +29,10 @@ const controls = {
   loop: $("loop"),
   status: $("status"),
   makeWav: $("make-wav"),
+  click: $("click"),
+  only: $("only"),
+  strokes: $("strokes"),
+  ramp: $("ramp"),
   wavLink: $("wav-link"),
 };
 const cells = [...document.querySelectorAll(".notation .stroke")];
@@ -35,6 +42,20 @@ function sectionItems(name) {
   return score.strokes
     .slice(range.start, range.stop)
     .map((s) => ({ drum: s.drum, mark: s.i }));
+}
+
+// The practice options the controls ask for (as Player.start takes them); an Error saying what
+// is wrong with one, in drumscore's words, when one is.
+function practice() {
+  const clicks = roundBy(Number(controls.click.value) || 0, play.rounding);
+  const name = controls.section.value;
+  const count = score.sections[name].stop - score.sections[name].start;
+  return {
+    clicks: Math.max(0, Math.min(play.practice.max_clicks, clicks)),
+    only: parseOnly(controls.only.value, play.practice.drums),
+    span: controls.strokes.value.trim() ? parseSpan(controls.strokes.value, count) : null,
+    ramp: controls.ramp.value.trim() ? parseRamp(controls.ramp.value, data.tempo) : null,
+  };
 }
 
 function bpm() {
@@ -51,9 +72,13 @@ function describe(entry, player) {
   const side =
     score.half === null ? "射" : stroke.i < score.half ? "before 半" : "after 半 (投壺)";
   const pass = player.loop ? `pass ${entry.pass}` : `pass ${entry.pass}/1`;
+  const span = player.practice.span;
+  const first = span && items === player.spanned ? span[0] : 0;
+  const of = first ? `${first + 1}-${first + items.length}` : `${items.length}`;
+  const muted = entry.muted ? " (muted)" : "";
   return (
-    `stroke ${entry.index + 1}/${items.length} ${drumName(stroke.drum)} · ${side} · ${pass} · ` +
-    `${player.bpm} a minute${waiting}`
+    `stroke ${first + entry.index + 1}/${of} ${drumName(stroke.drum)}${muted} · ${side} · ` +
+    `${pass} · ${player.bpm} a minute${waiting}`
   );
 }
 
@@ -109,13 +134,21 @@ async function toggle() {
   if (player.state === "paused") {
     await player.resume();
   } else {
+    let options;
+    try {
+      options = practice();
+    } catch (error) {
+      controls.status.textContent = `${error.message}.`;
+      return;
+    }
     await player.start(sectionItems(controls.section.value), {
       bpm: bpm(),
       loop: controls.loop.checked,
       countIn: countIn(),
+      practice: options,
     });
-    // a key pressed while the sound was being readied still counts
-    if (player.bpm !== bpm()) player.setTempo(bpm());
+    // a key pressed while the sound was being readied still counts (a ramp sets its own)
+    if (!options.ramp && player.bpm !== bpm()) player.setTempo(bpm());
     player.setLoop(controls.loop.checked);
   }
   controls.play.textContent = "❚❚ Pause";
@@ -214,5 +247,14 @@ controls.makeWav.addEventListener("click", async () => {
 });
 
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
-window.drumscore = { player, score, sectionItems, countIn, renderOffline, encodeWav, ready: true };
+window.drumscore = {
+  player,
+  score,
+  sectionItems,
+  countIn,
+  practice,
+  renderOffline,
+  encodeWav,
+  ready: true,
+};
 document.documentElement.dataset.ready = "true";
