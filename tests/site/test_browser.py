@@ -137,6 +137,33 @@ def test_each_score_page_shows_its_glyphs_with_half(page, site_url):
     assert found == {s.key: s.pattern.notation for s in corpus.scores()}
 
 
+def test_every_score_page_shows_the_stated_counts_with_their_quotes_in_a_browser(page, site_url):
+    from drumscore.apparatus.align import check_score
+
+    entries = sitedata.entries(corpus.editions())
+    pages = {e.slug: f"score/{e.slug}.html" for e in entries}
+    goto(page, site_url, f"score/{entries[0].slug}.html")
+    shown = page.evaluate(
+        """async (pages) => Object.fromEntries(await Promise.all(
+            Object.entries(pages).map(async ([slug, path]) => {
+              const text = await (await fetch('../' + path)).text();
+              const doc = new DOMParser().parseFromString(text, 'text/html');
+              const counts = doc.querySelector('section[aria-labelledby="counts-h"]');
+              return [slug, counts ? [...counts.querySelectorAll('q')].map(q => q.textContent)
+                                   : null];
+            }))
+        )""",
+        pages,
+    )
+    quoted = 0
+    for entry in entries:
+        wanted = {q.text for c in check_score(entry.score) for q in c.quotes if q.text}
+        assert shown[entry.slug] is not None, entry.slug
+        assert wanted <= set(shown[entry.slug]), (entry.slug, wanted - set(shown[entry.slug]))
+        quoted += bool(wanted)
+    assert quoted == len(entries)  # 徐伯魯's counts are quoted for every figure and drum
+
+
 def test_play_schedules_every_stroke_on_the_audio_clock_and_the_highlight_follows(page, site_url):
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     page.fill("#bpm", "120")
