@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from drumscore.analysis.compare import Comparison
 from drumscore.errors import OptionError
-from drumscore.model import Section
+from drumscore.model import Score, Section
 from drumscore.render.kit import Kit
 from drumscore.render.mix import DEFAULT_RATE, mix_range, normalise, plan
 from drumscore.timeline import arrange
@@ -19,7 +18,8 @@ PAUSE_STROKES = 2
 
 
 def comparison_audio(
-    comparison: Comparison,
+    first: Score,
+    second: Score,
     *,
     section: Section | str | None = None,
     tempo: Tempo | None = None,
@@ -29,10 +29,13 @@ def comparison_audio(
 ) -> np.ndarray:
     """Float32 stereo audio of both scores at one tempo, normalised together so levels compare.
 
-    In sequence, B starts PAUSE_STROKES beats after A's last stroke would be followed, and never
-    before A has rung out.
+    Its length is checked before anything is mixed (and before any alignment), so a comparison too
+    long to hear is refused at once.
+
+        In sequence, B starts PAUSE_STROKES beats after A's last stroke would be followed, and never
+        before A has rung out.
     """
-    a, b, start = _parts(comparison, section, tempo or Tempo.from_options(), rate, kit)
+    a, b, start = _parts((first, second), section, tempo or Tempo.from_options(), rate, kit)
     if stereo:
         out = np.zeros((max(len(a), len(b)), 2), dtype=np.float32)
         out[: len(a), 0] = a.mean(axis=1)
@@ -45,9 +48,13 @@ def comparison_audio(
 
 
 def _parts(
-    comparison: Comparison, section: Section | str | None, tempo: Tempo, rate: int, kit: Kit | None
+    scores: tuple[Score, Score],
+    section: Section | str | None,
+    tempo: Tempo,
+    rate: int,
+    kit: Kit | None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    plans = [plan(arrange(s, section, tempo), kit, rate) for s in (comparison.a, comparison.b)]
+    plans = [plan(arrange(s, section, tempo), kit, rate) for s in scores]
     most = tempo.onset_sample(len(plans[0].onsets) + PAUSE_STROKES, rate) + plans[0].length
     if (most + plans[1].length) / rate > MAX_SECONDS:
         raise OptionError(

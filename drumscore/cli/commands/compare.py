@@ -89,18 +89,19 @@ def run(args: argparse.Namespace) -> int:
     from drumscore.files.atomic import check_not_inputs
 
     check_not_inputs(p for p in (args.audio, args.plot) if p)
-    comparison = compare(a, b)
-    plot = None
-    if fmt is not None:
-        plot = plot_comparison(comparison, fmt)
     audio = None
-    if args.audio:
+    if args.audio:  # mixed first: a comparison too long to hear is refused before any alignment
         from drumscore.files.audio import write_audio
         from drumscore.render.ab_audio import comparison_audio
 
         audio = comparison_audio(
-            comparison, section=args.section, tempo=tempo, rate=rate, stereo=args.stereo
+            a, b, section=args.section, tempo=tempo, rate=rate, stereo=args.stereo
         )
+    comparison = compare(a, b)
+    plot = None
+    if fmt is not None:
+        plot = plot_comparison(comparison, fmt)
+    if audio is not None:
         section = args.section or "she"
         how = "A left, B right" if args.stereo else "A, a pause, then B"
         heard = f"{how}: A {a.key}, B {b.key}, --section {section} --bpm {float(tempo.bpm):g}"
