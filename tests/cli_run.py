@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 from drumscore.cli import main
 
 
@@ -13,6 +16,18 @@ def run_cli(argv, capsys) -> tuple[int, str, str]:
         code = exc.code
     out = capsys.readouterr()
     return code, out.out, out.err
+
+
+def run_quietly(argv) -> tuple[int, str]:
+    """Exit status and stderr of `drumscore ARGV`, without pytest's capture (hypothesis tests and
+    module-scoped fixtures cannot use capsys); stdout is dropped."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = exc.code
+    return code, err.getvalue()
 
 
 def expect_error(argv, capsys) -> str:

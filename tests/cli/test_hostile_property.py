@@ -4,16 +4,15 @@ ends with exit 0, 1, 2 or 130, never a traceback, and a failed run leaves no fil
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import os
 import tempfile
 from pathlib import Path
 
+from cli_run import run_quietly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from drumscore.cli import build_parser, main
+from drumscore.cli import build_parser
 
 #: Commands left out: play needs a device, serve and site run a server or build a whole site.
 SKIPPED_COMMANDS = {"play", "serve", "site"}
@@ -107,13 +106,7 @@ def argument_vectors(draw) -> list[str]:
 def test_no_traceback_no_odd_exit_and_no_file_left_on_failure(argv):
     for old in OUT.iterdir():
         old.unlink()
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            code = main(argv)
-        except SystemExit as exc:
-            code = exc.code
-    said = err.getvalue()
+    code, said = run_quietly(argv)
     assert code in (0, 1, 2, 130), (argv, code, said)
     assert "Traceback" not in said, (argv, said)
     if code != 0:

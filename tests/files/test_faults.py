@@ -4,7 +4,6 @@ output format: one line naming the file and the system's reason, exit 1, and no 
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import resource
 import subprocess
@@ -12,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import run_quietly
 
-from drumscore.cli import main
 from drumscore.files.format_choice import AUDIO, ENGRAVED, MIDI, NOTATION
 
 #: Every output format, by its extension (not the aliases .midi and .xml).
@@ -22,14 +21,7 @@ FORMATS = sorted(
 )
 
 
-def _run(argv) -> tuple[int, str]:
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            code = main(argv)
-        except SystemExit as exc:
-            code = exc.code
-    return code, err.getvalue()
+_run = run_quietly
 
 
 @pytest.fixture(scope="module")
