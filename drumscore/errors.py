@@ -13,6 +13,8 @@ import importlib
 from types import ModuleType
 from typing import ClassVar
 
+from drumscore.i18n import _
+
 #: The exit status of bad input or usage, and of a runtime failure.
 EXIT_INPUT = 2
 EXIT_FAILURE = 1
@@ -50,8 +52,11 @@ class NotationError(DrumscoreError, ValueError):
         super().__init__(self._format(), option=option)
 
     def _format(self) -> str:
-        where = f"line {self.line}, column {self.column}: " if self.line is not None else ""
-        parts = [f"{where}{self.reason}"]
+        if self.line is not None:
+            where = _("line {line}, column {column}: {reason}")
+            parts = [where.format(line=self.line, column=self.column, reason=self.reason)]
+        else:
+            parts = [self.reason]
         if self.line is not None and self.column is not None and self.text:
             from drumscore.display import caret_display  # display imports this module
 

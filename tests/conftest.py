@@ -15,6 +15,8 @@ import pytest
 import sourcefiles
 import system_tools
 
+from drumscore import i18n
+
 #: Where a test's user folders point: HOME and the XDG folders (platformdirs follows them),
 #: matplotlib's; drumscore's editions folder is then the one in XDG_DATA_HOME (none listed).
 USER_FOLDERS: dict[str, str | None] = {
@@ -25,6 +27,11 @@ USER_FOLDERS: dict[str, str | None] = {
     "XDG_STATE_HOME": "home/.local/state",
     "MPLCONFIGDIR": "home/.config/matplotlib",
     "DRUMSCORE_EDITIONS": None,
+    # messages in English unless a test asks for another language (tests/test_i18n.py)
+    "LANGUAGE": None,
+    "LC_ALL": None,
+    "LC_MESSAGES": None,
+    "LANG": "C.UTF-8",
 }
 
 
@@ -32,6 +39,8 @@ def _point_user_folders(root: Path) -> None:
     for name, sub in USER_FOLDERS.items():
         if sub is None:
             os.environ.pop(name, None)
+        elif sub.startswith("C."):
+            os.environ[name] = sub
         else:
             os.environ[name] = str(root / sub)
     (root / "home").mkdir(parents=True, exist_ok=True)
@@ -73,7 +82,9 @@ def own_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
     """HOME, the XDG folders and the editions folder inside this test's temporary folders."""
     saved = {name: os.environ.get(name) for name in USER_FOLDERS}
     _point_user_folders(tmp_path_factory.mktemp("user"))
+    i18n.set_language(None)
     yield
+    i18n.set_language(None)
     for name, value in saved.items():
         if value is None:
             os.environ.pop(name, None)

@@ -30,6 +30,7 @@ from drumscore.corpus import SkippedFile, on_skipped
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files.atomic import on_stale_removed
 from drumscore.files.reading import watch_inputs
+from drumscore.i18n import LANGUAGES, N_, _, ngettext, set_language
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
 COMMANDS = (corpus, render, play, extract, compare, collate, check, site, serve)
@@ -46,12 +47,35 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its usage errors in the same one-line form as every other error."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        fail(f"{message} (see '{self.prog} --help')")
+        fail(_("{message} (see '{help}')").format(message=message, help=f"{self.prog} --help"))
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    say(f"drumscore: error: {message}")
+    say(_("drumscore: error: {message}").format(message=message))
     raise SystemExit(code)
+
+
+def choose_language(argv: list[str]) -> list[str]:
+    """Speak the language --lang names (anywhere before a lone --), else the environment's, with
+    argparse's own messages in it too; returns the arguments without --lang."""
+    rest: list[str] = []
+    chosen: str | None = None
+    items = iter(argv)
+    for item in items:
+        if item == "--":
+            rest.append(item)
+            rest.extend(items)
+            break
+        if item == "--lang":
+            chosen = next(items, "")
+        elif item.startswith("--lang="):
+            chosen = item.partition("=")[2]
+        else:
+            rest.append(item)
+    set_language(chosen)
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+    return rest
 
 
 def say(line: str) -> None:
@@ -92,38 +116,58 @@ EXAMPLES = {
 }
 #: The guides in docs/, listed by drumscore --help.
 GUIDES = {
-    "docs/rendering.md": "sound, expression and long renders",
-    "docs/kits.md": "your own drum kits",
-    "docs/notation.md": "MusicXML, SVG, PNG and PDF",
-    "docs/play.md": "playing a score live",
-    "docs/extract.md": "reading the scores out of an edition",
-    "docs/compare.md": "comparing scores and collating the editions",
-    "docs/check.md": "checking a performance against a score",
+    "docs/rendering.md": N_("sound, expression and long renders"),
+    "docs/kits.md": N_("your own drum kits"),
+    "docs/notation.md": N_("MusicXML, SVG, PNG and PDF"),
+    "docs/play.md": N_("playing a score live"),
+    "docs/extract.md": N_("reading the scores out of an edition"),
+    "docs/compare.md": N_("comparing scores and collating the editions"),
+    "docs/check.md": N_("checking a performance against a score"),
 }
 
 
 def _epilog() -> str:
-    guides = "\n".join(f"  {path:<20} {what}" for path, what in GUIDES.items())
-    return f"guides (in the source repository):\n{guides}\n\nexample: drumscore render lu -o lu.wav"
+    guides = "\n".join(f"  {path:<20} {_(what)}" for path, what in GUIDES.items())
+    return "\n".join(
+        [
+            _("guides (in the source repository):"),
+            guides,
+            "",
+            _("example: {command}").format(command="drumscore render lu -o lu.wav"),
+        ]
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="drumscore",
-        description=(
+        description=_(
             "Hear, compare and export the drum scores of the 禮記 投壺 chapter: "
             "○ strikes 鼙 (the small drum), □ strikes 鼓 (the big drum), 半 divides the pattern."
         ),
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"drumscore {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"drumscore {__version__}",
+        help=_("show the version and exit"),
+    )
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_(
+            "the language of messages and help: {languages} "
+            "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
+        ).format(languages=", ".join(tag for tag, _name in LANGUAGES.values())),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in COMMANDS:
         module.add_parser(sub)
     for name, command in sub.choices.items():
         if command.epilog is None and name in EXAMPLES:
-            command.epilog = f"example: {EXAMPLES[name]}"
+            command.epilog = _("example: {command}").format(command=EXAMPLES[name])
     return parser
 
 
@@ -198,8 +242,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    arguments = choose_language(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    args, extra = parser.parse_known_args(arguments)
     if extra:
         where = f"drumscore {args.command} --help" if args.command else "drumscore --help"
         fail(f"unrecognized arguments: {' '.join(extra)} (see '{where}')")

@@ -6,6 +6,8 @@ import urllib.parse
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from drumscore.i18n import _, ngettext, tag
+
 #: The templates, HTML-escaped wherever they show a value; an unknown name is an error.
 TEMPLATES = Environment(
     loader=PackageLoader("drumscore.site", "templates"),
@@ -14,7 +16,11 @@ TEMPLATES = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
     keep_trailing_newline=True,
+    extensions=["jinja2.ext.i18n"],
 )
+#: _("…") and ngettext in templates speak the current language (newstyle: %(name)s, escaped).
+TEMPLATES.install_gettext_callables(_, ngettext, newstyle=True)  # type: ignore[attr-defined]
+TEMPLATES.globals["lang"] = tag
 TEMPLATES.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "separators": (",", ":")}
 #: A link's query string, with score names kept readable (lu/2@zhushu).
 TEMPLATES.filters["query"] = lambda values: urllib.parse.urlencode(values, safe="/@")

@@ -1,0 +1,116 @@
+"""The readers' languages: gettext catalogs (English, 繁體中文, 简体中文) and which one speaks.
+
+Every message a reader sees goes through `_` (or `ngettext` where English has a plural), looked up
+in the catalog of the current language at the moment it is made. The language comes from the
+environment as GNU gettext reads it (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG) unless
+`set_language` names one; a language without a catalog is English, without complaint.
+
+A message written where no language is known yet (a table at import time) is marked with `N_` and
+translated with `_` where it is shown.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+#: The gettext domain, and the folder that holds <language>/LC_MESSAGES/drumscore.mo.
+DOMAIN = "drumscore"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+#: The catalogs, each with its BCP 47 tag (as <html lang> and --lang write it) and its own name.
+LANGUAGES: dict[str, tuple[str, str]] = {
+    "en": ("en", "English"),
+    "zh_Hant": ("zh-Hant", "繁體中文"),
+    "zh_Hans": ("zh-Hans", "简体中文"),
+}
+DEFAULT = "en"
+
+#: Locale names (lower case, '-' read as '_', no encoding) that mean each Chinese catalog.
+_TRADITIONAL = {"zh_hant", "zh_tw", "zh_hk", "zh_mo", "zh_hant_tw", "zh_hant_hk", "zh_hant_mo"}
+_SIMPLIFIED = {"zh", "zh_hans", "zh_cn", "zh_sg", "zh_my", "zh_hans_cn", "zh_hans_sg"}
+
+
+def catalog_for(name: str) -> str | None:
+    """The catalog a locale or language name means (zh_TW.UTF-8, zh-Hant, en_GB, C), or None."""
+    base = name.strip().split(".", 1)[0].split("@", 1)[0].replace("-", "_").lower()
+    if base in _TRADITIONAL:
+        return "zh_Hant"
+    if base in _SIMPLIFIED:
+        return "zh_Hans"
+    if base in ("c", "posix", "en") or base.startswith("en_"):
+        return "en"
+    return None
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The catalog the environment asks for, as GNU gettext chooses: LANGUAGE (a list, ignored
+    when the locale is C) before the locale of LC_ALL, LC_MESSAGES or LANG; English otherwise."""
+    env = os.environ if environ is None else environ
+    locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
+    if catalog_for(locale) == "en" and not locale.lower().startswith("en"):
+        return DEFAULT  # the C or POSIX locale: GNU gettext ignores LANGUAGE then
+    for item in env.get("LANGUAGE", "").split(":"):
+        found = catalog_for(item) if item else None
+        if found is not None:
+            return found
+    return catalog_for(locale) or DEFAULT
+
+
+_translations: dict[str, gettext.NullTranslations] = {}
+_current: str | None = None
+
+
+def _catalog(language: str) -> gettext.NullTranslations:
+    found = _translations.get(language)
+    if found is None:
+        found = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
+        _translations[language] = found
+    return found
+
+
+def set_language(name: str | None) -> str:
+    """Speak `name` (a catalog, locale or tag; None: the environment's choice) from now on;
+    returns the catalog chosen, English for a language without one."""
+    global _current
+    _current = (catalog_for(name) if name else from_environment()) or DEFAULT
+    return _current
+
+
+def language() -> str:
+    """The catalog speaking now (en, zh_Hant or zh_Hans)."""
+    return _current if _current is not None else set_language(None)
+
+
+def tag() -> str:
+    """The current language as a BCP 47 tag (en, zh-Hant, zh-Hans), for <html lang>."""
+    return LANGUAGES[language()][0]
+
+
+@contextmanager
+def speaking(name: str) -> Iterator[str]:
+    """Speak `name` inside the block (the site builds each language in turn), then as before."""
+    global _current
+    before = _current
+    try:
+        yield set_language(name)
+    finally:
+        _current = before
+
+
+def _(message: str) -> str:
+    """`message` in the current language."""
+    return _catalog(language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for a count `n`, in the current language."""
+    return _catalog(language()).ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark `message` for the catalogs where it is written; `_` translates it where shown."""
+    return message

@@ -1,0 +1,212 @@
+"""The catalogs: every message of the code translated in every language, placeholders kept, the
+compiled catalogs up to date; and the language chosen as GNU gettext chooses it."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from drumscore import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+babel = pytest.importorskip("babel", reason="the catalog tests read .po files with Babel")
+
+from babel.messages.mofile import write_mo  # noqa: E402
+from babel.messages.pofile import read_po  # noqa: E402
+
+LANGUAGES = list(i18n.LANGUAGES)
+
+
+def _tools():
+    spec = importlib.util.spec_from_file_location("i18n_tools", ROOT / "tools" / "i18n.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def template():
+    """Every message marked in the code (and argparse's), extracted afresh."""
+    return _tools().template()
+
+
+def _po(language: str):
+    path = i18n.LOCALE_DIR / language / "LC_MESSAGES" / "drumscore.po"
+    with path.open("rb") as handle:
+        return read_po(handle, locale=language, domain="drumscore")
+
+
+@pytest.fixture(scope="module")
+def catalogs():
+    return {language: _po(language) for language in LANGUAGES}
+
+
+def _fields(text: str) -> set[str]:
+    """The placeholders of a message: {name} fields and %(name)s / %s conversions."""
+    found = set()
+    with contextlib.suppress(ValueError):  # a %-style message with a lone brace
+        found |= {f"{{{name}}}" for _, name, _, _ in string.Formatter().parse(text) if name}
+    found |= set(re.findall(r"%\(\w+\)[sdr]|%[sdr]", text))
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_is_translated_and_none_is_fuzzy(template, catalogs, language):
+    catalog = catalogs[language]
+    missing, fuzzy = [], []
+    for message in template:
+        if not message.id:
+            continue
+        found = catalog.get(message.id, message.context)
+        strings = found.string if found is not None else ""
+        strings = strings if isinstance(strings, tuple | list) else (strings,)
+        if found is None or not all(strings):
+            missing.append(message.id)
+        elif found.fuzzy:
+            fuzzy.append(message.id)
+    assert not missing, f"{len(missing)} untranslated in {language}, such as {missing[:5]}"
+    assert not fuzzy, f"{len(fuzzy)} fuzzy in {language}, such as {fuzzy[:5]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_catalog_holds_a_message_the_code_no_longer_has(template, catalogs, language):
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
+    stale = [
+        m.id
+        for m in catalogs[language]
+        if m.id and (m.id if isinstance(m.id, str) else m.id[0]) not in ids
+    ]
+    assert not stale, f"{language} holds {stale[:5]} (run: python tools/i18n.py update)"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_translations_keep_every_placeholder(catalogs, language):
+    wrong = []
+    for message in catalogs[language]:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        want = set().union(*(_fields(i) for i in ids))
+        for text in strings:
+            if text and _fields(text) != want and _fields(text) != _fields(ids[0]):
+                wrong.append((ids[0], text))
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_compiled_catalog_is_the_one_from_the_po_file(catalogs, language):
+    buffer = io.BytesIO()
+    write_mo(buffer, catalogs[language], use_fuzzy=False)
+    mo = i18n.LOCALE_DIR / language / "LC_MESSAGES" / "drumscore.mo"
+    assert mo.read_bytes() == buffer.getvalue(), "run: python tools/i18n.py compile"
+
+
+def test_chinese_catalogs_are_chinese_and_differ(catalogs):
+    hant, hans = catalogs["zh_Hant"], catalogs["zh_Hans"]
+    same = [
+        m.id
+        for m in hant
+        if m.id and m.string and hans.get(m.id) and hans.get(m.id).string == m.string
+    ]
+    ids = [m.id for m in hant if m.id]
+    # names, formats and bare placeholders read alike in both; prose does not
+    assert len(same) < len(ids) / 2, same[:10]
+    for text in ("說明", "參數", "錯誤"):
+        assert any(text in str(m.string) for m in hant), text
+    for text in ("说明", "参数", "错误"):
+        assert any(text in str(m.string) for m in hans), text
+
+
+# -- choosing the language --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"LANG": "zh_TW.UTF-8"}, "zh_Hant"),
+        ({"LANG": "zh_HK.UTF-8"}, "zh_Hant"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh_Hans"),
+        ({"LANG": "zh_SG"}, "zh_Hans"),
+        ({"LANG": "C"}, "en"),
+        ({"LANG": "C.UTF-8", "LANGUAGE": "zh_TW"}, "en"),  # GNU gettext: C ignores LANGUAGE
+        ({"LANG": "en_US.UTF-8", "LANGUAGE": "fr:zh_CN"}, "zh_Hans"),
+        ({"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "zh_TW.UTF-8"}, "zh_Hant"),
+        ({"LANG": "zh_CN.UTF-8", "LC_ALL": "en_GB.UTF-8"}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_the_environment_chooses_as_gettext_does(environ, expected):
+    assert i18n.from_environment(environ) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("zh-Hant", "zh_Hant"),
+        ("zh_Hans", "zh_Hans"),
+        ("zh-TW", "zh_Hant"),
+        ("en", "en"),
+        ("xx", "en"),
+    ],
+)
+def test_set_language_takes_tags_and_locales_and_falls_back_to_english(name, expected):
+    assert i18n.set_language(name) == expected
+    assert i18n.language() == expected
+
+
+def test_speaking_restores_the_language_before():
+    i18n.set_language("zh-Hans")
+    with i18n.speaking("zh-Hant"):
+        assert i18n.tag() == "zh-Hant"
+        assert i18n._("options") == "選項"
+    assert i18n.tag() == "zh-Hans"
+    assert i18n._("options") == "选项"
+
+
+# -- the command line in each language --------------------------------------------------------
+
+
+def _error(cli, *argv: str) -> str:
+    code, out, err = cli(*argv)
+    assert code == 2 and out == "", (code, err)
+    assert "Traceback" not in err
+    return err
+
+
+def test_notation_error_in_traditional_chinese_with_caret_and_hint(monkeypatch, cli, tmp_path):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    err = _error(cli, "render", "○X○", "-o", tmp_path / "x.wav")
+    assert err.startswith("drumscore：錯誤：第 1 行第 2 欄：")
+    assert "  ○X○\n   ^" in err
+
+
+def test_lang_option_overrides_the_environment(monkeypatch, cli, tmp_path):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    err = _error(cli, "--lang", "zh-Hans", "render", "○X○", "-o", tmp_path / "x.wav")
+    assert err.startswith("drumscore：错误：第 1 行第 2 列：")
+    err = _error(cli, "render", "--lang=en", "○X○", "-o", tmp_path / "x.wav")
+    assert err.startswith("drumscore: error: line 1, column 2:")
+
+
+def test_unknown_language_is_english_without_complaint(monkeypatch, cli):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    code, out, err = cli("--lang", "xx", "--help")
+    assert code == 0 and err == ""
+    assert out.startswith("usage: drumscore")
+
+
+def test_help_in_simplified_chinese(monkeypatch, cli):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, out, _ = cli("--help")
+    assert code == 0
+    assert out.startswith("用法：drumscore")
+    assert "显示此说明后退出" in out
