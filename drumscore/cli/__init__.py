@@ -55,27 +55,31 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise SystemExit(code)
 
 
-def choose_language(argv: list[str]) -> list[str]:
-    """Speak the language --lang names (anywhere before a lone --), else the environment's, with
-    argparse's own messages in it too; returns the arguments without --lang."""
-    rest: list[str] = []
+def choose_language(argv: Sequence[str]) -> str:
+    """Speak the language the last --lang names (before a lone --), else the environment's, with
+    argparse's own messages in it too, before any help or message is made; returns the catalog."""
     chosen: str | None = None
-    items = iter(argv)
-    for item in items:
+    for index, item in enumerate(argv):
         if item == "--":
-            rest.append(item)
-            rest.extend(items)
             break
-        if item == "--lang":
-            chosen = next(items, "")
+        if item == "--lang" and index + 1 < len(argv):
+            chosen = argv[index + 1]
         elif item.startswith("--lang="):
             chosen = item.partition("=")[2]
-        else:
-            rest.append(item)
-    set_language(chosen)
     argparse._ = _  # type: ignore[attr-defined]
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
-    return rest
+    return set_language(chosen if chosen != "all" else None)
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_(
+            "the language of messages and help: {languages} "
+            "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
+        ).format(languages=", ".join(tag for tag, _name in LANGUAGES.values())),
+    )
 
 
 def say(line: str) -> None:
@@ -154,18 +158,13 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"drumscore {__version__}",
         help=_("show the version and exit"),
     )
-    parser.add_argument(
-        "--lang",
-        metavar="LANG",
-        help=_(
-            "the language of messages and help: {languages} "
-            "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
-        ).format(languages=", ".join(tag for tag, _name in LANGUAGES.values())),
-    )
+    _add_lang(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in COMMANDS:
         module.add_parser(sub)
     for name, command in sub.choices.items():
+        if "--lang" not in command._option_string_actions:  # site has its own, which takes all
+            _add_lang(command)
         if command.epilog is None and name in EXAMPLES:
             command.epilog = _("example: {command}").format(command=EXAMPLES[name])
     return parser
@@ -242,7 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    arguments = choose_language(list(sys.argv[1:] if argv is None else argv))
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    choose_language(arguments)
     parser = build_parser()
     args, extra = parser.parse_known_args(arguments)
     if extra:
