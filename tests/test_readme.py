@@ -35,3 +35,17 @@ def test_the_debian_packages_readme_names_are_those_ci_installs():
     listed = Path(README.parent, ".ci", "apt-packages").read_text(encoding="utf-8")
     ci = [line.split("#")[0].strip() for line in listed.splitlines()]
     assert named == [p for p in ci if p]
+
+
+def _commands(section: str) -> list[str]:
+    return re.findall(r"^(python3 -m venv .+)$", section, re.M)
+
+
+def test_each_chinese_section_gives_the_quick_starts_two_commands():
+    text = README.read_text(encoding="utf-8")
+    english = text[text.index("## Quick start") : text.index("## Command line")]
+    assert len(_commands(english)) == 2
+    for heading, next_heading in (("## 繁體中文", "## 简体中文"), ("## 简体中文", "## English")):
+        section = text[text.index(heading) : text.index(next_heading)]
+        assert _commands(section) == _commands(english), heading
+        assert text.index(heading) < text.index("## Quick start")
