@@ -127,6 +127,7 @@ GUIDES = {
     "docs/extract.md": N_("reading the scores out of an edition"),
     "docs/compare.md": N_("comparing scores and collating the editions"),
     "docs/check.md": N_("checking a performance against a score"),
+    "docs/languages.md": N_("messages and pages in 繁體中文, 简体中文 and English"),
 }
 
 
