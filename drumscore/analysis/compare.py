@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drumscore.analysis.align import align, distance
+from drumscore.i18n import _
 from drumscore.model import Counts, Score, Section, Stroke
 
 SAME, SUBSTITUTED, ONLY_A, ONLY_B = "same", "substituted", "only-a", "only-b"
@@ -73,20 +74,24 @@ class Comparison:
         return self.half_column("a") != self.half_column("b")
 
     def describe_half(self) -> str:
-        """Where 半 stands on each side: '半 moved: after stroke 2 in A, after stroke 1 in B'."""
+        """Where 半 stands on each side: '半 moved: after stroke 2 in A, after stroke 1 in B'
+        (in the reader's language)."""
 
         def place(half: int | None) -> str:
-            return "before the first stroke" if half == 0 else f"after stroke {half}"
+            if half == 0:
+                return _("before the first stroke")
+            return _("after stroke {n}").format(n=half)
 
         ha, hb = self.a.pattern.half, self.b.pattern.half
         if ha is None and hb is None:
-            return "no 半 in A or B"
+            return _("no 半 in A or B")
         if hb is None:
-            return f"半 only in A, {place(ha)}"
+            return _("半 only in A, {place}").format(place=place(ha))
         if ha is None:
-            return f"半 only in B, {place(hb)}"
-        how = "moved" if self.half_moved else "in the same place"
-        return f"半 {how}: {place(ha)} in A, {place(hb)} in B"
+            return _("半 only in B, {place}").format(place=place(hb))
+        if self.half_moved:
+            return _("半 moved: {a} in A, {b} in B").format(a=place(ha), b=place(hb))
+        return _("半 in the same place: {a} in A, {b} in B").format(a=place(ha), b=place(hb))
 
     def half_column(self, side: str) -> int | None:
         """The column before which that side's 半 falls (len(columns) if 半 ends the pattern)."""

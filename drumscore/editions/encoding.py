@@ -6,6 +6,7 @@ import codecs
 from dataclasses import dataclass
 
 from drumscore.errors import EncodingError
+from drumscore.i18n import _
 
 #: Tried in this order when no encoding is given; UTF-8 wins whenever the bytes are valid UTF-8.
 CANDIDATES = ("utf-8", "gb18030", "big5")
@@ -29,11 +30,15 @@ class Decoded:
     encoding: str
 
 
-def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage") -> Decoded:
-    """The text of `data`: in `encoding` if given, else UTF-8, GB18030 or Big5, whichever fits."""
+def decode(data: bytes, encoding: str | None = None, *, name: str = "") -> Decoded:
+    """The text of `data`: in `encoding` if given, else UTF-8, GB18030 or Big5, whichever fits.
+    `name` says what the data is in messages (by default "the passage")."""
+    name = name or _("the passage")
     if encoding:
         unknown = EncodingError(
-            f"unknown text encoding {encoding[:40]!r}; use e.g. utf-8, gb18030 or big5"
+            _("unknown text encoding {encoding!r}; use e.g. utf-8, gb18030 or big5").format(
+                encoding=encoding[:40]
+            )
         )
         try:
             info = codecs.lookup(encoding)
@@ -54,14 +59,22 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
             raise unknown from None
         except (UnicodeError, ValueError) as exc:
             if not isinstance(exc, UnicodeDecodeError):
-                raise EncodingError(f"{name} is not valid {codec}; check the encoding") from None
+                raise EncodingError(
+                    _("{name} is not valid {codec}; check the encoding").format(
+                        name=name, codec=codec
+                    )
+                ) from None
             raise EncodingError(
-                f"{name} is not valid {codec} (bad byte at offset {exc.start}); "
-                "check the encoding, or leave it out to detect it"
+                _(
+                    "{name} is not valid {codec} (bad byte at offset {offset}); check the "
+                    "encoding, or leave it out to detect it"
+                ).format(name=name, codec=codec, offset=exc.start)
             ) from None
         return Decoded(_check_text(text, name), codec)
     if b"\x00" in data[:8192]:
-        raise EncodingError(f"{name} is a binary file (it holds NUL bytes), not a text passage")
+        raise EncodingError(
+            _("{name} is a binary file (it holds NUL bytes), not a text passage").format(name=name)
+        )
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
     decodings: list[tuple[int, int, str, str]] = []
@@ -75,10 +88,12 @@ def decode(data: bytes, encoding: str | None = None, *, name: str = "the passage
         decodings.append((sum(ch in MARKERS for ch in text), -len(decodings), codec, text))
     if not decodings:
         raise EncodingError(
-            f"{name} is neither UTF-8, GB18030 nor Big5 text; give its encoding",
+            _("{name} is neither UTF-8, GB18030 nor Big5 text; give its encoding").format(
+                name=name
+            ),
             option="encoding",
         )
-    _, _, codec, text = max(decodings)
+    *_rest, codec, text = max(decodings)
     return Decoded(_check_text(text, name), codec)
 
 
@@ -87,5 +102,7 @@ def _check_text(text: str, name: str) -> str:
     text = text.removeprefix(BOM)
     control = sum(1 for ch in text if ord(ch) < 32 and ch not in "\t\n\r\f")
     if text and control / len(text) > MAX_CONTROL_SHARE:
-        raise EncodingError(f"{name} looks like a binary file, not a text passage")
+        raise EncodingError(
+            _("{name} looks like a binary file, not a text passage").format(name=name)
+        )
     return text

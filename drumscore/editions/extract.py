@@ -25,6 +25,7 @@ from drumscore.display import char_name
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
 from drumscore.errors import ExtractError, NotationError, OptionError
+from drumscore.i18n import _, ngettext
 from drumscore.model import STATE_SPELLINGS, Position, PrintedNote, Provenance, Score, State
 from drumscore.notation import parse
 
@@ -96,25 +97,30 @@ class Found:
         return bool(self.doubts)
 
     def joined_summary(self) -> str:
-        """E.g. "2 line breaks, 1 page break, punctuation ，。, 1 note"."""
+        """E.g. "2 line breaks, 1 page break, punctuation ，。, 1 note", in the reader's language
+        (the kinds themselves stay English: they are data in JSON)."""
         parts = []
-        for kind in ("line break", "page break"):
-            n = sum(1 for j in self.joined if j.kind == kind)
-            if n:
-                parts.append(f"{n} {kind}{'s' if n != 1 else ''}")
+        n = sum(1 for j in self.joined if j.kind == "line break")
+        if n:
+            parts.append(ngettext("{n} line break", "{n} line breaks", n).format(n=n))
+        n = sum(1 for j in self.joined if j.kind == "page break")
+        if n:
+            parts.append(ngettext("{n} page break", "{n} page breaks", n).format(n=n))
         punct = "".join(j.text for j in self.joined if j.kind == "punctuation")
         if punct:
-            parts.append(f"punctuation {punct}")
-        marks = " ".join(j.text for j in self.joined if j.kind == "footnote mark")
+            parts.append(_("punctuation {marks}").format(marks=punct))
+        marks = [j.text for j in self.joined if j.kind == "footnote mark"]
         if marks:
-            parts.append(f"footnote marks {marks}" if " " in marks else f"footnote mark {marks}")
+            n = len(marks)
+            text = ngettext("footnote mark {marks}", "footnote marks {marks}", n)
+            parts.append(text.format(marks=" ".join(marks)))
         unseen = sorted({j.text for j in self.joined if j.kind == "invisible character"})
         if unseen:
-            parts.append(f"invisible characters ({', '.join(unseen)})")
+            parts.append(_("invisible characters ({names})").format(names=", ".join(unseen)))
         n = len(self.notes)
         if n:
-            parts.append(f"{n} note{'s' if n != 1 else ''}")
-        return ", ".join(parts)
+            parts.append(ngettext("{n} note", "{n} notes", n).format(n=n))
+        return list_text(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +140,7 @@ class Extraction:
         """The line range of a score in the Kanripo file the passage was copied from, if known."""
         if self.source_lines is None:
             return ""
-        _, offset = self.source_lines
+        _first, offset = self.source_lines
         a, b = found.lines
         return line_range(a + offset, b + offset)
 
@@ -148,10 +154,19 @@ class Extraction:
 
 
 def line_range(first: int, last: int, *, words: bool = False) -> str:
-    """Lines `first` to `last`: "3-5" or "3"; with `words`, "lines 3-5" or "line 3"."""
+    """Lines `first` to `last`: "3-5" or "3" (data, as edition files write it); with `words`,
+    "lines 3-5" or "line 3" in the reader's language."""
     if first == last:
-        return f"line {first}" if words else str(first)
-    return f"lines {first}-{last}" if words else f"{first}-{last}"
+        return _("line {line}").format(line=first) if words else str(first)
+    if words:
+        return _("lines {first}-{last}").format(first=first, last=last)
+    return f"{first}-{last}"
+
+
+def list_text(items: Iterable[str]) -> str:
+    """Items of a list as a sentence runs them on: "a, b, c" (in Chinese "a、b、c")."""
+    # TRANSLATORS: the separator between the items of a list
+    return _(", ").join(items)
 
 
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:
@@ -163,23 +178,31 @@ def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, 
         glyph, target = glyph.strip() or glyph, target.strip()
         if not sep or len(glyph) != 1 or len(target) != 1:
             raise OptionError(
-                f"glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
-                "stroke it stands for)",
+                _(
+                    "glyph {spec!r} is not of the form X=○ or X=□ (one character, then = and the "
+                    "stroke it stands for)"
+                ).format(spec=spec),
                 option="glyph",
             )
         reason = glyphs.mapping_refusal(glyph, target)
         if reason and target not in glyphs.GLYPH_TARGETS:
-            raise OptionError(f"glyph {spec!r}: {reason}", option="glyph")
+            raise OptionError(
+                _("glyph {spec!r}: {reason}").format(spec=spec, reason=reason), option="glyph"
+            )
         if reason:
             raise OptionError(
-                f"glyph {spec!r}: {reason}; a glyph mapping is for a sign that the "
-                "transcription draws strokes with, such as ●=○",
+                _(
+                    "glyph {spec!r}: {reason}; a glyph mapping is for a sign that the "
+                    "transcription draws strokes with, such as ●=○"
+                ).format(spec=spec, reason=reason),
                 option="glyph",
             )
         if glyph in mapping and mapping[glyph] != target:
             raise OptionError(
-                f"glyph {given[glyph]!r} and {spec!r} read {glyph!r} two ways; "
-                "keep the one the transcription means",
+                _(
+                    "glyph {first!r} and {spec!r} read {glyph!r} two ways; "
+                    "keep the one the transcription means"
+                ).format(first=given[glyph], spec=spec, glyph=glyph),
                 option="glyph",
             )
         mapping[glyph] = target
@@ -199,26 +222,35 @@ def parse_label_options(specs: Iterable[str] | None) -> dict[str, str]:
         resolved = STATE_SPELLINGS.get(state.casefold())
         if not sep or len(char) != 1 or resolved is None:
             raise OptionError(
-                f"label {spec!r} is not of the form X=魯 or X=薛 (the character printed before "
-                "鼓 in the label, then = and the state it stands for)",
+                _(
+                    "label {spec!r} is not of the form X=魯 or X=薛 (the character printed "
+                    "before 鼓 in the label, then = and the state it stands for)"
+                ).format(spec=spec),
                 option="label",
             )
         if char in lexer.DRUM_CHARS or glyphs.canonical(char) is not None or char.isspace():
             raise OptionError(
-                f"label {spec!r}: {char!r} is notation or the 鼓 of a label, not the state "
-                "character of a label",
+                _(
+                    "label {spec!r}: {char!r} is notation or the 鼓 of a label, not the state "
+                    "character of a label"
+                ).format(spec=spec, char=char),
                 option="label",
             )
         known = lexer.STATE_CHARS.get(char)
         if known is not None and known != resolved:
             raise OptionError(
-                f"label {spec!r}: {char!r} is always read as {known}; it cannot be read as "
-                f"{resolved}",
+                _(
+                    "label {spec!r}: {char!r} is always read as {known}; it cannot be read as "
+                    "{resolved}"
+                ).format(spec=spec, char=char, known=known, resolved=resolved),
                 option="label",
             )
         if mapping.get(char, resolved) != resolved:
             raise OptionError(
-                f"label {spec!r} reads {char!r} a second way; keep one", option="label"
+                _("label {spec!r} reads {char!r} a second way; keep one").format(
+                    spec=spec, char=char
+                ),
+                option="label",
             )
         mapping[char] = resolved
     return mapping
@@ -271,45 +303,78 @@ def extract(
 
 
 def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
-    where = f" in {source_name}" if source_name else ""
+    if source_name:
+        found = _("no drum notation found in {source}").format(source=source_name)
+    else:
+        found = _("no drum notation found")
     labels = [i for i in reader.items if isinstance(i, _Label) and i.kind == Kind.LABEL]
     halves = _layout_halves(reader.source, reader.tables)
     if labels and halves:
         first, half = reader.position(labels[0].token.start), reader.position(halves[0])
         return ExtractError(
-            f"no drum notation found{where}: the layout of the figures is there — "
-            f"{len(labels)} labels ({reader._text(labels[0].token)} at line {first.line}, column "
-            f"{first.column}, …) and {len(halves)} 半 marks standing apart from the prose (line "
-            f"{half.line}, column {half.column}, …) — but not one ○ (鼙) or □ (鼓) stroke: the "
-            "shapes were lost in the transcription, so no score can be read from it. Take the "
-            "passage from another transcription or a facsimile; if this one draws the strokes "
-            "with other signs, map them to strokes: X=○ / X=□",
+            _(
+                "{found}: the layout of the figures is there — {labels} labels ({label} at line "
+                "{line}, column {column}, …) and {halves} 半 marks standing apart from the prose "
+                "(line {half_line}, column {half_column}, …) — but not one ○ (鼙) or □ (鼓) "
+                "stroke: the shapes were lost in the transcription, so no score can be read "
+                "from it. Take the passage from another transcription or a facsimile; if this "
+                "one draws the strokes with other signs, map them to strokes: X=○ / X=□"
+            ).format(
+                found=found,
+                labels=len(labels),
+                label=reader._text(labels[0].token),
+                line=first.line,
+                column=first.column,
+                halves=len(halves),
+                half_line=half.line,
+                half_column=half.column,
+            ),
             option="glyph",
         )
     runs = [i for i in reader.items if isinstance(i, _Run)]
     if runs and not labels:
         signs = sum(len(r.strokes) for r in runs)
         first = reader.position(runs[0].first)
+        if source_name:
+            where = _("no score here in {source}").format(source=source_name)
+        else:
+            where = _("no score here")
         return ExtractError(
-            f"no score here{where}: the text has {signs} ○/□ sign{'s' if signs != 1 else ''} "
-            f"(the first at line {first.line}, column {first.column}), but none stands in a drum "
-            "pattern: no run of them has 半 or a 魯鼓/薛鼓 label near it, as list bullets (○), "
-            "marks for characters that could not be typed (□), glosses (○圜音圓) and numbers "
-            "(二〇〇) do not. If a pattern is there, include its label in the passage"
+            ngettext(
+                "{where}: the text has {n} ○/□ sign (the first at line {line}, column {column}), "
+                "but none stands in a drum pattern: no run of them has 半 or a 魯鼓/薛鼓 label "
+                "near it, as list bullets (○), marks for characters that could not be typed (□), "
+                "glosses (○圜音圓) and numbers (二〇〇) do not. If a pattern is there, include "
+                "its label in the passage",
+                "{where}: the text has {n} ○/□ signs (the first at line {line}, column {column}), "
+                "but none stands in a drum pattern: no run of them has 半 or a 魯鼓/薛鼓 label "
+                "near it, as list bullets (○), marks for characters that could not be typed (□), "
+                "glosses (○圜音圓) and numbers (二〇〇) do not. If a pattern is there, include "
+                "its label in the passage",
+                signs,
+            ).format(where=where, n=signs, line=first.line, column=first.column)
         )
     if labels:
         first = reader.position(labels[0].token.start)
         return ExtractError(
-            f"no drum notation found{where}: the text names the scores ("
-            f"{reader.source[labels[0].token.start : labels[0].token.end]} at line {first.line}, "
-            f"column {first.column}) but prints no run of ○ (鼙) and □ (鼓) strokes; it "
-            "discusses the drum figures without printing them. If the transcription draws the "
-            "strokes with other signs, map them to strokes: X=○ / X=□",
+            _(
+                "{found}: the text names the scores ({label} at line {line}, column {column}) "
+                "but prints no run of ○ (鼙) and □ (鼓) strokes; it discusses the drum figures "
+                "without printing them. If the transcription draws the strokes with other "
+                "signs, map them to strokes: X=○ / X=□"
+            ).format(
+                found=found,
+                label=reader.source[labels[0].token.start : labels[0].token.end],
+                line=first.line,
+                column=first.column,
+            ),
             option="glyph",
         )
     return ExtractError(
-        f"no drum notation found{where}: no run of ○ (鼙) and □ (鼓) strokes. If the "
-        "transcription draws the strokes with other signs, map them to strokes: X=○ / X=□",
+        _(
+            "{found}: no run of ○ (鼙) and □ (鼓) strokes. If the transcription draws the "
+            "strokes with other signs, map them to strokes: X=○ / X=□"
+        ).format(found=found),
         option="glyph",
     )
 
@@ -416,7 +481,7 @@ class _Reader:
             text=self.source,
             line=pos.line,
             column=pos.column,
-            hint=f"hint: {hint}",
+            hint=_("hint: {hint}").format(hint=hint),
             option=option,
         )
 
@@ -558,28 +623,38 @@ class _Reader:
         after = next((t for t in pending if t.kind not in (Kind.SPACE, Kind.MARKUP)), text)
         if (after.kind == Kind.PUNCT and after.value in lexer.STOP) or after.kind == Kind.NOTE:
             # ○。 or ○（…）: a gloss ○ is followed by its words, so this is the last stroke
+            remark = ngettext(
+                "read {tail!r} at line {line}, column {column} as the pattern's last stroke: "
+                "{follows} follows, where a gloss would go on with its words",
+                "read {tail!r} at line {line}, column {column} as the pattern's last strokes: "
+                "{follows} follows, where a gloss would go on with its words",
+                len(tail),
+            )
+            follows = _("a note") if after.kind == Kind.NOTE else repr(after.value)
             self._remarks.setdefault(id(run), []).append(
-                f"read {''.join(tail)!r} at line {first.line}, column {first.column} as the "
-                f"pattern's last stroke{'s' if len(tail) > 1 else ''}: "
-                f"{'a note' if after.kind == Kind.NOTE else repr(after.value)} follows, where a "
-                "gloss would go on with its words"
+                remark.format(
+                    tail="".join(tail), line=first.line, column=first.column, follows=follows
+                )
             )
             return
         if after.kind in (Kind.LINE, Kind.PAGE) and not gloss:
             # alone on its line, then prose: a last stroke, or a mark that opens the prose
-            reason = (
-                f"{''.join(tail)!r} alone at the start of line {first.line} after the pattern may "
-                "be its last stroke or a mark that opens the text after it (as ○ opens a gloss)"
-            )
+            reason = _(
+                "{tail!r} alone at the start of line {line} after the pattern may be its last "
+                "stroke or a mark that opens the text after it (as ○ opens a gloss)"
+            ).format(tail="".join(tail), line=first.line)
             if not self.partial:
                 raise self.error(
                     offset,
                     reason,
-                    "check the edition: if it is a stroke, join it to the line before; if it "
-                    "opens the text after the pattern, put that text on its line",
+                    _(
+                        "check the edition: if it is a stroke, join it to the line before; if it "
+                        "opens the text after the pattern, put that text on its line"
+                    ),
                     option="partial",
                 )
-            self._doubts.setdefault(id(run), []).append(reason + "; read as a stroke")
+            doubt = _("{reason}; read as a stroke").format(reason=reason)
+            self._doubts.setdefault(id(run), []).append(doubt)
             return
         if not (punctuated or gloss or len(tail) == 1):
             return
@@ -589,8 +664,10 @@ class _Reader:
         pending.clear()
         self.skipped += len(tail)
         self._remarks.setdefault(id(run), []).append(
-            f"left out {''.join(tail)!r} at line {first.line}, column {first.column}: it begins "
-            "the text that follows the pattern"
+            _(
+                "left out {tail!r} at line {line}, column {column}: it begins the text that "
+                "follows the pattern"
+            ).format(tail="".join(tail), line=first.line, column=first.column)
         )
 
     def _note(self, run: _Run, after: int, token: Token) -> None:
@@ -620,13 +697,16 @@ class _Reader:
         if glyphs.is_symbol_like(ch) or ch in glyphs.CONFUSABLES:
             offset = token.start + text.index(ch) if step > 0 else token.start + text.rindex(ch)
             pos = self.position(offset)
+            hint = _(
+                "if it is a stroke, map the sign to one: {char}=○ (鼙) or {char}=□ (鼓); "
+                "otherwise separate it from the pattern."
+            ).format(char=ch)
             raise NotationError(
-                f"unknown glyph {char_name(ch)} next to drum notation",
+                _("unknown glyph {name} next to drum notation").format(name=char_name(ch)),
                 text=self.source,
                 line=pos.line,
                 column=pos.column,
-                hint=f"hint: if it is a stroke, map the sign to one: {ch}=○ (鼙) or {ch}=□ "
-                "(鼓); otherwise separate it from the pattern.",
+                hint=_("hint: {hint}").format(hint=hint),
                 option="glyph",
             )
 
@@ -642,20 +722,19 @@ class _Reader:
             if a.is_pattern or b.is_pattern:
                 ch = _bare(gap.token.value)[0]
                 offset = gap.token.start + gap.token.value.index(ch)
-                hint = (
+                hint = _(
                     "inside a pattern only strokes, 半, spaces, line breaks, punctuation, markup "
                     "and notes in brackets may stand; if it is a note, put it in brackets; if "
                     "it is a miscopied stroke, correct it"
                 )
                 if unicodedata.category(ch) in ("Cf", "Cc"):
-                    hint = (
+                    hint = _(
                         "it is an invisible formatting character, such as web pages leave in "
                         "a text; only zero-width spaces and joiners, the byte order mark and the "
                         "soft hyphen are read through; delete it"
                     )
-                raise self.error(
-                    offset, f"a run of strokes is interrupted by {char_name(ch)}", hint
-                )
+                reason = _("a run of strokes is interrupted by {name}").format(name=char_name(ch))
+                raise self.error(offset, reason, hint)
         chains: list[list] = []
         previous = None
         for index, item in enumerate(items):
@@ -688,12 +767,14 @@ class _Reader:
 
     def _check_halves(self, run: _Run, index: int) -> None:
         if len(run.halves) > 1 and run.is_pattern:
-            (first, _), (second, _) = run.halves[:2]
+            (first, _before), (second, _after) = run.halves[:2]
             pos = self.position(first)
             raise self.error(
                 second,
-                f"a second 半 mark (the first is at line {pos.line}, column {pos.column})",
-                "a pattern is divided once; remove one of the 半 marks.",
+                _("a second 半 mark (the first is at line {line}, column {column})").format(
+                    line=pos.line, column=pos.column
+                ),
+                _("a pattern is divided once; remove one of the 半 marks."),
             )
         for offset, edge in ((run.lead_half, "start"), (run.trail_half, "end")):
             if offset is None:
@@ -704,16 +785,20 @@ class _Reader:
                 nxt = self.items[index + 1] if index + 1 < len(self.items) else None
                 across = isinstance(nxt, _Run) and nxt.blank_before
             if across:
-                hint = "a blank line ends a pattern; if the pattern goes on after it, remove the "
-                hint += "blank line."
+                hint = _(
+                    "a blank line ends a pattern; if the pattern goes on after it, remove the "
+                    "blank line."
+                )
             else:
-                hint = (
+                hint = _(
                     "半 divides a pattern, so strokes stand before and after it; check the "
                     "transcription against the edition and move 半 to where it is printed."
                 )
-            raise self.error(
-                offset, f"半 at the {edge} of a run of strokes: 半 must stand between strokes", hint
-            )
+            if edge == "start":
+                reason = _("半 at the start of a run of strokes: 半 must stand between strokes")
+            else:
+                reason = _("半 at the end of a run of strokes: 半 must stand between strokes")
+            raise self.error(offset, reason, hint)
 
     def _figure(self, chain: list) -> list[_Run]:
         """Read one chain: pair runs with labels, infer states, check the figure is whole."""
@@ -723,8 +808,10 @@ class _Reader:
                     raise self._divided(item, chain)
                 pos = self.position(item.token.start)
                 self._doubts.setdefault(id(chain[index - 1]), []).append(
-                    f"divided from the strokes after it by {item.token.value!r} at line "
-                    f"{pos.line}, column {pos.column}"
+                    _(
+                        "divided from the strokes after it by {mark!r} at line {line}, column "
+                        "{column}"
+                    ).format(mark=item.token.value, line=pos.line, column=pos.column)
                 )
         chain = [i for i in chain if not isinstance(i, _Divider)]
         runs = [i for i in chain if isinstance(i, _Run)]
@@ -763,10 +850,14 @@ class _Reader:
             if label is None:
                 self._doubt(
                     run,
-                    f"the pattern on {self._lines(run)} has no 魯鼓/薛鼓 label beside it and no "
-                    "place in a figure",
-                    "write the label the edition prints beside it, or cut the fragment out of the "
-                    "passage",
+                    _(
+                        "the pattern on {lines} has no 魯鼓/薛鼓 label beside it and no place in "
+                        "a figure"
+                    ).format(lines=self._lines(run)),
+                    _(
+                        "write the label the edition prints beside it, or cut the fragment out "
+                        "of the passage"
+                    ),
                 )
         if labelled:
             self._check_figure(figure, [r for (r, _), s in zip(pairs, states, strict=True) if s])
@@ -792,18 +883,24 @@ class _Reader:
             else:
                 self._doubt(
                     run,
-                    f"label {self._text(label.token)!r} on {self._lines(run)} is not 魯鼓 or 薛鼓, "
-                    "and its place in the figure does not tell which it is",
-                    f"say which state {label.token.value!r} stands for "
-                    f"({label.token.value}=魯 or {label.token.value}=薛)",
+                    _(
+                        "label {label!r} on {lines} is not 魯鼓 or 薛鼓, and its place in the "
+                        "figure does not tell which it is"
+                    ).format(label=self._text(label.token), lines=self._lines(run)),
+                    _("say which state {char!r} stands for ({char}=魯 or {char}=薛)").format(
+                        char=label.token.value
+                    ),
                     option="label",
                 )
                 states.append("")
                 continue
             pos = self.position(label.token.start)
             self._remarks.setdefault(id(run), []).append(
-                f"label {self._text(label.token)!r} (line {pos.line}, column {pos.column}) read "
-                f"as {state} by position"
+                _(
+                    "label {label!r} (line {line}, column {column}) read as {state} by position"
+                ).format(
+                    label=self._text(label.token), line=pos.line, column=pos.column, state=state
+                )
             )
             states.append(state)
         return states
@@ -813,9 +910,11 @@ class _Reader:
             (run,) = runs
             self._doubt(
                 run,
-                f"figure {figure} has only one pattern (on {self._lines(run)}); each figure "
-                "prints one for 魯 and one for 薛",
-                "include the whole figure in the passage",
+                _(
+                    "figure {figure} has only one pattern (on {lines}); each figure prints one "
+                    "for 魯 and one for 薛"
+                ).format(figure=figure, lines=self._lines(run)),
+                _("include the whole figure in the passage"),
             )
         with_half = [bool(r.halves) for r in runs]
         if len(runs) == 2 and with_half[0] != with_half[1]:
@@ -823,9 +922,11 @@ class _Reader:
             other = runs[with_half.index(True)]
             self._doubt(
                 run,
-                f"the pattern on {self._lines(run)} has no 半, but the other pattern of its figure "
-                f"(on {self._lines(other)}) has one",
-                "check the transcription against the edition: 半 may have been lost",
+                _(
+                    "the pattern on {lines} has no 半, but the other pattern of its figure (on "
+                    "{other}) has one"
+                ).format(lines=self._lines(run), other=self._lines(other)),
+                _("check the transcription against the edition: 半 may have been lost"),
             )
 
     def _doubt(self, run: _Run, reason: str, hint: str, option: str = "partial") -> None:
@@ -837,19 +938,24 @@ class _Reader:
         index = chain.index(divider)
         before = chain[index - 1]
         a, b = self.position(before.first), self.position(before.last)
-        where = (
-            f"line {a.line}, columns {a.column}-{b.column}"
-            if a.line == b.line
-            else (f"lines {a.line}-{b.line}")
-        )
+        if a.line == b.line:
+            where = _("line {line}, columns {first}-{last}").format(
+                line=a.line, first=a.column, last=b.column
+            )
+        else:
+            where = line_range(a.line, b.line, words=True)
         return self.error(
             divider.token.start,
-            f"{char_name(divider.token.value)} divides a run of strokes: the "
-            f"{len(before.strokes)} strokes before it ({where}) would be a pattern without a "
-            "label, and the strokes after it a pattern without its beginning",
-            "a sentence end does not stand inside a printed pattern; if the pattern goes on "
-            "after it, remove it; if the strokes before it are a pattern of their own, write its "
-            "label",
+            _(
+                "{name} divides a run of strokes: the {n} strokes before it ({where}) would be a "
+                "pattern without a label, and the strokes after it a pattern without its "
+                "beginning"
+            ).format(name=char_name(divider.token.value), n=len(before.strokes), where=where),
+            _(
+                "a sentence end does not stand inside a printed pattern; if the pattern goes on "
+                "after it, remove it; if the strokes before it are a pattern of their own, write "
+                "its label"
+            ),
             option="partial",
         )
 
@@ -888,7 +994,11 @@ class _Reader:
         unseen = "".join(c for c in label_text if c in lexer.INVISIBLE)
         if unseen:
             label_text = "".join(c for c in label_text if c not in lexer.INVISIBLE)
-            remarks.append(f"label {label_text!r} read through {_shown(unseen)}")
+            remarks.append(
+                _("label {label!r} read through {names}").format(
+                    label=label_text, names=_shown(unseen)
+                )
+            )
         return Found(
             score=score,
             label=label_text,
@@ -958,10 +1068,16 @@ def _check_unique(found: list[Found], source_name: str) -> None:
             continue
         if key in seen:
             raise ExtractError(
-                f"{source_name or 'the passage'} has two patterns for {f.score.state}鼓 in figure "
-                f"{f.score.figure} ({line_range(*seen[key].lines, words=True)} and "
-                f"{line_range(*f.lines, words=True)}); extract the "
-                "passage of one printing at a time"
+                _(
+                    "{source} has two patterns for {state}鼓 in figure {figure} ({first} and "
+                    "{second}); extract the passage of one printing at a time"
+                ).format(
+                    source=source_name or _("the passage"),
+                    state=f.score.state,
+                    figure=f.score.figure,
+                    first=line_range(*seen[key].lines, words=True),
+                    second=line_range(*f.lines, words=True),
+                )
             )
         seen[key] = f
 

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from drumscore import glyphs
 from drumscore.errors import NotationError
+from drumscore.i18n import _
 from drumscore.model import STATE_SPELLINGS, Position
 
 # --- the tables ---------------------------------------------------------------------------------
@@ -244,11 +245,11 @@ def _note(source: str, start: int) -> tuple[int, str]:
             return i, _NOTE_MARKUP.sub("", source[start + 1 : j])
     pos = position_of(start, line_starts_of(source))
     raise NotationError(
-        f"the note opened here is never closed: a {closer!r} is missing",
+        _("the note opened here is never closed: a {closer!r} is missing").format(closer=closer),
         text=source,
         line=pos.line,
         column=pos.column,
-        hint="hint: close the note, or remove the stray bracket.",
+        hint=_("hint: {hint}").format(hint=_("close the note, or remove the stray bracket.")),
     )
 
 
@@ -273,7 +274,7 @@ def header(source: str) -> dict[str, str]:
     fields: dict[str, str] = {}
     for line in source.splitlines():
         if line.startswith("#") and ":" in line:
-            key, _, value = line[1:].partition(":")
+            key, _colon, value = line[1:].partition(":")
             fields.setdefault(key.strip().casefold(), value.strip())
     return fields
 

@@ -11,6 +11,7 @@ from drumscore.corpus import edition_from_dict
 from drumscore.editions.extract import Extraction, line_range
 from drumscore.errors import CorpusError, ExtractError, InputFileError, OptionError
 from drumscore.files.reading import parse_toml, read_input_text
+from drumscore.i18n import _
 from drumscore.model import Dating
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -40,8 +41,11 @@ def kept_from(path: str | Path) -> Kept:
     except (InputFileError, CorpusError) as exc:
         reason = exc
         raise CorpusError(
-            f"-o {str(path)!r} exists but cannot be read as an edition file ({reason}), so its "
-            "counts, aliases and note cannot be kept; fix it, remove it, or choose another -o file"
+            _(
+                "-o {path!r} exists but cannot be read as an edition file ({reason}), so its "
+                "counts, aliases and note cannot be kept; fix it, remove it, or choose another "
+                "-o file"
+            ).format(path=str(path), reason=reason)
         ) from None
     return Kept(
         edition.id, edition.aliases, edition.note, tuple(data.get("count", ())), edition.date
@@ -74,21 +78,26 @@ def edition_toml(
 
     if not _ID.match(edition_id):
         raise OptionError(
-            f"edition id {edition_id!r} must be lower-case letters, digits and '-', "
-            "e.g. 'benyi-skqs'"
+            _(
+                "edition id {id!r} must be lower-case letters, digits and '-', e.g. 'benyi-skqs'"
+            ).format(id=edition_id)
         )
     unlabelled = [f for f in extraction.scores if not f.score.state]
     if unlabelled:
         where = line_range(*unlabelled[0].lines, words=True)
         raise ExtractError(
-            f"the pattern on {where} has no 魯鼓/薛鼓 label beside it, so it cannot go into "
-            "an edition file; list what was found to see it"
+            _(
+                "the pattern on {lines} has no 魯鼓/薛鼓 label beside it, so it cannot go into "
+                "an edition file; list what was found to see it"
+            ).format(lines=where)
         )
     doubtful = [f for f in extraction.scores if f.doubtful]
     if doubtful:
         raise ExtractError(
-            f"the reading is partial ({doubtful[0].doubts[0]}), so it cannot go into an "
-            "edition file; settle what is doubtful in the passage first"
+            _(
+                "the reading is partial ({doubt}), so it cannot go into an edition file; settle "
+                "what is doubtful in the passage first"
+            ).format(doubt=doubtful[0].doubts[0])
         )
     name = name or extraction.name
     prov = extraction.provenance

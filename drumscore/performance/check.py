@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from drumscore.errors import PerformanceError
+from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
 from drumscore.performance.heard import Performance
 from drumscore.timeline import Timeline
@@ -139,16 +140,27 @@ def check(performance: Performance, timeline: Timeline) -> Check:
     heard = performance.strokes
     if len(heard) < 2:
         raise PerformanceError(
-            f"performance {performance.path!r} holds {len(heard)} stroke; an even beat needs at "
-            "least 2 strokes"
+            ngettext(
+                "performance {path!r} holds {n} stroke; an even beat needs at least 2 strokes",
+                "performance {path!r} holds {n} strokes; an even beat needs at least 2 strokes",
+                len(heard),
+            ).format(path=performance.path, n=len(heard))
         )
     if len(heard) > FAR_LONGER * len(expected) + 4:
         passes = max(2, round(len(heard) / len(timeline.strokes)))
         raise PerformanceError(
-            f"repeats {timeline.repeats}: performance {performance.path!r} holds {len(heard)} "
-            f"strokes, far more than the {len(expected)} of {timeline.description}; if it plays "
-            f"the section {passes} times give {passes}, or check it against the section or score "
-            "it plays",
+            _(
+                "repeats {repeats}: performance {path!r} holds {n} strokes, far more than the "
+                "{expected} of {score}; if it plays the section {passes} times give {passes}, or "
+                "check it against the section or score it plays"
+            ).format(
+                repeats=timeline.repeats,
+                path=performance.path,
+                n=len(heard),
+                expected=len(expected),
+                score=timeline.description,
+                passes=passes,
+            ),
             option="repeats",
         )
     times = np.asarray([s.time for s in heard])
@@ -164,7 +176,7 @@ def check(performance: Performance, timeline: Timeline) -> Check:
         if best is None or cost < best[0]:
             best = (cost, pairs, candidate, swapped)
     assert best is not None
-    _, pairs, performance_named, swapped = best
+    _cost, pairs, performance_named, swapped = best
     return _measure(timeline, performance, performance_named, expected, pairs, swapped)
 
 
@@ -299,9 +311,15 @@ def _measure(
     matched = [(i, j) for i, j in pairs if i is not None and j is not None]  # both ints
     if len(matched) < 2:
         raise PerformanceError(
-            f"performance {performance.path!r}: only {len(matched)} of its {len(named)} strokes "
-            f"fit the strokes of {timeline.description}; check it against the score and section "
-            "it plays"
+            _(
+                "performance {path!r}: only {matched} of its {n} strokes fit the strokes of "
+                "{score}; check it against the score and section it plays"
+            ).format(
+                path=performance.path,
+                matched=len(matched),
+                n=len(named),
+                score=timeline.description,
+            )
         )
     heard = named.strokes
     ks = np.asarray([j for _, j in matched], dtype=np.float64)
@@ -309,8 +327,9 @@ def _measure(
     interval, start = (float(x) for x in np.polyfit(ks, ts, 1))
     if interval <= 0:
         raise PerformanceError(
-            f"performance {performance.path!r} does not keep a beat that fits "
-            f"{timeline.description}"
+            _("performance {path!r} does not keep a beat that fits {score}").format(
+                path=performance.path, score=timeline.description
+            )
         )
     first, last = _pace(ks, ts, interval)
     by_score: dict[int, int] = {j: i for i, j in matched}
@@ -352,7 +371,7 @@ def _pace(ks: np.ndarray, ts: np.ndarray, interval: float) -> tuple[float, float
     the fit turns back on itself."""
     if len(ks) < 3:
         return interval, interval
-    c2, c1, _ = np.polyfit(ks, ts, 2)
+    c2, c1, _c0 = np.polyfit(ks, ts, 2)
     first, last = c1 + 2 * c2 * ks[0], c1 + 2 * c2 * ks[-1]
     if first <= 0 or last <= 0:
         return interval, interval

@@ -14,6 +14,7 @@ import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError, require
 from drumscore.files.reading import open_input
+from drumscore.i18n import _
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.kit import Kit, builtin_kit
@@ -59,31 +60,35 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
     """
     if drums not in DRUM_METHODS:
         raise PerformanceError(
-            f"drums {drums!r} is not a way to tell the drums apart; use kit or split",
+            _("drums {drums!r} is not a way to tell the drums apart; use kit or split").format(
+                drums=drums
+            ),
             option="drums",
         )
     require(
         "librosa",
         extra="check",
-        needed="finding the strokes of a recording needs librosa",
+        needed=_("finding the strokes of a recording needs librosa"),
     )
     y, rate = _read(path)
     starts = onsets(y, rate)
     if len(starts) == 0:
         raise PerformanceError(
-            f"performance {str(path)!r} holds no strokes (no onsets found in "
-            f"{len(y) / rate:.1f} s of sound); give a recording of the drums, not silence"
+            _(
+                "performance {path!r} holds no strokes (no onsets found in {seconds:.1f} s of "
+                "sound); give a recording of the drums, not silence"
+            ).format(path=str(path), seconds=len(y) / rate)
         )
     spectra = stroke_spectra(y, rate, starts)
     notes: tuple[str, ...] = ()
     if drums == "kit":
         kit = kit or builtin_kit()
         named, doubtful = by_kit(spectra, kit, rate)
-        how = f"by the sound of the kit {kit.name!r}"
+        how = _("by the sound of the kit {kit!r}").format(kit=kit.name)
         swappable = False
     else:
         named, doubtful, notes = by_split(spectra, rate)
-        how = "by splitting the strokes in two groups by their brightness"
+        how = _("by splitting the strokes in two groups by their brightness")
         swappable = True
     strokes = tuple(
         HeardStroke(float(s) / rate, d, bool(q))
@@ -100,8 +105,10 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
             seconds = audio.frames / audio.samplerate
             if seconds > MAX_SECONDS:
                 raise PerformanceError(
-                    f"performance {shown} lasts {seconds / 60:,.1f} minutes, over the limit of "
-                    f"{MAX_SECONDS // 60} minutes; check it in parts"
+                    _(
+                        "performance {path} lasts {minutes:,.1f} minutes, over the limit of "
+                        "{limit} minutes; check it in parts"
+                    ).format(path=shown, minutes=seconds / 60, limit=MAX_SECONDS // 60)
                 )
             rate = audio.samplerate
             mono = _mono(audio)
@@ -109,11 +116,15 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
         if isinstance(exc, DrumscoreError):
             raise
         raise PerformanceError(
-            f"performance {shown} cannot be read as audio ({exc}); give a WAV, FLAC or OGG "
-            "recording, or a MIDI file (.mid)"
+            _(
+                "performance {path} cannot be read as audio ({reason}); give a WAV, FLAC or OGG "
+                "recording, or a MIDI file (.mid)"
+            ).format(path=shown, reason=exc)
         ) from None
     if not np.all(np.isfinite(mono)):
-        raise PerformanceError(f"performance {shown} holds invalid (NaN or infinite) samples")
+        raise PerformanceError(
+            _("performance {path} holds invalid (NaN or infinite) samples").format(path=shown)
+        )
     return mono, int(rate)
 
 
@@ -286,7 +297,7 @@ def kit_spectra(kit: Kit, rate: int) -> tuple[list[Drum], np.ndarray]:
         for layer in kit.voice(drum).layers:
             for sample in layer.samples:
                 mono = sample.data.mean(axis=1)
-                start, _ = _refine(mono, 0, min(len(mono), rate // 20), rate)
+                start, _peak = _refine(mono, 0, min(len(mono), rate // 20), rate)
                 spectra.append(stroke_spectra(mono, rate, np.asarray([start]))[0])
                 drums.append(drum)
     return drums, np.asarray(spectra)
@@ -320,7 +331,7 @@ def by_split(spectra: np.ndarray, rate: int) -> tuple[list[Drum], list[bool], tu
     value = np.log(np.maximum(centroids(spectra, rate), 1.0))
     n = len(value)
     if n < 2 or float(np.ptp(value)) == 0.0:
-        note = "the strokes all sound alike: the split cannot tell the drums apart"
+        note = _("the strokes all sound alike: the split cannot tell the drums apart")
         return [Drum.GU] * n, [True] * n, (note,)
     order = np.sort(value)
     prefix = np.cumsum(order)
@@ -338,8 +349,10 @@ def by_split(spectra: np.ndarray, rate: int) -> tuple[list[Drum], list[bool], tu
     notes: tuple[str, ...] = ()
     if half < 2 * spread:
         notes = (
-            "the strokes do not fall into two clearly different sounds: every drum named "
-            "is doubtful",
+            _(
+                "the strokes do not fall into two clearly different sounds: every drum named "
+                "is doubtful"
+            ),
         )
         return named, [True] * n, notes
     return named, [bool(abs(v - middle) < 0.3 * half) for v in value], notes

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from drumscore.errors import PerformanceError
 from drumscore.files.reading import read_input
+from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
@@ -27,8 +28,10 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
         messages = list(midi)  # merged tracks, times in seconds
     except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError) as exc:
         raise PerformanceError(
-            f"performance {str(path)!r} cannot be read as a MIDI file ({exc}); give a Standard "
-            "MIDI File (.mid) or a recording (.wav, .flac, .ogg)"
+            _(
+                "performance {path!r} cannot be read as a MIDI file ({reason}); give a Standard "
+                "MIDI File (.mid) or a recording (.wav, .flac, .ogg)"
+            ).format(path=str(path), reason=exc)
         ) from None
     drums = {midimap.pi_note: Drum.PI, midimap.gu_note: Drum.GU}
     now = 0.0
@@ -43,7 +46,7 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
             others[msg.note] += 1
         else:
             strokes.append(HeardStroke(now, drum))
-    mapping = f"MIDI notes {midimap.pi_note},{midimap.gu_note}"
+    mapping = _("MIDI notes {pi},{gu}").format(pi=midimap.pi_note, gu=midimap.gu_note)
     if not strokes:
         found = ", ".join(
             f"{note} {GM_DRUM_NAMES.get(note, '')}".rstrip() + f" ×{n}"
@@ -53,18 +56,27 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
         if found:
             two = ",".join(str(n) for n, _ in others.most_common(2))
             raise PerformanceError(
-                f"midi_notes {pair} finds no note of 鼙 or 鼓 in performance {str(path)!r}; it "
-                f"holds notes {found}: give the notes its drums play, 鼙 first, such as {two}",
+                _(
+                    "midi_notes {pair} finds no note of 鼙 or 鼓 in performance {path!r}; it holds "
+                    "notes {found}: give the notes its drums play, 鼙 first, such as {two}"
+                ).format(pair=pair, path=str(path), found=found, two=two),
                 option="midi_notes",
             )
         raise PerformanceError(
-            f"performance {str(path)!r} holds no notes at all: there is nothing to check; give "
-            "the MIDI file of a performance, or its recording"
+            _(
+                "performance {path!r} holds no notes at all: there is nothing to check; give the "
+                "MIDI file of a performance, or its recording"
+            ).format(path=str(path))
         )
     notes: tuple[str, ...] = ()
     if others:
         ignored = sum(others.values())
         keys = ", ".join(str(n) for n in sorted(others))
-        notes = (f"{ignored} notes on other keys ({keys}) left out",)
+        left_out = ngettext(
+            "{n} note on other keys ({keys}) left out",
+            "{n} notes on other keys ({keys}) left out",
+            ignored,
+        )
+        notes = (left_out.format(n=ignored, keys=keys),)
     strokes.sort(key=lambda s: s.time)
     return Performance(str(path), "midi", tuple(strokes), now, mapping, notes=notes)

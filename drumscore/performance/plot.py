@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 
+from drumscore.i18n import _, language, speaking
 from drumscore.model import Drum
 from drumscore.performance.check import Check
 from drumscore.render.plot import COLOURS, drawn
@@ -20,8 +21,45 @@ def plot_check(result: Check, fmt: str = "png") -> bytes:
     """The check drawn as PNG or SVG bytes: a marker per stroke of the score at its offset (ms)
     from the fitted beat, in the shape of the drum the score asks for (○ 鼙, □ 鼓), filled red
     where the other drum was heard; on the line, a cross for a missed stroke and a grey triangle
-    where an extra one was heard. matplotlib's global state is left as it was."""
-    return drawn(fmt, lambda cjk: _draw(result, fmt, cjk))
+    where an extra one was heard. matplotlib's global state is left as it was.
+
+    The text is in the reader's language, or in English when no CJK font is found (Chinese
+    would be drawn as empty boxes)."""
+    return drawn(fmt, lambda cjk: _in_drawable_language(result, fmt, cjk))
+
+
+def _in_drawable_language(result: Check, fmt: str, cjk: str | None) -> bytes:
+    with speaking(language() if cjk else "en"):
+        return _draw(result, fmt, cjk)
+
+
+def labels(result: Check, cjk: str | None) -> dict[str, str]:
+    """The text of the picture, in the current language: its axes and its title (the figures,
+    then what each mark means)."""
+    if cjk:
+        xlabel = _("stroke of the score (間若一: the line is the even beat)")
+    else:
+        xlabel = _("stroke of the score")
+    figures = _(
+        "{tempo:.2f} strokes a minute; |offset| mean {mean:.1f} ms, largest {largest:.1f} ms; "
+        "missed {missed}, extra {extra}, wrong drum {wrong}"
+    ).format(
+        tempo=result.tempo_bpm,
+        mean=result.mean_abs_ms,
+        largest=abs(result.largest.offset_ms or 0),
+        missed=len(result.missing),
+        extra=len(result.extra),
+        wrong=len(result.wrong),
+    )
+    marks = _(
+        "circle = pi (small drum), square = gu (big drum), filled red = the other drum heard, "
+        "x = missed, triangle = extra (where heard)"
+    )
+    return {
+        "xlabel": xlabel,
+        "ylabel": _("offset from the even beat (ms; + late)"),
+        "title": f"{figures}\n{marks}",
+    }
 
 
 def _draw(result: Check, fmt: str, cjk: str | None) -> bytes:
@@ -60,16 +98,10 @@ def _draw(result: Check, fmt: str, cjk: str | None) -> bytes:
         ax.scatter(xs, [0] * len(xs), marker="^", s=size, c=EXTRA_COLOUR, zorder=3)
     ax.set_xlim(0, count + 1)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("stroke of the score" + (" (間若一: the line is the even beat)" if cjk else ""))
-    ax.set_ylabel("offset from the even beat (ms; + late)")
-    ax.set_title(
-        f"{result.tempo_bpm:.2f} strokes a minute; |offset| mean {result.mean_abs_ms:.1f} ms, "
-        f"largest {abs(result.largest.offset_ms or 0):.1f} ms; missed {len(missed)}, "
-        f"extra {len(result.extra)}, wrong drum {len(result.wrong)}\n"
-        "circle = pi (small drum), square = gu (big drum), filled red = the other drum heard, "
-        "x = missed, triangle = extra (where heard)",
-        fontsize=8,
-    )
+    text = labels(result, cjk)
+    ax.set_xlabel(text["xlabel"])
+    ax.set_ylabel(text["ylabel"])
+    ax.set_title(text["title"], fontsize=8)
     for spine in ("top", "right"):
         ax.spines[spine].set_visible(False)
     fig.tight_layout()

@@ -1,5 +1,6 @@
 import pytest
 
+from drumscore import i18n
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.corpus import resolve
 from drumscore.errors import NotationError, ScoreNotFoundError
@@ -65,3 +66,29 @@ def test_unknown_score():
 def test_bad_notation():
     with pytest.raises(NotationError):
         resolve("○□x")
+
+
+@pytest.mark.parametrize(
+    ("language", "moved", "only"),
+    [
+        (
+            "en",
+            "半 moved: after stroke 1 in A, after stroke 2 in B",
+            "半 only in A, after stroke 1",
+        ),
+        (
+            "zh_Hant",
+            "「半」移動了：A 在第 1 擊之後，B 在第 2 擊之後",
+            "只有 A 有「半」，在第 1 擊之後",
+        ),
+        (
+            "zh_Hans",
+            "「半」移动了：A 在第 1 击之后，B 在第 2 击之后",
+            "只有 A 有「半」，在第 1 击之后",
+        ),
+    ],
+)
+def test_where_half_stands_is_said_in_the_readers_language(language, moved, only):
+    with i18n.speaking(language):
+        assert compare(resolve("○半□○"), resolve("○□半○")).describe_half() == moved
+        assert compare(resolve("○半□○"), resolve("○□○")).describe_half() == only

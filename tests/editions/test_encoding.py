@@ -1,6 +1,7 @@
 import pytest
 from sourcefiles import SOURCES
 
+from drumscore import i18n
 from drumscore.editions.encoding import decode
 from drumscore.editions.extract import extract
 from drumscore.errors import EncodingError
@@ -62,3 +63,16 @@ def test_codecs_that_are_not_text_encodings(name):
 def test_wrong_explicit_encoding():
     with pytest.raises(EncodingError, match="not valid"):
         decode("魯鼓○□".encode("gb18030") + b"\xff\xff", "utf-8")
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh_Hant", "這個段落 是二進位檔案（含有 NUL 位元組），不是文字段落"),
+        ("zh_Hans", "这个段落 是二进制文件（含有 NUL 字节），不是文本段落"),
+    ],
+)
+def test_binary_is_refused_in_chinese(language, expected):
+    with i18n.speaking(language), pytest.raises(EncodingError) as info:
+        decode(b"\x00\x01\x02 not text")
+    assert str(info.value) == expected

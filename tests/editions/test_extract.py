@@ -5,6 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sourcefiles import source_text
 
+from drumscore import i18n
 from drumscore.editions.extract import extract, line_range, parse_glyph_options
 from drumscore.errors import DrumscoreError, ExtractError, NotationError, OptionError
 
@@ -338,3 +339,84 @@ def test_sentence_end_after_prose_strokes_before_a_pattern():
     """口。 before a pattern is prose and a stop, not a divider of the pattern after it."""
     found = extract("口。○□○○半○□○魯鼓○□○○半○□○薛鼓")
     assert [f.score.pattern.notation for f in found.scores] == ["○□○○半○□○", "○□○○半○□○"]
+
+
+# --- in the readers' languages -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("zh_TW.UTF-8", ["找不到鼓譜", "錄文遺失了這些圖形", "第 5 行第 9 欄", "4 個標目"]),
+        ("zh_CN.UTF-8", ["找不到鼓谱", "录文丢失了这些图形", "第 5 行第 9 列", "4 个标目"]),
+    ],
+)
+def test_a_transcription_that_lost_the_shapes_is_refused_in_chinese(cli, monkeypatch, lang, words):
+    monkeypatch.setenv("LANG", lang)
+    code, out, err = cli("extract", "tests/sources/KR1d0052_041_禮記(TLS).txt")
+    assert code == 2 and out == ""
+    assert "Traceback" not in err and "no drum notation" not in err
+    for word in words:
+        assert word in err, (word, err)
+    # the source's labels are quoted as printed, in traditional characters in both
+    assert "魯鼓" in err and "「半」" in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "error", "hint"),
+    [
+        (
+            "zh_TW.UTF-8",
+            "鼓譜旁有不明符號 '●'",
+            "提示：若它是一擊，請把這個符號對應到擊：●=○（鼙）",
+        ),
+        (
+            "zh_CN.UTF-8",
+            "鼓谱旁有不明符号 '●'",
+            "提示：若它是一击，请把这个符号映射到击：●=○（鼙）",
+        ),
+    ],
+)
+def test_an_unknown_glyph_is_refused_in_chinese_with_its_hint(
+    cli, monkeypatch, tmp_path, lang, error, hint
+):
+    path = tmp_path / "glyph.txt"
+    path.write_text("魯鼓○□○●○半○□○\n薛鼓○□○半○□\n", encoding="utf-8")
+    monkeypatch.setenv("LANG", lang)
+    code, _, err = cli("extract", path)
+    assert code == 2
+    assert error in err and hint in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("zh_TW.UTF-8", "--glyph 'ab' 不是 X=○ 或 X=□ 的形式（一個字元"),
+        ("zh_CN.UTF-8", "--glyph 'ab' 不是 X=○ 或 X=□ 的形式（一个字符"),
+    ],
+)
+def test_a_parameter_error_in_chinese_still_starts_with_the_flag(
+    cli, monkeypatch, tmp_path, lang, expected
+):
+    path = tmp_path / "p.txt"
+    path.write_text("魯鼓○□○○半○□○\n薛鼓○□○半○□○\n", encoding="utf-8")
+    monkeypatch.setenv("LANG", lang)
+    code, _, err = cli("extract", path, "--glyph", "ab")
+    assert code == 2
+    assert expected in err
+
+
+def test_doubts_remarks_and_what_was_read_through_speak_the_language():
+    """A partial reading in 繁體中文: the doubt, the summary of line breaks and notes; the kinds
+    in the data stay English."""
+    with i18n.speaking("zh_Hant"):
+        found = extract("○□○○\n半○□○（注）○魯鼓", partial=True)
+        (f,) = found.scores
+        summary = f.joined_summary()
+        doubts = f.doubts
+    assert summary == "1 處換行、1 則注"
+    assert [j.kind for j in f.joined] == ["line break"]
+    assert len(doubts) == 1 and doubts[0].startswith("第 1 圖只有一個鼓譜（在第 1-2 行）")
+    with i18n.speaking("zh_Hans"):
+        assert line_range(3, 5, words=True) == "第 3-5 行"
+        assert line_range(3, 5) == "3-5"  # the data edition files hold

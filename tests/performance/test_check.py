@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from drumscore import i18n
 from drumscore.corpus import resolve
 from drumscore.errors import PerformanceError
 from drumscore.model import Drum
@@ -125,3 +126,16 @@ def test_a_performance_far_longer_than_the_score_is_refused():
 def test_a_performance_of_another_pattern_is_refused_when_nothing_fits():
     with pytest.raises(PerformanceError, match="fit the strokes"):
         check(performance([0.0, 1.0], [Drum.PI] * 2), arrange(resolve("□")))
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh_Hant", "只有 1 擊；要求出均勻的節拍，至少須有 2 擊"),
+        ("zh_Hans", "只有 1 击；要求出均匀的节拍，至少需要 2 击"),
+    ],
+)
+def test_a_single_stroke_is_refused_in_chinese(language, expected):
+    with i18n.speaking(language), pytest.raises(PerformanceError) as info:
+        check(performance([1.0], [Drum.PI]), arrange(resolve("lu")))
+    assert expected in str(info.value)

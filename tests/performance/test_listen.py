@@ -114,3 +114,22 @@ def test_an_unknown_way_of_telling_the_drums_is_refused(tmp_path):
     with pytest.raises(PerformanceError) as info:
         listen.read_audio(tmp_path / "take.wav", drums="pitch")
     assert info.value.option == "drums"
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("zh_TW.UTF-8", "中沒有擊（在 1.0 秒的聲音中找不到起音）；請給出擊鼓的錄音，而不是靜音"),
+        ("zh_CN.UTF-8", "中没有击（在 1.0 秒的声音中找不到起音）；请给出击鼓的录音，而不是静音"),
+        ("C.UTF-8", "holds no strokes (no onsets found in 1.0 s of sound)"),
+    ],
+)
+def test_a_silent_recording_is_refused_in_the_readers_language(
+    cli, monkeypatch, tmp_path, lang, expected
+):
+    path = tmp_path / "silence.wav"
+    sf.write(path, np.zeros((RATE, 2), np.float32), RATE)
+    monkeypatch.setenv("LANG", lang)
+    code, out, err = cli("check", path, "lu")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert expected in err and "silence.wav" in err

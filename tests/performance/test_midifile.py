@@ -3,6 +3,7 @@
 import mido
 import pytest
 
+from drumscore import i18n
 from drumscore.errors import PerformanceError
 from drumscore.model import Drum
 from drumscore.performance.midifile import read_midi
@@ -67,3 +68,26 @@ def test_other_notes_only_are_named_with_a_map_to_try(tmp_path):
         read_midi(path)
     assert info.value.option == "midi_notes"
     assert "38 Acoustic Snare ×2" in str(info.value) and "38,36" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh_Hant", "中完全沒有音符，沒有可檢查的內容"),
+        ("zh_Hans", "中完全没有音符，没有可检查的内容"),
+    ],
+)
+def test_a_file_with_no_notes_is_refused_in_chinese(tmp_path, language, expected):
+    path = save(tmp_path / "empty.mid", [mido.MetaMessage("end_of_track", time=0)])
+    with i18n.speaking(language), pytest.raises(PerformanceError) as info:
+        read_midi(path)
+    assert str(info.value).startswith("演奏 ")
+    assert expected in str(info.value)
+
+
+def test_other_notes_left_out_are_counted_in_chinese(tmp_path):
+    path = save(tmp_path / "t.mid", [hit(PI, 0), hit(GU, 480), hit(38, 0), hit(38, 480)])
+    with i18n.speaking("zh_Hans"):
+        performance = read_midi(path)
+    assert performance.notes == ("略去其他音高（38）上的 2 个音符",)
+    assert performance.how == f"MIDI 音符 {PI},{GU}"

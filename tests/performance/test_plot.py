@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from drumscore import i18n
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.model import Drum
@@ -14,6 +15,7 @@ from drumscore.timeline import arrange
 pytest.importorskip("matplotlib")
 
 from drumscore.performance.plot import plot_check
+from drumscore.render import plot as render_plot
 
 
 def result():
@@ -43,3 +45,44 @@ def test_a_format_it_cannot_draw_is_refused():
     with pytest.raises(OptionError) as info:
         plot_check(result(), "jpg")
     assert info.value.option == "plot"
+
+
+@pytest.fixture
+def texts(monkeypatch):
+    """What the picture writes: every string passed to the axes' title and labels."""
+    from matplotlib.axes import Axes
+
+    said: dict[str, str] = {}
+    for name in ("set_title", "set_xlabel", "set_ylabel"):
+        original = getattr(Axes, name)
+
+        def record(ax, text, *args, _name=name, _original=original, **kwargs):
+            said[_name] = text
+            return _original(ax, text, *args, **kwargs)
+
+        monkeypatch.setattr(Axes, name, record)
+    return said
+
+
+def test_the_title_and_axes_speak_traditional_chinese(texts):
+    if render_plot.cjk_font() is None:
+        pytest.skip("no CJK font (fonts-noto-cjk) to draw Chinese with")
+    checked = result()
+    with i18n.speaking("zh_Hant"):
+        png = plot_check(checked, "png")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    figures, marks = texts["set_title"].split("\n")
+    assert figures.startswith(f"每分鐘 {checked.tempo_bpm:.2f} 擊；|偏差| 平均 ")
+    assert figures.endswith("漏擊 1，多擊 1，錯鼓 0")
+    assert marks.startswith("圓 = 鼙（小鼓），方 = 鼓（大鼓），紅色實心")
+    assert texts["set_xlabel"] == "鼓譜的第幾擊（間若一：橫線即均勻的節拍）"
+    assert texts["set_ylabel"] == "與均勻節拍的偏差（毫秒；+ 為偏晚）"
+
+
+def test_without_a_cjk_font_the_picture_speaks_english_not_empty_boxes(texts, monkeypatch):
+    monkeypatch.setattr(render_plot, "cjk_font", lambda: None)
+    with i18n.speaking("zh_Hant"):
+        plot_check(result(), "svg")
+        assert i18n.language() == "zh_Hant"  # the reader's language again after the drawing
+    assert "strokes a minute" in texts["set_title"] and "missed 1" in texts["set_title"]
+    assert texts["set_xlabel"] == "stroke of the score"
