@@ -210,3 +210,42 @@ def test_help_in_simplified_chinese(monkeypatch, cli):
     assert code == 0
     assert out.startswith("用法：drumscore")
     assert "显示此说明后退出" in out
+
+
+def test_no_module_that_translates_binds_the_name_underscore():
+    """`_` bound anywhere in a module that imports it from drumscore.i18n (a throwaway in an
+    unpacking, a loop) hides the translation and fails when the message is made."""
+    import ast
+
+    bound = []
+    for path in sorted((ROOT / "drumscore").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports_it = any(
+            isinstance(node, ast.ImportFrom)
+            and node.module == "drumscore.i18n"
+            and any(alias.name == "_" and alias.asname is None for alias in node.names)
+            for node in tree.body
+        )
+        if not imports_it:
+            continue
+        # a comprehension's own names stay inside it: harmless unless it translates too
+        harmless = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+                calls = [
+                    n
+                    for n in ast.walk(node)
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_"
+                ]
+                if not calls:
+                    for generator in node.generators:
+                        harmless |= {id(n) for n in ast.walk(generator.target)}
+        for node in ast.walk(tree):
+            stored = (
+                isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store)
+            )
+            if (stored and id(node) not in harmless) or (
+                isinstance(node, ast.arg) and node.arg == "_"
+            ):
+                bound.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not bound, bound
