@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drumscore.apparatus.align import Apparatus, Place
+from drumscore.i18n import speaking
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +122,11 @@ def groups(a: Apparatus) -> Groups:
 def groups_data(g: Groups) -> dict:
     """JSON-ready: the places with the editions sharing each reading, the matrix, the merges,
     the tree and the editions that read alike."""
+    with speaking("en"):  # data: its words in English, whatever the reader speaks
+        return _groups_data(g)
+
+
+def _groups_data(g: Groups) -> dict:
     return {
         "score": g.apparatus.key,
         "summary": g.apparatus.summary,

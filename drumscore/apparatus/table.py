@@ -7,6 +7,7 @@ import io
 from collections.abc import Sequence
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
+from drumscore.i18n import speaking
 
 
 def column_label(a: Apparatus, index: int) -> str:
@@ -90,6 +91,11 @@ def summary_data(a: Apparatus) -> dict:
 
 def apparatus_data(a: Apparatus) -> dict:
     """One score's apparatus: witnesses, the alignment table, places, notes, count checks."""
+    with speaking("en"):  # data: its words in English, whatever the reader speaks
+        return _apparatus_data(a)
+
+
+def _apparatus_data(a: Apparatus) -> dict:
     labels = [column_label(a, k) for k in range(len(a.columns))]
     return {
         "score": a.key,
@@ -151,6 +157,11 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
     row of column labels, a row of sections, a row of place numbers, then one row per witness,
     a text known only from a note among them), the two numbers of each score, and the places
     (one row per reading)."""
+    with speaking("en"):  # data: its words in English, whatever the reader speaks
+        return _csv_text(apparatuses)
+
+
+def _csv_text(apparatuses: Sequence[Apparatus]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for a in apparatuses:

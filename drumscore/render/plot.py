@@ -12,6 +12,7 @@ from typing import Any
 
 from drumscore.analysis.compare import Comparison
 from drumscore.errors import OptionError, require
+from drumscore.i18n import _, ngettext, speaking
 from drumscore.model import Drum, Score, Section
 
 FORMATS = {".png": "png", ".svg": "svg"}
@@ -36,12 +37,16 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
 
 def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
     """What `draw` makes of the CJK font found (None: romanise), with that font set for this
-    drawing only; `fmt` (png or svg) and matplotlib checked first, as every plot needs."""
+    drawing only; `fmt` (png or svg) and matplotlib checked first, as every plot needs. The
+    words are in the reader's language, or in English where no CJK font can draw Chinese."""
     if fmt not in FORMATS.values():
         raise OptionError(
-            f"plot format {fmt!r} is not one drumscore draws; use png or svg", option="plot"
+            _("plot format {format!r} is not one drumscore draws; use png or svg").format(
+                format=fmt
+            ),
+            option="plot",
         )
-    require("matplotlib", extra="plot", needed="plotting needs matplotlib", option="plot")
+    require("matplotlib", extra="plot", needed=_("plotting needs matplotlib"), option="plot")
     import matplotlib
 
     cjk = cjk_font()
@@ -49,6 +54,9 @@ def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
     if cjk:
         fonts["font.sans-serif"] = [cjk, "DejaVu Sans"]
     with matplotlib.rc_context(fonts):
+        if cjk is None:
+            with speaking("en"):
+                return draw(cjk)
         return draw(cjk)
 
 
@@ -104,10 +112,11 @@ def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
     ax.set_ylim(-0.8, 1.8)
     ax.set_xlim(*_axis_limits(len(columns)))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("stroke (aligned; an even beat, 間若一)" if cjk else "stroke (aligned)")
+    ax.set_xlabel(_("stroke (aligned; an even beat, 間若一)") if cjk else "stroke (aligned)")
     ax.set_title(
-        f"differences: {comparison.distance} (highlighted); circle = pi (small drum), "
-        "square = gu (big drum)",
+        _(
+            "differences: {count} (highlighted); circle = pi (small drum), square = gu (big drum)"
+        ).format(count=comparison.distance),
         fontsize=9,
     )
     for spine in ("top", "right", "left"):
@@ -155,5 +164,8 @@ def _name(score: Score, cjk: str | None, side: str) -> str:
     long notation is cut to its start and its stroke count, so the label fits the picture."""
     name = score.key if cjk or score.edition_id else "notation"
     if len(name) > LABEL_CHARACTERS:
-        name = f"{name[: LABEL_CHARACTERS - 12]}… ({len(score.pattern):,} strokes)"
+        strokes = len(score.pattern)
+        name = ngettext(
+            "{start}… ({count:,} stroke)", "{start}… ({count:,} strokes)", strokes
+        ).format(start=name[: LABEL_CHARACTERS - 12], count=strokes)
     return f"{side}: {name}"
