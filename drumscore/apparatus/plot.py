@@ -21,6 +21,7 @@ from drumscore.render.plot import drawn
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
 PLACE_COLOUR = "#f2d45c"
@@ -102,10 +103,18 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
 
 def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
     """The apparatus of each score drawn one above the other, as PNG or SVG bytes."""
-    return drawn(fmt, lambda cjk: _figure(apparatuses, fmt, cjk))
+    return drawn(fmt, lambda cjk: _saved(figure(apparatuses, cjk), fmt))
 
 
-def _figure(apparatuses: Sequence[Apparatus], fmt: str, cjk: str | None) -> bytes:
+def _saved(fig: Figure, fmt: str) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, facecolor="white")
+    return buffer.getvalue()
+
+
+def figure(apparatuses: Sequence[Apparatus], cjk: str | None) -> Figure:
+    """The matplotlib figure of plot_apparatus, its words in Chinese characters when a CJK font
+    (`cjk`) can draw them; to be drawn inside render.plot.drawn, which sets that font."""
     from matplotlib.figure import Figure
 
     columns = max(len(a.columns) for a in apparatuses)
@@ -128,6 +137,4 @@ def _figure(apparatuses: Sequence[Apparatus], fmt: str, cjk: str | None) -> byte
     )
     fig.text(0.01, 0.003, caption, fontsize=7, color="#444444", va="bottom")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, facecolor="white")
-    return buffer.getvalue()
+    return fig
