@@ -10,14 +10,13 @@ settings are changed only while drawing (render.plot.drawn).
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drumscore.apparatus.align import HALF, Apparatus
 from drumscore.apparatus.table import column_label
 from drumscore.i18n import _
-from drumscore.render.plot import drawn
+from drumscore.render.plot import drawn, saved
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -103,13 +102,7 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
 
 def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
     """The apparatus of each score drawn one above the other, as PNG or SVG bytes."""
-    return drawn(fmt, lambda cjk: _saved(figure(apparatuses, cjk), fmt))
-
-
-def _saved(fig: Figure, fmt: str) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, facecolor="white")
-    return buffer.getvalue()
+    return drawn(fmt, lambda cjk: saved(figure(apparatuses, cjk), fmt, facecolor="white"))
 
 
 def figure(apparatuses: Sequence[Apparatus], cjk: str | None) -> Figure:

@@ -8,12 +8,15 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drumscore.analysis.compare import Comparison
 from drumscore.errors import OptionError, require
 from drumscore.i18n import _, ngettext, speaking
 from drumscore.model import Drum, Score, Section
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FORMATS = {".png": "png", ".svg": "svg"}
 CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
@@ -32,7 +35,7 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
     matplotlib's global state (its backend, its rcParams) is left as it was: the figure is made
     without pyplot, and the fonts are set for this drawing only.
     """
-    return drawn(fmt, lambda cjk: _draw(comparison, fmt, cjk))
+    return drawn(fmt, lambda cjk: saved(comparison_figure(comparison, cjk), fmt))
 
 
 def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
@@ -60,7 +63,16 @@ def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
         return draw(cjk)
 
 
-def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
+def saved(fig: Figure, fmt: str, **options: Any) -> bytes:
+    """A figure as PNG or SVG bytes."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, **options)
+    return buffer.getvalue()
+
+
+def comparison_figure(comparison: Comparison, cjk: str | None) -> Figure:
+    """The matplotlib figure of plot_comparison, its words in Chinese characters when a CJK font
+    (`cjk`) can draw them; to be drawn inside `drawn`, which sets that font."""
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
@@ -122,9 +134,7 @@ def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
     for spine in ("top", "right", "left"):
         ax.spines[spine].set_visible(False)
     fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt)
-    return buffer.getvalue()
+    return fig
 
 
 def _axis_limits(columns: int) -> tuple[int, int]:
