@@ -119,10 +119,11 @@ def groups(a: Apparatus) -> Groups:
     return Groups(a, sigla, matrix, average_linkage(sigla, distance))
 
 
-def groups_data(g: Groups) -> dict:
+def groups_data(g: Groups, language: str = "en") -> dict:
     """JSON-ready: the places with the editions sharing each reading, the matrix, the merges,
-    the tree and the editions that read alike."""
-    with speaking("en"):  # data: its words in English, whatever the reader speaks
+    the tree and the editions that read alike; its words in English unless `language` is given
+    (as apparatus_data)."""
+    with speaking(language):
         return _groups_data(g)
 
 

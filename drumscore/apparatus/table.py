@@ -89,9 +89,12 @@ def summary_data(a: Apparatus) -> dict:
     return {"places": len(a.parting), "reported": len(a.reports), "text": a.summary}
 
 
-def apparatus_data(a: Apparatus) -> dict:
-    """One score's apparatus: witnesses, the alignment table, places, notes, count checks."""
-    with speaking("en"):  # data: its words in English, whatever the reader speaks
+def apparatus_data(a: Apparatus, language: str = "en") -> dict:
+    """One score's apparatus: witnesses, the alignment table, places, notes, count checks.
+
+    Its words (summary, labels, descriptions) are English, as in every file drumscore writes,
+    whatever the reader speaks; a page for readers of another catalog passes its `language`."""
+    with speaking(language):
         return _apparatus_data(a)
 
 

@@ -26,3 +26,13 @@ def test_json_and_csv_stay_english_when_the_reader_speaks_chinese():
     added = next(p for p in data["places"] if p["label"] == "after 21")
     assert added["variants"][0]["description"] == "adds □○"
     assert "reported in yishu" in table
+
+
+def test_a_page_in_another_language_asks_for_its_words():
+    (lu2,) = collate(scores=[(2, "魯")])
+    data = apparatus_data(lu2, language="zh_Hans")
+    n = len(lu2.parting)
+    assert data["summary"]["text"] == f"{n} 处刊本相异；1 条异文出自注文"
+    added = next(p for p in data["places"] if p["label"] == "第 21 击之后")
+    assert added["variants"][0]["description"] == "多出 □○"
+    assert i18n.language() == "en"  # the reader's language is left as it was
