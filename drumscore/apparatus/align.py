@@ -27,6 +27,7 @@ from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes,
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
+from drumscore.i18n import N_, _, ngettext
 from drumscore.model import (
     SECTION_ORDER,
     STATE_SLUGS,
@@ -90,7 +91,9 @@ class Witness:
     def described(self) -> str:
         """Who the witness is, for a key of sigla: its name, or who reports it and how."""
         if self.reported:
-            return f"reported in {self.reported_by}: 「{self.quote}」"
+            return _("reported in {edition}: 「{quote}」").format(
+                edition=self.reported_by, quote=self.quote
+            )
         return self.name
 
 
@@ -130,6 +133,41 @@ class Run:
 
 
 @dataclass(frozen=True, slots=True)
+class Where:
+    """Where a place stands, for a reader: base strokes `first` to `last` ("strokes"), the point
+    "after" or "before" base stroke `first`, or a place of 半 alone ("half")."""
+
+    kind: str
+    first: int = 0
+    last: int = 0
+
+    def __str__(self) -> str:
+        """`11`, `11–12`, `after 21`, `before 1`, `半`, in the current language."""
+        if self.kind == "half":
+            return HALF
+        if self.kind == "after":
+            return _("after {stroke}").format(stroke=self.first)
+        if self.kind == "before":
+            return _("before {stroke}").format(stroke=self.first)
+        return str(Run("", self.first, self.last))
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """How a reading differs from the lemma at one place: the two texts, the base's run the
+    place falls in, and where the reading's 半 stands (after base stroke `half`) when it moves.
+    Written out, in the current language, by `str` (see _describe)."""
+
+    lemma: str
+    reading: str
+    run: Run | None = None
+    half: int | None = None
+
+    def __str__(self) -> str:
+        return _describe(self.lemma, self.reading, self.run, self.half)
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """A reading known from a note: the text the note names, the edition printing it, the note."""
 
@@ -138,7 +176,9 @@ class Report:
     quote: str
 
     def __str__(self) -> str:
-        return f"{self.siglum} (reported in {self.reported_by}: 「{self.quote}」)"
+        return _("{siglum} (reported in {edition}: 「{quote}」)").format(
+            siglum=self.siglum, edition=self.reported_by, quote=self.quote
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +192,18 @@ class Variant:
 
     text: str
     sigla: tuple[str, ...]
-    description: str = ""
+    change: Change | None = None
     reports: tuple[Report, ...] = ()
     #: How many of the sigla (the last ones) are texts known from notes.
     follow: int = 0
     #: The earliest dated printed edition with this reading, and its date ("" when none is dated).
     first: str = ""
     first_date: str = ""
+
+    @property
+    def description(self) -> str:
+        """How this reading differs from the lemma, in the current language ("" for the lemma)."""
+        return str(self.change) if self.change is not None else ""
 
     @property
     def shown(self) -> str:
@@ -176,17 +221,22 @@ class Place:
 
     `position` is the number of the first base stroke at the place, or for strokes only some
     witnesses add, the number of the base stroke they precede (len(base) + 1 at the end);
-    `label` writes it for a reader (`11`, `11–12`, `before 12`, `半`).
+    `where` says where it stands, and `label` writes it for a reader (`11`, `11–12`,
+    `before 12`, `半`).
     """
 
     start: int
     stop: int
     position: int
-    label: str
+    where: Where
     section: Section | None
     lemma: Variant
     variants: tuple[Variant, ...]
     run: Run | None = None
+
+    @property
+    def label(self) -> str:
+        return str(self.where)
 
     @property
     def section_name(self) -> str:
@@ -209,13 +259,18 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class WitnessNote:
-    """A note printed inside a pattern that is not made a reading: who prints it, where, why."""
+    """A note printed inside a pattern that is not made a reading: who prints it, where, why
+    (`why` a message of apparatus.notes, which `reason` gives in the current language)."""
 
     siglum: str
     after: int
     text: str
     column: int
-    reason: str
+    why: str
+
+    @property
+    def reason(self) -> str:
+        return _(self.why).format(after=self.after)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +282,9 @@ class Quote:
 def disagreements(counts: Counts, stated: StatedCount) -> tuple[str, ...]:
     """How a reading's counts differ from a stated count: ('鼙 22 where 徐伯魯 counts 21', …)."""
     return tuple(
-        f"{drum.value} {have} where {stated.by} counts {want}"
+        _("{drum} {have} where {by} counts {want}").format(
+            drum=drum.value, have=have, by=stated.by, want=want
+        )
         for drum, have, want in ((Drum.PI, counts.pi, stated.pi), (Drum.GU, counts.gu, stated.gu))
         if have != want
     )
@@ -277,7 +334,7 @@ class Apparatus:
 
     @property
     def title(self) -> str:
-        return f"{self.state}鼓 · figure {self.figure}"
+        return _("{state}鼓 · figure {figure}").format(state=self.state, figure=self.figure)
 
     def row(self, index: int) -> tuple[str, ...]:
         """Witness `index`'s cells across the columns."""
@@ -311,8 +368,16 @@ class Apparatus:
     def summary(self) -> str:
         """The two numbers every view states, in the same words: places where the printed
         editions part, and readings reported by notes."""
-        return f"{_plural(len(self.parting), 'place')} where the printed editions part; " + (
-            f"{_plural(len(self.reports), 'reading')} reported by notes"
+        places, reports = len(self.parting), len(self.reports)
+        return _("{places}; {reports}").format(
+            places=ngettext(
+                "{count} place where the printed editions part",
+                "{count} places where the printed editions part",
+                places,
+            ).format(count=places),
+            reports=ngettext(
+                "{count} reading reported by notes", "{count} readings reported by notes", reports
+            ).format(count=reports),
         )
 
     @property
@@ -345,10 +410,6 @@ class Apparatus:
         raise KeyError(siglum)
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun if count == 1 else noun + 's'}"
-
-
 @dataclass(frozen=True, slots=True)
 class Reading:
     """One distinct printed reading of the score, its witnesses, and where (place number and
@@ -356,11 +417,31 @@ class Reading:
 
     notation: str
     witnesses: tuple[Witness, ...]
-    differences: tuple[str, ...]
+    departures: tuple[Departure, ...]
 
     @property
     def sigla(self) -> tuple[str, ...]:
         return tuple(w.siglum for w in self.witnesses)
+
+    @property
+    def differences(self) -> tuple[str, ...]:
+        """Each departure written out: '11 (touhu): one ○ fewer in the run 11–12'."""
+        return tuple(str(d) for d in self.departures)
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """Where (and in which section) a reading departs from the majority reading, and how."""
+
+    where: Where
+    section: Section | None
+    change: Change
+
+    def __str__(self) -> str:
+        section = self.section.value if self.section is not None else HALF
+        return _("{where} ({section}): {change}").format(
+            where=self.where, section=section, change=self.change
+        )
 
 
 def majority_readings(a: Apparatus) -> tuple[Reading, ...]:
@@ -385,7 +466,7 @@ def majority_readings(a: Apparatus) -> tuple[Reading, ...]:
     return tuple(out)
 
 
-def _departures(a: Apparatus, mine: int, theirs: int) -> list[str]:
+def _departures(a: Apparatus, mine: int, theirs: int) -> list[Departure]:
     """Where witness `mine` reads otherwise than witness `theirs`: in each place, the columns
     from the first to the last where they differ, described ('11 (touhu): one ○ fewer in the
     run 11–12')."""
@@ -401,12 +482,10 @@ def _departures(a: Apparatus, mine: int, theirs: int) -> list[str]:
         start, stop = differ[0], differ[-1] + 1
         lemma = "".join(c.cells[theirs] for c in columns[start:stop])
         reading = "".join(c.cells[mine] for c in columns[start:stop])
-        _, label = _label(columns, start, stop, total)
-        run = _run_at(columns, start, stop) if label != HALF else None
-        section = _section(columns, start, stop)
-        how = _describe(lemma, reading, run)
-        where = run.first if run is not None else label
-        out.append(f"{where} ({section.value if section else HALF}): {how}")
+        label = _label(columns, start, stop, total)[1]
+        run = _run_at(columns, start, stop) if label.kind != "half" else None
+        where = Where("strokes", run.first, run.first) if run is not None else label
+        out.append(Departure(where, _section(columns, start, stop), Change(lemma, reading, run)))
     return out
 
 
@@ -438,7 +517,10 @@ def witnesses_of(
     base, in the corpus's order or (`order="date"`) by Edition.date_key."""
     if order not in ORDERS:
         raise OptionError(
-            f"order {order!r} is not one of {', '.join(ORDERS)}; give one of them", option="order"
+            _("order {value!r} is not one of {choices}; give one of them").format(
+                value=order, choices=", ".join(ORDERS)
+            ),
+            option="order",
         )
     base_edition = find_edition(base, pool)
     marks = sigla(pool)
@@ -461,8 +543,10 @@ def witnesses_of(
     found.sort(key=lambda we: we[1] is not base_edition)
     if not found or found[0][1] is not base_edition:
         raise OptionError(
-            f"the base edition {base_edition.name} ({base_edition.id}) has no {state}鼓 of "
-            f"figure {figure}; choose a base that has it"
+            _(
+                "the base edition {edition} ({id}) has no {state}鼓 of figure {figure}; choose a "
+                "base that has it"
+            ).format(edition=base_edition.name, id=base_edition.id, state=state, figure=figure)
         )
     return tuple(w for w, _ in found), tuple(e for _, e in found)
 
@@ -778,52 +862,69 @@ def _base_run(columns: Sequence[Column], start: int, symbol: str) -> Run | None:
     return Run(symbol, start_at, end_at)
 
 
-_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+#: Counts of strokes written as words in a description ("one ○ fewer").
+_WORDS = {1: N_("one"), 2: N_("two"), 3: N_("three"), 4: N_("four")}
 
 
-def _describe(lemma: str, reading: str, run: Run | None, half: str = "") -> str:
-    """How `reading` differs from `lemma` at one place, in a few words; `half` says where the
-    reading's 半 stands when it stands elsewhere."""
+def _describe(lemma: str, reading: str, run: Run | None, half: int | None = None) -> str:
+    """How `reading` differs from `lemma` at one place, in a few words of the current language;
+    `half` is the base stroke after which the reading's 半 stands when it stands elsewhere."""
     lem_half, rdg_half = HALF in lemma, HALF in reading
     lem, rdg = lemma.replace(HALF, ""), reading.replace(HALF, "")
     parts = []
     if lem != rdg:
         fewer = len(lem) - len(rdg)
         if run is not None and set(lem) | set(rdg) <= {run.symbol}:
-            many = _WORDS.get(abs(fewer), str(abs(fewer)))
+            word = _WORDS.get(abs(fewer))
+            many = _(word) if word else str(abs(fewer))
             if fewer > 0:
-                parts.append(f"{many} {run.symbol} fewer in the run {run}")
+                said = _("{many} {symbol} fewer in the run {run}")
             elif run.first == run.last:
-                parts.append(f"{run.symbol * (1 - fewer)} for {run.symbol} at {run.first}")
+                said = _("{strokes} for {symbol} at {stroke}")
             else:
-                parts.append(f"{many} {run.symbol} more in the run {run}")
+                said = _("{many} {symbol} more in the run {run}")
+            parts.append(
+                said.format(
+                    many=many,
+                    symbol=run.symbol,
+                    run=run,
+                    strokes=run.symbol * (1 - fewer),
+                    stroke=run.first,
+                )
+            )
         elif not rdg:
-            parts.append(f"omits {lem}")
+            parts.append(_("omits {strokes}").format(strokes=lem))
         elif not lem:
-            parts.append(f"adds {rdg}")
+            parts.append(_("adds {strokes}").format(strokes=rdg))
         else:
-            parts.append(f"{rdg} for {lem}")
+            parts.append(_("{reading} for {lemma}").format(reading=rdg, lemma=lem))
     if lem_half != rdg_half or (lem_half and lemma != reading and lem == rdg):
         if not rdg_half:
-            parts.append("no 半 here")
+            parts.append(_("no 半 here"))
+        elif half is None:
+            parts.append(_("半 here"))
+        elif half:
+            parts.append(_("半 after stroke {stroke}").format(stroke=half))
         else:
-            parts.append(half or "半 here")
-    return "; ".join(parts)
+            parts.append(_("半 before stroke 1"))
+    if len(parts) == 2:
+        return _("{first}; {second}").format(first=parts[0], second=parts[1])
+    return "".join(parts)
 
 
-def _label(columns: Sequence[Column], start: int, stop: int, total: int) -> tuple[int, str]:
+def _label(columns: Sequence[Column], start: int, stop: int, total: int) -> tuple[int, Where]:
+    """The position of the place starting at column `start`, and where it stands."""
     numbers = [c.base for c in columns[start:stop] if c.base is not None]
     if numbers:
-        first, last = numbers[0], numbers[-1]
-        return first, str(first) if first == last else f"{first}–{last}"
+        return numbers[0], Where("strokes", numbers[0], numbers[-1])
     after = columns[start].after if start < len(columns) else total
     if start == stop:
-        return after + 1, f"after {after}" if after else "before 1"
+        return after + 1, Where("after", after) if after else Where("before", 1)
     if all(c.is_half for c in columns[start:stop]):
-        return after + 1, HALF
+        return after + 1, Where("half")
     if after >= total:
-        return after + 1, f"after {total}"
-    return after + 1, f"before {after + 1}"
+        return after + 1, Where("after", total)
+    return after + 1, Where("before", after + 1)
 
 
 def _section(columns: Sequence[Column], start: int, stop: int) -> Section | None:
@@ -849,12 +950,12 @@ def _places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tuple[Pl
         run = _run_at(columns, start, stop)
 
         lemma_text = texts[0]
-        lemma = _variant(lemma_text, groups.pop(lemma_text), "", texts, index)
+        lemma = _variant(lemma_text, groups.pop(lemma_text), None, texts, index)
         variants = [
             _variant(
                 text,
                 found,
-                _describe(
+                Change(
                     lemma_text,
                     text,
                     run,
@@ -865,14 +966,14 @@ def _places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tuple[Pl
             )
             for text, found in groups.items()
         ]
-        if label == HALF or (run is not None and not variants):
+        if label.kind == "half" or (run is not None and not variants):
             run = None
         places.append(
             Place(
                 start,
                 stop,
                 run.first if run is not None else position,
-                str(run.first) if run is not None else label,
+                Where("strokes", run.first, run.first) if run is not None else label,
                 _section(columns, start, stop),
                 lemma,
                 tuple(variants),
@@ -883,7 +984,7 @@ def _places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tuple[Pl
 
 
 def _variant(
-    text: str, found: list[Witness], description: str, texts: list[str], index: dict[str, int]
+    text: str, found: list[Witness], change: Change | None, texts: list[str], index: dict[str, int]
 ) -> Variant:
     """A reading and its witnesses; a reported text counts as reporting it only where it
     reads otherwise than its reporter (elsewhere its row is the reporter's)."""
@@ -898,7 +999,7 @@ def _variant(
     return Variant(
         text,
         tuple(w.siglum for w in found),
-        description,
+        change,
         reports,
         noted,
         first.siglum if first else "",
@@ -908,13 +1009,13 @@ def _variant(
 
 def _half_at(
     columns: Sequence[Column], start: int, stop: int, witnesses: Sequence[Witness], sig: list[str]
-) -> str:
-    """'半 after stroke N' (N counting the base's strokes) for the first of `sig` in the place."""
+) -> int | None:
+    """The base strokes before the 半 of the first of `sig` in the place (None: it has none)."""
     w = next(i for i, wit in enumerate(witnesses) if wit.siglum == sig[0])
     for column in columns[start:stop]:
         if column.cells[w] == HALF:
-            return f"半 after stroke {column.after}" if column.after else "半 before stroke 1"
-    return ""
+            return column.after
+    return None
 
 
 def _run_at(columns: Sequence[Column], start: int, stop: int) -> Run | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drumscore.apparatus.align import Apparatus, Place
+from drumscore.i18n import speaking
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +119,15 @@ def groups(a: Apparatus) -> Groups:
     return Groups(a, sigla, matrix, average_linkage(sigla, distance))
 
 
-def groups_data(g: Groups) -> dict:
+def groups_data(g: Groups, language: str = "en") -> dict:
     """JSON-ready: the places with the editions sharing each reading, the matrix, the merges,
-    the tree and the editions that read alike."""
+    the tree and the editions that read alike; its words in English unless `language` is given
+    (as apparatus_data)."""
+    with speaking(language):
+        return _groups_data(g)
+
+
+def _groups_data(g: Groups) -> dict:
     return {
         "score": g.apparatus.key,
         "summary": g.apparatus.summary,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from drumscore.i18n import N_
 from drumscore.model import Edition, Pattern, PrintedNote, Score
 
 _STROKES = "○□"
@@ -50,22 +51,23 @@ def printed_text(text: str) -> str:
 def interpret(
     note: PrintedNote, pattern: Pattern, siglum: str
 ) -> tuple[ReportedReading | None, str]:
-    """The reading a note reports, or None and why it stays a note."""
+    """The reading a note reports, or None and why it stays a note: a message to translate
+    where shown, with the note's stroke as {after} (WitnessNote.reason)."""
     text = printed_text(note.text)
     if not 0 <= note.after <= len(pattern.strokes):
-        return None, f"it stands after stroke {note.after}, outside the pattern"
+        return None, N_("it stands after stroke {after}, outside the pattern")
     match = _READS.match(text)
     if match:
         strokes = match["strokes"]
         if len(strokes) > note.after:
-            return None, "it names more strokes than stand before it"
+            return None, N_("it names more strokes than stand before it")
         return ReportedReading(match["witness"], siglum, text, strokes, len(strokes)), ""
     match = _MORE.match(text)
     if match:
         return ReportedReading(match["witness"], siglum, text, _counted(match["strokes"]), 0), ""
     if "少" in text:
-        return None, "it says strokes are fewer but not which ones"
-    return None, "it does not say which strokes another text reads"
+        return None, N_("it says strokes are fewer but not which ones")
+    return None, N_("it does not say which strokes another text reads")
 
 
 def printed_notes(edition: Edition, score: Score) -> tuple[PrintedNote, ...]:

@@ -3,22 +3,24 @@
 ○ is drawn as a circle, □ as a square, 半 as a bar between strokes; a place where the printed
 editions part is highlighted yellow and numbered, a place where only a text known from a note
 differs is highlighted blue; such a text has its own row (grey, marked "reported"). The title
-states the apparatus's summary. Needs matplotlib (the optional extra `plot`),
-imported only here; its settings are changed only while drawing (render.plot.drawn).
+states the apparatus's summary. The words are in the reader's language (English where no CJK
+font is installed). Needs matplotlib (the optional extra `plot`), imported only here; its
+settings are changed only while drawing (render.plot.drawn).
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drumscore.apparatus.align import HALF, Apparatus
 from drumscore.apparatus.table import column_label
-from drumscore.render.plot import drawn
+from drumscore.i18n import _
+from drumscore.render.plot import drawn, saved
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
 PLACE_COLOUR = "#f2d45c"
@@ -66,7 +68,11 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
         if k in place_of:
             tick.set_fontweight("bold")
     names = [
-        (f"{w.siglum}  reported in {w.reported_by}" if cjk else f"{w.siglum} (reported)")
+        (
+            _("{siglum}  reported in {edition}").format(siglum=w.siglum, edition=w.reported_by)
+            if cjk
+            else f"{w.siglum} (reported)"
+        )
         if w.reported
         else (f"{w.siglum}  {w.name}" if cjk else w.siglum)
         for w in a.witnesses
@@ -86,7 +92,9 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
         ax.text(middle, rows - 0.5, f"{n}", ha="center", va="bottom", fontsize=7, weight="bold")
     state = a.title if cjk else f"{a.key.split('/')[0]} drum, figure {a.figure}"
     ax.set_title(
-        f"{a.key} · {state} · base {a.base.siglum} · {a.summary}",
+        _("{score} · {title} · base {base} · {summary}").format(
+            score=a.key, title=state, base=a.base.siglum, summary=a.summary
+        ),
         fontsize=9,
         loc="left",
     )
@@ -94,10 +102,12 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
 
 def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:
     """The apparatus of each score drawn one above the other, as PNG or SVG bytes."""
-    return drawn(fmt, lambda cjk: _figure(apparatuses, fmt, cjk))
+    return drawn(fmt, lambda cjk: saved(figure(apparatuses, cjk), fmt, facecolor="white"))
 
 
-def _figure(apparatuses: Sequence[Apparatus], fmt: str, cjk: str | None) -> bytes:
+def figure(apparatuses: Sequence[Apparatus], cjk: str | None) -> Figure:
+    """The matplotlib figure of plot_apparatus, its words in Chinese characters when a CJK font
+    (`cjk`) can draw them; to be drawn inside render.plot.drawn, which sets that font."""
     from matplotlib.figure import Figure
 
     columns = max(len(a.columns) for a in apparatuses)
@@ -107,8 +117,10 @@ def _figure(apparatuses: Sequence[Apparatus], fmt: str, cjk: str | None) -> byte
     for ax, a in zip(axes, apparatuses, strict=True):
         _draw(ax, a, cjk is not None)
     caption = (
-        "circle = ○ 鼙, square = □ 鼓, bar = 半, dash = nothing there; yellow = the printed "
-        "editions part, blue = only a reading reported by a note"
+        _(
+            "circle = ○ 鼙, square = □ 鼓, bar = 半, dash = nothing there; yellow = the printed "
+            "editions part, blue = only a reading reported by a note"
+        )
         if cjk
         else (
             "circle = pi (small drum), square = gu (big drum), bar = ban (half), "
@@ -118,6 +130,4 @@ def _figure(apparatuses: Sequence[Apparatus], fmt: str, cjk: str | None) -> byte
     )
     fig.text(0.01, 0.003, caption, fontsize=7, color="#444444", va="bottom")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, facecolor="white")
-    return buffer.getvalue()
+    return fig

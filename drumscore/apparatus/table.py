@@ -7,6 +7,7 @@ import io
 from collections.abc import Sequence
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
+from drumscore.i18n import speaking
 
 
 def column_label(a: Apparatus, index: int) -> str:
@@ -88,8 +89,16 @@ def summary_data(a: Apparatus) -> dict:
     return {"places": len(a.parting), "reported": len(a.reports), "text": a.summary}
 
 
-def apparatus_data(a: Apparatus) -> dict:
-    """One score's apparatus: witnesses, the alignment table, places, notes, count checks."""
+def apparatus_data(a: Apparatus, language: str = "en") -> dict:
+    """One score's apparatus: witnesses, the alignment table, places, notes, count checks.
+
+    Its words (summary, labels, descriptions) are English, as in every file drumscore writes,
+    whatever the reader speaks; a page for readers of another catalog passes its `language`."""
+    with speaking(language):
+        return _apparatus_data(a)
+
+
+def _apparatus_data(a: Apparatus) -> dict:
     labels = [column_label(a, k) for k in range(len(a.columns))]
     return {
         "score": a.key,
@@ -151,6 +160,11 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
     row of column labels, a row of sections, a row of place numbers, then one row per witness,
     a text known only from a note among them), the two numbers of each score, and the places
     (one row per reading)."""
+    with speaking("en"):  # data: its words in English, whatever the reader speaks
+        return _csv_text(apparatuses)
+
+
+def _csv_text(apparatuses: Sequence[Apparatus]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for a in apparatuses:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from drumscore import __version__
 from drumscore.apparatus.align import Apparatus, Witness
+from drumscore.i18n import speaking
 
 TEI = "http://www.tei-c.org/ns/1.0"
 XML = "http://www.w3.org/XML/1998/namespace"
@@ -182,6 +183,11 @@ def _score(body: ET.Element, a: Apparatus) -> None:
 
 def tei_document(apparatuses: Sequence[Apparatus]) -> ET.ElementTree:
     """The TEI document for one or more scores (their witnesses listed once)."""
+    with speaking("en"):  # data: its words in English, whatever the reader speaks
+        return _tei_document(apparatuses)
+
+
+def _tei_document(apparatuses: Sequence[Apparatus]) -> ET.ElementTree:
     ET.register_namespace("", TEI)
     root = _e(None, "TEI")
     _header(root, apparatuses)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from drumscore.errors import OptionError
+from drumscore.i18n import _
 from drumscore.model import Score, Section
 from drumscore.render.kit import Kit
 from drumscore.render.mix import DEFAULT_RATE, mix_range, normalise, plan
@@ -58,9 +59,11 @@ def _parts(
     most = tempo.onset_sample(len(plans[0].onsets) + PAUSE_STROKES, rate) + plans[0].length
     if (most + plans[1].length) / rate > MAX_SECONDS:
         raise OptionError(
-            f"the comparison would last {(most + plans[1].length) / rate / 60:,.0f} minutes, over "
-            f"the limit of {MAX_SECONDS // 60} minutes for hearing two readings (it is mixed in "
-            "memory); compare one section, or play faster"
+            _(
+                "the comparison would last {minutes:,.0f} minutes, over the limit of {limit} "
+                "minutes for hearing two readings (it is mixed in memory); compare one section, "
+                "or play faster"
+            ).format(minutes=(most + plans[1].length) / rate / 60, limit=MAX_SECONDS // 60)
         )
     a, b = (mix_range(p, 0, p.length) for p in plans)
     start = max(tempo.onset_sample(len(plans[0].onsets) + PAUSE_STROKES, rate), len(a))

@@ -16,6 +16,7 @@ import numpy as np
 
 from drumscore.errors import DrumscoreError, InputMissingError, KitError
 from drumscore.files.reading import check_schema, open_input, parse_toml, read_input_text
+from drumscore.i18n import _
 from drumscore.model import Drum
 
 BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
@@ -138,22 +139,32 @@ def read_sample(path: str | Path, written: str | None = None) -> Sample:
     import soundfile as sf
 
     path = Path(path)
-    shown = f"{written!r} (resolved to {str(path)!r})" if written else repr(str(path))
+    shown = (
+        _("{name!r} (resolved to {path!r})").format(name=written, path=str(path))
+        if written
+        else repr(str(path))
+    )
     try:
         with open_input(path, "kit sample") as file:
             data, rate = _read_audio(file, shown)
     except InputMissingError:
         raise KitError(
-            f"kit sample {shown} does not exist; check its name in the kit file"
+            _("kit sample {sample} does not exist; check its name in the kit file").format(
+                sample=shown
+            )
         ) from None
     except (sf.LibsndfileError, RuntimeError, OSError, ValueError) as exc:
         if isinstance(exc, DrumscoreError):
             raise
         raise KitError(
-            f"kit sample {shown} cannot be read as audio ({exc}); use WAV, FLAC or OGG"
+            _(
+                "kit sample {sample} cannot be read as audio ({reason}); use WAV, FLAC or OGG"
+            ).format(sample=shown, reason=exc)
         ) from None
     if not np.all(np.isfinite(data)):
-        raise KitError(f"kit sample {str(path)!r} holds invalid (NaN or infinite) values")
+        raise KitError(
+            _("kit sample {path!r} holds invalid (NaN or infinite) values").format(path=str(path))
+        )
     channels = data.shape[1]
     if channels == 1:
         data = np.repeat(data, 2, axis=1)
@@ -161,7 +172,9 @@ def read_sample(path: str | Path, written: str | None = None) -> Sample:
         data = np.repeat(data.mean(axis=1, keepdims=True), 2, axis=1)
     # checked after folding: channels that cancel out would play as silence
     if data.shape[0] == 0 or float(np.max(np.abs(data))) < SILENCE:
-        raise KitError(f"kit sample {str(path)!r} is silent; give a recording of the drum")
+        raise KitError(
+            _("kit sample {path!r} is silent; give a recording of the drum").format(path=str(path))
+        )
     return Sample(np.ascontiguousarray(data, np.float32), int(rate), path.name)
 
 
@@ -173,8 +186,10 @@ def _read_audio(file: BinaryIO, shown: str) -> tuple[np.ndarray, int]:
         seconds = audio.frames / audio.samplerate
         if seconds > MAX_SAMPLE_SECONDS:
             raise KitError(
-                f"kit sample {shown} lasts {seconds:,.1f} s, over the limit of "
-                f"{MAX_SAMPLE_SECONDS} s for a sample; trim it to the drum's stroke and ring"
+                _(
+                    "kit sample {sample} lasts {seconds:,.1f} s, over the limit of {limit} s for "
+                    "a sample; trim it to the drum's stroke and ring"
+                ).format(sample=shown, seconds=seconds, limit=MAX_SAMPLE_SECONDS)
             )
         data = audio.read(dtype="float32", always_2d=True)
     return data, audio.samplerate
@@ -184,14 +199,22 @@ def _names(value: object, where: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise KitError(f"{where}: samples must be a file name or a list of them, not {value!r}")
+        raise KitError(
+            _("{where}: samples must be a file name or a list of them, not {value!r}").format(
+                where=where, value=value
+            )
+        )
     return value
 
 
 def _number(table: dict, key: str, default: float, where: str) -> float:
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise KitError(f"{where}: {key} must be a number, not {value!r}")
+        raise KitError(
+            _("{where}: {key} must be a number, not {value!r}").format(
+                where=where, key=key, value=value
+            )
+        )
     return float(value)
 
 
@@ -199,13 +222,23 @@ def _voice(table: object, key: str, what: str, folder: Path, where: str) -> Voic
     """The voice of table [key] (`what` names its sound in messages)."""
     where = f"{where} [{key}]"
     if table is None:
-        raise KitError(f"{where} is missing; add a [{key}] table with samples = [...] for {what}")
+        raise KitError(
+            _("{where} is missing; add a [{key}] table with samples = [...] for {what}").format(
+                where=where, key=key, what=what
+            )
+        )
     if not isinstance(table, dict):
-        raise KitError(f"{where} must be a table ([{key}] with samples = [...]), not {table!r}")
+        raise KitError(
+            _("{where} must be a table ([{key}] with samples = [...]), not {value!r}").format(
+                where=where, key=key, value=table
+            )
+        )
     unknown = set(table) - {"samples", "gain_db", "pan", "layers"}
     if unknown:
         raise KitError(
-            f"{where}: unknown key {sorted(unknown)[0]!r}; use samples, layers, gain_db, pan"
+            _("{where}: unknown key {key!r}; use samples, layers, gain_db, pan").format(
+                where=where, key=sorted(unknown)[0]
+            )
         )
     specs: list[tuple[int, list[str]]] = []
     if "samples" in table:
@@ -213,32 +246,54 @@ def _voice(table: object, key: str, what: str, folder: Path, where: str) -> Voic
     layers_value = table.get("layers", [])
     if not isinstance(layers_value, list):
         raise KitError(
-            f"{where}: layers must be written as [[{key}.layers]] tables, not {layers_value!r}"
+            _("{where}: layers must be written as [[{key}.layers]] tables, not {value!r}").format(
+                where=where, key=key, value=layers_value
+            )
         )
     for layer in layers_value:
         if not isinstance(layer, dict) or "samples" not in layer:
-            raise KitError(f"{where}: each [[{key}.layers]] needs velocity and samples")
+            raise KitError(
+                _("{where}: each [[{key}.layers]] needs velocity and samples").format(
+                    where=where, key=key
+                )
+            )
         velocity = layer.get("velocity")
         if isinstance(velocity, bool) or not isinstance(velocity, int) or not 1 <= velocity <= 127:
             raise KitError(
-                f"{where}: layer velocity must be a whole number 1-127, not {velocity!r}"
+                _("{where}: layer velocity must be a whole number 1-127, not {value!r}").format(
+                    where=where, value=velocity
+                )
             )
         specs.append((velocity, _names(layer["samples"], where)))
     if not specs:
-        raise KitError(f"{where} needs samples = [...] or [[{key}.layers]]")
+        raise KitError(
+            _("{where} needs samples = [...] or [[{key}.layers]]").format(where=where, key=key)
+        )
     specs.sort(key=lambda spec: spec[0])
     velocities = [v for v, _ in specs]
     if len(set(velocities)) < len(velocities):
-        raise KitError(f"{where}: two layers start at the same velocity; give each its own")
+        raise KitError(
+            _("{where}: two layers start at the same velocity; give each its own").format(
+                where=where
+            )
+        )
     layers = tuple(
         Layer(v, tuple(read_sample(folder / name, name) for name in names)) for v, names in specs
     )
     gain_db = _number(table, "gain_db", 0.0, where)
     if not -60 <= gain_db <= 24:
-        raise KitError(f"{where}: gain_db must be from -60 to 24, not {gain_db!r}")
+        raise KitError(
+            _("{where}: gain_db must be from -60 to 24, not {value!r}").format(
+                where=where, value=gain_db
+            )
+        )
     pan = _number(table, "pan", 0.0, where)
     if not -1 <= pan <= 1:
-        raise KitError(f"{where}: pan must be from -1 (left) to 1 (right), not {pan!r}")
+        raise KitError(
+            _("{where}: pan must be from -1 (left) to 1 (right), not {value!r}").format(
+                where=where, value=pan
+            )
+        )
     return Voice(layers, 10 ** (gain_db / 20), pan)
 
 
@@ -258,19 +313,23 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     path = Path(path)
     if path.is_dir():
         path = path / "kit.toml"
-    where = f"kit file {str(path)!r}"
+    where = _("kit file {path!r}").format(path=str(path))
     try:
         text = read_input_text(path, "kit file")
     except InputMissingError:
         raise KitError(
-            f"kit file {str(path)!r} does not exist; give a kit.toml or the folder holding it"
+            _("kit file {path!r} does not exist; give a kit.toml or the folder holding it").format(
+                path=str(path)
+            )
         ) from None
     data = parse_toml(text, where, KitError)
     check_schema(data, KIT_SCHEMA, where, KitError)
     unknown = sorted(set(data) - {"name", "pi", "gu", "count"})
     if unknown:
         raise KitError(
-            f"{where}: unknown key {unknown[0]!r}; a kit file has name, [pi], [gu] and [count]"
+            _("{where}: unknown key {key!r}; a kit file has name, [pi], [gu] and [count]").format(
+                where=where, key=unknown[0]
+            )
         )
     check_memory(data, path.parent, where)
     voices = {
@@ -281,7 +340,7 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     }
     count = None
     if "count" in data:
-        count = _voice(data["count"], "count", "the count-in", path.parent, where)
+        count = _voice(data["count"], "count", _("the count-in"), path.parent, where)
     every = [*voices.values(), *([count] if count else [])]
     rates = {s.rate for v in every for layer in v.layers for s in layer.samples}
     name = data.get("name") or path.resolve().parent.name
@@ -324,9 +383,13 @@ def check_memory(data: dict, folder: Path, where: str) -> None:
         total += frames[name] * FRAME_BYTES
     if total > MAX_KIT_BYTES:
         raise KitError(
-            f"{where} names {len(names):,} samples that take {total / 1024**2:,.0f} MiB decoded, "
-            f"over the limit of {MAX_KIT_BYTES // 1024**2} MiB for a kit's samples; name fewer "
-            "samples, or shorter ones (a stroke and its ring)"
+            _(
+                "{where} names {count:,} samples that take {mib:,.0f} MiB decoded, over the "
+                "limit of {limit} MiB for a kit's samples; name fewer samples, or shorter ones "
+                "(a stroke and its ring)"
+            ).format(
+                where=where, count=len(names), mib=total / 1024**2, limit=MAX_KIT_BYTES // 1024**2
+            )
         )
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from drumscore.errors import OptionError
 from drumscore.expression import DEFAULT_VELOCITY, drum_pair
+from drumscore.i18n import _
 from drumscore.model import Drum
 
 #: MIDI channel 10 (0-based 9): the General MIDI percussion channel.
@@ -48,10 +49,12 @@ class MidiMap:
         """Parse midi_notes 'PI,GU', e.g. '41,45' (鼙 first, then 鼓)."""
         if text is None:
             return cls()
-        pi, gu = drum_pair(text, option="midi_notes", what="MIDI notes", example="41,45")
+        pi, gu = drum_pair(text, option="midi_notes", what=_("MIDI notes"), example="41,45")
         if pi == gu:
             raise OptionError(
-                f"midi_notes {text!r} gives both drums note {pi}; choose two different notes",
+                _(
+                    "midi_notes {value!r} gives both drums note {note}; choose two different notes"
+                ).format(value=text, note=pi),
                 option="midi_notes",
             )
         return cls(pi_note=pi, gu_note=gu)

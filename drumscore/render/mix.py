@@ -17,6 +17,7 @@ import numpy as np
 from drumscore.errors import OptionError
 from drumscore.expression import default_velocity
 from drumscore.files.format_choice import DEFAULT_RATE
+from drumscore.i18n import _
 from drumscore.render.kit import Kit, builtin_kit
 from drumscore.timeline import Timeline
 from drumscore.track import COUNT_VELOCITY, Hit, Track, as_track
@@ -264,9 +265,11 @@ def check_unnormalised(plan: MixPlan) -> float:
     highest = folded_peak(plan)
     if highest > 1.0:
         raise OptionError(
-            f"no_normalize leaves the mix peaking at {20 * math.log10(highest):+.1f} dBFS, "
-            "which would clip; leave it out (the render is then peak-normalised to "
-            f"{PEAK_DBFS:g} dBFS) or lower the velocities",
+            _(
+                "no_normalize leaves the mix peaking at {peak:+.1f} dBFS, which would clip; leave "
+                "it out (the render is then peak-normalised to {target:g} dBFS) or lower the "
+                "velocities"
+            ).format(peak=20 * math.log10(highest), target=PEAK_DBFS),
             option="no_normalize",
         )
     return 20 * math.log10(highest) if highest > 0 else -math.inf

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drumscore.errors import EngraveError, MissingDependencyError, OptionError
+from drumscore.i18n import N_, _
 
 #: Executable names tried in order; DRUMSCORE_MUSESCORE overrides them with a path or name.
 MUSESCORE_NAMES = ("mscore3", "musescore3", "mscore", "musescore")
@@ -18,7 +19,7 @@ PAGE_FORMATS = ("pdf", "png", "svg")
 TIMEOUT_SECONDS = 300
 #: MuseScore's word for a file it could not read at all (it still writes a blank page).
 UNREADABLE = "empty score"
-MUSESCORE_INSTALL = (
+MUSESCORE_INSTALL = N_(
     "install MuseScore 3 (Debian/Ubuntu: sudo apt-get install musescore3; elsewhere "
     "https://musescore.org) or set DRUMSCORE_MUSESCORE to its executable; "
     "or write MusicXML and open it in any notation program"
@@ -73,8 +74,8 @@ def find_musescore() -> str:
         found = shutil.which(override)
         if found is None:
             raise MissingDependencyError(
-                f"DRUMSCORE_MUSESCORE={override!r} is not an executable",
-                "point it at mscore3, or unset it to search the PATH",
+                _("DRUMSCORE_MUSESCORE={value!r} is not an executable").format(value=override),
+                _("point it at mscore3, or unset it to search the PATH"),
             )
         return found
     for name in MUSESCORE_NAMES:
@@ -82,7 +83,7 @@ def find_musescore() -> str:
         if found:
             return found
     raise MissingDependencyError(
-        "PDF and PNG need MuseScore, which is not installed", MUSESCORE_INSTALL
+        _("PDF and PNG need MuseScore, which is not installed"), _(MUSESCORE_INSTALL)
     )
 
 
@@ -96,7 +97,9 @@ def engrave(
     """
     if kind not in PAGE_FORMATS:
         raise OptionError(
-            f"kind {kind!r} cannot be engraved; MuseScore writes {', '.join(PAGE_FORMATS)}",
+            _("kind {kind!r} cannot be engraved; MuseScore writes {formats}").format(
+                kind=kind, formats=", ".join(PAGE_FORMATS)
+            ),
             option="kind",
         )
     program = executable or find_musescore()
@@ -105,8 +108,9 @@ def engrave(
     except OSError as exc:
         # the working folder: a full /tmp, a file-size limit
         raise EngraveError(
-            f"MuseScore's working files cannot be written in the temporary folder: "
-            f"{exc.strerror or exc}"
+            _(
+                "MuseScore's working files cannot be written in the temporary folder: {reason}"
+            ).format(reason=exc.strerror or exc)
         ) from None
 
 
@@ -142,18 +146,28 @@ def _engrave(musicxml: bytes, kind: str, dpi: int, trim: float | None, program: 
                 command, env=env, capture_output=True, timeout=TIMEOUT_SECONDS, check=False
             )
         except OSError as exc:
-            raise EngraveError(f"cannot run MuseScore {program!r}: {exc.strerror}") from None
+            raise EngraveError(
+                _("cannot run MuseScore {program!r}: {reason}").format(
+                    program=program, reason=exc.strerror
+                )
+            ) from None
         except subprocess.TimeoutExpired:
             raise EngraveError(
-                f"MuseScore {program!r} did not finish within {TIMEOUT_SECONDS} s"
+                _("MuseScore {program!r} did not finish within {seconds} s").format(
+                    program=program, seconds=TIMEOUT_SECONDS
+                )
             ) from None
         log = (done.stdout + done.stderr).decode("utf-8", "replace")
         pages = _pages(work, kind)
         if done.returncode != 0 or not pages or UNREADABLE in log:
             last = " | ".join(line for line in log.splitlines()[-5:] if line.strip())
             raise EngraveError(
-                f"MuseScore {program!r} failed (exit {done.returncode}) to write {kind.upper()}: "
-                f"{last or 'no message'}"
+                _("MuseScore {program!r} failed (exit {status}) to write {kind}: {said}").format(
+                    program=program,
+                    status=done.returncode,
+                    kind=kind.upper(),
+                    said=last or _("no message"),
+                )
             )
         mscx = styled.read_bytes() if styled.is_file() else b""
         return Engraving(tuple(p.read_bytes() for p in pages), log, mscx)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from drumscore.errors import OptionError
+from drumscore.i18n import _
 from drumscore.model import Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
@@ -79,12 +80,18 @@ def bars(timeline: Timeline) -> tuple[Bar, ...]:
     total = len(timeline)
     if timeline.repeats > MAX_WRITTEN_REPEATS:
         raise OptionError(
-            f"repeats {timeline.repeats} is too many to write out as notation; use at most "
-            f"{MAX_WRITTEN_REPEATS}, or write MIDI or audio for a longer backing track",
+            _(
+                "repeats {repeats} is too many to write out as notation; use at most {most}, or "
+                "write MIDI or audio for a longer backing track"
+            ).format(repeats=timeline.repeats, most=MAX_WRITTEN_REPEATS),
             option="repeats",
         )
     if total == 0:
-        raise OptionError(f"{timeline.description!r} has no strokes, so there is nothing to write")
+        raise OptionError(
+            _("{played!r} has no strokes, so there is nothing to write").format(
+                played=timeline.description
+            )
+        )
     cuts = {0: ""}
     for marker in timeline.markers():
         if 0 < marker.k < total:
@@ -112,7 +119,12 @@ def check_lyrics(lyrics: str | None) -> str | None:
     if lyrics is None or lyrics in LYRICS:
         return lyrics
     choices = ", ".join(repr(k) for k in LYRICS)
-    raise OptionError(f"lyrics {lyrics!r} is not known; choose one of {choices}", option="lyrics")
+    raise OptionError(
+        _("lyrics {value!r} is not known; choose one of {choices}").format(
+            value=lyrics, choices=choices
+        ),
+        option="lyrics",
+    )
 
 
 def _bpm_number(timeline: Timeline) -> int | float:
@@ -372,20 +384,30 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
 
     The title names edition, state, figure and section; these lines add the text as printed, the
     source with its file and lines, and drumscore's name of the score with the section and tempo.
+    The page is read, so its lines are in the reader's language; the command stays as typed.
     """
     score = timeline.score
     played = timeline.citation.split("; ", 1)[0]
     command = ("rights", f"drumscore score {played}")
     if not score.edition_id:
         return [
-            ("subtitle", f"notation as given: {score.printed or score.pattern.notation}"),
+            (
+                "subtitle",
+                _("notation as given: {notation}").format(
+                    notation=score.printed or score.pattern.notation
+                ),
+            ),
             command,
         ]
     lines = [
         (
             "subtitle",
-            f"as printed in {score.edition_name}, figure {score.figure}, {score.state}鼓: "
-            f"{score.printed.strip()}",
+            _("as printed in {edition}, figure {figure}, {state}鼓: {printed}").format(
+                edition=score.edition_name,
+                figure=score.figure,
+                state=score.state,
+                printed=score.printed.strip(),
+            ),
         )
     ]
     if score.source and score.source.citation:

@@ -8,11 +8,15 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drumscore.analysis.compare import Comparison
 from drumscore.errors import OptionError, require
+from drumscore.i18n import _, ngettext, speaking
 from drumscore.model import Drum, Score, Section
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FORMATS = {".png": "png", ".svg": "svg"}
 CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
@@ -31,17 +35,21 @@ def plot_comparison(comparison: Comparison, fmt: str = "png") -> bytes:
     matplotlib's global state (its backend, its rcParams) is left as it was: the figure is made
     without pyplot, and the fonts are set for this drawing only.
     """
-    return drawn(fmt, lambda cjk: _draw(comparison, fmt, cjk))
+    return drawn(fmt, lambda cjk: saved(comparison_figure(comparison, cjk), fmt))
 
 
 def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
     """What `draw` makes of the CJK font found (None: romanise), with that font set for this
-    drawing only; `fmt` (png or svg) and matplotlib checked first, as every plot needs."""
+    drawing only; `fmt` (png or svg) and matplotlib checked first, as every plot needs. The
+    words are in the reader's language, or in English where no CJK font can draw Chinese."""
     if fmt not in FORMATS.values():
         raise OptionError(
-            f"plot format {fmt!r} is not one drumscore draws; use png or svg", option="plot"
+            _("plot format {format!r} is not one drumscore draws; use png or svg").format(
+                format=fmt
+            ),
+            option="plot",
         )
-    require("matplotlib", extra="plot", needed="plotting needs matplotlib", option="plot")
+    require("matplotlib", extra="plot", needed=_("plotting needs matplotlib"), option="plot")
     import matplotlib
 
     cjk = cjk_font()
@@ -49,10 +57,22 @@ def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
     if cjk:
         fonts["font.sans-serif"] = [cjk, "DejaVu Sans"]
     with matplotlib.rc_context(fonts):
+        if cjk is None:
+            with speaking("en"):
+                return draw(cjk)
         return draw(cjk)
 
 
-def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
+def saved(fig: Figure, fmt: str, **options: Any) -> bytes:
+    """A figure as PNG or SVG bytes."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, **options)
+    return buffer.getvalue()
+
+
+def comparison_figure(comparison: Comparison, cjk: str | None) -> Figure:
+    """The matplotlib figure of plot_comparison, its words in Chinese characters when a CJK font
+    (`cjk`) can draw them; to be drawn inside `drawn`, which sets that font."""
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
@@ -104,18 +124,17 @@ def _draw(comparison: Comparison, fmt: str, cjk: str | None) -> bytes:
     ax.set_ylim(-0.8, 1.8)
     ax.set_xlim(*_axis_limits(len(columns)))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("stroke (aligned; an even beat, 間若一)" if cjk else "stroke (aligned)")
+    ax.set_xlabel(_("stroke (aligned; an even beat, 間若一)") if cjk else "stroke (aligned)")
     ax.set_title(
-        f"differences: {comparison.distance} (highlighted); circle = pi (small drum), "
-        "square = gu (big drum)",
+        _(
+            "differences: {count} (highlighted); circle = pi (small drum), square = gu (big drum)"
+        ).format(count=comparison.distance),
         fontsize=9,
     )
     for spine in ("top", "right", "left"):
         ax.spines[spine].set_visible(False)
     fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt)
-    return buffer.getvalue()
+    return fig
 
 
 def _axis_limits(columns: int) -> tuple[int, int]:
@@ -155,5 +174,8 @@ def _name(score: Score, cjk: str | None, side: str) -> str:
     long notation is cut to its start and its stroke count, so the label fits the picture."""
     name = score.key if cjk or score.edition_id else "notation"
     if len(name) > LABEL_CHARACTERS:
-        name = f"{name[: LABEL_CHARACTERS - 12]}… ({len(score.pattern):,} strokes)"
+        strokes = len(score.pattern)
+        name = ngettext(
+            "{start}… ({count:,} stroke)", "{start}… ({count:,} strokes)", strokes
+        ).format(start=name[: LABEL_CHARACTERS - 12], count=strokes)
     return f"{side}: {name}"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from drumscore._cstderr import captured
 from drumscore.errors import DrumscoreError, InputMissingError, SoundFontError, require
 from drumscore.files.reading import open_input
+from drumscore.i18n import _
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 from drumscore.track import Track, as_track
@@ -68,16 +69,28 @@ def check_soundfont(path: str | Path) -> Path:
             head = f.read(12)
     except InputMissingError:
         raise SoundFontError(
-            f"SoundFont {str(path)!r} does not exist; on Debian, apt install fluid-soundfont-gm "
-            "gives /usr/share/sounds/sf2/FluidR3_GM.sf2"
+            _(
+                "SoundFont {path!r} does not exist; on Debian, apt install fluid-soundfont-gm "
+                "gives /usr/share/sounds/sf2/FluidR3_GM.sf2"
+            ).format(path=str(path))
         ) from None
     except OSError as exc:
         if isinstance(exc, DrumscoreError):
             raise
-        raise SoundFontError(f"SoundFont {str(path)!r} cannot be read: {exc.strerror}") from None
+        raise SoundFontError(
+            _("SoundFont {path!r} cannot be read: {reason}").format(
+                path=str(path), reason=exc.strerror
+            )
+        ) from None
     if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"sfbk":
-        raise SoundFontError(f"{str(path)!r} is not a SoundFont 2 (.sf2) file")
+        raise SoundFontError(_("{path!r} is not a SoundFont 2 (.sf2) file").format(path=str(path)))
     return path
+
+
+def _rate_message(rate: int) -> str:
+    return _(
+        "rate {rate} Hz is outside what FluidSynth renders, {low} to {high} Hz; choose another rate"
+    ).format(rate=rate, low=SYNTH_MIN_RATE, high=SYNTH_MAX_RATE)
 
 
 def _fluidsynth() -> ModuleType:
@@ -85,7 +98,7 @@ def _fluidsynth() -> ModuleType:
         "fluidsynth",
         extra="soundfont",
         debian="libfluidsynth3",
-        needed="soundfont needs FluidSynth",
+        needed=_("soundfont needs FluidSynth"),
         option="soundfont",
     )
 
@@ -106,11 +119,7 @@ def render_blocks(
     to the same samples), so it streams in blocks however long it is.
     """
     if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
-        raise SoundFontError(
-            f"rate {rate} Hz is outside what FluidSynth renders, {SYNTH_MIN_RATE} to "
-            f"{SYNTH_MAX_RATE} Hz; choose another rate",
-            option="rate",
-        )
+        raise SoundFontError(_rate_message(rate), option="rate")
     synth = open_synth(soundfont, rate)
     plan = strikes(played, rate, midimap)
     tail = int(MAX_TAIL * rate)
@@ -141,11 +150,7 @@ def _scaled(
 def open_synth(soundfont: str | Path, rate: int) -> fluidsynth.Synth:
     """A FluidSynth synthesiser at `rate`, the SoundFont's drum kit on the percussion channel."""
     if not SYNTH_MIN_RATE <= rate <= SYNTH_MAX_RATE:
-        raise SoundFontError(
-            f"rate {rate} Hz is outside what FluidSynth renders, {SYNTH_MIN_RATE} to "
-            f"{SYNTH_MAX_RATE} Hz; choose another rate",
-            option="rate",
-        )
+        raise SoundFontError(_rate_message(rate), option="rate")
     path = check_soundfont(soundfont)
     fluidsynth = _fluidsynth()
     with captured() as said:
@@ -156,8 +161,10 @@ def open_synth(soundfont: str | Path, rate: int) -> fluidsynth.Synth:
         synth.delete()
         why = f" ({said[-1].strip()})" if said else ""
         raise SoundFontError(
-            f"FluidSynth cannot load a drum kit from SoundFont {str(path)!r}{why}; "
-            "give a General MIDI SoundFont 2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2"
+            _(
+                "FluidSynth cannot load a drum kit from SoundFont {path!r}{why}; give a General "
+                "MIDI SoundFont 2 file such as /usr/share/sounds/sf2/FluidR3_GM.sf2"
+            ).format(path=str(path), why=why)
         )
     return synth
 

@@ -23,6 +23,7 @@ from drumscore.errors import (
     install_line,
     require,
 )
+from drumscore.i18n import _
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
@@ -88,14 +89,19 @@ def check_installed(kind: str) -> None:
     needed = ["verovio"] + (["cairosvg"] if kind != "svg" else [])
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
     if missing:
+        message = (
+            _("{kind} engraved by Verovio needs {package}, not installed")
+            if len(missing) == 1
+            else _("{kind} engraved by Verovio needs {package} and {other}, not installed")
+        )
         raise MissingDependencyError(
-            f"{kind.upper()} engraved by Verovio needs {' and '.join(missing)}, not installed",
+            message.format(kind=kind.upper(), package=missing[0], other=missing[-1]),
             install_line("notation", "fonts-noto-cjk"),
         )
 
 
 def _toolkit() -> verovio.toolkit:
-    verovio = require("verovio", extra="notation", needed="engraving needs Verovio")
+    verovio = require("verovio", extra="notation", needed=_("engraving needs Verovio"))
     verovio.enableLog(verovio.LOG_OFF)
     return verovio.toolkit()
 
@@ -105,7 +111,7 @@ def to_mei(musicxml: bytes, toolkit: verovio.toolkit | None = None) -> str:
     toolkit = toolkit or _toolkit()
     toolkit.setOptions(OPTIONS)
     if not toolkit.loadData(musicxml.decode("utf-8")):
-        raise EngraveError("Verovio could not read the MusicXML document")
+        raise EngraveError(_("Verovio could not read the MusicXML document"))
     return _shape_heads(toolkit.getMEI())
 
 
@@ -124,7 +130,7 @@ def _shape_heads(mei: str) -> str:
     root = ET.fromstring(mei)
     drums = staff_drums(root)
     if set(drums.values()) != set(Drum):
-        raise EngraveError("Verovio's reading of the MusicXML lacks the 鼙 and 鼓 staves")
+        raise EngraveError(_("Verovio's reading of the MusicXML lacks the 鼙 and 鼓 staves"))
     for head in root.iter(f"{{{MEI}}}pgHead"):
         lines = head.findall(f"{{{MEI}}}rend")
         for number, rend in enumerate(lines):
@@ -153,7 +159,7 @@ def svg_pages(musicxml: bytes, *, page_height: int = TALL_PAGE, fit: bool = True
         {**OPTIONS, "pageHeight": page_height, "adjustPageHeight": fit, "svgViewBox": True}
     )
     if not toolkit.loadData(mei):
-        raise EngraveError("Verovio could not read its own MEI")
+        raise EngraveError(_("Verovio could not read its own MEI"))
     return [_finish_svg(toolkit.renderToSVG(n)) for n in range(1, toolkit.getPageCount() + 1)]
 
 
@@ -189,11 +195,18 @@ def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:
     """Engrave to 'svg', 'png' (cut to the music) or 'pdf' (A4 pages)."""
     if kind not in KINDS:
         raise OptionError(
-            f"kind {kind!r} cannot be engraved; Verovio writes {', '.join(KINDS)}", option="kind"
+            _("kind {kind!r} cannot be engraved; Verovio writes {formats}").format(
+                kind=kind, formats=", ".join(KINDS)
+            ),
+            option="kind",
         )
     if kind == "svg":
         return Engraving(tuple(p.encode("utf-8") for p in svg_pages(musicxml)), "")
-    cairosvg = require("cairosvg", extra="notation", needed=f"{kind.upper()} needs cairosvg")
+    cairosvg = require(
+        "cairosvg",
+        extra="notation",
+        needed=_("{kind} needs cairosvg").format(kind=kind.upper()),
+    )
     if kind == "png":
         pages = svg_pages(musicxml)
         return Engraving(tuple(_png(cairosvg, p, dpi) for p in pages), "")
@@ -204,7 +217,7 @@ def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:
 def _size(svg: str) -> tuple[float, float]:
     box = ET.fromstring(svg).get("viewBox", "").split()
     if len(box) != 4:
-        raise EngraveError("Verovio's SVG has no page size")
+        raise EngraveError(_("Verovio's SVG has no page size"))
     return float(box[2]), float(box[3])
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from drumscore import i18n
 from drumscore.apparatus.align import SCORES, build, collate
 from drumscore.corpus import edition_from_dict, editions
 
@@ -365,6 +367,63 @@ def test_the_corpus_by_date_keeps_every_place_and_count():
         assert [c.pi for c in (s.stated for s in plain.counts)] == [
             c.pi for c in (s.stated for s in by_date.counts)
         ]
+
+
+# --- in the reader's language ---
+
+
+#: The summary's two clauses in each Chinese catalog: the count, its measure word and the words.
+SUMMARY = {
+    "zh_Hant": ("{n} 處刊本相異", "{m} 條異文出自注文"),
+    "zh_Hans": ("{n} 处刊本相异", "{m} 条异文出自注文"),
+}
+
+
+@pytest.mark.parametrize("language", list(SUMMARY))
+def test_the_summary_states_both_counts_in_chinese(language):
+    single = one("○□○", "○□□")
+    several = one("○□○□○", "□□○□□")
+    (lu2,) = collate(scores=[(2, "魯")])
+    assert len(single.parting) == 1 and len(several.parting) > 1 and len(lu2.reports) == 1
+    places, readings = SUMMARY[language]
+    for a in (single, several, lu2):
+        n, m = len(a.parting), len(a.reports)
+        with i18n.speaking(language):
+            assert a.summary == f"{places.format(n=n)}；{readings.format(m=m)}"
+
+
+def test_the_summary_in_english_has_the_plural_where_the_count_asks_for_it():
+    single = one("○□○", "○□□")
+    several = one("○□○□○", "□□○□□")
+    (lu2,) = collate(scores=[(2, "魯")])
+    with i18n.speaking("en"):
+        assert single.summary == (
+            "1 place where the printed editions part; 0 readings reported by notes"
+        )
+        n = len(several.parting)
+        assert several.summary.startswith(f"{n} places where the printed editions part; ")
+        assert lu2.summary.endswith("; 1 reading reported by notes")
+
+
+@pytest.mark.parametrize(
+    ("language", "fewer", "after", "substituted"),
+    [
+        ("zh_Hant", "1（she）：第 1–2 擊這串 ○ 少了一個", "第 2 擊之後", "○ 作 □"),
+        ("zh_Hans", "1（she）：第 1–2 击这串 ○ 少了一个", "第 2 击之后", "○ 作 □"),
+        ("en", "1 (she): one ○ fewer in the run 1–2", "after 2", "□ for ○"),
+    ],
+)
+def test_readings_and_places_are_written_in_the_language_they_are_read_in(
+    language, fewer, after, substituted
+):
+    lacking, adding, changing = one("○○□", "○□"), one("○□", "○□○"), one("○□", "□□")
+    with i18n.speaking(language):
+        assert lacking.readings[1].differences == (fewer,)
+        assert [p.label for p in adding.places] == [after]
+        assert changing.places[0].variants[0].description == substituted
+    # the model holds where and how, not words: the same apparatus reads in any language
+    with i18n.speaking("en"):
+        assert lacking.places[0].variants[0].description == "one ○ fewer in the run 1–2"
 
 
 # --- bad input ---

@@ -70,3 +70,14 @@ def test_verovio_draws_any_witness_as_printed(printed):
     for i, notation in enumerate(printed):
         svg, _ = render(data, f"e{i}")
         assert drawn(svg) == notation
+
+
+def test_the_document_is_the_same_whatever_the_reader_speaks():
+    from drumscore import i18n
+
+    (lu2,) = collate(scores=[(2, "魯")])
+    with i18n.speaking("en"):
+        english = mei_bytes(lu2)
+    with i18n.speaking("zh_Hans"):
+        assert mei_bytes(lu2) == english
+    assert "adds □○".encode() in english

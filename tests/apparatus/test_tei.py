@@ -87,3 +87,14 @@ def test_any_witnesses_read_back_out_of_the_tei(printed):
     (ab,) = ET.fromstring(tei_bytes([a])).iterfind(".//t:body//t:ab", NS)
     for i, notation in enumerate(printed):
         assert read_witness(ab, f"e{i}") == notation
+
+
+def test_the_document_is_the_same_whatever_the_reader_speaks():
+    from drumscore import i18n
+
+    apparatuses = collate(scores=[(1, "魯"), (2, "魯")])
+    with i18n.speaking("en"):
+        english = tei_bytes(apparatuses)
+    with i18n.speaking("zh_Hant"):
+        assert tei_bytes(apparatuses) == english
+    assert b"places where the printed editions part" in english

@@ -269,3 +269,36 @@ def test_a_kit_within_the_memory_budget_loads_its_long_samples(tmp_path):
     (tmp_path / "kit.toml").write_text(f"[pi]\nsamples = [{names}]\n[gu]\nsamples = 'long.wav'\n")
     kit = load_kit(tmp_path / "kit.toml")
     assert len(kit.voice(Drum.PI).layers[0].samples) == 10
+
+
+# --- in the reader's language ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "prefix", "said"),
+    [
+        (
+            "zh_TW.UTF-8",
+            "drumscore：錯誤：鼓組檔案 ",
+            "[gu]：pan 必須介於 -1（左）到 1（右），而不是 2",
+        ),
+        (
+            "zh_CN.UTF-8",
+            "drumscore：错误：鼓组文件 ",
+            "[gu]：pan 必须介于 -1（左）到 1（右），而不是 2",
+        ),
+        ("C.UTF-8", "drumscore: error: kit file ", "[gu]: pan must be from -1 (left) to 1 (right)"),
+    ],
+)
+def test_a_bad_kit_is_refused_in_the_readers_language(
+    monkeypatch, cli, tmp_path, lang, prefix, said
+):
+    monkeypatch.setenv("LANG", lang)
+    path = write_kit(
+        tmp_path, "[pi]\nsamples=['a.wav']\n[gu]\nsamples=['a.wav']\npan=2\n", good_samples()
+    )
+    out = tmp_path / "out.wav"
+    code, stdout, err = cli("render", "lu", "--kit", path, "-o", out)
+    assert (code, stdout) == (2, "")
+    assert err.startswith(prefix) and said in err and "Traceback" not in err
+    assert not out.exists()

@@ -32,3 +32,31 @@ def test_bad_notes_say_what_is_wrong_and_name_the_parameter(text, needle):
         MidiMap.from_option(text)
     assert needle in str(info.value) and info.value.option == "midi_notes"
     assert "--" not in str(info.value)
+
+
+# --- in the reader's language ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "zh_TW.UTF-8",
+            "drumscore：錯誤：--midi-notes '40,40' 讓兩面鼓都用音符 40；請選兩個不同的音符",
+        ),
+        (
+            "zh_CN.UTF-8",
+            "drumscore：错误：--midi-notes '40,40' 让两面鼓都用音符 40；请选择两个不同的音符",
+        ),
+        ("C.UTF-8", "drumscore: error: --midi-notes '40,40' gives both drums note 40; choose two"),
+    ],
+)
+def test_one_note_for_both_drums_is_refused_in_the_readers_language(
+    monkeypatch, cli, tmp_path, lang, expected
+):
+    monkeypatch.setenv("LANG", lang)
+    out = tmp_path / "out.mid"
+    code, stdout, err = cli("render", "lu", "--midi-notes", "40,40", "-o", out)
+    assert (code, stdout) == (2, "")
+    assert err.startswith(expected) and "Traceback" not in err
+    assert not out.exists()

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from drumscore import i18n
 from drumscore.corpus import find_edition, resolve, scores
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.expression import Expression
@@ -221,6 +222,29 @@ def test_source_cites_the_edition_and_the_printed_text():
     citation = find_edition(score.edition_id).provenance.citation
     assert citation and citation in source and score.printed in source
     assert not [c for c in root.iter("creator") if c.text == "Music21"]
+
+
+@pytest.mark.parametrize(
+    ("language", "printed", "given"),
+    [
+        ("zh_Hant", "禮經本義 所印，第 2 圖，薛鼓：", "所給的記譜：○□半○"),
+        ("zh_Hans", "禮經本義 所印，第 2 图，薛鼓：", "所给的记谱：○□半○"),
+    ],
+)
+def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_english(
+    language, printed, given
+):
+    timeline = arrange(resolve("xue/2@benyi"), "touhu")
+    raw = arrange(Score(parse("○□半○"), printed="○□半○"))
+    with i18n.speaking(language):
+        root = ET.fromstring(musicxml_bytes(timeline))
+        raw_root = ET.fromstring(musicxml_bytes(raw))
+    words = [c.findtext("credit-words") for c in root.iter("credit")]
+    assert words[1] == printed + timeline.score.printed.strip()
+    assert words[-1] == "drumscore score xue/2@benyi, section touhu, bpm 60"  # a command, as typed
+    assert [c.findtext("credit-words") for c in raw_root.iter("credit")][1] == given
+    # the document's identification is metadata: English whatever the reader speaks
+    assert "xue/2@benyi as printed: " in root.findtext("identification/source")
 
 
 @pytest.mark.parametrize("bpm", ["60", "72", "37.5"])

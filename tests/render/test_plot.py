@@ -8,7 +8,7 @@ pytest.importorskip("matplotlib")
 
 import matplotlib
 
-from drumscore import MissingDependencyError, OptionError
+from drumscore import MissingDependencyError, OptionError, i18n
 from drumscore.analysis.compare import compare
 from drumscore.corpus import resolve
 from drumscore.render import plot
@@ -40,6 +40,58 @@ def test_the_rows_are_named_by_the_scores_keys():
     c = comparison()
     assert plot._name(c.a, "Noto Sans CJK TC", "A") == "A: lu/2@zhushu"
     assert plot._name(c.a, None, "A") == "A: lu/2@zhushu"
+
+
+# --- in the reader's language ----------------------------------------------------------------
+
+
+def drawn_figure(c, cjk_font=None):
+    """The figure plot_comparison draws, made the way it is made (fonts and language set)."""
+    made = []
+    plot.drawn("png", lambda cjk: made.append(plot.comparison_figure(c, cjk)) or b"")
+    return made[0]
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "xlabel"),
+    [
+        (
+            "zh_Hant",
+            "差異：{n}（標亮處）；圓 = 鼙（小鼓），方 = 鼓（大鼓）",
+            "擊（已對齊；每擊等長，間若一）",
+        ),
+        (
+            "zh_Hans",
+            "差异：{n}（高亮处）；圆 = 鼙（小鼓），方 = 鼓（大鼓）",
+            "击（已对齐；每击等长，間若一）",
+        ),
+    ],
+)
+def test_the_title_and_axis_speak_chinese_with_a_cjk_font(language, title, xlabel):
+    if plot.cjk_font() is None:
+        pytest.skip("needs a CJK font (Debian: fonts-noto-cjk)")
+    c = comparison()
+    with i18n.speaking(language):
+        fig = drawn_figure(c)
+    ax = fig.axes[0]
+    assert ax.get_title() == title.format(n=c.distance)
+    assert ax.get_xlabel() == xlabel
+
+
+def test_without_a_cjk_font_the_words_stay_english(monkeypatch):
+    monkeypatch.setattr(plot, "cjk_font", lambda: None)
+    c = comparison()
+    with i18n.speaking("zh_Hant"):
+        fig = drawn_figure(c)
+        assert i18n.language() == "zh_Hant"
+    assert fig.axes[0].get_title().startswith(f"differences: {c.distance} (highlighted)")
+    assert fig.axes[0].get_xlabel() == "stroke (aligned)"
+
+
+def test_a_bad_format_is_refused_in_the_readers_language():
+    with i18n.speaking("zh_Hant"), pytest.raises(OptionError) as info:
+        plot.plot_comparison(comparison(), "gif")
+    assert str(info.value) == "plot 格式 'gif' 不是 drumscore 能畫的；請用 png 或 svg"
 
 
 # --- bad input and a missing matplotlib -------------------------------------------------------

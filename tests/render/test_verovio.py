@@ -13,6 +13,7 @@ import pytest
 from page_ink import ink_bands, margins_cm
 from svg_heads import heads_in_order
 
+from drumscore import i18n
 from drumscore.corpus import resolve
 from drumscore.errors import EngraveError, OptionError
 from drumscore.model import Drum
@@ -144,13 +145,15 @@ def test_pdf_ink_is_at_least_a_centimetre_from_every_edge(key):
     assert min(margins_cm(pixels, dpi).values()) >= 1.0, margins_cm(pixels, dpi)
 
 
-def test_png_has_print_margins_and_the_head_lines_do_not_touch():
+@pytest.mark.parametrize("language", ["en", "zh_Hant"])
+def test_png_has_print_margins_and_the_head_lines_do_not_touch(language):
     pytest.importorskip("cairosvg")
     import numpy as np
     from PIL import Image
 
     dpi = 150  # the default resolution
-    (png,) = engrave(musicxml_bytes(LU), "png", dpi=dpi).pages
+    with i18n.speaking(language):  # the head lines in the reader's language, in the CJK font
+        (png,) = engrave(musicxml_bytes(LU), "png", dpi=dpi).pages
     pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
     assert min(margins_cm(pixels, dpi).values()) >= 1.0, margins_cm(pixels, dpi)
     # title, "as printed in …", the source, the drumscore name: four bands of ink, each one line

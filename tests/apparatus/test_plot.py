@@ -1,0 +1,78 @@
+"""The picture of the apparatus: its title and legend in the reader's language, every character
+drawn from the CJK font (no missing glyphs), English where no CJK font is installed."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from drumscore import i18n
+from drumscore.apparatus.align import collate
+from drumscore.apparatus.plot import figure, plot_apparatus
+from drumscore.render import plot as render_plot
+
+
+def drawn_figure(apparatuses):
+    """The figure plot_apparatus draws, made the way it is made (fonts and language set)."""
+    made = []
+
+    def draw(cjk):
+        made.append(figure(apparatuses, cjk))
+        return b""
+
+    render_plot.drawn("png", draw)
+    return made[0]
+
+
+@pytest.fixture
+def cjk():
+    font = render_plot.cjk_font()
+    if font is None:
+        pytest.skip("needs a CJK font (Debian: fonts-noto-cjk)")
+    return font
+
+
+@pytest.fixture(scope="module")
+def lu2():
+    (found,) = collate(scores=[(2, "魯")])
+    return found
+
+
+def test_the_title_and_legend_are_in_traditional_chinese(cjk, lu2):
+    with i18n.speaking("zh_Hant"):
+        fig = drawn_figure([lu2])
+    title = fig.axes[0].get_title(loc="left")
+    n, m = len(lu2.parting), len(lu2.reports)
+    assert title == f"lu/2 · 魯鼓 · 第 2 圖 · 底本 zhushu · {n} 處刊本相異；{m} 條異文出自注文"
+    legend = fig.texts[0].get_text()
+    assert (
+        legend.startswith("圓 = ○ 鼙，方 = □ 鼓，豎線 = 半")
+        and "藍色 = 僅有注文所述的異文" in legend
+    )
+    names = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert "大戴禮  見於 yishu" in names
+
+
+def test_every_chinese_character_is_drawn_from_a_font_that_has_it(cjk, lu2):
+    for language in ("zh_Hant", "zh_Hans"):
+        with i18n.speaking(language), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            png = plot_apparatus([lu2], "png")
+        assert png.startswith(b"\x89PNG")
+        missing = [str(w.message) for w in caught if "missing from" in str(w.message)]
+        assert not missing, missing[:3]
+
+
+@pytest.mark.filterwarnings("ignore:Glyph")  # the siglum 大戴禮 has no other spelling
+def test_without_a_cjk_font_the_words_stay_english(monkeypatch, lu2):
+    monkeypatch.setattr(render_plot, "cjk_font", lambda: None)
+    with i18n.speaking("zh_Hant"):
+        fig = drawn_figure([lu2])
+        assert i18n.language() == "zh_Hant"  # the reader's language is back after drawing
+    title = fig.axes[0].get_title(loc="left")
+    assert title.startswith("lu/2 · lu drum, figure 2 · base zhushu · ")
+    assert title.endswith("; 1 reading reported by notes")
+    assert fig.texts[0].get_text().startswith("circle = pi (small drum)")
