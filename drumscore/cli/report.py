@@ -366,11 +366,13 @@ def format_reported(p: Place) -> list[str]:
     for v in p.reported:
         for r in v.reports:
             if v.description:
-                said = _("(in {source}: 「{quote}」; {description})")
+                said = _("{siglum} (in {source}: 「{quote}」; {description})")
             else:
-                said = _("(in {source}: 「{quote}」)")
-            said = said.format(source=r.reported_by, quote=r.quote, description=v.description)
-            lines.append(f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {r.siglum} {said}")
+                said = _("{siglum} (in {source}: 「{quote}」)")
+            said = said.format(
+                siglum=r.siglum, source=r.reported_by, quote=r.quote, description=v.description
+            )
+            lines.append(f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {said}")
     return lines
 
 

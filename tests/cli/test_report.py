@@ -82,7 +82,7 @@ def test_collate_in_traditional_chinese_keeps_names_and_sigla(monkeypatch, cli):
     assert len({_column(line, line.split()[1]) for line in key}) == 1
     assert "相符：zhushu benyi benyi-skqs" in out
     assert "不符：wuli — " in out
-    assert "（見於 yishu：「吳澄本作○」" in out
+    assert "□ ] ○ 吳澄本（見於 yishu：「吳澄本作○」" in out
     assert "sigla:" not in out and "agree:" not in out
 
 
