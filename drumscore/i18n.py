@@ -111,6 +111,11 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _catalog(language()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """`message` in the current language, where the same English reads two ways (a context)."""
+    return _catalog(language()).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Mark `message` for the catalogs where it is written; `_` translates it where shown."""
     return message

@@ -21,6 +21,7 @@ from fractions import Fraction
 from types import FrameType
 from typing import Any, ClassVar
 
+from drumscore.i18n import N_, _
 from drumscore.play import liveview
 from drumscore.play.keys import (
     NEXT_ITEM,
@@ -34,12 +35,19 @@ from drumscore.play.keys import (
     TAPS,
     TEMPO_STEPS,
 )
-from drumscore.play.liveview import LiveState, plain_lines
+from drumscore.play.liveview import (
+    NEXT_WAITS,
+    STOP_WAITS,
+    SWITCH_WAITS,
+    LiveState,
+    plain_lines,
+)
 from drumscore.play.player import Player
 from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
 from drumscore.track import Hit
 
-KEY_HELP = (
+#: The keys for 'drumscore play --help' (translated with _ where shown).
+KEY_HELP = N_(
     "keys while playing in a terminal: space pause/resume on the beat; + / - tempo ±1 stroke a "
     "minute and ] / [ ±5, from the next stroke; t tap tempo (the average of the last taps); "
     "s switch touhu/she at the end of the pass; n next programme item; q stop at the end of the "
@@ -81,13 +89,13 @@ class Controls:
                 )
                 self._set(min(MAX_BPM, max(MIN_BPM, bpm)))
         elif key == SWITCH:
-            self._toggle("switch at end of pass")
+            self._toggle(SWITCH_WAITS)
             self.player.command("switch_section")
         elif key == NEXT_ITEM:
-            self._toggle("next item at end of pass", on=True)
+            self._toggle(NEXT_WAITS, on=True)
             self.player.command("next_item")
         elif key == STOP_AFTER_PASS:
-            self._toggle("stop at end of pass", on=True)
+            self._toggle(STOP_WAITS, on=True)
             self.player.command("stop_after_pass")
         elif key == STOP_NOW:
             self.stop_now = True
@@ -108,7 +116,7 @@ class Controls:
         if hit is None or hit.is_count:
             return
         if hit.index == 0 and (hit.k > 0 or hit.item > 0):
-            self.waiting = [w for w in self.waiting if w == "stop at end of pass"]
+            self.waiting = [w for w in self.waiting if w == STOP_WAITS]
 
 
 class KeyReader:
@@ -143,7 +151,7 @@ class KeyReader:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            ready = select.select([self.fd], [], [], 0.05)[0]
             if not ready:
                 continue
             data = os.read(self.fd, 1)
@@ -151,7 +159,7 @@ class KeyReader:
                 return
             key = data.decode("latin-1")
             if key == "\x1b":  # Esc alone stops; an arrow key's sequence is read and ignored
-                more, _, _ = select.select([self.fd], [], [], 0.03)
+                more = select.select([self.fd], [], [], 0.03)[0]
                 if more:
                     os.read(self.fd, 8)
                     continue
@@ -165,10 +173,12 @@ class PlainView:
         if hit is None:
             return
         if hit.is_count:
-            print(f"count {hit.k + 1}/{hit.count_in}", flush=True)
+            print(
+                _("count {number}/{count}").format(number=hit.k + 1, count=hit.count_in), flush=True
+            )
             return
         if state.items > 1 and hit.k == 0:
-            print(f"-- item {state.item + 1}/{state.items}: {state.label} --", flush=True)
+            print(f"-- {liveview.item_line(state).strip()} --", flush=True)
         print("\n".join(plain_lines(hit.timeline, hit.k, state.seconds)), flush=True)
 
     def close(self) -> None:

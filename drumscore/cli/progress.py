@@ -6,6 +6,8 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
+from drumscore.i18n import _
+
 #: Seconds a render runs before its bar appears.
 DELAY = 1.0
 
@@ -25,10 +27,11 @@ def progress_bar(frames: int, rate: int, quiet: bool = False) -> Iterator[Callab
         unit_scale=False,
         delay=DELAY,
         file=sys.stderr,
-        desc="rendering",
+        desc=_("rendering"),
         leave=False,
-        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s of audio "
-        "[{elapsed}<{remaining}]",
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} "
+        + _("s of audio")
+        + " [{elapsed}<{remaining}]",
     ) as bar:
         yield lambda n: bar.update(n / rate)
 

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from drumscore.cli.options import error_message
-from drumscore.cli.report import plural
 from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.files.atomic import check_not_inputs
 from drumscore.files.format_choice import kind_of
+from drumscore.i18n import _, ngettext
 from drumscore.model import STATE_SLUGS, Score, Section
 from drumscore.timeline import check_length
 from drumscore.track import Track
@@ -60,13 +60,18 @@ def sections_of(text: str | None) -> list[str]:
     for name in names:
         if not name:
             raise OptionError(
-                f"section list {text!r} has an empty entry; write names separated by commas, "
-                "such as touhu,she",
+                _(
+                    "section list {text!r} has an empty entry; write names separated by commas, "
+                    "such as touhu,she"
+                ).format(text=text),
                 option="section",
             )
         value = Section.parse(name).value
         if value in found:
-            raise OptionError(f"section list {text!r} names {value!r} twice", option="section")
+            raise OptionError(
+                _("section list {text!r} names {section!r} twice").format(text=text, section=value),
+                option="section",
+            )
         found.append(value)
     return found
 
@@ -78,11 +83,14 @@ def is_batch(args: argparse.Namespace) -> bool:
 
 def _fields(template: str) -> list[str]:
     try:
-        return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+        parsed = string.Formatter().parse(template)
+        return [name for _text, name, _spec, _conversion in parsed if name is not None]
     except ValueError as exc:
         raise OptionError(
-            f"output template {template!r} is malformed ({exc}); write {{key}}, {{section}}…, "
-            "and double a brace that is meant literally: {{{{",
+            _(
+                "output template {template!r} is malformed ({reason}); write {key}, {section}…, "
+                "and double a brace that is meant literally: {brace}"
+            ).format(template=template, reason=exc, key="{key}", section="{section}", brace="{{"),
             option="output",
         ) from None
 
@@ -107,12 +115,17 @@ def plan(args: argparse.Namespace) -> list[Item]:
     if unknown:
         known = ", ".join("{" + k + "}" for k in PLACEHOLDERS)
         raise OptionError(
-            f"output template {template!r} has unknown placeholder {{{unknown[0]}}}; use {known}",
+            _("output template {template!r} has unknown placeholder {unknown}; use {known}").format(
+                template=template, unknown="{" + unknown[0] + "}", known=known
+            ),
             option="output",
         )
     if args.all and (args.score is not None or args.more):
         raise OptionError(
-            "all renders every score of the corpus; leave the SCORE names out, or leave --all out",
+            _(
+                "all renders every score of the corpus; leave the SCORE names out, or leave "
+                "--all out"
+            ),
             option="all",
         )
     names = [s.key for s in scores()] if args.all else [args.score, *args.more]
@@ -131,9 +144,18 @@ def plan(args: argparse.Namespace) -> list[Item]:
             output = _fill(template, {**fill, "section": section}, name)
             if output in seen:
                 raise OptionError(
-                    f"output template {template!r} names {output!r} for both {seen[output]} and "
-                    f"{name} {section}; add {{key}} and {{section}} to the template so each file "
-                    "has its own name",
+                    _(
+                        "output template {template!r} names {output!r} for both {first} and "
+                        "{second}; add {key} and {section} to the template so each file has its "
+                        "own name"
+                    ).format(
+                        template=template,
+                        output=output,
+                        first=seen[output],
+                        second=f"{name} {section}",
+                        key="{key}",
+                        section="{section}",
+                    ),
                     option="output",
                 )
             seen[output] = f"{name} {section}"
@@ -153,8 +175,10 @@ def _fill(template: str, fill: dict[str, str], name: str) -> str:
     for field, value in fill.items():
         if not value or value in (".", "..") or any(c in value for c in ("/", os.sep, "\0")):
             raise OptionError(
-                f"{name}: the {{{field}}} of the output template would be {value[:60]!r}, which "
-                "is not a plain file name; use another placeholder",
+                _(
+                    "{name}: the {field} of the output template would be {value!r}, which is not "
+                    "a plain file name; use another placeholder"
+                ).format(name=name, field="{" + field + "}", value=value[:60]),
                 option="output",
             )
     output = template.format(**fill)
@@ -162,9 +186,12 @@ def _fill(template: str, fill: dict[str, str], name: str) -> str:
     where = os.path.realpath(os.path.dirname(output) or ".")
     if where != root and not where.startswith(root.rstrip(os.sep) + os.sep):
         raise OptionError(
-            f"output template {template!r} names {output!r} for {name}, outside the folder "
-            f"{template_folder(template) or '.'!r} it writes into; put the placeholders in "
-            "names below that folder",
+            _(
+                "output template {template!r} names {output!r} for {name}, outside the folder "
+                "{folder!r} it writes into; put the placeholders in names below that folder"
+            ).format(
+                template=template, output=output, name=name, folder=template_folder(template) or "."
+            ),
             option="output",
         )
     return output
@@ -188,7 +215,9 @@ def _make_folders(items: list[Item]) -> None:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise OutputError(
-                f"cannot make the output folder {str(folder)!r}: {e.strerror or e}"
+                _("cannot make the output folder {folder!r}: {reason}").format(
+                    folder=str(folder), reason=e.strerror or e
+                )
             ) from None
 
 
@@ -215,7 +244,8 @@ def check_budget(
             total += track_of(single(args, item)).seconds
         except DrumscoreError:
             continue  # reported when the item is rendered; the others go on
-        check_length(total, f" for {plural(len(items), 'file')} together")
+        together = ngettext(" for {n} file together", " for {n} files together", len(items))
+        check_length(total, together.format(n=len(items)))
 
 
 def run(
@@ -257,10 +287,8 @@ def run(
                 if exc is not None:
                     failed += 1
                     statuses.add(exc.exit_status)
-                    print(
-                        f"drumscore: error: {item.score} {item.section}: {error_message(exc)}",
-                        file=sys.stderr,
-                    )
+                    message = f"{item.score} {item.section}: {error_message(exc)}"
+                    print(_("drumscore: error: {message}").format(message=message), file=sys.stderr)
                 else:
                     written.append(item.output)
                 tick()
@@ -271,10 +299,20 @@ def run(
     seconds = time.perf_counter() - started
     if not args.quiet:
         folders = sorted({str(Path(p).parent) for p in written})
-        where = f" in {folders[0]}" if len(folders) == 1 else ""
-        line = f"wrote {plural(len(written), 'file')}{where} in {seconds:.1f} s"
+        n, took = len(written), f"{seconds:.1f}"
+        if len(folders) == 1:
+            line = ngettext(
+                "wrote {n} file in {folder} in {seconds} s",
+                "wrote {n} files in {folder} in {seconds} s",
+                n,
+            ).format(n=n, folder=folders[0], seconds=took)
+        else:
+            line = ngettext("wrote {n} file in {seconds} s", "wrote {n} files in {seconds} s", n)
+            line = line.format(n=n, seconds=took)
         if failed:
-            line += f"; {plural(failed, 'item')} failed (see above)"
+            line += ngettext(
+                "; {n} item failed (see above)", "; {n} items failed (see above)", failed
+            ).format(n=failed)
         print(line)
     # bad input everywhere is the command's fault (2); any runtime failure makes it 1
     return min(statuses, default=0)
@@ -293,7 +331,7 @@ class _bar:
             from tqdm import tqdm
 
             self.bar = tqdm(
-                total=self.total, unit="file", file=sys.stderr, desc="rendering", leave=False
+                total=self.total, unit=_("file"), file=sys.stderr, desc=_("rendering"), leave=False
             )
             return self.bar.update
         return lambda n=1: None

@@ -16,6 +16,7 @@ from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
 from drumscore.editions.extract import line_range
+from drumscore.i18n import _, ngettext
 from drumscore.model import Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
@@ -77,13 +78,22 @@ def list_table(
     dates = {e.id: e.date.text for e in editions if e.date is not None}
     rows = []
     for s in scores:
-        name = f"{s.edition_name} (yours)" if s.edition_id in users else s.edition_name
+        name = s.edition_name
+        if s.edition_id in users:
+            name = _("{edition} (yours)").format(edition=s.edition_name)
         cells = [name, dates.get(s.edition_id, "-"), str(s.figure), f"{s.state}鼓"]
         for section in Section.in_order():
             cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
         cells.append(s.key)
         rows.append(cells)
-    header = ["edition", "date", "fig", "drum", *(s.heading for s in Section.in_order()), "name"]
+    header = [
+        _("edition"),
+        _("date"),
+        _("fig"),
+        _("drum"),
+        *(s.heading for s in Section.in_order()),
+        _("name"),
+    ]
     return table(rows, header)
 
 
@@ -138,35 +148,55 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
     lines = [score_summary(score, checks)]
     quoted = [(c, q) for c in checks for q in c.quotes if q.text]
     if quoted:
-        lines += ["", "  the stated counts in the words of the editions:"]
+        lines += ["", "  " + _("the stated counts in the words of the editions:")]
         for c, q in quoted:
-            lines.append(f"    {c.stated.by}, {c.stated.section.value} ({q.siglum}): 「{q.text}」")
+            said = _("{by}, {section} ({siglum}): 「{quote}」").format(
+                by=c.stated.by, section=c.stated.section.value, siglum=q.siglum, quote=q.text
+            )
+            lines.append("    " + said)
     if score.notes:
-        lines += ["", "  notes printed inside the pattern (not strokes; marked where they stand):"]
+        heading = _("notes printed inside the pattern (not strokes; marked where they stand):")
+        lines += ["", "  " + heading]
         lines.append(f"    {marked(score.pattern, score.notes)}")
         for i, note in enumerate(score.notes, 1):
-            line = f", line {note.line}" if note.line else ""
-            lines.append(f"    {i}. after stroke {note.after}{line}: {note.text}")
+            if note.line:
+                said = _("{number}. after stroke {after}, line {line}: {text}")
+            else:
+                said = _("{number}. after stroke {after}: {text}")
+            lines.append(
+                "    " + said.format(number=i, after=note.after, line=note.line, text=note.text)
+            )
     prov = score.source
+    fields: list[tuple[str, str]] = []
     if score.edition_id:
-        mine = f" — your edition, {edition.path}" if edition is not None and edition.user else ""
-        lines += ["", f"  edition: {score.edition_name} ({score.edition_id}){mine}"]
+        value = f"{score.edition_name} ({score.edition_id})"
+        if edition is not None and edition.user:
+            value = _("{edition} — your edition, {path}").format(edition=value, path=edition.path)
+        fields.append((_("edition:"), value))
     if prov:
-        lines.append(f"  source:  {prov.citation}")
+        fields.append((_("source:"), prov.citation))
         if score.lines:
-            where = f"Kanripo {prov.kanripo} " if prov.kanripo else ""
-            lines.append(f"  lines:   {where}{score.lines} (this pattern)")
+            where = f"Kanripo {prov.kanripo} {score.lines}" if prov.kanripo else score.lines
+            fields.append((_("lines:"), _("{lines} (this pattern)").format(lines=where)))
         if prov.commit:
-            lines.append(f"  commit:  {prov.commit}")
+            fields.append((_("commit:"), prov.commit))
         if prov.licence:
-            lines.append(f"  licence: {prov.licence}")
+            fields.append((_("licence:"), prov.licence))
     if edition is not None and edition.date is not None:
-        lines.append(f"  date:    {edition.date.text} ({edition.date.basis})")
+        fields.append((_("date:"), f"{edition.date.text} ({edition.date.basis})"))
     if edition is not None and edition.glyphs:
-        read = ", ".join(f"{g} read as {t}" for g, t in edition.glyphs)
-        lines.append(f"  glyphs:  {read} (as the transcription draws the strokes)")
+        read = ", ".join(
+            _("{glyph} read as {stroke}").format(glyph=g, stroke=t) for g, t in edition.glyphs
+        )
+        fields.append(
+            (_("glyphs:"), _("{read} (as the transcription draws the strokes)").format(read=read))
+        )
     if edition is not None and edition.note:
-        lines.append(f"  note:    {edition.note}")
+        fields.append((_("note:"), edition.note))
+    if fields:
+        widest = max(display.width(name) for name, _value in fields) + 1
+        lines += [""] if score.edition_id else []
+        lines += [f"  {display.pad(name, widest)}{value}" for name, value in fields]
     return "\n".join(lines)
 
 
@@ -184,11 +214,17 @@ def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
     lines = []
     for check in checks:
         stated = check.stated
-        verdict = "; ".join(w for _, whys in check.disagreeing() for w in whys) or "agrees"
+        verdict = "; ".join(w for _w, whys in check.disagreeing() for w in whys) or _("agrees")
         quoted = ", ".join(dict.fromkeys(q.siglum for q in check.quotes))
         lines.append(
-            f"{stated.by}, {stated.section.value}: 鼙 {stated.pi} 鼓 {stated.gu} "
-            f"(quoted in {quoted}) — {verdict}"
+            _("{by}, {section}: 鼙 {pi} 鼓 {gu} (quoted in {sigla}) — {verdict}").format(
+                by=stated.by,
+                section=stated.section.value,
+                pi=stated.pi,
+                gu=stated.gu,
+                sigla=quoted,
+                verdict=verdict,
+            )
         )
     return lines
 
@@ -198,12 +234,13 @@ def score_summary(score: Score, checks: Sequence[StatedCheck] = ()) -> str:
     lines = [f"{score.title}    [{score.key}]", "", "  " + divided(score.pattern), ""]
     rows = count_rows(score.pattern)
     lines += [
-        "  " + ln for ln in table(rows, ["section", "", "strokes", "○ 鼙", "□ 鼓"]).splitlines()
+        "  " + ln
+        for ln in table(rows, [_("section"), "", _("strokes"), "○ 鼙", "□ 鼓"]).splitlines()
     ]
     if score.printed and score.printed != score.pattern.notation:
-        lines += ["", f"  as printed: {score.printed}"]
+        lines += ["", "  " + _("as printed: {notation}").format(notation=score.printed)]
     if checks:
-        lines += ["", "  counts stated by the commentators:"]
+        lines += ["", "  " + _("counts stated by the commentators:")]
         lines += [f"    {line}" for line in count_check_lines(checks)]
     return "\n".join(lines)
 
@@ -242,13 +279,23 @@ def format_comparison(c: Comparison) -> str:
     lines += alignment_lines(c)
     kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
     if c.identical:
-        verdict = ["identical"]
+        verdict = [_("identical")]
     elif c.strokes_identical:
-        verdict = [f"strokes identical; {c.describe_half()}"]
+        verdict = [_("strokes identical; {half}").format(half=c.describe_half())]
     else:
         verdict = [
-            f"{plural(c.distance, 'difference')} — {kinds['substituted']} changed (*), "
-            f"{kinds['only-a']} only in A (-), {kinds['only-b']} only in B (+)"
+            ngettext(
+                "{n} difference — {changed} changed (*), {only_a} only in A (-), "
+                "{only_b} only in B (+)",
+                "{n} differences — {changed} changed (*), {only_a} only in A (-), "
+                "{only_b} only in B (+)",
+                c.distance,
+            ).format(
+                n=c.distance,
+                changed=kinds["substituted"],
+                only_a=kinds["only-a"],
+                only_b=kinds["only-b"],
+            )
         ]
         if c.half_moved:
             verdict.append(c.describe_half())
@@ -259,11 +306,11 @@ def format_comparison(c: Comparison) -> str:
             str(s.a),
             str(s.b),
             str(s.distance),
-            "identical" if s.identical else "differs",
+            _("identical") if s.identical else _("differs"),
         ]
         for s in c.sections
     ]
-    lines.append(table(rows, ["section", "A", "B", "edit distance", "verdict"]))
+    lines.append(table(rows, [_("section"), "A", "B", _("edit distance"), _("verdict")]))
     return "\n".join(lines)
 
 
@@ -297,12 +344,16 @@ def format_place(p: Place) -> str:
     readings = []
     for v in p.variants:
         if v.printed:
-            first = f"first in {v.first}, {v.first_date}" if v.first else ""
+            first = (
+                _("first in {siglum}, {date}").format(siglum=v.first, date=v.first_date)
+                if v.first
+                else ""
+            )
             said = "; ".join(t for t in (v.description, first) if t)
             described = f" ({said})" if said else ""
             agrees = "".join(f" = {r.siglum}" for r in v.reports)
             readings.append(f"{v.shown} {_sigla(v.printed)}{agrees}{described}")
-    where = p.section.value if p.section else f"after stroke {p.position - 1}"
+    where = p.section.value if p.section else _after(p.position - 1)
     return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.printed)} ] " + "; ".join(
         readings
     )
@@ -310,32 +361,47 @@ def format_place(p: Place) -> str:
 
 def format_reported(p: Place) -> list[str]:
     """Readings a note reports: `8 (head)  □ ] ○ 吳澄本 (in yishu: 「吳澄本作○」; ○ for □)`."""
-    where = p.section.value if p.section else f"after stroke {p.position - 1}"
-    return [
-        f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {r.siglum} "
-        f"(in {r.reported_by}: 「{r.quote}」" + (f"; {v.description})" if v.description else ")")
-        for v in p.reported
-        for r in v.reports
-    ]
+    where = p.section.value if p.section else _after(p.position - 1)
+    lines = []
+    for v in p.reported:
+        for r in v.reports:
+            if v.description:
+                said = _("{siglum} (in {source}: 「{quote}」; {description})")
+            else:
+                said = _("{siglum} (in {source}: 「{quote}」)")
+            said = said.format(
+                siglum=r.siglum, source=r.reported_by, quote=r.quote, description=v.description
+            )
+            lines.append(f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {said}")
+    return lines
+
+
+def _after(stroke: int) -> str:
+    """Where a place with no section stands: after stroke N."""
+    return _("after stroke {stroke}").format(stroke=stroke)
 
 
 def format_counts(a: Apparatus) -> list[str]:
     lines = []
     for s in a.counts:
         st = s.stated
-        lines.append(f"  {st.by}, {st.section.value} ({st.section.span}): 鼙 {st.pi} 鼓 {st.gu}")
+        said = _("{by}, {section} ({span}): 鼙 {pi} 鼓 {gu}").format(
+            by=st.by, section=st.section.value, span=st.section.span, pi=st.pi, gu=st.gu
+        )
+        lines.append("  " + said)
         quotes = "; ".join(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
         if quotes:
-            lines.append(f"    quoted: {quotes}")
+            lines.append("    " + _("quoted: {quotes}").format(quotes=quotes))
         if s.agreeing:
-            lines.append(f"    agree: {_sigla(s.agreeing)}")
+            lines.append("    " + _("agree: {sigla}").format(sigla=_sigla(s.agreeing)))
         else:
-            lines.append("    agrees with no edition")
+            lines.append("    " + _("agrees with no edition"))
         why_groups: dict[tuple[str, ...], list[str]] = {}
         for siglum, why in s.disagreeing():
             why_groups.setdefault(why, []).append(siglum)
         for why, group in why_groups.items():
-            lines.append(f"    disagree: {_sigla(group)} — {'; '.join(why)}")
+            said = _("disagree: {sigla} — {why}").format(sigla=_sigla(group), why="; ".join(why))
+            lines.append("    " + said)
     return lines
 
 
@@ -352,24 +418,27 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
 
 
 def format_apparatus(a: Apparatus) -> list[str]:
+    base = _("base {name} ({siglum})").format(name=a.base.name, siglum=a.base.siglum)
+    editions = ngettext("{n} edition", "{n} editions", len(a.printed)).format(n=len(a.printed))
     lines = [
-        f"{a.key} · {a.title} · base {a.base.name} ({a.base.siglum}) · "
-        f"{plural(len(a.printed), 'edition')} · {a.summary}",
-        f"  base: {a.base.notation}",
+        f"{a.key} · {a.title} · {base} · {editions} · {a.summary}",
+        "  " + _("base: {notation}").format(notation=a.base.notation),
         "",
     ]
-    lines += [f"  {format_place(p)}" for p in a.parting] or ["  the editions agree"]
+    lines += [f"  {format_place(p)}" for p in a.parting] or ["  " + _("the editions agree")]
     reported = [line for p in a.places for line in format_reported(p)]
     if reported or a.notes:
-        lines += ["", "  in the editions' notes:"]
+        lines += ["", "  " + _("in the editions' notes:")]
     lines += [f"  {line}" for line in reported]
     for note in a.notes:
         lines.append(
-            f"  note in {note.siglum} after stroke {note.after}: 「{note.text}」 (not a reading: "
-            f"{note.reason})"
+            "  "
+            + _(
+                "note in {siglum} after stroke {after}: 「{text}」 (not a reading: {reason})"
+            ).format(siglum=note.siglum, after=note.after, text=note.text, reason=note.reason)
         )
     if a.agreements:
-        lines += ["", "  a reported reading that a printed edition bears out:"]
+        lines += ["", "  " + _("a reported reading that a printed edition bears out:")]
         lines += [f"  {line}" for line in a.agreements]
     return lines
 
@@ -381,12 +450,12 @@ def format_apparatuses(
     for a in apparatuses:
         lines = format_apparatus(a)
         if len(apparatuses) == 1:
-            lines += ["", "sigla:", *format_key(apparatuses, marks)]
+            lines += ["", _("sigla:"), *format_key(apparatuses, marks)]
         if a.counts:
-            lines += ["", "stated counts:", *format_counts(a)]
+            lines += ["", _("stated counts:"), *format_counts(a)]
         blocks.append("\n".join(lines))
     if len(apparatuses) > 1:
-        blocks.append("\n".join(["sigla:", *format_key(apparatuses, marks)]))
+        blocks.append("\n".join([_("sigla:"), *format_key(apparatuses, marks)]))
     return "\n\n".join(blocks) + "\n"
 
 
@@ -397,21 +466,28 @@ def format_groups(found: Sequence[Groups]) -> str:
     blocks = []
     for g in found:
         a = g.apparatus
-        lines = [f"{a.key} · {a.title} · {plural(len(g.sigla), 'edition')} · {a.summary}", ""]
-        lines.append("  who shares each reading:")
+        editions = ngettext("{n} edition", "{n} editions", len(g.sigla)).format(n=len(g.sigla))
+        lines = [f"{a.key} · {a.title} · {editions} · {a.summary}", ""]
+        lines.append("  " + _("who shares each reading:"))
         for n, p in enumerate(g.places, 1):
             shared = " | ".join(f"{v.shown}: {_sigla(v.sigla)}" for v in (p.lemma, *p.variants))
             lines.append(f"    {n}. {p.label} ({p.section_name})  {shared}")
         if not g.places:
-            lines.append("    every edition reads alike")
-        lines += ["", "  agreement (per cent of the aligned strokes two editions read alike):"]
+            lines.append("    " + _("every edition reads alike"))
+        lines += [
+            "",
+            "  " + _("agreement (per cent of the aligned strokes two editions read alike):"),
+        ]
         rows = [
             [s, *(f"{round(v * 100)}" for v in row)]
             for s, row in zip(g.sigla, g.agreement, strict=True)
         ]
         lines += ["    " + ln for ln in table(rows, ["", *g.sigla]).splitlines()]
-        lines += ["", "  read alike: " + " | ".join(_sigla(group) for group in g.alike)]
-        lines.append(f"  grouping (average linkage on 1 − agreement): {g.tree}")
+        alike = " | ".join(_sigla(group) for group in g.alike)
+        lines += ["", "  " + _("read alike: {groups}").format(groups=alike)]
+        lines.append(
+            "  " + _("grouping (average linkage on 1 − agreement): {tree}").format(tree=g.tree)
+        )
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 
@@ -474,7 +550,7 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
     for f in extraction.scores:
         s = f.score
         pattern = s.pattern
-        drum = f"{s.state}鼓" if s.state else "(no label)"
+        drum = f"{s.state}鼓" if s.state else _("(no label)")
         mark = "? " if f.doubtful else ""
         cells = [mark + str(s.figure or "?"), drum, f.label]
         for section in shown:
@@ -487,34 +563,69 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
         name = f"{s.figure or '?'} {drum}"
         joined = f.joined_summary()
         if joined:
-            details.append(f"  {name}: read through {joined}")
-        for n, pos in zip(f.notes, f.note_positions, strict=True):
-            line = extraction.kanripo_line(pos.line)
             details.append(
-                f"  {name}: note after stroke {n.after}: {n.text} "
-                f"(line {pos.line}, column {pos.column}"
-                + (f"; Kanripo line {line})" if kanripo else ")")
+                "  " + _("{name}: read through {joined}").format(name=name, joined=joined)
+            )
+        for n, pos in zip(f.notes, f.note_positions, strict=True):
+            if kanripo:
+                said = _(
+                    "{name}: note after stroke {after}: {text} (line {line}, column {column}; "
+                    "Kanripo line {kanripo})"
+                )
+            else:
+                said = _("{name}: note after stroke {after}: {text} (line {line}, column {column})")
+            details.append(
+                "  "
+                + said.format(
+                    name=name,
+                    after=n.after,
+                    text=n.text,
+                    line=pos.line,
+                    column=pos.column,
+                    kanripo=extraction.kanripo_line(pos.line),
+                )
             )
         for remark in f.remarks:
             details.append(f"  {name}: {remark}")
         for doubt in f.doubts:
-            details.append(f"  {name}: DOUBTFUL: {doubt}")
-    header = ["fig", "drum", "label", Section.TOUHU.heading, Section.SHE.heading, "lines"]
-    header += ["kanripo lines"] if kanripo else []
-    header += ["notation"]
-    head = f"{extraction.name or path}: {plural(len(extraction.scores), 'score')} ({encoding})"
+            details.append("  " + _("{name}: DOUBTFUL: {doubt}").format(name=name, doubt=doubt))
+    header = [
+        _("fig"),
+        _("drum"),
+        _("label"),
+        Section.TOUHU.heading,
+        Section.SHE.heading,
+        _("lines"),
+    ]
+    header += [_("kanripo lines")] if kanripo else []
+    header += [_("notation")]
+    count = len(extraction.scores)
+    head = ngettext(
+        "{source}: {n} score ({encoding})", "{source}: {n} scores ({encoding})", count
+    ).format(source=extraction.name or path, n=count, encoding=encoding)
     if extraction.doubtful:
-        head += "; a partial reading: the patterns marked ? are doubtful"
+        head += _("; a partial reading: the patterns marked ? are doubtful")
     cite = extraction.provenance.citation
-    out = [head, *([f"source: {cite}"] if cite else []), "", table(rows, header)]
+    source = [_("source: {citation}").format(citation=cite)] if cite else []
+    out = [head, *source, "", table(rows, header)]
     if details:
         out += ["", *details]
     if extraction.skipped:
-        signs = plural(extraction.skipped, "stroke sign")
-        out.append(f"  left as prose: {signs} outside the patterns")
+        out.append(
+            "  "
+            + ngettext(
+                "left as prose: {n} stroke sign outside the patterns",
+                "left as prose: {n} stroke signs outside the patterns",
+                extraction.skipped,
+            ).format(n=extraction.skipped)
+        )
     if extraction.glyphs:
-        read = ", ".join(f"{g} as {t}" for g, t in extraction.glyphs)
-        out.append(f"  glyphs read: {read} (an edition file records the mapping)")
+        read = ", ".join(
+            _("{glyph} as {stroke}").format(glyph=g, stroke=t) for g, t in extraction.glyphs
+        )
+        out.append(
+            "  " + _("glyphs read: {read} (an edition file records the mapping)").format(read=read)
+        )
     return "\n".join(out)
 
 
@@ -594,46 +705,102 @@ def format_check(c: Check) -> str:
     p = c.performance
     largest = c.largest
     seconds = 60 / c.tempo_first, 60 / c.tempo_last
-    drums = p.how + (" (the two groups' names swapped to fit the score)" if c.swapped else "")
-    lines = [
-        f"{p.path}: {plural(len(p), 'stroke')} heard in {p.duration:.1f} s "
-        f"({'MIDI' if p.kind == 'midi' else 'audio'}; drums told {drums})",
-        f"against {t.description}: {plural(len(c.strokes), 'stroke')}",
-        "",
-        f"tempo      {c.tempo_bpm:.2f} strokes a minute ({c.interval:.4f} s apart), the even beat "
-        f"fitted to {plural(len(c.matched), 'stroke')} by least squares",
-        f"offsets    mean {c.mean_abs_ms:.1f} ms, largest {abs(largest.offset_ms or 0):.1f} ms "
-        f"(stroke {largest.index}, {'late' if (largest.offset_ms or 0) > 0 else 'early'})",
-        f"drift      {c.drift_bpm:+.2f} strokes a minute from the first stroke to the last "
-        f"({c.tempo_first:.2f} → {c.tempo_last:.2f}; {seconds[0]:.4f} s → {seconds[1]:.4f} s)",
-        "missed     " + (", ".join(f"{s.index} {_drum(s.expected)}" for s in c.missing) or "none"),
-        "extra      "
-        + (
-            ", ".join(
-                f"{_drum(e.drum)} at {e.time:.3f} s (after stroke {e.after})" for e in c.extra
-            )
-            or "none"
+    if c.swapped:
+        drums = _("{how} (the two groups' names swapped to fit the score)").format(how=p.how)
+    else:
+        drums = p.how
+    heard = ngettext(
+        "{path}: {n} stroke heard in {seconds} s ({kind}; drums told {drums})",
+        "{path}: {n} strokes heard in {seconds} s ({kind}; drums told {drums})",
+        len(p),
+    ).format(
+        path=p.path,
+        n=len(p),
+        seconds=f"{p.duration:.1f}",
+        kind="MIDI" if p.kind == "midi" else _("audio"),
+        drums=drums,
+    )
+    against = ngettext(
+        "against {score}: {n} stroke", "against {score}: {n} strokes", len(c.strokes)
+    ).format(score=t.description, n=len(c.strokes))
+    offset = largest.offset_ms or 0
+    fields = [
+        (
+            _("tempo"),
+            ngettext(
+                "{bpm} strokes a minute ({interval} s apart), the even beat fitted to {n} stroke "
+                "by least squares",
+                "{bpm} strokes a minute ({interval} s apart), the even beat fitted to {n} strokes "
+                "by least squares",
+                len(c.matched),
+            ).format(bpm=f"{c.tempo_bpm:.2f}", interval=f"{c.interval:.4f}", n=len(c.matched)),
         ),
-        "wrong drum "
-        + (
+        (
+            _("offsets"),
+            (
+                _("mean {mean} ms, largest {largest} ms (stroke {stroke}, late)")
+                if offset > 0
+                else _("mean {mean} ms, largest {largest} ms (stroke {stroke}, early)")
+            ).format(
+                mean=f"{c.mean_abs_ms:.1f}", largest=f"{abs(offset):.1f}", stroke=largest.index
+            ),
+        ),
+        (
+            _("drift"),
+            _(
+                "{drift} strokes a minute from the first stroke to the last "
+                "({first} → {last}; {first_s} s → {last_s} s)"
+            ).format(
+                drift=f"{c.drift_bpm:+.2f}",
+                first=f"{c.tempo_first:.2f}",
+                last=f"{c.tempo_last:.2f}",
+                first_s=f"{seconds[0]:.4f}",
+                last_s=f"{seconds[1]:.4f}",
+            ),
+        ),
+        (
+            _("missed"),
+            ", ".join(f"{s.index} {_drum(s.expected)}" for s in c.missing) or _("none"),
+        ),
+        (
+            _("extra"),
             ", ".join(
-                f"{s.index} ({_drum(s.expected)} expected, {_drum(s.heard)} heard)" for s in c.wrong
+                _("{drum} at {time} s (after stroke {after})").format(
+                    drum=_drum(e.drum), time=f"{e.time:.3f}", after=e.after
+                )
+                for e in c.extra
             )
-            or "none"
+            or _("none"),
+        ),
+        (
+            _("wrong drum"),
+            ", ".join(
+                _("{stroke} ({expected} expected, {heard} heard)").format(
+                    stroke=s.index, expected=_drum(s.expected), heard=_drum(s.heard)
+                )
+                for s in c.wrong
+            )
+            or _("none"),
         ),
     ]
     if c.doubtful or any(e.doubtful for e in c.extra):
-        lines.append(
-            "doubtful   the drum of strokes "
-            + ", ".join(str(s.index) for s in c.doubtful)
-            + (" and of some extra strokes" if any(e.doubtful for e in c.extra) else "")
-            + " sounds between the two: marked ?"
-        )
-    lines += [f"note       {note}" for note in p.notes]
+        strokes = ", ".join(str(s.index) for s in c.doubtful)
+        if any(e.doubtful for e in c.extra):
+            said = _(
+                "the drum of strokes {strokes} and of some extra strokes sounds between the two: "
+                "marked ?"
+            )
+        else:
+            said = _("the drum of strokes {strokes} sounds between the two: marked ?")
+        fields.append((_("doubtful"), said.format(strokes=strokes)))
+    fields += [(_("note"), note) for note in p.notes]
+    widest = max(display.width(name) for name, _value in fields) + 1
+    lines = [heard, against, ""]
+    lines += [display.pad(name, widest) + value for name, value in fields]
     rows = []
     for s in c.strokes:
         if s.missed:
-            rows.append([str(s.index), _drum(s.expected), "—", "", "missed"])
+            rows.append([str(s.index), _drum(s.expected), "—", "", _("missed")])
             continue
         mark = "?" if s.doubtful else ""
         rows.append(
@@ -642,10 +809,10 @@ def format_check(c: Check) -> str:
                 _drum(s.expected),
                 _drum(s.heard) + mark,
                 f"{s.offset_ms:+.1f} ms",
-                "wrong drum" if s.wrong else "",
+                _("wrong drum") if s.wrong else "",
             ]
         )
-    header = ["stroke", "expected", "heard", "offset", ""]
+    header = [_("stroke"), _("expected"), _("heard"), _("offset"), ""]
     if not any(row[-1] for row in rows):
         header, rows = header[:-1], [row[:-1] for row in rows]
     lines += ["", table(rows, header)]

@@ -7,10 +7,10 @@ import argparse
 from pathlib import Path
 
 from drumscore.cli.options import whole_number
-from drumscore.cli.report import plural
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes, write_series
 from drumscore.files.format_choice import ENGRAVED, NOTATION
+from drumscore.i18n import N_, _, ngettext
 from drumscore.render import verovio
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import engrave, find_musescore
@@ -34,22 +34,26 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "--lyrics",
         choices=tuple(LYRICS),
         default=None,
-        help="notation: a word under each stroke: drum (鼙 / 鼓), glyph (○ / □) or pinyin "
-        "(pí / gǔ); default none",
+        help=_(
+            "notation: a word under each stroke: drum (鼙 / 鼓), glyph (○ / □) or pinyin "
+            "(pí / gǔ); default none"
+        ),
     )
     parser.add_argument(
         "--engraver",
         choices=ENGRAVERS,
         default=None,
-        help="SVG, PNG and PDF: verovio (in-process, the default; the notation extra) or "
-        "musescore (MuseScore 3, where installed)",
+        help=_(
+            "SVG, PNG and PDF: verovio (in-process, the default; the notation extra) or "
+            "musescore (MuseScore 3, where installed)"
+        ),
     )
     parser.add_argument(
         "--dpi",
         type=whole_number,
         default=150,
         metavar="N",
-        help="PNG: dots per inch (default 150)",
+        help=_("PNG: dots per inch (default {dpi})").format(dpi=150),
     )
 
 
@@ -60,11 +64,17 @@ def check(args: argparse.Namespace, kind: str) -> None:
     """Fail before any work: --humanize, bad --dpi, or MuseScore missing for PDF/PNG."""
     if args.humanize is not None:
         raise OptionError(
-            f"--humanize {args.humanize!r}: notation is written on the even beat; --humanize "
-            f"applies to audio and MIDI, so leave it out for {args.output!r} or write .mid or .wav"
+            _(
+                "--humanize {value!r}: notation is written on the even beat; --humanize applies "
+                "to audio and MIDI, so leave it out for {output!r} or write .mid or .wav"
+            ).format(value=args.humanize, output=args.output)
         )
     if not MIN_DPI <= args.dpi <= MAX_DPI:
-        raise OptionError(f"--dpi {args.dpi} is out of range; use {MIN_DPI} to {MAX_DPI}")
+        raise OptionError(
+            _("--dpi {dpi} is out of range; use {low} to {high}").format(
+                dpi=args.dpi, low=MIN_DPI, high=MAX_DPI
+            )
+        )
     check_engraver(args, kind)
     if kind == "engraved":
         if engraver(args) == "musescore":
@@ -77,8 +87,10 @@ def check_engraver(args: argparse.Namespace, kind: str) -> None:
     """--engraver is refused for a file that is not engraved."""
     if args.engraver is not None and kind != "engraved":
         raise OptionError(
-            f"engraver {args.engraver!r} is for .svg, .png and .pdf; {args.output!r} is not "
-            "engraved, so leave it out",
+            _(
+                "engraver {engraver!r} is for .svg, .png and .pdf; {output!r} is not engraved, "
+                "so leave it out"
+            ).format(engraver=args.engraver, output=args.output),
             option="engraver",
         )
 
@@ -86,8 +98,8 @@ def check_engraver(args: argparse.Namespace, kind: str) -> None:
 #: The noteheads as each writer leaves them: MusicXML asks for round (so) and square (la); Verovio
 #: draws both (drumscore gives it the round head); MuseScore 3 has no round head (docs/notation.md).
 HEADS = {
-    "musicxml": "○ round and □ square noteheads",
-    "musescore": "○ as MuseScore's slanted open oval and □ square noteheads",
+    "musicxml": N_("○ round and □ square noteheads"),
+    "musescore": N_("○ as MuseScore's slanted open oval and □ square noteheads"),
 }
 
 
@@ -99,9 +111,11 @@ def check_timeline(args: argparse.Namespace, timeline: Timeline) -> None:
     """Fail before any work when --duration asks for more repeats than notation writes out."""
     if args.duration is not None and timeline.repeats > MAX_WRITTEN_REPEATS:
         raise OptionError(
-            f"--duration {args.duration!r} gives {timeline.repeats} repeats of the section, and "
-            f"notation is capped at {MAX_WRITTEN_REPEATS} repeats; use --repeat N with N at most "
-            f"{MAX_WRITTEN_REPEATS}, or write .mid or audio for a longer backing track"
+            _(
+                "--duration {duration!r} gives {repeats} repeats of the section, and notation is "
+                "capped at {most} repeats; use --repeat N with N at most {most}, or write .mid or "
+                "audio for a longer backing track"
+            ).format(duration=args.duration, repeats=timeline.repeats, most=MAX_WRITTEN_REPEATS)
         )
 
 
@@ -109,20 +123,20 @@ def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: Midi
     """Write the notation file(s) for `timeline`; return the detail for the summary line."""
     suffix = Path(args.output).suffix.lower()
     count = len(bars(timeline))
-    shape = f"{plural(count, 'bar')}, {HEADS['musicxml']}"
+    shape = _shape(count, "musicxml")
     if kind == "notation":
         if NOTATION[suffix] == "mxl":
             write_bytes(args.output, mxl_bytes(timeline, midimap, args.lyrics))
-            return f"compressed MusicXML, {shape}"
+            return _("compressed MusicXML, {shape}").format(shape=shape)
         write_bytes(args.output, musicxml_bytes(timeline, midimap, args.lyrics))
-        return f"MusicXML, {shape}"
+        return _("MusicXML, {shape}").format(shape=shape)
 
     fmt = ENGRAVED[suffix]
     document = musicxml_bytes(timeline, midimap, args.lyrics, engraved_bar=ENGRAVED_BAR)
     if engraver(args) == "musescore":
         engraving = engrave(document, fmt, dpi=args.dpi)
         by = "MuseScore"
-        shape = f"{plural(count, 'bar')}, {HEADS['musescore']}"
+        shape = _shape(count, "musescore")
     else:
         engraving = verovio.engrave(document, fmt, dpi=args.dpi)
         by = "Verovio"
@@ -132,5 +146,16 @@ def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: Midi
         write_bytes(args.output, engraving.pages[0])
         paths = [Path(args.output)]
     if len(paths) > 1:
-        shape += f"; {plural(len(paths), 'page')}: " + ", ".join(str(p) for p in paths)
-    return f"{fmt.upper()} engraved by {by}, {shape}"
+        shape += ngettext("; {n} page: {paths}", "; {n} pages: {paths}", len(paths)).format(
+            n=len(paths), paths=", ".join(str(p) for p in paths)
+        )
+    return _("{format} engraved by {engraver}, {shape}").format(
+        format=fmt.upper(), engraver=by, shape=shape
+    )
+
+
+def _shape(count: int, writer: str) -> str:
+    """How many bars the notation has and how its noteheads look, as `writer` leaves them."""
+    return ngettext("{n} bar, {heads}", "{n} bars, {heads}", count).format(
+        n=count, heads=_(HEADS[writer])
+    )

@@ -20,11 +20,11 @@ from drumscore.cli.options import (
     timeline_from_args,
 )
 from drumscore.cli.progress import CountedBlocks, progress_bar
-from drumscore.cli.report import plural
 from drumscore.errors import OptionError
 from drumscore.expression import Expression
 from drumscore.files.atomic import write_bytes
 from drumscore.files.programme import load_programme
+from drumscore.i18n import _, ngettext, pgettext
 from drumscore.render.midimap import MidiMap
 from drumscore.render.soundfont import render_blocks
 from drumscore.timing import Tempo
@@ -38,35 +38,46 @@ def check_kind(args: argparse.Namespace, kind: str) -> None:
     state in notation (the count-in is left out of it, with a note)."""
     if args.programme is None and args.score is None:
         raise OptionError(
-            "give a SCORE to render, e.g. 'drumscore render lu -o lu.wav', or --programme FILE"
+            _("give a SCORE to render, e.g. {example}, or --programme FILE").format(
+                example="'drumscore render lu -o lu.wav'"
+            )
         )
     if args.programme is None and args.state is not None:
-        raise OptionError(
-            f"--state {args.state!r} chooses the state of a --programme's scores; for one score "
-            "name it instead, such as xue/2"
-        )
+        raise OptionError(_state_for_one(args.state))
     if kind in ("notation", "engraved"):
         if args.programme is not None or args.loopable:
             what = "--programme" if args.programme is not None else "--loopable"
             raise OptionError(
-                f"{what} is for audio and MIDI files; notation holds one score without a loop, "
-                "so write .wav, .flac, .ogg or .mid"
+                _(
+                    "{option} is for audio and MIDI files; notation holds one score without a "
+                    "loop, so write .wav, .flac, .ogg or .mid"
+                ).format(option=what)
             )
         if args.state is not None:
-            raise OptionError("--state chooses the state of a --programme's scores")
+            raise OptionError(_("--state chooses the state of a --programme's scores"))
         only_with(
             args,
             PRACTICE_OPTIONS,
             present=False,
-            target="audio or MIDI output",
-            purpose="rehearsing with the sound, and notation holds the score alone",
-            fix="write .wav, .flac, .ogg or .mid",
+            target=_("audio or MIDI output"),
+            purpose=_("rehearsing with the sound, and notation holds the score alone"),
+            fix=_("write .wav, .flac, .ogg or .mid"),
         )
         if args.count_in:
             print(
-                "drumscore: note: notation starts at the first stroke; the count-in is left out",
+                _("drumscore: note: {message}").format(
+                    message=_("notation starts at the first stroke; the count-in is left out")
+                ),
                 file=sys.stderr,
             )
+
+
+def _state_for_one(state: str) -> str:
+    """The error for --state given with one score: it names the state in the score's name."""
+    return _(
+        "--state {state!r} chooses the state of a --programme's scores; for one score name it "
+        "instead, such as xue/2"
+    ).format(state=state)
 
 
 def track_from_args(
@@ -75,17 +86,16 @@ def track_from_args(
     """The Track that the score (or --programme) and the options describe."""
     if args.programme is None:
         if args.state is not None:
-            raise OptionError(
-                f"--state {args.state!r} chooses the state of a --programme's scores; for one "
-                "score name it instead, such as xue/2"
-            )
+            raise OptionError(_state_for_one(args.state))
         practice = practice_from_args(args)
         timeline = timeline_from_args(args, duration, practice.ramp)
         return Track.single(timeline, args.count_in, loopable, practice)
     if args.score is not None:
         raise OptionError(
-            f"give a SCORE or --programme, not both: the programme names its scores "
-            f"(leave out {args.score!r})"
+            _(
+                "give a SCORE or --programme, not both: the programme names its scores "
+                "(leave out {score!r})"
+            ).format(score=args.score)
         )
     for option, value in (
         ("--section", args.section),
@@ -97,8 +107,10 @@ def track_from_args(
     ):
         if value is not None:
             raise OptionError(
-                f"{option} applies to one score; a programme gives each item its own, so leave "
-                f"it out or write it in the programme file"
+                _(
+                    "{option} applies to one score; a programme gives each item its own, so "
+                    "leave it out or write it in the programme file"
+                ).format(option=option)
             )
     tempo = None
     if args.bpm is not None or args.interval is not None:
@@ -119,19 +131,26 @@ def render(args: argparse.Namespace, kind: str, midimap: MidiMap, track: Track) 
         from drumscore.render.midi import COUNT_NOTE, midi_bytes
 
         write_bytes(args.output, midi_bytes(track, midimap))
-        detail = f"MIDI channel 10: {midimap.describe()}"
-        detail += f", count {COUNT_NOTE}" if track.count_strokes else ""
+        if track.count_strokes:
+            detail = _("MIDI channel 10: {notes}, count {note}")
+        else:
+            detail = _("MIDI channel 10: {notes}")
+        detail = detail.format(notes=midimap.describe(), note=COUNT_NOTE)
     else:
         if args.soundfont and args.loopable:
             raise OptionError(
-                "--loopable folds the ring of the last strokes onto the start, which a SoundFont "
-                "render cannot; leave out --soundfont (use the kit) or --loopable"
+                _(
+                    "--loopable folds the ring of the last strokes onto the start, which a "
+                    "SoundFont render cannot; leave out --soundfont (use the kit) or --loopable"
+                )
             )
         frames, sound = _render_audio(args, track, midimap)
-        detail = f"{frames / args.rate:.1f} s, {args.rate} Hz stereo, {sound}"
+        detail = _("{seconds} s, {rate} Hz stereo, {sound}").format(
+            seconds=f"{frames / args.rate:.1f}", rate=args.rate, sound=sound
+        )
     if args.quiet:
         return 0
-    print(f"wrote {args.output}: {summary(track)}, {detail}{humanized(track)}")
+    print(wrote(args.output, summary(track), detail + humanized(track)))
     if len(track.items) > 1:
         rate = args.rate if kind != "midi" else 48000
         for start, item in zip(track.starts(rate), track.items, strict=True):
@@ -139,19 +158,34 @@ def render(args: argparse.Namespace, kind: str, midimap: MidiMap, track: Track) 
     return 0
 
 
+def wrote(output: str, what: str, detail: str) -> str:
+    """The line that ends a render: the file written, what it holds, and how it was made."""
+    return _("wrote {output}: {what}, {detail}").format(output=output, what=what, detail=detail)
+
+
 def summary(track: Track) -> str:
     """What a track holds, for the line that ends a render: name, strokes, tempo, loop."""
-    counted = f" and {track.count_strokes} count strokes" if track.count_strokes else ""
-    first = track.first.tempo
-    tempo = (
-        f", {float(first.bpm):g} per minute ({float(first.interval):g} s apart)"
-        if len(track.items) == 1
-        else ""
-    )
-    loop = ", loopable (a whole number of beats)" if track.loopable else ""
+    n = track.strokes
+    if track.count_strokes:
+        strokes = ngettext(
+            "{n} stroke and {count} count strokes", "{n} strokes and {count} count strokes", n
+        )
+    else:
+        strokes = ngettext("{n} stroke", "{n} strokes", n)
+    parts = [track.description, strokes.format(n=n, count=track.count_strokes)]
+    if len(track.items) == 1:
+        first = track.first.tempo
+        parts.append(
+            _("{bpm} per minute ({interval} s apart)").format(
+                bpm=f"{float(first.bpm):g}", interval=f"{float(first.interval):g}"
+            )
+        )
+    if track.loopable:
+        parts.append(_("loopable (a whole number of beats)"))
     practice = track.items[0].practice.parameters
-    practice = f", {practice}" if practice else ""
-    return f"{track.description}, {plural(track.strokes, 'stroke')}{counted}{tempo}{loop}{practice}"
+    if practice:
+        parts.append(practice)
+    return pgettext("between the clauses of a sentence", ", ").join(parts)
 
 
 def humanized(track: Track) -> str:
@@ -159,7 +193,7 @@ def humanized(track: Track) -> str:
     ex = track.first.expression
     if ex is None or not ex.humanize_ms:
         return ""
-    return f", humanized ±{ex.humanize_ms:g} ms with seed {ex.seed}"
+    return _(", humanized ±{ms} ms with seed {seed}").format(ms=f"{ex.humanize_ms:g}", seed=ex.seed)
 
 
 def item_line(item: Item, at: float) -> str:
@@ -167,10 +201,10 @@ def item_line(item: Item, at: float) -> str:
     t = item.timeline
     parts = [f"{t.score.key} {t.section.value} ×{t.repeats}", f"{float(t.tempo.bpm):g}/min"]
     if item.count_in:
-        parts.append(f"count-in {item.count_in}")
+        parts.append(_("count-in {n}").format(n=item.count_in))
     if item.pause:
-        parts.append(f"then {float(item.pause):g} s pause")
-    return f"{at:8.2f} s  {item.label}: {', '.join(parts)}"
+        parts.append(_("then {seconds} s pause").format(seconds=f"{float(item.pause):g}"))
+    return f"{at:8.2f} s  {item.label}: {_(', ').join(parts)}"
 
 
 def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> tuple[int, str]:
@@ -182,7 +216,7 @@ def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> t
         frames, blocks = render_blocks(
             track, args.soundfont, args.rate, midimap, normalize=normalize
         )
-        sound = f"SoundFont {args.soundfont}"
+        sound = _("SoundFont {path}").format(path=args.soundfont)
     else:
         from drumscore.render.kit import builtin_kit, load_kit
         from drumscore.render.mix import blocks as mix_blocks
@@ -193,8 +227,14 @@ def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> t
         if not normalize:
             check_unnormalised(p)
         frames, blocks = p.frames, mix_blocks(p, normalize=normalize)
-        sound = f"kit {kit.name!r}" + (f" ({args.kit})" if args.kit else "")
-    sound += ", peak-normalised to -1 dBFS" if normalize else ", not normalised"
+        if args.kit:
+            sound = _("kit {name!r} ({path})").format(name=kit.name, path=args.kit)
+        else:
+            sound = _("kit {name!r}").format(name=kit.name)
+    if normalize:
+        sound = _("{sound}, peak-normalised to -1 dBFS").format(sound=sound)
+    else:
+        sound = _("{sound}, not normalised").format(sound=sound)
     cues = track.cues(args.rate) if len(track.items) > 1 else ()
     with progress_bar(frames, args.rate, args.quiet) as tick:
         counted = CountedBlocks(blocks, tick)

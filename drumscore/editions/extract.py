@@ -25,7 +25,7 @@ from drumscore.display import char_name
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
 from drumscore.errors import ExtractError, NotationError, OptionError
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, ngettext, pgettext
 from drumscore.model import STATE_SPELLINGS, Position, PrintedNote, Provenance, Score, State
 from drumscore.notation import parse
 
@@ -166,7 +166,7 @@ def line_range(first: int, last: int, *, words: bool = False) -> str:
 def list_text(items: Iterable[str]) -> str:
     """Items of a list as a sentence runs them on: "a, b, c" (in Chinese "a、b、c")."""
     # TRANSLATORS: the separator between the items of a list
-    return _(", ").join(items)
+    return pgettext("between the items of a list", ", ").join(items)
 
 
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:

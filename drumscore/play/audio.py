@@ -20,6 +20,7 @@ from typing import Any, Self
 import numpy as np
 
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
+from drumscore.i18n import N_, _
 from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
@@ -29,7 +30,7 @@ from drumscore.timeline import MAX_REPEAT, Timeline
 from drumscore.timing import Tempo
 from drumscore.track import Conductor, Hit, Track, as_track
 
-PORTAUDIO_INSTALL = (
+PORTAUDIO_INSTALL = N_(
     "install the PortAudio library (on Debian and Ubuntu: sudo apt install libportaudio2), "
     "or write the sound to a file with 'drumscore render'"
 )
@@ -43,12 +44,15 @@ def load_sounddevice() -> Any:
         return importlib.import_module("sounddevice")
     except OSError as exc:  # sounddevice raises OSError when libportaudio is missing
         raise MissingDependencyError(
-            f"cannot load the PortAudio library ({exc})", PORTAUDIO_INSTALL
+            _("cannot load the PortAudio library ({reason})").format(reason=exc),
+            _(PORTAUDIO_INSTALL),
         ) from None
     except ImportError:
         raise MissingDependencyError(
-            "playback needs the Python package sounddevice",
-            f"{install_line('play')}; or write the sound to a file with 'drumscore render'",
+            _("playback needs the Python package sounddevice"),
+            _("{install}; or write the sound to a file with 'drumscore render'").format(
+                install=install_line("play")
+            ),
         ) from None
     except Exception as exc:
         # PortAudio starts when sounddevice is imported: a broken sound system (a garbage ALSA
@@ -57,9 +61,11 @@ def load_sounddevice() -> Any:
             raise
         text = " ".join(str(exc).split())
         raise PlaybackError(
-            f"PortAudio cannot start ({text}); check the sound system's configuration (for ALSA: "
-            "~/.asoundrc, /etc/asound.conf, ALSA_CONFIG_PATH), or write the sound to a file with "
-            "'drumscore render'"
+            _(
+                "PortAudio cannot start ({reason}); check the sound system's configuration (for "
+                "ALSA: ~/.asoundrc, /etc/asound.conf, ALSA_CONFIG_PATH), or write the sound to a "
+                "file with 'drumscore render'"
+            ).format(reason=text)
         ) from None
 
 
@@ -84,7 +90,9 @@ def output_devices() -> tuple[OutputDevice, ...]:
         default = sd.default.device[1]
     except sd.PortAudioError as exc:
         raise PlaybackError(
-            f"PortAudio cannot list the audio devices ({exc}); {PORTAUDIO_INSTALL}"
+            _("PortAudio cannot list the audio devices ({reason}); {install}").format(
+                reason=exc, install=_(PORTAUDIO_INSTALL)
+            )
         ) from None
     if default is None or default < 0:
         try:
@@ -114,8 +122,10 @@ def choose_device(name: str | None = None) -> OutputDevice:
     devices = output_devices()
     if not devices:
         raise PlaybackError(
-            "no audio output device found (no sound card, or the sound system is not running); "
-            "write the sound to a file with 'drumscore render SCORE -o out.wav' instead"
+            _(
+                "no audio output device found (no sound card, or the sound system is not "
+                "running); write the sound to a file with {command} instead"
+            ).format(command="'drumscore render SCORE -o out.wav'")
         )
     if name is None:
         return next((d for d in devices if d.is_default), devices[0])
@@ -125,7 +135,8 @@ def choose_device(name: str | None = None) -> OutputDevice:
             if device.index == int(wanted):
                 return device
     names = [d.name for d in devices]
-    return devices[choose_by_name(name, names, what="audio output device", option="device")]
+    what = _("audio output device")
+    return devices[choose_by_name(name, names, what=what, option="device")]
 
 
 class Feed:
@@ -230,7 +241,7 @@ class Feed:
             out = np.zeros((stop - start, 2), dtype=np.float32)
             keep = []
             for voice in self._voices:
-                onset, _, sound, gain = voice
+                onset, _start, sound, gain = voice
                 a, b = max(start, onset), min(stop, onset + len(sound))
                 if a < b:
                     piece = sound[a - onset : b - onset]
@@ -291,7 +302,7 @@ class SoundFontFeed(Feed):
             parts, now = [], start
             while now < stop:
                 while self._events and self._events[0][0] <= now:
-                    _, on, note, velocity = self._events.pop(0)
+                    _when, on, note, velocity = self._events.pop(0)
                     if on:
                         self.synth.noteon(PERCUSSION_CHANNEL, note, velocity)
                     else:
@@ -354,7 +365,7 @@ class AudioPlayer:
 
     def start(self) -> None:
         sd = self._sd = load_sounddevice()
-        where = repr(self.device.name) if self.device else "the default device"
+        where = repr(self.device.name) if self.device else _("the default device")
         try:
             self.stream = sd.OutputStream(
                 samplerate=self.feed.rate,
@@ -369,8 +380,10 @@ class AudioPlayer:
         except (sd.PortAudioError, ValueError) as exc:
             self.close()
             raise PlaybackError(
-                f"cannot play on {where}: {exc}; choose another device, or write a file "
-                "with 'drumscore render'",
+                _(
+                    "cannot play on {device}: {reason}; choose another device, or write a file "
+                    "with 'drumscore render'"
+                ).format(device=where, reason=exc),
                 option="device",
             ) from None
 

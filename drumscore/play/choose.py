@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from drumscore.errors import OptionError
+from drumscore.i18n import _
 
 
 def choose_by_name(wanted: str, names: Sequence[str], *, what: str, option: str) -> int:
@@ -21,9 +22,14 @@ def choose_by_name(wanted: str, names: Sequence[str], *, what: str, option: str)
     shown = ", ".join(repr(names[i]) for i in (matches or range(len(names))))
     if matches:
         raise OptionError(
-            f"{option} {wanted!r} matches several: {shown}; be more precise", option=option
+            _("{option} {wanted!r} matches several: {names}; be more precise").format(
+                option=option, wanted=wanted, names=shown
+            ),
+            option=option,
         )
     raise OptionError(
-        f"{option} {wanted!r}: there is no {what} called that; choose one of {shown}",
+        _("{option} {wanted!r}: there is no {what} called that; choose one of {names}").format(
+            option=option, wanted=wanted, what=what, names=shown
+        ),
         option=option,
     )

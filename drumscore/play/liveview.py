@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from drumscore.display import centre, cut, width
+from drumscore.i18n import N_, _
 from drumscore.model import Section
 from drumscore.timeline import Timeline
 from drumscore.track import Hit
@@ -30,7 +31,7 @@ HALF = "│半│"
 def place(timeline: Timeline, k: int) -> tuple[int, int]:
     """(pass, index): which pass through the section (from 1) and which stroke of it (from 0)."""
     if k < 0:
-        raise ValueError(f"stroke numbers start at 0, not {k!r}")
+        raise ValueError(_("stroke numbers start at 0, not {k!r}").format(k=k))
     n = len(timeline.strokes)
     return k // n + 1, k % n
 
@@ -70,7 +71,7 @@ def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:
 
 def notation_line(timeline: Timeline, k: int, columns: int = 80) -> str:
     """The section's notation with stroke k highlighted, cut to a window around it if too wide."""
-    _, index = place(timeline, k)
+    index = place(timeline, k)[1]
     cells = _cells(timeline, index)
     room = max(8, columns - 4)
     if sum(width(plain) for plain, _ in cells) <= room:
@@ -94,15 +95,25 @@ def notation_line(timeline: Timeline, k: int, columns: int = 80) -> str:
 
 def status_line(timeline: Timeline, k: int, loop: bool = False) -> str:
     """Stroke number, drum, side of 半, pass and time for stroke k."""
-    n = len(timeline.strokes)
     pass_no, index = place(timeline, k)
-    stroke = timeline.strokes[index]
-    passes = f"pass {pass_no}" if loop else f"pass {pass_no}/{timeline.repeats}"
     seconds = float(timeline.tempo.onset_seconds(k))
-    return (
-        f"  stroke {index + 1}/{n}  {stroke.drum.symbol} {stroke.drum.value}  "
-        f"{part(timeline, index)}  {passes}  {seconds:.2f} s"
-    )
+    return "  " + "  ".join([*_stroke_fields(timeline, index, pass_no, loop), _seconds(seconds)])
+
+
+def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> list[str]:
+    """The status line's fields for a stroke: its number, drum, side of 半 and pass."""
+    stroke = timeline.strokes[index]
+    if loop:
+        passes = _("pass {number}").format(number=pass_no)
+    else:
+        passes = _("pass {number}/{repeats}").format(number=pass_no, repeats=timeline.repeats)
+    number = _("stroke {number}/{count}").format(number=index + 1, count=len(timeline.strokes))
+    return [number, f"{stroke.drum.symbol} {stroke.drum.value}", part(timeline, index), passes]
+
+
+def _seconds(seconds: float) -> str:
+    """A time on the status line, to the hundredth of a second."""
+    return _("{seconds} s").format(seconds=f"{seconds:.2f}")
 
 
 def frame(timeline: Timeline, k: int, columns: int = 80, loop: bool = False) -> list[str]:
@@ -162,14 +173,15 @@ def plain_lines(timeline: Timeline, k: int, seconds: float | None = None) -> lis
     pass_no, index = place(timeline, k)
     lines = []
     if index == 0 and k > 0:
-        lines.append(f"-- pass {pass_no} --")
+        lines.append("-- " + _("pass {number}").format(number=pass_no) + " --")
     if index == timeline.half_index:
         lines.append("-- 半 --")
     stroke = timeline.strokes[index]
     if seconds is None:
         seconds = float(timeline.tempo.onset_seconds(k))
+    at = _("{seconds} s").format(seconds=f"{seconds:>9.3f}")
     lines.append(
-        f"{k + 1:>5}  {seconds:>9.3f} s  {stroke.drum.symbol} {stroke.drum.value}  "
+        f"{k + 1:>5}  {at}  {stroke.drum.symbol} {stroke.drum.value}  "
         f"{index + 1:>3}/{n}  {part(timeline, index)}"
     )
     return lines
@@ -179,21 +191,26 @@ def plain_lines(timeline: Timeline, k: int, seconds: float | None = None) -> lis
 
 #: The keys of live play, as shown on screen and in --help.
 KEYS = (
-    ("space", "pause"),
-    ("+/-", "tempo ±1"),
+    ("space", N_("pause")),
+    ("+/-", N_("tempo ±1")),
     ("]/[", "±5"),
-    ("t", "tap"),
-    ("s", "touhu/she"),
-    ("n", "next item"),
-    ("q", "stop after pass"),
-    ("Esc", "stop now"),
+    ("t", N_("tap")),
+    ("s", N_("touhu/she")),
+    ("n", N_("next item")),
+    ("q", N_("stop after pass")),
+    ("Esc", N_("stop now")),
 )
+
+#: What waits for the end of the pass, as the status line shows it (in brackets).
+SWITCH_WAITS = N_("switch at end of pass")
+NEXT_WAITS = N_("next item at end of pass")
+STOP_WAITS = N_("stop at end of pass")
 
 
 def keys_line(columns: int = 80, items: int = 1) -> str:
     """The keys, as much of them as fits in `columns`."""
-    words = [f"{key} {what}" for key, what in KEYS if key != "n" or items > 1]
-    line = "  keys: " + " · ".join(words)
+    words = [f"{key} {_(what)}" for key, what in KEYS if key != "n" or items > 1]
+    line = "  " + _("keys: {keys}").format(keys=" · ".join(words))
     if width(line) > columns:
         line = "  " + " · ".join(words)
     return cut(line, columns)
@@ -216,24 +233,24 @@ class LiveState:
 def hit_status(hit: Hit, state: LiveState) -> str:
     """Stroke (or count) number, drum, side of 半, pass, tempo in force, time, and what waits."""
     t = hit.timeline
-    tempo = f"{state.bpm:g}/min"
     if hit.is_count:
-        head = f"  count {hit.k + 1}/{hit.count_in}"
+        fields = [_("count {number}/{count}").format(number=hit.k + 1, count=hit.count_in)]
     else:
-        n = len(t.strokes)
-        stroke = t.strokes[hit.index]
-        passes = f"pass {hit.pass_no}" if state.loop else f"pass {hit.pass_no}/{t.repeats}"
-        head = (
-            f"  stroke {hit.index + 1}/{n}  {stroke.drum.symbol} {stroke.drum.value}  "
-            f"{part(t, hit.index)}  {passes}"
-        )
-    extra = "  PAUSED" if state.paused else ""
-    extra += "".join(f"  [{w}]" for w in state.waiting)
-    return f"{head}  {tempo}  {state.seconds:.2f} s{extra}"
+        fields = _stroke_fields(t, hit.index, hit.pass_no, state.loop)
+    fields += [_("{bpm}/min").format(bpm=f"{state.bpm:g}"), _seconds(state.seconds)]
+    if state.paused:
+        fields.append(_("PAUSED"))
+    fields += [f"[{_(w)}]" for w in state.waiting]
+    return "  " + "  ".join(fields)
 
 
 def item_line(state: LiveState) -> str:
-    return f"  item {state.item + 1}/{state.items}: {state.label}" if state.items > 1 else ""
+    """Which item of a programme is playing, and its label ("" for a single score)."""
+    if state.items <= 1:
+        return ""
+    return "  " + _("item {number}/{count}: {label}").format(
+        number=state.item + 1, count=state.items, label=state.label
+    )
 
 
 def hit_frame(hit: Hit, state: LiveState, columns: int = 80, keys: bool = False) -> list[str]:
@@ -308,25 +325,23 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
     if rows < BIG_MIN_ROWS or columns < BIG_MIN_COLUMNS:
         return None
     t = hit.timeline
+    paused = [_("PAUSED")] if state.paused else []
     if hit.is_count:
-        shape, name = str(hit.k + 1), f"count {hit.k + 1} of {hit.count_in}"
-        where = "count-in"
+        shape = str(hit.k + 1)
+        name = _("count {number} of {count}").format(number=hit.k + 1, count=hit.count_in)
+        passes = [_("count-in"), *paused]
     else:
         stroke = t.strokes[hit.index]
         shape = stroke.drum.symbol
-        name = (
-            f"{stroke.drum.symbol} {stroke.drum.value}   stroke {hit.index + 1} of {len(t.strokes)}"
-        )
-        where = part(t, hit.index)
-    below = [
-        name,
-        f"{t.section.description}   {state.bpm:g} strokes a minute",
-        (f"pass {hit.pass_no}" if state.loop else f"pass {hit.pass_no} of {t.repeats}")
-        + ("   PAUSED" if state.paused else "")
-        + "".join(f"   [{w}]" for w in state.waiting),
-    ]
-    if hit.is_count:
-        below[2] = where + ("   PAUSED" if state.paused else "")
+        number = _("stroke {number} of {count}").format(number=hit.index + 1, count=len(t.strokes))
+        name = f"{stroke.drum.symbol} {stroke.drum.value}   {number}"
+        if state.loop:
+            passes = [_("pass {number}").format(number=hit.pass_no)]
+        else:
+            passes = [_("pass {number} of {count}").format(number=hit.pass_no, count=t.repeats)]
+        passes += [*paused, *(f"[{_(w)}]" for w in state.waiting)]
+    tempo = _("{bpm} strokes a minute").format(bpm=f"{state.bpm:g}")
+    below = [name, f"{t.section.description}   {tempo}", "   ".join(passes)]
     top = [t.score.title] + ([item_line(state).strip()] if state.items > 1 else [])
     keys = keys_line(columns, state.items)
     room = rows - len(top) - len(below) - 4

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from drumscore._cstderr import captured
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
+from drumscore.i18n import _
 from drumscore.play.choose import choose_by_name
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
@@ -37,7 +38,7 @@ def load_backend() -> Any:
         return mido.Backend(BACKEND, load=True)
     except ImportError:
         raise MissingDependencyError(
-            "MIDI output needs the Python package python-rtmidi", install_line("play")
+            _("MIDI output needs the Python package python-rtmidi"), install_line("play")
         ) from None
 
 
@@ -49,8 +50,10 @@ def output_ports() -> list[str]:
             return list(backend.get_output_names())
     except OSError as exc:  # rtmidi's errors are OSErrors: no ALSA sequencer, no CoreMIDI…
         raise PlaybackError(
-            f"the MIDI system cannot be opened ({exc}); on Linux the ALSA sequencer must be "
-            "available (the snd-seq kernel module, /dev/snd/seq)"
+            _(
+                "the MIDI system cannot be opened ({reason}); on Linux the ALSA sequencer must be "
+                "available (the snd-seq kernel module, /dev/snd/seq)"
+            ).format(reason=exc)
         ) from None
 
 
@@ -59,10 +62,13 @@ def choose_port(name: str) -> str:
     ports = output_ports()
     if not ports:
         raise PlaybackError(
-            f"no MIDI output port called {name!r}: there are no MIDI output ports; "
-            "start a synthesiser (e.g. fluidsynth or timidity -iA) or connect one"
+            _(
+                "no MIDI output port called {name!r}: there are no MIDI output ports; start a "
+                "synthesiser (e.g. fluidsynth or timidity -iA) or connect one"
+            ).format(name=name)
         )
-    return ports[choose_by_name(name, ports, what="MIDI output port", option="midi_port")]
+    what = _("MIDI output port")
+    return ports[choose_by_name(name, ports, what=what, option="midi_port")]
 
 
 def open_port(name: str) -> mido.ports.BaseOutput:
@@ -71,7 +77,9 @@ def open_port(name: str) -> mido.ports.BaseOutput:
     try:
         return load_backend().open_output(full)
     except OSError as exc:
-        raise PlaybackError(f"cannot open MIDI port {full!r}: {exc}") from None
+        raise PlaybackError(
+            _("cannot open MIDI port {port!r}: {reason}").format(port=full, reason=exc)
+        ) from None
 
 
 class MidiPlayer:

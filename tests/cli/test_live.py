@@ -132,3 +132,60 @@ def test_the_big_display_fits_and_gives_way_as_the_terminal_shrinks_and_grows(tm
     assert grown[-1].lstrip().startswith("space pause")  # the keys, as many as fit, at the foot
     assert all(len(line) < 40 for line in grown)
     terminal.stop()
+
+
+# --- in the reader's language -------------------------------------------------------------------
+
+
+class RecordingTerminal(Terminal):
+    """A Terminal that also keeps every character the program wrote."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.raw = ""
+        feed = self.stream.feed
+
+        def keep(text: str) -> None:
+            self.raw += text
+            feed(text)
+
+        self.stream.feed = keep  # type: ignore[method-assign]
+
+    def painted(self) -> list[str]:
+        """Each line the program painted (it clears a line before painting it), plain."""
+        control = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+        return [
+            re.split(r"[\r\n]", control.sub("", chunk))[0]
+            for chunk in self.raw.split("\x1b[2K")[1:]
+        ]
+
+
+def zh_stroke(lines: list[str]) -> int | None:
+    found = [m for line in lines if (m := re.search(r"第 (\d+)/12 擊", line))]
+    return int(found[-1].group(1)) if found else None
+
+
+@pytest.mark.parametrize("columns", [40, 80])
+def test_the_live_display_in_traditional_chinese_fits(tmp_path, monkeypatch, columns):
+    from drumscore.play.liveview import shown_width
+
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    terminal = RecordingTerminal(tmp_path, columns, *PLAY)
+    terminal.wait(lambda lines: zh_stroke(lines) is not None)
+    for key in "]+s":
+        terminal.child.send(key)
+    lines = terminal.wait(
+        lambda lines: (
+            any("246/分" in line for line in lines)
+            and any("[本遍結束時切換]" in line for line in lines)
+        )
+    )
+    text = "\n".join(lines)
+    assert sum("按鍵：" in line for line in lines) == 1, lines  # the key help, once
+    for field in ("space 暫停", "t 打拍", "q 本遍後停", "Esc 立即停止", "第 1 遍", "秒"):
+        assert field in text, (field, lines)  # every field whole, none split across lines
+    assert sum(zh_stroke([line]) is not None for line in lines) == 1, lines
+    painted = [line for line in terminal.painted() if line]
+    assert not [line for line in painted if "stroke" in line or "keys" in line], painted
+    assert painted and max(shown_width(line) for line in painted) <= columns - 1, painted
+    terminal.stop()

@@ -41,3 +41,14 @@ def test_no_bar_off_a_terminal(monkeypatch):
     with progress.progress_bar(100, 10) as tick:
         tick(100)
     assert screen.getvalue() == ""
+
+
+def test_bar_in_traditional_chinese(monkeypatch):
+    from drumscore import i18n
+
+    terminal = on_terminal(monkeypatch)
+    with i18n.speaking("zh-Hant"), progress.progress_bar(44100 * 10, 44100) as tick:
+        for _ in range(10):
+            tick(44100)
+    assert "算繪中: " in terminal.getvalue() and "/10 秒音訊" in terminal.getvalue()
+    assert "rendering" not in terminal.getvalue()

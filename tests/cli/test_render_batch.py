@@ -163,3 +163,23 @@ def test_a_batch_is_one_render_budget_refused_before_any_file(tmp_path, capsys):
     )
     assert "would last 14 h for 2 files together" in err and "12 hours" in err
     assert not out.exists()
+
+
+# --- in the reader's language -------------------------------------------------------------------
+
+
+def test_a_batch_summary_in_traditional_chinese(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    out_dir = tmp_path / "out"
+    code, out, _ = run_cli(["render", "lu", "xue", "-o", f"{out_dir}/{{key}}.mid"], capsys)
+    assert code == 0
+    assert out.startswith(f"已在 {out_dir} 寫入 2 個檔案，用時 ") and out.rstrip().endswith("秒")
+
+
+def test_a_bad_template_in_simplified_chinese_names_the_flag(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["render", "lu", "-o", "{nope}.mid"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("drumscore：错误：-o 模板 '{nope}.mid' 含有未知的占位符 {nope}")
+    assert list(tmp_path.iterdir()) == []

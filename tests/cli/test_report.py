@@ -33,3 +33,90 @@ def test_a_one_stroke_render_says_1_stroke(tmp_path, capsys):
 
     code, out, _ = run_cli(["render", "○", "-o", str(tmp_path / "x.mid")], capsys)
     assert code == 0 and "1 stroke," in out and "1 strokes" not in out
+
+
+# --- in the reader's language -------------------------------------------------------------------
+
+
+def _column(line: str, text: str) -> int:
+    """The terminal column where `text` starts in `line` (CJK two columns wide)."""
+    from drumscore.display import width
+
+    return width(line[: line.index(text)])
+
+
+def test_show_in_simplified_chinese(monkeypatch, cli):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, out, _ = cli("show", "lu")
+    assert code == 0
+    assert "注家所言的击数：" in out and "各版本原文所言的击数：" in out
+    # the quotes as the editions print them, traditional characters kept
+    assert "徐伯魯，she（benyi-skqs）：「其全則鼙聲十三鼔聲十」" in out
+    assert "徐伯魯，touhu：鼙 7 鼓 5（引于 benyi, benyi-skqs）— 相符" in out
+    header = next(line for line in out.splitlines() if "击数" in line)
+    assert header.split() == ["段", "击数", "○", "鼙", "□", "鼓"]
+    fields = {line.split("：")[0].strip(): line for line in out.splitlines() if "：" in line[:6]}
+    assert {"版本", "来源", "提交", "许可", "年代"} <= set(fields)
+    # the values after the names start in one column, each name two columns a character
+    assert len({_column(fields[k], "：") + 3 for k in ("版本", "来源", "许可")}) == 1
+    assert "擊數" not in out and "the stated counts" not in out
+
+
+def test_collate_in_traditional_chinese_keeps_names_and_sigla(monkeypatch, cli):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    code, out, _ = cli("collate", "lu")
+    assert code == 0
+    lines = out.splitlines()
+    assert "底本 禮記注疏（zhushu）" in lines[0] and "個版本" in lines[0]
+    key = lines[lines.index("版本代號：") + 1 : lines.index("所言擊數：") - 1]
+    names = {line.split()[0]: line for line in key}
+    # sigla as written in the witnesses, edition names as printed
+    for siglum, name in [
+        ("zhushu", "禮記注疏 (642-653)"),
+        ("benyi-skqs", "禮經本義 (四庫全書本)"),
+        ("yueshu-118", "樂書 (卷一百十八)"),
+        ("吳澄本", "見於 yishu"),
+    ]:
+        assert name in names[siglum], siglum
+    # the descriptions line up, 吳澄本 counted six columns wide
+    assert len({_column(line, line.split()[1]) for line in key}) == 1
+    assert "相符：zhushu benyi benyi-skqs" in out
+    assert "不符：wuli — " in out
+    assert "□ ] ○ 吳澄本（見於 yishu：「吳澄本作○」" in out
+    assert "sigla:" not in out and "agree:" not in out
+
+
+def test_compare_in_traditional_chinese(monkeypatch, cli):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    code, out, _ = cli("compare", "lu", "xue")
+    assert code == 0
+    assert "處差異 — " in out and "處僅見於 B（+）" in out
+    header = next(line for line in out.splitlines() if "編輯距離" in line)
+    assert header.split() == ["段", "A", "B", "編輯距離", "結論"]
+    assert "不同" in out and "differs" not in out
+
+
+def test_list_in_simplified_chinese_lines_up_by_display_width(monkeypatch, cli):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, out, _ = cli("list")
+    assert code == 0
+    header, _rule, *rows = out.splitlines()
+    assert header.split()[:4] == ["版本", "年代", "图", "鼓谱"]
+    assert header.split()[-1] == "名称"
+    # 禮記注疏 is eight columns wide: every row's date starts where the header's does
+    assert {_column(row, "642-653") for row in rows if "禮記注疏" in row} == {
+        _column(header, "年代")
+    }
+
+
+def test_a_check_report_in_traditional_chinese(monkeypatch, tmp_path, cli):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    assert cli("render", "○□○○□○", "-o", tmp_path / "p.mid")[0] == 0
+    code, out, _ = cli("check", tmp_path / "p.mid", "○□○○□○")
+    assert code == 0, out
+    lines = out.splitlines()
+    assert "秒內聽到 6 擊（MIDI；" in lines[0] and lines[1].endswith("：6 擊")
+    fields = [line.split()[0] for line in lines[3:9]]
+    assert fields == ["速度", "偏差", "漂移", "漏擊", "多出", "鼓不對"]
+    assert "漏擊   無" in lines  # the values line up after the widest name (鼓不對, six columns)
+    assert lines[10].split() == ["擊", "應為", "聽到", "偏差"]

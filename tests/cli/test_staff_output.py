@@ -216,3 +216,23 @@ def test_svg_without_musescore_on_the_path(tmp_path, capsys, monkeypatch):
 def test_engraver_is_only_for_engraved_files(tmp_path, capsys):
     err = refused(tmp_path, capsys, "lu", "-o", str(tmp_path / "x.mid"), "--engraver", "verovio")
     assert "--engraver 'verovio'" in err
+
+
+# --- in the reader's language -------------------------------------------------------------------
+
+
+def test_the_musicxml_summary_in_simplified_chinese(tmp_path, cli, monkeypatch):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, out, _ = cli("render", "lu", "-o", tmp_path / "x.musicxml")
+    assert code == 0
+    assert "23 击，每分钟 60 击" in out  # what the score holds
+    assert "MusicXML，2 小节，○ 圆形与 □ 方形符头" in out  # and what the file is
+    assert drums_in(tmp_path / "x.musicxml") == resolve("lu").pattern.notation.replace("半", "")
+
+
+def test_bad_dpi_in_traditional_chinese_names_the_range(tmp_path, cli, monkeypatch):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    code, out, err = cli("render", "lu", "--dpi", "10", "-o", tmp_path / "x.png")
+    assert code == 2 and out == ""
+    assert "--dpi 10 超出範圍；請用 36 至 1200" in err
+    assert list(tmp_path.iterdir()) == []

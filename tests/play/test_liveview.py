@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from drumscore import i18n
 from drumscore.corpus import resolve
 from drumscore.display import width
 from drumscore.model import Section
@@ -250,3 +251,42 @@ def test_every_line_fits_and_no_field_is_split(columns):
     for field in ("PAUSED", "123.5/min", "[switch at end of pass]", "[stop at end of pass]"):
         assert field in text or columns < width(field) + 3
     assert text.count("stroke 5/5") == 1
+
+
+# --- in the reader's language -------------------------------------------------------------------
+
+
+def test_the_status_and_keys_in_traditional_chinese():
+    state = liveview.LiveState(bpm=97, paused=True, waiting=(liveview.STOP_WAITS,), seconds=2)
+    with i18n.speaking("zh-Hant"):
+        line = liveview.hit_status(_hit(beat=4), state)
+        keys = liveview.keys_line(200)
+        counting = liveview.hit_status(_hit(count_in=3, beat=1), state)
+    assert line.split("  ")[1:2] == ["第 5/5 擊"]
+    for field in ("97/分", "已暫停", "[本遍結束時停止]", "2.00 秒"):
+        assert f"  {field}" in line, field
+    assert keys.startswith("  按鍵：space 暫停 · +/- 速度 ±1")
+    assert "Esc 立即停止" in keys and "next" not in keys
+    assert "預備拍 2/3" in counting
+
+
+def test_the_big_display_in_simplified_chinese():
+    with i18n.speaking("zh-Hans"):
+        screen = liveview.big_frame(_hit(beat=1), liveview.LiveState(bpm=60), 100, 34)
+    assert screen is not None
+    text = "\n".join(screen)
+    assert "第 2 击，共 5 击" in text and "每分钟 60 击" in text and "第 1 遍，共 2 遍" in text
+    assert "按键：" in screen[-1]
+    assert all(liveview.shown_width(line) <= 99 for line in screen)
+
+
+@pytest.mark.parametrize("columns", [20, 40, 80])
+def test_every_chinese_line_fits_and_no_field_is_split(columns):
+    waiting = (liveview.SWITCH_WAITS, liveview.STOP_WAITS)
+    state = liveview.LiveState(bpm=123.5, paused=True, waiting=waiting, items=3, label="初投")
+    with i18n.speaking("zh-Hant"):
+        lines = liveview.hit_frame(_hit(beat=4), state, columns, keys=True)
+    assert all(liveview.shown_width(line) <= columns - 1 for line in lines)
+    text = "\n".join(lines)
+    for field in ("已暫停", "123.5/分", "[本遍結束時切換]", "[本遍結束時停止]", "第 1/3 項：初投"):
+        assert field in text or columns < width(field) + 3, field
