@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drumscore.apparatus.align import Apparatus, Place
+from drumscore.i18n import language as i18n_language
 from drumscore.i18n import speaking
 
 
@@ -119,11 +120,11 @@ def groups(a: Apparatus) -> Groups:
     return Groups(a, sigla, matrix, average_linkage(sigla, distance))
 
 
-def groups_data(g: Groups, language: str = "en") -> dict:
+def groups_data(g: Groups, language: str | None = None) -> dict:
     """JSON-ready: the places with the editions sharing each reading, the matrix, the merges,
-    the tree and the editions that read alike; its words in English unless `language` is given
-    (as apparatus_data)."""
-    with speaking(language):
+    the tree and the editions that read alike; its words in the reader's language unless
+    `language` is given (as apparatus_data)."""
+    with speaking(language or i18n_language()):
         return _groups_data(g)
 
 

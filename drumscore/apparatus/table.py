@@ -7,6 +7,7 @@ import io
 from collections.abc import Sequence
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
+from drumscore.i18n import language as i18n_language
 from drumscore.i18n import speaking
 
 
@@ -89,12 +90,12 @@ def summary_data(a: Apparatus) -> dict:
     return {"places": len(a.parting), "reported": len(a.reports), "text": a.summary}
 
 
-def apparatus_data(a: Apparatus, language: str = "en") -> dict:
+def apparatus_data(a: Apparatus, language: str | None = None) -> dict:
     """One score's apparatus: witnesses, the alignment table, places, notes, count checks.
 
-    Its words (summary, labels, descriptions) are English, as in every file drumscore writes,
-    whatever the reader speaks; a page for readers of another catalog passes its `language`."""
-    with speaking(language):
+    Its keys and kinds are fixed; its sentences (summary, labels, descriptions) are in the
+    reader's language, as the text report is, or in `language` where given."""
+    with speaking(language or i18n_language()):
         return _apparatus_data(a)
 
 
@@ -159,9 +160,8 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
     """Three tables, one after the other with a blank row between: the alignment (per score, a
     row of column labels, a row of sections, a row of place numbers, then one row per witness,
     a text known only from a note among them), the two numbers of each score, and the places
-    (one row per reading)."""
-    with speaking("en"):  # data: its words in English, whatever the reader speaks
-        return _csv_text(apparatuses)
+    (one row per reading). Its headers are fixed, its sentences in the reader's language."""
+    return _csv_text(apparatuses)
 
 
 def _csv_text(apparatuses: Sequence[Apparatus]) -> str:
