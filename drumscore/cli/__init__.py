@@ -96,6 +96,23 @@ class HelpFormatter(argparse.HelpFormatter):
     """argparse's help laid out by terminal columns (wcwidth), not characters: a Chinese
     character takes two, so Chinese help wraps to the terminal as English does."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._headings: list[str] = []
+
+    def start_section(self, heading: str | None) -> None:
+        if heading:
+            self._headings.append(heading)
+        super().start_section(heading)
+
+    def format_help(self) -> str:
+        """The help, each section's heading followed by a colon of the current language."""
+        text = super().format_help()
+        for heading in self._headings:
+            said = _("{heading}:").format(heading=heading).replace("\\", "\\\\")
+            text = re.sub(rf"(?m)^(\s*){re.escape(heading)}:$", rf"\g<1>{said}", text)
+        return text
+
     def add_argument(self, action: argparse.Action) -> None:
         super().add_argument(action)
         if action.help is not argparse.SUPPRESS:
@@ -121,10 +138,29 @@ class HelpFormatter(argparse.HelpFormatter):
             text = super()._format_usage(usage, actions, groups, prefix)
         finally:
             self._width += narrower
-        if not extra:
-            return text
         first, *rest = text.split("\n")
-        return "\n".join([first, *(" " * extra + line if line else line for line in rest)])
+        lines = [first, *(" " * extra + line if line else line for line in rest)]
+        return "\n".join(self._narrow_usage(lines, " " * display.width(prefix)))
+
+    def _narrow_usage(self, lines: list[str], indent: str) -> list[str]:
+        """The usage lines, any that argparse left wider than the terminal (a group of options
+        it does not break, such as [--json | -o FILE | --add [ID]]) broken at its spaces."""
+        indent = next((ln[: len(ln) - len(ln.lstrip())] for ln in lines[1:] if ln.strip()), indent)
+        narrowed = []
+        for line in lines:
+            if display.width(line) <= self._width:
+                narrowed.append(line)
+                continue
+            words = line.lstrip().split(" ")
+            current = line[: len(line) - len(line.lstrip())] + words[0]
+            for word in words[1:]:
+                if display.width(f"{current} {word}") <= self._width:
+                    current = f"{current} {word}"
+                else:
+                    narrowed.append(current)
+                    current = indent + word
+            narrowed.append(current)
+        return narrowed
 
     def _format_action(self, action: argparse.Action) -> str:
         help_position = min(self._action_max_length + 2, self._max_help_position)
