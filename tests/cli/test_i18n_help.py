@@ -139,9 +139,9 @@ def test_usage_error_in_each_language(cli, monkeypatch, tmp_path, language):
 
 
 OPTION_ERRORS = {
-    "zh_Hant": "--stereo 只在有 --audio OUT.wav 時適用（用於音訊檔案，而非比較本身）；"
+    "zh_Hant": "--stereo 只在有 --audio OUT.wav 時適用（用於：音訊檔案，而非比較本身）；"
     "請加上 --audio，或去掉 --stereo",
-    "zh_Hans": "--stereo 只在有 --audio OUT.wav 时适用（用于音频文件，而非比较本身）；"
+    "zh_Hans": "--stereo 只在有 --audio OUT.wav 时适用（用于：音频文件，而非比较本身）；"
     "请加上 --audio，或去掉 --stereo",
     "en": "--stereo only applies with --audio OUT.wav (it is for the audio file, not the "
     "comparison); add --audio or leave --stereo out",
