@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from drumscore import __version__
+from drumscore import __version__, display
 from drumscore.cli.commands import (
     check,
     collate,
@@ -43,8 +44,178 @@ EXIT_HANGUP = 129
 EXIT_BROKEN_PIPE = 141
 
 
+#: Punctuation a line may not start with (it stays with the text before it), and punctuation a
+#: line may not end with (it stays with the text after it).
+_CLOSING = frozenset("，。、；：！？）」』》〉…,.;:!?)]}")
+_OPENING = frozenset("（「『《〈([{")
+
+
+def wrap_columns(text: str, columns: int) -> list[str]:
+    """`text` (its white space run together) in lines of at most `columns` terminal columns:
+    English breaks at spaces, Chinese between any two characters but never before a closing or
+    after an opening mark; a word wider than a line is cut."""
+    units: list[list[str]] = []  # [space before, the text of the unit]
+    space = joined = False
+    for match in re.finditer(r"\s+|\S", text):
+        char = match.group()
+        if char.isspace():
+            space, joined = True, False
+            continue
+        wide = display.width(char) > 1
+        if (
+            units
+            and not space
+            and (joined or char in _CLOSING or (not wide and display.width(units[-1][1][-1]) <= 1))
+        ):
+            units[-1][1] += char
+        else:
+            units.append([" " if space else "", char])
+        joined = char in _OPENING
+        space = False
+    lines: list[str] = []
+    line = ""
+    for before, unit in units:
+        candidate = line + before + unit if line else unit
+        if display.width(candidate) <= columns:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for char in unit:  # a unit wider than the line: cut where it must be
+            if line and display.width(line + char) > columns:
+                lines.append(line)
+                line = ""
+            line += char
+    if line:
+        lines.append(line)
+    return lines
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help laid out by terminal columns (wcwidth), not characters: a Chinese
+    character takes two, so Chinese help wraps to the terminal as English does."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._headings: list[str] = []
+
+    def start_section(self, heading: str | None) -> None:
+        if heading:
+            self._headings.append(heading)
+        super().start_section(heading)
+
+    def format_help(self) -> str:
+        """The help, each section's heading followed by a colon of the current language."""
+        text = super().format_help()
+        for heading in self._headings:
+            said = _("{heading}:").format(heading=heading).replace("\\", "\\\\")
+            text = re.sub(rf"(?m)^(\s*){re.escape(heading)}:$", rf"\g<1>{said}", text)
+        return text
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if action.help is not argparse.SUPPRESS:
+            invocations = [action, *self._iter_indented_subactions(action)]
+            longest = max(display.width(self._format_action_invocation(a)) for a in invocations)
+            self._action_max_length = max(self._action_max_length, longest + self._current_indent)
+
+    def _format_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None,
+    ) -> str:
+        actions, groups = list(actions), list(groups)
+        if prefix is None:
+            prefix = _("usage: ")
+        words = self._format_actions_usage(actions, groups) if actions else ""
+        extra = display.width(prefix) - len(prefix)
+        narrower = extra + display.width(words) - len(words)
+        self._width -= narrower
+        try:
+            text = super()._format_usage(usage, actions, groups, prefix)
+        finally:
+            self._width += narrower
+        first, *rest = text.split("\n")
+        lines = [first, *(" " * extra + line if line else line for line in rest)]
+        return "\n".join(self._narrow_usage(lines, " " * display.width(prefix)))
+
+    def _narrow_usage(self, lines: list[str], indent: str) -> list[str]:
+        """The usage lines, any that argparse left wider than the terminal (a group of options
+        it does not break, such as [--json | -o FILE | --add [ID]]) broken at its spaces."""
+        indent = next((ln[: len(ln) - len(ln.lstrip())] for ln in lines[1:] if ln.strip()), indent)
+        narrowed = []
+        for line in lines:
+            if display.width(line) <= self._width:
+                narrowed.append(line)
+                continue
+            words = line.lstrip().split(" ")
+            current = line[: len(line) - len(line.lstrip())] + words[0]
+            for word in words[1:]:
+                if display.width(f"{current} {word}") <= self._width:
+                    current = f"{current} {word}"
+                else:
+                    narrowed.append(current)
+                    current = indent + word
+            narrowed.append(current)
+        return narrowed
+
+    def _format_action(self, action: argparse.Action) -> str:
+        help_position = min(self._action_max_length + 2, self._max_help_position)
+        help_width = max(self._width - help_position, 11)
+        action_width = help_position - self._current_indent - 2
+        header = self._format_action_invocation(action)
+        indent = " " * self._current_indent
+        first_indent = 0
+        if not action.help:
+            parts = [f"{indent}{header}\n"]
+        elif display.width(header) <= action_width:
+            parts = [indent + header + " " * (action_width - display.width(header) + 2)]
+        else:
+            parts = [f"{indent}{header}\n"]
+            first_indent = help_position
+        help_text = self._expand_help(action) if action.help and action.help.strip() else ""
+        if help_text:
+            lines = self._split_lines(help_text, help_width) or [""]
+            parts.append(" " * first_indent + lines[0] + "\n")
+            parts.extend(" " * help_position + line + "\n" for line in lines[1:])
+        elif not parts[0].endswith("\n"):
+            parts.append("\n")
+        parts.extend(self._format_action(sub) for sub in self._iter_indented_subactions(action))
+        return self._join_parts(parts)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap_columns(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap_columns(text, width - len(indent)))
+
+
+class RawDescriptionHelpFormatter(HelpFormatter):
+    """The description and epilog kept line by line as written (a table of guides), each line
+    wrapped by terminal columns only where it is wider than the terminal."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        lines = []
+        for line in text.splitlines():
+            if len(indent) + display.width(line) <= width or not line.strip():
+                lines.append(indent + line if line else "")
+                continue
+            margin = line[: len(line) - len(line.lstrip())]
+            room = width - len(indent) - len(margin)
+            lines.extend(indent + margin + part for part in wrap_columns(line, room))
+        return "\n".join(lines)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, with its usage errors in the same one-line form as every other error."""
+    """argparse, with its usage errors in the same one-line form as every other error, and its
+    help laid out by terminal columns."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         fail(_("{message} (see '{help}')").format(message=message, help=f"{self.prog} --help"))
@@ -151,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
             "○ strikes 鼙 (the small drum), □ strikes 鼓 (the big drum), 半 divides the pattern."
         ),
         epilog=_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--version",
@@ -200,7 +371,11 @@ def _open_standard_descriptors() -> None:
 
 
 def _stale_removed(path: Path, pid: int) -> None:
-    say(f"drumscore: removed {str(path)!r}, left by an earlier run (process {pid}) that was killed")
+    say(
+        _(
+            "drumscore: removed {path!r}, left by an earlier run (process {pid}) that was killed"
+        ).format(path=str(path), pid=pid)
+    )
 
 
 #: The user's edition files left out of the corpus in this run, warned of when it ends.
@@ -214,7 +389,11 @@ def _skipped(skipped: SkippedFile) -> None:
 def _warn_left_out() -> None:
     """One warning line for each of the user's edition files left out of the corpus."""
     for path, skipped in _left_out.items():
-        say(f"drumscore: warning: left out your edition file {path!r}: {skipped.reason}")
+        say(
+            _("drumscore: warning: left out your edition file {path!r}: {reason}").format(
+                path=path, reason=skipped.reason
+            )
+        )
     _left_out.clear()
 
 
@@ -233,7 +412,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _warn_left_out()
         return code
     except KeyboardInterrupt:  # before or after the command ran (parsing, its last lines)
-        say("drumscore: interrupted")
+        say(_("drumscore: interrupted"))
         return EXIT_INTERRUPTED
     finally:
         _left_out.clear()
@@ -248,7 +427,11 @@ def _main(argv: Sequence[str] | None) -> int:
     args, extra = parser.parse_known_args(arguments)
     if extra:
         where = f"drumscore {args.command} --help" if args.command else "drumscore --help"
-        fail(f"unrecognized arguments: {' '.join(extra)} (see '{where}')")
+        fail(
+            _("unrecognized arguments: {arguments} (see '{help}')").format(
+                arguments=" ".join(extra), help=where
+            )
+        )
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
@@ -259,7 +442,7 @@ def _main(argv: Sequence[str] | None) -> int:
         _left_out.clear()
         fail(error_message(exc), exc.exit_status)
     except KeyboardInterrupt:
-        say("drumscore: interrupted")
+        say(_("drumscore: interrupted"))
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader left (drumscore list | head): stop quietly, as other filters do
@@ -270,11 +453,27 @@ def _main(argv: Sequence[str] | None) -> int:
         if exc.filename is None:
             _silence_stdout()
         name = str(exc.filename) if exc.filename is not None else ""
-        shown = f" {name!r}" if len(name) <= 80 else f" {name[:60]!r}… ({len(name):,} characters)"
+        shown = (
+            repr(name)
+            if len(name) <= 80
+            else _("{start!r}… ({count} characters)").format(
+                start=name[:60], count=f"{len(name):,}"
+            )
+        )
+        reason = exc.strerror or str(exc)
         if exc.errno == errno.ENAMETOOLONG:
             # the name the user gave: bad input, like every other unusable name
-            fail(f"the name{shown} is too long for the file system; choose a shorter one")
-        fail(f"input/output failed{shown if name else ''}: {exc.strerror or exc}", EXIT_FAILURE)
+            fail(
+                _("the name {name} is too long for the file system; choose a shorter one").format(
+                    name=shown
+                )
+            )
+        if name:
+            fail(
+                _("input/output failed {name}: {reason}").format(name=shown, reason=reason),
+                EXIT_FAILURE,
+            )
+        fail(_("input/output failed: {reason}").format(reason=reason), EXIT_FAILURE)
 
 
 def _silence_stdout() -> None:
@@ -297,7 +496,7 @@ def run() -> None:
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else EXIT_FAILURE
     except KeyboardInterrupt:  # between main's own handlers
-        say("drumscore: interrupted")
+        say(_("drumscore: interrupted"))
         code = EXIT_INTERRUPTED
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -13,7 +13,8 @@ from drumscore.errors import DrumscoreError, OptionError
 from drumscore.expression import Expression
 from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import DEFAULT_RATE
-from drumscore.model import Drum, Section
+from drumscore.i18n import N_, _, ngettext
+from drumscore.model import SECTION_TABLE, Drum, Section
 from drumscore.render.plot import FORMATS as PLOT_FORMATS
 from drumscore.timeline import MAX_REPEAT, Timeline, arrange
 from drumscore.timing import Tempo
@@ -25,8 +26,24 @@ from drumscore.track import (
     Ramp,
 )
 
-#: What --section says of each section (from the one table of their names), she the default.
-SECTION_HELP = "; ".join(s.help + (" (default)" if s is Section.SHE else "") for s in Section)
+
+def section_help() -> str:
+    """What --section says of each section (from the one table of their names), she the
+    default, in the current language."""
+    said = []
+    for section in Section:
+        names = SECTION_TABLE[section]
+        strokes = _(names.strokes)
+        if names.rite:
+            text = _("{name}: {rite}, {strokes}").format(
+                name=section.value, rite=names.rite, strokes=strokes
+            )
+        else:
+            text = _("{name}: {strokes}").format(name=section.value, strokes=strokes)
+        if section is Section.SHE:
+            text = _("{section} (default)").format(section=text)
+        said.append(text)
+    return _("; ").join(said)
 
 
 def whole_number(text: str) -> int:
@@ -34,7 +51,9 @@ def whole_number(text: str) -> int:
     digits = text.strip()
     if len(digits) > 12 or not digits.lstrip("+-").isdigit() or not digits.isascii():
         shown = digits if len(digits) <= 20 else digits[:20] + "…"
-        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number of at most 12 digits")
+        raise argparse.ArgumentTypeError(
+            _("{value!r} is not a whole number of at most 12 digits").format(value=shown)
+        )
     return int(digits)
 
 
@@ -44,28 +63,30 @@ def add_score_options(parser: argparse.ArgumentParser, *, optional: bool = False
         "score",
         metavar="SCORE",
         nargs="?" if optional else None,
-        help="lu, xue, 魯/2, xue/2@benyi, raw notation such as '○□○半○□', or a file",
+        help=_("lu, xue, 魯/2, xue/2@benyi, raw notation such as '○□○半○□', or a file"),
     )
     parser.add_argument(
         "--section",
         default=None,
         choices=[s.value for s in Section],
-        help=SECTION_HELP,
+        help=section_help(),
     )
 
 
 def add_tempo_options(parser: argparse.ArgumentParser, *, repeat: bool = True) -> None:
     """--bpm or --interval, and (unless `repeat` is false) --repeat."""
     tempo = parser.add_mutually_exclusive_group()
-    tempo.add_argument("--bpm", metavar="N", help="strokes per minute (default 60: one a second)")
-    tempo.add_argument("--interval", metavar="SECONDS", help="seconds between strokes")
+    tempo.add_argument(
+        "--bpm", metavar="N", help=_("strokes per minute (default 60: one a second)")
+    )
+    tempo.add_argument("--interval", metavar="SECONDS", help=_("seconds between strokes"))
     if repeat:
         parser.add_argument(
             "--repeat",
             metavar="N",
             type=whole_number,
             default=None,
-            help="play the section N times (default 1)",
+            help=_("play the section N times (default 1)"),
         )
 
 
@@ -86,8 +107,8 @@ def timeline_from_args(
             ("seed",),
             present=False,
             target="--humanize MS",
-            purpose="the draws of humanizing",
-            fix="add --humanize 8, say,",
+            purpose=_("the draws of humanizing"),
+            fix=_("add --humanize 8, say,"),
         )
     tempo = Tempo.from_options(args.bpm, args.interval)
     repeats = repeat_count(args)
@@ -95,8 +116,10 @@ def timeline_from_args(
     if ramp is not None:
         if duration is not None:
             raise OptionError(
-                "--ramp plays its passes at changing tempi; give them with --repeat N, or leave "
-                "them to the ramp, instead of --duration"
+                _(
+                    "--ramp plays its passes at changing tempi; give them with --repeat N, or "
+                    "leave them to the ramp, instead of --duration"
+                )
             )
         tempo = ramp.tempo(1)
         repeats = ramp.passes if args.repeat is None else repeats
@@ -112,14 +135,15 @@ def timeline_from_args(
     )
 
 
-def add_rate_option(parser: argparse.ArgumentParser, help: str = "sample rate") -> None:
-    """--rate HZ; None when not given (formats.check_rate turns that into the default)."""
+def add_rate_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """--rate HZ; None when not given (formats.check_rate turns that into the default). `help`
+    is the help in the current language, "sample rate" if not given."""
     parser.add_argument(
         "--rate",
         type=whole_number,
         default=None,
         metavar="HZ",
-        help=f"{help} (default {DEFAULT_RATE})",
+        help=_("{help} (default {rate})").format(help=help or _("sample rate"), rate=DEFAULT_RATE),
     )
 
 
@@ -131,7 +155,9 @@ def plot_format(path: str | None) -> str | None:
     fmt = PLOT_FORMATS.get(Path(path).suffix.lower())
     if fmt is None:
         raise OptionError(
-            f"--plot {path!r}: a plot is a PNG or SVG picture; use a .png or .svg file name"
+            _(
+                "--plot {path!r}: a plot is a PNG or SVG picture; use a .png or .svg file name"
+            ).format(path=path)
         )
     check_writable(path)
     return fmt
@@ -144,11 +170,13 @@ def add_sound_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--duration",
         metavar="TIME",
-        help="repeat the section as many whole times as fit in TIME, such as 90s, 20m or 1h "
-        "(at most 12h); instead of --repeat",
+        help=_(
+            "repeat the section as many whole times as fit in TIME, such as 90s, 20m or 1h "
+            "(at most 12h); instead of --repeat"
+        ),
     )
     parser.add_argument(
-        "-q", "--quiet", action="store_true", help="no progress bar and no summary line"
+        "-q", "--quiet", action="store_true", help=_("no progress bar and no summary line")
     )
     add_track_options(parser)
     add_practice_options(parser)
@@ -156,46 +184,54 @@ def add_sound_options(parser: argparse.ArgumentParser) -> None:
 
 def add_practice_options(parser: argparse.ArgumentParser) -> None:
     """Rehearsing with the score: click, count-in every pass, silent passes, ramp, one drum."""
-    group = parser.add_argument_group("practice (all off by default)")
+    group = parser.add_argument_group(_("practice (all off by default)"))
     group.add_argument(
         "--click",
         metavar="N",
-        help="a click (the count sound; MIDI note 76) on every stroke, or N clicks dividing each "
-        "stroke: 2 puts one halfway",
+        help=_(
+            "a click (the count sound; MIDI note 76) on every stroke, or N clicks dividing each "
+            "stroke: 2 puts one halfway"
+        ),
     )
     group.add_argument(
         "--click-level",
         metavar="V",
-        help=f"the clicks' velocity 1-127 (default {CLICK_VELOCITY}; audio plays the count "
-        f"sound at V/{COUNT_VELOCITY} of its level)",
+        help=_(
+            "the clicks' velocity 1-127 (default {default}; audio plays the count sound at "
+            "V/{count} of its level)"
+        ).format(default=CLICK_VELOCITY, count=COUNT_VELOCITY),
     )
     group.add_argument(
         "--count-in-each",
         action="store_true",
-        help="with --count-in: count in before every pass, not only the first",
+        help=_("with --count-in: count in before every pass, not only the first"),
     )
     group.add_argument(
         "--silent-every",
         metavar="K",
-        help="every K-th pass sounds its clicks only, to test the inner pulse",
+        help=_("every K-th pass sounds its clicks only, to test the inner pulse"),
     )
     group.add_argument(
         "--ramp",
         metavar="START:STOP:STEP[:EVERY]",
-        help="tempo trainer: the first pass at START strokes a minute, STEP more every pass (or "
-        "EVERY passes) until STOP, such as 40:60:5; --repeat defaults to the passes that reach "
-        "STOP",
+        help=_(
+            "tempo trainer: the first pass at START strokes a minute, STEP more every pass (or "
+            "EVERY passes) until STOP, such as 40:60:5; --repeat defaults to the passes that "
+            "reach STOP"
+        ),
     )
     group.add_argument(
         "--only",
         metavar="DRUM",
-        help="minus one: only 鼙 (pi) or only 鼓 (gu) sounds; the other's strokes are kept silent "
-        "for a second performer",
+        help=_(
+            "minus one: only 鼙 (pi) or only 鼓 (gu) sounds; the other's strokes are kept silent "
+            "for a second performer"
+        ),
     )
     group.add_argument(
         "--strokes",
         metavar="A-B",
-        help="play strokes A to B of the section (numbered from 1), such as 5-12",
+        help=_("play strokes A to B of the section (numbered from 1), such as 5-12"),
     )
 
 
@@ -210,7 +246,9 @@ def _count(text: str | None, option: str, high: int) -> int:
     raw = str(text).strip()
     if not raw.isdigit() or not 1 <= int(raw) <= high:
         raise OptionError(
-            f"{option} takes a whole number from 1 to {high}, not {str(text)[:40]!r}",
+            _("{option} takes a whole number from 1 to {high}, not {value!r}").format(
+                option=option, high=high, value=str(text)[:40]
+            ),
             option=option,
         )
     return int(raw)
@@ -219,12 +257,12 @@ def _count(text: str | None, option: str, high: int) -> int:
 def practice_from_args(args: argparse.Namespace) -> Practice:
     """The Practice that --click, --count-in-each, --silent-every, --ramp and --only ask for."""
     if args.count_in_each and not args.count_in:
-        raise OptionError("--count-in-each counts in before every pass; add --count-in 4, say")
+        raise OptionError(_("--count-in-each counts in before every pass; add --count-in 4, say"))
     if args.click_level is not None and args.click is None and args.silent_every is None:
-        raise OptionError("--click-level sets the clicks' level; add --click 1, say")
+        raise OptionError(_("--click-level sets the clicks' level; add --click 1, say"))
     ramp = Ramp.parse(args.ramp) if args.ramp is not None else None
     if ramp is not None and (args.bpm is not None or args.interval is not None):
-        raise OptionError("--ramp sets the tempo of every pass; leave out --bpm and --interval")
+        raise OptionError(_("--ramp sets the tempo of every pass; leave out --bpm and --interval"))
     return Practice(
         click=_count(args.click, "click", MAX_CLICKS),
         click_velocity=_count(args.click_level, "click_level", 127) or CLICK_VELOCITY,
@@ -240,19 +278,26 @@ def add_track_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--count-in",
         metavar="N",
-        help="N count strokes (a wood block, or the kit's [count] sound; MIDI note 76) on the "
-        "beat before the first stroke",
+        help=_(
+            "N count strokes (a wood block, or the kit's [count] sound; MIDI note 76) on the "
+            "beat before the first stroke"
+        ),
     )
     parser.add_argument(
         "--programme",
         metavar="FILE",
-        help="instead of SCORE, items in order on one clock: a TOML file (see docs/play.md) or "
-        "the built-in 'rite'",
+        help=_(
+            "instead of SCORE, items in order on one clock: a TOML file (see docs/play.md) or "
+            "the built-in 'rite'"
+        ),
     )
     parser.add_argument(
         "--state",
         metavar="lu|xue",
-        help="the state whose drum a programme plays, where its scores say {state} (default lu)",
+        help=_(
+            "the state whose drum a programme plays, where its scores say {placeholder} "
+            "(default lu)"
+        ).format(placeholder="{state}"),
     )
 
 
@@ -260,13 +305,13 @@ def add_kit_options(parser: argparse.ArgumentParser, *, soundfont: bool) -> None
     """--kit, and --soundfont where the command can use one."""
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
-        "--kit", metavar="PATH", help="a kit file (kit.toml) or its folder; see docs/kits.md"
+        "--kit", metavar="PATH", help=_("a kit file (kit.toml) or its folder; see docs/kits.md")
     )
     if soundfont:
         source.add_argument(
             "--soundfont",
             metavar="FILE.sf2",
-            help="play the General MIDI drum notes through FluidSynth with this SoundFont",
+            help=_("play the General MIDI drum notes through FluidSynth with this SoundFont"),
         )
 
 
@@ -275,16 +320,18 @@ def add_expression_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--velocity",
         metavar="PI,GU",
-        help="MIDI velocities 1-127 for 鼙 and 鼓 (default 72,112); audio scales with them",
+        help=_("MIDI velocities 1-127 for 鼙 and 鼓 (default 72,112); audio scales with them"),
     )
     parser.add_argument(
         "--humanize",
         metavar="MS",
-        help="vary each stroke's time by up to ±MS milliseconds and its velocity by up to 10%%; "
-        "off by default (間若一: strictly even)",
+        help=_(
+            "vary each stroke's time by up to ±MS milliseconds and its velocity by up to 10%%; "
+            "off by default (間若一: strictly even)"
+        ),
     )
     parser.add_argument(
-        "--seed", metavar="N", help="the seed of --humanize (default 0): same seed, same take"
+        "--seed", metavar="N", help=_("the seed of --humanize (default 0): same seed, same take")
     )
 
 
@@ -292,11 +339,11 @@ def add_expression_options(parser: argparse.ArgumentParser) -> None:
 FLAGS = {"repeats": "--repeat", "output": "-o", "kind": "-o", "plot": "--plot"}
 #: Where to look next, said after an error about that parameter.
 SEE_ALSO = {
-    "device": "see 'drumscore play --list-devices'",
-    "midi_port": "see 'drumscore play --list-ports'",
-    "glyph": "--glyph X=○ or --glyph X=□ reads the sign X as a stroke",
-    "partial": "--partial lists what can be read, each doubtful pattern marked",
-    "label": "--label X=魯 or --label X=薛 says which state the label X鼓 is",
+    "device": N_("see 'drumscore play --list-devices'"),
+    "midi_port": N_("see 'drumscore play --list-ports'"),
+    "glyph": N_("--glyph X=○ or --glyph X=□ reads the sign X as a stroke"),
+    "partial": N_("--partial lists what can be read, each doubtful pattern marked"),
+    "label": N_("--label X=魯 or --label X=薛 says which state the label X鼓 is"),
 }
 
 
@@ -314,7 +361,7 @@ def error_message(exc: DrumscoreError) -> str:
     if re.match(rf"{re.escape(option)}\b", message):
         message = flag_for(option) + message[len(option) :]
     if option in SEE_ALSO:
-        message += f" ({SEE_ALSO[option]})"
+        message = _("{message} ({see})").format(message=message, see=_(SEE_ALSO[option]))
     return message
 
 
@@ -342,7 +389,7 @@ def only_with(
 
     `options` are destinations in `args` (given unless None or False); the error reads
     "--a and --b only apply with TARGET (they are for PURPOSE); FIX or leave --a and --b out",
-    FIX being "add TARGET" unless given.
+    FIX being "add TARGET" unless given. TARGET, PURPOSE and FIX come in the current language.
     """
     if present:
         return
@@ -350,9 +397,19 @@ def only_with(
     given = [g for g in given if g]
     if not given:
         return
-    names = " and ".join(given) if len(given) < 3 else ", ".join(given)
-    verb, they = ("applies", "it is") if len(given) == 1 else ("apply", "they are")
+    if len(given) == 2:
+        names = _("{first} and {second}").format(first=given[0], second=given[1])
+    else:
+        names = ", ".join(given)
     raise OptionError(
-        f"{names} only {verb} with {target} ({they} for {purpose}); "
-        f"{fix or 'add ' + target} or leave {names} out"
+        ngettext(
+            "{names} only applies with {target} (it is for {purpose}); {fix} or leave {names} out",
+            "{names} only apply with {target} (they are for {purpose}); {fix} or leave {names} out",
+            len(given),
+        ).format(
+            names=names,
+            target=target,
+            purpose=purpose,
+            fix=fix or _("add {target}").format(target=target),
+        )
     )

@@ -354,3 +354,18 @@ def test_bad_dates_are_refused_before_anything_is_written(
     assert said in err and not out.exists()
     err = expect_error(["extract", str(glyph_passage), *EVERY_OPTION[:6], "--date", "1748"], capsys)
     assert "--date" in err and "-o EDITION.toml or --add" in err
+
+
+def test_what_was_written_and_what_is_refused_in_traditional_chinese(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    out = tmp_path / "mine.toml"
+    code, said, err = run_cli(["extract", ZHUSHU, "-o", str(out)], capsys)
+    assert code == 0, err
+    scores = len(load_edition(out).scores)
+    assert said == f"已寫入 {out}：從 {ZHUSHU}（utf-8）讀出 {scores} 個鼓譜\n"
+    code, said, err = run_cli(["extract", ZHUSHU, "-o", str(tmp_path)], capsys)
+    assert (code, said) == (2, "")
+    assert err == (
+        f"drumscore：錯誤：-o {str(tmp_path)!r} 是資料夾；請給出版本檔名，"
+        f"如 {str(tmp_path / 'mine.toml')!r}\n"
+    )

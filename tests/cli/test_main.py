@@ -1,5 +1,6 @@
 """The command line: list, show, render; one clear line and exit 2 for every bad input."""
 
+import errno
 import json
 import os
 import subprocess
@@ -10,6 +11,7 @@ import pytest
 import soundfile as sf
 
 from drumscore.cli import main
+from drumscore.cli.commands import corpus as corpus_command
 
 
 def run(*args, cwd=None):
@@ -241,3 +243,31 @@ def test_ctrl_c_just_after_a_musicxml_is_written_ends_with_the_message_and_130(t
     assert proc.returncode in (0, 130), (proc.returncode, err)
     assert err == ("drumscore: interrupted\n" if proc.returncode == 130 else "")
     assert ET.parse(out).getroot().tag == "score-partwise"
+
+
+@pytest.mark.parametrize(
+    ("raised", "status", "said"),
+    [
+        (KeyboardInterrupt(), 130, "drumscore：已中斷"),
+        (
+            OSError(errno.ENAMETOOLONG, "File name too long", "名" * 100),
+            2,
+            f"drumscore：錯誤：名稱 {'名' * 60!r}…（共 100 個字元） 對檔案系統來說太長；"
+            "請改用較短的名稱",
+        ),
+        (
+            OSError(errno.EIO, "Input/output error", "out.wav"),
+            1,
+            "drumscore：錯誤：輸入／輸出失敗 'out.wav'：Input/output error",
+        ),
+    ],
+)
+def test_the_last_word_in_traditional_chinese(cli, monkeypatch, raised, status, said):
+    """Ctrl-C, a name too long and a failed write, as the command line reports them."""
+
+    def fails(args):
+        raise raised
+
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    monkeypatch.setattr(corpus_command, "run_list", fails)
+    assert cli("list") == (status, "", said + "\n")

@@ -337,3 +337,15 @@ def test_play_minus_one_with_clicks_on_a_midi_port(monkeypatch, capsys):
     assert ons == [COUNT_NOTE, MidiMap().note(Drum.GU), COUNT_NOTE, COUNT_NOTE]
     out = capsys.readouterr().out
     assert "only 鼓" in out and "played 3 strokes" in out
+
+
+def test_play_says_what_it_plays_in_simplified_chinese(monkeypatch, capsys):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.setattr(midiport, "open_port", lambda name: RecordingPort())
+    argv = ["play", "○□○", "--interval", "0.05", "--count-in", "2", "--midi-port", "synth"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    first, last = lines[0], lines[-1]
+    assert first.startswith("在 MIDI 端口 'Test Synth' 上演奏 ")
+    assert "：2 下预备拍后 3 击，每分钟 1200 击（间隔 0.05 秒）" in first
+    assert last == "已演奏 3 击"

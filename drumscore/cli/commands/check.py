@@ -17,6 +17,7 @@ from drumscore.cli.options import (
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
+from drumscore.i18n import _
 from drumscore.performance.heard import is_midi, read_performance
 from drumscore.render.midimap import MidiMap
 from drumscore.timeline import arrange
@@ -28,19 +29,25 @@ if TYPE_CHECKING:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "check",
-        help="check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
-        "missed, extra and wrong strokes",
-        description="Find the strokes of a performance (a recording: librosa's onset detector, "
-        "each stroke's drum by its sound; a MIDI file: its notes), align them to the score's "
-        "strokes, fit the performer's own even beat by least squares, and report each stroke's "
-        "offset from it (間若一: strokes evenly spaced), the tempo, its drift, and the missed, "
-        "extra and wrong-drum strokes.",
-        epilog="example: drumscore check take1.wav lu --section touhu --plot take1.png",
+        help=_(
+            "check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
+            "missed, extra and wrong strokes"
+        ),
+        description=_(
+            "Find the strokes of a performance (a recording: librosa's onset detector, each "
+            "stroke's drum by its sound; a MIDI file: its notes), align them to the score's "
+            "strokes, fit the performer's own even beat by least squares, and report each "
+            "stroke's offset from it (間若一: strokes evenly spaced), the tempo, its drift, and "
+            "the missed, extra and wrong-drum strokes."
+        ),
+        epilog=_("example: {command}").format(
+            command="drumscore check take1.wav lu --section touhu --plot take1.png"
+        ),
     )
     p.add_argument(
         "performance",
         metavar="PERFORMANCE",
-        help="a recording (.wav .flac .ogg) or a MIDI file (.mid .midi)",
+        help=_("a recording (.wav .flac .ogg) or a MIDI file (.mid .midi)"),
     )
     add_score_options(p)
     p.add_argument(
@@ -48,28 +55,32 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="N",
         type=whole_number,
         default=None,
-        help="the performance plays the section N times (default 1)",
+        help=_("the performance plays the section N times (default 1)"),
     )
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
-        help="MIDI performance: the notes of 鼙 and 鼓 (default 45,41, as render writes them)",
+        help=_("MIDI performance: the notes of 鼙 and 鼓 (default 45,41, as render writes them)"),
     )
     p.add_argument(
         "--drums",
         choices=("kit", "split"),
         default=None,
-        help="recording: tell the drums by the kit's samples (kit, the default) or by splitting "
-        "the strokes in two groups by brightness (split: for real drums)",
+        help=_(
+            "recording: tell the drums by the kit's samples (kit, the default) or by splitting "
+            "the strokes in two groups by brightness (split: for real drums)"
+        ),
     )
     p.add_argument(
         "--kit",
         metavar="PATH",
-        help="recording: the kit whose samples the drums are told by (default the built-in kit)",
+        help=_("recording: the kit whose samples the drums are told by (default the built-in kit)"),
     )
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     p.add_argument(
-        "--plot", metavar="OUT.png", help="draw each stroke's offset from the beat (.png or .svg)"
+        "--plot",
+        metavar="OUT.png",
+        help=_("draw each stroke's offset from the beat (.png or .svg)"),
     )
     p.set_defaults(run=run)
 
@@ -81,22 +92,24 @@ def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
         args,
         ("midi_notes",),
         present=midi,
-        target="a MIDI performance (.mid)",
-        purpose="the notes of a MIDI file",
-        fix="check a .mid file",
+        target=_("a MIDI performance (.mid)"),
+        purpose=_("the notes of a MIDI file"),
+        fix=_("check a .mid file"),
     )
     only_with(
         args,
         ("drums", "kit"),
         present=not midi,
-        target="a recording (.wav .flac .ogg)",
-        purpose="telling the drums of a recording apart by their sound",
-        fix="check a recording",
+        target=_("a recording (.wav .flac .ogg)"),
+        purpose=_("telling the drums of a recording apart by their sound"),
+        fix=_("check a recording"),
     )
     if args.kit and args.drums == "split":
         raise OptionError(
-            "--kit tells the drums by the kit's samples, --drums split by the strokes' own "
-            "sound; give one of them"
+            _(
+                "--kit tells the drums by the kit's samples, --drums split by the strokes' own "
+                "sound; give one of them"
+            )
         )
     return MidiMap.from_option(args.midi_notes), plot_format(args.plot)
 
@@ -126,5 +139,5 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(report.format_check(result))
     if args.plot:
-        print(f"wrote {args.plot}")
+        print(_("wrote {path}").format(path=args.plot))
     return 0

@@ -16,6 +16,7 @@ from drumscore.cli import report
 from drumscore.cli.options import plot_format
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
+from drumscore.i18n import _
 from drumscore.model import Edition
 
 FORMAT_NAMES = {"text": "text", "json": "JSON", "csv": "CSV", "tei": "TEI", "mei": "MEI"}
@@ -34,66 +35,81 @@ FORMAT_OF_SUFFIX = {
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "collate",
-        help="the critical apparatus: where the editions part, and the counts commentators state",
-        description="For each figure and drum: every edition's reading aligned against a base "
-        "(the standard text 禮記注疏 by default), one line per place of variation with the "
-        "sigla of the editions on each side, a key of the sigla, and every stated count checked "
-        "on each edition, with its quote. Exported as JSON, CSV, TEI or MEI.",
+        help=_(
+            "the critical apparatus: where the editions part, and the counts commentators state"
+        ),
+        description=_(
+            "For each figure and drum: every edition's reading aligned against a base (the "
+            "standard text 禮記注疏 by default), one line per place of variation with the sigla "
+            "of the editions on each side, a key of the sigla, and every stated count checked "
+            "on each edition, with its quote. Exported as JSON, CSV, TEI or MEI."
+        ),
     )
     p.add_argument(
         "score",
         metavar="SCORE",
         nargs="?",
-        help="which figure and drum, e.g. lu, xue/2 (default: all four)",
+        help=_("which figure and drum, e.g. lu, xue/2 (default: all four)"),
     )
     p.add_argument(
         "--base",
         metavar="EDITION",
         default=None,
-        help="the edition whose reading is the lemma (default: zhushu, 禮記注疏)",
+        help=_("the edition whose reading is the lemma (default: zhushu, 禮記注疏)"),
     )
     p.add_argument(
         "--order",
         choices=ORDERS,
         default="corpus",
-        help="the editions after the base: corpus (as 'drumscore list' has them, the default) or "
-        "date (the earliest text first, undated last), in every format, the plot and the groups",
+        help=_(
+            "the editions after the base: corpus (as 'drumscore list' has them, the default) "
+            "or date (the earliest text first, undated last), in every format, the plot and "
+            "the groups"
+        ),
     )
     p.add_argument(
         "--format",
         choices=FORMATS,
         default=None,
-        help="text (default), json, csv, tei (TEI P5 parallel segmentation) or mei (MEI 5, one "
-        "file per score); by default taken from the extension of -o",
+        help=_(
+            "text (default), json, csv, tei (TEI P5 parallel segmentation) or mei (MEI 5, one "
+            "file per score); by default taken from the extension of -o"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="the same as --format json")
+    p.add_argument("--json", action="store_true", help=_("the same as --format json"))
     p.add_argument(
         "--edition",
         action="append",
         metavar="FILE",
-        help="add the edition file FILE (.toml, as 'drumscore extract -o' writes it) for this run "
-        "only; may be given several times",
+        help=_(
+            "add the edition file FILE (.toml, as 'drumscore extract -o' writes it) for this "
+            "run only; may be given several times"
+        ),
     )
     p.add_argument(
         "-o",
         "--output",
         metavar="FILE",
         default=None,
-        help="write to FILE instead of the screen (MEI of several scores: FILE-lu-1.mei, …)",
+        help=_("write to FILE instead of the screen (MEI of several scores: FILE-lu-1.mei, …)"),
     )
     p.add_argument(
         "--plot",
         metavar="FILE.png",
         default=None,
-        help="draw the apparatus: editions as rows, aligned strokes as columns, the places "
-        "highlighted (PNG or SVG; needs matplotlib)",
+        help=_(
+            "draw the apparatus: editions as rows, aligned strokes as columns, the places "
+            "highlighted (PNG or SVG; needs matplotlib)"
+        ),
     )
     p.add_argument(
         "--groups",
         action="store_true",
-        help="who goes with whom: for each place the editions sharing each reading, the "
-        "agreement of every two editions over the score, and a grouping drawn from it "
-        "(text or --json)",
+        help=_(
+            "who goes with whom: for each place the editions sharing each reading, the "
+            "agreement of every two editions over the score, and a grouping drawn from it "
+            "(text or --json)"
+        ),
     )
     p.set_defaults(run=run)
 
@@ -104,22 +120,31 @@ def _pairs(name: str | None) -> tuple[tuple[int, str], ...]:
     named = corpus.split_name(name)
     if named is None:
         raise OptionError(
-            f"collate takes a figure and drum such as 'lu' or 'xue/2' and compares every "
-            f"edition, not {name!r}; to compare two particular scores use 'drumscore compare A B'"
+            _(
+                "collate takes a figure and drum such as 'lu' or 'xue/2' and compares every "
+                "edition, not {name!r}; to compare two particular scores use "
+                "'drumscore compare A B'"
+            ).format(name=name)
         )
     state, figure, edition = named
     if edition is not None:
         bare = name[: name.index("@")].strip()
         raise OptionError(
-            f"collate compares every edition, so it takes a figure and drum without @EDITION: "
-            f"give {bare!r} instead of {name!r}"
+            _(
+                "collate compares every edition, so it takes a figure and drum without "
+                "@EDITION: give {bare!r} instead of {name!r}"
+            ).format(bare=bare, name=name)
         )
     return ((figure, state),)
 
 
 def _format(args: argparse.Namespace) -> str:
     if args.json and args.format not in (None, "json"):
-        raise OptionError(f"--json and --format {args.format} ask for two formats; give one")
+        raise OptionError(
+            _("--json and --format {format} ask for two formats; give one").format(
+                format=args.format
+            )
+        )
     if args.json:
         return "json"
     if args.format:
@@ -129,8 +154,9 @@ def _format(args: argparse.Namespace) -> str:
         if suffix not in FORMAT_OF_SUFFIX:
             known = ", ".join(FORMAT_OF_SUFFIX)
             raise OptionError(
-                f"cannot tell the format of {args.output!r} from its extension ({known}); "
-                "give --format"
+                _(
+                    "cannot tell the format of {path!r} from its extension ({known}); give --format"
+                ).format(path=args.output, known=known)
             )
         return FORMAT_OF_SUFFIX[suffix]
     return "text"
@@ -157,9 +183,10 @@ def _pool(files: list[str] | None) -> tuple[Edition, ...]:
 
 def _marks(files: list[str] | None) -> dict[str, str]:
     """What the key of sigla says beside the user's own editions and those given for one run."""
-    marks = {e.id: f" (your edition, {e.path})" for e in corpus.user_editions()}
+    marks = {e.id: _(" (your edition, {path})").format(path=e.path) for e in corpus.user_editions()}
     for name in files or ():
-        marks[corpus.load_edition(name, cite_by_path=False).id] = f" (given for this run, {name})"
+        edition = corpus.load_edition(name, cite_by_path=False)
+        marks[edition.id] = _(" (given for this run, {path})").format(path=name)
     return marks
 
 
@@ -172,11 +199,17 @@ def run(args: argparse.Namespace) -> int:
         check_writable(args.output)
     picture_format = plot_format(args.plot)
     if args.groups and fmt not in ("text", "json"):
-        raise OptionError(f"--groups prints text or JSON, not {fmt}; leave out --format {fmt}")
+        raise OptionError(
+            _("--groups prints text or JSON, not {format}; leave out --format {format}").format(
+                format=fmt
+            )
+        )
     if fmt == "mei" and len(pairs) > 1 and not args.output:
         raise OptionError(
-            "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') or "
-            "give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
+            _(
+                "MEI is one file per score: name one score (e.g. 'collate lu/2 --format mei') "
+                "or give -o FILE.mei to write FILE-lu-1.mei, FILE-xue-1.mei, …"
+            )
         )
     apparatuses = collate(
         editions=_pool(args.edition),
@@ -199,7 +232,11 @@ def run(args: argparse.Namespace) -> int:
             text = report.format_groups(found)
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
-            wrote.append(f"wrote {args.output}: the groups of the editions as {FORMAT_NAMES[fmt]}")
+            wrote.append(
+                _("wrote {path}: the groups of the editions as {format}").format(
+                    path=args.output, format=FORMAT_NAMES[fmt]
+                )
+            )
         else:
             print(text, end="")
     elif fmt == "mei":
@@ -208,19 +245,27 @@ def run(args: argparse.Namespace) -> int:
             paths = _mei_paths(args.output, apparatuses)
             for data, path in zip(files, paths, strict=True):
                 write_bytes(path, data)
-            wrote.append(f"wrote {', '.join(str(p) for p in paths)}: MEI, one file per score")
+            wrote.append(
+                _("wrote {paths}: MEI, one file per score").format(
+                    paths=", ".join(str(p) for p in paths)
+                )
+            )
         else:
             print(files[0].decode("utf-8"), end="")
     else:
         text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
-            wrote.append(f"wrote {args.output}: the apparatus as {FORMAT_NAMES[fmt]}")
+            wrote.append(
+                _("wrote {path}: the apparatus as {format}").format(
+                    path=args.output, format=FORMAT_NAMES[fmt]
+                )
+            )
         else:
             print(text, end="")
     if args.plot:
         write_bytes(args.plot, picture)
-        wrote.append(f"wrote {args.plot}: the apparatus drawn")
+        wrote.append(_("wrote {path}: the apparatus drawn").format(path=args.plot))
     for line in wrote:
         # beside a JSON, CSV, TEI or MEI document on stdout, the line goes to stderr
         if fmt == "text" or args.output:

@@ -12,6 +12,7 @@ from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
 from drumscore.files.format_choice import AUDIO, audio_format, check_rate
+from drumscore.i18n import _
 from drumscore.model import Score, Section
 from drumscore.render.plot import plot_comparison
 from drumscore.timing import Tempo
@@ -23,25 +24,29 @@ AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate")
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "compare",
-        help="align two scores and show, hear or plot how they differ",
-        description="Align two scores (Needleman–Wunsch) and compare them per section. "
-        "Marks: * a different stroke, - a stroke only in A, + a stroke only in B. "
-        "--stereo, --section, --bpm, --interval and --rate apply to --audio.",
+        help=_("align two scores and show, hear or plot how they differ"),
+        description=_(
+            "Align two scores (Needleman–Wunsch) and compare them per section. "
+            "Marks: * a different stroke, - a stroke only in A, + a stroke only in B. "
+            "--stereo, --section, --bpm, --interval and --rate apply to --audio."
+        ),
     )
-    p.add_argument("a", metavar="A", help="a score: lu, xue/2, 魯/2@benyi, notation, or a file")
-    p.add_argument("b", metavar="B", help="the other score")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--audio", metavar="OUT.wav", help="write A, a pause, then B (or --stereo)")
-    p.add_argument("--stereo", action="store_true", help="with --audio: A left, B right, together")
+    p.add_argument("a", metavar="A", help=_("a score: lu, xue/2, 魯/2@benyi, notation, or a file"))
+    p.add_argument("b", metavar="B", help=_("the other score"))
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    p.add_argument("--audio", metavar="OUT.wav", help=_("write A, a pause, then B (or --stereo)"))
+    p.add_argument(
+        "--stereo", action="store_true", help=_("with --audio: A left, B right, together")
+    )
     p.add_argument(
         "--section",
         default=None,
         choices=[s.value for s in Section],
-        help="with --audio: the section to play (default she, the whole pattern)",
+        help=_("with --audio: the section to play (default she, the whole pattern)"),
     )
     add_tempo_options(p, repeat=False)
-    add_rate_option(p, help="with --audio: the sample rate")
-    p.add_argument("--plot", metavar="OUT.png", help="draw the aligned scores (.png or .svg)")
+    add_rate_option(p, help=_("with --audio: the sample rate"))
+    p.add_argument("--plot", metavar="OUT.png", help=_("draw the aligned scores (.png or .svg)"))
     p.set_defaults(run=run)
 
 
@@ -52,8 +57,8 @@ def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
         AUDIO_OPTIONS,
         present=bool(args.audio),
         target="--audio OUT.wav",
-        purpose="the audio file, not the comparison",
-        fix="add --audio",
+        purpose=_("the audio file, not the comparison"),
+        fix=_("add --audio"),
     )
     tempo = Tempo.from_options(args.bpm, args.interval)
     rate = check_rate(args.rate)
@@ -63,7 +68,9 @@ def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
 
         if Path(args.audio).suffix.lower() not in AUDIO:
             raise OptionError(
-                f"--audio {args.audio!r}: use a file name ending in one of: {' '.join(AUDIO)}"
+                _("--audio {path!r}: use a file name ending in one of: {suffixes}").format(
+                    path=args.audio, suffixes=" ".join(AUDIO)
+                )
             )
         audio_format(args.audio)
         check_writable(args.audio)
@@ -77,8 +84,10 @@ def _check_section(section: str | None, a: Score, b: Score) -> None:
     for side, score in (("A", a), ("B", b)):
         if Section(section) not in score.pattern.sections():
             raise OptionError(
-                f"--section {section!r}: {side} ({score.key}) has no 半, so it has only the "
-                "whole pattern; use --section she or leave --section out"
+                _(
+                    "--section {section!r}: {side} ({key}) has no 半, so it has only the whole "
+                    "pattern; use --section she or leave --section out"
+                ).format(section=section, side=side, key=score.key)
             )
 
 
@@ -103,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         plot = plot_comparison(comparison, fmt)
     if audio is not None:
         section = args.section or "she"
+        # the comment tag of the file: data, in English whatever the reader's language
         how = "A left, B right" if args.stereo else "A, a pause, then B"
         heard = f"{how}: A {a.key}, B {b.key}, --section {section} --bpm {float(tempo.bpm):g}"
         write_audio(
@@ -117,7 +127,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(report.format_comparison(comparison))
     if audio is not None:
-        print(f"wrote {args.audio}: {heard}, {len(audio) / rate:.1f} s")
+        said = _("A left, B right") if args.stereo else _("A, a pause, then B")
+        print(
+            _("wrote {path}: {how}: A {a}, B {b}, {options}, {seconds} s").format(
+                path=args.audio,
+                how=said,
+                a=a.key,
+                b=b.key,
+                options=f"--section {section} --bpm {float(tempo.bpm):g}",
+                seconds=f"{len(audio) / rate:.1f}",
+            )
+        )
     if plot is not None:
-        print(f"wrote {args.plot}")
+        print(_("wrote {path}").format(path=args.plot))
     return 0

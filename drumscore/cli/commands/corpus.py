@@ -9,28 +9,32 @@ from drumscore import corpus
 from drumscore.apparatus.align import ORDERS, check_score
 from drumscore.cli import report
 from drumscore.errors import ScoreNotFoundError
+from drumscore.i18n import _
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("list", help="list the scores in the corpus with their stroke counts")
-    p.add_argument("--edition", metavar="EDITION", help="only this edition")
+    p = sub.add_parser("list", help=_("list the scores in the corpus with their stroke counts"))
+    p.add_argument("--edition", metavar="EDITION", help=_("only this edition"))
     p.add_argument(
         "--order",
         choices=ORDERS,
         default="corpus",
-        help="corpus: the default edition first, then by id (the default); date: the witnesses "
-        "in the order their texts were made (by the year they certainly existed), undated last",
+        help=_(
+            "corpus: the default edition first, then by id (the default); date: the witnesses "
+            "in the order their texts were made (by the year they certainly existed), undated "
+            "last"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     p.set_defaults(run=run_list)
 
-    p = sub.add_parser("show", help="show one score: notation, 半 division, counts, provenance")
+    p = sub.add_parser("show", help=_("show one score: notation, 半 division, counts, provenance"))
     p.add_argument(
         "score",
         metavar="SCORE",
-        help="lu, xue/2, 魯/2@benyi, raw notation, a file, or an edition (all its scores)",
+        help=_("lu, xue/2, 魯/2@benyi, raw notation, a file, or an edition (all its scores)"),
     )
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     p.set_defaults(run=run_show)
 
 

@@ -15,6 +15,7 @@ from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.i18n import _, ngettext
 from drumscore.model import Dating
 
 #: The options that describe the edition file, and so apply only with -o.
@@ -24,74 +25,89 @@ EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "date", "date_basis"
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "extract",
-        help="find the drum scores in a passage (Kanripo text or plain text)",
-        description="Read a passage as an edition prints it and list the drum scores in it, with "
-        "figure, drum, notation, counts and lines; or write them as an edition file (-o). "
-        "--id, --name, --alias, --script, --note and --force apply to -o.",
+        help=_("find the drum scores in a passage (Kanripo text or plain text)"),
+        description=_(
+            "Read a passage as an edition prints it and list the drum scores in it, with "
+            "figure, drum, notation, counts and lines; or write them as an edition file (-o). "
+            "--id, --name, --alias, --script, --note and --force apply to -o."
+        ),
     )
-    p.add_argument("file", metavar="FILE", help="the passage: Kanripo text or plain text")
+    p.add_argument("file", metavar="FILE", help=_("the passage: Kanripo text or plain text"))
     p.add_argument(
         "--glyph",
         action="append",
         metavar="X=○",
-        help="read glyph X as ○ (鼙) or □ (鼓); may be given several times",
+        help=_("read glyph X as ○ (鼙) or □ (鼓); may be given several times"),
     )
-    p.add_argument("--encoding", metavar="NAME", help="the file's encoding (default: detect)")
+    p.add_argument("--encoding", metavar="NAME", help=_("the file's encoding (default: detect)"))
     p.add_argument(
         "--label",
         action="append",
         metavar="X=薛",
-        help="read the label X鼓 as 魯鼓 or 薛鼓 (for a label the text miscopies); may be given "
-        "several times",
+        help=_(
+            "read the label X鼓 as 魯鼓 or 薛鼓 (for a label the text miscopies); may be given "
+            "several times"
+        ),
     )
     p.add_argument(
         "--partial",
         action="store_true",
-        help="list what can be read even when the reading is doubtful (a pattern without label, "
-        "a figure with one pattern…), each doubtful pattern marked, instead of an error",
+        help=_(
+            "list what can be read even when the reading is doubtful (a pattern without "
+            "label, a figure with one pattern…), each doubtful pattern marked, instead of an "
+            "error"
+        ),
     )
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="machine-readable output")
-    out.add_argument("-o", "--output", metavar="EDITION.toml", help="write an edition file")
+    out.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    out.add_argument("-o", "--output", metavar="EDITION.toml", help=_("write an edition file"))
     out.add_argument(
         "--add",
         nargs="?",
         const="",
         metavar="ID",
-        help="write the edition into your own editions folder (the first folder of "
-        "DRUMSCORE_EDITIONS, else the user data folder), so that names such as lu@ID find it; "
-        "ID defaults to the passage's file name",
+        help=_(
+            "write the edition into your own editions folder (the first folder of "
+            "DRUMSCORE_EDITIONS, else the user data folder), so that names such as lu@ID find "
+            "it; ID defaults to the passage's file name"
+        ),
     )
     p.add_argument(
         "--id",
         metavar="ID",
-        help="edition id for -o (default: the file name of -o, or the id of the file --force "
-        "writes over)",
+        help=_(
+            "edition id for -o (default: the file name of -o, or the id of the file --force "
+            "writes over)"
+        ),
     )
-    p.add_argument("--name", metavar="NAME", help="edition name (default: from the file header)")
-    p.add_argument("--alias", action="append", metavar="NAME", help="extra names")
+    p.add_argument("--name", metavar="NAME", help=_("edition name (default: from the file header)"))
+    p.add_argument("--alias", action="append", metavar="NAME", help=_("extra names"))
     p.add_argument(
         "--script",
         choices=["traditional", "simplified"],
-        help="the edition's script (default: traditional)",
+        help=_("the edition's script (default: traditional)"),
     )
-    p.add_argument("--note", metavar="TEXT", help="a note for the edition file")
+    p.add_argument("--note", metavar="TEXT", help=_("a note for the edition file"))
     p.add_argument(
         "--date",
         metavar="YEAR",
-        help="when the edition's text was made: a year (1748) or a range (1736-1748); needs "
-        "--date-basis",
+        help=_(
+            "when the edition's text was made: a year (1748) or a range (1736-1748); needs "
+            "--date-basis"
+        ),
     )
     p.add_argument(
         "--date-basis",
         metavar="TEXT",
-        help="what the date rests on: the author's dates, a preface, a printing",
+        help=_("what the date rests on: the author's dates, a preface, a printing"),
     )
     p.add_argument(
         "--force",
         action="store_true",
-        help="write over an existing edition file, keeping its [[count]] entries, aliases, note "
-        "and id",
+        help=_(
+            "write over an existing edition file, keeping its [[count]] entries, aliases, "
+            "note and id"
+        ),
     )
     p.set_defaults(run=run)
 
@@ -102,31 +118,42 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
 
     ident = args.add
     if ident and args.id:
-        raise OptionError(f"--add {ident!r} and --id {args.id!r} both give the id; give one")
+        raise OptionError(
+            _("--add {add!r} and --id {id!r} both give the id; give one").format(
+                add=ident, id=args.id
+            )
+        )
     if not ident:
         ident = args.id or re.sub(r"[^a-z0-9-]+", "-", Path(args.file).stem.casefold()).strip("-")
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", ident or ""):
         raise OptionError(
-            f"--add: the edition id {ident!r} must be lower-case letters, digits and '-'; "
-            "give one, e.g. --add mine"
+            _(
+                "--add: the edition id {id!r} must be lower-case letters, digits and '-'; "
+                "give one, e.g. --add mine"
+            ).format(id=ident)
         )
     for edition in corpus.builtin_editions():
         if edition.id == ident:
             raise OptionError(
-                f"--add {ident!r}: the id is taken by the built-in edition {edition.name} "
-                f"({edition.path}); choose another id"
+                _(
+                    "--add {id!r}: the id is taken by the built-in edition {name} ({path}); "
+                    "choose another id"
+                ).format(id=ident, name=edition.name, path=edition.path)
             )
     path = corpus.add_folder() / f"{ident}.toml"
     for edition in corpus.user_editions():
         if edition.id == ident and Path(edition.path) != path:
             raise OptionError(
-                f"--add {ident!r}: the id is taken by your edition in {edition.path!r}; "
-                "choose another id"
+                _(
+                    "--add {id!r}: the id is taken by your edition in {path!r}; choose another id"
+                ).format(id=ident, path=edition.path)
             )
     if os.path.lexists(path) and not args.force:
         raise OptionError(
-            f"--add {ident!r}: {str(path)!r} exists already; give --force to write it again (its "
-            "[[count]] entries, aliases and note are kept), or choose another id"
+            _(
+                "--add {id!r}: {path!r} exists already; give --force to write it again (its "
+                "[[count]] entries, aliases and note are kept), or choose another id"
+            ).format(id=ident, path=str(path))
         )
     return path, ident
 
@@ -139,31 +166,39 @@ def check_output(args: argparse.Namespace) -> Path | None:
         args,
         EDITION_OPTIONS,
         present=args.output is not None,
-        target="-o EDITION.toml or --add",
-        purpose="the edition file",
+        target=_("-o EDITION.toml or --add"),
+        purpose=_("the edition file"),
     )
     if args.output is None:
         return None
     if not args.output.strip():
         raise OptionError(
-            f"-o {args.output!r} is an empty file name; give an edition file such as 'mine.toml'"
+            _("-o {path!r} is an empty file name; give an edition file such as 'mine.toml'").format(
+                path=args.output
+            )
         )
     path = Path(args.output)
     if path.is_dir():
         raise OptionError(
-            f"-o {args.output!r} is a folder; give an edition file name such as "
-            f"{str(path / 'mine.toml')!r}"
+            _("-o {path!r} is a folder; give an edition file name such as {example!r}").format(
+                path=args.output, example=str(path / "mine.toml")
+            )
         )
     if path.suffix.lower() != ".toml":
+        example = str(path.with_name((path.stem.strip(".") or "mine") + ".toml"))
         raise OptionError(
-            f"-o {args.output!r}: an edition file is TOML; give a file name ending in .toml, "
-            f"such as {str(path.with_name((path.stem.strip('.') or 'mine') + '.toml'))!r}"
+            _(
+                "-o {path!r}: an edition file is TOML; give a file name ending in .toml, such "
+                "as {example!r}"
+            ).format(path=args.output, example=example)
         )
     check_writable(path)
     if os.path.lexists(path) and not args.force:
         raise OptionError(
-            f"-o {args.output!r} exists already; give --force to write it again (its [[count]] "
-            "entries, aliases and note are kept), or choose another file name"
+            _(
+                "-o {path!r} exists already; give --force to write it again (its [[count]] "
+                "entries, aliases and note are kept), or choose another file name"
+            ).format(path=args.output)
         )
     return path
 
@@ -174,8 +209,10 @@ def _date(args: argparse.Namespace) -> Dating | None:
         return None
     if args.date is None or not (args.date_basis or "").strip():
         raise OptionError(
-            "--date and --date-basis go together: a date is given with what it rests on "
-            "(e.g. --date 1736-1748 --date-basis 'ordered 1736, presented 1748')"
+            _(
+                "--date and --date-basis go together: a date is given with what it rests on "
+                "(e.g. --date 1736-1748 --date-basis 'ordered 1736, presented 1748')"
+            )
         )
     return Dating.parse(args.date, args.date_basis.strip())
 
@@ -226,10 +263,20 @@ def run(args: argparse.Namespace) -> int:
         # a file of the editions folder is replaced as it is, never through a link planted there
         write_bytes(output, toml.encode("utf-8"), follow_links=add_id is None)
         where = args.output or str(output)
-        found = report.plural(len(extraction.scores), "score")
-        print(f"wrote {where}: {found} from {args.file} ({encoding})")
+        count = len(extraction.scores)
+        print(
+            ngettext(
+                "wrote {path}: {n} score from {file} ({encoding})",
+                "wrote {path}: {n} scores from {file} ({encoding})",
+                count,
+            ).format(path=where, n=count, file=args.file, encoding=encoding)
+        )
         if add_id:
-            print(f"the scores are named lu@{add_id}, xue/2@{add_id}, …")
+            print(
+                _("the scores are named {first}, {second}, …").format(
+                    first=f"lu@{add_id}", second=f"xue/2@{add_id}"
+                )
+            )
         return 0
     if args.json:
         data = report.extraction_data(extraction, args.file, encoding)

@@ -14,10 +14,10 @@ from drumscore.cli.options import (
     add_tempo_options,
     only_with,
 )
-from drumscore.cli.report import plural
 from drumscore.cli.track_output import track_from_args
 from drumscore.display import table
 from drumscore.errors import OptionError
+from drumscore.i18n import _, ngettext
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
@@ -31,43 +31,51 @@ if TYPE_CHECKING:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
-        help="play a score on the sound card (or a MIDI port), showing each stroke as it sounds",
-        description=(
-            "Play a score at an even tempo (間若一) through PortAudio, with the notation shown and "
-            "the stroke being heard highlighted. Ctrl-C stops. " + KEY_HELP + "."
+        help=_("play a score on the sound card (or a MIDI port), showing each stroke as it sounds"),
+        description=_(
+            "Play a score at an even tempo (間若一) through PortAudio, with the notation shown "
+            "and the stroke being heard highlighted. Ctrl-C stops. {keys}."
+        ).format(keys=_(KEY_HELP)),
+        epilog=_("example: {command}").format(
+            command="drumscore play lu --section touhu --count-in 4 --loop --big"
         ),
-        epilog="example: drumscore play lu --section touhu --count-in 4 --loop --big",
     )
     # SCORE may be left out when only listing devices or ports, or with --programme.
     add_score_options(p, optional=True)
     add_tempo_options(p)
     add_sound_options(p)
     p.add_argument(
-        "--loop", action="store_true", help="play again and again until q, Esc or Ctrl-C"
+        "--loop", action="store_true", help=_("play again and again until q, Esc or Ctrl-C")
     )
     p.add_argument(
         "--big",
         action="store_true",
-        help="fill the terminal with a large beat indicator readable across a room (the normal "
-        "lines on a small terminal)",
+        help=_(
+            "fill the terminal with a large beat indicator readable across a room (the normal "
+            "lines on a small terminal)"
+        ),
     )
     p.add_argument(
         "--device",
         metavar="NAME",
-        help="audio output: a number or (part of) a name from --list-devices",
+        help=_("audio output: a number or (part of) a name from --list-devices"),
     )
-    p.add_argument("--list-devices", action="store_true", help="list the audio outputs and stop")
+    p.add_argument("--list-devices", action="store_true", help=_("list the audio outputs and stop"))
     p.add_argument(
         "--midi-port",
         metavar="NAME",
-        help="send the strokes to this MIDI output port (part of a name from --list-ports) "
-        "instead of playing audio",
+        help=_(
+            "send the strokes to this MIDI output port (part of a name from --list-ports) "
+            "instead of playing audio"
+        ),
     )
-    p.add_argument("--list-ports", action="store_true", help="list the MIDI output ports and stop")
+    p.add_argument(
+        "--list-ports", action="store_true", help=_("list the MIDI output ports and stop")
+    )
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
-        help="General MIDI notes for 鼙 and 鼓 on --midi-port (default 41,45)",
+        help=_("General MIDI notes for 鼙 and 鼓 on --midi-port (default 41,45)"),
     )
     p.set_defaults(run=run)
 
@@ -79,53 +87,74 @@ def run(args: argparse.Namespace) -> int:
         if given
     ]
     if len(listing) > 1:
-        raise OptionError("give --list-devices or --list-ports, one at a time")
+        raise OptionError(_("give --list-devices or --list-ports, one at a time"))
     if listing and args.score is not None:
-        raise OptionError(f"{listing[0]} lists and stops; leave out the score {args.score!r}")
+        raise OptionError(
+            _("{option} lists and stops; leave out the score {score!r}").format(
+                option=listing[0], score=args.score
+            )
+        )
     if args.list_devices:
         return _list_devices()
     if args.list_ports:
         return _list_ports()
     if args.score is None and args.programme is None:
         raise OptionError(
-            "give a SCORE to play, e.g. 'drumscore play lu' (see 'drumscore list'), or "
-            "--programme FILE"
+            _(
+                "give a SCORE to play, e.g. 'drumscore play lu' (see 'drumscore list'), or "
+                "--programme FILE"
+            )
         )
     only_with(
         args,
         ("midi_notes",),
         present=bool(args.midi_port or args.soundfont),
-        target="--midi-port NAME or --soundfont FILE.sf2",
-        purpose="the General MIDI notes of the drums",
+        target=_("--midi-port NAME or --soundfont FILE.sf2"),
+        purpose=_("the General MIDI notes of the drums"),
     )
     only_with(
         args,
         ("kit", "soundfont", "velocity", "humanize"),
         present=not args.midi_port,
-        target="audio playback",
-        purpose="the audio, and a --midi-port synthesiser makes its own sound",
-        fix="leave out --midi-port",
+        target=_("audio playback"),
+        purpose=_("the audio, and a --midi-port synthesiser makes its own sound"),
+        fix=_("leave out --midi-port"),
     )
     track = track_from_args(args, _duration(args))
     player, where = _player(args, track)
-    first = track.first.tempo
     keys = sys.stdin.isatty() and sys.stdout.isatty()
     if not args.quiet:
-        counted = (
-            f" after {plural(track.count_strokes, 'count stroke')}" if track.count_strokes else ""
-        )
-        practice = track.items[0].practice.parameters
-        practice = f", {practice}" if practice else ""
-        print(
-            f"playing {track.description}: {plural(track.strokes, 'stroke')}{counted}, "
-            f"{float(first.bpm):g} per minute ({float(first.interval):g} s apart){practice} "
-            f"on {where}" + ("; q or Esc stops" if keys else "; Ctrl-C stops" if args.loop else ""),
-            flush=True,
-        )
+        print(_playing(args, track, where, keys), flush=True)
     played = _play(args, track, player, keys)
     if not args.quiet:
-        print(f"played {plural(played, 'stroke')}")
+        print(ngettext("played {n} stroke", "played {n} strokes", played).format(n=played))
     return 0
+
+
+def _playing(args: argparse.Namespace, track: Track, where: str, keys: bool) -> str:
+    """The line said before playing: what, how many strokes, how fast, where, how to stop."""
+    first = track.first.tempo
+    strokes = ngettext("{n} stroke", "{n} strokes", track.strokes).format(n=track.strokes)
+    if track.count_strokes:
+        strokes = ngettext(
+            "{strokes} after {n} count stroke",
+            "{strokes} after {n} count strokes",
+            track.count_strokes,
+        ).format(strokes=strokes, n=track.count_strokes)
+    tempo = _("{bpm} per minute ({interval} s apart)").format(
+        bpm=f"{float(first.bpm):g}", interval=f"{float(first.interval):g}"
+    )
+    practice = track.items[0].practice.parameters
+    if practice:
+        tempo = _("{tempo}, {practice}").format(tempo=tempo, practice=practice)
+    line = _("playing {what}: {strokes}, {tempo} on {where}").format(
+        what=track.description, strokes=strokes, tempo=tempo, where=where
+    )
+    if keys:
+        return _("{line}; q or Esc stops").format(line=line)
+    if args.loop:
+        return _("{line}; Ctrl-C stops").format(line=line)
+    return line
 
 
 def _play(args: argparse.Namespace, track: Track, player: Player, keys: bool) -> int:
@@ -173,7 +202,8 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
     if args.midi_port:
         midimap = MidiMap.from_option(args.midi_notes)
         port = midiport.open_port(args.midi_port)
-        return midiport.MidiPlayer(port, track, midimap, args.loop), f"MIDI port {port.name!r}"
+        where = _("MIDI port {name!r}").format(name=port.name)
+        return midiport.MidiPlayer(port, track, midimap, args.loop), where
 
     from drumscore.play.audio import AudioPlayer, Feed, SoundFontFeed, choose_device
 
@@ -198,7 +228,9 @@ def _list_devices() -> int:
 
     devices = output_devices()
     if not devices:
-        print("no audio output devices; 'drumscore render SCORE -o out.wav' writes a file instead")
+        print(
+            _("no audio output devices; 'drumscore render SCORE -o out.wav' writes a file instead")
+        )
         return 0
     rows = [
         [
@@ -211,14 +243,14 @@ def _list_devices() -> int:
         ]
         for d in devices
     ]
-    print(table(rows, ["", "#", "name", "system", "channels", "Hz"]))
+    print(table(rows, ["", "#", _("name"), _("system"), _("channels"), "Hz"]))
     return 0
 
 
 def _list_ports() -> int:
     ports = midiport.output_ports()
     if not ports:
-        print("no MIDI output ports; start a synthesiser (e.g. fluidsynth) or connect one")
+        print(_("no MIDI output ports; start a synthesiser (e.g. fluidsynth) or connect one"))
     for name in ports:
         print(name)
     return 0

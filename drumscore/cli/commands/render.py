@@ -9,18 +9,19 @@ from fractions import Fraction
 from drumscore.cli import render_batch, track_output
 from drumscore.cli import staff_output as staff
 from drumscore.cli.options import (
-    SECTION_HELP,
     add_rate_option,
     add_score_options,
     add_sound_options,
     add_tempo_options,
     only_with,
+    section_help,
 )
 from drumscore.cli.report import render_data
 from drumscore.duration import parse_duration
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import audio_format, check_rate, kind_of
+from drumscore.i18n import _
 from drumscore.render.midimap import MidiMap
 from drumscore.track import Track
 
@@ -28,11 +29,15 @@ from drumscore.track import Track
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "render",
-        help="render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
-        "(.musicxml .mxl .pdf .png)",
-        description="Render a score at an even tempo (間若一). The format follows -o's extension. "
-        "Several scores (or --all), or a list of sections, render in one go to the files that "
-        "an output template names, such as -o 'out/{key}-{section}.mid'.",
+        help=_(
+            "render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
+            "(.musicxml .mxl .pdf .png)"
+        ),
+        description=_(
+            "Render a score at an even tempo (間若一). The format follows -o's extension. "
+            "Several scores (or --all), or a list of sections, render in one go to the files "
+            "that an output template names, such as -o {template}."
+        ).format(template="'out/{key}-{section}.mid'"),
         conflict_handler="resolve",  # render's --section takes a list
     )
     add_score_options(p, optional=True)  # left out with --programme
@@ -42,40 +47,53 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--loopable",
         action="store_true",
-        help="audio, MIDI: end on the beat after the last stroke, its ring folded onto the start, "
-        "so a player's loop keeps the beat",
+        help=_(
+            "audio, MIDI: end on the beat after the last stroke, its ring folded onto the "
+            "start, so a player's loop keeps the beat"
+        ),
     )
     p.add_argument(
         "-o",
         "--output",
         required=True,
         metavar="FILE",
-        help="output file; with several scores or sections a template naming each file with "
-        "{key} {edition} {figure} {state} {section}, such as 'out/{key}-{section}.wav'",
+        help=_(
+            "output file; with several scores or sections a template naming each file with "
+            "{fields}, such as {example}"
+        ).format(
+            fields="{key} {edition} {figure} {state} {section}",
+            example="'out/{key}-{section}.wav'",
+        ),
     )
-    add_rate_option(p, help="audio: sample rate")
+    add_rate_option(p, help=_("audio: sample rate"))
     p.add_argument(
         "--no-normalize",
         action="store_true",
-        help="audio: keep the kit's or SoundFont's own level instead of peak-normalising to "
-        "-1 dBFS (refused if the kit's mix would clip)",
+        help=_(
+            "audio: keep the kit's or SoundFont's own level instead of peak-normalising to "
+            "-1 dBFS (refused if the kit's mix would clip)"
+        ),
     )
     p.add_argument(
         "--subtype",
         metavar="NAME",
-        help="audio: encoding, e.g. PCM_16 (default), PCM_24, FLOAT",
+        help=_("audio: encoding, e.g. PCM_16 (default), PCM_24, FLOAT"),
     )
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
-        help="MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
-        "(default 41,45: Low Floor Tom, Low Tom)",
+        help=_(
+            "MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
+            "(default 41,45: Low Floor Tom, Low Tom)"
+        ),
     )
     p.add_argument(
         "--json",
         action="store_true",
-        help="instead of the summary line, what was written as JSON: every stroke's time, drum, "
-        "velocity and humanizing offset",
+        help=_(
+            "instead of the summary line, what was written as JSON: every stroke's time, "
+            "drum, velocity and humanizing offset"
+        ),
     )
     staff.add_options(p)
     p.set_defaults(run=run)
@@ -86,13 +104,13 @@ AUDIO_FILES = track_output.AUDIO_FILES
 
 def _add_batch_options(p: argparse.ArgumentParser) -> None:
     """More SCOREs, --all, and a --section that takes a list (drumscore.cli.render_batch)."""
-    p.add_argument("more", nargs="*", metavar="SCORE", help="more scores, rendered in one go")
-    p.add_argument("--all", action="store_true", help="every score of the corpus")
+    p.add_argument("more", nargs="*", metavar="SCORE", help=_("more scores, rendered in one go"))
+    p.add_argument("--all", action="store_true", help=_("every score of the corpus"))
     p.add_argument(
         "--section",
         default=None,
         metavar="NAME[,NAME...]",
-        help=f"{SECTION_HELP}; a list such as touhu,she renders each",
+        help=_("{sections}; a list such as touhu,she renders each").format(sections=section_help()),
     )
 
 
@@ -100,8 +118,10 @@ def run(args: argparse.Namespace) -> int:
     if render_batch.is_batch(args):
         if args.json:
             raise OptionError(
-                "--json reports the strokes of one score's render; render the files one by one "
-                "or leave out --json"
+                _(
+                    "--json reports the strokes of one score's render; render the files one by "
+                    "one or leave out --json"
+                )
             )
         return render_batch.run(args, render_one, track_of)
     return render_one(args)
@@ -137,7 +157,11 @@ def render_one(args: argparse.Namespace) -> int:
         staff.check_timeline(args, timeline)
         detail = staff.write(args, timeline, kind, midimap)
         if not args.quiet:
-            print(f"wrote {args.output}: {track_output.summary(track)}, {detail}")
+            print(
+                _("wrote {path}: {summary}, {detail}").format(
+                    path=args.output, summary=track_output.summary(track), detail=detail
+                )
+            )
         code = 0
     if args.json:
         rate = args.rate if kind == "audio" else 48000  # MIDI and notation: beats, not frames
@@ -150,8 +174,10 @@ def _check_json(track: Track) -> None:
     """--json reports the strokes of one score's render: not a programme, count-in or loop."""
     if len(track.items) > 1 or track.count_strokes or track.loopable:
         raise OptionError(
-            "--json reports the strokes of one score's render, without --count-in, "
-            "--loopable or --programme; leave those or --json out"
+            _(
+                "--json reports the strokes of one score's render, without --count-in, "
+                "--loopable or --programme; leave those or --json out"
+            )
         )
 
 
@@ -161,17 +187,19 @@ def _check_audio_options(args: argparse.Namespace, kind: str) -> None:
         args,
         ("kit", "soundfont", "rate", "subtype", "no_normalize"),
         present=kind == "audio",
-        target=f"audio output ({AUDIO_FILES})",
-        purpose=f"the sound, and a MIDI or notation file ({args.output!r}) carries only notes",
-        fix=f"write {AUDIO_FILES}",
+        target=_("audio output ({files})").format(files=AUDIO_FILES),
+        purpose=_("the sound, and a MIDI or notation file ({path!r}) carries only notes").format(
+            path=args.output
+        ),
+        fix=_("write {files}").format(files=AUDIO_FILES),
     )
     only_with(
         args,
         ("midi_notes",),
         present=kind != "audio" or bool(args.soundfont),
         target="--soundfont FILE.sf2",
-        purpose="General MIDI notes, which a kit does not play",
-        fix="add --soundfont FILE.sf2, write .mid,",
+        purpose=_("General MIDI notes, which a kit does not play"),
+        fix=_("add --soundfont FILE.sf2, write .mid,"),
     )
 
 
@@ -180,5 +208,5 @@ def _duration(args: argparse.Namespace) -> Fraction | None:
     if args.duration is None:
         return None
     if args.repeat is not None:
-        raise OptionError("give --repeat N or --duration TIME, not both")
+        raise OptionError(_("give --repeat N or --duration TIME, not both"))
     return parse_duration(args.duration)
