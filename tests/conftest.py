@@ -109,3 +109,25 @@ def expect_error(capsys) -> Callable[..., str]:
 def source_text() -> Callable[[str], str]:
     """source_text(NAME): the text of a source passage in tests/sources/."""
     return sourcefiles.source_text
+
+
+@pytest.fixture
+def fake_midi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
+    """fake_midi(inputs=[...], outputs=[...], notes=[(s, note, velocity)]): mido's backend is
+    tests/fake_midi_backend.py for this test (as MIDO_BACKEND chooses any), its ports and the
+    notes its input plays as given."""
+    import json
+
+    import fake_midi_backend
+
+    def configure(inputs=(), outputs=(), notes=()) -> Path:
+        path = tmp_path / "fake_midi.json"
+        data = {"inputs": list(inputs), "outputs": list(outputs), "notes": [list(n) for n in notes]}
+        path.write_text(json.dumps(data), encoding="utf-8")
+        monkeypatch.setenv("FAKE_MIDI", str(path))
+        return path
+
+    monkeypatch.setenv("MIDO_BACKEND", "fake_midi_backend")
+    monkeypatch.setattr(fake_midi_backend, "opened", [])
+    configure()
+    return configure

@@ -44,15 +44,16 @@ class MidiMap:
         return self.pi_velocity if drum is Drum.PI else self.gu_velocity
 
     @classmethod
-    def from_option(cls, text: str | None) -> MidiMap:
-        """Parse midi_notes 'PI,GU', e.g. '41,45' (鼙 first, then 鼓)."""
+    def from_option(cls, text: str | None, option: str = "midi_notes") -> MidiMap:
+        """Parse midi_notes 'PI,GU', e.g. '41,45' (鼙 first, then 鼓); `option` names the
+        parameter in errors."""
         if text is None:
             return cls()
-        pi, gu = drum_pair(text, option="midi_notes", what="MIDI notes", example="41,45")
+        pi, gu = drum_pair(text, option=option, what="MIDI notes", example="41,45")
         if pi == gu:
             raise OptionError(
-                f"midi_notes {text!r} gives both drums note {pi}; choose two different notes",
-                option="midi_notes",
+                f"{option} {text!r} gives both drums note {pi}; choose two different notes",
+                option=option,
             )
         return cls(pi_note=pi, gu_note=gu)
 
