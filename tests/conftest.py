@@ -113,21 +113,29 @@ def source_text() -> Callable[[str], str]:
 
 @pytest.fixture
 def fake_midi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
-    """fake_midi(inputs=[...], outputs=[...], notes=[(s, note, velocity)]): mido's backend is
-    tests/fake_midi_backend.py for this test (as MIDO_BACKEND chooses any), its ports and the
-    notes its input plays as given."""
+    """fake_midi(inputs=[...], outputs=[...], notes=[(s, note, velocity)], follow=False): mido's
+    backend is tests/fake_midi_backend.py for this test (as MIDO_BACKEND chooses any), its ports
+    and the notes its input plays as given (with `follow`, timed from the first note sounded)."""
     import json
+    import threading
 
     import fake_midi_backend
 
-    def configure(inputs=(), outputs=(), notes=()) -> Path:
+    def configure(inputs=(), outputs=(), notes=(), follow=False) -> Path:
         path = tmp_path / "fake_midi.json"
-        data = {"inputs": list(inputs), "outputs": list(outputs), "notes": [list(n) for n in notes]}
+        data = {
+            "inputs": list(inputs),
+            "outputs": list(outputs),
+            "notes": [list(n) for n in notes],
+            "follow": follow,
+        }
         path.write_text(json.dumps(data), encoding="utf-8")
         monkeypatch.setenv("FAKE_MIDI", str(path))
         return path
 
     monkeypatch.setenv("MIDO_BACKEND", "fake_midi_backend")
     monkeypatch.setattr(fake_midi_backend, "opened", [])
+    monkeypatch.setattr(fake_midi_backend, "first_sound", [])
+    monkeypatch.setattr(fake_midi_backend, "sounded", threading.Event())
     configure()
     return configure

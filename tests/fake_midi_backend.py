@@ -1,8 +1,10 @@
 """A mido backend for tests, chosen as mido chooses any (MIDO_BACKEND=fake_midi_backend): its
 ports are named in the JSON file FAKE_MIDI names, {"inputs": [...], "outputs": [...], "notes":
-[[seconds, note, velocity], ...]}. An input port opened with a callback plays the notes to it on
-the monotonic clock, each at its time after the port was opened, from a thread as rtmidi does;
-an output port keeps what it is sent. Without FAKE_MIDI there are no ports at all.
+[[seconds, note, velocity], ...], "follow": false}. An input port opened with a callback plays
+the notes to it on the monotonic clock, from a thread as rtmidi does, each at its time after the
+port was opened or, with "follow", after the first note-on sent to an output port (a performer
+playing along with what they hear); an output port keeps what it is sent. Without FAKE_MIDI there
+are no ports at all.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ import mido.ports
 
 #: The last ports opened, for a test to look at.
 opened: list[mido.ports.BasePort] = []
+#: The monotonic time of the first note-on sent to an output port, once there is one.
+first_sound: list[float] = []
+sounded = threading.Event()
 #: Spin (rather than sleep) for the last stretch before a note's time, for its time to the
 #: tenth of a millisecond on a busy machine.
 SPIN = 0.003
@@ -45,7 +50,7 @@ class Input(mido.ports.BaseInput):
         if self.name not in _config()["inputs"]:
             raise OSError(f"unknown port {self.name!r}")
         self.callback = callback
-        self.delivered: list[tuple[float, mido.Message]] = []  # (seconds after opening, message)
+        self.delivered: list[tuple[float, mido.Message]] = []  # (seconds after zero, message)
         self._stop = threading.Event()
         self._opened = time.monotonic()
         self._thread = threading.Thread(target=self._play, daemon=True)
@@ -53,8 +58,16 @@ class Input(mido.ports.BaseInput):
         opened.append(self)
 
     def _play(self) -> None:
-        for seconds, note, velocity in _config()["notes"]:
-            due = self._opened + seconds
+        config = _config()
+        zero = self._opened
+        if config.get("follow"):
+            while not sounded.wait(0.01):
+                if self._stop.is_set():
+                    return
+            zero = first_sound[0]
+        self.zero = zero
+        for seconds, note, velocity in config["notes"]:
+            due = zero + seconds
             while (left := due - time.monotonic()) > SPIN:
                 if self._stop.wait(left - SPIN):
                     return
@@ -63,7 +76,7 @@ class Input(mido.ports.BaseInput):
             message = mido.Message("note_on", channel=9, note=note, velocity=velocity)
             if self.callback is not None:
                 self.callback(message)
-            self.delivered.append((time.monotonic() - self._opened, message))
+            self.delivered.append((time.monotonic() - zero, message))
 
     def _close(self) -> None:
         self._stop.set()
@@ -80,4 +93,7 @@ class Output(mido.ports.BaseOutput):
         opened.append(self)
 
     def _send(self, message: mido.Message) -> None:
+        if message.type == "note_on" and message.velocity > 0 and not sounded.is_set():
+            first_sound.append(time.monotonic())
+            sounded.set()
         self.sent.append(message)

@@ -119,16 +119,19 @@ class Listener:
             with self._lock:
                 self._notes.append((now - self.start, message.note))
 
-    def begin(self) -> None:
-        """Playback starts now: times count from here (notes before it are dropped). Until the
+    def begin(self, early: float = 0.0) -> None:
+        """Playback starts now: times count from here, and of the notes before it only those
+        less than `early` s before are kept (a first stroke played a little early). Until the
         listener closes, Python switches threads every SWITCH s, so the thread a note arrives
         on waits at most that long for the one playing (its time is that of arrival)."""
         if self._switch is None:
             self._switch = sys.getswitchinterval()
             sys.setswitchinterval(min(self._switch, SWITCH))
         with self._lock:
-            self.start = self.clock()
-            self._notes = []
+            now = self.clock()
+            shift = now - self.start
+            self._notes = [(t - shift, n) for t, n in self._notes if t - shift > -early]
+            self.start = now
 
     @property
     def notes(self) -> list[tuple[float, int]]:

@@ -347,8 +347,8 @@ SYNTH = "Fake synth"
 ALONG = "○□○○□半○□□○○□"  # 11 strokes
 
 
-def played_along(drums, interval, offsets_ms, *, start=0.03, missed=(), wrong=(), extra=()):
-    """The pads' notes, (seconds after the port opens, note, velocity): stroke k at start +
+def played_along(drums, interval, offsets_ms, *, start=0.01, missed=(), wrong=(), extra=()):
+    """The pads' notes, (seconds after the first stroke sounds, note, velocity): stroke k at start +
     k × interval + its offset, `missed` left out, `wrong` on the other drum, `extra` (beat,
     drum) added; and the beat of each stroke played."""
     midimap = MidiMap()
@@ -378,7 +378,7 @@ def test_play_check_recovers_the_offsets_and_names_missed_extra_and_wrong(fake_m
     drums = [s.drum for s in resolve(ALONG).pattern.strokes]
     offsets = [-0.7, 12.7, -11.2, 0.0, -5.7, -2.1, 10.3, -2.0, 2.5, -12.9, 9.1]
     notes = played_along(drums, 0.2, offsets, missed={3}, wrong={6}, extra=[(8.5, Drum.PI)])
-    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes)
+    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True)
     code, out, err = cli(
         "play",
         ALONG,
@@ -401,7 +401,7 @@ def test_play_check_recovers_the_offsets_and_names_missed_extra_and_wrong(fake_m
     heard = [k for k in range(len(drums)) if k != 3]
     order = sorted(range(len(notes)), key=lambda i: notes[i][0])
     # the delivered notes in time order; the extra one (at 8.5 beats) is the 9th
-    strokes_at = [i for i in order if notes[i][0] != pytest.approx(0.03 + 8.5 * 0.2)]
+    strokes_at = [i for i in order if notes[i][0] != pytest.approx(0.01 + 8.5 * 0.2)]
     beats = list(zip(strokes_at, heard, strict=True))
     truth = delivered_offsets(port, beats, 0.2)
     found = {s["index"] - 1: s["offset_ms"] for s in data["strokes"] if s["offset_ms"] is not None}
@@ -419,7 +419,7 @@ def test_play_check_with_only_checks_the_other_drum_and_prints_the_report(fake_m
     offsets = [0.0] * len(drums)
     gu = [k for k, d in enumerate(drums) if d is Drum.GU]
     notes = played_along(drums, 0.2, offsets, missed={k for k in range(len(drums)) if k not in gu})
-    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes)
+    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True)
     code, out, err = cli(
         "play",
         ALONG,

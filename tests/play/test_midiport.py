@@ -201,3 +201,16 @@ def test_an_input_port_is_chosen_by_part_of_its_name(fake_midi):
 def test_no_input_port_at_all_is_a_playback_error(fake_midi):
     with pytest.raises(PlaybackError, match="there are no MIDI input ports"):
         midiport.choose_input("pads")
+
+
+def test_a_note_just_before_playback_begins_is_kept_an_older_one_dropped(fake_midi):
+    fake_midi(inputs=["Pads"], notes=[(0.0, 45, 100), (0.06, 41, 100), (0.1, 45, 100)])
+    with midiport.Listener("Pads") as listener:
+        while len(listener.notes) < 2:
+            time.sleep(0.002)
+        listener.begin(early=0.05)
+        while len(listener.notes) < 2:
+            time.sleep(0.002)
+        notes = listener.notes
+    assert [n for _, n in notes] == [41, 45]
+    assert -0.05 < notes[0][0] < 0 < notes[1][0]

@@ -217,7 +217,7 @@ def _play_along(
             flush=True,
         )
     played: list[Hit] = []
-    listener.begin()
+    listener.begin(early=float(track.first.tempo.interval) / 2)
     with contextlib.suppress(KeyboardInterrupt):
         _play(args, track, player, keys, played, display=not args.json)
         if played:  # the last stroke played a little late is heard too
