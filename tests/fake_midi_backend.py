@@ -84,7 +84,8 @@ class Input(mido.ports.BaseInput):
 
 
 class Output(mido.ports.BaseOutput):
-    """Keeps every message sent."""
+    """Keeps every message sent; with "interrupt_at": n in the configuration, the n-th note-on
+    sent raises KeyboardInterrupt instead (Ctrl-C pressed as it sounds)."""
 
     def _open(self, **kwargs) -> None:
         if self.name not in _config()["outputs"]:
@@ -93,7 +94,11 @@ class Output(mido.ports.BaseOutput):
         opened.append(self)
 
     def _send(self, message: mido.Message) -> None:
-        if message.type == "note_on" and message.velocity > 0 and not sounded.is_set():
-            first_sound.append(time.monotonic())
-            sounded.set()
+        if message.type == "note_on" and message.velocity > 0:
+            ons = sum(m.type == "note_on" and m.velocity > 0 for m in self.sent) + 1
+            if ons == _config().get("interrupt_at"):
+                raise KeyboardInterrupt
+            if not sounded.is_set():
+                first_sound.append(time.monotonic())
+                sounded.set()
         self.sent.append(message)

@@ -363,7 +363,7 @@ def played_along(drums, interval, offsets_ms, *, start=0.01, missed=(), wrong=()
     return sorted(notes)
 
 
-def delivered_offsets(port, beats, interval):
+def delivered_offsets(port, beats):
     """Each stroke's offset (ms) from the least-squares even beat through the times the test
     port really delivered its notes (a busy machine may deliver one a few ms late)."""
     times = np.array([t for t, _ in port.delivered])
@@ -403,7 +403,7 @@ def test_play_check_recovers_the_offsets_and_names_missed_extra_and_wrong(fake_m
     # the delivered notes in time order; the extra one (at 8.5 beats) is the 9th
     strokes_at = [i for i in order if notes[i][0] != pytest.approx(0.01 + 8.5 * 0.2)]
     beats = list(zip(strokes_at, heard, strict=True))
-    truth = delivered_offsets(port, beats, 0.2)
+    truth = delivered_offsets(port, beats)
     found = {s["index"] - 1: s["offset_ms"] for s in data["strokes"] if s["offset_ms"] is not None}
     assert set(found) == set(heard)
     for k in heard:
@@ -440,6 +440,34 @@ def test_play_check_with_only_checks_the_other_drum_and_prints_the_report(fake_m
     rows = [line.split() for line in out.splitlines() if re.match(r"^\d+\s", line)]
     assert [int(r[0]) - 1 for r in rows] == gu
     assert all(abs(float(r[-2])) < 5 for r in rows)  # "+0.3 ms": the offset, ms
+
+
+def test_play_check_stopped_by_ctrl_c_reports_the_strokes_played_until_then(fake_midi, cli):
+    import fake_midi_backend
+
+    drums = [s.drum for s in resolve(ALONG).pattern.strokes]
+    notes = played_along(drums, 0.2, [0.0] * len(drums))
+    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True, interrupt_at=7)
+    code, out, err = cli(
+        "play",
+        ALONG,
+        "--bpm",
+        "300",
+        "--midi-port",
+        "synth",
+        "--check",
+        "--midi-in",
+        "pads",
+        "--json",
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert [s["index"] for s in data["strokes"]] == list(range(1, 7))  # the 7th never sounded
+    assert data["missing"] == [] and data["wrong"] == []
+    port = next(p for p in fake_midi_backend.opened if isinstance(p, fake_midi_backend.Input))
+    truth = delivered_offsets(port, [(k, k) for k in range(6)])
+    for s in data["strokes"]:
+        assert s["offset_ms"] == pytest.approx(truth[s["index"] - 1], abs=2.0)
 
 
 def test_play_check_without_a_note_from_the_pads_says_so(fake_midi, cli):
