@@ -368,15 +368,10 @@ def test_keys_match_drumscore_play(page, site_url):
     } <= reached
 
 
-def test_the_page_s_wav_is_the_python_render(page, site_url):
+def made_wav(page):
+    """Make WAV pressed: the WAV the page made, as float samples (frames, 2), and its rate."""
     import soundfile as sf
-    from audio_checks import strokes
 
-    from drumscore.render.mix import render_audio
-
-    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
-    page.fill("#bpm", "120")
-    page.dispatch_event("#bpm", "change")
     page.click("#make-wav")
     page.wait_for_selector("#wav-link:not([hidden])")
     encoded = page.evaluate(
@@ -388,7 +383,18 @@ def test_the_page_s_wav_is_the_python_render(page, site_url):
             return btoa(s);
         }"""
     )
-    web, rate = sf.read(io.BytesIO(base64.b64decode(encoded)), dtype="float32", always_2d=True)
+    return sf.read(io.BytesIO(base64.b64decode(encoded)), dtype="float32", always_2d=True)
+
+
+def test_the_page_s_wav_is_the_python_render(page, site_url):
+    from audio_checks import strokes
+
+    from drumscore.render.mix import render_audio
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    page.fill("#bpm", "120")
+    page.dispatch_event("#bpm", "change")
+    web, rate = made_wav(page)
     timeline = arrange(corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(120))
     ours = render_audio(timeline)
     assert rate == 44100 and web.shape == ours.shape
@@ -702,3 +708,31 @@ def test_bad_input_a_practice_option_drumscore_refuses_is_refused_on_the_page(pa
         assert page.text_content("#status").startswith(said)
         assert page.evaluate("window.drumscore.player.state") == "stopped"
         assert page.evaluate("window.drumscore.player.schedule.length") == 0
+
+
+def test_the_page_s_wav_honours_the_practice_options_as_render_does(page, site_url):
+    """Click 2, only 鼙, strokes 5-12 and ramp 100:120:20 set on the page: Make WAV gives the two
+    passes render gives for the same options, a sound at every frame the conductor sounds (○ and
+    the clicks, halfway too; □ muted), and the samples of render's own WAV."""
+    from audio_checks import level_onsets
+
+    from drumscore.render.mix import render_audio
+    from drumscore.track import Practice, Ramp, Track
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    set_practice(page, "2", "pi", "5-12", "100:120:20")
+    web, rate = made_wav(page)
+    set_practice(page, "0", "", "", "")
+    timeline = arrange(
+        corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(100), 2, strokes_range="5-12"
+    )
+    practice = Practice(click=2, only=Drum.PI, ramp=Ramp.parse("100:120:20"))
+    track = Track.single(timeline, practice=practice)
+    sounded = sorted({h.frame for h in track.hits(rate) if not h.muted})
+    heard = level_onsets(web, rate)
+    assert len(heard) == len(sounded)
+    assert np.max(np.abs(heard - np.asarray(sounded) / rate)) < 0.002
+    ours = render_audio(track, rate=rate)
+    assert abs(len(web) - len(ours)) <= 2
+    n = min(len(web), len(ours))
+    assert np.corrcoef(web[:n].mean(axis=1), ours[:n].mean(axis=1))[0, 1] > 0.99

@@ -515,27 +515,57 @@ export class Player {
 
 // --- the offline render (WAV) ----------------------------------------------------------------
 
-// Render items (as for Player.start, repeated `repeats` times, after `countIn` clicks) at
-// `bpm`, as drumscore render does: stroke k at round(k × interval × rate) frames, the last
-// stroke ringing out in full, peak normalised to `peakDbfs` (drumscore's level, from the page
+// The passes of a ramp: from its start to the first pass at its stop, that one included
+// (track.Ramp.passes).
+export function rampPasses(ramp) {
+  return Math.ceil(Math.abs(ramp.stop - ramp.start) / Math.abs(ramp.step)) * ramp.every + 1;
+}
+
+// The sounds of a play of `items` (as for Player.start) to its last pass (a ramp's passes, else
+// `repeats`), laid out by the player's own rules (Player.topUp) on a clock that stands still:
+// [{frame, drum, muted}], the first sound at frame 0, each stretch of even beats counted from
+// its first beat as drumscore counts (onsetFrame).
+export async function layOut(items, { bpm, countIn = 0, practice = {}, repeats = 1 }) {
+  const silent = { connect() {}, start() {} };
+  const clock = { currentTime: 0, state: "running", createBufferSource: () => silent };
+  const player = new Player(null, null);
+  player.ctx = clock;
+  player.buffers = new Proxy({}, { get: () => ({ file: "", buffer: null }) });
+  player.tick = () => {};
+  const passes = practice.ramp ? rampPasses(practice.ramp) : repeats;
+  await player.start(items, { bpm, loop: passes > 1, countIn, practice });
+  player.endK = passes * player.passes[0].items.length;
+  clock.currentTime = Infinity; // every pass is within reach
+  player.topUp();
+  const t0 = player.schedule.length ? player.schedule[0].origin : 0;
+  return player.schedule.map((e) => {
+    const start = Math.round((e.origin - t0) * RATE);
+    const beats = e.k - e.k0;
+    const frame = e.sub
+      ? start + Math.round(((beats + e.sub) * 60 * RATE) / e.bpm)
+      : start + onsetFrame(beats, e.bpm, RATE);
+    return { frame, drum: e.drum, muted: Boolean(e.muted) };
+  });
+}
+
+// Render items (as for Player.start, with its practice options, after `countIn` clicks) at
+// `bpm`, as drumscore render does: laid out as the player lays them out (layOut), the last
+// sound ringing out in full, peak normalised to `peakDbfs` (drumscore's level, from the page
 // data). Returns {channels, rate, onsets}.
-export async function renderOffline(kit, root, items, { bpm, peakDbfs, repeats = 1, countIn = 0 }) {
+export async function renderOffline(
+  kit,
+  root,
+  items,
+  { bpm, peakDbfs, repeats = 1, countIn = 0, practice = {} },
+) {
   const lengths = {};
   const probe = new OfflineAudioContext(2, 1, RATE);
   const buffers = await loadKit(probe, kit, root);
   for (const [name, b] of Object.entries(buffers)) lengths[name] = b.buffer.length;
-  const plan = [];
-  for (let c = 0; c < countIn; c++) plan.push({ k: c, drum: "count" });
-  for (let r = 0; r < repeats; r++) {
-    items.forEach((item, i) => {
-      if (item.drum) plan.push({ k: countIn + r * items.length + i, drum: item.drum });
-    });
-  }
+  const laid = await layOut(items, { bpm, countIn, practice, repeats });
+  const plan = laid.filter((p) => !p.muted);
   let length = 0;
-  for (const p of plan) {
-    p.frame = onsetFrame(p.k, bpm, RATE);
-    length = Math.max(length, p.frame + lengths[p.drum]);
-  }
+  for (const p of plan) length = Math.max(length, p.frame + lengths[p.drum]);
   const ctx = new OfflineAudioContext(2, Math.max(length, 1), RATE);
   for (const p of plan) {
     const src = ctx.createBufferSource();

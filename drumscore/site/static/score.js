@@ -227,10 +227,18 @@ controls.makeWav.addEventListener("click", async () => {
     const section = controls.section.value;
     const tempo = bpm();
     const count = countIn();
+    let options; // the practice options, as the player takes them
+    try {
+      options = practice();
+    } catch (error) {
+      controls.status.textContent = `${error.message}.`;
+      return;
+    }
     const audio = await renderOffline(data.kit, data.root, sectionItems(section), {
       bpm: tempo,
       countIn: count,
       peakDbfs: play.peak_dbfs,
+      practice: options,
     });
     const blob = encodeWav(audio.channels, audio.rate, play.rounding);
     if (controls.wavLink.href) URL.revokeObjectURL(controls.wavLink.href);
