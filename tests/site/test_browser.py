@@ -736,3 +736,57 @@ def test_the_page_s_wav_honours_the_practice_options_as_render_does(page, site_u
     assert abs(len(web) - len(ours)) <= 2
     n = min(len(web), len(ours))
     assert np.corrcoef(web[:n].mean(axis=1), ours[:n].mean(axis=1))[0, 1] > 0.99
+
+
+def test_count_in_each_pass_and_silent_passes_as_the_conductor_lays_them_out(page, site_url):
+    """Count-in 2 before each pass and every 2nd pass silent (strokes 1-3 at 240 a minute, the
+    page looping): the first two passes scheduled are the conductor's two passes for the same
+    options (the count-in again before pass 2, a click on every stroke, pass 2's strokes muted),
+    each sound at its frame; the second count-in's strokes are numbered 1 and 2 again."""
+    from drumscore.track import Practice, Track
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    set_practice(page, "0", "", "1-3", "")
+    page.fill("#bpm", "240")
+    page.dispatch_event("#bpm", "change")
+    page.fill("#count-in", "2")
+    page.check("#count-each")
+    page.fill("#silent-every", "2")
+    page.check("#loop")
+    page.click("#play")
+    page.wait_for_function("window.drumscore.player.schedule.length >= 16", timeout=5000)
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    page.click("#stop")
+    page.uncheck("#count-each")
+    page.fill("#silent-every", "0")
+    set_practice(page, "0", "", "", "")
+    timeline = arrange(
+        corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(240), 2, strokes_range="1-3"
+    )
+    track = Track.single(timeline, count_in=2, practice=Practice(count_each=True, silent_every=2))
+    rate = 44100
+    hits = track.hits(rate)
+    expected = sorted(
+        (
+            h.frame,
+            "count" if h.drum is None else h.drum.pinyin,
+            h.click,
+            h.muted,
+        )
+        for h in hits
+    )
+    start = schedule[0]["time"]
+    got = sorted(
+        (
+            round((e["time"] - start) * rate),
+            e["drum"],
+            bool(e.get("click")),
+            bool(e.get("muted")),
+        )
+        for e in schedule[: len(expected)]
+    )
+    assert [g[1:] for g in got] == [x[1:] for x in expected]
+    for g, x in zip(got, expected, strict=True):
+        assert abs(g[0] - x[0]) <= 2
+    second = [e for e in schedule[: len(expected)] if e["drum"] == "count" and "c" in e]
+    assert [e["c"] for e in second] == [0, 1]

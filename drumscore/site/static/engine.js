@@ -162,7 +162,12 @@ export async function loadKit(ctx, kit, root) {
 // optional count-in; drum null is a rest that keeps its beat. Beats are numbered k from the first
 // stroke of the first pass (the count-in is k = −N … −1) and run on across passes.
 //
-// Practice ({clicks, only, span, ramp}), as drumscore's conductor lays it out: `clicks` count
+// No practice options: what Player.start takes when none are given.
+const NO_PRACTICE = { clicks: 0, only: "", span: null, ramp: null, countEach: false, silentEvery: 0 };
+
+// Practice ({clicks, only, span, ramp, countEach, silentEvery}), as drumscore's conductor lays
+// it out: `countEach` the count-in before every pass; `silentEvery` k: every k-th pass's strokes
+// muted, a click on every stroke at least; `clicks` count
 // sounds a beat, the first on the stroke and the others at j/clicks of the interval after it;
 // `only` the one drum heard (the other's strokes are scheduled muted, so they still light up);
 // `span` [first, end) the strokes of the items played (a section switched to plays whole); `ramp`
@@ -178,7 +183,7 @@ export class Player {
     this.log = []; // the last changes of highlight: {k, index, at, time}
     this.played = 0; // strokes (not count-in clicks) this play has scheduled and not taken back
     this.passes = [];
-    this.practice = { clicks: 0, only: "", span: null, ramp: null };
+    this.practice = { ...NO_PRACTICE };
     this.current = null;
     this.state = "stopped";
     this.sources = [];
@@ -204,7 +209,7 @@ export class Player {
     this.stopSounds();
     this.loop = loop;
     this.countIn = countIn;
-    this.practice = { clicks: 0, only: "", span: null, ramp: null, ...practice };
+    this.practice = { ...NO_PRACTICE, ...practice };
     if (this.practice.span) items = items.slice(...this.practice.span);
     this.spanned = this.practice.span ? items : null; // the items the span gave, while played
     this.bpm = this.practice.ramp ? rampTempo(this.practice.ramp, 1) : Number(bpm);
@@ -300,17 +305,30 @@ export class Player {
         }
         this.pending = null;
         this.switchWaiting = false;
+        // the count-in again before this pass (count c of it at beat k + c), the pass after it
+        const count = this.practice.countEach ? this.countIn : 0;
+        for (let c = 0; c < count; c++) {
+          const time = this.timeOf(k + c);
+          this.addSound({ k: k + c, index: -1, pass: 0, drum: "count", mark: null, time, c });
+        }
+        pass.k = k + count;
         this.passes.push(pass);
+        if (count) {
+          this.nextK = pass.k;
+          continue;
+        }
       }
       const index = k - pass.k;
       const item = pass.items[index];
       const where = { k, index, pass: pass.pass };
+      const { silentEvery, only } = this.practice;
+      const silent = silentEvery > 0 && pass.pass % silentEvery === 0;
       if (item.drum) {
-        const muted = Boolean(this.practice.only) && item.drum !== this.practice.only;
+        const muted = silent || (Boolean(only) && item.drum !== only);
         const time = this.timeOf(k);
         this.addSound({ ...where, drum: item.drum, mark: item.mark, time, muted });
       }
-      const clicks = this.practice.clicks;
+      const clicks = this.practice.clicks || (silentEvery ? 1 : 0); // a silent pass clicks
       for (let j = 0; j < clicks; j++) {
         const time = this.timeOf(k + j / clicks);
         this.addSound({ ...where, drum: "count", mark: null, time, click: true, sub: j / clicks });
