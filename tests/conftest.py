@@ -109,3 +109,35 @@ def expect_error(capsys) -> Callable[..., str]:
 def source_text() -> Callable[[str], str]:
     """source_text(NAME): the text of a source passage in tests/sources/."""
     return sourcefiles.source_text
+
+
+@pytest.fixture
+def fake_midi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
+    """fake_midi(inputs=[...], outputs=[...], notes=[(s, note, velocity)], follow=False): mido's
+    backend is tests/fake_midi_backend.py for this test (as MIDO_BACKEND chooses any), its ports
+    and the notes its input plays as given (with `follow`, timed from the first note sounded;
+    with `interrupt_at` n, Ctrl-C is pressed as the n-th note sounds)."""
+    import json
+    import threading
+
+    import fake_midi_backend
+
+    def configure(inputs=(), outputs=(), notes=(), follow=False, interrupt_at=None) -> Path:
+        path = tmp_path / "fake_midi.json"
+        data = {
+            "inputs": list(inputs),
+            "outputs": list(outputs),
+            "notes": [list(n) for n in notes],
+            "follow": follow,
+            "interrupt_at": interrupt_at,
+        }
+        path.write_text(json.dumps(data), encoding="utf-8")
+        monkeypatch.setenv("FAKE_MIDI", str(path))
+        return path
+
+    monkeypatch.setenv("MIDO_BACKEND", "fake_midi_backend")
+    monkeypatch.setattr(fake_midi_backend, "opened", [])
+    monkeypatch.setattr(fake_midi_backend, "first_sound", [])
+    monkeypatch.setattr(fake_midi_backend, "sounded", threading.Event())
+    configure()
+    return configure

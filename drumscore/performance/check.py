@@ -11,6 +11,7 @@ performer's tempo, and each stroke's offset is its distance from that beat.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -130,13 +131,25 @@ def expected_drums(timeline: Timeline) -> list[Drum]:
     return [s.drum for s in timeline.strokes] * timeline.repeats
 
 
-def check(performance: Performance, timeline: Timeline) -> Check:
+def check(
+    performance: Performance,
+    timeline: Timeline,
+    *,
+    expected: Sequence[Drum | None] | None = None,
+    pace: float | None = None,
+) -> Check:
     """The performance aligned to the timeline's strokes and measured from its own even beat.
 
     Only the timeline's strokes (score, section, passes) are used, not its tempo: the tempo is
-    the performer's, found by the fit.
+    the performer's, found by the fit. `expected` gives the strokes instead, beat by beat, when
+    they are not the timeline's passes (a live play stopped early); a None among them is a beat
+    the performer leaves to someone else (a drum the player sounds), neither checked nor missed.
+    `pace` is the seconds between beats to start the beat walk from, when known (a live play's
+    tempo), rather than the first strokes' own spacing (which is a beat only when every stroke is
+    played).
     """
-    expected = expected_drums(timeline)
+    expected = list(expected_drums(timeline) if expected is None else expected)
+    checked = sum(d is not None for d in expected)
     heard = performance.strokes
     if len(heard) < 2:
         raise PerformanceError(
@@ -146,7 +159,7 @@ def check(performance: Performance, timeline: Timeline) -> Check:
                 len(heard),
             ).format(path=performance.path, n=len(heard))
         )
-    if len(heard) > FAR_LONGER * len(expected) + 4:
+    if len(heard) > FAR_LONGER * checked + 4:
         passes = max(2, round(len(heard) / len(timeline.strokes)))
         raise PerformanceError(
             _(
@@ -157,14 +170,14 @@ def check(performance: Performance, timeline: Timeline) -> Check:
                 repeats=timeline.repeats,
                 path=performance.path,
                 n=len(heard),
-                expected=len(expected),
+                expected=checked,
                 score=timeline.description,
                 passes=passes,
             ),
             option="repeats",
         )
     times = np.asarray([s.time for s in heard])
-    positions = beat_positions(times)
+    positions = beat_positions(times, pace)
     tries = [(performance, False)]
     if performance.swappable:
         tries.append((performance.swapped(), True))
@@ -180,13 +193,14 @@ def check(performance: Performance, timeline: Timeline) -> Check:
     return _measure(timeline, performance, performance_named, expected, pairs, swapped)
 
 
-def beat_positions(times: np.ndarray) -> np.ndarray:
+def beat_positions(times: np.ndarray, pace: float | None = None) -> np.ndarray:
     """Each stroke's place on a beat axis, the first at 0: the time since the latest stroke on
     the beat, divided by the local pace (the slope of the latest PACE_STROKES strokes on the
-    beat; at first the median of the first intervals). A stroke halfway between beats lands
-    at .5."""
+    beat; at first `pace`, or else the median of the first intervals). A stroke halfway between
+    beats lands at .5."""
     gaps = np.diff(times)
-    pace = float(np.median(gaps[:PACE_STROKES]))
+    if pace is None:
+        pace = float(np.median(gaps[:PACE_STROKES]))
     if pace <= 0:
         pace = float(max(gaps.max(), 1e-3))
     positions = np.zeros(len(times))
@@ -207,13 +221,14 @@ def beat_positions(times: np.ndarray) -> np.ndarray:
     return positions
 
 
-def _best_shift(positions: np.ndarray, drums: list[Drum], expected: list[Drum]) -> int:
+def _best_shift(positions: np.ndarray, drums: list[Drum], expected: list[Drum | None]) -> int:
     """Where the first heard stroke stands in the score: the shift (from −SHIFTS to as far in as
     the performance still fits, the smallest first) under which most heard strokes fall on a
     beat of the score with its drum."""
     slots = np.rint(positions).astype(np.int64)
-    want = np.asarray([d is Drum.PI for d in expected])
-    have = np.asarray([d is Drum.PI for d in drums])
+    # a beat left to the player matches no heard stroke
+    want = np.asarray([{Drum.PI: 1, Drum.GU: 0, None: -1}[d] for d in expected])
+    have = np.asarray([d is Drum.PI for d in drums], dtype=np.int64)
     best, best_score = 0, -1
     furthest = max(SHIFTS, len(expected) - 1 - int(slots[-1]))
     for shift in sorted(range(-SHIFTS, furthest + 1), key=abs):
@@ -226,16 +241,19 @@ def _best_shift(positions: np.ndarray, drums: list[Drum], expected: list[Drum]) 
 
 
 def align_on_beats(
-    positions: np.ndarray, drums: list[Drum], expected: list[Drum]
+    positions: np.ndarray, drums: list[Drum], expected: list[Drum | None]
 ) -> tuple[float, list[tuple[int | None, int | None]]]:
     """The least-cost monotone alignment of heard strokes (at beat `positions`) with the score's
     strokes 0, 1, 2…: (cost, pairs of heard index and score index, None for a gap).
 
     A matched pair costs (position − index)² + WRONG_DRUM if the drums differ; an unmatched
-    stroke on either side costs GAP. Only score strokes within BAND beats of a heard stroke are
-    considered, so the work grows with the number of strokes, not its square.
+    stroke on either side costs GAP. A score stroke that is None (left to the player) is never
+    matched and costs nothing left out. Only score strokes within BAND beats of a heard stroke
+    are considered, so the work grows with the number of strokes, not its square.
     """
     n, m = len(positions), len(expected)
+    skip = [0.0 if d is None else GAP for d in expected]  # the cost of leaving stroke j out
+    skipped = np.concatenate([[0.0], np.cumsum(skip)])  # of leaving out strokes 0..j-1
     centre = np.rint(positions).astype(np.int64)
     lows, highs = [], []
     previous_high = 0
@@ -249,7 +267,7 @@ def align_on_beats(
         previous_high = high
     inf = math.inf
     # row 0 (no heard stroke yet): score strokes 0..j-1 all missed
-    row_low, row = 0, [GAP * j for j in range(highs[0] + 1)] if n else [0.0]
+    row_low, row = 0, [float(skipped[j]) for j in range(highs[0] + 1)] if n else [0.0]
     back: list[list[int]] = []  # per row: 0 match, 1 heard extra, 2 score stroke missed
     rows_low: list[int] = []
     for i in range(n):
@@ -259,7 +277,7 @@ def align_on_beats(
         p, drum = float(positions[i]), drums[i]
         for j in range(low, high + 1):
             best, move = inf, 0
-            if j - 1 >= row_low and j - 1 < row_low + len(row):
+            if j - 1 >= row_low and j - 1 < row_low + len(row) and expected[j - 1] is not None:
                 cost = row[j - 1 - row_low] + (p - (j - 1)) ** 2
                 if expected[j - 1] is not drum:
                     cost += WRONG_DRUM
@@ -269,7 +287,7 @@ def align_on_beats(
                 if cost < best:
                     best, move = cost, 1
             if j > low:
-                cost = new[j - 1 - low] + GAP
+                cost = new[j - 1 - low] + skip[j - 1]
                 if cost < best:
                     best, move = cost, 2
             new[j - low] = best
@@ -278,7 +296,10 @@ def align_on_beats(
         rows_low.append(low)
         row, row_low = new, low
     # the score strokes after the last row's reach are all missed
-    ends = [row[j - row_low] + GAP * (m - j) for j in range(row_low, row_low + len(row))]
+    ends = [
+        row[j - row_low] + float(skipped[m] - skipped[j])
+        for j in range(row_low, row_low + len(row))
+    ]
     j = row_low + int(np.argmin(ends))
     total = float(min(ends))
     pairs: list[tuple[int | None, int | None]] = [(None, k) for k in range(m - 1, j - 1, -1)]
@@ -303,7 +324,7 @@ def _measure(
     timeline: Timeline,
     performance: Performance,
     named: Performance,
-    expected: list[Drum],
+    expected: list[Drum | None],
     pairs: list[tuple[int | None, int | None]],
     swapped: bool,
 ) -> Check:
@@ -335,6 +356,8 @@ def _measure(
     by_score: dict[int, int] = {j: i for i, j in matched}
     strokes = []
     for j, drum in enumerate(expected):
+        if drum is None:
+            continue
         found = by_score.get(j)
         if found is None:
             strokes.append(StrokeCheck(j + 1, drum))

@@ -6,7 +6,11 @@ librosa (the optional extra `check`) is imported only here, when a recording is 
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import math
+import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -97,6 +101,25 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
     return Performance(str(path), "audio", strokes, len(y) / rate, how, swappable, notes)
 
 
+def _load_soon(module: str) -> None:
+    """Start importing `module` in a thread of its own, so that the import (librosa's onset
+    module loads scipy.signal and numba: most of a check's time) runs while the recording is
+    read and resampled, which leave the interpreter free. The first import of it here then
+    waits for that one to finish (Python's import lock), and raises its error, if any."""
+    import soxr  # the resampler, which librosa imports too, loaded here first
+
+    del soxr
+    if module not in sys.modules:
+        # not a daemon: an interpreter never shuts down in the middle of an import
+        threading.Thread(target=_import_quietly, args=(module,)).start()
+
+
+def _import_quietly(module: str) -> None:
+    """Import `module`; a failure is left for the import that needs it to raise."""
+    with contextlib.suppress(Exception):
+        importlib.import_module(module)
+
+
 def _read(path: str | Path) -> tuple[np.ndarray, int]:
     """The recording as mono float32 and its rate, refused past MAX_SECONDS."""
     shown = repr(str(path))
@@ -111,6 +134,7 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
                     ).format(path=shown, minutes=seconds / 60, limit=MAX_SECONDS // 60)
                 )
             rate = audio.samplerate
+            _load_soon("librosa.onset")  # a recording to check: its onset detector is needed
             mono = _mono(audio)
     except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
         if isinstance(exc, DrumscoreError):

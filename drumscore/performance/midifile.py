@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 from drumscore.errors import PerformanceError
@@ -33,17 +34,34 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
                 "MIDI File (.mid) or a recording (.wav, .flac, .ogg)"
             ).format(path=str(path), reason=exc)
         ) from None
-    drums = {midimap.pi_note: Drum.PI, midimap.gu_note: Drum.GU}
     now = 0.0
-    strokes = []
-    others: Counter[int] = Counter()
+    notes = []
     for msg in messages:
         now += msg.time
-        if msg.type != "note_on" or msg.velocity == 0:
-            continue
-        drum = drums.get(msg.note)
+        if msg.type == "note_on" and msg.velocity > 0:
+            notes.append((now, msg.note))
+    return from_notes(notes, now, midimap, str(path))
+
+
+def from_notes(
+    notes: Iterable[tuple[float, int]],
+    duration: float,
+    midimap: MidiMap,
+    path: str,
+    *,
+    kind: str = "midi",
+    option: str = "midi_notes",
+) -> Performance:
+    """The performance of note-ons (time in seconds, note), from a file or a live input port
+    (`path` names it; `option` is the parameter that gives its map of notes): the notes of
+    `midimap`'s 鼙 and 鼓 as strokes, any other note counted in the performance's notes."""
+    drums = {midimap.pi_note: Drum.PI, midimap.gu_note: Drum.GU}
+    strokes = []
+    others: Counter[int] = Counter()
+    for now, note in notes:
+        drum = drums.get(note)
         if drum is None:
-            others[msg.note] += 1
+            others[note] += 1
         else:
             strokes.append(HeardStroke(now, drum))
     mapping = _("MIDI notes {pi},{gu}").format(pi=midimap.pi_note, gu=midimap.gu_note)
@@ -57,18 +75,18 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
             two = ",".join(str(n) for n, _ in others.most_common(2))
             raise PerformanceError(
                 _(
-                    "midi_notes {pair} finds no note of 鼙 or 鼓 in performance {path!r}; it holds "
+                    "{option} {pair} finds no note of 鼙 or 鼓 in performance {path!r}; it holds "
                     "notes {found}: give the notes its drums play, 鼙 first, such as {two}"
-                ).format(pair=pair, path=str(path), found=found, two=two),
-                option="midi_notes",
+                ).format(option=option, pair=pair, path=path, found=found, two=two),
+                option=option,
             )
         raise PerformanceError(
             _(
                 "performance {path!r} holds no notes at all: there is nothing to check; give the "
                 "MIDI file of a performance, or its recording"
-            ).format(path=str(path))
+            ).format(path=path)
         )
-    notes: tuple[str, ...] = ()
+    remarks: tuple[str, ...] = ()
     if others:
         ignored = sum(others.values())
         keys = ", ".join(str(n) for n in sorted(others))
@@ -77,6 +95,6 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
             "{n} notes on other keys ({keys}) left out",
             ignored,
         )
-        notes = (left_out.format(n=ignored, keys=keys),)
+        remarks = (left_out.format(n=ignored, keys=keys),)
     strokes.sort(key=lambda s: s.time)
-    return Performance(str(path), "midi", tuple(strokes), now, mapping, notes=notes)
+    return Performance(path, kind, tuple(strokes), duration, mapping, notes=remarks)

@@ -66,7 +66,8 @@ def _draw(result: Check, fmt: str, cjk: str | None) -> bytes:
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    count = len(result.strokes)
+    # the last stroke's number: strokes left to the player (play --check --only) are not drawn
+    count = max((s.index for s in result.strokes), default=0)
     fig = Figure(figsize=(max(8.0, min(0.28 * count + 2.5, 40.0)), 3.6), dpi=120)
     ax = fig.subplots()
     ax.axhline(0, color="#444444", lw=1, zorder=1)

@@ -1,11 +1,15 @@
-"""Playing the strokes on a MIDI output port (mido with python-rtmidi), for a synthesiser.
+"""Playing the strokes on a MIDI output port (mido with python-rtmidi), for a synthesiser, and
+listening to a MIDI input port (e-drum pads) while they play.
 
 There is no audio stream here, so the clock is the monotonic clock: every note is sent at its own
-deadline, start + k × interval, so timing never drifts.
+deadline, start + k × interval, so timing never drifts. The backend is mido's: python-rtmidi,
+or the one the MIDO_BACKEND environment variable names.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,14 +32,17 @@ BACKEND = "mido.backends.rtmidi"
 MICROSECONDS = 1_000_000
 #: Longest wait between looks at the clock, so a key's change is heard at the next beat.
 SLICE = 0.01
+#: While a Listener listens, Python switches threads this often (s; its default is 0.005).
+SWITCH = 0.0005
 
 
 def load_backend() -> Any:
-    """mido's python-rtmidi backend, or a MissingDependencyError saying what to install."""
+    """mido's backend (python-rtmidi unless MIDO_BACKEND names another), or a
+    MissingDependencyError saying what to install."""
     import mido
 
     try:
-        return mido.Backend(BACKEND, load=True)
+        return mido.Backend(os.environ.get("MIDO_BACKEND") or BACKEND, load=True)
     except ImportError:
         raise MissingDependencyError(
             _("MIDI output needs the Python package python-rtmidi"), install_line("play")
@@ -44,10 +51,19 @@ def load_backend() -> Any:
 
 def output_ports() -> list[str]:
     """The names of the MIDI output ports on this machine."""
+    return _port_names("output")
+
+
+def input_ports() -> list[str]:
+    """The names of the MIDI input ports on this machine (e-drum pads, keyboards)."""
+    return _port_names("input")
+
+
+def _port_names(kind: str) -> list[str]:
     backend = load_backend()
     try:
         with captured():  # ALSA's own complaint when there is no sequencer
-            return list(backend.get_output_names())
+            return list(getattr(backend, f"get_{kind}_names")())
     except OSError as exc:  # rtmidi's errors are OSErrors: no ALSA sequencer, no CoreMIDI…
         raise PlaybackError(
             _(
@@ -69,6 +85,79 @@ def choose_port(name: str) -> str:
         )
     what = _("MIDI output port")
     return ports[choose_by_name(name, ports, what=what, option="midi_port")]
+
+
+def choose_input(name: str) -> str:
+    """The one input port whose name is `name`, or contains it."""
+    ports = input_ports()
+    if not ports:
+        raise PlaybackError(
+            _(
+                "no MIDI input port called {name!r}: there are no MIDI input ports; connect the "
+                "e-drum pads (or another MIDI instrument) and start again"
+            ).format(name=name)
+        )
+    return ports[choose_by_name(name, ports, what=_("MIDI input port"), option="midi_in")]
+
+
+class Listener:
+    """The note-ons arriving on a MIDI input port, each timed on the monotonic clock from
+    `start` (the start of playback) as it arrives: a performance played along, live."""
+
+    def __init__(self, name: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = choose_input(name)
+        self.clock = clock
+        self.start = clock()
+        self._notes: list[tuple[float, int]] = []
+        self._lock = threading.Lock()
+        self._switch: float | None = None
+        try:
+            self.port = load_backend().open_input(self.name, callback=self._arrived)
+        except OSError as exc:
+            raise PlaybackError(
+                _("cannot open MIDI input port {name!r}: {error}").format(name=self.name, error=exc)
+            ) from None
+
+    def _arrived(self, message: Any) -> None:
+        now = self.clock()  # first: the time of arrival
+        if message.type == "note_on" and message.velocity > 0:
+            with self._lock:
+                self._notes.append((now - self.start, message.note))
+
+    def begin(self, early: float = 0.0) -> None:
+        """Playback starts now: times count from here, and of the notes before it only those
+        less than `early` s before are kept (a first stroke played a little early). Until the
+        listener closes, Python switches threads every SWITCH s, so the thread a note arrives
+        on waits at most that long for the one playing (its time is that of arrival)."""
+        if self._switch is None:
+            self._switch = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._switch, SWITCH))
+        with self._lock:
+            now = self.clock()
+            shift = now - self.start
+            self._notes = [(t - shift, n) for t, n in self._notes if t - shift > -early]
+            self.start = now
+
+    @property
+    def notes(self) -> list[tuple[float, int]]:
+        """(seconds since playback started, note) of every note-on so far, in order."""
+        with self._lock:
+            return list(self._notes)
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._switch is not None:
+            sys.setswitchinterval(self._switch)
+            self._switch = None
+        self.port.close()
 
 
 def open_port(name: str) -> mido.ports.BaseOutput:

@@ -45,17 +45,18 @@ class MidiMap:
         return self.pi_velocity if drum is Drum.PI else self.gu_velocity
 
     @classmethod
-    def from_option(cls, text: str | None) -> MidiMap:
-        """Parse midi_notes 'PI,GU', e.g. '41,45' (鼙 first, then 鼓)."""
+    def from_option(cls, text: str | None, option: str = "midi_notes") -> MidiMap:
+        """Parse midi_notes 'PI,GU', e.g. '41,45' (鼙 first, then 鼓); `option` names the
+        parameter in errors."""
         if text is None:
             return cls()
-        pi, gu = drum_pair(text, option="midi_notes", what=_("MIDI notes"), example="41,45")
+        pi, gu = drum_pair(text, option=option, what=_("MIDI notes"), example="41,45")
         if pi == gu:
             raise OptionError(
                 _(
-                    "midi_notes {value!r} gives both drums note {note}; choose two different notes"
-                ).format(value=text, note=pi),
-                option="midi_notes",
+                    "{option} {value!r} gives both drums note {note}; choose two different notes"
+                ).format(option=option, value=text, note=pi),
+                option=option,
             )
         return cls(pi_note=pi, gu_note=gu)
 

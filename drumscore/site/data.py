@@ -19,6 +19,7 @@ from drumscore.apparatus.table import apparatus_data
 from drumscore.corpus import DEFAULT_EDITION
 from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section, State
 from drumscore.play import keys
+from drumscore.timeline import MAX_REPEAT
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
 from drumscore.track import MAX_CLICKS, MAX_COUNT_IN
 
@@ -227,9 +228,11 @@ def play_data() -> dict:
 
 def practice_data() -> dict:
     """What the page's practice controls share with the practice options of render and play: the
-    most clicks a stroke takes, and each drum's names (鼙, pi, ○) by the key the page plays."""
+    most clicks a stroke takes, the longest silent-pass period, and each drum's names (鼙, pi, ○)
+    by the key the page plays."""
     return {
         "max_clicks": MAX_CLICKS,
+        "max_silent_every": MAX_REPEAT,
         "drums": {
             drum.pinyin: {"names": [drum.value, drum.pinyin, drum.symbol], "label": drum.value}
             for drum in Drum

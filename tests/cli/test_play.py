@@ -3,6 +3,7 @@ the live display and for Ctrl-C, and the messages when PortAudio or a device is 
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -347,5 +348,186 @@ def test_play_says_what_it_plays_in_simplified_chinese(monkeypatch, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     first, last = lines[0], lines[-1]
     assert first.startswith("在 MIDI 端口 'Test Synth' 上演奏 ")
-    assert "：2 下预备拍后 3 击，每分钟 1200 击（间隔 0.05 秒）" in first
+    assert "：2 下预备拍后 3 击，每分钟 1200 击（相隔 0.05 秒）" in first
     assert last == "已演奏 3 击"
+
+
+# --- play --check: e-drum pads on a MIDI input port, through a mido test backend ---------------
+
+PADS = "E-drum pads"
+SYNTH = "Fake synth"
+ALONG = "○□○○□半○□□○○□"  # 11 strokes
+
+
+def played_along(drums, interval, offsets_ms, *, start=0.01, missed=(), wrong=(), extra=()):
+    """The pads' notes, (seconds after the first stroke sounds, note, velocity): stroke k at start +
+    k × interval + its offset, `missed` left out, `wrong` on the other drum, `extra` (beat,
+    drum) added; and the beat of each stroke played."""
+    midimap = MidiMap()
+    other = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
+    notes = []
+    for k, drum in enumerate(drums):
+        if k in missed:
+            continue
+        played = other[drum] if k in wrong else drum
+        notes.append((start + k * interval + offsets_ms[k] / 1000, midimap.note(played), 100))
+    notes += [(start + beat * interval, midimap.note(drum), 100) for beat, drum in extra]
+    return sorted(notes)
+
+
+def delivered_offsets(port, beats):
+    """Each stroke's offset (ms) from the least-squares even beat through the times the test
+    port really delivered its notes (a busy machine may deliver one a few ms late)."""
+    times = np.array([t for t, _ in port.delivered])
+    chosen = times[[i for i, _ in beats]]
+    slope, start = np.polyfit([k for _, k in beats], chosen, 1)
+    return {k: (t - (start + slope * k)) * 1000 for (_, k), t in zip(beats, chosen, strict=True)}
+
+
+def test_play_check_recovers_the_offsets_and_names_missed_extra_and_wrong(fake_midi, cli):
+    import fake_midi_backend
+
+    drums = [s.drum for s in resolve(ALONG).pattern.strokes]
+    offsets = [-0.7, 12.7, -11.2, 0.0, -5.7, -2.1, 10.3, -2.0, 2.5, -12.9, 9.1]
+    notes = played_along(drums, 0.2, offsets, missed={3}, wrong={6}, extra=[(8.5, Drum.PI)])
+    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True)
+    code, out, err = cli(
+        "play",
+        ALONG,
+        "--bpm",
+        "300",
+        "--midi-port",
+        "synth",
+        "--check",
+        "--midi-in",
+        "pads",
+        "--json",
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["missing"] == [4]
+    assert data["wrong"] == [7]
+    assert [(e["after"], e["heard"]) for e in data["extra"]] == [(9, "○")]
+    assert data["performance"]["file"] == f"MIDI input {PADS!r}"
+    port = next(p for p in fake_midi_backend.opened if isinstance(p, fake_midi_backend.Input))
+    heard = [k for k in range(len(drums)) if k != 3]
+    order = sorted(range(len(notes)), key=lambda i: notes[i][0])
+    # the delivered notes in time order; the extra one (at 8.5 beats) is the 9th
+    strokes_at = [i for i in order if notes[i][0] != pytest.approx(0.01 + 8.5 * 0.2)]
+    beats = list(zip(strokes_at, heard, strict=True))
+    truth = delivered_offsets(port, beats)
+    found = {s["index"] - 1: s["offset_ms"] for s in data["strokes"] if s["offset_ms"] is not None}
+    assert set(found) == set(heard)
+    for k in heard:
+        assert found[k] == pytest.approx(truth[k], abs=2.0), k
+    # the delivery kept close to the plan (else the test machine, not the code, is at fault)
+    assert max(abs(truth[k] - offsets[k]) for k in heard) < 10
+    assert data["tempo_bpm"] == pytest.approx(300, rel=0.01)
+
+
+def test_play_check_with_only_checks_the_other_drum_and_prints_the_report(fake_midi, cli):
+    """--only 鼙 sounds ○; the pads play □ alone, and only □ strokes are checked."""
+    drums = [s.drum for s in resolve(ALONG).pattern.strokes]
+    offsets = [0.0] * len(drums)
+    gu = [k for k, d in enumerate(drums) if d is Drum.GU]
+    notes = played_along(drums, 0.2, offsets, missed={k for k in range(len(drums)) if k not in gu})
+    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True)
+    code, out, err = cli(
+        "play",
+        ALONG,
+        "--bpm",
+        "300",
+        "--midi-port",
+        "synth",
+        "--only",
+        "pi",
+        "--check",
+        "--midi-in",
+        PADS,
+        "-q",
+    )
+    assert code == 0, err
+    assert "missed     none" in out
+    assert "wrong drum none" in out
+    rows = [line.split() for line in out.splitlines() if re.match(r"^\d+\s", line)]
+    assert [int(r[0]) - 1 for r in rows] == gu
+    assert all(abs(float(r[-2])) < 5 for r in rows)  # "+0.3 ms": the offset, ms
+
+
+def test_play_check_stopped_by_ctrl_c_reports_the_strokes_played_until_then(fake_midi, cli):
+    import fake_midi_backend
+
+    drums = [s.drum for s in resolve(ALONG).pattern.strokes]
+    notes = played_along(drums, 0.2, [0.0] * len(drums))
+    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True, interrupt_at=7)
+    code, out, err = cli(
+        "play",
+        ALONG,
+        "--bpm",
+        "300",
+        "--midi-port",
+        "synth",
+        "--check",
+        "--midi-in",
+        "pads",
+        "--json",
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert [s["index"] for s in data["strokes"]] == list(range(1, 7))  # the 7th never sounded
+    assert data["missing"] == [] and data["wrong"] == []
+    port = next(p for p in fake_midi_backend.opened if isinstance(p, fake_midi_backend.Input))
+    truth = delivered_offsets(port, [(k, k) for k in range(6)])
+    for s in data["strokes"]:
+        assert s["offset_ms"] == pytest.approx(truth[s["index"] - 1], abs=2.0)
+
+
+def test_play_check_without_a_note_from_the_pads_says_so(fake_midi, cli):
+    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=[])
+    code, _, err = cli(
+        "play", "○□", "--bpm", "600", "--midi-port", "synth", "--check", "--midi-in", "pads"
+    )
+    assert code == 2
+    assert f"no note arrived on MIDI input {PADS!r}" in err
+    assert "Traceback" not in err
+
+
+def test_play_check_on_an_unknown_input_port_lists_the_ports(fake_midi, capsys):
+    fake_midi(inputs=[PADS, "Keyboard"], outputs=[SYNTH])
+    err = expect_error(
+        ["play", "○□", "--midi-port", "synth", "--check", "--midi-in", "roland"], capsys
+    )
+    assert "--midi-in 'roland'" in err
+    assert f"{PADS!r}" in err and "'Keyboard'" in err
+
+
+def test_play_check_with_no_input_port_at_all_says_what_to_connect(fake_midi, cli):
+    fake_midi(inputs=[], outputs=[SYNTH])
+    code, _, err = cli("play", "○□", "--midi-port", "synth", "--check", "--midi-in", "pads")
+    assert code == 1
+    assert "there are no MIDI input ports" in err and "e-drum pads" in err
+
+
+def test_list_ports_shows_the_input_ports_too(fake_midi, cli):
+    fake_midi(inputs=[PADS], outputs=[SYNTH])
+    code, out, _ = cli("play", "--list-ports")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == SYNTH
+    assert lines[-1].strip() == PADS
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--check"], f"give --midi-in NAME (the ports: {PADS!r})"),
+        (["--midi-in", "pads"], "--midi-in 'pads' only applies with --check"),
+        (["--json"], "--json only applies with --check"),
+        (["--check", "--midi-in", "pads", "--ramp", "40:60:5"], "leave out one of them"),
+        (["--check", "--midi-in", "pads", "--plot", "x.gif"], "PNG or SVG"),
+        (["--check", "--midi-in", "pads", "--midi-in-notes", "40,40"], "--midi-in-notes '40,40'"),
+    ],
+)
+def test_play_check_bad_options(argv, needle, fake_midi, capsys):
+    fake_midi(inputs=[PADS], outputs=[SYNTH])
+    assert needle in expect_error(["play", "○□", "--midi-port", "synth", *argv], capsys)

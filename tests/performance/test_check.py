@@ -139,3 +139,41 @@ def test_a_single_stroke_is_refused_in_chinese(language, expected):
     with i18n.speaking(language), pytest.raises(PerformanceError) as info:
         check(performance([1.0], [Drum.PI]), arrange(resolve("lu")))
     assert expected in str(info.value)
+
+
+def test_beats_left_to_the_player_are_neither_checked_nor_missed():
+    """The 鼓 part played alone against the whole score, 鼙 sounded by the player: with the
+    known pace every □ stroke finds its own beat, and no ○ stroke is reported at all."""
+    times, drums = even(0.8)
+    gu = [k for k, d in enumerate(drums) if d is Drum.GU]
+    played = performance([times[k] + (0.01 if k % 2 else -0.01) for k in gu], [Drum.GU] * len(gu))
+    expected = [d if d is Drum.GU else None for d in DRUMS]
+    result = check(played, arrange(LU), expected=expected, pace=0.8)
+    assert [s.index - 1 for s in result.strokes] == gu
+    assert result.missing == () and result.extra == () and result.wrong == ()
+    assert result.tempo_bpm == pytest.approx(75.0, rel=0.01)
+    heard = [s.time for s in played.strokes]
+    slope, start = np.polyfit(gu, heard, 1)
+    for k, s in zip(gu, result.strokes, strict=True):
+        assert s.offset_ms == pytest.approx((s.time - start - slope * k) * 1000, abs=1e-6)
+        assert abs(s.offset_ms) > 5  # the ±10 ms are found, not fitted away
+
+
+def test_a_stroke_missed_on_the_performers_drum_is_still_missed_with_beats_left_out():
+    times, drums = even(0.8)
+    gu = [k for k, d in enumerate(drums) if d is Drum.GU]
+    kept = gu[:2] + gu[3:]
+    expected = [d if d is Drum.GU else None for d in DRUMS]
+    result = check(
+        performance([times[k] for k in kept], [Drum.GU] * len(kept)),
+        arrange(LU),
+        expected=expected,
+        pace=0.8,
+    )
+    assert [s.index - 1 for s in result.missing] == [gu[2]]
+
+
+def test_a_given_pace_places_strokes_a_beat_apart_even_when_the_first_gaps_are_two():
+    times = np.asarray([0.0, 1.0, 2.0, 2.5, 3.0])
+    assert list(beat_positions(times, pace=0.5)) == pytest.approx([0, 2, 4, 5, 6])
+    assert beat_positions(times)[1] != pytest.approx(2)  # the first gaps taken for beats

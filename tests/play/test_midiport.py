@@ -162,3 +162,55 @@ def test_a_tempo_change_on_a_port_takes_effect_at_the_next_note():
     gaps = np.diff(ons)
     assert gaps[:2] == pytest.approx([0.2, 0.2], abs=0.03)
     assert gaps[2:] == pytest.approx([0.1] * (len(gaps) - 2), abs=0.03)
+
+
+# --- listening: a MIDI input port (the mido test backend, tests/fake_midi_backend.py) ---------
+
+
+def test_the_listener_times_each_note_on_from_the_start_of_playback(fake_midi):
+    fake_midi(inputs=["Pads"], notes=[(0.02, 41, 90), (0.05, 45, 0), (0.08, 45, 100)])
+    with midiport.Listener("pads") as listener:
+        listener.begin()
+        while len(listener.notes) < 2:
+            time.sleep(0.005)
+        notes = listener.notes
+    assert [n for _, n in notes] == [41, 45]  # the note-on of velocity 0 is a note-off
+    # each note timed as it arrived: the port's own record of when it delivered them
+    delivered = [t for t, m in listener.port.delivered if m.velocity > 0]
+    assert 0 < notes[0][0] < delivered[0]
+    assert notes[1][0] - notes[0][0] == pytest.approx(delivered[1] - delivered[0], abs=0.001)
+    assert listener.port.closed
+
+
+def test_the_listener_restores_the_thread_switch_interval(fake_midi):
+    fake_midi(inputs=["Pads"])
+    before = sys.getswitchinterval()
+    with midiport.Listener("Pads") as listener:
+        listener.begin()
+        assert sys.getswitchinterval() <= midiport.SWITCH
+    assert sys.getswitchinterval() == before
+
+
+def test_an_input_port_is_chosen_by_part_of_its_name(fake_midi):
+    fake_midi(inputs=["Roland TD-17 MIDI 1", "Keyboard"])
+    assert midiport.choose_input("td-17") == "Roland TD-17 MIDI 1"
+    with pytest.raises(OptionError, match="there is no MIDI input port called that"):
+        midiport.choose_input("yamaha")
+
+
+def test_no_input_port_at_all_is_a_playback_error(fake_midi):
+    with pytest.raises(PlaybackError, match="there are no MIDI input ports"):
+        midiport.choose_input("pads")
+
+
+def test_a_note_just_before_playback_begins_is_kept_an_older_one_dropped(fake_midi):
+    fake_midi(inputs=["Pads"], notes=[(0.0, 45, 100), (0.06, 41, 100), (0.1, 45, 100)])
+    with midiport.Listener("Pads") as listener:
+        while len(listener.notes) < 2:
+            time.sleep(0.002)
+        listener.begin(early=0.05)
+        while len(listener.notes) < 2:
+            time.sleep(0.002)
+        notes = listener.notes
+    assert [n for _, n in notes] == [41, 45]
+    assert -0.05 < notes[0][0] < 0 < notes[1][0]

@@ -368,15 +368,10 @@ def test_keys_match_drumscore_play(page, site_url):
     } <= reached
 
 
-def test_the_page_s_wav_is_the_python_render(page, site_url):
+def made_wav(page):
+    """Make WAV pressed: the WAV the page made, as float samples (frames, 2), and its rate."""
     import soundfile as sf
-    from audio_checks import strokes
 
-    from drumscore.render.mix import render_audio
-
-    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
-    page.fill("#bpm", "120")
-    page.dispatch_event("#bpm", "change")
     page.click("#make-wav")
     page.wait_for_selector("#wav-link:not([hidden])")
     encoded = page.evaluate(
@@ -388,7 +383,18 @@ def test_the_page_s_wav_is_the_python_render(page, site_url):
             return btoa(s);
         }"""
     )
-    web, rate = sf.read(io.BytesIO(base64.b64decode(encoded)), dtype="float32", always_2d=True)
+    return sf.read(io.BytesIO(base64.b64decode(encoded)), dtype="float32", always_2d=True)
+
+
+def test_the_page_s_wav_is_the_python_render(page, site_url):
+    from audio_checks import strokes
+
+    from drumscore.render.mix import render_audio
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    page.fill("#bpm", "120")
+    page.dispatch_event("#bpm", "change")
+    web, rate = made_wav(page)
     timeline = arrange(corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(120))
     ours = render_audio(timeline)
     assert rate == 44100 and web.shape == ours.shape
@@ -702,3 +708,85 @@ def test_bad_input_a_practice_option_drumscore_refuses_is_refused_on_the_page(pa
         assert page.text_content("#status").startswith(said)
         assert page.evaluate("window.drumscore.player.state") == "stopped"
         assert page.evaluate("window.drumscore.player.schedule.length") == 0
+
+
+def test_the_page_s_wav_honours_the_practice_options_as_render_does(page, site_url):
+    """Click 2, only 鼙, strokes 5-12 and ramp 100:120:20 set on the page: Make WAV gives the two
+    passes render gives for the same options, a sound at every frame the conductor sounds (○ and
+    the clicks, halfway too; □ muted), and the samples of render's own WAV."""
+    from audio_checks import level_onsets
+
+    from drumscore.render.mix import render_audio
+    from drumscore.track import Practice, Ramp, Track
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    set_practice(page, "2", "pi", "5-12", "100:120:20")
+    web, rate = made_wav(page)
+    set_practice(page, "0", "", "", "")
+    timeline = arrange(
+        corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(100), 2, strokes_range="5-12"
+    )
+    practice = Practice(click=2, only=Drum.PI, ramp=Ramp.parse("100:120:20"))
+    track = Track.single(timeline, practice=practice)
+    sounded = sorted({h.frame for h in track.hits(rate) if not h.muted})
+    heard = level_onsets(web, rate)
+    assert len(heard) == len(sounded)
+    assert np.max(np.abs(heard - np.asarray(sounded) / rate)) < 0.002
+    ours = render_audio(track, rate=rate)
+    assert abs(len(web) - len(ours)) <= 2
+    n = min(len(web), len(ours))
+    assert np.corrcoef(web[:n].mean(axis=1), ours[:n].mean(axis=1))[0, 1] > 0.99
+
+
+def test_count_in_each_pass_and_silent_passes_as_the_conductor_lays_them_out(page, site_url):
+    """Count-in 2 before each pass and every 2nd pass silent (strokes 1-3 at 240 a minute, the
+    page looping): the first two passes scheduled are the conductor's two passes for the same
+    options (the count-in again before pass 2, a click on every stroke, pass 2's strokes muted),
+    each sound at its frame; the second count-in's strokes are numbered 1 and 2 again."""
+    from drumscore.track import Practice, Track
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    set_practice(page, "0", "", "1-3", "")
+    page.fill("#bpm", "240")
+    page.dispatch_event("#bpm", "change")
+    page.fill("#count-in", "2")
+    page.check("#count-each")
+    page.fill("#silent-every", "2")
+    page.check("#loop")
+    page.click("#play")
+    page.wait_for_function("window.drumscore.player.schedule.length >= 16", timeout=5000)
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    page.click("#stop")
+    page.uncheck("#count-each")
+    page.fill("#silent-every", "0")
+    set_practice(page, "0", "", "", "")
+    timeline = arrange(
+        corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(240), 2, strokes_range="1-3"
+    )
+    track = Track.single(timeline, count_in=2, practice=Practice(count_each=True, silent_every=2))
+    rate = 44100
+    hits = track.hits(rate)
+    expected = sorted(
+        (
+            h.frame,
+            "count" if h.drum is None else h.drum.pinyin,
+            h.click,
+            h.muted,
+        )
+        for h in hits
+    )
+    start = schedule[0]["time"]
+    got = sorted(
+        (
+            round((e["time"] - start) * rate),
+            e["drum"],
+            bool(e.get("click")),
+            bool(e.get("muted")),
+        )
+        for e in schedule[: len(expected)]
+    )
+    assert [g[1:] for g in got] == [x[1:] for x in expected]
+    for g, x in zip(got, expected, strict=True):
+        assert abs(g[0] - x[0]) <= 2
+    second = [e for e in schedule[: len(expected)] if e["drum"] == "count" and "c" in e]
+    assert [e["c"] for e in second] == [0, 1]

@@ -23,6 +23,7 @@ from drumscore.render.midimap import MidiMap
 from drumscore.timeline import arrange
 
 if TYPE_CHECKING:
+    from drumscore.performance.check import Check
     from drumscore.render.kit import Kit
 
 
@@ -127,17 +128,21 @@ def run(args: argparse.Namespace) -> int:
     performance = read_performance(
         args.performance, midimap=midimap, kit=kit, drums=args.drums or "kit"
     )
-    result = check(performance, timeline)
-    if args.plot:
+    show(check(performance, timeline), args.plot, fmt, json_output=args.json)
+    return 0
+
+
+def show(result: Check, plot: str | None, fmt: str | None, *, json_output: bool) -> None:
+    """A check's report, as text or JSON, and its plot written (check and play --check)."""
+    if plot:
         from drumscore.performance.plot import plot_check  # matplotlib
 
-        write_bytes(args.plot, plot_check(result, fmt or "png"))
-    if args.json:
+        write_bytes(plot, plot_check(result, fmt or "png"))
+    if json_output:
         data = report.check_data(result)
-        data["written"] = [args.plot] if args.plot else []
+        data["written"] = [plot] if plot else []
         print(json.dumps(data, ensure_ascii=False, indent=2))
-        return 0
+        return
     print(report.format_check(result))
-    if args.plot:
-        print(_("wrote {path}").format(path=args.plot))
-    return 0
+    if plot:
+        print(_("wrote {path}").format(path=plot))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from typing import TYPE_CHECKING
+import time
 
 from drumscore.cli.commands.render import _duration
 from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
@@ -13,19 +14,17 @@ from drumscore.cli.options import (
     add_sound_options,
     add_tempo_options,
     only_with,
+    plot_format,
 )
 from drumscore.cli.track_output import track_from_args
 from drumscore.display import table
-from drumscore.errors import OptionError
+from drumscore.errors import OptionError, PerformanceError
 from drumscore.i18n import _, ngettext
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
-from drumscore.track import Track
-
-if TYPE_CHECKING:
-    pass
+from drumscore.track import Hit, Track
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,6 +76,31 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="PI,GU",
         help=_("General MIDI notes for 鼙 and 鼓 on --midi-port (default 41,45)"),
     )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help=_(
+            "listen to e-drum pads on --midi-in while the score plays and, when it ends (or q, "
+            "Esc, Ctrl-C), report how evenly they played it, as 'drumscore check' does; with "
+            "--only the pads play the other drum"
+        ),
+    )
+    p.add_argument(
+        "--midi-in",
+        metavar="NAME",
+        help=_("with --check: the MIDI input port of the pads (part of a name from --list-ports)"),
+    )
+    p.add_argument(
+        "--midi-in-notes",
+        metavar="PI,GU",
+        help=_("with --check: the notes the pads send for 鼙 and 鼓 (default 41,45)"),
+    )
+    p.add_argument("--json", action="store_true", help=_("with --check: the report as JSON"))
+    p.add_argument(
+        "--plot",
+        metavar="OUT.png",
+        help=_("with --check: draw each stroke's offset from the beat (.png or .svg)"),
+    )
     p.set_defaults(run=run)
 
 
@@ -120,14 +144,32 @@ def run(args: argparse.Namespace) -> int:
         purpose=_("the audio, and a --midi-port synthesiser makes its own sound"),
         fix=_("leave out --midi-port"),
     )
+    fmt = _check_options(args)
     track = track_from_args(args, _duration(args))
-    player, where = _player(args, track)
+    if args.check and len(track.items) > 1:
+        raise OptionError(
+            _("--check listens to one score played; leave out --programme or --check")
+        )
+    listener = midiport.Listener(args.midi_in) if args.check else None
+    try:
+        player, where = _player(args, track)
+    except BaseException:
+        if listener is not None:
+            listener.close()
+        raise
     keys = sys.stdin.isatty() and sys.stdout.isatty()
+    if listener is not None:
+        with listener:
+            heard = _play_along(args, track, player, keys, listener)
+        _report(args, track, heard, listener, fmt)
+        return 0
     if not args.quiet:
         print(_playing(args, track, where, keys), flush=True)
     played = _play(args, track, player, keys)
     if not args.quiet:
-        print(ngettext("played {n} stroke", "played {n} strokes", played).format(n=played))
+        print(
+            ngettext("played {n} stroke", "played {n} strokes", len(played)).format(n=len(played))
+        )
     return 0
 
 
@@ -157,15 +199,120 @@ def _playing(args: argparse.Namespace, track: Track, where: str, keys: bool) -> 
     return line
 
 
-def _play(args: argparse.Namespace, track: Track, player: Player, keys: bool) -> int:
-    """Play to the end (or until a key stops it), showing each hit; the strokes heard."""
-    import contextlib
+def _check_options(args: argparse.Namespace) -> str | None:
+    """play --check's options checked before anything plays: the plot's format."""
+    only_with(
+        args,
+        ("midi_in", "midi_in_notes", "json", "plot"),
+        present=args.check,
+        target="--check",
+        purpose=_("listening to a performance played along"),
+    )
+    if not args.check:
+        return None
+    if args.midi_in is None:
+        ports = ", ".join(repr(n) for n in midiport.input_ports()) or _("none")
+        raise OptionError(
+            _(
+                "--check listens on a MIDI input port: give --midi-in NAME (the ports: {ports})"
+            ).format(ports=ports)
+        )
+    if args.ramp is not None:
+        raise OptionError(
+            _(
+                "--check fits one even beat to the performance, and --ramp changes the tempo "
+                "every pass; leave out one of them"
+            )
+        )
+    MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
+    return plot_format(args.plot)
 
+
+def _play_along(
+    args: argparse.Namespace,
+    track: Track,
+    player: Player,
+    keys: bool,
+    listener: midiport.Listener,
+) -> list[Hit]:
+    """Play while the listener takes the pads' notes: the strokes played, until the end, a key
+    or Ctrl-C (which here ends the play, not the command: the report follows)."""
+    if not args.quiet and not args.json:
+        print(
+            _("playing {what} and listening on MIDI input {port!r}; {stop}").format(
+                what=track.description,
+                port=listener.name,
+                stop=_("q or Esc stops") if keys else _("Ctrl-C stops"),
+            ),
+            flush=True,
+        )
+    played: list[Hit] = []
+    listener.begin(early=float(track.first.tempo.interval) / 2)
+    with contextlib.suppress(KeyboardInterrupt):
+        _play(args, track, player, keys, played, display=not args.json)
+        if played:  # the last stroke played a little late is heard too
+            last = played[-1]
+            beat = float(last.timeline.tempo.interval)
+            time.sleep(max(0.0, min(beat, last.frame / player.rate + beat - listener.elapsed())))
+    return played
+
+
+def _report(
+    args: argparse.Namespace,
+    track: Track,
+    played: list[Hit],
+    listener: midiport.Listener,
+    fmt: str | None,
+) -> None:
+    """The check of what the pads played against the strokes that sounded (all of them, less
+    the drum --only sounds, which the pads leave to the player)."""
+    import dataclasses
+
+    from drumscore.cli.commands.check import show
+    from drumscore.performance.check import check  # numpy
+    from drumscore.performance.midifile import from_notes
+
+    notes = listener.notes
+    name = _("MIDI input {port!r}").format(port=listener.name)
+    if not played:
+        raise PerformanceError(
+            _("the score was stopped before its first stroke: there is nothing to check")
+        )
+    if not notes:
+        raise PerformanceError(
+            _(
+                "no note arrived on MIDI input {port!r} while the score played: there is "
+                "nothing to check; play the pads along, on the port they send to"
+            ).format(port=listener.name)
+        )
+    midimap = MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
+    performance = from_notes(notes, listener.elapsed(), midimap, name, option="midi_in_notes")
+    item = track.items[0]
+    only = item.practice.only
+    expected = [None if only is not None and h.drum is only else h.drum for h in played]
+    passes = max(h.pass_no for h in played)
+    timeline = dataclasses.replace(played[0].timeline, repeats=passes)
+    result = check(
+        performance, timeline, expected=expected, pace=float(item.timeline.tempo.interval)
+    )
+    show(result, args.plot, fmt, json_output=args.json)
+
+
+def _play(
+    args: argparse.Namespace,
+    track: Track,
+    player: Player,
+    keys: bool,
+    played: list[Hit] | None = None,
+    display: bool = True,
+) -> list[Hit]:
+    """Play to the end (or until a key stops it), showing each hit (unless not `display`); the
+    strokes played (count strokes not), also appended to `played` as they sound."""
     controls = Controls(player, track.first.tempo.bpm)
     big = BigView if args.big else LiveView
-    view = big(keys) if sys.stdout.isatty() else PlainView()
+    view = (big(keys) if sys.stdout.isatty() else PlainView()) if display else _NoView()
     rate = player.rate
-    played = 0
+    played = [] if played is None else played
     reader = KeyReader(controls.press) if keys else contextlib.nullcontext()
     with player, reader:
         try:
@@ -174,7 +321,7 @@ def _play(args: argparse.Namespace, track: Track, player: Player, keys: bool) ->
                     break
                 controls.passed(hit)
                 if hit is not None and not hit.is_count:
-                    played += 1
+                    played.append(hit)
                 shown = hit or getattr(view, "last", None)
                 if shown is None:
                     continue
@@ -195,6 +342,16 @@ def _play(args: argparse.Namespace, track: Track, player: Player, keys: bool) ->
         finally:
             view.close()
     return played
+
+
+class _NoView:
+    """Shows nothing: the report (JSON) is all that play --check --json prints."""
+
+    def show(self, hit: Hit | None, state: LiveState) -> None:
+        """Nothing to show."""
+
+    def close(self) -> None:
+        """Nothing to close."""
 
 
 def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
@@ -253,4 +410,9 @@ def _list_ports() -> int:
         print(_("no MIDI output ports; start a synthesiser (e.g. fluidsynth) or connect one"))
     for name in ports:
         print(name)
+    inputs = midiport.input_ports()
+    if inputs:
+        print(_("MIDI input ports (for --midi-in):"))
+    for name in inputs:
+        print(f"  {name}")
     return 0

@@ -162,7 +162,12 @@ export async function loadKit(ctx, kit, root) {
 // optional count-in; drum null is a rest that keeps its beat. Beats are numbered k from the first
 // stroke of the first pass (the count-in is k = −N … −1) and run on across passes.
 //
-// Practice ({clicks, only, span, ramp}), as drumscore's conductor lays it out: `clicks` count
+// No practice options: what Player.start takes when none are given.
+const NO_PRACTICE = { clicks: 0, only: "", span: null, ramp: null, countEach: false, silentEvery: 0 };
+
+// Practice ({clicks, only, span, ramp, countEach, silentEvery}), as drumscore's conductor lays
+// it out: `countEach` the count-in before every pass; `silentEvery` k: every k-th pass's strokes
+// muted, a click on every stroke at least; `clicks` count
 // sounds a beat, the first on the stroke and the others at j/clicks of the interval after it;
 // `only` the one drum heard (the other's strokes are scheduled muted, so they still light up);
 // `span` [first, end) the strokes of the items played (a section switched to plays whole); `ramp`
@@ -178,7 +183,7 @@ export class Player {
     this.log = []; // the last changes of highlight: {k, index, at, time}
     this.played = 0; // strokes (not count-in clicks) this play has scheduled and not taken back
     this.passes = [];
-    this.practice = { clicks: 0, only: "", span: null, ramp: null };
+    this.practice = { ...NO_PRACTICE };
     this.current = null;
     this.state = "stopped";
     this.sources = [];
@@ -204,7 +209,7 @@ export class Player {
     this.stopSounds();
     this.loop = loop;
     this.countIn = countIn;
-    this.practice = { clicks: 0, only: "", span: null, ramp: null, ...practice };
+    this.practice = { ...NO_PRACTICE, ...practice };
     if (this.practice.span) items = items.slice(...this.practice.span);
     this.spanned = this.practice.span ? items : null; // the items the span gave, while played
     this.bpm = this.practice.ramp ? rampTempo(this.practice.ramp, 1) : Number(bpm);
@@ -300,17 +305,30 @@ export class Player {
         }
         this.pending = null;
         this.switchWaiting = false;
+        // the count-in again before this pass (count c of it at beat k + c), the pass after it
+        const count = this.practice.countEach ? this.countIn : 0;
+        for (let c = 0; c < count; c++) {
+          const time = this.timeOf(k + c);
+          this.addSound({ k: k + c, index: -1, pass: 0, drum: "count", mark: null, time, c });
+        }
+        pass.k = k + count;
         this.passes.push(pass);
+        if (count) {
+          this.nextK = pass.k;
+          continue;
+        }
       }
       const index = k - pass.k;
       const item = pass.items[index];
       const where = { k, index, pass: pass.pass };
+      const { silentEvery, only } = this.practice;
+      const silent = silentEvery > 0 && pass.pass % silentEvery === 0;
       if (item.drum) {
-        const muted = Boolean(this.practice.only) && item.drum !== this.practice.only;
+        const muted = silent || (Boolean(only) && item.drum !== only);
         const time = this.timeOf(k);
         this.addSound({ ...where, drum: item.drum, mark: item.mark, time, muted });
       }
-      const clicks = this.practice.clicks;
+      const clicks = this.practice.clicks || (silentEvery ? 1 : 0); // a silent pass clicks
       for (let j = 0; j < clicks; j++) {
         const time = this.timeOf(k + j / clicks);
         this.addSound({ ...where, drum: "count", mark: null, time, click: true, sub: j / clicks });
@@ -515,27 +533,57 @@ export class Player {
 
 // --- the offline render (WAV) ----------------------------------------------------------------
 
-// Render items (as for Player.start, repeated `repeats` times, after `countIn` clicks) at
-// `bpm`, as drumscore render does: stroke k at round(k × interval × rate) frames, the last
-// stroke ringing out in full, peak normalised to `peakDbfs` (drumscore's level, from the page
+// The passes of a ramp: from its start to the first pass at its stop, that one included
+// (track.Ramp.passes).
+export function rampPasses(ramp) {
+  return Math.ceil(Math.abs(ramp.stop - ramp.start) / Math.abs(ramp.step)) * ramp.every + 1;
+}
+
+// The sounds of a play of `items` (as for Player.start) to its last pass (a ramp's passes, else
+// `repeats`), laid out by the player's own rules (Player.topUp) on a clock that stands still:
+// [{frame, drum, muted}], the first sound at frame 0, each stretch of even beats counted from
+// its first beat as drumscore counts (onsetFrame).
+export async function layOut(items, { bpm, countIn = 0, practice = {}, repeats = 1 }) {
+  const silent = { connect() {}, start() {} };
+  const clock = { currentTime: 0, state: "running", createBufferSource: () => silent };
+  const player = new Player(null, null);
+  player.ctx = clock;
+  player.buffers = new Proxy({}, { get: () => ({ file: "", buffer: null }) });
+  player.tick = () => {};
+  const passes = practice.ramp ? rampPasses(practice.ramp) : repeats;
+  await player.start(items, { bpm, loop: passes > 1, countIn, practice });
+  player.endK = passes * player.passes[0].items.length;
+  clock.currentTime = Infinity; // every pass is within reach
+  player.topUp();
+  const t0 = player.schedule.length ? player.schedule[0].origin : 0;
+  return player.schedule.map((e) => {
+    const start = Math.round((e.origin - t0) * RATE);
+    const beats = e.k - e.k0;
+    const frame = e.sub
+      ? start + Math.round(((beats + e.sub) * 60 * RATE) / e.bpm)
+      : start + onsetFrame(beats, e.bpm, RATE);
+    return { frame, drum: e.drum, muted: Boolean(e.muted) };
+  });
+}
+
+// Render items (as for Player.start, with its practice options, after `countIn` clicks) at
+// `bpm`, as drumscore render does: laid out as the player lays them out (layOut), the last
+// sound ringing out in full, peak normalised to `peakDbfs` (drumscore's level, from the page
 // data). Returns {channels, rate, onsets}.
-export async function renderOffline(kit, root, items, { bpm, peakDbfs, repeats = 1, countIn = 0 }) {
+export async function renderOffline(
+  kit,
+  root,
+  items,
+  { bpm, peakDbfs, repeats = 1, countIn = 0, practice = {} },
+) {
   const lengths = {};
   const probe = new OfflineAudioContext(2, 1, RATE);
   const buffers = await loadKit(probe, kit, root);
   for (const [name, b] of Object.entries(buffers)) lengths[name] = b.buffer.length;
-  const plan = [];
-  for (let c = 0; c < countIn; c++) plan.push({ k: c, drum: "count" });
-  for (let r = 0; r < repeats; r++) {
-    items.forEach((item, i) => {
-      if (item.drum) plan.push({ k: countIn + r * items.length + i, drum: item.drum });
-    });
-  }
+  const laid = await layOut(items, { bpm, countIn, practice, repeats });
+  const plan = laid.filter((p) => !p.muted);
   let length = 0;
-  for (const p of plan) {
-    p.frame = onsetFrame(p.k, bpm, RATE);
-    length = Math.max(length, p.frame + lengths[p.drum]);
-  }
+  for (const p of plan) length = Math.max(length, p.frame + lengths[p.drum]);
   const ctx = new OfflineAudioContext(2, Math.max(length, 1), RATE);
   for (const p of plan) {
     const src = ctx.createBufferSource();

@@ -33,6 +33,8 @@ const controls = {
   only: $("only"),
   strokes: $("strokes"),
   ramp: $("ramp"),
+  countEach: $("count-each"),
+  silentEvery: $("silent-every"),
   wavLink: $("wav-link"),
 };
 const cells = [...document.querySelectorAll(".notation .stroke")];
@@ -48,6 +50,7 @@ function sectionItems(name) {
 // is wrong with one, in drumscore's words, when one is.
 function practice() {
   const clicks = roundBy(Number(controls.click.value) || 0, play.rounding);
+  const silentEvery = roundBy(Number(controls.silentEvery.value) || 0, play.rounding);
   const name = controls.section.value;
   const count = score.sections[name].stop - score.sections[name].start;
   return {
@@ -55,6 +58,8 @@ function practice() {
     only: parseOnly(controls.only.value, play.practice.drums),
     span: controls.strokes.value.trim() ? parseSpan(controls.strokes.value, count) : null,
     ramp: controls.ramp.value.trim() ? parseRamp(controls.ramp.value, data.tempo) : null,
+    countEach: controls.countEach.checked,
+    silentEvery: Math.max(0, Math.min(play.practice.max_silent_every, silentEvery)),
   };
 }
 
@@ -65,7 +70,8 @@ function bpm() {
 function describe(entry, player) {
   const waiting = player.waiting.map((w) => ` · [${w}]`).join("");
   if (entry.drum === "count") {
-    return `count-in ${entry.k + player.countIn + 1} of ${player.countIn} · ${player.bpm} a minute${waiting}`;
+    const c = entry.c ?? entry.k + player.countIn; // a count-in before a later pass has its own
+    return `count-in ${c + 1} of ${player.countIn} · ${player.bpm} a minute${waiting}`;
   }
   const items = player.passOf(entry.k).items;
   const stroke = score.strokes[entry.mark];
@@ -227,10 +233,18 @@ controls.makeWav.addEventListener("click", async () => {
     const section = controls.section.value;
     const tempo = bpm();
     const count = countIn();
+    let options; // the practice options, as the player takes them
+    try {
+      options = practice();
+    } catch (error) {
+      controls.status.textContent = `${error.message}.`;
+      return;
+    }
     const audio = await renderOffline(data.kit, data.root, sectionItems(section), {
       bpm: tempo,
       countIn: count,
       peakDbfs: play.peak_dbfs,
+      practice: options,
     });
     const blob = encodeWav(audio.channels, audio.rate, play.rounding);
     if (controls.wavLink.href) URL.revokeObjectURL(controls.wavLink.href);

@@ -1,0 +1,104 @@
+"""A mido backend for tests, chosen as mido chooses any (MIDO_BACKEND=fake_midi_backend): its
+ports are named in the JSON file FAKE_MIDI names, {"inputs": [...], "outputs": [...], "notes":
+[[seconds, note, velocity], ...], "follow": false}. An input port opened with a callback plays
+the notes to it on the monotonic clock, from a thread as rtmidi does, each at its time after the
+port was opened or, with "follow", after the first note-on sent to an output port (a performer
+playing along with what they hear); an output port keeps what it is sent. Without FAKE_MIDI there
+are no ports at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+
+import mido
+import mido.ports
+
+#: The last ports opened, for a test to look at.
+opened: list[mido.ports.BasePort] = []
+#: The monotonic time of the first note-on sent to an output port, once there is one.
+first_sound: list[float] = []
+sounded = threading.Event()
+#: Spin (rather than sleep) for the last stretch before a note's time, for its time to the
+#: tenth of a millisecond on a busy machine.
+SPIN = 0.003
+
+
+def _config() -> dict:
+    path = os.environ.get("FAKE_MIDI")
+    if not path:
+        return {"inputs": [], "outputs": [], "notes": []}
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def get_devices(**kwargs) -> list[dict]:
+    config = _config()
+    return [
+        *({"name": n, "is_input": True, "is_output": False} for n in config["inputs"]),
+        *({"name": n, "is_input": False, "is_output": True} for n in config["outputs"]),
+    ]
+
+
+class Input(mido.ports.BaseInput):
+    """Plays the configured notes to its callback, each at its time after the port opened."""
+
+    def _open(self, callback=None, **kwargs) -> None:
+        if self.name not in _config()["inputs"]:
+            raise OSError(f"unknown port {self.name!r}")
+        self.callback = callback
+        self.delivered: list[tuple[float, mido.Message]] = []  # (seconds after zero, message)
+        self._stop = threading.Event()
+        self._opened = time.monotonic()
+        self._thread = threading.Thread(target=self._play, daemon=True)
+        self._thread.start()
+        opened.append(self)
+
+    def _play(self) -> None:
+        config = _config()
+        zero = self._opened
+        if config.get("follow"):
+            while not sounded.wait(0.01):
+                if self._stop.is_set():
+                    return
+            zero = first_sound[0]
+        self.zero = zero
+        for seconds, note, velocity in config["notes"]:
+            due = zero + seconds
+            while (left := due - time.monotonic()) > SPIN:
+                if self._stop.wait(left - SPIN):
+                    return
+            while time.monotonic() < due:
+                pass
+            message = mido.Message("note_on", channel=9, note=note, velocity=velocity)
+            if self.callback is not None:
+                self.callback(message)
+            self.delivered.append((time.monotonic() - zero, message))
+
+    def _close(self) -> None:
+        self._stop.set()
+        self._thread.join(1.0)
+
+
+class Output(mido.ports.BaseOutput):
+    """Keeps every message sent; with "interrupt_at": n in the configuration, the n-th note-on
+    sent raises KeyboardInterrupt instead (Ctrl-C pressed as it sounds)."""
+
+    def _open(self, **kwargs) -> None:
+        if self.name not in _config()["outputs"]:
+            raise OSError(f"unknown port {self.name!r}")
+        self.sent: list[mido.Message] = []
+        opened.append(self)
+
+    def _send(self, message: mido.Message) -> None:
+        if message.type == "note_on" and message.velocity > 0:
+            ons = sum(m.type == "note_on" and m.velocity > 0 for m in self.sent) + 1
+            if ons == _config().get("interrupt_at"):
+                raise KeyboardInterrupt
+            if not sounded.is_set():
+                first_sound.append(time.monotonic())
+                sounded.set()
+        self.sent.append(message)
