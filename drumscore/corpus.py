@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import os
 import re
@@ -38,6 +39,7 @@ from drumscore.model import (
     Provenance,
     Score,
     Section,
+    State,
     StatedCount,
 )
 from drumscore.notation import might_be_notation, parse
@@ -477,6 +479,14 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
             )
         )
     known = ", ".join(f"{e.id} ({e.name})" for e in pool)
+    names = [n for e in pool for n in (e.id, *e.aliases)]
+    close = difflib.get_close_matches(name.strip(), names, n=1)
+    if close:
+        raise ScoreNotFoundError(
+            _(
+                "unknown edition {name!r} (did you mean {suggestion!r}?); the editions are: {known}"
+            ).format(name=name, suggestion=close[0], known=known)
+        )
     raise ScoreNotFoundError(
         _("unknown edition {name!r}; the editions are: {known}").format(name=name, known=known)
     )
@@ -525,9 +535,23 @@ def resolve(name: str) -> Score:
     if notation_error is not None:
         # no such file: the error points at the bad character
         raise notation_error
+    suggestion = _close_name(text)
+    if suggestion is not None:
+        raise ScoreNotFoundError(
+            _("unknown score {name!r} (did you mean {suggestion!r}?); {help}").format(
+                name=name, suggestion=suggestion, help=_name_help()
+            )
+        )
     raise ScoreNotFoundError(
         _("unknown score {name!r}; {help}").format(name=name, help=_name_help())
     )
+
+
+def _close_name(text: str) -> str | None:
+    """The corpus name a mistyped one most likely means (luu/2 → lu/2, xeu → xue), or None."""
+    head, rest = re.fullmatch(r"([^/@]*)(.*)", text, re.DOTALL).groups()  # type: ignore[union-attr]
+    close = difflib.get_close_matches(head.strip().casefold(), [s.slug for s in State], n=1)
+    return close[0] + rest if close else None
 
 
 def _exists(path: Path) -> bool:
