@@ -194,19 +194,23 @@ class Practice:
 
     @property
     def parameters(self) -> str:
-        """The options that give it, such as "click 2, ramp 40:60:5"."""
+        """What it asks for, in the reader's language, such as "click 2 at 80, ramp 40:60:5"."""
         words = []
         if self.clicks:
-            words.append(f"click {self.clicks} at {self.click_velocity}")
+            words.append(
+                _("click {clicks} at {velocity}").format(
+                    clicks=self.clicks, velocity=self.click_velocity
+                )
+            )
         if self.count_each:
-            words.append("count-in every pass")
+            words.append(_("count-in every pass"))
         if self.silent_every:
-            words.append(f"every {self.silent_every} passes silent")
+            words.append(_("every {n} passes silent").format(n=self.silent_every))
         if self.only is not None:
-            words.append(f"only {self.only.value}")
+            words.append(_("only {drum}").format(drum=self.only.value))
         if self.ramp is not None:
-            words.append(f"ramp {self.ramp.text}")
-        return ", ".join(words)
+            words.append(_("ramp {ramp}").format(ramp=self.ramp.text))
+        return _(", ").join(words)
 
     def sounds(self, drum: Drum, pass_no: int) -> bool:
         """Whether a stroke on `drum` in pass `pass_no` (from 1) is heard."""
