@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import os
 import re
@@ -29,6 +30,7 @@ from drumscore.files.reading import (
     read_input,
     read_input_text,
 )
+from drumscore.i18n import _, ngettext
 from drumscore.model import (
     STATE_SPELLINGS,
     Dating,
@@ -37,6 +39,7 @@ from drumscore.model import (
     Provenance,
     Score,
     Section,
+    State,
     StatedCount,
 )
 from drumscore.notation import might_be_notation, parse
@@ -51,11 +54,13 @@ _NAME = re.compile(r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*
 
 def _require(table: dict, key: str, kind: type | tuple, where: str) -> Any:
     if key not in table:
-        raise CorpusError(f"{where}: missing key {key!r}")
+        raise CorpusError(_("{where}: missing key {key!r}").format(where=where, key=key))
     value = table[key]
     if not isinstance(value, kind):
         raise CorpusError(
-            f"{where}: {key!r} should be {getattr(kind, '__name__', kind)}, not {value!r}"
+            _("{where}: {key!r} should be {kind}, not {value!r}").format(
+                where=where, key=key, kind=getattr(kind, "__name__", kind), value=value
+            )
         )
     return value
 
@@ -64,7 +69,11 @@ def _tables(data: dict, key: str, where: str) -> list[dict]:
     """The [[key]] array of tables, checked to be one."""
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise CorpusError(f"{where}: {key!r} should be written as [[{key}]] tables, not {value!r}")
+        raise CorpusError(
+            _("{where}: {key!r} should be written as [[{name}]] tables, not {value!r}").format(
+                where=where, key=key, name=key, value=value
+            )
+        )
     return value
 
 
@@ -78,7 +87,7 @@ def load_edition(path: str | Path, *, cite_by_path: bool = True) -> Edition:
     try:
         text = read_input_text(path, "edition file")
     except InputMissingError:
-        raise ScoreNotFoundError(f"no such score file: {str(path)!r}") from None
+        raise ScoreNotFoundError(_("no such score file: {path!r}").format(path=str(path))) from None
     data = parse_toml(text, str(path), CorpusError)
     return edition_from_dict(data, where=str(path), ref=str(path) if cite_by_path else None)
 
@@ -132,14 +141,16 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
     ident = _require(data, "id", str, where)
     if not _PLAIN_ID.fullmatch(ident):
         raise CorpusError(
-            f"{where}: id {ident[:60]!r} is not a plain name; an id is letters, digits, '-' and "
-            "'_' (no '/', '.' at the start, spaces or '@'), such as 'mine' or 'benyi-skqs', "
-            "since it names the score (lu@ID) and may name files"
+            _(
+                "{where}: id {ident!r} is not a plain name; an id is letters, digits, '-' and "
+                "'_' (no '/', '.' at the start, spaces or '@'), such as 'mine' or 'benyi-skqs', "
+                "since it names the score (lu@ID) and may name files"
+            ).format(where=where, ident=ident[:60])
         )
     name = _require(data, "name", str, where)
     source = data.get("source", {})
     if not isinstance(source, dict):
-        raise CorpusError(f"{where}: [source] should be a table")
+        raise CorpusError(_("{where}: [source] should be a table").format(where=where))
     provenance = Provenance(
         citation=str(source.get("citation", "")),
         file=str(source.get("file", "")),
@@ -152,34 +163,41 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
     extra = dict(glyphs)
     scores = []
     for i, entry in enumerate(_tables(data, "score", where), 1):
-        at = f"{where}: [[score]] #{i}"
+        at = _("{where}: [[score]] #{number}").format(where=where, number=i)
         figure = _require(entry, "figure", int, at)
         state = STATE_SPELLINGS.get(_require(entry, "state", str, at))
         if state is None or figure not in FIGURES:
-            raise CorpusError(f"{at}: state must be 魯 or 薛 and figure 1 or 2")
+            raise CorpusError(_("{at}: state must be 魯 or 薛 and figure 1 or 2").format(at=at))
         printed = _require(entry, "printed", str, at)
         try:
             pattern = parse(printed, extra_glyphs=extra)
         except NotationError as exc:
-            hint = ""
+            message = _("{at}: bad notation: {error}").format(at=at, error=exc)
             if any(glyph_table.is_symbol_like(c) for c in printed):
-                hint = (
-                    "\nhint: a sign the transcription draws strokes with is recorded in the "
+                hint = _(
+                    "hint: a sign the transcription draws strokes with is recorded in the "
                     'file\'s [glyphs] table, e.g. "◍" = "□"'
                 )
-            raise CorpusError(f"{at}: bad notation: {exc}{hint}") from None
+                message = f"{message}\n{hint}"
+            raise CorpusError(message) from None
         notes = []
         for j, note in enumerate(_tables(entry, "notes", at), 1):
-            after = _require(note, "after", int, f"{at}, note #{j}")
+            here = _("{at}, note #{number}").format(at=at, number=j)
+            after = _require(note, "after", int, here)
             if not 0 <= after <= len(pattern):
                 raise CorpusError(
-                    f"{at}, note #{j}: 'after' is {after}, but the pattern has {len(pattern)} "
-                    "strokes"
+                    ngettext(
+                        "{where}: 'after' is {after}, but the pattern has {n} stroke",
+                        "{where}: 'after' is {after}, but the pattern has {n} strokes",
+                        len(pattern),
+                    ).format(where=here, after=after, n=len(pattern))
                 )
             line = note.get("line", 0)
             if not isinstance(line, int):
-                raise CorpusError(f"{at}, note #{j}: 'line' should be int, not {line!r}")
-            notes.append(PrintedNote(after, _require(note, "text", str, f"{at}, note #{j}"), line))
+                raise CorpusError(
+                    _("{where}: 'line' should be int, not {value!r}").format(where=here, value=line)
+                )
+            notes.append(PrintedNote(after, _require(note, "text", str, here), line))
         lines = str(entry.get("kanripo_lines") or entry.get("file_lines") or "")
         scores.append(
             Score(
@@ -196,11 +214,14 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         )
     counts = []
     for i, entry in enumerate(_tables(data, "count", where), 1):
-        at = f"{where}: [[count]] #{i}"
+        at = _("{where}: [[count]] #{number}").format(where=where, number=i)
         if entry.get("section") not in [s.value for s in Section]:
             raise CorpusError(
-                f"{at}: section must be {' or '.join(s.value for s in Section)}, not "
-                f"{entry.get('section')!r}"
+                _("{at}: section must be {names}, not {value!r}").format(
+                    at=at,
+                    names=_(" or ").join(s.value for s in Section),
+                    value=entry.get("section"),
+                )
             )
         counts.append(
             StatedCount(
@@ -234,7 +255,11 @@ def _glyphs(table: dict, where: str) -> tuple[tuple[str, str], ...]:
     for glyph, target in table.items():
         reason = glyph_table.mapping_refusal(glyph, target if isinstance(target, str) else "")
         if reason:
-            raise CorpusError(f"{where}: [glyphs] {glyph!r} = {target!r}: {reason}")
+            raise CorpusError(
+                _("{where}: [glyphs] {glyph!r} = {target!r}: {reason}").format(
+                    where=where, glyph=glyph, target=target, reason=reason
+                )
+            )
         out.append((glyph, target))
     return tuple(out)
 
@@ -246,18 +271,22 @@ def _date(table: dict | None, where: str) -> Dating | None:
     year, first, last = table.get("year"), table.get("from"), table.get("to")
     if (year is None) == (first is None or last is None) or (year is not None and (first or last)):
         raise CorpusError(
-            f"{where}: [date] must give either year = 1748 or from = 1736 and to = 1748, with "
-            f"basis; it has {sorted(table)}"
+            _(
+                "{where}: [date] must give either year = 1748 or from = 1736 and to = 1748, with "
+                "basis; it has {keys}"
+            ).format(where=where, keys=sorted(table))
         )
     if not table.get("basis"):
-        raise CorpusError(f"{where}: [date] needs its basis: what the date rests on")
+        raise CorpusError(
+            _("{where}: [date] needs its basis: what the date rests on").format(where=where)
+        )
     try:
         if year is not None:
             return Dating(year, year, table["basis"])
         assert first is not None and last is not None
         return Dating(first, last, table["basis"])
     except OptionError as exc:
-        raise CorpusError(f"{where}: [date]: {exc}") from None
+        raise CorpusError(_("{where}: [date]: {error}").format(where=where, error=exc)) from None
 
 
 @functools.cache
@@ -299,7 +328,9 @@ def add_folder() -> Path:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CorpusError(
-            f"cannot create the editions folder {str(folder)!r}: {exc.strerror or exc}"
+            _("cannot create the editions folder {path!r}: {reason}").format(
+                path=str(folder), reason=exc.strerror or exc
+            )
         ) from None
     return folder
 
@@ -349,22 +380,29 @@ def _user_editions(
     builtin = {e.id: e for e in builtin_editions()}
     found: dict[str, Edition] = {}
     skipped = []
-    for path, _, _ in files:
+    for path, _mtime, _size in files:
         names = {Path(path).stem.casefold()}
         try:
             edition = dataclasses.replace(load_edition(path, cite_by_path=False), user=True)
         except (CorpusError, ScoreNotFoundError, EncodingError, InputFileError) as exc:
-            reason = str(exc).splitlines()[0].removeprefix(f"{path}: ")
+            prefix = _("{where}: {reason}").format(where=path, reason="")
+            reason = str(exc).splitlines()[0].removeprefix(prefix)
             skipped.append(SkippedFile(path, reason, frozenset(names)))
             continue
         names.add(edition.id.casefold())
         clash = builtin.get(edition.id) or found.get(edition.id)
         if clash is not None:
-            reason = (
-                f"its edition id {edition.id!r} is taken by "
-                f"{'the built-in edition' if not clash.user else 'the edition'} in "
-                f"{clash.path!r}; give one of them another id"
-            )
+            if clash.user:
+                reason = _(
+                    "its edition id {ident!r} is taken by the edition in {path!r}; give one of "
+                    "them another id"
+                )
+            else:
+                reason = _(
+                    "its edition id {ident!r} is taken by the built-in edition in {path!r}; give "
+                    "one of them another id"
+                )
+            reason = reason.format(ident=edition.id, path=clash.path)
             skipped.append(SkippedFile(path, reason, frozenset(names)))
             continue
         found[edition.id] = edition
@@ -375,7 +413,7 @@ def user_editions() -> tuple[Edition, ...]:
     """The user's own editions (see user_folders), by id. A file that cannot be used (it does not
     load, or its id is taken by another edition) is left out, and the on_skipped callback told."""
     files = _user_files()
-    for path, _, _ in files:
+    for path, _mtime, _size in files:
         note_input(path)  # read once and cached, but an input of every command that uses it
     found, skipped = _user_editions(files)
     if _skipped_callback is not None:
@@ -402,11 +440,17 @@ def check_new_edition(edition: Edition, pool: Iterable[Edition] | None = None) -
     """A CorpusError if `edition`'s id is taken by an edition of `pool` (default: all)."""
     for other in editions() if pool is None else pool:
         if other.id == edition.id and other.path != edition.path:
-            kind = "the user's edition" if other.user else "the built-in edition"
-            raise CorpusError(
-                f"the edition id {edition.id!r} of {edition.path!r} is taken by {kind} in "
-                f"{other.path!r}; give one of them another id"
-            )
+            if other.user:
+                message = _(
+                    "the edition id {ident!r} of {path!r} is taken by the user's edition in "
+                    "{other!r}; give one of them another id"
+                )
+            else:
+                message = _(
+                    "the edition id {ident!r} of {path!r} is taken by the built-in edition in "
+                    "{other!r}; give one of them another id"
+                )
+            raise CorpusError(message.format(ident=edition.id, path=edition.path, other=other.path))
 
 
 def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
@@ -429,9 +473,23 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
         return load_edition(path)
     broken = skipped_user_file(name) if whole_corpus else None
     if broken is not None:
-        raise CorpusError(f"your edition file {broken.path!r} cannot be used: {broken.reason}")
+        raise CorpusError(
+            _("your edition file {path!r} cannot be used: {reason}").format(
+                path=broken.path, reason=broken.reason
+            )
+        )
     known = ", ".join(f"{e.id} ({e.name})" for e in pool)
-    raise ScoreNotFoundError(f"unknown edition {name!r}; the editions are: {known}")
+    names = [n for e in pool for n in (e.id, *e.aliases)]
+    close = difflib.get_close_matches(name.strip(), names, n=1)
+    if close:
+        raise ScoreNotFoundError(
+            _(
+                "unknown edition {name!r} (did you mean {suggestion!r}?); the editions are: {known}"
+            ).format(name=name, suggestion=close[0], known=known)
+        )
+    raise ScoreNotFoundError(
+        _("unknown edition {name!r}; the editions are: {known}").format(name=name, known=known)
+    )
 
 
 def scores(edition: Edition | None = None) -> tuple[Score, ...]:
@@ -442,10 +500,10 @@ def scores(edition: Edition | None = None) -> tuple[Score, ...]:
 
 def _name_help() -> str:
     names = ", ".join(f"{e.id} ({e.name})" for e in editions())
-    return (
+    return _(
         "scores are named lu or xue (also 魯/鲁, 薛/辥), optionally /2 for the second figure and "
-        f"@EDITION for another edition ({names}); or give notation such as '○□○半○□' or a file"
-    )
+        "@EDITION for another edition ({names}); or give notation such as '○□○半○□' or a file"
+    ).format(names=names)
 
 
 def resolve(name: str) -> Score:
@@ -456,7 +514,7 @@ def resolve(name: str) -> Score:
     """
     text = name.strip()
     if not text:
-        raise ScoreNotFoundError(f"empty score name; {_name_help()}")
+        raise ScoreNotFoundError(_("empty score name; {help}").format(help=_name_help()))
     named = split_name(text)
     if named is not None:
         return _from_corpus(*named)
@@ -470,12 +528,30 @@ def resolve(name: str) -> Score:
     path = Path(text)
     if _exists(path):
         if path.is_dir():
-            raise ScoreNotFoundError(f"{text!r} is a folder; give a score file, a name or notation")
+            raise ScoreNotFoundError(
+                _("{name!r} is a folder; give a score file, a name or notation").format(name=text)
+            )
         return _from_file(path)
     if notation_error is not None:
         # no such file: the error points at the bad character
         raise notation_error
-    raise ScoreNotFoundError(f"unknown score {name!r}; {_name_help()}")
+    suggestion = _close_name(text)
+    if suggestion is not None:
+        raise ScoreNotFoundError(
+            _("unknown score {name!r} (did you mean {suggestion!r}?); {help}").format(
+                name=name, suggestion=suggestion, help=_name_help()
+            )
+        )
+    raise ScoreNotFoundError(
+        _("unknown score {name!r}; {help}").format(name=name, help=_name_help())
+    )
+
+
+def _close_name(text: str) -> str | None:
+    """The corpus name a mistyped one most likely means (luu/2 → lu/2, xeu → xue), or None."""
+    head, rest = re.fullmatch(r"([^/@]*)(.*)", text, re.DOTALL).groups()  # type: ignore[union-attr]
+    close = difflib.get_close_matches(head.strip().casefold(), [s.slug for s in State], n=1)
+    return close[0] + rest if close else None
 
 
 def _exists(path: Path) -> bool:
@@ -498,7 +574,9 @@ def split_name(name: str) -> tuple[str, int, str | None] | None:
     figure_text = (match["figure"] or "1").strip()
     if figure_text not in ("1", "2"):
         raise ScoreNotFoundError(
-            f"unknown figure {figure_text!r} in {text!r}; the texts have figures 1 and 2"
+            _("unknown figure {figure!r} in {name!r}; the texts have figures 1 and 2").format(
+                figure=figure_text, name=text
+            )
         )
     return state, int(figure_text), match["edition"]
 
@@ -507,9 +585,11 @@ def _from_corpus(state: str, figure: int, edition_name: str | None) -> Score:
     edition = find_edition(edition_name or DEFAULT_EDITION)
     score = edition.score(state, figure)
     if score is None:
-        have = ", ".join(s.key for s in edition.scores) or "none"
+        have = ", ".join(s.key for s in edition.scores) or _("none")
         raise ScoreNotFoundError(
-            f"{edition.name} has no figure {figure} for {state}; it has: {have}"
+            _("{edition} has no figure {figure} for {state}; it has: {have}").format(
+                edition=edition.name, figure=figure, state=state, have=have
+            )
         )
     return score
 
@@ -518,26 +598,38 @@ def _from_file(path: Path) -> Score:
     if path.suffix == ".toml":
         edition = load_edition(path)
         if not edition.scores:
-            raise ScoreNotFoundError(f"score file {str(path)!r} holds no [[score]] entries")
+            raise ScoreNotFoundError(
+                _("score file {path!r} holds no [[score]] entries").format(path=str(path))
+            )
         return edition.scores[0]
     data = read_input(path, "notation file")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise EncodingError(
-            f"{str(path)!r} is not UTF-8 text; save it as UTF-8 or use 'drumscore extract'"
+            _("{path!r} is not UTF-8 text; save it as UTF-8 or use 'drumscore extract'").format(
+                path=str(path)
+            )
         ) from None
     try:
         pattern = parse(text)
     except NotationError as exc:
         if _PASSAGE.search(text):
             raise NotationError(
-                f"{path} is not notation: this looks like a passage of an edition (labels such "
-                "as 魯鼓, markup, notes or commentary beside the strokes)",
-                hint=f"hint: use 'drumscore extract {path}' to find the scores in it.",
+                _(
+                    "{path} is not notation: this looks like a passage of an edition (labels such "
+                    "as 魯鼓, markup, notes or commentary beside the strokes)"
+                ).format(path=path),
+                hint=_("hint: use 'drumscore extract {path}' to find the scores in it.").format(
+                    path=path
+                ),
             ) from None
         raise NotationError(
-            f"{path}: {exc.reason}", text=exc.text, line=exc.line, column=exc.column, hint=exc.hint
+            _("{where}: {reason}").format(where=path, reason=exc.reason),
+            text=exc.text,
+            line=exc.line,
+            column=exc.column,
+            hint=exc.hint,
         ) from None
     return Score(pattern, printed=text)
 

@@ -133,7 +133,8 @@ class MissingDependencyError(DrumscoreError, ImportError):
     def __init__(self, needed: str, install: str = "", *, option: str | None = None) -> None:
         self.needed = needed
         self.install = install
-        super().__init__(f"{needed}: {install}" if install else needed, option=option)
+        message = _("{needed}: {install}").format(needed=needed, install=install)
+        super().__init__(message if install else needed, option=option)
 
 
 def require(
@@ -147,16 +148,22 @@ def require(
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        why = needed or f"this needs the Python package {module.split('.')[0]}"
+        why = needed or _("this needs the Python package {package}").format(
+            package=module.split(".")[0]
+        )
         raise MissingDependencyError(
-            f"{why} ({exc})", install_line(extra, debian), option=option
+            _("{why} ({error})").format(why=why, error=exc),
+            install_line(extra, debian),
+            option=option,
         ) from None
 
 
 def install_line(extra: str, debian: str = "") -> str:
     """How to install one of drumscore's optional extras (and the Debian package it needs)."""
     line = f"pip install 'drumscore[{extra}]'"
-    return f"{line} and, on Debian, apt install {debian}" if debian else line
+    if not debian:
+        return line
+    return _("{command} and, on Debian, apt install {package}").format(command=line, package=debian)
 
 
 class ProgrammeError(DrumscoreError, ValueError):

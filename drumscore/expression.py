@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from drumscore.errors import OptionError
+from drumscore.i18n import N_, _
 from drumscore.model import Drum
 from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown
 
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 #: Largest --humanize, in milliseconds; it is also held under a quarter of the interval.
 MAX_HUMANIZE_MS = 50.0
+#: What humanize takes, for its errors (MAX_HUMANIZE_MS written out).
+HUMANIZE_EXAMPLE = N_("milliseconds from 0 to 50, such as 8")
 #: Humanizing varies each velocity by up to this fraction of itself.
 VELOCITY_SPREAD = 0.1
 
@@ -39,12 +42,22 @@ def drum_pair(
 ) -> tuple[int, int]:
     """Two whole numbers written 'PI,GU' (鼙 first, then 鼓), each from `low` to `high`.
 
-    `option` names the parameter in the error; `what` says what the numbers are ("MIDI notes").
+    `option` names the parameter in the error; `what` says what the numbers are ("MIDI notes",
+    marked for the catalogs with N_ where it is written).
     """
+    things = _(what)
     if len(str(text)) > 2 * MAX_NUMBER_LENGTH:
         raise OptionError(
-            f"{option} {shown(str(text))} is {len(str(text)):,} characters long; it takes two "
-            f"{what}, 鼙 then 鼓, such as {example!r}",
+            _(
+                "{option} {value} is {length:,} characters long; it takes two {what}, 鼙 then 鼓, "
+                "such as {example!r}"
+            ).format(
+                option=option,
+                value=shown(str(text)),
+                length=len(str(text)),
+                what=things,
+                example=example,
+            ),
             option=option,
         )
     parts = [p.strip() for p in str(text).split(",")]
@@ -52,13 +65,17 @@ def drum_pair(
         pi, gu = (int(p) for p in parts)
     except ValueError:
         raise OptionError(
-            f"{option} takes two {what}, 鼙 then 鼓, such as {example!r}; got {text!r}",
+            _("{option} takes two {what}, 鼙 then 鼓, such as {example!r}; got {value!r}").format(
+                option=option, what=things, example=example, value=text
+            ),
             option=option,
         ) from None
     for n in (pi, gu):
         if not low <= n <= high:
             raise OptionError(
-                f"{option} {text!r}: {n} is outside {low}-{high}, the range of {what}",
+                _(
+                    "{option} {value!r}: {number} is outside {low}-{high}, the range of {what}"
+                ).format(option=option, value=text, number=n, low=low, high=high, what=things),
                 option=option,
             )
     return pi, gu
@@ -97,8 +114,10 @@ class Expression:
         limit = min(MAX_HUMANIZE_MS, float(interval) * 1000 / 4)
         if self.humanize_ms > limit:
             raise OptionError(
-                f"humanize {self.humanize_ms:g} ms is too much at {float(interval):g} s between "
-                f"strokes; use at most {limit:g} ms",
+                _(
+                    "humanize {amount:g} ms is too much at {interval:g} s between strokes; use at "
+                    "most {limit:g} ms"
+                ).format(amount=self.humanize_ms, interval=float(interval), limit=limit),
                 option="humanize",
             )
         return self
@@ -136,30 +155,33 @@ class Expression:
         pi = gu = None
         if seed is not None and len(str(seed)) > MAX_NUMBER_LENGTH:
             raise OptionError(
-                f"seed {shown(str(seed))} is {len(str(seed)):,} characters long; a number is at "
-                f"most {MAX_NUMBER_LENGTH}",
+                _("seed {value} is {length:,} characters long; a number is at most {limit}").format(
+                    value=shown(str(seed)), length=len(str(seed)), limit=MAX_NUMBER_LENGTH
+                ),
                 option="seed",
             )
         if velocity is not None:
             pi, gu = drum_pair(
-                velocity, option="velocity", what="MIDI velocities", example="72,112", low=1
+                velocity, option="velocity", what=N_("MIDI velocities"), example="72,112", low=1
             )
         ms = 0.0
         if humanize is not None:
-            example = f"milliseconds from 0 to {MAX_HUMANIZE_MS:g}, such as 8"
             amount: float | Fraction
             if isinstance(humanize, str):
-                amount = number_text(humanize, "humanize", example, OptionError)
+                amount = number_text(humanize, "humanize", HUMANIZE_EXAMPLE, OptionError)
             else:
                 amount = humanize
             ms = float(amount) if 0 <= amount <= MAX_HUMANIZE_MS else float("nan")
             if not 0 <= ms <= MAX_HUMANIZE_MS:
                 raise OptionError(
-                    f"humanize takes {example}; not {shown(str(humanize))}", option="humanize"
+                    _("humanize takes {example}; not {value}").format(
+                        example=_(HUMANIZE_EXAMPLE), value=shown(str(humanize))
+                    ),
+                    option="humanize",
                 )
         if seed is not None and ms == 0:
             raise OptionError(
-                "seed only matters with a humanize amount; give humanize too, 8 ms say",
+                _("seed only matters with a humanize amount; give humanize too, 8 ms say"),
                 option="seed",
             )
         return cls(pi, gu, ms, _seed(seed))
@@ -174,5 +196,8 @@ def _seed(value: str | int | None) -> int:
     except ValueError:
         seed = -1
     if seed < 0:
-        raise OptionError(f"seed takes a whole number of 0 or more, not {value!r}", option="seed")
+        raise OptionError(
+            _("seed takes a whole number of 0 or more, not {value!r}").format(value=value),
+            option="seed",
+        )
     return seed

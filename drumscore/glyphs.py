@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
+from drumscore.i18n import _
 from drumscore.model import STATE_SPELLINGS
 
 CIRCLE = "○"  # U+25CB WHITE CIRCLE: 鼙, the small drum
@@ -74,17 +75,25 @@ def mapping_refusal(glyph: str, target: str) -> str:
     or □ only. The one rule for extracting with a mapping and for edition files that record one.
     """
     if len(glyph) != 1 or len(target) != 1:
-        return "a mapping is one character, then = and the stroke it stands for (X=○ or X=□)"
+        return _("a mapping is one character, then = and the stroke it stands for (X=○ or X=□)")
     if target not in GLYPH_TARGETS:
-        return f"a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r}; write X=○ or X=□"
+        return _(
+            "a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r}; write X=○ or X=□"
+        ).format(target=target)
     if glyph in CANONICAL:
-        return f"{glyph!r} is notation already, read as {CANONICAL[glyph]}"
+        return _("{glyph!r} is notation already, read as {stroke}").format(
+            glyph=glyph, stroke=CANONICAL[glyph]
+        )
     if glyph in LABEL_CHARS:
-        return f"{glyph!r} belongs to the labels 魯鼓 and 薛鼓, it is not a stroke"
+        return _("{glyph!r} belongs to the labels 魯鼓 and 薛鼓, it is not a stroke").format(
+            glyph=glyph
+        )
     if glyph in MARKUP_CHARS:
-        return f"{glyph!r} is markup in a passage (notes, line ends, tags), not a stroke"
+        return _("{glyph!r} is markup in a passage (notes, line ends, tags), not a stroke").format(
+            glyph=glyph
+        )
     if glyph.isspace():
-        return f"{glyph!r} is a space, which is ignored between strokes"
+        return _("{glyph!r} is a space, which is ignored between strokes").format(glyph=glyph)
     return ""
 
 
@@ -124,17 +133,23 @@ def symbol_hint(ch: str) -> str:
     if ch in CONFUSABLES:
         target = CONFUSABLES[ch]
         drum = "鼙" if target == CIRCLE else "鼓"
-        return (
-            f"hint: {ch!r} looks like {target} but is {unicodedata.name(ch, 'another character')}; "
-            f"write {target} (U+{ord(target):04X}) for a stroke on {drum}."
+        return _(
+            "hint: {char!r} looks like {target} but is {name}; "
+            "write {target} (U+{code:04X}) for a stroke on {drum}."
+        ).format(
+            char=ch,
+            target=target,
+            name=unicodedata.name(ch, _("another character")),
+            code=ord(target),
+            drum=drum,
         )
     name = unicodedata.name(ch, "")
     if "BLACK" in name or "FILLED" in name:
-        return (
-            f"hint: {ch!r} is a filled shape; the scores use only the open ○ (鼙) and □ (鼓). "
+        return _(
+            "hint: {char!r} is a filled shape; the scores use only the open ○ (鼙) and □ (鼓). "
             "Replace it with ○ or □ if that is what the text means."
-        )
-    return (
-        f"hint: if {ch!r} stands for a drum stroke in your text, replace it with ○ (鼙) or □ (鼓)"
+        ).format(char=ch)
+    return _(
+        "hint: if {char!r} stands for a drum stroke in your text, replace it with ○ (鼙) or □ (鼓)"
         " (or map it with a glyph mapping when extracting a passage)."
-    )
+    ).format(char=ch)

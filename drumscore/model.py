@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from drumscore.errors import OptionError
+from drumscore.i18n import N_, _
 
 
 class Drum(enum.Enum):
@@ -32,7 +33,10 @@ class Drum(enum.Enum):
             if key in (drum.value, drum.pinyin, drum.symbol):
                 return drum
         raise OptionError(
-            f"{option} {str(text)[:40]!r} is no drum; write 鼙 (pi, ○) or 鼓 (gu, □)", option=option
+            _("{option} {value!r} is no drum; write 鼙 (pi, ○) or 鼓 (gu, □)").format(
+                option=option, value=str(text)[:40]
+            ),
+            option=option,
         )
 
 
@@ -58,8 +62,9 @@ class State(enum.StrEnum):
         state = STATE_SPELLINGS.get(str(text).strip().casefold())
         if state is None:
             raise OptionError(
-                f"state {text!r} is neither 魯 (lu) nor 薛 (xue); write one of "
-                f"{', '.join(STATE_SPELLINGS)}",
+                _("state {value!r} is neither 魯 (lu) nor 薛 (xue); write one of {names}").format(
+                    value=text, names=", ".join(STATE_SPELLINGS)
+                ),
                 option="state",
             )
         return state
@@ -95,7 +100,11 @@ class Section(enum.Enum):
         found = SECTION_SPELLINGS.get(value)
         if found is None:
             names = ", ".join(repr(s.value) for s in cls)
-            raise OptionError(f"unknown section {value!r}; choose one of {names}")
+            raise OptionError(
+                _("unknown section {value!r}; choose one of {names}").format(
+                    value=value, names=names
+                )
+            )
         return found
 
     @classmethod
@@ -110,8 +119,8 @@ class Section(enum.Enum):
 
     @property
     def span(self) -> str:
-        """Where its strokes stand: after 半, the whole, before 半."""
-        return SECTION_TABLE[self].span
+        """Where its strokes stand, in the reader's language: after 半, the whole, before 半."""
+        return _(SECTION_TABLE[self].span)
 
     @property
     def label(self) -> str:
@@ -125,15 +134,30 @@ class Section(enum.Enum):
 
     @property
     def description(self) -> str:
-        """Its characters and its strokes, such as 投壺 (the strokes after 半)."""
+        """Its characters and its strokes in the reader's language, such as 投壺 (the strokes
+        after 半)."""
+        strokes = _(SECTION_TABLE[self].strokes)
+        if not self.rite:
+            return strokes
+        return _("{rite} ({strokes})").format(rite=self.rite, strokes=strokes)
+
+    @property
+    def fixed_description(self) -> str:
+        """The description in English whatever the reader's language, for what a file records
+        (a title in its metadata), so that a render is the same file in every language."""
         strokes = SECTION_TABLE[self].strokes
         return f"{self.rite} ({strokes})" if self.rite else strokes
 
     @property
     def help(self) -> str:
-        """What the section option's help says of it: touhu: 投壺, the strokes after 半."""
-        rite = f"{self.rite}, " if self.rite else ""
-        return f"{self.value}: {rite}{SECTION_TABLE[self].strokes}"
+        """What the section option's help says of it, in the reader's language: touhu: 投壺, the
+        strokes after 半."""
+        strokes = _(SECTION_TABLE[self].strokes)
+        if not self.rite:
+            return _("{name}: {strokes}").format(name=self.value, strokes=strokes)
+        return _("{name}: {rite}, {strokes}").format(
+            name=self.value, rite=self.rite, strokes=strokes
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +171,14 @@ class SectionNames:
     spellings: tuple[str, ...] = ()
 
 
-#: The one table of the sections' names, in characters and words (取半以下為投壺禮，盡用之為射禮).
+#: The one table of the sections' names, in characters and words (取半以下為投壺禮，盡用之為射禮);
+#: the words are in English, marked for the catalogs and translated where they are shown.
 SECTION_TABLE: dict[Section, SectionNames] = {
-    Section.TOUHU: SectionNames("投壺", "the strokes after 半", "after 半", ("投壺", "投壶")),
-    Section.SHE: SectionNames("射", "the whole pattern", "the whole", ("射", "all")),
-    Section.HEAD: SectionNames("", "the strokes before 半", "before 半"),
+    Section.TOUHU: SectionNames(
+        "投壺", N_("the strokes after 半"), N_("after 半"), ("投壺", "投壶")
+    ),
+    Section.SHE: SectionNames("射", N_("the whole pattern"), N_("the whole"), ("射", "all")),
+    Section.HEAD: SectionNames("", N_("the strokes before 半"), N_("before 半")),
 }
 #: Every name a section is read by, its own included (made from the table).
 SECTION_SPELLINGS: dict[str, Section] = {
@@ -219,8 +246,10 @@ class Pattern:
             return self.strokes
         if self.half is None:
             raise OptionError(
-                f"this pattern has no 半 mark, so it has no {section.value!r} section; "
-                "use the section she (the whole pattern)",
+                _(
+                    "this pattern has no 半 mark, so it has no {name!r} section; "
+                    "use the section she (the whole pattern)"
+                ).format(name=section.value),
                 option="section",
             )
         if section is Section.TOUHU:
@@ -349,8 +378,9 @@ class Dating:
     def __post_init__(self) -> None:
         if self.latest < self.earliest:
             raise OptionError(
-                f"date {self.earliest}-{self.latest} ends before it begins; write the earlier "
-                "year first",
+                _("date {first}-{last} ends before it begins; write the earlier year first").format(
+                    first=self.earliest, last=self.latest
+                ),
                 option="date",
             )
 
@@ -367,7 +397,9 @@ class Dating:
         match = re.fullmatch(r"\s*(-?\d{1,4})\s*(?:[-–]\s*(-?\d{1,4}))?\s*", str(text))
         if match is None:
             raise OptionError(
-                f"date {text!r} is not a year or a range of years; write e.g. 1748 or 1736-1748",
+                _(
+                    "date {value!r} is not a year or a range of years; write e.g. 1748 or 1736-1748"
+                ).format(value=text),
                 option="date",
             )
         first = int(match[1])

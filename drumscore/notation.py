@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from drumscore import glyphs
 from drumscore.display import char_name
 from drumscore.errors import NotationError
+from drumscore.i18n import _
 from drumscore.model import Drum, Pattern, Position, Stroke
 
 #: Longer input is refused before it is scanned; the longest printed pattern has 31 strokes.
@@ -52,14 +53,16 @@ def tokenize(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Ite
 
 def _unknown_character(text: str, ch: str, line: int, column: int) -> NotationError:
     if "\ud800" <= ch <= "\udfff":
-        reason = f"unpaired surrogate {ch!r} (U+{ord(ch):04X}) is not a character"
-        hint = "hint: the text was decoded wrongly; read the file as UTF-8."
+        reason = _("unpaired surrogate {char!r} (U+{code:04X}) is not a character").format(
+            char=ch, code=ord(ch)
+        )
+        hint = _("hint: the text was decoded wrongly; read the file as UTF-8.")
     else:
-        reason = f"unexpected character {char_name(ch)}"
+        reason = _("unexpected character {char}").format(char=char_name(ch))
         if glyphs.is_symbol_like(ch) or ch in glyphs.CONFUSABLES:
             hint = glyphs.symbol_hint(ch)
         else:
-            hint = (
+            hint = _(
                 "hint: notation is ○ (鼙), □ (鼓) and 半; spaces are ignored. "
                 "Labels such as 魯鼓 and commentary belong outside the pattern."
             )
@@ -73,11 +76,13 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
     boundary (at most once). Whitespace, ASCII or full-width, is ignored.
     """
     if not isinstance(text, str):
-        raise NotationError(f"notation must be text, not {type(text).__name__}")
+        raise NotationError(_("notation must be text, not {kind}").format(kind=type(text).__name__))
     if len(text) > MAX_TEXT_LENGTH:
         raise NotationError(
-            f"notation is {len(text):,} characters long; at most {MAX_TEXT_LENGTH:,} are accepted "
-            "(the longest printed pattern has 31 strokes)"
+            _(
+                "notation is {length:,} characters long; at most {limit:,} are accepted "
+                "(the longest printed pattern has 31 strokes)"
+            ).format(length=len(text), limit=MAX_TEXT_LENGTH)
         )
     strokes: list[Stroke] = []
     half: int | None = None
@@ -86,38 +91,41 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
         if token.kind == glyphs.HALF:
             if half_pos is not None:
                 raise NotationError(
-                    f"a second 半 mark (the first is at line {half_pos.line}, "
-                    f"column {half_pos.column})",
+                    _("a second 半 mark (the first is at line {line}, column {column})").format(
+                        line=half_pos.line, column=half_pos.column
+                    ),
                     text=text,
                     line=token.pos.line,
                     column=token.pos.column,
-                    hint="hint: a pattern is divided once; remove one of the 半 marks.",
+                    hint=_("hint: a pattern is divided once; remove one of the 半 marks."),
                 )
             half, half_pos = len(strokes), token.pos
             continue
         if len(strokes) == MAX_STROKES:
             raise NotationError(
-                f"the pattern has more than {MAX_STROKES:,} strokes, the limit for a pattern "
-                "(the longest printed one has 31)",
+                _(
+                    "the pattern has more than {limit:,} strokes, the limit for a pattern "
+                    "(the longest printed one has 31)"
+                ).format(limit=MAX_STROKES),
                 text=text,
                 line=token.pos.line,
                 column=token.pos.column,
-                hint="hint: for a longer render, repeat the pattern rather than writing it out.",
+                hint=_("hint: for a longer render, repeat the pattern rather than writing it out."),
             )
         drum = Drum.PI if token.kind == glyphs.CIRCLE else Drum.GU
         strokes.append(Stroke(drum, len(strokes), token.pos))
     if not strokes:
         if half_pos is not None:
             raise NotationError(
-                "the pattern is only a 半 mark and has no strokes",
+                _("the pattern is only a 半 mark and has no strokes"),
                 text=text,
                 line=half_pos.line,
                 column=half_pos.column,
-                hint="hint: write strokes as ○ (鼙) and □ (鼓), e.g. '○□○半○□'.",
+                hint=_("hint: write strokes as ○ (鼙) and □ (鼓), e.g. '○□○半○□'."),
             )
         raise NotationError(
-            "empty pattern: no ○ or □ found",
-            hint="hint: write strokes as ○ (鼙) and □ (鼓), e.g. '○□○半○□'.",
+            _("empty pattern: no ○ or □ found"),
+            hint=_("hint: write strokes as ○ (鼙) and □ (鼓), e.g. '○□○半○□'."),
         )
     return Pattern(strokes=tuple(strokes), half=half, half_pos=half_pos, text=text)
 

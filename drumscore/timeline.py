@@ -12,6 +12,7 @@ from fractions import Fraction
 from drumscore.duration import MAX_SECONDS
 from drumscore.errors import OptionError
 from drumscore.expression import Expression
+from drumscore.i18n import _
 from drumscore.model import Score, Section, Stroke
 from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown
 
@@ -98,9 +99,10 @@ class Timeline:
 
     @property
     def heading(self) -> str:
-        """The description with the section's long name, such as 射 (the whole pattern)."""
+        """The description with the section's long name, such as 射 (the whole pattern): a file's
+        title, the same in every language as the rest of what a file records."""
         return self._with_repeats(
-            f"{self.score.title} · {self.section.description}{self._span_text}"
+            f"{self.score.title} · {self.section.fixed_description}{self._span_text}"
         )
 
     @property
@@ -131,11 +133,17 @@ def arrange(
     section = Section.parse(section or Section.SHE)
     strokes = score.pattern.section(section)  # raises if the pattern has no such section
     if not strokes:
-        side = "before" if section is Section.HEAD else "after"
-        raise OptionError(
-            f"the {section.value!r} section of {score.pattern.notation!r} is empty: no stroke "
-            f"stands {side} 半; choose another section"
-        )
+        if section is Section.HEAD:
+            message = _(
+                "the {name!r} section of {notation!r} is empty: no stroke stands before 半; "
+                "choose another section"
+            )
+        else:
+            message = _(
+                "the {name!r} section of {notation!r} is empty: no stroke stands after 半; "
+                "choose another section"
+            )
+        raise OptionError(message.format(name=section.value, notation=score.pattern.notation))
     span = None
     if strokes_range is not None:
         span = parse_span(strokes_range, len(strokes))
@@ -149,7 +157,9 @@ def arrange(
         isinstance(repeats, bool) or not isinstance(repeats, int) or not 1 <= repeats <= MAX_REPEAT
     ):
         raise OptionError(
-            f"repeats must be a whole number from 1 to {MAX_REPEAT}, not {repeats!r}",
+            _("repeats must be a whole number from 1 to {limit}, not {value!r}").format(
+                limit=MAX_REPEAT, value=repeats
+            ),
             option="repeats",
         )
     check_length(len(strokes) * repeats * tempo.interval)
@@ -164,14 +174,18 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
         parts = parts * 2
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
         raise OptionError(
-            f"strokes takes a range of strokes numbered from 1, such as 5-12; not {shown(raw)}",
+            _("strokes takes a range of strokes numbered from 1, such as 5-12; not {value}").format(
+                value=shown(raw)
+            ),
             option="strokes",
         )
     first, last = (int(p) for p in parts)
     if not 1 <= first <= last <= count:
         raise OptionError(
-            f"strokes {raw!r} is outside the section's strokes, 1 to {count}; give A-B with "
-            f"1 <= A <= B <= {count}",
+            _(
+                "strokes {value!r} is outside the section's strokes, 1 to {count}; give A-B with "
+                "1 <= A <= B <= {count}"
+            ).format(value=raw, count=count),
             option="strokes",
         )
     return first - 1, last
@@ -183,9 +197,10 @@ def check_length(seconds: Fraction, what: str = "") -> None:
     pauses and files together (README, "Limits")."""
     if seconds > MAX_SECONDS:
         raise OptionError(
-            f"the render would last {_clock(seconds)}{what}, over the limit of "
-            f"{MAX_SECONDS // 3600} hours for any render; repeat it fewer times, play it "
-            "faster, or render in parts"
+            _(
+                "the render would last {length}{what}, over the limit of {hours} hours for any "
+                "render; repeat it fewer times, play it faster, or render in parts"
+            ).format(length=_clock(seconds), what=what, hours=MAX_SECONDS // 3600)
         )
 
 
@@ -194,5 +209,9 @@ def _clock(seconds: Fraction) -> str:
     whole = int(seconds + Fraction(1, 2))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{hours:,} h"] + [f"{n} {u}" for n, u in ((minutes, "min"), (secs, "s")) if n]
+    parts = [_("{hours:,} h").format(hours=hours)]
+    if minutes:
+        parts.append(_("{minutes} min").format(minutes=minutes))
+    if secs:
+        parts.append(_("{seconds} s").format(seconds=secs))
     return " ".join(parts)

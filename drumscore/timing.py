@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from drumscore.errors import DrumscoreError, TempoError
+from drumscore.i18n import N_, _
 
 #: The default: one stroke a second (see README, "Tempo").
 DEFAULT_BPM = Fraction(60)
@@ -40,15 +41,21 @@ def number_text(
     text = text.strip()
     if len(text) > MAX_NUMBER_LENGTH:
         raise error(
-            f"{what} {shown(text)} is {len(text):,} characters long; a number is at most "
-            f"{MAX_NUMBER_LENGTH}, such as {example}",
+            _(
+                "{option} {value} is {length:,} characters long; a number is at most {limit}, "
+                "such as {example}"
+            ).format(
+                option=what,
+                value=shown(text),
+                length=len(text),
+                limit=MAX_NUMBER_LENGTH,
+                example=_(example),
+            ),
             option=what,
         )
     match = _NUMBER.fullmatch(text)
     if not match:
-        raise error(
-            f"{what} must be a positive number such as {example}, not {text!r}", option=what
-        )
+        raise _not_positive(error, what, example, text)
     exponent = match["exponent"]
     if exponent is not None and abs(int(exponent)) > 999:
         mantissa = Fraction(match["mantissa"])
@@ -58,9 +65,18 @@ def number_text(
     try:
         return Fraction(text)
     except ZeroDivisionError:
-        raise error(
-            f"{what} must be a positive number such as {example}, not {text!r}", option=what
-        ) from None
+        raise _not_positive(error, what, example, text) from None
+
+
+def _not_positive(
+    error: type[DrumscoreError], what: str, example: str, value: object
+) -> DrumscoreError:
+    return error(
+        _("{option} must be a positive number such as {example}, not {value!r}").format(
+            option=what, example=_(example), value=value
+        ),
+        option=what,
+    )
 
 
 def _to_fraction(value: str | float | int | Fraction, what: str, example: str) -> Fraction:
@@ -70,15 +86,19 @@ def _to_fraction(value: str | float | int | Fraction, what: str, example: str) -
     if isinstance(value, str):
         return number_text(value, what, example)
     if isinstance(value, bool):
-        raise TempoError(f"{what} must be a number, not {value!r}", option=what)
+        raise TempoError(
+            _("{option} must be a number, not {value!r}").format(option=what, value=value),
+            option=what,
+        )
     if isinstance(value, float) and not math.isfinite(value):
-        raise TempoError(f"{what} must be a finite number, not {value!r}", option=what)
+        raise TempoError(
+            _("{option} must be a finite number, not {value!r}").format(option=what, value=value),
+            option=what,
+        )
     try:
         result = Fraction(value.strip() if isinstance(value, str) else value)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-        raise TempoError(
-            f"{what} must be a positive number such as {example}, not {value!r}", option=what
-        ) from None
+        raise _not_positive(TempoError, what, example, value) from None
     return result
 
 
@@ -90,23 +110,27 @@ class Tempo:
 
     @classmethod
     def from_bpm(cls, bpm: str | float | Fraction) -> Tempo:
-        value = _to_fraction(bpm, "bpm", "60 or 96.5")
+        value = _to_fraction(bpm, "bpm", N_("60 or 96.5"))
         if not MIN_BPM <= value <= MAX_BPM:
             raise TempoError(
-                f"bpm {bpm!r} is out of range; use {MIN_BPM} to {MAX_BPM} strokes per minute "
-                f"(the default is {DEFAULT_BPM})",
+                _(
+                    "bpm {value!r} is out of range; use {low} to {high} strokes per minute "
+                    "(the default is {default})"
+                ).format(value=bpm, low=MIN_BPM, high=MAX_BPM, default=DEFAULT_BPM),
                 option="bpm",
             )
         return cls(Fraction(60) / value)
 
     @classmethod
     def from_interval(cls, seconds: str | float | Fraction) -> Tempo:
-        value = _to_fraction(seconds, "interval", "1 or 0.75")
+        value = _to_fraction(seconds, "interval", N_("1 or 0.75"))
         lo, hi = Fraction(60) / MAX_BPM, Fraction(60) / MIN_BPM
         if not lo <= value <= hi:
             raise TempoError(
-                f"interval {seconds!r} is out of range; use {float(lo):g} to {float(hi):g} "
-                "seconds between strokes",
+                _(
+                    "interval {value!r} is out of range; use {low:g} to {high:g} seconds between "
+                    "strokes"
+                ).format(value=seconds, low=float(lo), high=float(hi)),
                 option="interval",
             )
         return cls(value)
@@ -119,7 +143,7 @@ class Tempo:
     ) -> Tempo:
         """The tempo from bpm or interval (not both); the default when neither is given."""
         if bpm is not None and interval is not None:
-            raise TempoError("give bpm or interval, not both")
+            raise TempoError(_("give bpm or interval, not both"))
         if interval is not None:
             return cls.from_interval(interval)
         return cls.from_bpm(DEFAULT_BPM if bpm is None else bpm)

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from drumscore.errors import OptionError
 from drumscore.expression import default_velocity
+from drumscore.i18n import N_, _, ngettext
 from drumscore.model import Drum, Section
 from drumscore.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.timing import MAX_BPM, MAX_NUMBER_LENGTH, MIN_BPM, Tempo, number_text, shown
@@ -52,8 +53,10 @@ def check_count_in(value: object) -> int:
         count = -1
     if not 0 <= count <= MAX_COUNT_IN:
         raise OptionError(
-            f"count_in takes a whole number of strokes from 0 to {MAX_COUNT_IN}, such as 4; "
-            f"not {value!r}",
+            _(
+                "count_in takes a whole number of strokes from 0 to {limit}, such as 4; "
+                "not {value!r}"
+            ).format(limit=MAX_COUNT_IN, value=value),
             option="count_in",
         )
     return count
@@ -74,28 +77,49 @@ class Ramp:
         """START:STOP:STEP[:EVERY], such as 40:60:5 (40, 45, … 60 strokes a minute, a pass each)."""
         raw = str(text).strip()
         parts = raw.split(":") if len(raw) <= 4 * MAX_NUMBER_LENGTH else []
-        example = "START:STOP:STEP[:EVERY] in strokes a minute, such as 40:60:5"
+        example = RAMP_EXAMPLE
         if len(parts) not in (3, 4):
-            raise OptionError(f"ramp takes {example}; not {shown(raw)}", option="ramp")
+            raise OptionError(
+                _("ramp takes {example}; not {value}").format(example=_(example), value=shown(raw)),
+                option="ramp",
+            )
         start, stop, step = (number_text(part, "ramp", example, OptionError) for part in parts[:3])
         for bpm in (start, stop):
             if not MIN_BPM <= bpm <= MAX_BPM:
                 raise OptionError(
-                    f"ramp {raw!r}: {float(bpm):g} strokes a minute is out of range; START and "
-                    f"STOP are from {MIN_BPM} to {MAX_BPM}",
+                    _(
+                        "ramp {value!r}: {bpm:g} strokes a minute is out of range; START and "
+                        "STOP are from {low} to {high}"
+                    ).format(value=raw, bpm=float(bpm), low=MIN_BPM, high=MAX_BPM),
                     option="ramp",
                 )
         every = parts[3].strip() if len(parts) == 4 else "1"
         if not every.isdigit() or int(every) < 1:
             raise OptionError(
-                f"ramp {raw!r}: EVERY is a whole number of passes from 1, not {every!r}",
+                _("ramp {value!r}: EVERY is a whole number of passes from 1, not {every!r}").format(
+                    value=raw, every=every
+                ),
                 option="ramp",
             )
         if step == 0 or (stop - start) * step < 0:
+            if stop >= start:
+                message = _(
+                    "ramp {value!r}: the step must go from {start:g} towards {stop:g}; give a "
+                    "positive step, such as {example}"
+                )
+            else:
+                message = _(
+                    "ramp {value!r}: the step must go from {start:g} towards {stop:g}; give a "
+                    "negative step, such as {example}"
+                )
+            sign = "" if stop >= start else "-"
             raise OptionError(
-                f"ramp {raw!r}: the step must go from {float(start):g} towards "
-                f"{float(stop):g}; give a {'positive' if stop >= start else 'negative'} step, "
-                f"such as {float(start):g}:{float(stop):g}:{'' if stop >= start else '-'}5",
+                message.format(
+                    value=raw,
+                    start=float(start),
+                    stop=float(stop),
+                    example=f"{float(start):g}:{float(stop):g}:{sign}5",
+                ),
                 option="ramp",
             )
         return cls(Fraction(start), Fraction(stop), Fraction(step), int(every))
@@ -118,6 +142,8 @@ class Ramp:
         return f"{float(self.start):g}:{float(self.stop):g}:{float(self.step):g}{every}"
 
 
+#: What ramp takes, for its errors.
+RAMP_EXAMPLE = N_("START:STOP:STEP[:EVERY] in strokes a minute, such as 40:60:5")
 #: A click's velocity unless another is chosen (the count strokes' is COUNT_VELOCITY).
 CLICK_VELOCITY = 80
 #: The most clicks a stroke may be divided into.
@@ -151,7 +177,9 @@ class Practice:
         for option, value, low, high in checks:
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise OptionError(
-                    f"{option} takes a whole number from {low} to {high}, not {value!r}",
+                    _("{option} takes a whole number from {low} to {high}, not {value!r}").format(
+                        option=option, low=low, high=high, value=value
+                    ),
                     option=option,
                 )
 
@@ -166,19 +194,23 @@ class Practice:
 
     @property
     def parameters(self) -> str:
-        """The options that give it, such as "click 2, ramp 40:60:5"."""
+        """What it asks for, in the reader's language, such as "click 2 at 80, ramp 40:60:5"."""
         words = []
         if self.clicks:
-            words.append(f"click {self.clicks} at {self.click_velocity}")
+            words.append(
+                _("click {clicks} at {velocity}").format(
+                    clicks=self.clicks, velocity=self.click_velocity
+                )
+            )
         if self.count_each:
-            words.append("count-in every pass")
+            words.append(_("count-in every pass"))
         if self.silent_every:
-            words.append(f"every {self.silent_every} passes silent")
+            words.append(_("every {n} passes silent").format(n=self.silent_every))
         if self.only is not None:
-            words.append(f"only {self.only.value}")
+            words.append(_("only {drum}").format(drum=self.only.value))
         if self.ramp is not None:
-            words.append(f"ramp {self.ramp.text}")
-        return ", ".join(words)
+            words.append(_("ramp {ramp}").format(ramp=self.ramp.text))
+        return _(", ").join(words)
 
     def sounds(self, drum: Drum, pass_no: int) -> bool:
         """Whether a stroke on `drum` in pass `pass_no` (from 1) is heard."""
@@ -255,11 +287,13 @@ class Track:
 
     def __post_init__(self) -> None:
         if not self.items:
-            raise OptionError("a track needs at least one item")
+            raise OptionError(_("a track needs at least one item"))
         if self.loopable and (len(self.items) > 1 or self.items[0].pause):
             raise OptionError(
-                "loopable makes one score's beat loop; a programme of several items has no "
-                "single beat to loop on",
+                _(
+                    "loopable makes one score's beat loop; a programme of several items has no "
+                    "single beat to loop on"
+                ),
                 option="loopable",
             )
         check_length(self.seconds, self.counted)
@@ -271,21 +305,20 @@ class Track:
 
     @property
     def counted(self) -> str:
-        """What the track's length counts, beyond one score's strokes (for messages)."""
-        parts = [f"{len(self.items):,} items"] if len(self.items) > 1 else []
+        """What the track's length counts, beyond one score's strokes (for messages), in the
+        reader's language, such as " (3 items, count-ins and pauses included)"."""
+        items = len(self.items)
+        parts = [ngettext("{n:,} item", "{n:,} items", items).format(n=items)] if items > 1 else []
         if self.count_strokes:
-            parts.append("count-ins")
+            parts.append(_("count-ins"))
         if any(item.pause for item in self.items):
-            parts.append("pauses")
+            parts.append(_("pauses"))
         if not parts:
             return ""
-        return (
-            " ("
-            + ", ".join(parts[:-1])
-            + (" and " if len(parts) > 1 else "")
-            + parts[-1]
-            + " included)"
-        )
+        listed = parts[0]
+        if len(parts) > 1:
+            listed = _("{most} and {last}").format(most=_(", ").join(parts[:-1]), last=parts[-1])
+        return _(" ({parts} included)").format(parts=listed)
 
     @classmethod
     def single(
@@ -530,7 +563,7 @@ class Conductor:
         tempo, self.pending.tempo = self.pending.tempo, None
         if tempo is None or tempo == self._playing.tempo:
             return
-        _, first = self._anchor
+        _at, first = self._anchor
         if self.beat > first:  # count the new grid from the last beat laid out
             self._anchor = (self._frame(self.beat - 1), self.beat - 1)
         self.timeline = dataclasses.replace(self._playing, tempo=tempo)

@@ -5,6 +5,7 @@ import tomllib
 
 import pytest
 from sourcefiles import SOURCES, source_text
+from speaking import refused
 
 from drumscore import CorpusError, EncodingError, NotationError, ScoreNotFoundError, Section, corpus
 from drumscore.corpus import find_edition, load_edition, resolve
@@ -304,3 +305,97 @@ def test_printed_glyphs_without_their_mapping_say_where_the_mapping_goes(tmp_pat
     path.write_text(HEAD + 'figure = 1\nstate = "lu"\nprinted = "○◍○半○"', encoding="utf-8")
     with pytest.raises(CorpusError, match=r"\[glyphs\] table"):
         load_edition(path)
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+NAMES_HELP = {
+    "zh_Hant": "鼓譜名稱為 lu 或 xue（也可寫 魯/鲁、薛/辥），可加 /2 表示第二圖",
+    "zh_Hans": "鼓谱名称为 lu 或 xue（也可写 魯/鲁、薛/辥），可加 /2 表示第二图",
+    "en": "scores are named lu or xue (also 魯/鲁, 薛/辥), optionally /2 for the second figure",
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "start"),
+    [
+        ("zh_Hant", "未知的鼓譜 'luu/2'（是不是 'lu/2'？）；"),
+        ("zh_Hans", "未知的鼓谱 'luu/2'（是不是 'lu/2'？）；"),
+        ("en", "unknown score 'luu/2' (did you mean 'lu/2'?); "),
+    ],
+)
+def test_a_mistyped_score_name_is_told_the_name_it_may_mean(
+    cli, monkeypatch, tmp_path, language, start
+):
+    err = refused(cli, monkeypatch, language, tmp_path, "render", "luu/2", "-o", tmp_path / "x.wav")
+    assert err.startswith(start)
+    assert NAMES_HELP[language] in err
+
+
+@pytest.mark.parametrize(
+    ("language", "start"),
+    [
+        ("zh_Hant", "未知的鼓譜 'nosuch.txt'；鼓譜名稱為"),
+        ("zh_Hans", "未知的鼓谱 'nosuch.txt'；鼓谱名称为"),
+        ("en", "unknown score 'nosuch.txt'; scores are named"),
+    ],
+)
+def test_a_missing_file_is_an_unknown_score_with_no_guess(
+    cli, monkeypatch, tmp_path, language, start
+):
+    out = tmp_path / "out"
+    out.mkdir()
+    err = refused(
+        cli, monkeypatch, language, out, "render", tmp_path / "nosuch.txt", "-o", out / "x.wav"
+    )
+    assert err.startswith(start.replace("nosuch.txt", str(tmp_path / "nosuch.txt")))
+    assert "did you mean" not in err and "是不是" not in err
+
+
+@pytest.mark.parametrize(
+    ("language", "start"),
+    [
+        ("zh_Hant", "未知的版本 'benyl'（是不是 'benyi'？）；現有的版本：zhushu (禮記注疏)"),
+        ("zh_Hans", "未知的版本 'benyl'（是不是 'benyi'？）；现有的版本：zhushu (禮記注疏)"),
+        (
+            "en",
+            "unknown edition 'benyl' (did you mean 'benyi'?); the editions are: zhushu (禮記注疏)",
+        ),
+    ],
+)
+def test_a_mistyped_edition_is_told_the_edition_it_may_mean(
+    cli, monkeypatch, tmp_path, language, start
+):
+    err = refused(
+        cli, monkeypatch, language, tmp_path, "render", "lu@benyl", "-o", tmp_path / "x.wav"
+    )
+    assert err.startswith(start)
+
+
+def test_a_name_like_no_state_gets_no_guess():
+    with pytest.raises(ScoreNotFoundError) as err:
+        resolve("drum")
+    assert "did you mean" not in str(err.value)
+    with pytest.raises(ScoreNotFoundError, match=r"did you mean 'xue@benyi'\?"):
+        resolve("xeu@benyi")
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用 'drumscore extract"]),
+        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用 'drumscore extract"]),
+        ("en", ["is not notation: this looks like a passage", "hint: use 'drumscore extract"]),
+    ],
+)
+def test_a_passage_given_as_notation_is_told_to_extract(
+    cli, monkeypatch, tmp_path, language, words
+):
+    passage = tmp_path / "in" / "passage.txt"
+    passage.parent.mkdir()
+    passage.write_text("魯鼓○□○○半○□○", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    err = refused(cli, monkeypatch, language, out, "render", passage, "-o", out / "x.wav")
+    for word in words:
+        assert word in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from speaking import refused
 
 from drumscore.corpus import resolve
 from drumscore.duration import MAX_SECONDS, parse_duration
@@ -51,3 +52,44 @@ def test_bad_durations(text):
 def test_cap_is_documented_in_the_message():
     with pytest.raises(OptionError, match=str(MAX_SECONDS // 3600)):
         parse_duration("100h")
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh_Hant", "--duration '2x' 不是時間長度；請用如 90s、20m、1h 或 1h30m 的長度"),
+        ("zh_Hans", "--duration '2x' 不是时间长度；请用如 90s、20m、1h 或 1h30m 的长度"),
+        ("en", "--duration '2x' is not a length of time; use one such as 90s"),
+    ],
+)
+def test_a_bad_duration_in_each_language(cli, monkeypatch, tmp_path, language, expected):
+    argv = ("render", "lu", "--duration", "2x", "-o", tmp_path / "x.wav")
+    assert refused(cli, monkeypatch, language, tmp_path, *argv).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "zh_Hant",
+            "渲染將長達 12 小時 30 分（2 個項目、預備拍與停頓皆計入），超過任何渲染 12 小時的上限",
+        ),
+        (
+            "zh_Hans",
+            "渲染将长达 12 小时 30 分（2 个项目、预备拍与停顿均计入），超过任何渲染 12 小时的上限",
+        ),
+        ("en", "the render would last 12 h 30 min (2 items, count-ins and pauses included)"),
+    ],
+)
+def test_a_track_over_the_limit_says_what_it_counts_in_each_language(language, words):
+    from drumscore import i18n
+    from drumscore.track import Item, Track
+
+    timeline = arrange(resolve("○"), tempo=Tempo.from_bpm(6), repeats=2200)  # 10 s a stroke
+    item = Item(timeline, count_in=1, pause=Fraction(490))  # 22,000 s + 10 s + 490 s: 6 h 15 min
+    with i18n.speaking(language), pytest.raises(OptionError) as err:
+        Track((item, item))
+    assert words in str(err.value)

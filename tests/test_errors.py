@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import run_cli
+from speaking import refused
 
 import drumscore
 from drumscore import errors
@@ -79,3 +80,51 @@ def test_a_runtime_failure_exits_1(capsys, monkeypatch, tmp_path):
     argv = ["render", "lu", "-o", str(tmp_path / "x.pdf"), "--engraver", "musescore"]
     code, _, err = run_cli(argv, capsys)
     assert code == 1 and "DRUMSCORE_MUSESCORE" in err and "Traceback" not in err
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "zh_Hant",
+            "這需要 Python 套件 no_such_module_here（No module named 'no_such_module_here'）："
+            "pip install 'drumscore[play]'；在 Debian 上另需 apt install libportaudio2",
+        ),
+        (
+            "zh_Hans",
+            "这需要 Python 包 no_such_module_here（No module named 'no_such_module_here'）："
+            "pip install 'drumscore[play]'；在 Debian 上另需 apt install libportaudio2",
+        ),
+        (
+            "en",
+            "this needs the Python package no_such_module_here (No module named "
+            "'no_such_module_here'): pip install 'drumscore[play]' and, on Debian, apt install "
+            "libportaudio2",
+        ),
+    ],
+)
+def test_the_install_line_speaks_the_readers_language_and_keeps_the_commands(language, expected):
+    from drumscore import i18n
+
+    with i18n.speaking(language), pytest.raises(errors.MissingDependencyError) as err:
+        errors.require("no_such_module_here", extra="play", debian="libportaudio2")
+    assert str(err.value) == expected
+    assert err.value.install.startswith("pip install 'drumscore[play]'")
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh_Hant", "--velocity 須為兩個 MIDI 力度值，先鼙後鼓，例如 '72,112'；收到的是 '1,2,3'"),
+        ("zh_Hans", "--velocity 须为两个 MIDI 力度值，先鼙后鼓，例如 '72,112'；收到的是 '1,2,3'"),
+        ("en", "--velocity takes two MIDI velocities, 鼙 then 鼓, such as '72,112'; got '1,2,3'"),
+    ],
+)
+def test_an_option_error_keeps_the_flag_first_in_every_language(
+    cli, monkeypatch, tmp_path, language, expected
+):
+    argv = ("render", "lu", "--velocity", "1,2,3", "-o", tmp_path / "x.wav")
+    assert refused(cli, monkeypatch, language, tmp_path, *argv) == expected + "\n"

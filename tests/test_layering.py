@@ -10,8 +10,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "drumscore"
 JOBS = ("render", "files", "play", "editions", "analysis", "apparatus", "site", "performance")
 CORE = sorted(p for p in PACKAGE.glob("*.py") if p.name not in {"__init__.py", "__main__.py"})
-#: Leaves of a job folder that the core may use: they import nothing of drumscore but errors.
+#: Leaves of a job folder that the core may use: they import nothing of drumscore but errors
+#: and the catalogs (i18n, which imports nothing of drumscore).
 LEAVES = {"drumscore.files.reading"}
+LEAF_IMPORTS = {"drumscore.errors", "drumscore.i18n"}
 
 
 def imported(path: Path) -> set[str]:
@@ -34,7 +36,11 @@ def test_the_core_imports_no_job_folder(path):
 @pytest.mark.parametrize("leaf", sorted(LEAVES))
 def test_the_leaves_the_core_may_use_import_only_errors(leaf):
     path = PACKAGE.joinpath(*leaf.split(".")[1:]).with_suffix(".py")
-    assert imported(path) <= {"drumscore.errors"}
+    assert imported(path) <= LEAF_IMPORTS
+
+
+def test_the_catalogs_import_nothing_of_drumscore():
+    assert imported(PACKAGE / "i18n.py") == set()
 
 
 @pytest.mark.parametrize("job", JOBS)

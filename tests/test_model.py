@@ -3,6 +3,7 @@
 import dataclasses
 
 import pytest
+from speaking import LOCALES
 
 from drumscore import OptionError, Score, Section, State, parse
 from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, Dating
@@ -126,3 +127,41 @@ def test_a_date_that_is_not_a_year_or_a_range_is_refused(text, said):
     with pytest.raises(OptionError) as info:
         Dating.parse(text)
     assert info.value.option == "date" and said in str(info.value)
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "touhu", "head"),
+    [
+        ("zh_Hant", "touhu：投壺，半以後的各擊", "head：半以前的各擊"),
+        ("zh_Hans", "touhu：投壺，半以后的各击", "head：半以前的各击"),
+        ("en", "touhu: 投壺, the strokes after 半", "head: the strokes before 半"),
+    ],
+)
+def test_the_section_table_speaks_the_readers_language(language, touhu, head):
+    from drumscore import i18n
+
+    assert language in LOCALES
+    with i18n.speaking(language):
+        assert Section.TOUHU.help == touhu
+        assert Section.HEAD.help == head
+        described = Section.SHE.description
+    assert described == {"zh_Hant": "射（整個鼓譜）", "zh_Hans": "射（整个鼓谱）"}.get(
+        language, "射 (the whole pattern)"
+    )
+
+
+def test_a_files_title_is_the_same_in_every_language():
+    """A render records the English section name whatever the reader's language."""
+    from drumscore import i18n
+    from drumscore.corpus import resolve
+    from drumscore.timeline import arrange
+
+    timeline = arrange(resolve("lu"), "touhu")
+    english = timeline.heading
+    with i18n.speaking("zh-Hant"):
+        assert timeline.heading == english
+        assert Section.TOUHU.description == "投壺（半以後的各擊）"
+    assert english.endswith("投壺 (the strokes after 半)")

@@ -3,6 +3,7 @@
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from speaking import refused
 
 from drumscore import Drum, DrumscoreError, NotationError, Section, parse, tokenize
 from drumscore.glyphs import CIRCLE_LOOKALIKES, SQUARE_LOOKALIKES
@@ -183,3 +184,66 @@ def test_half_position_is_the_number_of_strokes_before_it(strokes, data):
     pattern = parse("".join(strokes[:at]) + "半" + "".join(strokes[at:]))
     assert pattern.half == at
     assert len(pattern.section("head")) + len(pattern.section("touhu")) == len(strokes)
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+#: The reason and the hint of "○X○" in each catalog, as the translations word them.
+UNEXPECTED = {
+    "zh_Hant": (
+        "第 1 行第 2 欄：意外的字元 'X'",
+        "提示：記譜只用 ○（鼙）、□（鼓）與「半」，空白會略過。",
+    ),
+    "zh_Hans": (
+        "第 1 行第 2 列：意外的字符 'X'",
+        "提示：记谱只用 ○（鼙）、□（鼓）与「半」，空白会略过。",
+    ),
+    "en": (
+        "line 1, column 2: unexpected character 'X'",
+        "hint: notation is ○ (鼙), □ (鼓) and 半;",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(UNEXPECTED))
+def test_a_notation_error_speaks_the_readers_language_with_caret_and_hint(
+    cli, monkeypatch, tmp_path, language
+):
+    reason, hint = UNEXPECTED[language]
+    err = refused(cli, monkeypatch, language, tmp_path, "render", "○X○", "-o", tmp_path / "x.wav")
+    first, shown, caret, advice = err.splitlines()
+    assert first.startswith(reason)
+    assert shown == "  ○X○" and caret == "   ^"  # the caret under X, whatever the language
+    assert advice.startswith(hint)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("zh_Hant", ["第二個「半」（第一個在第 1 行第 2 欄）", "提示：一個鼓譜只分一次"]),
+        ("zh_Hans", ["第二个「半」（第一个在第 1 行第 2 列）", "提示：一个鼓谱只分一次"]),
+        (
+            "en",
+            ["a second 半 mark (the first is at line 1, column 2)", "hint: a pattern is divided"],
+        ),
+    ],
+)
+def test_a_second_half_mark_in_each_language(cli, monkeypatch, tmp_path, language, words):
+    err = refused(
+        cli, monkeypatch, language, tmp_path, "render", "○半□半○", "-o", tmp_path / "x.wav"
+    )
+    for word in words:
+        assert word in err
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("zh_Hant", "提示：'●' 是實心圖形；鼓譜只用空心的 ○（鼙）與 □（鼓）。"),
+        ("zh_Hans", "提示：'●' 是实心图形；鼓谱只用空心的 ○（鼙）与 □（鼓）。"),
+        ("en", "hint: '●' is a filled shape; the scores use only the open ○ (鼙) and □ (鼓)."),
+    ],
+)
+def test_the_hint_for_a_filled_shape_in_each_language(cli, monkeypatch, tmp_path, language, words):
+    err = refused(cli, monkeypatch, language, tmp_path, "render", "○●□", "-o", tmp_path / "x.wav")
+    assert err.splitlines()[-1].startswith(words)

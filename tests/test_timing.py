@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from speaking import refused
 
 from drumscore import Tempo, TempoError
 from drumscore.timing import DEFAULT_BPM
@@ -65,3 +66,34 @@ def test_bpm_and_interval_together_is_an_error():
 def test_float_nan_is_refused():
     with pytest.raises(TempoError):
         Tempo.from_bpm(float("nan"))
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "value", "expected"),
+    [
+        ("zh_Hant", "fast", "--bpm 須為正數，例如 60 或 96.5，不能是 'fast'"),
+        ("zh_Hans", "fast", "--bpm 须为正数，例如 60 或 96.5，不能是 'fast'"),
+        ("en", "fast", "--bpm must be a positive number such as 60 or 96.5, not 'fast'"),
+        ("zh_Hant", "5000", "--bpm '5000' 超出範圍；請用每分鐘 6 到 1200 擊（預設為 60）"),
+        ("zh_Hans", "5000", "--bpm '5000' 超出范围；请用每分钟 6 到 1200 击（默认为 60）"),
+        ("en", "5000", "--bpm '5000' is out of range; use 6 to 1200 strokes per minute"),
+    ],
+)
+def test_a_bad_bpm_names_the_flag_first_in_every_language(
+    cli, monkeypatch, tmp_path, language, value, expected
+):
+    """The translation keeps the parameter's name first, so the command line puts --bpm there."""
+    argv = ("render", "lu", "--bpm", value, "-o", tmp_path / "x.wav")
+    assert refused(cli, monkeypatch, language, tmp_path, *argv).startswith(expected)
+
+
+def test_a_bad_bpm_in_chinese_from_the_library_names_the_parameter(monkeypatch):
+    from drumscore import i18n
+
+    with i18n.speaking("zh-Hant"), pytest.raises(TempoError) as err:
+        Tempo.from_bpm("1e9999")
+    assert err.value.option == "bpm"
+    assert str(err.value).startswith("bpm '1e9999' 超出範圍")

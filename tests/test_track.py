@@ -145,3 +145,24 @@ def test_a_bad_practice_value_names_its_parameter():
     with pytest.raises(OptionError) as err:
         Practice(click=99)
     assert err.value.option == "click"
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh_Hant", "每擊 2 下提示音，力度 80、每 3 遍的最後一遍無聲、只響鼙、速度漸變 40:60:5"),
+        ("zh_Hans", "每击 2 下提示音，力度 80、每 3 遍的最后一遍无声、只响鼙、速度渐变 40:60:5"),
+        ("en", "click 2 at 80, every 3 passes silent, only 鼙, ramp 40:60:5"),
+    ],
+)
+def test_what_a_practice_asks_for_is_said_in_the_readers_language(language, expected):
+    from drumscore import i18n
+    from drumscore.model import Drum
+    from drumscore.track import Practice, Ramp
+
+    practice = Practice(click=2, silent_every=3, only=Drum.PI, ramp=Ramp.parse("40:60:5"))
+    with i18n.speaking(language):
+        assert practice.parameters == expected

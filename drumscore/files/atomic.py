@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from drumscore.errors import DrumscoreError, OutputError, WriteError
+from drumscore.i18n import _, ngettext
 
 #: The temporary names of every writer: .NAME.drumscore-PID-XXXXXXXX.part.
 TEMPORARY = re.compile(r"\..*\.drumscore-([1-9][0-9]*)-[a-z0-9_]{8}\.part", re.DOTALL)
@@ -106,14 +107,18 @@ def make_temporary(path: Path, folder_too: bool = False) -> Path:
             return Path(tempfile.mkdtemp(prefix=prefix, suffix=_SUFFIX, dir=folder))
         fd, name = tempfile.mkstemp(prefix=prefix, suffix=_SUFFIX, dir=folder)
     except OSError as exc:
-        raise WriteError(f"cannot write in {str(folder)!r}: {exc.strerror}") from None
+        raise WriteError(
+            _("cannot write in {path!r}: {reason}").format(path=str(folder), reason=exc.strerror)
+        ) from None
     os.close(fd)
     return Path(name)
 
 
 def write_failed(path: str | Path, exc: OSError) -> WriteError:
     """The one-line error for an output that failed while it was written."""
-    return WriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}")
+    return WriteError(
+        _("cannot write {path!r}: {reason}").format(path=str(path), reason=exc.strerror or exc)
+    )
 
 
 def check_writable(path: str | Path) -> Path:
@@ -122,24 +127,37 @@ def check_writable(path: str | Path) -> Path:
     parent = path.parent if str(path.parent) else Path(".")
     for part in path.parts:
         if len(os.fsencode(part)) > NAME_MAX:
-            what = (
-                "output name" if part == path.name else f"in output {str(path)[:40]!r}…, the folder"
-            )
+            size = len(os.fsencode(part))
+            if part == path.name:
+                message = _(
+                    "output name {name!r}… is {size:,} bytes long, over the limit of {limit} for "
+                    "a file name; choose a shorter one"
+                )
+            else:
+                message = _(
+                    "in output {path!r}…, the folder {name!r}… is {size:,} bytes long, over the "
+                    "limit of {limit} for a file name; choose a shorter one"
+                )
             raise OutputError(
-                f"{what} {part[:40]!r}… is {len(os.fsencode(part)):,} bytes long, over the "
-                f"limit of {NAME_MAX} for a file name; choose a shorter one"
+                message.format(path=str(path)[:40], name=part[:40], size=size, limit=NAME_MAX)
             )
     if path.is_dir():
         raise OutputError(
-            f"output {str(path)!r} is a folder; give a file name such as {str(path / 'out.wav')!r}"
+            _("output {path!r} is a folder; give a file name such as {example!r}").format(
+                path=str(path), example=str(path / "out.wav")
+            )
         )
     if not parent.is_dir():
         raise OutputError(
-            f"output folder {str(parent)!r} does not exist; create it first (mkdir -p {parent})"
+            _("output folder {path!r} does not exist; create it first (mkdir -p {folder})").format(
+                path=str(parent), folder=parent
+            )
         )
     if not os.access(parent, os.W_OK):
         raise OutputError(
-            f"output folder {str(parent)!r} is not writable; choose another output path"
+            _("output folder {path!r} is not writable; choose another output path").format(
+                path=str(parent)
+            )
         )
     return path
 
@@ -160,8 +178,10 @@ def check_not_inputs(outputs: Iterable[str | Path]) -> None:
         source = read.get((info.st_dev, info.st_ino))
         if source is not None:
             raise OutputError(
-                f"output {str(output)!r} is the input {source!r}: writing it would lose the "
-                "input; choose another output name"
+                _(
+                    "output {path!r} is the input {source!r}: writing it would lose the input; "
+                    "choose another output name"
+                ).format(path=str(output), source=source)
             )
 
 
@@ -174,8 +194,10 @@ def check_not_inside(folder: str | Path) -> None:
         real = os.path.realpath(source)
         if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
             raise OutputError(
-                f"output folder {str(folder)!r} holds the input {source!r}, and writing the "
-                "folder would replace it; choose another folder or move the input out"
+                _(
+                    "output folder {path!r} holds the input {source!r}, and writing the folder "
+                    "would replace it; choose another folder or move the input out"
+                ).format(path=str(folder), source=source)
             )
 
 
@@ -258,7 +280,7 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
     check_not_inputs(series_paths(path, len(pages)))
     path = check_writable(path)
     if not pages:
-        raise OutputError(f"no pages to write to {str(path)!r}")
+        raise OutputError(_("no pages to write to {path!r}").format(path=str(path)))
     targets = series_paths(path, len(pages))
     staging = make_temporary(path, folder_too=True)
     try:
@@ -279,7 +301,12 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
             old.unlink(missing_ok=True)
         except OSError as exc:
             raise WriteError(
-                f"wrote {len(pages)} page(s) to {str(path)!r} but cannot remove the earlier page "
-                f"{str(old)!r}: {exc.strerror}; delete it by hand"
+                ngettext(
+                    "wrote {n} page to {path!r} but cannot remove the earlier page {old!r}: "
+                    "{reason}; delete it by hand",
+                    "wrote {n} pages to {path!r} but cannot remove the earlier page {old!r}: "
+                    "{reason}; delete it by hand",
+                    len(pages),
+                ).format(n=len(pages), path=str(path), old=str(old), reason=exc.strerror)
             ) from None
     return targets

@@ -17,6 +17,7 @@ import numpy as np
 from drumscore import __version__
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
+from drumscore.i18n import _
 from drumscore.track import Track
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
@@ -125,12 +126,11 @@ def _check_frames(path: str | Path, tmp: Path, given: int) -> None:
     try:
         found = sf.info(str(tmp)).frames
     except (sf.SoundFileError, OSError) as exc:
-        reason = OSError(0, f"the written file cannot be read back ({exc})")
+        reason = OSError(0, _("the written file cannot be read back ({error})").format(error=exc))
         raise write_failed(path, reason) from None
     if found != given:
-        raise write_failed(
-            path, OSError(0, f"{found:,} of {given:,} frames were written (a short write)")
-        )
+        short = _("{found:,} of {given:,} frames were written (a short write)")
+        raise write_failed(path, OSError(0, short.format(found=found, given=given)))
 
 
 #: Signals that end drumscore by raising an exception (see cli): held while libsndfile runs.
@@ -184,7 +184,7 @@ class _Sink:
             while done < len(view):
                 count = self.raw.write(view[done:])
                 if not count:
-                    raise OSError(errno.EIO, "the file system took no bytes")
+                    raise OSError(errno.EIO, _("the file system took no bytes"))
                 done += count
         except OSError as exc:
             self.error = exc
@@ -214,7 +214,7 @@ class _Sink:
         except OSError as system:
             return system
         if isinstance(exc, AssertionError):
-            text = "fewer frames were written than given (a short write)"
+            text = _("fewer frames were written than given (a short write)")
         return OSError(0, text.removeprefix("System error : ").rstrip(".") or str(exc))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from drumscore.errors import OptionError
+from drumscore.i18n import _
 
 #: Audio sample rates: the default, and the range accepted.
 DEFAULT_RATE = 44100
@@ -30,8 +31,12 @@ def kind_of(path: str | Path) -> str:
     if ext in ENGRAVED:
         return "engraved"
     known = " ".join(sorted([*AUDIO, *MIDI, *NOTATION, *ENGRAVED]))
-    shown = ext or "no extension"
-    raise OptionError(f"cannot tell the format of {str(path)!r} ({shown}); use one of: {known}")
+    shown = ext or _("no extension")
+    raise OptionError(
+        _("cannot tell the format of {path!r} ({extension}); use one of: {known}").format(
+            path=str(path), extension=shown, known=known
+        )
+    )
 
 
 def check_rate(rate: int | None) -> int:
@@ -40,7 +45,10 @@ def check_rate(rate: int | None) -> int:
         return DEFAULT_RATE
     if isinstance(rate, bool) or not isinstance(rate, int) or not MIN_RATE <= rate <= MAX_RATE:
         raise OptionError(
-            f"rate {rate} is out of range; use {MIN_RATE} to {MAX_RATE} Hz", option="rate"
+            _("rate {value} is out of range; use {low} to {high} Hz").format(
+                value=rate, low=MIN_RATE, high=MAX_RATE
+            ),
+            option="rate",
         )
     return rate
 
@@ -65,15 +73,19 @@ def audio_format(
         usable = ", ".join(sf.available_subtypes(fmt))
         shown = given if len(subtype) <= _MAX_SUBTYPE else given[:_MAX_SUBTYPE] + "…"
         raise OptionError(
-            f"subtype {shown!r} cannot be written as {fmt}; use one of: {usable}",
+            _("subtype {value!r} cannot be written as {format}; use one of: {usable}").format(
+                value=shown, format=fmt, usable=usable
+            ),
             option="subtype",
         )
     rates = SUBTYPE_RATES.get(subtype)
     if rate is not None and rates is not None and rate not in rates:
         khz = ", ".join(f"{r // 1000}" for r in rates)
         raise OptionError(
-            f"subtype {subtype} takes a sample rate of {khz} kHz, not {rate} Hz; "
-            f"give a rate of {rates[-1]}",
+            _(
+                "subtype {value} takes a sample rate of {khz} kHz, not {rate} Hz; give a rate of "
+                "{usable}"
+            ).format(value=subtype, khz=khz, rate=rate, usable=rates[-1]),
             option="subtype",
         )
     return fmt, subtype

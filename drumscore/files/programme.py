@@ -15,6 +15,7 @@ from drumscore.duration import parse_duration
 from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
 from drumscore.expression import Expression
 from drumscore.files.reading import check_schema, parse_toml, read_input_text
+from drumscore.i18n import _
 from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State
 from drumscore.timeline import arrange, check_length
 from drumscore.timing import Tempo
@@ -57,23 +58,33 @@ def _programme_text(name: str) -> tuple[str, str]:
     if not _is_file(path) and "/" not in name and _is_file(builtin):
         path = builtin
     try:
-        return read_input_text(path, "programme file"), f"programme {str(name)!r}"
+        where = _("programme {name!r}").format(name=str(name))
+        return read_input_text(path, "programme file"), where
     except InputMissingError:
         raise ProgrammeError(
-            f"no programme file {name!r}; give a TOML file or a built-in programme: "
-            + ", ".join(builtin_programmes())
+            _(
+                "no programme file {name!r}; give a TOML file or a built-in programme: {known}"
+            ).format(name=name, known=", ".join(builtin_programmes()))
         ) from None
 
 
 def _seconds(value: object, what: str, where: str, zero: bool) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ProgrammeError(f"{where}: {what} must be a time such as 10s or 2m, not {value!r}")
+        raise ProgrammeError(
+            _("{where}: {key} must be a time such as 10s or 2m, not {value!r}").format(
+                where=where, key=what, value=value
+            )
+        )
     if zero and value in (0, "0", "0s"):
         return Fraction(0)
     try:
         return parse_duration(str(value))
     except OptionError as exc:
-        raise ProgrammeError(f"{where}: {what}: {str(exc).removeprefix('duration ')}") from None
+        raise ProgrammeError(
+            _("{where}: {key}: {reason}").format(
+                where=where, key=what, reason=str(exc).removeprefix("duration ")
+            )
+        ) from None
 
 
 def load_programme(
@@ -97,8 +108,9 @@ def load_programme(
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
         raise ProgrammeError(
-            f"{where}: unknown key {unknown[0]!r}; a programme has {', '.join(TOP_KEYS[:2])} and "
-            "[[item]] tables"
+            _("{where}: unknown key {key!r}; a programme has {keys} and [[item]] tables").format(
+                where=where, key=unknown[0], keys=", ".join(TOP_KEYS[:2])
+            )
         )
     entries = data.get("item")
     if (
@@ -106,25 +118,40 @@ def load_programme(
         or not entries
         or not all(isinstance(e, dict) for e in entries)
     ):
-        raise ProgrammeError(f"{where} needs one or more [[item]] tables, each with score = ...")
+        raise ProgrammeError(
+            _("{where} needs one or more [[item]] tables, each with score = ...").format(
+                where=where
+            )
+        )
     slug = None
     if state is not None:
         spelled = STATE_SPELLINGS.get(state.strip().casefold())
         if spelled is None:
-            choose = " or ".join(s.slug for s in State)
-            raise ProgrammeError(f"state {state!r} is not known; choose {choose}", option="state")
+            choose = _(" or ").join(s.slug for s in State)
+            raise ProgrammeError(
+                _("state {value!r} is not known; choose {names}").format(value=state, names=choose),
+                option="state",
+            )
         slug = STATE_SLUGS[spelled]
     uses_state = False
     items = []
     so_far = Fraction(0)  # the whole job's length: refused at the item that passes the limit
     for number, entry in enumerate(entries, 1):
-        at = f"{where}, item {number}"
+        at = _("{where}, item {number}").format(where=where, number=number)
         bad = sorted(set(entry) - set(ITEM_KEYS))
         if bad:
-            raise ProgrammeError(f"{at}: unknown key {bad[0]!r}; use {', '.join(ITEM_KEYS)}")
+            raise ProgrammeError(
+                _("{where}: unknown key {key!r}; use {keys}").format(
+                    where=at, key=bad[0], keys=", ".join(ITEM_KEYS)
+                )
+            )
         score_name = entry.get("score")
         if not isinstance(score_name, str) or not score_name.strip():
-            raise ProgrammeError(f'{at}: score = "lu/1" (a score\'s name or notation) is missing')
+            raise ProgrammeError(
+                _('{where}: score = "lu/1" (a score\'s name or notation) is missing').format(
+                    where=at
+                )
+            )
         if "{state}" in score_name:
             uses_state = True
             score_name = score_name.replace("{state}", slug or DEFAULT_STATE)
@@ -136,7 +163,9 @@ def load_programme(
             duration = None
             if "duration" in entry:
                 if "repeats" in entry:
-                    raise ProgrammeError(f"{at}: give repeats or duration, not both")
+                    raise ProgrammeError(
+                        _("{where}: give repeats or duration, not both").format(where=at)
+                    )
                 duration = _seconds(entry["duration"], "duration", at, zero=False)
             timeline = arrange(
                 resolve(score_name),
@@ -150,16 +179,23 @@ def load_programme(
         except ProgrammeError:
             raise
         except DrumscoreError as exc:
-            raise ProgrammeError(f"{at}: {exc}") from None
+            raise ProgrammeError(_("{where}: {reason}").format(where=at, reason=exc)) from None
         pause = _seconds(entry.get("pause", 0), "pause", at, zero=True)
-        label = entry.get("label", f"item {number}")
+        label = entry.get("label", f"item {number}")  # data: a cue's label in the file
         items.append(Item(timeline, counted, pause, str(label), practice or Practice()))
         so_far += items[-1].seconds
-        check_length(so_far, f" by item {number} of {where}, count-ins and pauses included")
+        check_length(
+            so_far,
+            _(" by item {number} of {where}, count-ins and pauses included").format(
+                number=number, where=where
+            ),
+        )
     if slug is not None and not uses_state:
         raise ProgrammeError(
-            f"state {state!r} does nothing here: {where} names its scores itself "
-            "(no {state} in them); leave it out",
+            _(
+                "state {value!r} does nothing here: {where} names its scores itself "
+                "(no {{state}} in them); leave it out"
+            ).format(value=state, where=where),
             option="state",
         )
     state_word = f" ({slug or DEFAULT_STATE})" if uses_state else ""

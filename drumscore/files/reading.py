@@ -16,25 +16,27 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from drumscore.errors import InputFileError, InputMissingError
+from drumscore.i18n import N_, _, ngettext
 
 MiB = 1024**2
-#: The largest input file of each kind, in bytes (see README, "Limits").
+#: The largest input file of each kind, in bytes (see README, "Limits"). The kinds are English
+#: words, marked for the catalogs: a message shows a kind in the reader's language.
 LIMITS = {
-    "edition file": 1 * MiB,
-    "kit file": 1 * MiB,
-    "notation file": 1 * MiB,
-    "programme file": 1 * MiB,
-    "passage": 4 * MiB,
-    "kit sample": 256 * MiB,
-    "SoundFont": 2048 * MiB,
-    "performance": 2048 * MiB,
-    "MIDI performance": 16 * MiB,
+    N_("edition file"): 1 * MiB,
+    N_("kit file"): 1 * MiB,
+    N_("notation file"): 1 * MiB,
+    N_("programme file"): 1 * MiB,
+    N_("passage"): 4 * MiB,
+    N_("kit sample"): 256 * MiB,
+    N_("SoundFont"): 2048 * MiB,
+    N_("performance"): 2048 * MiB,
+    N_("MIDI performance"): 16 * MiB,
 }
 
 #: What to do about a file over the limit.
 HINTS = {
-    "passage": "cut out the pages with the drum figures",
-    "kit sample": "trim it to the drum's stroke and its ring",
+    "passage": N_("cut out the pages with the drum figures"),
+    "kit sample": N_("trim it to the drum's stroke and its ring"),
 }
 
 
@@ -84,48 +86,74 @@ def release(path: str | Path) -> None:
 
 
 def _size(limit: int) -> str:
-    return f"{limit // MiB} MiB" if limit % MiB == 0 else f"{limit:,} bytes"
+    if limit % MiB == 0:
+        return _("{n} MiB").format(n=limit // MiB)
+    return ngettext("{n:,} byte", "{n:,} bytes", limit).format(n=limit)
 
 
 def _kind(mode: int) -> str | None:
-    """What a non-regular file is, in words; None for a regular file."""
+    """What a non-regular file is, in words (the reader's language); None for a regular file."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return _("a folder")
     if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
+        return _("a pipe (FIFO)")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return _("a socket")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+        return _("a device")
+    return _("not a regular file")
+
+
+def _not_regular(what: str, path: str, kind: str) -> InputFileError:
+    return InputFileError(
+        _("{what} {path!r} is not a regular file ({kind})").format(
+            what=_(what), path=path, kind=kind
+        ),
+        path=path,
+    )
 
 
 def _check(info: os.stat_result, path: str, what: str, limit: int) -> None:
     kind = _kind(info.st_mode)
     if kind is not None:
-        raise InputFileError(f"{what} {path!r} is not a regular file ({kind})", path=path)
+        raise _not_regular(what, path, kind)
     if info.st_size > limit:
-        raise _too_big(path, what, limit, f" ({info.st_size:,} bytes)")
+        raise _too_big(path, what, limit, info.st_size)
 
 
-def _too_big(path: str, what: str, limit: int, size: str = "") -> InputFileError:
+def _too_big(path: str, what: str, limit: int, size: int | None = None) -> InputFileError:
     hint = HINTS.get(what)
-    return InputFileError(
-        f"{what} {path!r} is more than {_size(limit)}{size}, the limit for a {what}"
-        + (f"; {hint}" if hint else ""),
-        path=path,
-        limit=limit,
-    )
+    if size is None:
+        message = _("{what} {path!r} is more than {limit}, the limit for a {what}")
+    else:
+        message = _("{what} {path!r} is more than {limit} ({size:,} bytes), the limit for a {what}")
+    message = message.format(what=_(what), path=path, limit=_size(limit), size=size)
+    if hint:
+        message = _("{message}; {hint}").format(message=message, hint=_(hint))
+    return InputFileError(message, path=path, limit=limit)
 
 
 def _failed(exc: OSError, path: str, what: str) -> InputFileError:
     if isinstance(exc, FileNotFoundError):
-        return InputMissingError(f"{what} {path!r} does not exist", path=path)
+        return InputMissingError(
+            _("{what} {path!r} does not exist").format(what=_(what), path=path), path=path
+        )
     if isinstance(exc, IsADirectoryError):
-        return InputFileError(f"{what} {path!r} is not a regular file (a folder)", path=path)
-    return InputFileError(f"{what} {path!r} cannot be read: {exc.strerror or exc}", path=path)
+        return _not_regular(what, path, _("a folder"))
+    return InputFileError(
+        _("{what} {path!r} cannot be read: {reason}").format(
+            what=_(what), path=path, reason=exc.strerror or exc
+        ),
+        path=path,
+    )
+
+
+def _unusable_name(what: str, path: str) -> InputFileError:
+    return InputFileError(
+        _("{what} {path!r} is not a usable file name").format(what=_(what), path=path), path=path
+    )
 
 
 def _limit(what: str, limit: int | None) -> int:
@@ -141,7 +169,7 @@ def check_input(path: str | Path, what: str, limit: int | None = None) -> Path:
         info = os.stat(text)
     except (OSError, ValueError) as exc:
         if isinstance(exc, ValueError):  # an embedded NUL character
-            raise InputFileError(f"{what} {text!r} is not a usable file name", path=text) from None
+            raise _unusable_name(what, text) from None
         raise _failed(exc, text, what) from None
     _check(info, text, what, limit)
     _note(info, text)
@@ -161,7 +189,7 @@ def open_input(
     try:
         fd = os.open(text, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except ValueError:
-        raise InputFileError(f"{what} {text!r} is not a usable file name", path=text) from None
+        raise _unusable_name(what, text) from None
     except OSError as exc:
         raise _failed(exc, text, what) from None
     try:
@@ -199,8 +227,15 @@ def read_input_text(
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
         raise InputFileError(
-            f"{what} {str(path)!r} is not {encoding.removesuffix('-sig').upper()} text "
-            f"(bad byte at offset {exc.start}); save it as UTF-8",
+            _(
+                "{what} {path!r} is not {encoding} text (bad byte at offset {offset}); save it as "
+                "UTF-8"
+            ).format(
+                what=_(what),
+                path=str(path),
+                encoding=encoding.removesuffix("-sig").upper(),
+                offset=exc.start,
+            ),
             path=str(path),
         ) from None
 
@@ -220,7 +255,12 @@ MAX_ITEMS = 10_000
 #: takes an int too; `int` never a bool.
 Schema = object
 
-_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
+_NAMES = {
+    str: N_("text"),
+    int: N_("a whole number"),
+    float: N_("a number"),
+    bool: N_("true or false"),
+}
 
 
 def parse_toml(text: str, where: str, error: type[Exception]) -> dict:
@@ -231,11 +271,13 @@ def parse_toml(text: str, where: str, error: type[Exception]) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise error(f"{where}: not valid TOML: {exc}") from None
+        raise error(_("{where}: not valid TOML: {error}").format(where=where, error=exc)) from None
     except RecursionError:
         raise error(
-            f"{where}: arrays or tables nested too deeply to read; no drumscore file nests "
-            f"more than {MAX_DEPTH} levels"
+            _(
+                "{where}: arrays or tables nested too deeply to read; no drumscore file nests "
+                "more than {limit} levels"
+            ).format(where=where, limit=MAX_DEPTH)
         ) from None
 
 
@@ -246,15 +288,17 @@ class OneOf(tuple):
 def _expected(schema: Schema) -> str:
     if isinstance(schema, OneOf):
         *most, last = schema
-        return f"{', '.join(most)} or {last}" if most else last
+        if not most:
+            return str(last)
+        return _("{most} or {last}").format(most=", ".join(most), last=last)
     if isinstance(schema, tuple):
-        return " or ".join(_expected(s) for s in schema)
+        return _(" or ").join(_expected(s) for s in schema)
     if isinstance(schema, list):
-        return f"an array of {_expected(schema[0])}"
+        return _("an array of {kind}").format(kind=_expected(schema[0]))
     if isinstance(schema, dict):
-        return "a table"
+        return _("a table")
     assert isinstance(schema, type)
-    return _NAMES[schema]
+    return _(_NAMES[schema])
 
 
 def _short(value: object) -> str:
@@ -285,31 +329,56 @@ def check_schema(
 ) -> None:
     """Check parsed TOML against `schema`: types, lengths and depth. The `error` names the file
     (`where`), the key (such as score[2].printed) and what was expected."""
-    at = key or "the file"
+    at = key or _("the file")
     if depth > MAX_DEPTH:
-        raise error(f"{where}: {at} is nested more than {MAX_DEPTH} levels deep")
+        raise error(
+            _("{where}: {key} is nested more than {limit} levels deep").format(
+                where=where, key=at, limit=MAX_DEPTH
+            )
+        )
     if schema is not None and not _fits(data, schema):
         expected = _expected(schema)
         if isinstance(schema, list) and isinstance(schema[0], dict):
-            expected = f"written as [[{key}]] tables"
-        raise error(f"{where}: {at} must be {expected}, not {_short(data)}")
+            expected = _("written as [[{name}]] tables").format(name=key)
+        raise error(
+            _("{where}: {key} must be {expected}, not {value}").format(
+                where=where, key=at, expected=expected, value=_short(data)
+            )
+        )
     if isinstance(schema, tuple) and not isinstance(schema, OneOf):
         schema = next(s for s in schema if _fits(data, s))
     if isinstance(data, str) and len(data) > MAX_STRING:
-        raise error(f"{where}: {at} is {len(data):,} characters long; at most {MAX_STRING:,}")
+        raise error(
+            _("{where}: {key} is {length:,} characters long; at most {limit:,}").format(
+                where=where, key=at, length=len(data), limit=MAX_STRING
+            )
+        )
     if isinstance(data, list):
         if len(data) > MAX_ITEMS:
-            raise error(f"{where}: {at} has {len(data):,} items; at most {MAX_ITEMS:,}")
+            raise error(
+                _("{where}: {key} has {count:,} items; at most {limit:,}").format(
+                    where=where, key=at, count=len(data), limit=MAX_ITEMS
+                )
+            )
         inner = schema[0] if isinstance(schema, list) else None
         for i, item in enumerate(data, 1):
             if isinstance(inner, dict) and not isinstance(item, dict):
                 raise error(
-                    f"{where}: {key}[{i}] must be written as [[{key}]] tables, not {_short(item)}"
+                    _("{where}: {key} must be {expected}, not {value}").format(
+                        where=where,
+                        key=f"{key}[{i}]",
+                        expected=_("written as [[{name}]] tables").format(name=key),
+                        value=_short(item),
+                    )
                 )
             check_schema(item, inner, where, error, f"{key}[{i}]", depth + 1)
     elif isinstance(data, dict):
         if len(data) > MAX_ITEMS:
-            raise error(f"{where}: {at} has {len(data):,} keys; at most {MAX_ITEMS:,}")
+            raise error(
+                _("{where}: {key} has {count:,} keys; at most {limit:,}").format(
+                    where=where, key=at, count=len(data), limit=MAX_ITEMS
+                )
+            )
         fields = schema if isinstance(schema, dict) else {}
         for name, value in data.items():
             check_schema(

@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from speaking import refused
 
 from drumscore import OutputError, WriteError
 from drumscore.files.atomic import (
@@ -152,3 +153,38 @@ def test_an_empty_series_is_refused_and_keeps_the_old_pages(tmp_path):
     with pytest.raises(OutputError, match="no pages"):
         write_series(out, [])
     assert names(tmp_path) == ["big-2.png", "big.png"]
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "missing", "folder"),
+    [
+        (
+            "zh_Hant",
+            "輸出資料夾 {p!r} 不存在；請先建立它（mkdir -p {p}）",
+            "輸出 {p!r} 是資料夾；請給檔名",
+        ),
+        (
+            "zh_Hans",
+            "输出文件夹 {p!r} 不存在；请先创建它（mkdir -p {p}）",
+            "输出 {p!r} 是文件夹；请给文件名",
+        ),
+        (
+            "en",
+            "output folder {p!r} does not exist; create it first (mkdir -p {p})",
+            "output {p!r} is a folder",
+        ),
+    ],
+)
+def test_an_unusable_output_path_in_each_language(
+    cli, monkeypatch, tmp_path, language, missing, folder
+):
+    nowhere = str(tmp_path / "nowhere")
+    err = refused(cli, monkeypatch, language, tmp_path, "render", "lu", "-o", f"{nowhere}/x.wav")
+    assert err.startswith(missing.format(p=nowhere))
+    (tmp_path / "x.wav").mkdir()
+    taken = str(tmp_path / "x.wav")
+    err = refused(cli, monkeypatch, language, tmp_path / "x.wav", "render", "lu", "-o", taken)
+    assert err.startswith(folder.format(p=taken))

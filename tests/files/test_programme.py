@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from speaking import refused
 
 from drumscore.errors import DrumscoreError, ProgrammeError
 from drumscore.files.programme import builtin_programmes, load_programme
@@ -105,3 +106,41 @@ def test_count_ins_and_pauses_count_toward_the_budget(tmp_path):
     assert load_programme(programme(tmp_path, 2, "5h59m"))
     with pytest.raises(DrumscoreError, match="count-ins and pauses included"):
         load_programme(programme(tmp_path, 2, "5h59m", 'count_in = 4\npause = "2m"'))
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh_Hant", "沒有節目檔案 'nosuch.toml'；請給 TOML 檔案或內建節目：rite"),
+        ("zh_Hans", "没有节目文件 'nosuch.toml'；请给 TOML 文件或内置节目：rite"),
+        ("en", "no programme file 'nosuch.toml'; give a TOML file or a built-in programme: rite"),
+    ],
+)
+def test_a_missing_programme_file_in_each_language(cli, monkeypatch, tmp_path, language, expected):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    argv = ("render", "--programme", "nosuch.toml", "-o", out / "x.wav")
+    assert refused(cli, monkeypatch, language, out, *argv).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("zh_Hant", "節目 'p.toml' 第 1 項：未知的鍵 'tempo'；請用 label, score"),
+        ("zh_Hans", "节目 'p.toml' 第 1 项：未知的键 'tempo'；请用 label, score"),
+        ("en", "programme 'p.toml', item 1: unknown key 'tempo'; use label, score"),
+    ],
+)
+def test_a_programme_error_names_the_item_in_each_language(
+    cli, monkeypatch, tmp_path, language, expected
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.toml").write_text('[[item]]\nscore = "lu"\ntempo = 3\n', encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    argv = ("render", "--programme", "p.toml", "-o", out / "x.wav")
+    assert refused(cli, monkeypatch, language, out, *argv).startswith(expected)

@@ -6,6 +6,7 @@ import time
 
 import pytest
 from cli_run import expect_error
+from speaking import refused
 
 from drumscore.errors import InputFileError, InputMissingError
 from drumscore.files.reading import LIMITS, check_input, read_input, read_input_text
@@ -104,3 +105,48 @@ def test_every_reader_refuses_pipes_and_devices_at_once(case, special, tmp_path,
     assert "is not a regular file" in err and err.count("\n") == 1, err
     assert not (tmp_path / "out.wav").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+# --- in each reader's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("zh_Hant", ["記譜檔案 ", " 超過 1 MiB（1,048,577 位元組），即 記譜檔案 的上限"]),
+        ("zh_Hans", ["记谱文件 ", " 超过 1 MiB（1,048,577 字节），即 记谱文件 的上限"]),
+        (
+            "en",
+            ["notation file ", " is more than 1 MiB (1,048,577 bytes), the limit for a notation"],
+        ),
+    ],
+)
+def test_a_file_over_its_limit_names_its_kind_in_each_language(
+    cli, monkeypatch, tmp_path, language, words
+):
+    big = tmp_path / "in" / "big.txt"
+    big.parent.mkdir()
+    big.write_bytes(b"o" * (LIMITS["notation file"] + 1))
+    out = tmp_path / "out"
+    out.mkdir()
+    err = refused(cli, monkeypatch, language, out, "render", big, "-o", out / "x.wav")
+    assert err.startswith(words[0] + repr(str(big)))
+    assert words[1] in err
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("zh_Hant", "：不是有效的 TOML："),
+        ("zh_Hans", "：不是有效的 TOML："),
+        ("en", ": not valid TOML: "),
+    ],
+)
+def test_malformed_toml_in_each_language(cli, monkeypatch, tmp_path, language, words):
+    bad = tmp_path / "in" / "bad.toml"
+    bad.parent.mkdir()
+    bad.write_text("id = \n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    err = refused(cli, monkeypatch, language, out, "render", bad, "-o", out / "x.wav")
+    assert err.startswith(str(bad) + words)
