@@ -142,13 +142,6 @@ class Section(enum.Enum):
         return _("{rite} ({strokes})").format(rite=self.rite, strokes=strokes)
 
     @property
-    def fixed_description(self) -> str:
-        """The description in English whatever the reader's language, for what a file records
-        (a title in its metadata), so that a render is the same file in every language."""
-        strokes = SECTION_TABLE[self].strokes
-        return f"{self.rite} ({strokes})" if self.rite else strokes
-
-    @property
     def help(self) -> str:
         """What the section option's help says of it, in the reader's language: touhu: 投壺, the
         strokes after 半."""
@@ -349,10 +342,13 @@ class Score:
 
     @property
     def title(self) -> str:
-        """A readable title, edition · 魯鼓 · figure N; `key` is what names the score uniquely."""
+        """A readable title in the reader's language, edition · 魯鼓 · figure N; `key` is what
+        names the score uniquely."""
         if not self.edition_name:
-            return f"notation {self.pattern.notation}"
-        return f"{self.edition_name} · {self.state}鼓 · figure {self.figure}"
+            return _("notation {notation}").format(notation=self.pattern.notation)
+        return _("{edition} · {state}鼓 · figure {figure}").format(
+            edition=self.edition_name, state=self.state, figure=self.figure
+        )
 
     @property
     def key(self) -> str:

@@ -99,17 +99,17 @@ class Timeline:
 
     @property
     def heading(self) -> str:
-        """The description with the section's long name, such as 射 (the whole pattern): a file's
-        title, the same in every language as the rest of what a file records."""
+        """The description with the section's long name, such as 射 (the whole pattern): the
+        title of a page of notation, and (in English) of an audio or MIDI file."""
         return self._with_repeats(
-            f"{self.score.title} · {self.section.fixed_description}{self._span_text}"
+            f"{self.score.title} · {self.section.description}{self._span_text}"
         )
 
     @property
     def _span_text(self) -> str:
         if self.span is None:
             return ""
-        return f", strokes {self.span[0] + 1}-{self.span[1]}"
+        return _(", strokes {first}-{last}").format(first=self.span[0] + 1, last=self.span[1])
 
     def _with_repeats(self, text: str) -> str:
         return text + (f" ×{self.repeats}" if self.repeats > 1 else "")

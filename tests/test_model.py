@@ -153,15 +153,21 @@ def test_the_section_table_speaks_the_readers_language(language, touhu, head):
     )
 
 
-def test_a_files_title_is_the_same_in_every_language():
-    """A render records the English section name whatever the reader's language."""
+def test_a_sound_file_records_the_same_words_in_every_language():
+    """The reader's language titles what is shown (and engraved); what an audio or MIDI file
+    records is English whatever the reader's language, so a render is the same file."""
     from drumscore import i18n
     from drumscore.corpus import resolve
+    from drumscore.files.audio import tags_for
+    from drumscore.render.midi import to_midi
     from drumscore.timeline import arrange
+    from drumscore.track import Track
 
-    timeline = arrange(resolve("lu"), "touhu")
-    english = timeline.heading
+    track = Track.single(arrange(resolve("lu"), "touhu"))
+    english = (tags_for(track), [str(m) for m in to_midi(track).tracks[0]], track.cues(44100))
     with i18n.speaking("zh-Hant"):
-        assert timeline.heading == english
+        assert track.heading.startswith("禮記注疏 · 魯鼓 · 第 1 圖 · 投壺（半以後的各擊）")
         assert Section.TOUHU.description == "投壺（半以後的各擊）"
-    assert english.endswith("投壺 (the strokes after 半)")
+        chinese = (tags_for(track), [str(m) for m in to_midi(track).tracks[0]], track.cues(44100))
+    assert chinese == english
+    assert english[0]["title"].endswith("figure 1 · 投壺 (the strokes after 半)")

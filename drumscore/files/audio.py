@@ -17,7 +17,7 @@ import numpy as np
 from drumscore import __version__
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
-from drumscore.i18n import _
+from drumscore.i18n import _, speaking
 from drumscore.track import Track
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
@@ -38,13 +38,14 @@ def write_audio(
 
 
 def tags_for(track: Track) -> dict[str, str]:
-    """The metadata that says what a render holds: its title and the citation of each reading."""
-
-    return {
-        "title": track.heading,
-        "comment": track.comment,
-        "software": f"drumscore {__version__}",
-    }
+    """The metadata that says what a render holds: its title and the citation of each reading,
+    in English whatever the reader's language, so that a render is the same file in every one."""
+    with speaking("en"):
+        return {
+            "title": track.heading,
+            "comment": track.comment,
+            "software": f"drumscore {__version__}",
+        }
 
 
 def stream_audio(

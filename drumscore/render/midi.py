@@ -6,6 +6,7 @@ import io
 
 import mido
 
+from drumscore.i18n import speaking
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 from drumscore.timing import Tempo
@@ -89,6 +90,13 @@ def _tempo(tempo: Tempo) -> mido.MetaMessage:
 
 
 def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.MidiFile:
+    """The MIDI file of a track (see _to_midi), its names and texts in English whatever the
+    reader's language, so that a render is the same file in every one."""
+    with speaking("en"):
+        return _to_midi(played, midimap)
+
+
+def _to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.MidiFile:
     """A track (or one score's timeline) as a type-1 file: items one after another, each at its
     tempo, one beat (a quarter note of TICKS_PER_BEAT ticks) per stroke.
 
