@@ -490,8 +490,8 @@ def _build_into(
         score_data = sitedata.score_data(entry, pool, apparatus)
         key = entry.score.key
         if files_from is not None:
-            files, spaces = written[key]
-            score_data["files"] = dict(files)
+            made, spaces = written[key]
+            score_data["files"] = dict(made)
             if spaces is not None:
                 score_data["staff_spaces"] = spaces
             scores.append(score_data)
