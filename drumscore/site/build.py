@@ -80,6 +80,7 @@ def score_page(
 ) -> str:
     """A score's page: notation, player, staff, counts and checks, source, downloads."""
     root = "../"
+    strings = sitedata.strings()
     query = {"a": score_data["key"]}
     compare_with = _("Compare this reading with another")
     if partner is not None:
@@ -99,11 +100,11 @@ def score_page(
         files=score_data["files"],
         tempo=shared["tempo"],
         play=shared["play"],
-        strings=shared["strings"],
+        strings=strings,
         section_order=sitedata.section_order(),
         compare_query=query,
         compare_with=compare_with,
-        page_data={"root": root, "score": score_data, **shared},
+        page_data={"root": root, "score": score_data, **shared, "strings": strings},
     )
 
 
@@ -179,7 +180,14 @@ def compare_page(
         tempo=shared["tempo"],
         play=shared["play"],
         sections={s.value: s.description for s in Section},
-        page_data={"root": "", "scores": scores, "comparisons": comparisons, **shared, **extra},
+        page_data={
+            "root": "",
+            "scores": scores,
+            "comparisons": comparisons,
+            **shared,
+            **extra,
+            "strings": sitedata.strings(),
+        },
     )
 
 
@@ -469,7 +477,6 @@ def _build_into(
         "kit": sitedata.kit_data(),
         "tempo": sitedata.tempo_data(),
         "play": sitedata.play_data(),
-        "strings": sitedata.strings(),
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)

@@ -758,3 +758,16 @@ def test_screenshots_of_a_traditional_chinese_score_page(page, all_site_url, tmp
         shot = folder / f"score-zh-Hant-{size['width']}.png"
         page.screenshot(path=str(shot), full_page=bool(wanted))
         assert shot.stat().st_size > 10_000
+
+
+def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
+    """--lang all: the top page opens the site in the first of the browser's languages."""
+    for locale, tag in (("zh-TW", "zh-Hant"), ("zh-CN", "zh-Hans"), ("en-GB", "en")):
+        ctx = browser.new_context(locale=locale)
+        try:
+            pg = ctx.new_page()
+            pg.goto(all_site_url + "index.html")
+            pg.wait_for_url(f"**/{tag}/index.html", timeout=5000)
+            assert pg.evaluate("document.documentElement.lang") == tag
+        finally:
+            ctx.close()
