@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
-from drumscore import corpus
+from drumscore import corpus, i18n
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary
+from drumscore.i18n import _
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes
 from drumscore.site import data as sitedata
@@ -43,9 +44,13 @@ MUSICXML_SECTIONS = (Section.SHE, Section.TOUHU)
 STAFF_LIMIT = 1000
 
 
+#: The languages a site is built in (catalogs, as drumscore.i18n names them), in this order.
+LANGUAGES = tuple(i18n.LANGUAGES)
+
+
 @dataclass
 class SiteReport:
-    """What a build wrote."""
+    """What a build wrote: per language when it wrote several (`languages`, their tags)."""
 
     path: Path
     scores: int = 0
@@ -54,37 +59,61 @@ class SiteReport:
     staff: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    languages: tuple[str, ...] = ()
 
 
-def score_page(score_data: dict, shared: dict, partner: dict | None) -> str:
+@dataclass(frozen=True, slots=True)
+class Alternates:
+    """The languages a page is built in beside its own (a site in one language: none)."""
+
+    tags: tuple[str, ...] = ()
+
+    def links(self, root: str, page: str) -> list[dict]:
+        """Each language's copy of `page` (its path in a language's site), with the language's
+        own name, linked from a page whose way to the top of its language's site is `root`."""
+        names = {tag: name for tag, name in i18n.LANGUAGES.values()}
+        return [{"tag": t, "name": names[t], "href": f"{root}../{t}/{page}"} for t in self.tags]
+
+
+def score_page(
+    score_data: dict, shared: dict, partner: dict | None, alternates: Alternates = Alternates()
+) -> str:
     """A score's page: notation, player, staff, counts and checks, source, downloads."""
     root = "../"
+    strings = sitedata.strings()
     query = {"a": score_data["key"]}
-    compare_with = "another"
+    compare_with = _("Compare this reading with another")
     if partner is not None:
         query["b"] = partner["key"]
         compare_with = (
-            "another edition's (they read alike)"
+            _("Compare this reading with another edition's (they read alike)")
             if partner["notation"] == score_data["notation"]
-            else "the reading that differs most"
+            else _("Compare this reading with the reading that differs most")
         )
     return render(
         "score.html",
         title=score_data["title"],
         root=root,
         script="score.js",
+        languages=alternates.links(root, f"score/{score_data['slug']}.html"),
         score=score_data,
         files=score_data["files"],
         tempo=shared["tempo"],
         play=shared["play"],
+        strings=strings,
         section_order=sitedata.section_order(),
         compare_query=query,
         compare_with=compare_with,
-        page_data={"root": root, "score": score_data, **shared},
+        page_data={"root": root, "score": score_data, **shared, "strings": strings},
     )
 
 
-def index_page(scores: list[dict], apparatuses: list[dict], pool: tuple[Edition, ...]) -> str:
+def index_page(
+    scores: list[dict],
+    apparatuses: list[dict],
+    pool: tuple[Edition, ...],
+    alternates: Alternates = Alternates(),
+) -> str:
     """The index: every edition with its scores, and the apparatus of each figure and drum."""
     blocks = []
     for a in apparatuses:
@@ -120,9 +149,10 @@ def index_page(scores: list[dict], apparatuses: list[dict], pool: tuple[Edition,
     ]
     return render(
         "index.html",
-        title="The drum scores of 投壺",
+        title=_("The drum scores of 投壺"),
         root="",
         script=None,
+        languages=alternates.links("", "index.html"),
         editions=editions,
         apparatuses=blocks,
     )
@@ -132,18 +162,32 @@ def _by_siglum(apparatus: dict) -> dict[str, dict]:
     return {w["siglum"]: w for w in apparatus["witnesses"]}
 
 
-def compare_page(scores: list[dict], comparisons: dict, shared: dict, extra: dict) -> str:
+def compare_page(
+    scores: list[dict],
+    comparisons: dict,
+    shared: dict,
+    extra: dict,
+    alternates: Alternates = Alternates(),
+) -> str:
     """The compare view: two names in, their strokes aligned, and A/B playback."""
     return render(
         "compare.html",
-        title="Compare two readings",
+        title=_("Compare two readings"),
         root="",
         script="compare.js",
+        languages=alternates.links("", "compare.html"),
         scores=scores,
         tempo=shared["tempo"],
         play=shared["play"],
         sections={s.value: s.description for s in Section},
-        page_data={"root": "", "scores": scores, "comparisons": comparisons, **shared, **extra},
+        page_data={
+            "root": "",
+            "scores": scores,
+            "comparisons": comparisons,
+            **shared,
+            **extra,
+            "strings": sitedata.strings(),
+        },
     )
 
 
@@ -250,17 +294,22 @@ def build_site(
     corpus_editions: bool = True,
     musicxml: bool = True,
     progress: Callable[[str], None] | None = None,
+    languages: Iterable[str] = (),
 ) -> SiteReport:
     """Write the site to `out`: a new folder, an empty one, or one an earlier build wrote.
 
     `extra` editions are added to the corpus (the built-in editions and the user's own, see
     corpus.user_folders), or stand alone with `corpus_editions` false;
     `musicxml` false leaves out the MusicXML downloads, the slowest part of a build.
+    `languages` (catalogs or tags): a whole site in each, in out/TAG/, every page linking its
+    copies in the others, and out/index.html choosing among them; none: one site in the
+    current language.
 
     The site is made in a temporary folder beside `out` and moved into place when complete, so
     a failed build leaves the earlier site as it was.
     """
     started = time.perf_counter()
+    catalogs = tuple(dict.fromkeys(site_catalog(name) for name in languages))
     out = Path(out)
     pool = corpus.editions() if corpus_editions else ()
     check_not_inside(out)  # once every input is read: no folder holding one is replaced
@@ -268,10 +317,13 @@ def build_site(
     known = {os.path.realpath(e.path) for e in pool if e.path}
     pool = (*pool, *(e for e in extra if not e.path or os.path.realpath(e.path) not in known))
     if not any(edition.scores for edition in pool):
-        raise OptionError("no scores to put in the site: give at least one edition with scores")
+        raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
     work = make_temporary(out.resolve(), folder_too=True)
     try:
-        report = _build_into(work, pool, progress, musicxml)
+        if catalogs:
+            report = _build_languages(work, pool, progress, musicxml, catalogs)
+        else:
+            report = _build_into(work, pool, progress, musicxml)
         (work / MARKER).write_text("a site written by drumscore\n", encoding="utf-8")
         _keep_owner_and_mode(work, out)
         _replace(work, out)
@@ -287,7 +339,9 @@ def build_site(
             else ""
         )
         raise WriteError(
-            f"cannot write the site {str(out)!r}{where}: {exc.strerror or exc}"
+            _("cannot write the site {site!r}{where}: {reason}").format(
+                site=str(out), where=where, reason=exc.strerror or exc
+            )
         ) from None
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -297,20 +351,40 @@ def build_site(
     return report
 
 
+def site_catalog(name: str) -> str:
+    """The catalog a language name means (en, zh-Hant, zh_TW…); an error for one without."""
+    found = i18n.catalog_for(name)
+    if found is None:
+        tags = ", ".join(tag for tag, _name in i18n.LANGUAGES.values())
+        raise OptionError(
+            _("lang {value!r} is not a language of the site; give one of {tags} or all").format(
+                value=name, tags=tags
+            ),
+            option="lang",
+        )
+    return found
+
+
 def _check_target(out: Path) -> None:
     if out.exists() and not out.is_dir():
-        raise OutputError(f"{str(out)!r} is a file; give a folder for the site")
+        raise OutputError(_("{path!r} is a file; give a folder for the site").format(path=str(out)))
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
         raise OutputError(
-            f"folder {str(out)!r} is not empty and holds no site made by drumscore; "
-            "give a new or empty folder (the site would replace what is there)"
+            _(
+                "folder {path!r} is not empty and holds no site made by drumscore; "
+                "give a new or empty folder (the site would replace what is there)"
+            ).format(path=str(out))
         )
     parent = out.resolve().parent
     if not parent.is_dir():
-        raise OutputError(f"folder {str(parent)!r} does not exist; create it first")
+        raise OutputError(
+            _("folder {path!r} does not exist; create it first").format(path=str(parent))
+        )
     if out.is_dir() and not (out.stat().st_mode & 0o222 and os.access(out, os.W_OK)):
         raise OutputError(
-            f"folder {str(out)!r} is read-only; make it writable (chmod u+w) or give another folder"
+            _(
+                "folder {path!r} is read-only; make it writable (chmod u+w) or give another folder"
+            ).format(path=str(out))
         )
 
 
@@ -344,22 +418,73 @@ def _replace(work: Path, out: Path) -> None:
         os.replace(work, out)
 
 
+#: What a build wrote for each score (its files and its engraving's width), which the other
+#: languages' sites copy rather than make again.
+Written = dict[str, tuple[dict[str, str], float | None]]
+
+
+def _build_languages(
+    work: Path,
+    pool: tuple[Edition, ...],
+    progress: Callable[[str], None] | None,
+    musicxml: bool,
+    catalogs: tuple[str, ...],
+) -> SiteReport:
+    """A whole site in each language in work/TAG/ (the first makes the files, the others copy
+    them), and work/index.html linking to each."""
+    tags = tuple(i18n.LANGUAGES[c][0] for c in catalogs)
+    alternates = Alternates(tags)
+    written: Written = {}
+    report = SiteReport(work, languages=tags)
+    sites = []
+    for catalog, tag in zip(catalogs, tags, strict=True):
+        with i18n.speaking(catalog):
+            files_from = work / tags[0] if written else None
+            part = _build_into(
+                work / tag, pool, progress, musicxml, alternates, written, files_from
+            )
+            sites.append(
+                {
+                    "tag": tag,
+                    "name": i18n.LANGUAGES[catalog][1],
+                    "title": _("The drum scores of 投壺"),
+                }
+            )
+        if files_from is None:
+            report.scores, report.files, report.staff = part.scores, part.files, part.staff
+            report.notes = part.notes
+        report.pages += part.pages
+    (work / "index.html").write_text(render("languages.html", sites=sites), "utf-8")
+    report.pages += 1
+    return report
+
+
 def _build_into(
     work: Path,
     pool: tuple[Edition, ...],
     progress: Callable[[str], None] | None,
     musicxml: bool,
+    alternates: Alternates = Alternates(),
+    written: Written | None = None,
+    files_from: Path | None = None,
 ) -> SiteReport:
+    """One site, in the current language, in `work`; with `files_from`, the files (MIDI,
+    MusicXML, engravings) are copied from there as `written` lists them, not made again."""
     report = SiteReport(work)
+    written = {} if written is None else written
     items = sitedata.entries(pool)
     shared = {
         "kit": sitedata.kit_data(),
         "tempo": sitedata.tempo_data(),
         "play": sitedata.play_data(),
     }
+    work.mkdir(exist_ok=True)
     _copy_static(work)
     (work / "score").mkdir()
-    (work / "files").mkdir()
+    if files_from is None:
+        (work / "files").mkdir()
+    else:
+        shutil.copytree(files_from / "files", work / "files")
     comparisons = sitedata.comparisons(items)
     partners = sitedata.partners(items)
     apparatuses = sitedata.apparatuses(pool, items)
@@ -370,39 +495,51 @@ def _build_into(
             progress(entry.score.key)
         apparatus = by_score.get((entry.score.figure, entry.score.state))
         score_data = sitedata.score_data(entry, pool, apparatus)
+        key = entry.score.key
+        if files_from is not None:
+            made, spaces = written[key]
+            score_data["files"] = dict(made)
+            if spaces is not None:
+                score_data["staff_spaces"] = spaces
+            scores.append(score_data)
+            continue
         files: dict[str, str] = {}
-        written, whole = _write_files(work, entry, files, musicxml)
-        report.files += written
+        count, whole = _write_files(work, entry, files, musicxml)
+        report.files += count
         score_data["files"] = files
         long = len(entry.score.pattern) > STAFF_LIMIT
         svg = _staff_svg(whole) if whole and not long else None
         if whole and long:
             report.notes.append(
-                f"{entry.score.key}: no staff notation on its page, as it has more than "
-                f"{STAFF_LIMIT:,} strokes (its MusicXML file has them all)"
+                _(
+                    "{key}: no staff notation on its page, as it has more than {limit} strokes "
+                    "(its MusicXML file has them all)"
+                ).format(key=key, limit=f"{STAFF_LIMIT:,}")
             )
         if svg:
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)
             score_data["staff_spaces"] = staff_spaces(svg)
             report.staff += 1
+        written[key] = (dict(files), score_data.get("staff_spaces"))
         scores.append(score_data)
     by_key = {s["key"]: s for s in scores}
     for score_data in scores:
         partner = by_key.get(partners.get(score_data["key"], ""))
-        page = score_page(score_data, shared, partner)
+        page = score_page(score_data, shared, partner, alternates)
         (work / "score" / f"{score_data['slug']}.html").write_text(page, encoding="utf-8")
         report.pages += 1
     report.scores = len(scores)
-    if report.staff == 0:
-        report.notes.append("no staff notation: Verovio is not installed (the notation extra)")
-    index = index_page(scores, apparatuses, pool)
+    if report.staff == 0 and files_from is None:
+        report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))
+    index = index_page(scores, apparatuses, pool, alternates)
     (work / "index.html").write_text(index, "utf-8")
     extra = {
         "names": sitedata.names_data(items, pool),
         "glyphs": sitedata.notation_glyphs(),
         "partners": partners,
     }
-    (work / "compare.html").write_text(compare_page(scores, comparisons, shared, extra), "utf-8")
+    page = compare_page(scores, comparisons, shared, extra, alternates)
+    (work / "compare.html").write_text(page, "utf-8")
     report.pages += 2
     return report

@@ -17,6 +17,7 @@ from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build, check_score
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.corpus import DEFAULT_EDITION
+from drumscore.i18n import _, ngettext
 from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section, State
 from drumscore.play import keys
 from drumscore.timeline import MAX_REPEAT
@@ -320,3 +321,76 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]
             r["scores"] = [{"key": k, "slug": slugs.get(k, "")} for k in r["keys"]]
         out.append(data)
     return out
+
+
+def strings() -> dict[str, str | list[str]]:
+    """Every text the page scripts show (status lines, buttons they label, messages), in the
+    current language; {name} placeholders the scripts fill, a pair a plural's forms for one
+    and for more (the three languages have at most these two)."""
+    return {
+        # engine.js: practice options refused, as drumscore play refuses them
+        "ramp_format": _("ramp takes START:STOP:STEP[:EVERY], such as 40:60:5; not {text}"),
+        "ramp_range": _("ramp: START and STOP are from {min} to {max}, not {bpm}"),
+        "ramp_every": _("ramp: EVERY is a whole number of passes from 1, not {every}"),
+        "ramp_step": _("ramp: the step must go from {start} towards {stop}"),
+        "strokes_format": _("strokes takes a range numbered from 1, such as 5-12; not {text}"),
+        "strokes_range": _("strokes {text} is outside the section's strokes, 1 to {count}"),
+        "only_drum": _("only {text} is no drum; write 鼙 (pi) or 鼓 (gu)"),
+        "cannot_load": _("cannot load {url}: {status}"),
+        "switch_waiting": _("switch at end of pass"),
+        "stop_waiting": _("stop at end of pass"),
+        "count": _("count"),
+        # score.js: the player's status line and buttons
+        "count_in": _("count-in {k} of {of} · {bpm} a minute"),
+        "before_half": _("before 半"),
+        "after_half": _("after 半 (投壺)"),
+        "pass_loop": _("pass {n}"),
+        "pass_once": _("pass {n}/1"),
+        "muted": _("(muted)"),
+        "stroke_status": _("stroke {n}/{of} {drum} · {side} · {pass} · {bpm} a minute"),
+        "starting": _("Starting · {bpm} a minute"),
+        "paused": _("Paused at {bpm} a minute; space or play resumes on the beat."),
+        "ready": _("{section} at {bpm} strokes a minute, {apart} s apart."),
+        "play": _("▶ Play"),
+        "resume": _("▶ Resume"),
+        "pause": _("❚❚ Pause"),
+        "played": [ngettext("Played {n} stroke.", "Played {n} strokes.", n) for n in (1, 2)],
+        "problem": _("{message}."),
+        "stopped": _("Stopped."),
+        "switch_at_pass_end": _("{section} from the end of this pass."),
+        "switch_next_play": _("{section} for the next play."),
+        "making_wav": _("Making…"),
+        "make_wav": _("Make WAV"),
+        "save_wav": _("Save {name} ({seconds} s)"),
+        # compare.js: names refused, the alignment's marks, the verdict, the status line
+        "empty_name": _("empty name: give a name such as lu/2 or notation such as ○□半○"),
+        "no_edition_reads": _(
+            "no edition in this site reads {notation}; drumscore compare aligns any notation"
+        ),
+        "unknown_name": _(
+            "unknown name {name}: give a score's name (lu, lu/2, xue/2@benyi) or notation of ○ □ 半"
+        ),
+        "kind_substituted": _("a different stroke"),
+        "kind_only_a": _("a stroke only in A"),
+        "kind_only_b": _("a stroke only in B"),
+        "side_stroke": _("{side} stroke {n}: {drum}"),
+        "side_stroke_status": _("{side} stroke {n}: {drum} · {bpm} a minute"),
+        "column": _("column {n}: {kind}"),
+        "difference": _("difference"),
+        "identical": _("identical"),
+        "differences": [
+            ngettext(
+                "{n} difference in the strokes; {half}", "{n} differences in the strokes; {half}", n
+            )
+            for n in (1, 2)
+        ],
+        "per_section": _("Per section"),
+        "section": _("section"),
+        "distance": _("distance"),
+        "played_both": _("Played."),
+        "no_half": _(
+            "A or B has no 半, so it has only the whole pattern (射); choose that section."
+        ),
+        "paused_compare": _("Paused at {bpm} a minute; space resumes on the beat."),
+        "tempo": _("{bpm} strokes a minute."),
+    }

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from drumscore.i18n import _
+
 #: Where the server listens unless told otherwise: this machine only.
 LOCAL_HOST = "127.0.0.1"
 
@@ -75,7 +77,11 @@ class _Server(http.server.ThreadingHTTPServer):
         if isinstance(exc, ConnectionError):
             return
         if self.warn is not None:
-            self.warn(f"a request from {client_address[0]} failed: {exc!r}")
+            self.warn(
+                _("a request from {client} failed: {error!r}").format(
+                    client=client_address[0], error=exc
+                )
+            )
 
 
 def make_server(

@@ -121,7 +121,9 @@ def test_serve_warns_when_it_listens_beyond_this_machine(monkeypatch, capsys, tm
     monkeypatch.setattr(
         serve_cmd,
         "build",
-        lambda folder, names: site_build.build_site(folder, [edition], corpus_editions=False),
+        lambda folder, names, lang=None: site_build.build_site(
+            folder, [edition], corpus_editions=False
+        ),
     )
 
     def interrupted(self, poll_interval=0.5):
@@ -282,7 +284,7 @@ def test_a_stale_serve_folder_is_removed_by_the_next_serve(monkeypatch, capsys, 
     stale = tmp_path / ".drumscore-serve.drumscore-999999999-abcdefgh.part"
     (stale / "site").mkdir(parents=True)
     made = []
-    monkeypatch.setattr(serve_cmd, "build", lambda folder, names: made.append(folder))
+    monkeypatch.setattr(serve_cmd, "build", lambda folder, names, lang=None: made.append(folder))
 
     def interrupted(self, poll_interval=0.5):
         raise KeyboardInterrupt

@@ -1,5 +1,6 @@
-"""One built site (without MusicXML, the slow part) and one local server for the site tests, and
-what drumscore's conductor lays out for the practice the page is tested with."""
+"""One built site (without MusicXML, the slow part) and one local server for the site tests, the
+same in every language (--lang all) and its server, and what drumscore's conductor lays out for
+the practice the page is tested with."""
 
 from __future__ import annotations
 
@@ -18,15 +19,34 @@ def site_dir(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="session")
-def site_url(site_dir):
-    server = make_server(site_dir, port=0)
+def _serve(folder):
+    server = make_server(folder, port=0)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True
     thread.start()
     yield url_of(server)
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir):
+    yield from _serve(site_dir)
+
+
+@pytest.fixture(scope="session")
+def all_site_dir(tmp_path_factory):
+    """The site in every language (as --lang all builds it), without MusicXML."""
+    from drumscore.site.build import LANGUAGES
+
+    out = tmp_path_factory.mktemp("site-all") / "out"
+    build_site(out, musicxml=False, languages=LANGUAGES)
+    return out
+
+
+@pytest.fixture(scope="session")
+def all_site_url(all_site_dir):
+    yield from _serve(all_site_dir)
 
 
 #: The rate the conductor lays the practice out at: a frame is a microsecond.

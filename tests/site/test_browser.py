@@ -8,6 +8,7 @@ import base64
 import io
 import json
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -790,3 +791,71 @@ def test_count_in_each_pass_and_silent_passes_as_the_conductor_lays_them_out(pag
         assert abs(g[0] - x[0]) <= 2
     second = [e for e in schedule[: len(expected)] if e["drum"] == "count" and "c" in e]
     assert [e["c"] for e in second] == [0, 1]
+
+
+def test_a_chinese_score_page_switches_language_and_still_plays(page, all_site_url):
+    """--lang all: a 繁體 score page says zh-Hant and shows Chinese (its buttons and status
+    line from the page data's strings too); its switch opens the same page in 简体, which plays."""
+    path = f"score/{slug('lu/1@zhushu')}.html"
+    goto(page, all_site_url, f"zh-Hant/{path}")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+    shown = page.inner_text("main")
+    assert "聆聽" in shown and "下載" in shown and "Listen" not in shown
+    cjk = len(re.findall(r"[\u3400-\u9fff]", shown))
+    # the player's own words, without code, keys and the section names (the model's words)
+    player = page.evaluate(
+        """() => { const p = document.querySelector('.player').cloneNode(true);
+                  p.querySelectorAll('code, kbd, option').forEach((e) => e.remove());
+                  return p.textContent; }"""
+    )
+    assert cjk > 200 and "播放" in player
+    assert set(re.findall(r"[A-Za-z]{3,}", player)) <= {"START", "STOP", "STEP", "EVERY"}
+    page.fill("#bpm", "55")
+    page.dispatch_event("#bpm", "change")  # the status line, made by score.js, speaks 繁體 too
+    assert "每分鐘 55 擊" in page.inner_text("#status")
+    page.click("nav.languages a[hreflang='zh-Hans']")
+    page.wait_for_function("document.documentElement.dataset.ready === 'true'")
+    assert page.url.endswith(f"/zh-Hans/{path}")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+    assert "聆听" in page.inner_text("main")
+    page.fill("#bpm", "120")
+    page.dispatch_event("#bpm", "change")
+    page.click("#play")
+    page.wait_for_function("window.drumscore.player.log.length >= 2", timeout=5000)
+    assert page.inner_text("#play") == "❚❚ 暂停"
+    assert "每分钟 120 击" in page.inner_text("#status")
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    assert len(schedule) == len(corpus.resolve("lu").pattern)
+    page.click("#stop")
+    assert page.inner_text("#status") == "已停止。"
+
+
+def test_screenshots_of_a_traditional_chinese_score_page(page, all_site_url, tmp_path_factory):
+    """A 繁體 score page at phone and desktop width: nothing wider than the screen. Pictures go
+    to $DRUMSCORE_SCREENSHOTS if it is set."""
+    wanted = os.environ.get("DRUMSCORE_SCREENSHOTS")
+    folder = Path(wanted) if wanted else tmp_path_factory.mktemp("shots-zh")
+    folder.mkdir(parents=True, exist_ok=True)
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        goto(page, all_site_url, f"zh-Hant/score/{slug('lu/2@zhushu')}.html")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, (size, overflow)
+        shot = folder / f"score-zh-Hant-{size['width']}.png"
+        page.screenshot(path=str(shot), full_page=bool(wanted))
+        assert shot.stat().st_size > 10_000
+
+
+def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
+    """--lang all: the top page opens the site in the first of the browser's languages."""
+    for locale, tag in (("zh-TW", "zh-Hant"), ("zh-CN", "zh-Hans"), ("en-GB", "en")):
+        ctx = browser.new_context(locale=locale)
+        try:
+            pg = ctx.new_page()
+            pg.goto(all_site_url + "index.html")
+            pg.wait_for_url(f"**/{tag}/index.html", timeout=5000)
+            assert pg.evaluate("document.documentElement.lang") == tag
+        finally:
+            ctx.close()

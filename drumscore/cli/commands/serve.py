@@ -8,35 +8,39 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from drumscore.cli.commands.site import add_edition_option, build, summary
+from drumscore.cli.commands.site import add_edition_option, add_lang_option, build, summary
 from drumscore.cli.options import whole_number
 from drumscore.errors import OptionError
+from drumscore.i18n import _
 from drumscore.site.serve import LOCAL_HOST, is_local, make_server, url_of
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
-        help="build the site and serve it on this machine (127.0.0.1) until Ctrl-C",
-        description="Build the site in a temporary folder and serve it on 127.0.0.1 until Ctrl-C, "
-        "which stops the server and removes the folder.",
+        help=_("build the site and serve it on this machine (127.0.0.1) until Ctrl-C"),
+        description=_(
+            "Build the site in a temporary folder and serve it on 127.0.0.1 until Ctrl-C, "
+            "which stops the server and removes the folder."
+        ),
     )
     p.add_argument(
         "--port",
         type=whole_number,
         default=8000,
         metavar="N",
-        help="port (default 8000; 0: any free)",
+        help=_("port (default 8000; 0: any free)"),
     )
     p.add_argument(
         "--host",
         default=None,
         metavar="H",
-        help="address to listen on (default 127.0.0.1; any other is reachable from elsewhere)",
+        help=_("address to listen on (default 127.0.0.1; any other is reachable from elsewhere)"),
     )
-    p.add_argument("--open", action="store_true", help="open the site in the web browser")
-    p.add_argument("--log", action="store_true", help="print a line for every request")
+    p.add_argument("--open", action="store_true", help=_("open the site in the web browser"))
+    p.add_argument("--log", action="store_true", help=_("print a line for every request"))
     add_edition_option(p)
+    add_lang_option(p)
     p.set_defaults(run=run)
 
 
@@ -45,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
     import tempfile
 
     if not 0 <= args.port <= 65535:
-        raise OptionError(f"--port {args.port}: give a port from 1 to 65535 (0 picks a free one)")
+        raise OptionError(
+            _("--port {port}: give a port from 1 to 65535 (0 picks a free one)").format(
+                port=args.port
+            )
+        )
     host = args.host or LOCAL_HOST
     from drumscore.files.atomic import make_temporary
 
@@ -58,15 +66,21 @@ def run(args: argparse.Namespace) -> int:
         server = _listen(work / "site", host, args.port, log)
         with server:
             if not is_local(host):
-                print(
-                    f"drumscore: warning: serving on {host}: any machine that can reach this one "
-                    "can open the site; leave out --host to serve on 127.0.0.1 only",
-                    file=sys.stderr,
+                _warn(
+                    _(
+                        "serving on {host}: any machine that can reach this one can open the "
+                        "site; leave out --host to serve on 127.0.0.1 only"
+                    ).format(host=host)
                 )
-            report = build(work / "site", args.edition)
+            report = build(work / "site", args.edition, args.lang)
             url = url_of(server)
-            print(f"built the site in {work / 'site'}: {summary(report)}", flush=True)
-            print(f"serving {url} (Ctrl-C stops)", flush=True)
+            print(
+                _("built the site in {folder}: {summary}").format(
+                    folder=work / "site", summary=summary(report)
+                ),
+                flush=True,
+            )
+            print(_("serving {url} (Ctrl-C stops)").format(url=url), flush=True)
             if args.open:
                 import webbrowser
 
@@ -74,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 server.serve_forever(poll_interval=0.2)
             except KeyboardInterrupt:
-                print("stopped", flush=True)
+                print(_("stopped"), flush=True)
                 return EXIT_INTERRUPTED
         return 0
     finally:
@@ -82,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _warn(line: str) -> None:
-    print(f"drumscore: warning: {line}", file=sys.stderr, flush=True)
+    print(_("drumscore: warning: {message}").format(message=line), file=sys.stderr, flush=True)
 
 
 #: The exit status after Ctrl-C, as every command gives it.
@@ -106,12 +120,16 @@ def _listen(
         reason = getattr(exc, "strerror", None) or str(exc)
         if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
             raise RuntimeFailure(
-                f"cannot listen on {shown} port {port}: {reason}; give another --port "
-                "(0 picks a free one)"
+                _(
+                    "cannot listen on {host} port {port}: {reason}; give another --port "
+                    "(0 picks a free one)"
+                ).format(host=shown, port=port, reason=reason)
             ) from None
         if isinstance(exc, socket.gaierror) or not isinstance(exc, OSError):
-            reason = "not an address or host name of this machine"
+            reason = _("not an address or host name of this machine")
         raise OptionError(
-            f"--host {shown!r} port {port}: cannot listen there ({reason}); give an address of "
-            "this machine, such as 127.0.0.1"
+            _(
+                "--host {host!r} port {port}: cannot listen there ({reason}); give an address of "
+                "this machine, such as 127.0.0.1"
+            ).format(host=shown, port=port, reason=reason)
         ) from None

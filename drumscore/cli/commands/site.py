@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from drumscore import i18n
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
-from drumscore.site.build import SiteReport, build_site
+from drumscore.i18n import _, ngettext
+from drumscore.site.build import LANGUAGES, SiteReport, build_site, site_catalog
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -18,14 +20,19 @@ if TYPE_CHECKING:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "site",
-        help="write a self-contained static site: every score seen, heard and compared",
-        description="Write a static site to DIR: an index of every edition and score with where "
-        "the editions part, a page per score (notation, player, counts, source, downloads) and a "
-        "compare view. Nothing is loaded from the network; serve DIR with any static web "
-        "server, e.g. 'python3 -m http.server -d DIR'.",
+        help=_("write a self-contained static site: every score seen, heard and compared"),
+        description=_(
+            "Write a static site to DIR: an index of every edition and score with where "
+            "the editions part, a page per score (notation, player, counts, source, downloads) and "
+            "a compare view. Nothing is loaded from the network; serve DIR with any static web "
+            "server, e.g. 'python3 -m http.server -d DIR'."
+        ),
     )
-    p.add_argument("folder", metavar="DIR", help="folder to write (new, empty, or an earlier site)")
+    p.add_argument(
+        "folder", metavar="DIR", help=_("folder to write (new, empty, or an earlier site)")
+    )
     add_edition_option(p)
+    add_lang_option(p)
     p.set_defaults(run=run)
 
 
@@ -35,8 +42,32 @@ def add_edition_option(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="also include your own edition file (.toml) or a folder of them; may be repeated",
+        help=_("also include your own edition file (.toml) or a folder of them; may be repeated"),
     )
+
+
+def add_lang_option(p: argparse.ArgumentParser) -> None:
+    """The site's --lang: one language (its pages in DIR) or all (a site for each in DIR/<tag>/);
+    the messages speak it too (all: the environment's), as --lang does on every command."""
+    tags = ", ".join(tag for tag, _name in i18n.LANGUAGES.values())
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_(
+            "the language of the pages and messages: {languages}, or all for a site in each "
+            "in DIR/<language>/ with DIR/index.html choosing (default: the language of messages, "
+            "from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
+        ).format(languages=tags),
+    )
+
+
+def languages(lang: str | None) -> tuple[str, ...]:
+    """The languages --lang asks the site in: every one for all, none (the current) unsaid."""
+    if lang is None:
+        return ()
+    if lang == "all":
+        return LANGUAGES
+    return (lang,)
 
 
 def _user_editions(names: list[str]) -> tuple[Edition, ...]:
@@ -48,33 +79,69 @@ def _user_editions(names: list[str]) -> tuple[Edition, ...]:
         if path.is_dir():
             files = sorted(path.glob("*.toml"))
             if not files:
-                raise OptionError(f"--edition {name!r}: the folder holds no .toml edition files")
+                raise OptionError(
+                    _("--edition {name!r}: the folder holds no .toml edition files").format(
+                        name=name
+                    )
+                )
         elif path.suffix != ".toml":
-            raise OptionError(f"--edition {name!r}: give an edition file (.toml) or a folder")
+            raise OptionError(
+                _("--edition {name!r}: give an edition file (.toml) or a folder").format(name=name)
+            )
         else:
             files = [path]
         found.extend(load_edition(f) for f in files)
     return tuple(found)
 
 
-def build(folder: str | Path, editions: list[str]) -> SiteReport:
-    return build_site(folder, _user_editions(editions))
+def build(folder: str | Path, editions: list[str], lang: str | None = None) -> SiteReport:
+    """The site in `folder` with the user's `editions`, in the languages --lang asks for."""
+    chosen = languages(lang)
+    if len(chosen) == 1:  # one language: its pages in the folder itself
+        with i18n.speaking(site_catalog(chosen[0])):
+            return build_site(folder, _user_editions(editions), languages=())
+    return build_site(folder, _user_editions(editions), languages=chosen)
 
 
 def summary(report: SiteReport) -> str:
-    staff = f", {report.staff} staff engravings" if report.staff else ""
-    return (
-        f"{report.scores} score pages, the index and the compare view, {report.files} MIDI and "
-        f"MusicXML files{staff}, in {report.seconds:.1f} s"
+    """What a build wrote, in a line."""
+    staff = (
+        ngettext("{n} staff engraving", "{n} staff engravings", report.staff).format(n=report.staff)
+        if report.staff
+        else ""
     )
+    line = (
+        ngettext(
+            "{n} score page, the index and the compare view, {files} MIDI and MusicXML files, "
+            "in {seconds} s",
+            "{n} score pages, the index and the compare view, {files} MIDI and MusicXML files, "
+            "in {seconds} s",
+            report.scores,
+        ).format(n=report.scores, files=report.files, seconds=f"{report.seconds:.1f}")
+        if not staff
+        else ngettext(
+            "{n} score page, the index and the compare view, {files} MIDI and MusicXML files, "
+            "{staff}, in {seconds} s",
+            "{n} score pages, the index and the compare view, {files} MIDI and MusicXML files, "
+            "{staff}, in {seconds} s",
+            report.scores,
+        ).format(n=report.scores, files=report.files, staff=staff, seconds=f"{report.seconds:.1f}")
+    )
+    if report.languages:
+        line += _("; in each of {languages}, in its own folder").format(
+            languages=", ".join(report.languages)
+        )
+    return line
 
 
 def run(args: argparse.Namespace) -> int:
-    report = build(args.folder, args.edition)
-    print(f"wrote {args.folder}: {summary(report)}")
+    report = build(args.folder, args.edition, args.lang)
+    print(_("wrote {folder}: {summary}").format(folder=args.folder, summary=summary(report)))
     for note in report.notes:
-        print(f"note: {note}")
+        print(_("note: {note}").format(note=note))
     print(
-        f"serve it with: python3 -m http.server -d {args.folder} (then open http://127.0.0.1:8000/)"
+        _(
+            "serve it with: python3 -m http.server -d {folder} (then open http://127.0.0.1:8000/)"
+        ).format(folder=args.folder)
     )
     return 0

@@ -1,14 +1,14 @@
 // The compare view: two readings aligned as drumscore compare aligns them, A/B playback.
-import { Player, bindKeys, clampBpm, drumName, pageData } from "./engine.js";
+import { Player, bindKeys, clampBpm, drumName, pageData, say } from "./engine.js";
 
 const data = pageData();
 const $ = (id) => document.getElementById(id);
 const byKey = new Map(data.scores.map((s) => [s.key, s]));
 const MARKS = { same: "", substituted: "*", "only-a": "−", "only-b": "+" };
 const KINDS = {
-  substituted: "a different stroke",
-  "only-a": "a stroke only in A",
-  "only-b": "a stroke only in B",
+  substituted: say("kind_substituted"),
+  "only-a": say("kind_only_a"),
+  "only-b": say("kind_only_b"),
 };
 const PAUSE = 2; // beats of silence between A and B
 
@@ -17,7 +17,7 @@ const PAUSE = 2; // beats of silence between A and B
 // site has. Returns {score} or {problem}.
 function resolve(text) {
   const name = (text || "").trim();
-  if (!name) return { problem: "empty name: give a name such as lu/2 or notation such as ○□半○" };
+  if (!name) return { problem: say("empty_name") };
   const key = data.names[name.toLowerCase()] || (byKey.has(name) ? name : null);
   if (key) return { score: byKey.get(key) };
   const chars = [...name].filter((ch) => !/\s/.test(ch));
@@ -25,15 +25,9 @@ function resolve(text) {
     const notation = chars.map((ch) => data.glyphs[ch]).join("");
     const score = data.scores.find((s) => s.notation === notation);
     if (score) return { score, notation: true };
-    return {
-      problem: `no edition in this site reads ${notation}; drumscore compare aligns any notation`,
-    };
+    return { problem: say("no_edition_reads", { notation }) };
   }
-  return {
-    problem:
-      `unknown name ${JSON.stringify(name)}: give a score's name (lu, lu/2, xue/2@benyi) ` +
-      "or notation of ○ □ 半",
-  };
+  return { problem: say("unknown_name", { name: JSON.stringify(name) }) };
 }
 
 const params = new URLSearchParams(location.search);
@@ -124,14 +118,14 @@ function draw() {
           class: `cell ${s.drum} ${col.kind}`,
           "data-col": index,
           "data-i": i,
-          title: `${side.toUpperCase()} stroke ${i + 1}: ${drumName(s.drum)}`,
+          title: say("side_stroke", { side: side.toUpperCase(), n: i + 1, drum: drumName(s.drum) }),
         },
         s.glyph,
       );
     };
     const mark = MARKS[col.kind];
     const attrs = { class: `mark ${col.kind}`, "data-col": index, "data-kind": col.kind };
-    if (mark) attrs.title = `column ${index + 1}: ${KINDS[col.kind]}`;
+    if (mark) attrs.title = say("column", { n: index + 1, kind: KINDS[col.kind] });
     slots.push([stroke("a"), el("td", attrs, mark), stroke("b")]);
   });
   // as many slots a line as the width holds, so a phone shows every stroke without scrolling
@@ -145,7 +139,7 @@ function draw() {
       b: el("tr", { class: "side-b" }),
     };
     rows.a.append(el("th", { scope: "row" }, "A"));
-    rows.marks.append(el("th", { scope: "row", "aria-label": "difference" }));
+    rows.marks.append(el("th", { scope: "row", "aria-label": say("difference") }));
     rows.b.append(el("th", { scope: "row" }, "B"));
     for (const [ca, cm, cb] of slots.slice(start, start + perLine)) {
       rows.a.append(ca);
@@ -167,16 +161,16 @@ function draw() {
   const pb = el("p");
   pb.append("B: ", link(b), ` [${b.key}]`);
   const verdict = c.identical
-    ? "identical"
-    : `${c.distance} ${c.distance === 1 ? "difference" : "differences"} in the strokes; ${c.half.description}`;
+    ? say("identical")
+    : say("differences", { n: c.distance, half: c.half.description });
   summary.append(pa, pb, el("p", { class: "verdict" }, verdict));
 
   const sections = $("sections");
   sections.replaceChildren();
   const t = el("table", { class: "counts" });
-  t.append(el("caption", {}, "Per section"));
+  t.append(el("caption", {}, say("per_section")));
   const head = el("tr");
-  for (const h of ["section", "A ○ 鼙", "A □ 鼓", "B ○ 鼙", "B □ 鼓", "distance"]) {
+  for (const h of [say("section"), "A ○ 鼙", "A □ 鼓", "B ○ 鼙", "B □ 鼓", say("distance")]) {
     head.append(el("th", { scope: "col" }, h));
   }
   t.append(head);
@@ -200,7 +194,7 @@ function itemsFor(side, section) {
 function highlight(entry, player, finished) {
   for (const c of document.querySelectorAll("#alignment .now")) c.classList.remove("now");
   if (!entry) {
-    if (finished) $("status").textContent = "Played.";
+    if (finished) $("status").textContent = say("played_both");
     return;
   }
   const mark = entry.mark;
@@ -211,7 +205,9 @@ function highlight(entry, player, finished) {
   }
   if (!current) return;
   const s = current[mark.side].strokes[mark.i];
-  $("status").textContent = `${mark.side.toUpperCase()} stroke ${mark.i + 1}: ${drumName(s.drum)} · ${player.bpm} a minute`;
+  const side = mark.side.toUpperCase();
+  const drum = drumName(s.drum);
+  $("status").textContent = say("side_stroke_status", { side, n: mark.i + 1, drum, bpm: player.bpm });
 }
 
 const player = new Player(data.kit, data.root, highlight);
@@ -223,7 +219,7 @@ async function play(which) {
   const b = itemsFor("b", section);
   if (!current) return;
   if ((which !== "b" && !a) || (which !== "a" && !b)) {
-    $("status").textContent = `A or B has no 半, so it has only the whole pattern (射); choose that section.`;
+    $("status").textContent = say("no_half");
     return;
   }
   lastPlay = which;
@@ -239,7 +235,7 @@ async function play(which) {
 async function toggle() {
   if (player.playing) {
     player.pause();
-    $("status").textContent = `Paused at ${player.bpm} a minute; space resumes on the beat.`;
+    $("status").textContent = say("paused_compare", { bpm: player.bpm });
   } else if (player.state === "paused") {
     await player.resume();
   } else {
@@ -251,7 +247,7 @@ function setBpm(value) {
   const v = clampBpm(value, data.tempo);
   $("bpm").value = String(v);
   player.setTempo(v);
-  if (!player.playing || !player.current) $("status").textContent = `${v} strokes a minute.`;
+  if (!player.playing || !player.current) $("status").textContent = say("tempo", { bpm: v });
   else highlight(player.current, player);
 }
 
@@ -274,7 +270,7 @@ bindKeys(
     tempoBy: (step) => setBpm(clampBpm($("bpm").value, data.tempo) + step),
     tap: (value) => setBpm(value),
     stopAtPassEnd: () => {
-      if (player.stopAtPassEnd()) $("status").textContent = "[stop at end of pass]";
+      if (player.stopAtPassEnd()) $("status").textContent = `[${say("stop_waiting")}]`;
     },
   },
   data.play,

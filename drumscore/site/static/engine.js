@@ -23,8 +23,22 @@ function onGrid(t) {
   return Math.ceil(t * GRID) / GRID;
 }
 
+// The page data the site writes; its `strings` (every text the scripts show, in the page's
+// language) become the table `say` reads.
 export function pageData() {
-  return JSON.parse(document.getElementById("page-data").textContent);
+  const data = JSON.parse(document.getElementById("page-data").textContent);
+  strings = data.strings || {};
+  return data;
+}
+
+let strings = {};
+
+// The text the page data's `strings` has for `key`, its {name} placeholders filled from
+// `values` (a pair is a plural: the first form for n = 1); the key itself without a table.
+export function say(key, values = {}) {
+  const entry = strings[key] ?? key;
+  const text = Array.isArray(entry) ? entry[values.n === 1 ? 0 : 1] : entry;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
 // x rounded to a whole number by the page data's rule: "half-even" (ties to the even neighbour,
@@ -72,23 +86,22 @@ export function rampTempo(ramp, p) {
 // START:STOP:STEP[:EVERY] (as --ramp takes it) within `tempo`'s range, or an Error saying why not.
 export function parseRamp(text, tempo) {
   const parts = String(text).trim().split(":");
-  const example = "START:STOP:STEP[:EVERY], such as 40:60:5";
   const number = /^-?\d+(\.\d+)?$/;
   if (![3, 4].includes(parts.length) || !parts.slice(0, 3).every((p) => number.test(p.trim()))) {
-    throw new Error(`ramp takes ${example}; not ${JSON.stringify(String(text))}`);
+    throw new Error(say("ramp_format", { text: JSON.stringify(String(text)) }));
   }
   const [start, stop, step] = parts.slice(0, 3).map(Number);
   for (const bpm of [start, stop]) {
     if (!(bpm >= tempo.min && bpm <= tempo.max)) {
-      throw new Error(`ramp: START and STOP are from ${tempo.min} to ${tempo.max}, not ${bpm}`);
+      throw new Error(say("ramp_range", { min: tempo.min, max: tempo.max, bpm }));
     }
   }
   const every = parts.length === 4 ? parts[3].trim() : "1";
   if (!/^\d+$/.test(every) || Number(every) < 1) {
-    throw new Error(`ramp: EVERY is a whole number of passes from 1, not ${JSON.stringify(every)}`);
+    throw new Error(say("ramp_every", { every: JSON.stringify(every) }));
   }
   if (step === 0 || (stop - start) * step < 0) {
-    throw new Error(`ramp: the step must go from ${start} towards ${stop}`);
+    throw new Error(say("ramp_step", { start, stop }));
   }
   return { start, stop, step, every: Number(every) };
 }
@@ -99,11 +112,11 @@ export function parseSpan(text, count) {
   let parts = raw.split("-");
   if (parts.length === 1) parts = [parts[0], parts[0]];
   if (parts.length !== 2 || !parts.every((p) => /^\d+$/.test(p.trim()))) {
-    throw new Error(`strokes takes a range numbered from 1, such as 5-12; not ${JSON.stringify(raw)}`);
+    throw new Error(say("strokes_format", { text: JSON.stringify(raw) }));
   }
   const [first, last] = parts.map(Number);
   if (!(first >= 1 && first <= last && last <= count)) {
-    throw new Error(`strokes ${JSON.stringify(raw)} is outside the section's strokes, 1 to ${count}`);
+    throw new Error(say("strokes_range", { text: JSON.stringify(raw), count }));
   }
   return [first - 1, last];
 }
@@ -114,7 +127,7 @@ export function parseOnly(text, drums) {
   const key = String(text).trim().toLowerCase();
   if (!key) return "";
   for (const [drum, d] of Object.entries(drums)) if (d.names.includes(key)) return drum;
-  throw new Error(`only ${JSON.stringify(String(text))} is no drum; write 鼙 (pi) or 鼓 (gu)`);
+  throw new Error(say("only_drum", { text: JSON.stringify(String(text)) }));
 }
 
 // --- the kit ---------------------------------------------------------------------------------
@@ -126,7 +139,7 @@ async function sampleBytes(url) {
     fetched.set(
       url,
       fetch(url).then((r) => {
-        if (!r.ok) throw new Error(`cannot load ${url}: ${r.status}`);
+        if (!r.ok) throw new Error(say("cannot_load", { url, status: r.status }));
         return r.arrayBuffer();
       }),
     );
@@ -443,8 +456,8 @@ export class Player {
   get waiting() {
     const out = [];
     if (this.state === "stopped") return out;
-    if (this.switchWaiting) out.push("switch at end of pass");
-    if (this.endK !== null) out.push("stop at end of pass");
+    if (this.switchWaiting) out.push(say("switch_waiting"));
+    if (this.endK !== null) out.push(say("stop_waiting"));
     return out;
   }
 
@@ -691,5 +704,5 @@ export function clampBpm(value, tempo) {
 }
 
 export function drumName(drum) {
-  return drum === "pi" ? "○ 鼙" : drum === "gu" ? "□ 鼓" : "count";
+  return drum === "pi" ? "○ 鼙" : drum === "gu" ? "□ 鼓" : say("count");
 }

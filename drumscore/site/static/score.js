@@ -13,6 +13,7 @@ import {
   parseSpan,
   renderOffline,
   roundBy,
+  say,
 } from "./engine.js";
 
 const data = pageData();
@@ -71,21 +72,19 @@ function describe(entry, player) {
   const waiting = player.waiting.map((w) => ` · [${w}]`).join("");
   if (entry.drum === "count") {
     const c = entry.c ?? entry.k + player.countIn; // a count-in before a later pass has its own
-    return `count-in ${c + 1} of ${player.countIn} · ${player.bpm} a minute${waiting}`;
+    return say("count_in", { k: c + 1, of: player.countIn, bpm: player.bpm }) + waiting;
   }
   const items = player.passOf(entry.k).items;
   const stroke = score.strokes[entry.mark];
   const side =
-    score.half === null ? "射" : stroke.i < score.half ? "before 半" : "after 半 (投壺)";
-  const pass = player.loop ? `pass ${entry.pass}` : `pass ${entry.pass}/1`;
+    score.half === null ? "射" : stroke.i < score.half ? say("before_half") : say("after_half");
+  const pass = say(player.loop ? "pass_loop" : "pass_once", { n: entry.pass });
   const span = player.practice.span;
   const first = span && items === player.spanned ? span[0] : 0;
   const of = first ? `${first + 1}-${first + items.length}` : `${items.length}`;
-  const muted = entry.muted ? " (muted)" : "";
-  return (
-    `stroke ${first + entry.index + 1}/${of} ${drumName(stroke.drum)}${muted} · ${side} · ` +
-    `${pass} · ${player.bpm} a minute${waiting}`
-  );
+  const drum = drumName(stroke.drum) + (entry.muted ? ` ${say("muted")}` : "");
+  const n = first + entry.index + 1;
+  return say("stroke_status", { n, of, drum, side, pass, bpm: player.bpm }) + waiting;
 }
 
 // The status line for the state the player is in now.
@@ -94,16 +93,15 @@ function showState() {
     controls.status.textContent = describe(player.current, player);
   } else if (player.playing) {
     const waiting = player.waiting.map((w) => ` · [${w}]`).join("");
-    controls.status.textContent = `Starting · ${player.bpm} a minute${waiting}`;
+    controls.status.textContent = say("starting", { bpm: player.bpm }) + waiting;
   } else if (player.state === "paused") {
     const waiting = player.waiting.map((w) => ` [${w}]`).join("");
-    controls.status.textContent =
-      `Paused at ${player.bpm} a minute; space or play resumes on the beat.${waiting}`;
+    controls.status.textContent = say("paused", { bpm: player.bpm }) + waiting;
   } else {
     const v = bpm();
     const label = score.sections[controls.section.value].name;
-    controls.status.textContent =
-      `${label} at ${v} strokes a minute, ${intervalOf(v).toFixed(3)} s apart.`;
+    const apart = intervalOf(v).toFixed(3);
+    controls.status.textContent = say("ready", { section: label, bpm: v, apart });
   }
 }
 
@@ -111,9 +109,9 @@ function highlight(entry, player, finished) {
   for (const c of document.querySelectorAll(".notation .stroke.now")) c.classList.remove("now");
   for (const c of document.querySelectorAll(".notation .stroke.heard")) c.classList.remove("heard");
   if (!entry) {
-    controls.play.textContent = "▶ Play";
+    controls.play.textContent = say("play");
     controls.play.setAttribute("aria-pressed", "false");
-    if (finished) controls.status.textContent = `Played ${player.played} strokes.`;
+    if (finished) controls.status.textContent = say("played", { n: player.played });
     return;
   }
   controls.status.textContent = describe(entry, player);
@@ -132,7 +130,7 @@ const player = new Player(data.kit, data.root, highlight);
 async function toggle() {
   if (player.playing) {
     player.pause();
-    controls.play.textContent = "▶ Resume";
+    controls.play.textContent = say("resume");
     controls.play.setAttribute("aria-pressed", "false");
     showState();
     return;
@@ -144,7 +142,7 @@ async function toggle() {
     try {
       options = practice();
     } catch (error) {
-      controls.status.textContent = `${error.message}.`;
+      controls.status.textContent = say("problem", { message: error.message });
       return;
     }
     await player.start(sectionItems(controls.section.value), {
@@ -157,7 +155,7 @@ async function toggle() {
     if (!options.ramp && player.bpm !== bpm()) player.setTempo(bpm());
     player.setLoop(controls.loop.checked);
   }
-  controls.play.textContent = "❚❚ Pause";
+  controls.play.textContent = say("pause");
   controls.play.setAttribute("aria-pressed", "true");
   showState();
 }
@@ -186,7 +184,7 @@ function countIn() {
 function stop() {
   if (player.state === "stopped") return;
   player.stop();
-  controls.status.textContent = "Stopped.";
+  controls.status.textContent = say("stopped");
 }
 
 // A section chosen from the list: from the end of the pass when looping, else for the next play
@@ -195,9 +193,9 @@ function sectionChanged() {
   const name = controls.section.value;
   const label = score.sections[name].name;
   if (player.switchAtPassEnd(sectionItems(name))) {
-    controls.status.textContent = `${label} from the end of this pass.`;
+    controls.status.textContent = say("switch_at_pass_end", { section: label });
   } else if (player.state !== "stopped") {
-    controls.status.textContent = `${label} for the next play.`;
+    controls.status.textContent = say("switch_next_play", { section: label });
   } else {
     showState();
   }
@@ -228,7 +226,7 @@ bindKeys(
 
 controls.makeWav.addEventListener("click", async () => {
   controls.makeWav.disabled = true;
-  controls.makeWav.textContent = "Making…";
+  controls.makeWav.textContent = say("making_wav");
   try {
     const section = controls.section.value;
     const tempo = bpm();
@@ -251,12 +249,13 @@ controls.makeWav.addEventListener("click", async () => {
     controls.wavLink.href = URL.createObjectURL(blob);
     const name = `${score.slug}-${section}-${tempo}bpm${count ? `-count${count}` : ""}.wav`;
     controls.wavLink.download = name;
-    controls.wavLink.textContent = `Save ${name} (${(audio.channels[0].length / audio.rate).toFixed(1)} s)`;
+    const seconds = (audio.channels[0].length / audio.rate).toFixed(1);
+    controls.wavLink.textContent = say("save_wav", { name, seconds });
     controls.wavLink.hidden = false;
     window.drumscore.wav = { name, onsets: audio.onsets, blob };
   } finally {
     controls.makeWav.disabled = false;
-    controls.makeWav.textContent = "Make WAV";
+    controls.makeWav.textContent = say("make_wav");
   }
 });
 
