@@ -29,14 +29,14 @@ def test_the_caret_stands_under_the_bad_character_after_any_line_break(brk):
 @pytest.mark.parametrize("glyphs", [86, 300, 4095, 5000])
 def test_long_raw_notation_is_read_as_notation_not_as_a_file_name(glyphs, capsys, tmp_path):
     notation = "○□" * (glyphs // 2) + "○" * (glyphs % 2)
-    start = time.monotonic()
+    start = time.thread_time()
     code, out, err = run_cli(["show", notation], capsys)
     assert code == 0, err
     assert f"{glyphs} " in out or str(glyphs) in out
     bad = notation[:-1] + "X"
     err = expect_error(["show", bad], capsys)
     assert "unexpected character 'X'" in err and "File name too long" not in err
-    assert time.monotonic() - start < 1
+    assert time.thread_time() - start < 1
 
 
 def test_a_pattern_past_the_stroke_limit_is_refused_at_once(capsys, tmp_path):

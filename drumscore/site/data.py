@@ -108,7 +108,7 @@ def score_data(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     checks = []
     for check in check_score(score, pool):
         stated = check.stated
-        ((_, actual),) = check.results
+        ((_section, actual),) = check.results
         quotes = [{"siglum": q.siglum, "quote": q.text} for q in check.quotes if q.text]
         checks.append(
             {
