@@ -418,11 +418,6 @@ def _replace(work: Path, out: Path) -> None:
         os.replace(work, out)
 
 
-#: What a build wrote for each score (its files and its engraving's width), which the other
-#: languages' sites copy rather than make again.
-Written = dict[str, tuple[dict[str, str], float | None]]
-
-
 def _build_languages(
     work: Path,
     pool: tuple[Edition, ...],
@@ -430,19 +425,15 @@ def _build_languages(
     musicxml: bool,
     catalogs: tuple[str, ...],
 ) -> SiteReport:
-    """A whole site in each language in work/TAG/ (the first makes the files, the others copy
-    them), and work/index.html linking to each."""
+    """A whole site in each language in work/TAG/, each with its own files (the engravings and
+    MusicXML carry their words in its language), and work/index.html linking to each."""
     tags = tuple(i18n.LANGUAGES[c][0] for c in catalogs)
     alternates = Alternates(tags)
-    written: Written = {}
     report = SiteReport(work, languages=tags)
     sites = []
     for catalog, tag in zip(catalogs, tags, strict=True):
         with i18n.speaking(catalog):
-            files_from = work / tags[0] if written else None
-            part = _build_into(
-                work / tag, pool, progress, musicxml, alternates, written, files_from
-            )
+            part = _build_into(work / tag, pool, progress, musicxml, alternates)
             sites.append(
                 {
                     "tag": tag,
@@ -450,9 +441,9 @@ def _build_languages(
                     "title": _("The drum scores of 投壺"),
                 }
             )
-        if files_from is None:
-            report.scores, report.files, report.staff = part.scores, part.files, part.staff
-            report.notes = part.notes
+        # each language's site has the same files: the report counts one
+        report.scores, report.files, report.staff = part.scores, part.files, part.staff
+        report.notes = part.notes
         report.pages += part.pages
     (work / "index.html").write_text(render("languages.html", sites=sites), "utf-8")
     report.pages += 1
@@ -465,13 +456,9 @@ def _build_into(
     progress: Callable[[str], None] | None,
     musicxml: bool,
     alternates: Alternates = Alternates(),
-    written: Written | None = None,
-    files_from: Path | None = None,
 ) -> SiteReport:
-    """One site, in the current language, in `work`; with `files_from`, the files (MIDI,
-    MusicXML, engravings) are copied from there as `written` lists them, not made again."""
+    """One site, in the current language, in `work`."""
     report = SiteReport(work)
-    written = {} if written is None else written
     items = sitedata.entries(pool)
     shared = {
         "kit": sitedata.kit_data(),
@@ -481,10 +468,7 @@ def _build_into(
     work.mkdir(exist_ok=True)
     _copy_static(work)
     (work / "score").mkdir()
-    if files_from is None:
-        (work / "files").mkdir()
-    else:
-        shutil.copytree(files_from / "files", work / "files")
+    (work / "files").mkdir()
     comparisons = sitedata.comparisons(items)
     partners = sitedata.partners(items)
     apparatuses = sitedata.apparatuses(pool, items)
@@ -496,13 +480,6 @@ def _build_into(
         apparatus = by_score.get((entry.score.figure, entry.score.state))
         score_data = sitedata.score_data(entry, pool, apparatus)
         key = entry.score.key
-        if files_from is not None:
-            made, spaces = written[key]
-            score_data["files"] = dict(made)
-            if spaces is not None:
-                score_data["staff_spaces"] = spaces
-            scores.append(score_data)
-            continue
         files: dict[str, str] = {}
         count, whole = _write_files(work, entry, files, musicxml)
         report.files += count
@@ -521,7 +498,6 @@ def _build_into(
             (work / files["staff-she"]).write_bytes(svg)
             score_data["staff_spaces"] = staff_spaces(svg)
             report.staff += 1
-        written[key] = (dict(files), score_data.get("staff_spaces"))
         scores.append(score_data)
     by_key = {s["key"]: s for s in scores}
     for score_data in scores:
@@ -530,7 +506,7 @@ def _build_into(
         (work / "score" / f"{score_data['slug']}.html").write_text(page, encoding="utf-8")
         report.pages += 1
     report.scores = len(scores)
-    if report.staff == 0 and files_from is None:
+    if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))
     index = index_page(scores, apparatuses, pool, alternates)
     (work / "index.html").write_text(index, "utf-8")
