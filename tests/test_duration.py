@@ -75,7 +75,7 @@ def test_a_bad_duration_in_each_language(cli, monkeypatch, tmp_path, language, e
     [
         (
             "zh_Hant",
-            "渲染將長達 12 小時 30 分（2 個項目、預備拍與停頓皆計入），超過任何渲染 12 小時的上限",
+            "算繪將長達 12 小時 30 分（2 個項目、預備拍與停頓皆計入），超過任何算繪 12 小時的上限",
         ),
         (
             "zh_Hans",

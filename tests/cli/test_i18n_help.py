@@ -208,7 +208,7 @@ def test_help_columns_line_up_after_a_wide_metavar(cli, monkeypatch):
     starts = {
         flag: width(line[: line.index(text)])
         for line in out.splitlines()
-        for flag, text in (("--label", "把標題"), ("--glyph", "把字形"))
+        for flag, text in (("--label", "把標目"), ("--glyph", "把字形"))
         if line.lstrip().startswith(flag)
     }
     assert starts["--label"] == starts["--glyph"] == 24
