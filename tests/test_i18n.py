@@ -249,3 +249,30 @@ def test_no_module_that_translates_binds_the_name_underscore():
             ):
                 bound.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not bound, bound
+
+
+class _AnyValue:
+    """A value that takes any format spec, as the numbers and names the code passes do."""
+
+    def __format__(self, spec: str) -> str:
+        return "x"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_brace_message_formats_in_translation(catalogs, language):
+    """A translation of a message the code formats with str.format must format too: a stray
+    brace or an unknown field would fail when the message is made."""
+    bad = []
+    for message in catalogs[language]:
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        if not ids[0] or "%(" in ids[0] or "{" not in ids[0]:
+            continue
+        fields = {name for _, name, _, _ in string.Formatter().parse(ids[0]) if name}
+        values = {name.split(".")[0].split("[")[0]: _AnyValue() for name in fields}
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            try:
+                text.format(**values)
+            except (ValueError, KeyError, IndexError) as exc:
+                bad.append((ids[0], text, exc))
+    assert not bad, bad[:5]
