@@ -38,19 +38,13 @@ FORMATS = ("wav", "flac", "ogg")
 #: Where the limit falls: in the header, the first block, the middle, the very last bytes.
 POINTS = ("header", "first block", "middle", "last block")
 SOUNDFONT = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+#: The tests folder, whose cli_run the driver below runs drumscore with.
+TESTS = str(Path(__file__).resolve().parent.parent)
 
 DRIVER = r"""
-import contextlib, io, json, os, resource, shutil, sys
-from drumscore.cli import main
-
-def run(argv):
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            code = main(argv)
-        except SystemExit as exc:
-            code = exc.code
-    return code, err.getvalue()
+import json, os, resource, sys
+sys.path.insert(0, sys.argv[4])
+from cli_run import run_quietly as run
 
 def sizes(folder):
     return {name: os.path.getsize(os.path.join(folder, name)) for name in os.listdir(folder)}
@@ -94,7 +88,7 @@ def cut_short(tmp_path_factory) -> dict[str, list]:
     """Every command and format, first whole, then cut short at each point, in one process."""
     work = tmp_path_factory.mktemp("short")
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, json.dumps(_cases()), json.dumps(POINTS), str(work)],
+        [sys.executable, "-c", DRIVER, json.dumps(_cases()), json.dumps(POINTS), str(work), TESTS],
         capture_output=True,
         text=True,
         timeout=600,
