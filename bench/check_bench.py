@@ -57,6 +57,7 @@ def main() -> int:
             f"  Python start-up + import librosa.onset {startup:6.2f} s wall, "
             f"{startup_cpu:5.2f} s CPU"
         )
+        misread = False  # a check that misses, adds or mistakes a stroke of its own render
         for path in (wav, mid):
             argv = [*DRUMSCORE, "check", str(path), "lu", "--repeat", str(args.repeat)]
             took, rss, cpu = timed(args.runs, argv)
@@ -64,6 +65,7 @@ def main() -> int:
                 subprocess.run([*argv, "--json"], capture_output=True, check=True).stdout
             )
             faults = len(data["missing"]) + len(data["extra"]) + len(data["wrong"])
+            misread = misread or faults > 0
             verdict = "meets" if took < TARGET_SECONDS else "MISSES"
             print(
                 f"  check {path.suffix:<5}                       {took:6.2f} s wall, {cpu:5.2f} s "
@@ -71,7 +73,7 @@ def main() -> int:
                 f"resident; {verdict} the target of {TARGET_SECONDS:g} s; "
                 f"{faults} strokes missed, extra or wrong (0 expected)"
             )
-    return 0
+    return 1 if misread else 0
 
 
 if __name__ == "__main__":

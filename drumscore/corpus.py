@@ -30,7 +30,7 @@ from drumscore.files.reading import (
     read_input,
     read_input_text,
 )
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, language, ngettext
 from drumscore.model import (
     STATE_SPELLINGS,
     Dating,
@@ -376,7 +376,10 @@ def on_skipped(callback: Callable[[SkippedFile], None] | None) -> Callable | Non
 @functools.lru_cache(maxsize=8)
 def _user_editions(
     files: tuple[tuple[str, int, int], ...],
+    catalog: str,
 ) -> tuple[tuple[Edition, ...], tuple[SkippedFile, ...]]:
+    """The user's editions and the files left out, why in the `catalog` speaking (part of the
+    cache's key: the reasons are sentences for the reader)."""
     builtin = {e.id: e for e in builtin_editions()}
     found: dict[str, Edition] = {}
     skipped = []
@@ -415,7 +418,7 @@ def user_editions() -> tuple[Edition, ...]:
     files = _user_files()
     for path, _mtime, _size in files:
         note_input(path)  # read once and cached, but an input of every command that uses it
-    found, skipped = _user_editions(files)
+    found, skipped = _user_editions(files, language())
     if _skipped_callback is not None:
         for item in skipped:
             _skipped_callback(item)
@@ -425,7 +428,7 @@ def user_editions() -> tuple[Edition, ...]:
 def skipped_user_file(name: str) -> SkippedFile | None:
     """The user's edition file left out of the corpus that `name` names, if any."""
     wanted = name.strip().casefold()
-    for item in _user_editions(_user_files())[1]:
+    for item in _user_editions(_user_files(), language())[1]:
         if wanted in item.names:
             return item
     return None

@@ -66,28 +66,6 @@ def cut(text: str, columns: int, ellipsis: str = "…") -> str:
     return "".join(kept) + ellipsis if room >= 0 else ""
 
 
-def wrap(text: str, columns: int) -> list[str]:
-    """`text` broken into lines of at most `columns` terminal columns, at spaces where it can,
-    inside a word (CJK runs have no spaces) where it must."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
-        if width(candidate) <= columns:
-            line = candidate
-            continue
-        if line:
-            lines.append(line)
-        line = ""
-        for ch in word:
-            if width(line + ch) > columns and line:
-                lines.append(line)
-                line = ""
-            line += ch
-    lines.append(line)
-    return lines
-
-
 def centre(text: str, columns: int) -> str:
     """`text` centred in `columns` terminal columns (cut first if wider), right side unpadded."""
     text = cut(text, columns)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,6 +28,12 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "zh_Hans": ("zh-Hans", "简体中文"),
 }
 DEFAULT = "en"
+
+
+def tags() -> tuple[str, ...]:
+    """Every catalog's BCP 47 tag, in the order of LANGUAGES (en, zh-Hant, zh-Hans)."""
+    return tuple(tag for tag, _name in LANGUAGES.values())
+
 
 #: Locale names (lower case, '-' read as '_', no encoding) that mean each Chinese catalog.
 _TRADITIONAL = {"zh_hant", "zh_tw", "zh_hk", "zh_mo", "zh_hant_tw", "zh_hant_hk", "zh_hant_mo"}
@@ -114,6 +120,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """`message` in the current language, where the same English reads two ways (a context)."""
     return _catalog(language()).pgettext(context, message)
+
+
+def list_text(items: Iterable[str]) -> str:
+    """Items of a list as a sentence runs them on: "a, b, c" (in Chinese "a、b、c")."""
+    # TRANSLATORS: the separator between the items of a list
+    return pgettext("between the items of a list", ", ").join(items)
 
 
 def N_(message: str) -> str:

@@ -81,9 +81,11 @@ class Timeline:
 
     @property
     def citation(self) -> str:
-        """What was played, precisely enough to play it again: the options, the text, the source."""
+        """What was played, precisely enough to play it again: the options, the text, the source
+        (in English, as the options are spelled, whatever the reader's language)."""
         score = self.score
-        played = f"{score.key}, section {self.section.value}{self._span_text}"
+        span = f", strokes {self.span[0] + 1}-{self.span[1]}" if self.span is not None else ""
+        played = f"{score.key}, section {self.section.value}{span}"
         played += f", bpm {float(self.tempo.bpm):g}"
         if self.repeats > 1:
             played += f", repeats {self.repeats}"

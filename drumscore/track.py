@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from drumscore.errors import OptionError
 from drumscore.expression import default_velocity
-from drumscore.i18n import N_, _, ngettext, speaking
+from drumscore.i18n import N_, _, list_text, ngettext, speaking
 from drumscore.model import Drum, Section
 from drumscore.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.timing import MAX_BPM, MAX_NUMBER_LENGTH, MIN_BPM, Tempo, number_text, shown
@@ -210,7 +210,7 @@ class Practice:
             words.append(_("only {drum}").format(drum=self.only.value))
         if self.ramp is not None:
             words.append(_("ramp {ramp}").format(ramp=self.ramp.text))
-        return _(", ").join(words)
+        return list_text(words)
 
     def sounds(self, drum: Drum, pass_no: int) -> bool:
         """Whether a stroke on `drum` in pass `pass_no` (from 1) is heard."""
@@ -317,7 +317,7 @@ class Track:
             return ""
         listed = parts[0]
         if len(parts) > 1:
-            listed = _("{most} and {last}").format(most=_(", ").join(parts[:-1]), last=parts[-1])
+            listed = _("{most} and {last}").format(most=list_text(parts[:-1]), last=parts[-1])
         return _(" ({parts} included)").format(parts=listed)
 
     @classmethod
@@ -375,7 +375,8 @@ class Track:
     def description(self) -> str:
         if len(self.items) == 1:
             return self.first.description
-        return self.title or f"{len(self.items)} items"
+        n = len(self.items)
+        return self.title or ngettext("{n} item", "{n} items", n).format(n=n)
 
     @property
     def plain(self) -> bool:

@@ -88,15 +88,17 @@ class Output(mido.ports.BaseOutput):
     sent raises KeyboardInterrupt instead (Ctrl-C pressed as it sounds)."""
 
     def _open(self, **kwargs) -> None:
-        if self.name not in _config()["outputs"]:
+        config = _config()
+        if self.name not in config["outputs"]:
             raise OSError(f"unknown port {self.name!r}")
+        self.interrupt_at = config.get("interrupt_at")  # read once: sending is timed
         self.sent: list[mido.Message] = []
         opened.append(self)
 
     def _send(self, message: mido.Message) -> None:
         if message.type == "note_on" and message.velocity > 0:
             ons = sum(m.type == "note_on" and m.velocity > 0 for m in self.sent) + 1
-            if ons == _config().get("interrupt_at"):
+            if ons == self.interrupt_at:
                 raise KeyboardInterrupt
             if not sounded.is_set():
                 first_sound.append(time.monotonic())

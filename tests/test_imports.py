@@ -8,7 +8,7 @@ CHECK = """
 import sys
 {code}
 heavy = sorted(m for m in ("music21", "numpy", "matplotlib", "sounddevice", "soundfile", "mido",
-                           "verovio", "cairosvg")
+                           "verovio", "cairosvg", "babel", "opencc", "librosa", "scipy")
                if m in sys.modules)
 print("loaded:" + ",".join(heavy))
 """

@@ -35,6 +35,10 @@ LOCALE = ROOT / "drumscore" / "locale"
 LANGUAGES = ("en", "zh_Hant", "zh_Hans")
 
 
+#: The comment that marks argparse's own messages in the catalogs: each Python version has its
+#: own, so a catalog may hold some that the running Python's argparse lacks.
+ARGPARSE = "argparse's own message"
+
 #: argparse's messages that only a programmer's mistake in building the parser can show.
 ARGPARSE_INTERNAL = (
     "%r is not callable",
@@ -72,8 +76,6 @@ def template() -> Catalog:
     for filename, lineno, message, comments, context in extract_from_dir(
         str(ROOT), methods, options, strip_comment_tags=True
     ):
-        if "/tests/" in filename or filename.startswith("tests/"):
-            continue
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     import argparse as stdlib_argparse
 
@@ -81,8 +83,13 @@ def template() -> Catalog:
         for lineno, message, _comments, context in extract_from_file("python", source.name):
             first = message[0] if isinstance(message, tuple) else message
             if first not in ARGPARSE_INTERNAL:
-                catalog.add(message, None, [("argparse.py", lineno)], context=context)
-    del source
+                catalog.add(
+                    message,
+                    None,
+                    [("argparse.py", lineno)],
+                    auto_comments=[ARGPARSE],
+                    context=context,
+                )
     return catalog
 
 

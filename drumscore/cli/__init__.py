@@ -31,7 +31,7 @@ from drumscore.corpus import SkippedFile, on_skipped
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files.atomic import on_stale_removed
 from drumscore.files.reading import watch_inputs
-from drumscore.i18n import LANGUAGES, N_, _, ngettext, set_language
+from drumscore.i18n import N_, _, ngettext, set_language, tags
 
 #: Each command module has add_parser(subparsers) and run(args) -> int.
 COMMANDS = (corpus, render, play, extract, compare, collate, check, site, serve)
@@ -226,6 +226,10 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise SystemExit(code)
 
 
+#: argparse's own gettext functions, given back when a run ends (main may run in a host program).
+_ARGPARSE_GETTEXT = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]
+
+
 def choose_language(argv: Sequence[str]) -> str:
     """Speak the language the last --lang names (before a lone --), else the environment's, with
     argparse's own messages in it too, before any help or message is made; returns the catalog."""
@@ -233,12 +237,14 @@ def choose_language(argv: Sequence[str]) -> str:
     for index, item in enumerate(argv):
         if item == "--":
             break
-        if item == "--lang" and index + 1 < len(argv):
+        name, equals, value = item.partition("=")
+        if len(name) < 5 or not "--lang".startswith(name):  # argparse takes --lan for --lang
+            continue
+        if equals:
+            chosen = value
+        elif index + 1 < len(argv):
             chosen = argv[index + 1]
-        elif item.startswith("--lang="):
-            chosen = item.partition("=")[2]
-    argparse._ = _  # type: ignore[attr-defined]
-    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = _, ngettext  # type: ignore[attr-defined]
     return set_language(chosen if chosen != "all" else None)
 
 
@@ -249,7 +255,7 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
         help=_(
             "the language of messages and help: {languages} "
             "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
-        ).format(languages=", ".join(tag for tag, _name in LANGUAGES.values())),
+        ).format(languages=", ".join(tags())),
     )
 
 
@@ -415,6 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         say(_("drumscore: interrupted"))
         return EXIT_INTERRUPTED
     finally:
+        argparse._, argparse.ngettext = _ARGPARSE_GETTEXT  # type: ignore[attr-defined]
         _left_out.clear()
         on_stale_removed(previous)
         on_skipped(previous_skipped)

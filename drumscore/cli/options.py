@@ -13,8 +13,8 @@ from drumscore.errors import DrumscoreError, OptionError
 from drumscore.expression import Expression
 from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import DEFAULT_RATE
-from drumscore.i18n import N_, _, ngettext
-from drumscore.model import SECTION_TABLE, Drum, Section
+from drumscore.i18n import N_, _, list_text, ngettext
+from drumscore.model import Drum, Section
 from drumscore.render.plot import FORMATS as PLOT_FORMATS
 from drumscore.timeline import MAX_REPEAT, Timeline, arrange
 from drumscore.timing import Tempo
@@ -32,14 +32,7 @@ def section_help() -> str:
     default, in the current language."""
     said = []
     for section in Section:
-        names = SECTION_TABLE[section]
-        strokes = _(names.strokes)
-        if names.rite:
-            text = _("{name}: {rite}, {strokes}").format(
-                name=section.value, rite=names.rite, strokes=strokes
-            )
-        else:
-            text = _("{name}: {strokes}").format(name=section.value, strokes=strokes)
+        text = section.help
         if section is Section.SHE:
             text = _("{section} (default)").format(section=text)
         said.append(text)
@@ -400,7 +393,7 @@ def only_with(
     if len(given) == 2:
         names = _("{first} and {second}").format(first=given[0], second=given[1])
     else:
-        names = ", ".join(given)
+        names = list_text(given)
     raise OptionError(
         ngettext(
             "{names} only applies with {target} (it is for {purpose}); {fix} or leave {names} out",

@@ -31,11 +31,6 @@ if TYPE_CHECKING:
 MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
 
 
-def plural(count: int, noun: str, plural_form: str = "") -> str:
-    """The count with its noun in the right number: "1 reading", "2 readings", "0 scores"."""
-    return f"{count} {noun if count == 1 else plural_form or noun + 's'}"
-
-
 # --- scores: list and show --------------------------------------------------------------------
 
 
@@ -648,8 +643,7 @@ def check_data(c: Check) -> dict[str, Any]:
             "kind": performance.kind,
             "duration_s": round(performance.duration, 3),
             "strokes": len(performance),
-            "drums_told": performance.how
-            + (", names swapped to fit the score" if c.swapped else ""),
+            "drums_told": _drums_told(c),
             "notes": list(performance.notes),
         },
         "score": {
@@ -698,6 +692,14 @@ def check_data(c: Check) -> dict[str, Any]:
     }
 
 
+def _drums_told(c: Check) -> str:
+    """How the performance's drums were told apart, and whether the names were swapped."""
+    how = c.performance.how
+    if c.swapped:
+        return _("{how} (the two groups' names swapped to fit the score)").format(how=how)
+    return how
+
+
 def format_check(c: Check) -> str:
     """What `drumscore check` prints: the summary (tempo, offsets, drift, missed, extra, wrong
     strokes) and a row per stroke of the score."""
@@ -705,10 +707,7 @@ def format_check(c: Check) -> str:
     p = c.performance
     largest = c.largest
     seconds = 60 / c.tempo_first, 60 / c.tempo_last
-    if c.swapped:
-        drums = _("{how} (the two groups' names swapped to fit the score)").format(how=p.how)
-    else:
-        drums = p.how
+    drums = _drums_told(c)
     heard = ngettext(
         "{path}: {n} stroke heard in {seconds} s ({kind}; drums told {drums})",
         "{path}: {n} strokes heard in {seconds} s ({kind}; drums told {drums})",

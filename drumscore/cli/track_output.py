@@ -165,14 +165,13 @@ def wrote(output: str, what: str, detail: str) -> str:
 
 def summary(track: Track) -> str:
     """What a track holds, for the line that ends a render: name, strokes, tempo, loop."""
-    n = track.strokes
-    if track.count_strokes:
+    n, count = track.strokes, track.count_strokes
+    strokes = ngettext("{n} stroke", "{n} strokes", n).format(n=n)
+    if count:
         strokes = ngettext(
-            "{n} stroke and {count} count strokes", "{n} strokes and {count} count strokes", n
-        )
-    else:
-        strokes = ngettext("{n} stroke", "{n} strokes", n)
-    parts = [track.description, strokes.format(n=n, count=track.count_strokes)]
+            "{strokes} and {count} count stroke", "{strokes} and {count} count strokes", count
+        ).format(strokes=strokes, count=count)
+    parts = [track.description, strokes]
     if len(track.items) == 1:
         first = track.first.tempo
         parts.append(

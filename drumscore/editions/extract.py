@@ -25,7 +25,7 @@ from drumscore.display import char_name
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
 from drumscore.errors import ExtractError, NotationError, OptionError
-from drumscore.i18n import _, ngettext, pgettext
+from drumscore.i18n import _, list_text, ngettext
 from drumscore.model import STATE_SPELLINGS, Position, PrintedNote, Provenance, Score, State
 from drumscore.notation import parse
 
@@ -161,12 +161,6 @@ def line_range(first: int, last: int, *, words: bool = False) -> str:
     if words:
         return _("lines {first}-{last}").format(first=first, last=last)
     return f"{first}-{last}"
-
-
-def list_text(items: Iterable[str]) -> str:
-    """Items of a list as a sentence runs them on: "a, b, c" (in Chinese "a、b、c")."""
-    # TRANSLATORS: the separator between the items of a list
-    return pgettext("between the items of a list", ", ").join(items)
 
 
 def parse_glyph_options(specs: list[str] | tuple[str, ...] | None) -> dict[str, str]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from drumscore.errors import InputFileError, InputMissingError
-from drumscore.i18n import N_, _, ngettext
+from drumscore.i18n import N_, _, list_text, ngettext
 
 MiB = 1024**2
 #: The largest input file of each kind, in bytes (see README, "Limits"). The kinds are English
@@ -290,7 +290,7 @@ def _expected(schema: Schema) -> str:
         *most, last = schema
         if not most:
             return str(last)
-        return _("{most} or {last}").format(most=", ".join(most), last=last)
+        return _("{most} or {last}").format(most=list_text(most), last=last)
     if isinstance(schema, tuple):
         return _(" or ").join(_expected(s) for s in schema)
     if isinstance(schema, list):

@@ -30,7 +30,7 @@ class HeardStroke:
 class Performance:
     """The strokes of one performance, in time order, and how they were found.
 
-    `how` says how the drums were told apart ("MIDI notes 45,41", "the kit 'builtin'", "a
+    `how` says how the drums were told apart ("MIDI notes 41,45", "the kit 'builtin'", "a
     split of the strokes' own sound"). When `swappable`, the drums are two groups whose names
     are a guess: the check may swap them if the score says so.
     """

@@ -11,7 +11,6 @@ from pathlib import Path
 from drumscore.errors import PerformanceError
 from drumscore.files.reading import read_input
 from drumscore.i18n import _, ngettext
-from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
 
@@ -49,28 +48,26 @@ def from_notes(
     midimap: MidiMap,
     path: str,
     *,
-    kind: str = "midi",
     option: str = "midi_notes",
 ) -> Performance:
     """The performance of note-ons (time in seconds, note), from a file or a live input port
     (`path` names it; `option` is the parameter that gives its map of notes): the notes of
     `midimap`'s 鼙 and 鼓 as strokes, any other note counted in the performance's notes."""
-    drums = {midimap.pi_note: Drum.PI, midimap.gu_note: Drum.GU}
     strokes = []
     others: Counter[int] = Counter()
     for now, note in notes:
-        drum = drums.get(note)
+        drum = midimap.drum(note)
         if drum is None:
             others[note] += 1
         else:
             strokes.append(HeardStroke(now, drum))
-    mapping = _("MIDI notes {pi},{gu}").format(pi=midimap.pi_note, gu=midimap.gu_note)
+    mapping = _("MIDI notes {pair}").format(pair=midimap.pair)
     if not strokes:
         found = ", ".join(
             f"{note} {GM_DRUM_NAMES.get(note, '')}".rstrip() + f" ×{n}"
             for note, n in others.most_common(4)
         )
-        pair = f"{midimap.pi_note},{midimap.gu_note}"
+        pair = midimap.pair
         if found:
             two = ",".join(str(n) for n, _ in others.most_common(2))
             raise PerformanceError(
@@ -97,4 +94,4 @@ def from_notes(
         )
         remarks = (left_out.format(n=ignored, keys=keys),)
     strokes.sort(key=lambda s: s.time)
-    return Performance(path, kind, tuple(strokes), duration, mapping, notes=remarks)
+    return Performance(path, "midi", tuple(strokes), duration, mapping, notes=remarks)

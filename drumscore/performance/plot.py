@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 
-from drumscore.i18n import _, language, speaking
+from drumscore.i18n import _
 from drumscore.model import Drum
 from drumscore.performance.check import Check
 from drumscore.render.plot import COLOURS, drawn
@@ -25,12 +25,7 @@ def plot_check(result: Check, fmt: str = "png") -> bytes:
 
     The text is in the reader's language, or in English when no CJK font is found (Chinese
     would be drawn as empty boxes)."""
-    return drawn(fmt, lambda cjk: _in_drawable_language(result, fmt, cjk))
-
-
-def _in_drawable_language(result: Check, fmt: str, cjk: str | None) -> bytes:
-    with speaking(language() if cjk else "en"):
-        return _draw(result, fmt, cjk)
+    return drawn(fmt, lambda cjk: _draw(result, fmt, cjk))
 
 
 def labels(result: Check, cjk: str | None) -> dict[str, str]:

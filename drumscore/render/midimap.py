@@ -41,6 +41,15 @@ class MidiMap:
     def note(self, drum: Drum) -> int:
         return self.pi_note if drum is Drum.PI else self.gu_note
 
+    def drum(self, note: int) -> Drum | None:
+        """The drum a note plays, or None for a note of neither."""
+        return Drum.PI if note == self.pi_note else Drum.GU if note == self.gu_note else None
+
+    @property
+    def pair(self) -> str:
+        """The notes as midi_notes writes them, 鼙 first: "41,45"."""
+        return f"{self.pi_note},{self.gu_note}"
+
     def velocity(self, drum: Drum) -> int:
         return self.pi_velocity if drum is Drum.PI else self.gu_velocity
 

@@ -44,17 +44,12 @@ MUSICXML_SECTIONS = (Section.SHE, Section.TOUHU)
 STAFF_LIMIT = 1000
 
 
-#: The languages a site is built in (catalogs, as drumscore.i18n names them), in this order.
-LANGUAGES = tuple(i18n.LANGUAGES)
-
-
 @dataclass
 class SiteReport:
     """What a build wrote: per language when it wrote several (`languages`, their tags)."""
 
     path: Path
     scores: int = 0
-    pages: int = 0
     files: int = 0
     staff: int = 0
     seconds: float = 0.0
@@ -204,10 +199,8 @@ def _count_click(rate: int) -> np.ndarray:
 
 def _staff_svg(musicxml: bytes) -> bytes | None:
     """Staff notation as an SVG file, engraved in-process by Verovio where it is installed."""
-    try:
-        from drumscore.render.verovio import svg_pages  # type: ignore[import-not-found]
-    except ImportError:
-        return None
+    from drumscore.render.verovio import svg_pages
+
     try:
         pages = svg_pages(musicxml)
     except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
@@ -355,7 +348,7 @@ def site_catalog(name: str) -> str:
     """The catalog a language name means (en, zh-Hant, zh_TW…); an error for one without."""
     found = i18n.catalog_for(name)
     if found is None:
-        tags = ", ".join(tag for tag, _name in i18n.LANGUAGES.values())
+        tags = ", ".join(i18n.tags())
         raise OptionError(
             _("lang {value!r} is not a language of the site; give one of {tags} or all").format(
                 value=name, tags=tags
@@ -441,12 +434,11 @@ def _build_languages(
                     "title": _("The drum scores of 投壺"),
                 }
             )
-        # each language's site has the same files: the report counts one
+        # each language's site has the same files, counted once; the notes in the reader's
         report.scores, report.files, report.staff = part.scores, part.files, part.staff
-        report.notes = part.notes
-        report.pages += part.pages
+        if catalog == i18n.language():
+            report.notes = part.notes
     (work / "index.html").write_text(render("languages.html", sites=sites), "utf-8")
-    report.pages += 1
     return report
 
 
@@ -504,7 +496,6 @@ def _build_into(
         partner = by_key.get(partners.get(score_data["key"], ""))
         page = score_page(score_data, shared, partner, alternates)
         (work / "score" / f"{score_data['slug']}.html").write_text(page, encoding="utf-8")
-        report.pages += 1
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))
@@ -517,5 +508,4 @@ def _build_into(
     }
     page = compare_page(scores, comparisons, shared, extra, alternates)
     (work / "compare.html").write_text(page, "utf-8")
-    report.pages += 2
     return report

@@ -1,5 +1,5 @@
-"""The apparatus as data (JSON-ready dictionaries and CSV): its words stay English whatever the
-reader speaks, while the same apparatus shown to the reader speaks the reader's language."""
+"""The apparatus as data (JSON-ready dictionaries and CSV): keys, headers, numbers and ids are
+the same in every language; the sentences in it speak the reader's language."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ from drumscore import i18n
 from drumscore.apparatus.align import collate
 from drumscore.apparatus.table import apparatus_data, csv_text
 
+#: The fields of the apparatus data that are sentences for the reader, in the reader's language.
+SENTENCES = ("text", "label", "description", "differences", "disagreements", "agreements")
+
 
 def _shape(value: object) -> object:
-    """The data with every sentence blanked: keys, numbers, kinds and ids kept."""
+    """The data with every sentence left out: keys, numbers, kinds and ids kept."""
     if isinstance(value, dict):
-        return {k: _shape(v) for k, v in value.items() if k not in ("text", "label")}
+        return {k: _shape(v) for k, v in value.items() if k not in SENTENCES}
     if isinstance(value, list):
         return [_shape(v) for v in value]
     return value
@@ -25,6 +28,7 @@ def test_json_and_csv_keep_their_shape_and_speak_the_reader_s_language():
         with i18n.speaking(language):
             data, table = apparatus_data(lu2), csv_text([lu2])
         assert words in data["summary"]["text"]
+        assert _shape(data) == _shape(english[0])
         assert data["summary"]["places"] == english[0]["summary"]["places"]
         assert len(data["places"]) == len(english[0]["places"])
         assert [w["siglum"] for w in data["witnesses"]] == [

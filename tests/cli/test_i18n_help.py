@@ -6,15 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from speaking import LOCALES
 
 from drumscore.cli import build_parser, wrap_columns
 from drumscore.display import width
-
-LOCALES = {"zh_Hant": "zh_TW.UTF-8", "zh_Hans": "zh_CN.UTF-8", "en": "C.UTF-8"}
-
-#: Options of render whose help is made outside the command line's own modules (the sections'
-#: names in drumscore.model, the staff options in drumscore.cli.staff_output).
-OWN_ELSEWHERE: set[str] = set()
 
 #: Three or more English words in a row: a sentence left untranslated.
 ENGLISH_RUN = re.compile(r"(?<![-\w./{'@])[a-z]{2,}(?: [a-z]{2,}){2,}")
@@ -36,8 +31,8 @@ def _help(cli, monkeypatch, language: str, *argv: str, columns: int = 80) -> str
 
 def _english_left(text: str, description: bool = True) -> list[str]:
     """The help lines (not the usage or the example, nor the description unless `description`)
-    that hold an English run of words, those of the options in OWN_ELSEWHERE left aside."""
-    found, option, in_usage, in_description = [], "", True, not description
+    that hold an English run of words."""
+    found, in_usage, in_description = [], True, not description
     for line in text.splitlines():
         if in_usage:
             in_usage = bool(line.strip())
@@ -45,12 +40,7 @@ def _english_left(text: str, description: bool = True) -> list[str]:
         if in_description:
             in_description = not line.endswith(("：", ":")) or line.startswith(" ")
             continue
-        entry = re.match(r"^  (-\S+|[A-Z]\S*)", line)
-        if entry:
-            option = entry.group(1).rstrip(",")
-        elif not line.startswith(" "):
-            option = ""
-        if option in OWN_ELSEWHERE or line.startswith(("例：", "example:")):
+        if line.startswith(("例：", "example:")):
             continue
         if ENGLISH_RUN.search(line):
             found.append(line)

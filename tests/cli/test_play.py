@@ -420,8 +420,6 @@ def test_play_check_recovers_the_offsets_and_names_missed_extra_and_wrong(fake_m
     assert set(found) == set(heard)
     for k in heard:
         assert found[k] == pytest.approx(truth[k], abs=2.0), k
-    # the delivery kept close to the plan (else the test machine, not the code, is at fault)
-    assert max(abs(truth[k] - offsets[k]) for k in heard) < 10
     assert data["tempo_bpm"] == pytest.approx(300, rel=0.01)
 
 

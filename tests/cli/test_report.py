@@ -1,20 +1,10 @@
 """cli/report.py: counts take the right number, strokes are numbered from 1 in text and JSON."""
 
-import pytest
-
 from drumscore import parse
 from drumscore.analysis.compare import compare
 from drumscore.cli import report
 from drumscore.editions.extract import extract
 from drumscore.model import Score
-
-
-@pytest.mark.parametrize(
-    ("count", "noun", "expected"),
-    [(0, "reading", "0 readings"), (1, "reading", "1 reading"), (2, "stroke", "2 strokes")],
-)
-def test_plural(count, noun, expected):
-    assert report.plural(count, noun) == expected
 
 
 def test_one_difference_is_singular():

@@ -171,8 +171,7 @@ def test_the_listener_times_each_note_on_from_the_start_of_playback(fake_midi):
     fake_midi(inputs=["Pads"], notes=[(0.02, 41, 90), (0.05, 45, 0), (0.08, 45, 100)])
     with midiport.Listener("pads") as listener:
         listener.begin()
-        while len(listener.notes) < 2:
-            time.sleep(0.005)
+        _wait_for_notes(listener, 2)
         notes = listener.notes
     assert [n for _, n in notes] == [41, 45]  # the note-on of velocity 0 is a note-off
     # each note timed as it arrived: the port's own record of when it delivered them
@@ -203,14 +202,20 @@ def test_no_input_port_at_all_is_a_playback_error(fake_midi):
         midiport.choose_input("pads")
 
 
+def _wait_for_notes(listener: midiport.Listener, n: int, seconds: float = 5.0) -> None:
+    """Until the listener holds `n` notes; a failure, not a hang, if they never come."""
+    deadline = time.monotonic() + seconds
+    while len(listener.notes) < n:
+        assert time.monotonic() < deadline, f"{len(listener.notes)} of {n} notes in {seconds} s"
+        time.sleep(0.002)
+
+
 def test_a_note_just_before_playback_begins_is_kept_an_older_one_dropped(fake_midi):
     fake_midi(inputs=["Pads"], notes=[(0.0, 45, 100), (0.06, 41, 100), (0.1, 45, 100)])
     with midiport.Listener("Pads") as listener:
-        while len(listener.notes) < 2:
-            time.sleep(0.002)
+        _wait_for_notes(listener, 2)
         listener.begin(early=0.05)
-        while len(listener.notes) < 2:
-            time.sleep(0.002)
+        _wait_for_notes(listener, 2)
         notes = listener.notes
     assert [n for _, n in notes] == [41, 45]
     assert -0.05 < notes[0][0] < 0 < notes[1][0]

@@ -37,10 +37,10 @@ def site_url(site_dir):
 @pytest.fixture(scope="session")
 def all_site_dir(tmp_path_factory):
     """The site in every language (as --lang all builds it), without MusicXML."""
-    from drumscore.site.build import LANGUAGES
+    from drumscore.i18n import LANGUAGES
 
     out = tmp_path_factory.mktemp("site-all") / "out"
-    build_site(out, musicxml=False, languages=LANGUAGES)
+    build_site(out, musicxml=False, languages=tuple(LANGUAGES))
     return out
 
 

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.requires("node")
 
 #: A stand-in AudioContext whose clock the script moves, and requestAnimationFrame as a queue.
 HARNESS = """
-import { Player, HISTORY, encodeWav, roundBy, parseOnly, parseRamp, parseSpan } from "./engine.mjs";
+import { Player, HISTORY, encodeWav, roundBy, parseOnly, parseRamp, parseSpan, layOut,
+         rampPasses } from "./engine.mjs";
 const frames = [];
 globalThis.requestAnimationFrame = (f) => { frames.push(f); return frames.length; };
 globalThis.cancelAnimationFrame = () => {};
@@ -47,6 +48,12 @@ const buffer = { duration: 0.3 };
 player.buffers = { pi: { buffer, file: "pi.wav" }, gu: { buffer, file: "gu.wav" },
                    count: { buffer, file: "count.wav" } };
 const items = input.items.map((drum, i) => ({ drum, mark: i }));
+if (input.layout) {
+  const laid = await layOut(items, input.layout);
+  const ramps = (input.ramps || []).map(rampPasses);
+  console.log(JSON.stringify({ laid, ramps }));
+  process.exit(0);
+}
 if (input.parse) {
   const out = {};
   for (const [name, text] of Object.entries(input.parse)) {
@@ -199,7 +206,9 @@ def test_bad_input_practice_options_are_refused_as_drumscore_refuses_them(tmp_pa
             "count": 23,
         },
     )
-    assert all("error" in out[name] for name in bad), out
+    # each refused with its own message (the key of the strings table: this harness has none)
+    said = {"ramp": "ramp_step", "strokes": "strokes_range", "only": "only_drum"}
+    assert {name: out[name].get("error") for name in bad} == said, out
     for call in (
         lambda: Ramp.parse(bad["ramp"]),
         lambda: parse_span(bad["strokes"], 23),
@@ -260,3 +269,36 @@ def test_bad_input_an_unknown_rounding_rule_rounds_ties_up(tmp_path):
     does, so the page data must name the rule."""
     out = run_node(tmp_path, {"round": [0.5, 2.5, -0.5], "rounding": "nonsense"})
     assert out["rounded"] == [1, 3, 0]
+
+
+@pytest.mark.requires("node")
+def test_the_wav_s_layout_holds_every_pass_with_a_count_in_before_each(tmp_path):
+    """Make WAV's layout (layOut) of 3 passes with a 4-stroke count-in before each, longer than
+    the 3-stroke pattern, holds all 9 strokes and 12 counts, as the conductor lays them out; and
+    a ramp's passes are counted as track.Ramp counts them, decimal steps too."""
+    from drumscore.corpus import resolve
+    from drumscore.timeline import arrange
+    from drumscore.track import Item, Practice, Ramp, Track
+
+    practice = {"countEach": True, "clicks": 0, "only": "", "span": None, "ramp": None}
+    out = run_node(
+        tmp_path,
+        {
+            "items": ["pi", "gu", "pi"],
+            "layout": {"bpm": 120, "countIn": 4, "practice": practice, "repeats": 3},
+            "ramps": [
+                {"start": 30, "stop": 30.1, "step": 0.1, "every": 1},
+                {"start": 40, "stop": 60, "step": 0.3, "every": 2},
+                {"start": 60, "stop": 40, "step": -5, "every": 1},
+            ],
+        },
+    )
+    drums = [e["drum"] for e in out["laid"]]
+    timeline = arrange(resolve("○□○"), repeats=3)
+    track = Track((Item(timeline, count_in=4, practice=Practice(count_each=True)),))
+    expected = [h.drum.pinyin if h.drum is not None else "count" for h in track.hits(44100)]
+    assert drums == expected
+    assert drums.count("count") == 12 and len(drums) == 21
+    assert out["ramps"] == [
+        Ramp.parse(text).passes for text in ("30:30.1:0.1", "40:60:0.3:2", "60:40:-5")
+    ]

@@ -191,6 +191,19 @@ def test_the_strings_table_comes_from_the_catalogs(all_site_dir):
     assert hant["play"] == "▶ 播放" and hant["stopped"] == "已停止。"
 
 
+def test_every_key_the_scripts_say_is_in_the_strings_table():
+    """A key missing from the table would show as the bare key; one no script says is dead."""
+    static = Path(sitedata.__file__).with_name("static")
+    code = "\n".join(
+        (static / name).read_text(encoding="utf-8")
+        for name in ("engine.js", "score.js", "compare.js")
+    )
+    table = set(sitedata.strings())
+    assert set(re.findall(r'say\("(\w+)"', code)) <= table
+    literals = set(re.findall(r'"(\w+)"', code))  # also the keys a say() chooses between
+    assert table <= literals, table - literals
+
+
 def test_the_page_scripts_hold_no_english_prose():
     """The scripts take what they show from the strings table: no literal of three words."""
     static = Path(sitedata.__file__).with_name("static")

@@ -61,7 +61,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
-        help=_("MIDI performance: the notes of 鼙 and 鼓 (default 45,41, as render writes them)"),
+        help=_(
+            "MIDI performance: the notes of 鼙 and 鼓 (default {pi},{gu}, as render writes them)"
+        ).format(pi=MidiMap().pi_note, gu=MidiMap().gu_note),
     )
     p.add_argument(
         "--drums",

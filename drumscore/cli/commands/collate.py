@@ -16,10 +16,10 @@ from drumscore.cli import report
 from drumscore.cli.options import plot_format
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
-from drumscore.i18n import _
+from drumscore.i18n import N_, _
 from drumscore.model import Edition
 
-FORMAT_NAMES = {"text": "text", "json": "JSON", "csv": "CSV", "tei": "TEI", "mei": "MEI"}
+FORMAT_NAMES = {"text": N_("text"), "json": "JSON", "csv": "CSV", "tei": "TEI", "mei": "MEI"}
 #: --format values, and the one an -o extension implies when --format is not given.
 FORMATS = ("text", "json", "csv", "tei", "mei")
 FORMAT_OF_SUFFIX = {
@@ -234,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
             write_bytes(args.output, text.encode("utf-8"))
             wrote.append(
                 _("wrote {path}: the groups of the editions as {format}").format(
-                    path=args.output, format=FORMAT_NAMES[fmt]
+                    path=args.output, format=_(FORMAT_NAMES[fmt])
                 )
             )
         else:
@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
             write_bytes(args.output, text.encode("utf-8"))
             wrote.append(
                 _("wrote {path}: the apparatus as {format}").format(
-                    path=args.output, format=FORMAT_NAMES[fmt]
+                    path=args.output, format=_(FORMAT_NAMES[fmt])
                 )
             )
         else:

@@ -12,7 +12,7 @@ from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
 from drumscore.files.format_choice import AUDIO, audio_format, check_rate
-from drumscore.i18n import _
+from drumscore.i18n import _, speaking
 from drumscore.model import Score, Section
 from drumscore.render.plot import plot_comparison
 from drumscore.timing import Tempo
@@ -115,9 +115,9 @@ def run(args: argparse.Namespace) -> int:
         # the comment tag of the file: data, in English whatever the reader's language
         how = "A left, B right" if args.stereo else "A, a pause, then B"
         heard = f"{how}: A {a.key}, B {b.key}, --section {section} --bpm {float(tempo.bpm):g}"
-        write_audio(
-            args.audio, audio, rate, tags={"title": f"{a.title} / {b.title}", "comment": heard}
-        )
+        with speaking("en"):
+            title = f"{a.title} / {b.title}"
+        write_audio(args.audio, audio, rate, tags={"title": title, "comment": heard})
     if plot is not None:
         write_bytes(args.plot, plot)
     if args.json:

@@ -157,11 +157,7 @@ def render_one(args: argparse.Namespace) -> int:
         staff.check_timeline(args, timeline)
         detail = staff.write(args, timeline, kind, midimap)
         if not args.quiet:
-            print(
-                _("wrote {path}: {summary}, {detail}").format(
-                    path=args.output, summary=track_output.summary(track), detail=detail
-                )
-            )
+            print(track_output.wrote(args.output, track_output.summary(track), detail))
         code = 0
     if args.json:
         rate = args.rate if kind == "audio" else 48000  # MIDI and notation: beats, not frames

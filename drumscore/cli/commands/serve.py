@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 server.serve_forever(poll_interval=0.2)
             except KeyboardInterrupt:
+                from drumscore.cli import EXIT_INTERRUPTED  # the package imports this module
+
                 print(_("stopped"), flush=True)
                 return EXIT_INTERRUPTED
         return 0
@@ -97,10 +99,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _warn(line: str) -> None:
     print(_("drumscore: warning: {message}").format(message=line), file=sys.stderr, flush=True)
-
-
-#: The exit status after Ctrl-C, as every command gives it.
-EXIT_INTERRUPTED = 130
 
 
 def _listen(

@@ -9,7 +9,7 @@ from drumscore import i18n
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
 from drumscore.i18n import _, ngettext
-from drumscore.site.build import LANGUAGES, SiteReport, build_site, site_catalog
+from drumscore.site.build import SiteReport, build_site, site_catalog
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -49,7 +49,7 @@ def add_edition_option(p: argparse.ArgumentParser) -> None:
 def add_lang_option(p: argparse.ArgumentParser) -> None:
     """The site's --lang: one language (its pages in DIR) or all (a site for each in DIR/<tag>/);
     the messages speak it too (all: the environment's), as --lang does on every command."""
-    tags = ", ".join(tag for tag, _name in i18n.LANGUAGES.values())
+    tags = ", ".join(i18n.tags())
     p.add_argument(
         "--lang",
         metavar="LANG",
@@ -66,7 +66,7 @@ def languages(lang: str | None) -> tuple[str, ...]:
     if lang is None:
         return ()
     if lang == "all":
-        return LANGUAGES
+        return tuple(i18n.LANGUAGES)
     return (lang,)
 
 

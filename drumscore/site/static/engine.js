@@ -234,6 +234,7 @@ export class Player {
     this.pending = null;
     this.switchWaiting = false;
     this.endK = null;
+    this.lastPass = null; // a play of so many passes (layOut) ends after that one
     this.passes = [{ k: 0, items, pass: 1, switched: false }];
     const interval = intervalOf(this.bpm);
     const t0 = onGrid(this.ctx.currentTime + LEAD);
@@ -302,7 +303,8 @@ export class Player {
       }
       let pass = this.passes[this.passes.length - 1];
       if (k - pass.k >= pass.items.length) {
-        if (!this.loop || (this.endK !== null && k >= this.endK)) {
+        const ended = this.lastPass !== null && pass.pass >= this.lastPass;
+        if (!this.loop || ended || (this.endK !== null && k >= this.endK)) {
           this.finished = true;
           break;
         }
@@ -549,7 +551,9 @@ export class Player {
 // The passes of a ramp: from its start to the first pass at its stop, that one included
 // (track.Ramp.passes).
 export function rampPasses(ramp) {
-  return Math.ceil(Math.abs(ramp.stop - ramp.start) / Math.abs(ramp.step)) * ramp.every + 1;
+  // a step that divides the distance exactly counts so, though decimals do not (0.3 / 0.1)
+  const steps = Math.ceil(Math.abs(ramp.stop - ramp.start) / Math.abs(ramp.step) - 1e-9);
+  return steps * ramp.every + 1;
 }
 
 // The sounds of a play of `items` (as for Player.start) to its last pass (a ramp's passes, else
@@ -565,7 +569,7 @@ export async function layOut(items, { bpm, countIn = 0, practice = {}, repeats =
   player.tick = () => {};
   const passes = practice.ramp ? rampPasses(practice.ramp) : repeats;
   await player.start(items, { bpm, loop: passes > 1, countIn, practice });
-  player.endK = passes * player.passes[0].items.length;
+  player.lastPass = passes;
   clock.currentTime = Infinity; // every pass is within reach
   player.topUp();
   const t0 = player.schedule.length ? player.schedule[0].origin : 0;

@@ -235,7 +235,7 @@ controls.makeWav.addEventListener("click", async () => {
     try {
       options = practice();
     } catch (error) {
-      controls.status.textContent = `${error.message}.`;
+      controls.status.textContent = say("problem", { message: error.message });
       return;
     }
     const audio = await renderOffline(data.kit, data.root, sectionItems(section), {
