@@ -11,11 +11,16 @@ translated with `_` where it is shown.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: The gettext domain, and the folder that holds <language>/LC_MESSAGES/drumscore.mo.
 DOMAIN = "drumscore"
@@ -105,6 +110,18 @@ def speaking(name: str) -> Iterator[str]:
         yield set_language(name)
     finally:
         _current = before
+
+
+def in_english(make: Callable[P, R]) -> Callable[P, R]:
+    """`make` run in English whatever the reader speaks: for what a file records for other
+    tools and for keeping (TEI, MEI, MIDI, an audio file's tags), the same in every language."""
+
+    @functools.wraps(make)
+    def english(*args: P.args, **kwargs: P.kwargs) -> R:
+        with speaking("en"):
+            return make(*args, **kwargs)
+
+    return english
 
 
 def _(message: str) -> str:

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from drumscore.errors import OptionError
 from drumscore.expression import default_velocity
-from drumscore.i18n import N_, _, list_text, ngettext, speaking
+from drumscore.i18n import N_, _, in_english, list_text, ngettext
 from drumscore.model import Drum, Section
 from drumscore.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.timing import MAX_BPM, MAX_NUMBER_LENGTH, MIN_BPM, Tempo, number_text, shown
@@ -362,14 +362,14 @@ class Track:
         conductor = Conductor(self, rate)
         return conductor.advance(None)
 
+    @in_english
     def cues(self, rate: int) -> list[tuple[int, str]]:
         """(frame, label) at the start of each item: for cue points in an audio file, in
         English as everything a sound file records."""
-        with speaking("en"):
-            return [
-                (at, item.label or item.timeline.description)
-                for at, item in zip(self.starts(rate), self.items, strict=True)
-            ]
+        return [
+            (at, item.label or item.timeline.description)
+            for at, item in zip(self.starts(rate), self.items, strict=True)
+        ]
 
     @property
     def description(self) -> str:

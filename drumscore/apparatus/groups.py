@@ -13,8 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drumscore.apparatus.align import Apparatus, Place
-from drumscore.i18n import language as i18n_language
-from drumscore.i18n import speaking
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,15 +118,9 @@ def groups(a: Apparatus) -> Groups:
     return Groups(a, sigla, matrix, average_linkage(sigla, distance))
 
 
-def groups_data(g: Groups, language: str | None = None) -> dict:
+def groups_data(g: Groups) -> dict:
     """JSON-ready: the places with the editions sharing each reading, the matrix, the merges,
-    the tree and the editions that read alike; its words in the reader's language unless
-    `language` is given (as apparatus_data)."""
-    with speaking(language or i18n_language()):
-        return _groups_data(g)
-
-
-def _groups_data(g: Groups) -> dict:
+    the tree and the editions that read alike; its words in the reader's language."""
     return {
         "score": g.apparatus.key,
         "summary": g.apparatus.summary,

@@ -28,7 +28,7 @@ import xml.etree.ElementTree as ET
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Variant, Witness
 from drumscore.apparatus.tei import namespaced, xml_id
-from drumscore.i18n import speaking
+from drumscore.i18n import in_english
 
 MEI = "http://www.music-encoding.org/ns/mei"
 ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -127,13 +127,9 @@ def _place(layer: ET.Element, place: Place, ids: _Ids) -> list[tuple[Variant, li
     return found
 
 
+@in_english
 def mei_document(a: Apparatus) -> ET.Element:
-    """The MEI document of one score's apparatus."""
-    with speaking("en"):  # data: its words in English, whatever the reader speaks
-        return _mei_document(a)
-
-
-def _mei_document(a: Apparatus) -> ET.Element:
+    """The MEI document of one score's apparatus, in English."""
     ET.register_namespace("", MEI)
     root = _e(None, "mei", meiversion="5.0")
     _header(root, a)

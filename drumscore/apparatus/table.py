@@ -7,8 +7,6 @@ import io
 from collections.abc import Sequence
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
-from drumscore.i18n import language as i18n_language
-from drumscore.i18n import speaking
 
 
 def column_label(a: Apparatus, index: int) -> str:
@@ -90,16 +88,11 @@ def summary_data(a: Apparatus) -> dict:
     return {"places": len(a.parting), "reported": len(a.reports), "text": a.summary}
 
 
-def apparatus_data(a: Apparatus, language: str | None = None) -> dict:
+def apparatus_data(a: Apparatus) -> dict:
     """One score's apparatus: witnesses, the alignment table, places, notes, count checks.
 
     Its keys and kinds are fixed; its sentences (summary, labels, descriptions) are in the
-    reader's language, as the text report is, or in `language` where given."""
-    with speaking(language or i18n_language()):
-        return _apparatus_data(a)
-
-
-def _apparatus_data(a: Apparatus) -> dict:
+    reader's language, as the text report is."""
     labels = [column_label(a, k) for k in range(len(a.columns))]
     return {
         "score": a.key,
@@ -161,10 +154,6 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
     row of column labels, a row of sections, a row of place numbers, then one row per witness,
     a text known only from a note among them), the two numbers of each score, and the places
     (one row per reading). Its headers are fixed, its sentences in the reader's language."""
-    return _csv_text(apparatuses)
-
-
-def _csv_text(apparatuses: Sequence[Apparatus]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for a in apparatuses:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from drumscore import __version__
 from drumscore.apparatus.align import Apparatus, Witness
-from drumscore.i18n import speaking
+from drumscore.i18n import in_english
 
 TEI = "http://www.tei-c.org/ns/1.0"
 XML = "http://www.w3.org/XML/1998/namespace"
@@ -181,13 +181,9 @@ def _score(body: ET.Element, a: Apparatus) -> None:
         k += 1
 
 
+@in_english
 def tei_document(apparatuses: Sequence[Apparatus]) -> ET.ElementTree:
-    """The TEI document for one or more scores (their witnesses listed once)."""
-    with speaking("en"):  # data: its words in English, whatever the reader speaks
-        return _tei_document(apparatuses)
-
-
-def _tei_document(apparatuses: Sequence[Apparatus]) -> ET.ElementTree:
+    """The TEI document for one or more scores (their witnesses listed once), in English."""
     ET.register_namespace("", TEI)
     root = _e(None, "TEI")
     _header(root, apparatuses)

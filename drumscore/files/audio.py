@@ -17,7 +17,7 @@ import numpy as np
 from drumscore import __version__
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
-from drumscore.i18n import _, speaking
+from drumscore.i18n import _, in_english
 from drumscore.track import Track
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
@@ -37,15 +37,15 @@ def write_audio(
     stream_audio(path, [audio], rate, len(audio), subtype, channels, tags)
 
 
+@in_english
 def tags_for(track: Track) -> dict[str, str]:
     """The metadata that says what a render holds: its title and the citation of each reading,
     in English whatever the reader's language, so that a render is the same file in every one."""
-    with speaking("en"):
-        return {
-            "title": track.heading,
-            "comment": track.comment,
-            "software": f"drumscore {__version__}",
-        }
+    return {
+        "title": track.heading,
+        "comment": track.comment,
+        "software": f"drumscore {__version__}",
+    }
 
 
 def stream_audio(

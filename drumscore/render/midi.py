@@ -6,7 +6,7 @@ import io
 
 import mido
 
-from drumscore.i18n import speaking
+from drumscore.i18n import in_english
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timeline import Timeline
 from drumscore.timing import Tempo
@@ -89,16 +89,11 @@ def _tempo(tempo: Tempo) -> mido.MetaMessage:
     return mido.MetaMessage("set_tempo", tempo=round(tempo.interval * 1_000_000))
 
 
+@in_english
 def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.MidiFile:
-    """The MIDI file of a track (see _to_midi), its names and texts in English whatever the
-    reader's language, so that a render is the same file in every one."""
-    with speaking("en"):
-        return _to_midi(played, midimap)
-
-
-def _to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.MidiFile:
     """A track (or one score's timeline) as a type-1 file: items one after another, each at its
-    tempo, one beat (a quarter note of TICKS_PER_BEAT ticks) per stroke.
+    tempo, one beat (a quarter note of TICKS_PER_BEAT ticks) per stroke; its names and texts in
+    English whatever the reader's language, so that a render is the same file in every one.
 
     Track 0 holds the track name, the citation, a set_tempo at each item and the markers of each
     timeline (半, each repeat). One score as it stands (Track.plain) also names its section with a

@@ -50,7 +50,8 @@ def test_json_and_csv_keep_their_shape_and_speak_the_reader_s_language():
 
 def test_a_page_in_another_language_asks_for_its_words():
     (lu2,) = collate(scores=[(2, "魯")])
-    data = apparatus_data(lu2, language="zh_Hans")
+    with i18n.speaking("zh_Hans"):
+        data = apparatus_data(lu2)
     n = len(lu2.parting)
     assert data["summary"]["text"] == f"{n} 处刊本相异；1 条异文出自注文"
     added = next(p for p in data["places"] if p["label"] == "第 21 击之后")
