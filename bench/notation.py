@@ -9,9 +9,9 @@ import argparse
 import resource
 import time
 
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.render.musicxml import musicxml_bytes
-from drumscore.timeline import arrange
 
 
 def main() -> None:

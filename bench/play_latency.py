@@ -96,9 +96,9 @@ def python_startup(env: dict[str, str]) -> float:
 
 def mixing(score: str, block: int = 512, loop: bool = True) -> tuple[float, float]:
     """(mean, worst) seconds to mix one block, looping the score."""
+    from drumscore.conductor.timeline import arrange
     from drumscore.corpus import resolve
     from drumscore.play.audio import Feed
-    from drumscore.timeline import arrange
     from drumscore.timing import Tempo
 
     feed = Feed(arrange(resolve(score), None, Tempo.from_bpm(240)), loop=loop)

@@ -9,7 +9,7 @@ heavy ones load their module, and numpy, mido or music21, only when first used):
     resolve(name) -> Score                  a score by name ("xue/2@benyi"), notation or file
     arrange(score, section, tempo, repeats) -> Timeline   where every stroke falls
     render_audio(timeline) -> ndarray       the mix, float32 (frames, 2); also of a Track
-                                            (count-in, programme, practice: drumscore.track)
+                                            (count-in, programme, practice: conductor.track)
     write_audio(path, audio, rate)          WAV, FLAC or OGG, written atomically
     to_midi(timeline) -> mido.MidiFile      a type-1 file on the percussion channel; or a Track
     musicxml_bytes(timeline) -> bytes       staff notation (music21)
@@ -47,15 +47,15 @@ from drumscore.timing import Tempo
 if TYPE_CHECKING:
     from drumscore.analysis.compare import compare
     from drumscore.apparatus.align import collate
+    from drumscore.conductor.expression import Expression
+    from drumscore.conductor.timeline import Timeline, arrange
     from drumscore.corpus import resolve
     from drumscore.editions.extract import extract
-    from drumscore.expression import Expression
     from drumscore.files.audio import write_audio
     from drumscore.performance.check import check
     from drumscore.render.midi import to_midi
     from drumscore.render.mix import render_audio
     from drumscore.render.musicxml import musicxml_bytes
-    from drumscore.timeline import Timeline, arrange
 
 __version__ = "0.1.0"
 
@@ -67,9 +67,9 @@ if "IPython" in sys.modules:  # in a notebook, Scores and Patterns show themselv
 #: The names loaded on first use (PEP 562), and the module each comes from.
 _LAZY = {
     "resolve": "drumscore.corpus",
-    "arrange": "drumscore.timeline",
-    "Timeline": "drumscore.timeline",
-    "Expression": "drumscore.expression",
+    "arrange": "drumscore.conductor.timeline",
+    "Timeline": "drumscore.conductor.timeline",
+    "Expression": "drumscore.conductor.expression",
     "render_audio": "drumscore.render.mix",
     "write_audio": "drumscore.files.audio",
     "to_midi": "drumscore.render.midi",

@@ -140,7 +140,7 @@ def test_an_edition_file_never_passes_for_a_builtin_of_the_same_id(tmp_path):
 
 def test_an_empty_section_is_refused():
     from drumscore import OptionError
-    from drumscore.timeline import arrange
+    from drumscore.conductor.timeline import arrange
 
     with pytest.raises(OptionError, match=r"'head' section .* is empty"):
         arrange(resolve("半○□"), "head")

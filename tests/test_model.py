@@ -157,11 +157,11 @@ def test_a_sound_file_records_the_same_words_in_every_language():
     """The reader's language titles what is shown (and engraved); what an audio or MIDI file
     records is English whatever the reader's language, so a render is the same file."""
     from drumscore import i18n
+    from drumscore.conductor.timeline import arrange
+    from drumscore.conductor.track import Track
     from drumscore.corpus import resolve
     from drumscore.files.audio import tags_for
     from drumscore.render.midi import to_midi
-    from drumscore.timeline import arrange
-    from drumscore.track import Track
 
     track = Track.single(arrange(resolve("lu"), "touhu"))
     english = (tags_for(track), [str(m) for m in to_midi(track).tracks[0]], track.cues(44100))

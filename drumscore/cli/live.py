@@ -21,6 +21,7 @@ from fractions import Fraction
 from types import FrameType
 from typing import Any, ClassVar
 
+from drumscore.conductor.track import Hit
 from drumscore.i18n import N_, _
 from drumscore.play import liveview
 from drumscore.play.keys import (
@@ -44,7 +45,6 @@ from drumscore.play.liveview import (
 )
 from drumscore.play.player import Player
 from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
-from drumscore.track import Hit
 
 #: The keys for 'drumscore play --help' (translated with _ where shown).
 KEY_HELP = N_(

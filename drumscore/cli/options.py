@@ -8,23 +8,23 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from drumscore.corpus import resolve
-from drumscore.errors import DrumscoreError, OptionError
-from drumscore.expression import Expression
-from drumscore.files.atomic import check_writable
-from drumscore.files.format_choice import DEFAULT_RATE
-from drumscore.i18n import N_, _, list_text, ngettext
-from drumscore.model import Drum, Section
-from drumscore.render.plot import FORMATS as PLOT_FORMATS
-from drumscore.timeline import MAX_REPEAT, Timeline, arrange
-from drumscore.timing import Tempo
-from drumscore.track import (
+from drumscore.conductor.expression import Expression
+from drumscore.conductor.timeline import MAX_REPEAT, Timeline, arrange
+from drumscore.conductor.track import (
     CLICK_VELOCITY,
     COUNT_VELOCITY,
     MAX_CLICKS,
     Practice,
     Ramp,
 )
+from drumscore.corpus import resolve
+from drumscore.errors import DrumscoreError, OptionError
+from drumscore.files.atomic import check_writable
+from drumscore.files.format_choice import DEFAULT_RATE
+from drumscore.i18n import N_, _, list_text, ngettext
+from drumscore.model import Drum, Section
+from drumscore.render.plot import FORMATS as PLOT_FORMATS
+from drumscore.timing import Tempo
 
 
 def section_help() -> str:

@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from drumscore.cli.options import error_message
+from drumscore.conductor.timeline import check_length
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.files.atomic import check_not_inputs
 from drumscore.files.format_choice import kind_of
 from drumscore.i18n import _, ngettext
 from drumscore.model import STATE_SLUGS, Score, Section
-from drumscore.timeline import check_length
-from drumscore.track import Track
 
 #: The placeholders of an output template and what they stand for.
 PLACEHOLDERS = {

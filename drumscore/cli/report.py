@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison
     from drumscore.apparatus.align import Apparatus, Place, StatedCheck
     from drumscore.apparatus.groups import Groups
+    from drumscore.conductor.track import Track
     from drumscore.editions.extract import Extraction, Found
     from drumscore.performance.check import Check
-    from drumscore.track import Track
 
 #: The mark under each aligned column of a comparison.
 MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from drumscore.cli.options import whole_number
+from drumscore.conductor.timeline import Timeline
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes, write_series
 from drumscore.files.format_choice import ENGRAVED, NOTATION
@@ -22,7 +23,6 @@ from drumscore.render.musicxml import (
     musicxml_bytes,
     mxl_bytes,
 )
-from drumscore.timeline import Timeline
 
 #: The formats.kind_of kinds handled here.
 KINDS = ("notation", "engraved")

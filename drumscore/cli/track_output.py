@@ -20,15 +20,15 @@ from drumscore.cli.options import (
     timeline_from_args,
 )
 from drumscore.cli.progress import CountedBlocks, progress_bar
+from drumscore.conductor.expression import Expression
+from drumscore.conductor.track import Item, Track, check_count_in
 from drumscore.errors import OptionError
-from drumscore.expression import Expression
 from drumscore.files.atomic import write_bytes
 from drumscore.files.programme import load_programme
 from drumscore.i18n import _, ngettext, pgettext
 from drumscore.render.midimap import MidiMap
 from drumscore.render.soundfont import render_blocks
 from drumscore.timing import Tempo
-from drumscore.track import Item, Track, check_count_in
 
 AUDIO_FILES = ".wav, .flac or .ogg"
 

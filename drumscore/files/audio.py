@@ -15,10 +15,10 @@ from typing import BinaryIO
 import numpy as np
 
 from drumscore import __version__
+from drumscore.conductor.track import Track
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
 from drumscore.i18n import _, in_english
-from drumscore.track import Track
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
 WAV_LIMIT = 4 * 1024**3 - 1024**2

@@ -2,7 +2,7 @@
 
 A programme names a title and citation and an [[item]] table per item: the score (`{state}` in it
 stands for the state chosen), its section, tempo, repeats or duration, count-in and the pause
-after it. load_programme reads one into the drumscore.track.Track that the conductor plays.
+after it. load_programme reads one into the conductor.track.Track that the conductor plays.
 """
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from drumscore.conductor.duration import parse_duration
+from drumscore.conductor.expression import Expression
+from drumscore.conductor.timeline import arrange, check_length
+from drumscore.conductor.track import Item, Practice, Track, check_count_in
 from drumscore.corpus import resolve
-from drumscore.duration import parse_duration
 from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
-from drumscore.expression import Expression
 from drumscore.files.reading import check_schema, parse_toml, read_input_text
 from drumscore.i18n import _
 from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State
-from drumscore.timeline import arrange, check_length
 from drumscore.timing import Tempo
-from drumscore.track import Item, Practice, Track, check_count_in
 
 #: The built-in programmes, by name: drumscore/programmes/NAME.toml.
 PROGRAMMES_DIR = Path(__file__).parents[1] / "programmes"

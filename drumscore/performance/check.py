@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from drumscore.conductor.timeline import Timeline
 from drumscore.errors import PerformanceError
 from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
 from drumscore.performance.heard import Performance
-from drumscore.timeline import Timeline
 
 #: In the alignment, a stroke left unmatched (missed or extra) costs GAP; a matched pair costs
 #: the square of its distance from the beat (in beats) plus WRONG_DRUM if the drums differ.

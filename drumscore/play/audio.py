@@ -19,6 +19,8 @@ from typing import Any, Self
 
 import numpy as np
 
+from drumscore.conductor.timeline import MAX_REPEAT, Timeline
+from drumscore.conductor.track import Conductor, Hit, Track, as_track
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.i18n import N_, _
 from drumscore.play.choose import choose_by_name
@@ -26,9 +28,7 @@ from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
 from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth
-from drumscore.timeline import MAX_REPEAT, Timeline
 from drumscore.timing import Tempo
-from drumscore.track import Conductor, Hit, Track, as_track
 
 PORTAUDIO_INSTALL = N_(
     "install the PortAudio library (on Debian and Ubuntu: sudo apt install libportaudio2), "
@@ -142,7 +142,7 @@ def choose_device(name: str | None = None) -> OutputDevice:
 class Feed:
     """The normalised mix of a track, block by block, laid out by a Conductor as it is asked for.
 
-    Each block lays out the beats that fall in it (drumscore.track), so a tempo change, a pause or
+    Each block lays out the beats that fall in it (conductor.track), so a tempo change, a pause or
     a switch takes effect at the next beat not yet mixed; with no change the samples are those
     `drumscore render` writes. Normalised as render normalises: the level is found from the first
     passes (later ones repeat them), so long or looping playback starts without mixing

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from drumscore.conductor.timeline import Timeline
+from drumscore.conductor.track import Hit
 from drumscore.display import centre, cut, width
 from drumscore.i18n import N_, _
 from drumscore.model import Section
-from drumscore.timeline import Timeline
-from drumscore.track import Hit
 
 #: Reverse video marks the stroke being heard; strokes already heard in this pass are dimmed.
 HIGHLIGHT, HIGHLIGHT_END = "\x1b[7m", "\x1b[27m"

@@ -15,13 +15,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Self
 
-from drumscore._cstderr import captured
+from drumscore.conductor.track import Conductor, Hit, Track
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
+from drumscore.files.cstderr import captured
 from drumscore.i18n import _
 from drumscore.play.choose import choose_by_name
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
-from drumscore.track import Conductor, Hit, Track
 
 if TYPE_CHECKING:
     import mido

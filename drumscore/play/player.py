@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import Protocol, Self, runtime_checkable
 
+from drumscore.conductor.track import Hit
 from drumscore.timing import Tempo
-from drumscore.track import Hit
 
-#: The live commands a player passes to its conductor (drumscore.track.Conductor).
+#: The live commands a player passes to its conductor (drumscore.conductor.track.Conductor).
 COMMANDS = ("pause", "switch_section", "stop_after_pass", "next_item")
 
 

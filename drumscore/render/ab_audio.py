@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from drumscore.conductor.timeline import arrange
 from drumscore.errors import OptionError
 from drumscore.i18n import _
 from drumscore.model import Score, Section
 from drumscore.render.kit import Kit
 from drumscore.render.mix import DEFAULT_RATE, mix_range, normalise, plan
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 
 #: The longest comparison audio, A and B together, in seconds (README, "Limits").

@@ -6,11 +6,11 @@ import io
 
 import mido
 
+from drumscore.conductor.timeline import Timeline
+from drumscore.conductor.track import BEAT_RATE, Track, as_track
 from drumscore.i18n import in_english
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
-from drumscore.timeline import Timeline
 from drumscore.timing import Tempo
-from drumscore.track import BEAT_RATE, Track, as_track
 
 TICKS_PER_BEAT = 480
 #: A stroke's note lasts half the interval, so notes never overlap.

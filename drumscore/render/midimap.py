@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from drumscore.conductor.expression import DEFAULT_VELOCITY, drum_pair
 from drumscore.errors import OptionError
-from drumscore.expression import DEFAULT_VELOCITY, drum_pair
 from drumscore.i18n import _
 from drumscore.model import Drum
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from drumscore.conductor.expression import default_velocity
+from drumscore.conductor.timeline import Timeline
+from drumscore.conductor.track import COUNT_VELOCITY, Hit, Track, as_track
 from drumscore.errors import OptionError
-from drumscore.expression import default_velocity
 from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.i18n import _
 from drumscore.render.kit import Kit, builtin_kit
-from drumscore.timeline import Timeline
-from drumscore.track import COUNT_VELOCITY, Hit, Track, as_track
 
 #: Peak level of a normalised render: −1 dBFS leaves headroom for lossy encoders.
 PEAK_DBFS = -1.0
@@ -169,7 +169,7 @@ class SoundChooser:
         return max(len(s.data) for v in voices for layer in v.layers for s in layer.samples)
 
     def index(self, hit: Hit) -> tuple[int, float]:
-        """(which of `sounds`, gain) for a drumscore.track.Hit; hits must come in order."""
+        """(which of `sounds`, gain) for a conductor.track.Hit; hits must come in order."""
         drum = hit.drum
         voice = self.count_voice if drum is None else self.kit.voice(drum)
         velocity = hit.velocity
@@ -192,7 +192,7 @@ class SoundChooser:
 
 def plan(played: Timeline | Track, kit: Kit | None = None, rate: int = DEFAULT_RATE) -> MixPlan:
     """The MixPlan of a track (or one score's timeline): its hits as the conductor lays them out
-    (drumscore.track), each on its drum's sound, count strokes on the count sound.
+    (drumscore.conductor.track), each on its drum's sound, count strokes on the count sound.
 
     The last stroke rings out in full; a pause after the last item is kept as silence. A
     loopable track's plan has loop_length set to the track's whole number of beats.

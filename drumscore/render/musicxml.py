@@ -13,12 +13,12 @@ import zipfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from drumscore.conductor.timeline import Timeline
+from drumscore.conductor.track import BEAT_RATE, Track
 from drumscore.errors import OptionError
 from drumscore.i18n import _
 from drumscore.model import Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
-from drumscore.timeline import Timeline
-from drumscore.track import BEAT_RATE, Track
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element

@@ -12,13 +12,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from drumscore._cstderr import captured
+from drumscore.conductor.timeline import Timeline
+from drumscore.conductor.track import Track, as_track
 from drumscore.errors import DrumscoreError, InputMissingError, SoundFontError, require
+from drumscore.files.cstderr import captured
 from drumscore.files.reading import open_input
 from drumscore.i18n import _
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
-from drumscore.timeline import Timeline
-from drumscore.track import Track, as_track
 
 if TYPE_CHECKING:
     import fluidsynth
@@ -45,7 +45,7 @@ class Strike:
 
 def strikes(played: Timeline | Track, rate: int, midimap: MidiMap | None = None) -> list[Strike]:
     """Where each hit of a track (or one score's timeline) starts, in frames, as the kit renderer
-    places it (drumscore.track's conductor); its note (count strokes on the count note), its
+    places it (conductor.track's conductor); its note (count strokes on the count note), its
     velocity, and its note-off half a beat later."""
     from drumscore.render.midi import COUNT_NOTE
 

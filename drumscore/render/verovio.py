@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from drumscore.conductor.timeline import Timeline
 from drumscore.errors import (
     EngraveError,
     MissingDependencyError,
@@ -28,7 +29,6 @@ from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
 from drumscore.render.musicxml import VOICES, musicxml_bytes
-from drumscore.timeline import Timeline
 
 if TYPE_CHECKING:
     import verovio

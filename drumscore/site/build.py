@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
 from drumscore import corpus, i18n
+from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary
 from drumscore.i18n import _
@@ -27,7 +28,6 @@ from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes
 from drumscore.site import data as sitedata
 from drumscore.site.templating import render
-from drumscore.timeline import arrange
 
 if TYPE_CHECKING:
     import numpy as np

@@ -16,13 +16,13 @@ from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build, check_score
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
+from drumscore.conductor.timeline import MAX_REPEAT
+from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN
 from drumscore.corpus import DEFAULT_EDITION
 from drumscore.i18n import _, ngettext
 from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section, State
 from drumscore.play import keys
-from drumscore.timeline import MAX_REPEAT
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
-from drumscore.track import MAX_CLICKS, MAX_COUNT_IN
 
 #: Sample files of the built-in kit, as the site ships them.
 SAMPLE_FILES = {Drum.PI: "pi.wav", Drum.GU: "gu.wav"}

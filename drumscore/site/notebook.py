@@ -14,9 +14,9 @@ import io
 import sys
 from typing import TYPE_CHECKING, Any
 
+from drumscore.conductor.timeline import arrange
 from drumscore.model import Pattern, Score
 from drumscore.site.templating import render
-from drumscore.timeline import arrange
 
 if TYPE_CHECKING:
     from drumscore.apparatus.align import Apparatus

@@ -13,8 +13,8 @@ from drumscore.timing import Tempo
 
 def alone(notation, rate):
     """One score rendered on its own, unnormalised, mixed to mono."""
+    from drumscore.conductor.timeline import arrange
     from drumscore.render.mix import mix_range, plan
-    from drumscore.timeline import arrange
 
     p = plan(arrange(resolve(notation), None, Tempo.from_bpm(120)), rate=rate)
     return mix_range(p, 0, p.length).mean(axis=1)

@@ -19,15 +19,15 @@ from cli_run import expect_error
 from fake_audio import no_library
 
 from drumscore.cli import main
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.model import Drum
 from drumscore.play import audio as playback
 from drumscore.play import liveview, midiport
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import render_audio
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 RATE = 44100
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

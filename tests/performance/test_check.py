@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from drumscore import i18n
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.errors import PerformanceError
 from drumscore.model import Drum
 from drumscore.performance.check import align_on_beats, beat_positions, check
 from drumscore.performance.heard import HeardStroke, Performance
-from drumscore.timeline import arrange
 
 LU = resolve("lu")
 DRUMS = [s.drum for s in LU.pattern.strokes]

@@ -5,12 +5,12 @@ import re
 import pytest
 
 from drumscore import i18n
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.model import Drum
 from drumscore.performance.check import check
 from drumscore.performance.heard import HeardStroke, Performance
-from drumscore.timeline import arrange
 
 pytest.importorskip("matplotlib")
 

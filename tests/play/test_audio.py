@@ -15,13 +15,13 @@ import pytest
 from audio_checks import strokes
 from fake_audio import no_library
 
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, MissingDependencyError, OptionError, PlaybackError
 from drumscore.play import audio as playback
 from drumscore.render.mix import render_audio
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 RATE = 44100
 
@@ -301,7 +301,7 @@ def test_a_soundfont_feed_plays_each_stroke_and_the_count_on_the_beat():
     from audio_checks import level_onsets
     from system_tools import SOUNDFONT
 
-    from drumscore.track import Track
+    from drumscore.conductor.track import Track
 
     t = timeline("○□○□", "0.5")
     feed = playback.SoundFontFeed(Track.single(t, 2), SOUNDFONT)

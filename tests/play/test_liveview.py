@@ -7,13 +7,13 @@ import re
 import pytest
 
 from drumscore import i18n
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.display import width
 from drumscore.model import Section
 from drumscore.play import liveview
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 NOTATION = "○□○○半□○□"  # five strokes before 半, three after
@@ -183,7 +183,7 @@ def test_a_pattern_without_half_shows_no_division():
 
 
 def _hit(notation="○□○半○□", count_in=0, beat=0):
-    from drumscore.track import Track
+    from drumscore.conductor.track import Track
 
     t = arrange(resolve(notation), None, Tempo.from_interval("0.5"), 2)
     return Track.single(t, count_in).hits(44100)[beat]

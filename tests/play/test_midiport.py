@@ -9,13 +9,13 @@ import mido
 import numpy as np
 import pytest
 
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.errors import MissingDependencyError, OptionError, PlaybackError
 from drumscore.play import midiport
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 
 class TimedPort:
@@ -131,8 +131,8 @@ def test_an_ambiguous_port_name_asks_for_more(monkeypatch):
 
 
 def test_a_track_sends_its_count_on_the_wood_block_then_the_strokes():
+    from drumscore.conductor.track import Track
     from drumscore.render.midi import COUNT_NOTE
-    from drumscore.track import Track
 
     t = timeline()
     port = TimedPort()
@@ -150,7 +150,7 @@ def test_a_track_sends_its_count_on_the_wood_block_then_the_strokes():
 
 
 def test_a_tempo_change_on_a_port_takes_effect_at_the_next_note():
-    from drumscore.track import Track
+    from drumscore.conductor.track import Track
 
     t = timeline(bpm=300, repeats=2)
     port = TimedPort()

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Conductor, Track
 from drumscore.corpus import resolve
 from drumscore.play import midiport
 from drumscore.play.audio import AudioPlayer, Feed
 from drumscore.play.player import COMMANDS, Player
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Conductor, Track
 
 
 class SilentPort:
@@ -78,8 +78,8 @@ def test_an_unknown_command_is_refused_by_the_conductor():
 def test_the_midi_player_sends_a_halfway_click_between_the_strokes_and_shows_strokes_only():
     import time
 
+    from drumscore.conductor.track import Practice
     from drumscore.render.midi import COUNT_NOTE
-    from drumscore.track import Practice
 
     class TimedPort(SilentPort):
         def send(self, message: object) -> None:

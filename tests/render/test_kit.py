@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 import soundfile as sf
 
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.model import Drum
 from drumscore.render.kit import KitError, Sample, builtin_kit, load_kit, read_sample
 from drumscore.render.mix import plan, render_audio
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 
 def tone(freq: float, rate: int, seconds: float = 0.3, channels: int = 1) -> np.ndarray:
@@ -142,7 +142,7 @@ def test_velocity_layers_pick_the_sample_for_the_velocity(tmp_path):
     )
     voice = load_kit(path).voice(Drum.PI)
     assert voice.layer_for(99).velocity == 0 and voice.layer_for(100).velocity == 100
-    from drumscore.expression import Expression
+    from drumscore.conductor.expression import Expression
 
     for velocity, freq in ((72, 400), (120, 1200)):
         ex = Expression(pi_velocity=velocity)

@@ -6,11 +6,11 @@ import mido
 import pytest
 
 from drumscore import OptionError, Tempo, parse
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.model import Drum, Score
 from drumscore.render.midi import TICKS_PER_BEAT, midi_bytes
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
-from drumscore.timeline import arrange
 
 LU1 = "○□○○□□○□○○□○□○□○○○□□○□○"
 

@@ -9,15 +9,15 @@ import pytest
 import soundfile as sf
 from audio_checks import features, level_onsets, strokes, two_groups
 
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.files.audio import stream_audio
 from drumscore.model import Drum, Score
 from drumscore.notation import parse
 from drumscore.render.kit import builtin_kit, load_kit
 from drumscore.render.mix import PEAK_DBFS, blocks, mix_range, normalise, peak, plan, render_audio
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 PI_CLICK, GU_CLICK = 0.5, 1.0
 LU1 = "○□○○□□○□○○□○□○□○○○□□○□○"
@@ -90,7 +90,7 @@ def test_streamed_blocks_equal_the_whole_render(bpm):
 
 
 def test_peak_found_in_advance_is_the_peak_of_the_mix():
-    from drumscore.expression import Expression
+    from drumscore.conductor.expression import Expression
 
     for ex in (None, Expression(humanize_ms=20, seed=5), Expression(30, 127)):
         timeline = arrange(resolve("lu"), tempo=Tempo.from_bpm("150"), repeats=5, expression=ex)

@@ -9,13 +9,13 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.errors import EngraveError, MissingDependencyError, OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import engrave, find_musescore
 from drumscore.render.musicxml import musicxml_bytes
-from drumscore.timeline import arrange
 
 #: What MuseScore 3 prints when a file does not read cleanly.
 COMPLAINTS = ("unmapped drum", "not a valid musicxml", "error at line", "not found in part")

@@ -12,16 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drumscore import i18n
+from drumscore.conductor.expression import Expression
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import find_edition, resolve, scores
 from drumscore.errors import DrumscoreError, OptionError
-from drumscore.expression import Expression
 from drumscore.files.atomic import write_bytes
 from drumscore.model import Drum, Score, Section
 from drumscore.notation import parse
 from drumscore.render.midi import midi_bytes
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musicxml import LYRICS, bars, build_score, musicxml_bytes, mxl_bytes
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 
 music21 = pytest.importorskip("music21")
@@ -391,8 +391,8 @@ def test_for_an_engraver_a_long_section_is_cut_into_bars_joined_by_invisible_lin
     in order, and the 半 double bar are the same, and the file written stays a bar a section."""
     import xml.etree.ElementTree as ET
 
+    from drumscore.conductor.timeline import arrange
     from drumscore.render.musicxml import musicxml_bytes as document
-    from drumscore.timeline import arrange
 
     notation = "○□" * 15 + "半" + "□○○" * 30  # 30 strokes, then 90
     timeline = arrange(resolve(notation))

@@ -12,14 +12,14 @@ import soundfile as sf
 from audio_checks import count_strokes, strokes
 from cli_run import expect_error, run_cli
 
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Practice, Ramp, Track
 from drumscore.corpus import resolve
 from drumscore.model import Drum
 from drumscore.render.midi import COUNT_NOTE
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import mix_range, plan
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Practice, Ramp, Track
 
 RATE = 44100
 

@@ -9,15 +9,15 @@ import pytest
 import soundfile as sf
 from system_tools import SOUNDFONT
 
+from drumscore.conductor.expression import Expression
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
-from drumscore.expression import Expression
 from drumscore.files.audio import stream_audio
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.soundfont import SoundFontError, check_soundfont, render_blocks, strikes
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 GM = SOUNDFONT
 

@@ -13,12 +13,12 @@ import soundfile as sf
 from audio_checks import count_strokes, strokes
 from cli_run import expect_error, run_cli
 
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.files.programme import load_programme
 from drumscore.render.mix import render_audio
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 RATE = 44100
 

@@ -14,13 +14,13 @@ from page_ink import ink_bands, margins_cm
 from svg_heads import heads_in_order
 
 from drumscore import i18n
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.errors import EngraveError, OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musicxml import musicxml_bytes
 from drumscore.render.verovio import MEI, ROUND_ID, SVG, engrave, staff_drums, to_mei
-from drumscore.timeline import arrange
 
 verovio = pytest.importorskip("verovio")
 

@@ -59,10 +59,10 @@ def practice_hits():
     drumscore's conductor lays them out (what the page's player must schedule): the rate, the
     hits, and each hit as the page's schedule has it."""
     from drumscore import corpus
+    from drumscore.conductor.timeline import arrange
+    from drumscore.conductor.track import Practice, Ramp, Track
     from drumscore.model import Drum, Section
-    from drumscore.timeline import arrange
     from drumscore.timing import Tempo
-    from drumscore.track import Practice, Ramp, Track
 
     score = corpus.resolve("lu")
     timeline = arrange(score, Section.SHE, Tempo.from_bpm(40), 5, strokes_range="5-12")

@@ -17,9 +17,9 @@ import pytest
 from system_tools import chromium_path
 
 from drumscore import corpus
+from drumscore.conductor.timeline import arrange
 from drumscore.model import Drum, Section
 from drumscore.site import data as sitedata
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 
 CHROMIUM = chromium_path() or "chromium"
@@ -306,9 +306,9 @@ def test_keys_in_every_state_as_drumscore_play_has_them(page, site_url):
 
 
 def test_the_page_data_holds_what_the_player_shares_with_drumscore(page, site_url):
+    from drumscore.conductor.track import MAX_COUNT_IN
     from drumscore.play import keys
     from drumscore.render.mix import PEAK_DBFS
-    from drumscore.track import MAX_COUNT_IN
 
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     play = page.evaluate("JSON.parse(document.getElementById('page-data').textContent).play")
@@ -322,7 +322,7 @@ def test_the_page_data_holds_what_the_player_shares_with_drumscore(page, site_ur
     page.fill("#count-in", str(MAX_COUNT_IN + 10))
     assert page.evaluate("window.drumscore.countIn()") == MAX_COUNT_IN
     # the practice controls: --click's limit, and --only's drums by every name drumscore takes
-    from drumscore.track import MAX_CLICKS
+    from drumscore.conductor.track import MAX_CLICKS
 
     assert page.get_attribute("#click", "max") == str(MAX_CLICKS)
     page.fill("#click", str(MAX_CLICKS + 5))
@@ -717,8 +717,8 @@ def test_the_page_s_wav_honours_the_practice_options_as_render_does(page, site_u
     the clicks, halfway too; □ muted), and the samples of render's own WAV."""
     from audio_checks import level_onsets
 
+    from drumscore.conductor.track import Practice, Ramp, Track
     from drumscore.render.mix import render_audio
-    from drumscore.track import Practice, Ramp, Track
 
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     set_practice(page, "2", "pi", "5-12", "100:120:20")
@@ -744,7 +744,7 @@ def test_count_in_each_pass_and_silent_passes_as_the_conductor_lays_them_out(pag
     page looping): the first two passes scheduled are the conductor's two passes for the same
     options (the count-in again before pass 2, a click on every stroke, pass 2's strokes muted),
     each sound at its frame; the second count-in's strokes are numbered 1 and 2 again."""
-    from drumscore.track import Practice, Track
+    from drumscore.conductor.track import Practice, Track
 
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     set_practice(page, "0", "", "1-3", "")

@@ -267,8 +267,8 @@ def test_each_score_is_compared_with_a_reading_of_its_own_figure_and_drum(site_d
 
 
 def test_the_page_data_carries_what_the_player_shares_with_play(site_dir):
+    from drumscore.conductor.track import MAX_COUNT_IN
     from drumscore.play import keys
-    from drumscore.track import MAX_COUNT_IN
 
     play = _page_data(site_dir / "compare.html")["play"]
     assert play["keys"]["steps"] == keys.TEMPO_STEPS

@@ -189,11 +189,11 @@ def test_bad_input_practice_options_are_refused_as_drumscore_refuses_them(tmp_pa
     """Bad input: a ramp stepping away from its stop, a range past the section's end, and a
     name that is no drum are each an error, as Ramp.parse, parse_span and Drum.parse have them;
     the same options pass in Python."""
+    from drumscore.conductor.timeline import parse_span
+    from drumscore.conductor.track import Ramp
     from drumscore.errors import OptionError
     from drumscore.model import Drum
     from drumscore.site.data import practice_data, tempo_data
-    from drumscore.timeline import parse_span
-    from drumscore.track import Ramp
 
     bad = {"ramp": "40:60:-5", "strokes": "5-99", "only": "snare"}
     out = run_node(
@@ -276,9 +276,9 @@ def test_the_wav_s_layout_holds_every_pass_with_a_count_in_before_each(tmp_path)
     """Make WAV's layout (layOut) of 3 passes with a 4-stroke count-in before each, longer than
     the 3-stroke pattern, holds all 9 strokes and 12 counts, as the conductor lays them out; and
     a ramp's passes are counted as track.Ramp counts them, decimal steps too."""
+    from drumscore.conductor.timeline import arrange
+    from drumscore.conductor.track import Item, Practice, Ramp, Track
     from drumscore.corpus import resolve
-    from drumscore.timeline import arrange
-    from drumscore.track import Item, Practice, Ramp, Track
 
     practice = {"countEach": True, "clicks": 0, "only": "", "span": None, "ramp": None}
     out = run_node(

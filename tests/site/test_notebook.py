@@ -14,10 +14,10 @@ import soundfile as sf
 
 import drumscore
 from drumscore import corpus
+from drumscore.conductor.timeline import arrange
 from drumscore.model import Pattern, Score
 from drumscore.render.mix import render_audio
 from drumscore.site.notebook import apparatus_html, pattern_html, register, score_html
-from drumscore.timeline import arrange
 
 
 def glyphs(markup: str) -> str:

@@ -14,13 +14,13 @@ from drumscore.cli.options import (
     repeat_count,
     whole_number,
 )
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
 from drumscore.i18n import _
 from drumscore.performance.heard import is_midi, read_performance
 from drumscore.render.midimap import MidiMap
-from drumscore.timeline import arrange
 
 if TYPE_CHECKING:
     from drumscore.performance.check import Check

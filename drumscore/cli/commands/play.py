@@ -17,6 +17,7 @@ from drumscore.cli.options import (
     plot_format,
 )
 from drumscore.cli.track_output import track_from_args
+from drumscore.conductor.track import Hit, Track
 from drumscore.display import table
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.i18n import _, ngettext
@@ -24,7 +25,6 @@ from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
-from drumscore.track import Hit, Track
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

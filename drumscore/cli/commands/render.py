@@ -17,13 +17,13 @@ from drumscore.cli.options import (
     section_help,
 )
 from drumscore.cli.report import render_data
-from drumscore.duration import parse_duration
+from drumscore.conductor.duration import parse_duration
+from drumscore.conductor.track import Track
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import audio_format, check_rate, kind_of
 from drumscore.i18n import _
 from drumscore.render.midimap import MidiMap
-from drumscore.track import Track
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

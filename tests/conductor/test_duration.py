@@ -7,10 +7,10 @@ from fractions import Fraction
 import pytest
 from speaking import refused
 
+from drumscore.conductor.duration import MAX_SECONDS, parse_duration
+from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
-from drumscore.duration import MAX_SECONDS, parse_duration
 from drumscore.errors import OptionError
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
 
 
@@ -86,7 +86,7 @@ def test_a_bad_duration_in_each_language(cli, monkeypatch, tmp_path, language, e
 )
 def test_a_track_over_the_limit_says_what_it_counts_in_each_language(language, words):
     from drumscore import i18n
-    from drumscore.track import Item, Track
+    from drumscore.conductor.track import Item, Track
 
     timeline = arrange(resolve("○"), tempo=Tempo.from_bpm(6), repeats=2200)  # 10 s a stroke
     item = Item(timeline, count_in=1, pause=Fraction(490))  # 22,000 s + 10 s + 490 s: 6 h 15 min

@@ -1,6 +1,6 @@
 """Which stroke sounds when: a score's section laid out on an even beat (間若一), with repeats.
 
-A timeline is what one item of a track plays (drumscore.track): the conductor there lays its strokes
+A timeline is what one item of a track plays (conductor.track): the conductor there lays its strokes
 out, and every renderer (audio, MIDI, notation, playback) reads that one layout, so they agree.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from drumscore.duration import MAX_SECONDS
+from drumscore.conductor.duration import MAX_SECONDS
+from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
-from drumscore.expression import Expression
 from drumscore.i18n import _
 from drumscore.model import Score, Section, Stroke
 from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown
@@ -128,7 +128,7 @@ def arrange(
 ) -> Timeline:
     """Lay out a score. The default section is she (the whole pattern).
 
-    With `duration` (seconds, see drumscore.duration) the section repeats as many whole times as
+    With `duration` (seconds, see conductor.duration) the section repeats as many whole times as
     fit in it, at least once, instead of `repeats` times. `strokes_range` ("5-12", numbered from
     1 in the section, both ends played) plays only those strokes of the section.
     """

@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 import soundfile as sf
 
+from drumscore.conductor.expression import MAX_HUMANIZE_MS, Expression, default_velocity
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
-from drumscore.expression import MAX_HUMANIZE_MS, Expression, default_velocity
 from drumscore.model import Drum
 from drumscore.render.kit import load_kit
 from drumscore.render.midi import TICKS_PER_BEAT, midi_bytes
 from drumscore.render.mix import render_audio
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Track
 
 
 def timeline(expression=None, bpm="90", repeats=3):

@@ -2,7 +2,7 @@
 
 import os
 
-from drumscore._cstderr import captured
+from drumscore.files.cstderr import captured
 
 
 def test_what_is_written_to_fd_2_is_captured_and_not_shown(capfd):

@@ -23,11 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from drumscore.conductor.expression import default_velocity
+from drumscore.conductor.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.errors import OptionError
-from drumscore.expression import default_velocity
 from drumscore.i18n import N_, _, in_english, list_text, ngettext
 from drumscore.model import Drum, Section
-from drumscore.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.timing import MAX_BPM, MAX_NUMBER_LENGTH, MIN_BPM, Tempo, number_text, shown
 
 #: The longest count-in, in strokes.

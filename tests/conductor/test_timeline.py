@@ -6,8 +6,8 @@ from fractions import Fraction
 import pytest
 
 from drumscore import OptionError, Tempo
+from drumscore.conductor.timeline import MAX_REPEAT, arrange
 from drumscore.corpus import resolve
-from drumscore.timeline import MAX_REPEAT, arrange
 
 
 def test_the_touhu_section_is_the_strokes_after_half():

@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Conductor, Item, Track
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError
 from drumscore.model import Section
-from drumscore.timeline import arrange
 from drumscore.timing import Tempo
-from drumscore.track import Conductor, Item, Track
 
 RATE = 44100
 
@@ -99,7 +99,7 @@ def test_a_track_longer_than_a_render_may_last_is_refused_with_its_length():
 
 
 def test_a_ramp_lays_each_pass_out_at_its_tempo_from_its_first_beat():
-    from drumscore.track import Practice, Ramp
+    from drumscore.conductor.track import Practice, Ramp
 
     ramp = Ramp.parse("60:120:60")
     track = Track.single(
@@ -112,8 +112,8 @@ def test_a_ramp_lays_each_pass_out_at_its_tempo_from_its_first_beat():
 
 
 def test_count_in_before_each_pass_and_muted_strokes_are_laid_out():
+    from drumscore.conductor.track import Practice
     from drumscore.model import Drum
-    from drumscore.track import Practice
 
     practice = Practice(count_each=True, only=Drum.GU)
     hits = Track.single(tl("○□", bpm=60, repeats=2), 1, practice=practice).hits(RATE)
@@ -130,8 +130,8 @@ def test_count_in_before_each_pass_and_muted_strokes_are_laid_out():
     [("60:40:5", "negative step"), ("60", "START:STOP:STEP"), ("60:70:5:0", "EVERY")],
 )
 def test_a_bad_ramp_says_how_to_write_it(text, needle):
+    from drumscore.conductor.track import Ramp
     from drumscore.errors import OptionError
-    from drumscore.track import Ramp
 
     with pytest.raises(OptionError, match=needle) as err:
         Ramp.parse(text)
@@ -139,8 +139,8 @@ def test_a_bad_ramp_says_how_to_write_it(text, needle):
 
 
 def test_a_bad_practice_value_names_its_parameter():
+    from drumscore.conductor.track import Practice
     from drumscore.errors import OptionError
-    from drumscore.track import Practice
 
     with pytest.raises(OptionError) as err:
         Practice(click=99)
@@ -160,8 +160,8 @@ def test_a_bad_practice_value_names_its_parameter():
 )
 def test_what_a_practice_asks_for_is_said_in_the_readers_language(language, expected):
     from drumscore import i18n
+    from drumscore.conductor.track import Practice, Ramp
     from drumscore.model import Drum
-    from drumscore.track import Practice, Ramp
 
     practice = Practice(click=2, silent_every=3, only=Drum.PI, ramp=Ramp.parse("40:60:5"))
     with i18n.speaking(language):

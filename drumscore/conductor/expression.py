@@ -1,6 +1,6 @@
 """Expression, off by default: a velocity per drum and seeded humanizing of time and velocity.
 
-The conductor (drumscore.track) applies it as it lays the strokes out, so every render agrees.
+The conductor (conductor.track) applies it as it lays the strokes out, so every render agrees.
 """
 
 from __future__ import annotations
