@@ -29,10 +29,6 @@ from drumscore.render.midimap import MidiMap
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "render",
-        help=_(
-            "render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
-            "(.musicxml .mxl .pdf .png)"
-        ),
         description=_(
             "Render a score at an even tempo (間若一). The format follows -o's extension. "
             "Several scores (or --all), or a list of sections, render in one go to the files "

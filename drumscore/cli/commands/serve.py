@@ -18,7 +18,6 @@ from drumscore.site.serve import LOCAL_HOST, is_local, make_server, url_of
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
-        help=_("build the site and serve it on this machine (127.0.0.1) until Ctrl-C"),
         description=_(
             "Build the site in a temporary folder and serve it on 127.0.0.1 until Ctrl-C, "
             "which stops the server and removes the folder."

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "site",
-        help=_("write a self-contained static site: every score seen, heard and compared"),
         description=_(
             "Write a static site to DIR: an index of every edition and score with where "
             "the editions part, a page per score (notation, player, counts, source, downloads) and "
