@@ -8,6 +8,7 @@ music21 is imported only inside these functions.
 
 from __future__ import annotations
 
+import copy
 import io
 import zipfile
 from dataclasses import dataclass
@@ -287,18 +288,70 @@ def musicxml_bytes(
 ) -> bytes:
     """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline; the same bytes each time.
 
-    `engraved_bar`: the document for an engraver, long sections cut (see build_score)."""
+    `engraved_bar`: the document for an engraver, long sections cut (see build_score). The music
+    is exported once for each distinct music (strokes, bars, tempo, velocities, map, lyrics),
+    whatever the score's title and citation, which are set in a copy of it."""
+    from music21.musicxml.helpers import dumpString
     from music21.musicxml.m21ToXml import ScoreExporter
 
     midimap = midimap or MidiMap()
-    # The bars are complete as built; music21's makeNotation pass would only copy them again.
-    score = build_score(timeline, midimap, lyrics, engraved_bar=engraved_bar)
-    exporter = ScoreExporter(score, makeNotation=False)
-    root = exporter.parse()
+    check_lyrics(lyrics)
+    velocity = velocities(timeline, midimap)
+    music = _Music(
+        tuple(h.drum for h in Track.single(timeline).hits(BEAT_RATE)),
+        bars(timeline),
+        (velocity[Drum.PI], velocity[Drum.GU]),
+        _bpm_number(timeline),
+        midimap,
+        lyrics,
+        engraved_bar,
+    )
+    root = copy.deepcopy(_exported(music, timeline))
+    for path, text in (
+        ("work/work-title", timeline.score.title),
+        ("movement-title", timeline.heading),
+    ):
+        found = root.find(path)
+        if found is not None:
+            found.text = text
     _identify(root, timeline)
-    _add_instruments(root, midimap)
     _add_credits(root, timeline)
-    return exporter.asBytes()
+    return ScoreExporter().xmlHeader() + dumpString(root, noCopy=True).encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class _Music:
+    """What the exported music depends on, the score's words aside: the key of its export."""
+
+    drums: tuple[Drum | None, ...]
+    bars: tuple[Bar, ...]
+    velocities: tuple[int, int]
+    bpm: int | float
+    midimap: MidiMap
+    lyrics: str | None
+    engraved_bar: int | None
+
+
+_exports: dict[_Music, Element] = {}
+#: The most exports kept (a site holds a few dozen distinct musics; each is a few hundred kB).
+EXPORTS_KEPT = 64
+
+
+def _exported(music: _Music, timeline: Timeline) -> Element:
+    """The MusicXML tree of `music` (exported from `timeline`, which has it), made once; the
+    caller changes only a copy."""
+    from music21.musicxml.m21ToXml import ScoreExporter
+
+    found = _exports.get(music)
+    if found is None:
+        score = build_score(timeline, music.midimap, music.lyrics, engraved_bar=music.engraved_bar)
+        # The bars are complete as built; music21's makeNotation pass would only copy them again.
+        found = ScoreExporter(score, makeNotation=False).parse()
+        _add_instruments(found, music.midimap)
+        if len(_exports) >= EXPORTS_KEPT:
+            del _exports[next(iter(_exports))]
+        _exports[music] = found
+    return found
 
 
 def _identify(root: Element, timeline: Timeline) -> None:
