@@ -253,7 +253,7 @@ def names_data(items: Iterable[Entry], pool: Iterable[Edition]) -> dict[str, str
         editions = {edition.id, edition.name, edition.provenance.kanripo, *edition.aliases}
         for spelling in (state.slug, *state.spellings):
             for figure in figures:
-                for name in editions - {""}:
+                for name in sorted(editions - {""}):  # the same page in every run
                     out.setdefault(f"{spelling}{figure}@{name}".casefold(), score.key)
                 if edition.id == DEFAULT_EDITION:
                     out.setdefault(f"{spelling}{figure}".casefold(), score.key)
