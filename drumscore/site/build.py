@@ -59,7 +59,7 @@ class SiteReport:
     files: int = 0
     staff: int = 0
     seconds: float = 0.0
-    engraved: int = 0  # staff engravings made (the others shared, or taken from an earlier site)
+    engraved: int = 0  # staff engravings made (the others taken from an earlier site)
     notes: list[str] = field(default_factory=list)
     languages: tuple[str, ...] = ()
 
@@ -215,10 +215,12 @@ def _staff_svg(musicxml: bytes) -> bytes | None:
     return pages[0].encode("utf-8") if pages else None
 
 
-class _Staves:
-    """The staff engravings of a build, each keyed by what it is engraved from (the MusicXML
-    document, drumscore's and Verovio's versions): made once, in worker processes beside the
-    build (one per core), or taken from an earlier site where the same key was engraved."""
+class _Artefacts:
+    """What a build makes once for all its pages and languages. The staff engravings, each keyed
+    by what it is engraved from (the MusicXML document, drumscore's and Verovio's versions):
+    made once, in worker processes beside the build (one per core), or taken from an earlier site
+    where the same key was engraved. The MIDI files (in English: the same in every language) and
+    the partners of the scores (the same in every language)."""
 
     def __init__(self, earlier: Path | None) -> None:
         self.earlier: dict[str, Path] = {}
@@ -228,7 +230,9 @@ class _Staves:
                 self.earlier = {k: earlier / v for k, v in found.items() if isinstance(v, str)}
         self.engravings: dict[str, Future[bytes | None]] = {}
         self.files: dict[str, Path] = {}  # key -> the file of this build that holds it
-        self.made = 0
+        self.midi: dict[tuple[str, Section], bytes] = {}
+        self.partners: dict[str, str] | None = None
+        self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
 
@@ -245,7 +249,7 @@ class _Staves:
             with contextlib.suppress(OSError):
                 done.set_result(self.earlier[key].read_bytes())
                 return done
-        self.made += 1
+        self.engraved += 1
         if self._pool is None and _cores() > 1:
             self._pool = ProcessPoolExecutor(max_workers=_cores())
         if self._pool is None:  # one core: no worker process is worth it
@@ -310,7 +314,7 @@ def staff_spaces(svg: bytes) -> float | None:
 
 
 def _write_files(
-    out: Path, entry: sitedata.Entry, files: dict[str, str], musicxml: bool
+    out: Path, entry: sitedata.Entry, files: dict[str, str], musicxml: bool, made: _Artefacts
 ) -> tuple[int, bytes | None]:
     """MIDI of each section and MusicXML of 射 and 投壺; the count and the 射 MusicXML."""
     from drumscore.render.midi import midi_bytes
@@ -323,7 +327,10 @@ def _write_files(
             continue
         timeline = arrange(entry.score, section)
         name = f"files/{entry.slug}-{section.value}.mid"
-        (folder / Path(name).name).write_bytes(midi_bytes(timeline))
+        midi = made.midi.get((entry.score.key, section))
+        if midi is None:
+            midi = made.midi[entry.score.key, section] = midi_bytes(timeline)
+        (folder / Path(name).name).write_bytes(midi)
         files[f"midi-{section.value}"] = name
         written += 1
         if musicxml and section in MUSICXML_SECTIONS:
@@ -388,14 +395,14 @@ def build_site(
     if not any(edition.scores for edition in pool):
         raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
     work = make_temporary(out.resolve(), folder_too=True)
-    staves = _Staves(out if (out / MARKER).is_file() else None)
+    made = _Artefacts(out if (out / MARKER).is_file() else None)
     try:
         if catalogs:
-            report = _build_languages(work, pool, progress, musicxml, catalogs, staves)
+            report = _build_languages(work, pool, progress, musicxml, catalogs, made)
         else:
-            report = _build_into(work, pool, progress, musicxml, staves)
-        staves.keep(work)
-        report.engraved = staves.made
+            report = _build_into(work, pool, progress, musicxml, made)
+        made.keep(work)
+        report.engraved = made.engraved
         (work / MARKER).write_text("a site written by drumscore\n", encoding="utf-8")
         _keep_owner_and_mode(work, out)
         _replace(work, out)
@@ -419,7 +426,7 @@ def build_site(
         shutil.rmtree(work, ignore_errors=True)
         raise
     finally:
-        staves.close()
+        made.close()
     report.path = out
     report.seconds = time.perf_counter() - started
     return report
@@ -498,7 +505,7 @@ def _build_languages(
     progress: Callable[[str], None] | None,
     musicxml: bool,
     catalogs: tuple[str, ...],
-    staves: _Staves,
+    made: _Artefacts,
 ) -> SiteReport:
     """A whole site in each language in work/TAG/, each with its own files (the engravings and
     MusicXML carry their words in its language), and work/index.html linking to each."""
@@ -508,7 +515,7 @@ def _build_languages(
     sites = []
     for catalog, tag in zip(catalogs, tags, strict=True):
         with i18n.speaking(catalog):
-            part = _build_into(work / tag, pool, progress, musicxml, staves, alternates)
+            part = _build_into(work / tag, pool, progress, musicxml, made, alternates)
             sites.append(
                 {
                     "tag": tag,
@@ -529,7 +536,7 @@ def _build_into(
     pool: tuple[Edition, ...],
     progress: Callable[[str], None] | None,
     musicxml: bool,
-    staves: _Staves,
+    made: _Artefacts,
     alternates: Alternates = Alternates(),
 ) -> SiteReport:
     """One site, in the current language, in `work`."""
@@ -545,7 +552,9 @@ def _build_into(
     (work / "score").mkdir()
     (work / "files").mkdir()
     comparisons = sitedata.comparisons(items)
-    partners = sitedata.partners(items)
+    if made.partners is None:
+        made.partners = sitedata.partners(items)
+    partners = made.partners
     apparatuses = sitedata.apparatuses(pool, items)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
     scores = []
@@ -557,12 +566,12 @@ def _build_into(
         score_data = sitedata.score_data(entry, pool, apparatus)
         key = entry.score.key
         files: dict[str, str] = {}
-        count, whole = _write_files(work, entry, files, musicxml)
+        count, whole = _write_files(work, entry, files, musicxml, made)
         report.files += count
         score_data["files"] = files
         long = len(entry.score.pattern) > STAFF_LIMIT
         if whole and not long:
-            staffed.append((entry, score_data, staves.request(whole)))
+            staffed.append((entry, score_data, made.request(whole)))
         if whole and long:
             report.notes.append(
                 _(
@@ -572,12 +581,12 @@ def _build_into(
             )
         scores.append(score_data)
     for entry, score_data, staff in staffed:  # engraved meanwhile
-        svg = staves.svg(staff)
+        svg = made.svg(staff)
         if svg:
             files = score_data["files"]
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)
-            staves.files.setdefault(staff, work / files["staff-she"])
+            made.files.setdefault(staff, work / files["staff-she"])
             score_data["staff_spaces"] = staff_spaces(svg)
             report.staff += 1
     by_key = {s["key"]: s for s in scores}

@@ -270,6 +270,7 @@ def partners(items: Iterable[Entry]) -> dict[str, str]:
     differs most (the majority among equals), else another edition's (they read alike)."""
     items = tuple(items)
     out = {}
+    apart: dict[tuple[str, str], int] = {}
     for entry in items:
         score = entry.score
         same = [
@@ -286,8 +287,11 @@ def partners(items: Iterable[Entry]) -> dict[str, str]:
             support[other.pattern.notation] = support.get(other.pattern.notation, 0) + 1
         ranked = []
         for other in same:
-            c = compare(score, other)
-            ranked.append((c.distance + c.half_moved, support[other.pattern.notation], other.key))
+            pair = (score.pattern.notation, other.pattern.notation)
+            if pair not in apart:  # the same two notations, the same comparison: made once
+                c = compare(score, other)
+                apart[pair] = c.distance + c.half_moved
+            ranked.append((apart[pair], support[other.pattern.notation], other.key))
         # the most differences, then the most editions; the first in the site among equals
         best = max(ranked, key=lambda r: (r[0], r[1]))
         out[score.key] = best[2]
