@@ -223,11 +223,11 @@ class _Artefacts:
     the partners of the scores (the same in every language)."""
 
     def __init__(self, earlier: Path | None) -> None:
-        self.earlier: dict[str, Path] = {}
+        self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
         if earlier is not None:
-            with contextlib.suppress(OSError, ValueError, AttributeError):
+            with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
                 found = json.loads((earlier / STAVES).read_text("utf-8"))
-                self.earlier = {k: earlier / v for k, v in found.items() if isinstance(v, str)}
+                self.earlier = {k: (earlier / v["file"], v["sha256"]) for k, v in found.items()}
         self.engravings: dict[str, Future[bytes | None]] = {}
         self.files: dict[str, Path] = {}  # key -> the file of this build that holds it
         self.midi: dict[tuple[str, Section], bytes] = {}
@@ -246,9 +246,12 @@ class _Artefacts:
     def _engrave(self, key: str, musicxml: bytes) -> Future[bytes | None]:
         done: Future[bytes | None] = Future()
         if key in self.earlier:
+            path, digest = self.earlier[key]
             with contextlib.suppress(OSError):
-                done.set_result(self.earlier[key].read_bytes())
-                return done
+                kept = path.read_bytes()
+                if hashlib.sha256(kept).hexdigest() == digest:  # as that build wrote it
+                    done.set_result(kept)
+                    return done
         self.engraved += 1
         if self._pool is None and _cores() > 1:
             self._pool = ProcessPoolExecutor(max_workers=_cores())
@@ -264,7 +267,13 @@ class _Artefacts:
     def keep(self, work: Path) -> None:
         """Where this build's engravings are, in work/STAVES, for the next build."""
         if self.files:
-            kept = {key: path.relative_to(work).as_posix() for key, path in self.files.items()}
+            kept = {
+                key: {
+                    "file": path.relative_to(work).as_posix(),
+                    "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                }
+                for key, path in self.files.items()
+            }
             text = json.dumps(kept, indent=0, sort_keys=True) + "\n"
             (work / STAVES).write_text(text, encoding="utf-8")
 
