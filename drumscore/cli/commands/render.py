@@ -16,7 +16,6 @@ from drumscore.cli.options import (
     only_with,
     section_help,
 )
-from drumscore.cli.report import render_data
 from drumscore.conductor.duration import parse_duration
 from drumscore.conductor.track import Track
 from drumscore.errors import OptionError
@@ -156,6 +155,8 @@ def render_one(args: argparse.Namespace) -> int:
             print(track_output.wrote(args.output, track_output.summary(track), detail))
         code = 0
     if args.json:
+        from drumscore.cli.report import render_data  # the apparatus's tables: only for --json
+
         rate = args.rate if kind == "audio" else 48000  # MIDI and notation: beats, not frames
         data = render_data(track, args.output, rate)
         print(json.dumps(data, ensure_ascii=False, indent=2))

@@ -9,12 +9,12 @@ from drumscore import i18n
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
 from drumscore.i18n import _, ngettext
-from drumscore.site.build import SiteReport, build_site, site_catalog
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from drumscore.model import Edition
+    from drumscore.site.build import SiteReport
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -95,6 +95,8 @@ def _user_editions(names: list[str]) -> tuple[Edition, ...]:
 
 def build(folder: str | Path, editions: list[str], lang: str | None = None) -> SiteReport:
     """The site in `folder` with the user's `editions`, in the languages --lang asks for."""
+    from drumscore.site.build import build_site, site_catalog  # the builder: when it runs
+
     chosen = languages(lang)
     if len(chosen) == 1:  # one language: its pages in the folder itself
         with i18n.speaking(site_catalog(chosen[0])):
