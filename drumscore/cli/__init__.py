@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
 import os
 import re
 import signal
@@ -380,7 +379,9 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
         """`name`'s own parser, built from its module if it has not been yet."""
         module = self._pending.get(name)
         if module is not None:
-            commands = importlib.import_module(f"drumscore.cli.commands.{module}")
+            path = f"drumscore.cli.commands.{module}"
+            __import__(path)  # the import statement's own hook, whatever importlib's helpers do
+            commands = sys.modules[path]
             commands.add_parser(self)
             for built, of, _line in COMMANDS:
                 if of == module:
