@@ -308,7 +308,7 @@ def _play(
 ) -> list[Hit]:
     """Play to the end (or until a key stops it), showing each hit (unless not `display`); the
     strokes played (count strokes not), also appended to `played` as they sound."""
-    controls = Controls(player, track.first.tempo.bpm)
+    controls = Controls(player, track.first.tempo.bpm, section=track.first.section)
     big = BigView if args.big else LiveView
     view = (big(keys) if sys.stdout.isatty() else PlainView()) if display else _NoView()
     rate = player.rate
