@@ -198,7 +198,7 @@ class Practice:
         words = []
         if self.clicks:
             words.append(
-                _("click {clicks} at {velocity}").format(
+                _("click {clicks} a stroke at velocity {velocity}").format(
                     clicks=self.clicks, velocity=self.click_velocity
                 )
             )

@@ -123,3 +123,38 @@ def test_a_second_s_takes_the_switch_back_or_switches_back_as_shown(ms):
     assert sections.count(Section.SHE) <= 1
     assert sections[-2:] == [Section.TOUHU, Section.TOUHU]
     assert_the_note_tells_the_truth(d, pressed + 0.1)
+
+
+# --- the line said before playing, broken for the terminal ----------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])
+@pytest.mark.parametrize("columns", [40, 50, 80, 100, 120])
+def test_the_play_header_is_broken_by_display_width_never_inside_a_word(
+    lang, columns, monkeypatch
+):
+    import argparse
+    import os
+    import re
+    import shutil
+    import sys
+
+    from drumscore.cli.commands import play
+    from drumscore.conductor.track import Practice
+    from drumscore.display import width
+    from drumscore.i18n import speaking
+
+    t = arrange(resolve("xue/2@benyi"), Section.TOUHU, Tempo.from_bpm(72), 3)
+    track = Track.single(t, 4, practice=Practice(click=2))
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda: os.terminal_size((columns, 24)))
+    with speaking(lang):
+        one = play._playing(argparse.Namespace(), track, "'default'", keys=True)
+        lines = play._fitted(one).split("\n")
+    assert all(width(line) < columns for line in lines), lines
+    for word in re.findall(r"[\x21-\x7e]+", one):  # every ASCII word whole on one line
+        if width(word) < columns:
+            assert any(word in line for line in lines), (word, lines)
+    assert "".join(lines).replace(" ", "") == one.replace(" ", "")
+    if lang == "en":
+        assert "a stroke at velocity 80" in one  # what the 80 is, said
