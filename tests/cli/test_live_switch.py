@@ -130,9 +130,7 @@ def test_a_second_s_takes_the_switch_back_or_switches_back_as_shown(ms):
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])
 @pytest.mark.parametrize("columns", [40, 50, 80, 100, 120])
-def test_the_play_header_is_broken_by_display_width_never_inside_a_word(
-    lang, columns, monkeypatch
-):
+def test_the_play_header_is_broken_by_display_width_never_inside_a_word(lang, columns, monkeypatch):
     import argparse
     import os
     import re
