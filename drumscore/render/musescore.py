@@ -84,7 +84,10 @@ def find_musescore() -> str:
         if found:
             return found
     raise MissingDependencyError(
-        _("PDF and PNG need MuseScore, which is not installed"), _(MUSESCORE_INSTALL)
+        _("engraving with MuseScore needs MuseScore 3, which is not installed"),
+        _(
+            "{install}; or engrave with Verovio, the default engraver, which needs no program"
+        ).format(install=_(MUSESCORE_INSTALL)),
     )
 
 

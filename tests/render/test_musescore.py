@@ -205,8 +205,25 @@ def test_no_time_signature_is_drawn_not_even_a_courtesy_one(tmp_path):
 def test_missing_musescore_says_how_to_install_it(monkeypatch, tmp_path):
     monkeypatch.delenv("DRUMSCORE_MUSESCORE", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(MissingDependencyError, match="apt-get install musescore3"):
+    with pytest.raises(MissingDependencyError, match="apt-get install musescore3") as err:
         find_musescore()
+    assert "engraving with MuseScore needs MuseScore 3" in str(err.value)
+    assert "engrave with Verovio, the default engraver" in str(err.value)  # the other way
+
+
+def test_missing_verovio_suggests_the_other_engraver(monkeypatch):
+    import importlib.util
+
+    from drumscore.render import verovio
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "verovio" else real(name, *a)
+    )
+    with pytest.raises(MissingDependencyError) as err:
+        verovio.check_installed("pdf")
+    assert "pip install 'drumscore[notation]'" in str(err.value)
+    assert "engrave with MuseScore 3" in str(err.value)
 
 
 def test_a_bad_override_is_named(monkeypatch):
