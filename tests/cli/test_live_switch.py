@@ -90,12 +90,18 @@ def assert_the_note_tells_the_truth(d: Device, pressed: float) -> None:
         assert shown == bool(coming and coming[0] <= t + 2 * 12 * BEAT + 0.01), (t, changes)
 
 
-@pytest.mark.parametrize("ms", range(0, 300, 50))
-def test_s_during_or_after_the_last_stroke_switches_at_the_end_of_a_pass_as_shown(ms):
+def s_pressed(ms: int) -> tuple[Device, float]:
+    """A device played to `ms` after pass 1's last stroke is heard, and s pressed then."""
     d = device()
     pressed = LAST + ms / 1000
     d.run_until(pressed)
     d.controls.press("s")
+    return d, pressed
+
+
+@pytest.mark.parametrize("ms", range(0, 300, 50))
+def test_s_during_or_after_the_last_stroke_switches_at_the_end_of_a_pass_as_shown(ms):
+    d, pressed = s_pressed(ms)
     assert SWITCH_WAITS in d.controls.waiting  # said at once
     d.run_until(pressed + 4 * 12 * BEAT)
     sections = [s for _, s in d.passes]
@@ -110,10 +116,7 @@ def test_s_during_or_after_the_last_stroke_switches_at_the_end_of_a_pass_as_show
 
 @pytest.mark.parametrize("ms", range(0, 300, 50))
 def test_a_second_s_takes_the_switch_back_or_switches_back_as_shown(ms):
-    d = device()
-    pressed = LAST + ms / 1000
-    d.run_until(pressed)
-    d.controls.press("s")
+    d, pressed = s_pressed(ms)
     d.run_until(pressed + 0.1)
     d.controls.press("s")
     d.run_until(pressed + 5 * 12 * BEAT)
