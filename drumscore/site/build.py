@@ -254,7 +254,7 @@ class _Artefacts:
                     return done
         self.engraved += 1
         if self._pool is None and _cores() > 1:
-            self._pool = ProcessPoolExecutor(max_workers=_cores())
+            self._pool = ProcessPoolExecutor(max_workers=_cores(), initializer=_worker_signals)
         if self._pool is None:  # one core: no worker process is worth it
             done.set_result(_staff_svg(musicxml))
             return done
@@ -280,6 +280,16 @@ class _Artefacts:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+
+
+def _worker_signals() -> None:
+    """An engraving worker leaves Ctrl-C to the build, which stops it (no traceback of its own),
+    and ends at once on SIGTERM or SIGHUP."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _cores() -> int:
