@@ -364,7 +364,9 @@ def _measure(
             continue
         s = heard[found]
         offset = (s.time - (start + interval * j)) * 1000
-        strokes.append(StrokeCheck(j + 1, drum, s.drum, s.time, offset, s.doubtful))
+        # drums that could not be told apart are not heard wrong: the score's is shown, doubtful
+        told = s.drum if named.apart else drum
+        strokes.append(StrokeCheck(j + 1, drum, told, s.time, offset, s.doubtful))
     extra: list[ExtraStroke] = []
     after = 0
     for heard_at, score_at in pairs:

@@ -32,7 +32,8 @@ class Performance:
 
     `how` says how the drums were told apart ("MIDI notes 41,45", "the kit 'builtin'", "a
     split of the strokes' own sound"). When `swappable`, the drums are two groups whose names
-    are a guess: the check may swap them if the score says so.
+    are a guess: the check may swap them if the score says so. When not `apart`, the drums
+    could not be told apart at all: the check names none of them wrong.
     """
 
     path: str
@@ -42,6 +43,7 @@ class Performance:
     how: str
     swappable: bool = False
     notes: tuple[str, ...] = ()
+    apart: bool = True
 
     def __len__(self) -> int:
         return len(self.strokes)
@@ -51,7 +53,7 @@ class Performance:
         other = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
         strokes = tuple(HeardStroke(s.time, other[s.drum], s.doubtful) for s in self.strokes)
         return Performance(
-            self.path, self.kind, strokes, self.duration, self.how, False, self.notes
+            self.path, self.kind, strokes, self.duration, self.how, False, self.notes, self.apart
         )
 
 

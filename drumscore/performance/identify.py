@@ -1,0 +1,71 @@
+"""Which score a performance plays: the check of a take against the other scores, figures and
+sections of its edition, and the one that fits clearly better than the score it was checked
+against, if any."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drumscore.conductor.timeline import Timeline, arrange
+from drumscore.corpus import DEFAULT_EDITION, find_edition
+from drumscore.errors import DrumscoreError
+from drumscore.model import Section
+from drumscore.performance.check import Check, check
+from drumscore.performance.heard import Performance
+
+#: Another reading fits clearly better when it has at most half the faults of the one checked
+#: and at least MARGIN fewer.
+MARGIN = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A score (section, passes) the performance fits better, and the two counts of faults."""
+
+    timeline: Timeline
+    faults: int
+    against: int
+    result: Check
+
+
+def faults(result: Check) -> int:
+    """Missed, extra and wrong strokes: how far a check says the take is from the score."""
+    return len(result.missing) + len(result.extra) + len(result.wrong)
+
+
+def candidates(timeline: Timeline) -> list[Timeline]:
+    """The other readings a take of `timeline` might play: every score of its edition (the
+    default edition for a score that is not in one), each section, with as many passes;
+    readings of the same strokes as the one checked, or of each other, counted once."""
+    score = timeline.score
+    edition = find_edition(score.edition_id or DEFAULT_EDITION)
+    seen = {tuple(s.drum for s in timeline.strokes)}
+    out = []
+    for other in edition.scores:
+        for section in Section.in_order():
+            strokes = tuple(s.drum for s in other.pattern.section(section))
+            if not strokes or strokes in seen:
+                continue
+            seen.add(strokes)
+            out.append(arrange(other, section, repeats=timeline.repeats))
+    return out
+
+
+def better_fit(performance: Performance, result: Check) -> Fit | None:
+    """The reading the performance fits clearly better than `result`'s (fewest faults, then the
+    smallest mean offset), or None. Only a check with faults looks further."""
+    against = faults(result)
+    if against < MARGIN:
+        return None
+    best: Fit | None = None
+    for timeline in candidates(result.timeline):
+        try:
+            other = check(performance, timeline)
+        except DrumscoreError:
+            continue  # far longer or shorter than that reading: not it
+        count = faults(other)
+        if count + MARGIN > against or 2 * count > against:
+            continue
+        if best is None or (count, other.mean_abs_ms) < (best.faults, best.result.mean_abs_ms):
+            best = Fit(timeline, count, against, other)
+    return best
