@@ -133,7 +133,9 @@ def evaluate(take: Take, path: Path) -> dict:
     reported = len(said) + len(result.extra)
     actual = len(true_faults) + len(truth.extra)
     row["faults"] = (hits + extra_hits, reported, actual)
-    row["false_wrong"] = len({k for kind, k in said if kind == "wrong"} - truth.wrong)
+    false = {k for kind, k in said if kind == "wrong"} - truth.wrong
+    row["false_wrong"] = len(false)
+    row["false_sure"] = sum(1 for s in result.wrong if s.index in false and not s.doubtful)
     interval, _start = truth.beat_line()
     row["tempo_error"] = abs(result.tempo_bpm - 60 / interval)
     row["named_wrongly"] = fit is not None
@@ -172,7 +174,8 @@ def summarise(rows: list[dict], *, with_aubio: bool) -> None:
                 fr = hits / actual if actual else 1.0
                 tempo = max(r["tempo_error"] for r in scored)
                 false_wrong = sum(r["false_wrong"] for r in scored)
-                line += f"  {fp:7.2f}{fr:6.2f}  {tempo:6.3f} {false_wrong:>11}"
+                sure = sum(r["false_sure"] for r in scored)
+                line += f"  {fp:7.2f}{fr:6.2f}  {tempo:6.3f} {f'{false_wrong} ({sure})':>11}"
             else:
                 named = sum(r["identified"] for r in good)
                 line += f"  {'named the score played':>21} {named}/{len(good)}      "

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drumscore.i18n import _
 from drumscore.model import Drum
 
 if TYPE_CHECKING:
@@ -55,6 +56,17 @@ class Performance:
         return Performance(
             self.path, self.kind, strokes, self.duration, self.how, False, self.notes, self.apart
         )
+
+
+    def untold(self) -> Performance:
+        """The same strokes with their drums not told apart (two groups of sounds that do not
+        follow the score's drums either way round), every one doubtful, and a note saying so."""
+        note = _(
+            "the two groups of sounds do not follow the score's drums either way round: the "
+            "drums are not told apart, and no stroke is called wrong"
+        )
+        strokes = tuple(HeardStroke(s.time, s.drum, True) for s in self.strokes)
+        return replace(self, strokes=strokes, notes=(*self.notes, note), apart=False)
 
 
 def is_midi(path: str | Path) -> bool:

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from drumscore.conductor.timeline import Timeline, arrange
 from drumscore.corpus import DEFAULT_EDITION, find_edition
-from drumscore.errors import DrumscoreError
+from drumscore.errors import DrumscoreError, PerformanceError
+from drumscore.i18n import _, ngettext
 from drumscore.model import Section
 from drumscore.performance.check import Check, check
 from drumscore.performance.heard import Performance
@@ -38,7 +39,10 @@ def candidates(timeline: Timeline) -> list[Timeline]:
     default edition for a score that is not in one), each section, with as many passes;
     readings of the same strokes as the one checked, or of each other, counted once."""
     score = timeline.score
-    edition = find_edition(score.edition_id or DEFAULT_EDITION)
+    try:
+        edition = find_edition(score.edition_id or DEFAULT_EDITION)
+    except DrumscoreError:  # an edition file gone since: the default's scores, then
+        edition = find_edition(DEFAULT_EDITION)
     seen = {tuple(s.drum for s in timeline.strokes)}
     out = []
     for other in edition.scores:
@@ -69,3 +73,26 @@ def better_fit(performance: Performance, result: Check) -> Fit | None:
         if best is None or (count, other.mean_abs_ms) < (best.faults, best.result.mean_abs_ms):
             best = Fit(timeline, count, against, other)
     return best
+
+
+def reading(timeline: Timeline) -> str:
+    """A reading named short, as on the command line: xue/2@zhushu 投壺, lu/1@zhushu 射 ×2."""
+    section = timeline.section
+    text = f"{timeline.score.key} {section.rite or section.value}"
+    return text + (f" ×{timeline.repeats}" if timeline.repeats > 1 else "")
+
+
+def fit_text(fit: Fit, given: Timeline) -> str:
+    """The report's line: this take fits xue/2@zhushu 投壺: 0 faults, against 3 for xue/1 投壺."""
+    return ngettext(
+        "this take fits {other}: {n} fault, against {against} for {given}",
+        "this take fits {other}: {n} faults, against {against} for {given}",
+        fit.faults,
+    ).format(other=reading(fit.timeline), n=fit.faults, against=fit.against, given=reading(given))
+
+
+def wrong_score(fit: Fit, given: Timeline) -> PerformanceError:
+    """The error a check ends with when the take fits another reading clearly better."""
+    return PerformanceError(
+        _("{fits}; check it against that score and section").format(fits=fit_text(fit, given))
+    )

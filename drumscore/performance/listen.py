@@ -33,7 +33,7 @@ BLOCK = 1 << 16
 #: A stroke's sound is judged over its first STROKE_SECONDS (2048 samples at 44.1 kHz).
 STROKE_SECONDS = 0.0464
 #: The longest recording checked (README, "Limits").
-MAX_SECONDS = 4 * 60 * 60
+MAX_SECONDS = 3 * 60 * 60
 #: Onsets closer than this are one stroke (an MP3's pre-echo stands 30–36 ms before the attack;
 #: a flam played on a drum sounds as one stroke): the loudest of them is kept.
 MERGE_SECONDS = 0.08
@@ -90,7 +90,11 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
         )
     shown = repr(str(path))
     try:
-        with open_input(path, "performance") as file, sf.SoundFile(file) as audio:
+        # libsndfile reads the descriptor itself: many times faster than through Python
+        with (
+            open_input(path, "performance") as file,
+            sf.SoundFile(file.fileno(), closefd=False) as audio,
+        ):
             rate = int(audio.samplerate)
             frames = audio.frames
             if frames / rate > MAX_SECONDS:
@@ -205,12 +209,15 @@ class Envelope:
     """The onset envelope of a recording fed block by block: the recording resampled to
     ENVELOPE_RATE (soxr's streaming resampler), its log band energies frame by frame, and the
     spectral flux: the mean over bands of each band's rise (dB) above its largest level in the
-    two frames before. Also the peak of every 10 ms of the recording, for its noise floor."""
+    two frames before, levels more than FLOOR_DB below the loudest so far counted as that
+    floor. Also the peak of every 10 ms of the recording, for its noise floor. Only the flux
+    and those peaks are kept: a few bytes a frame."""
+
+    FLOOR_DB = 60.0
 
     def __init__(self, rate: int) -> None:
         import soxr
 
-        self.rate = rate
         self.resampler = (
             soxr.ResampleStream(rate, ENVELOPE_RATE, 1, dtype="float32", quality="HQ")
             if rate != ENVELOPE_RATE
@@ -218,25 +225,23 @@ class Envelope:
         )
         # half a window of silence first, so frame f is centred on sample f × HOP
         self.pending = np.zeros(ENVELOPE_FFT // 2, dtype=np.float32)
-        self.window = np.hanning(ENVELOPE_FFT + 2)[1:-1].astype(np.float32)
+        self.window = np.hanning(ENVELOPE_FFT + 2)[1:-1]  # float64: numpy transforms it faster
         self.edges = _band_edges()
-        self.levels: list[np.ndarray] = []
+        self.previous: np.ndarray | None = None  # the last two frames' levels
+        self.loudest = -200.0
+        self.flux: list[np.ndarray] = []
         self.tenth = max(1, rate // 100)
         self.leftover = np.zeros(0, dtype=np.float32)
         self.peaks: list[np.ndarray] = []
 
-    def feed(self, block: np.ndarray, last: bool = False) -> None:
+    def feed(self, block: np.ndarray) -> None:
         """One block of mono samples at the recording's rate."""
         part = np.concatenate([self.leftover, block])
         whole = len(part) // self.tenth * self.tenth
         if whole:
             self.peaks.append(np.abs(part[:whole]).reshape(-1, self.tenth).max(axis=1))
         self.leftover = part[whole:]
-        low = (
-            self.resampler.resample_chunk(block, last=last)
-            if self.resampler is not None
-            else block
-        )
+        low = self.resampler.resample_chunk(block) if self.resampler is not None else block
         self._frames(np.asarray(low, dtype=np.float32))
 
     def _frames(self, low: np.ndarray) -> None:
@@ -246,33 +251,39 @@ class Envelope:
             shape = (count, ENVELOPE_FFT)
             strides = (data.strides[0] * HOP, data.strides[0])
             frames = np.lib.stride_tricks.as_strided(data, shape, strides, writeable=False)
-            power = np.abs(np.fft.rfft(frames * self.window, axis=1)) ** 2
+            spectrum = np.fft.rfft(frames * self.window, axis=1)
+            power = spectrum.real**2 + spectrum.imag**2
             cumulative = np.cumsum(power, axis=1)
             bands = cumulative[:, self.edges[1:] - 1] - cumulative[:, self.edges[:-1] - 1]
-            self.levels.append((10 * np.log10(bands + 1e-10)).astype(np.float32))
+            levels = (10 * np.log10(bands + 1e-20)).astype(np.float32)
+            # the floor follows the loudest band level so far
+            running = np.maximum.accumulate(levels.max(axis=1))
+            running = np.maximum(running, self.loudest)
+            self.loudest = float(running[-1])
+            np.maximum(levels, (running - self.FLOOR_DB)[:, None], out=levels)
+            if self.previous is None:  # silence before the recording: at the floor
+                self.previous = np.full((2, levels.shape[1]), running[0] - self.FLOOR_DB)
+            joined = np.concatenate([self.previous, levels])
+            before = np.maximum(joined[1:-1], joined[:-2])
+            self.flux.append(np.maximum(levels - before, 0).mean(axis=1))
+            self.previous = joined[-2:]
         self.pending = data[count * HOP :]
 
     def finish(self) -> tuple[np.ndarray, np.ndarray]:
         """(the flux, one value per frame; the peaks of the recording's 10 ms stretches)."""
         if self.resampler is not None:
-            self._frames(np.asarray(self.resampler.resample_chunk(np.zeros(0, np.float32), last=True), dtype=np.float32))
+            tail = self.resampler.resample_chunk(np.zeros(0, np.float32), last=True)
+            self._frames(np.asarray(tail, dtype=np.float32))
         self._frames(np.zeros(ENVELOPE_FFT, dtype=np.float32))  # the last frames, padded
-        levels = np.concatenate(self.levels) if self.levels else np.zeros((0, len(self.edges) - 1))
-        # below 60 dB under the loudest band level nothing counts: silence and dither alike
-        if len(levels):
-            np.maximum(levels, levels.max() - 60, out=levels)
-        before = np.full_like(levels, levels.min() if len(levels) else 0.0)
-        if len(levels) > 1:
-            before[1:] = levels[:-1]
-            before[2:] = np.maximum(before[2:], levels[:-2])
-        flux = np.maximum(levels - before, 0).mean(axis=1) if len(levels) else np.zeros(0)
+        flux = np.concatenate(self.flux) if self.flux else np.zeros(0, np.float32)
         peaks = np.concatenate(self.peaks) if self.peaks else np.zeros(0, np.float32)
         return flux.astype(np.float32), peaks
 
 
 def pick_peaks(flux: np.ndarray) -> np.ndarray:
-    """The frames where the flux peaks: the largest within ±MERGE_SECONDS / 2, and above the
-    mean of the second around it by a third of the flux's typical stroke height."""
+    """The frames where the flux peaks: the largest within ±MERGE_SECONDS / 2, above the mean
+    of the second around it by a sixth of the flux's typical stroke height (the 90th percentile
+    of its peaks), and above a twelfth of that height."""
     if len(flux) < 3:
         return np.zeros(0, dtype=np.int64)
     reach = max(1, round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP))
@@ -281,11 +292,13 @@ def pick_peaks(flux: np.ndarray) -> np.ndarray:
     local = flux >= windows.max(axis=1)
     context = round(ENVELOPE_RATE / HOP)
     kernel = np.ones(2 * context + 1) / (2 * context + 1)
-    mean = np.convolve(np.pad(flux, context, mode="edge"), kernel, mode="valid")
     tops = flux[local & (flux > 0)]
     if len(tops) == 0:
         return np.zeros(0, dtype=np.int64)
     height = float(np.percentile(tops, 90))
+    # one far higher peak (sound out of silence) does not raise the bar around it
+    capped = np.minimum(flux, height)
+    mean = np.convolve(np.pad(capped, context, mode="edge"), kernel, mode="valid")
     keep = local & (flux > mean + height / 6) & (flux > height / 12)
     return np.flatnonzero(keep).astype(np.int64)
 
@@ -368,7 +381,9 @@ def stroke_length(rate: int) -> int:
 def _refine(y: np.ndarray, lo: int, hi: int, quiet: int) -> tuple[int, float, float]:
     """(the stroke's first sample, its peak, the level just before) between samples lo and hi
     of `y`: where the sound first rises RISE of the way from the level in the `quiet` samples
-    before `lo` to the peak."""
+    before `lo` to the peak. The rise is found on the sound's level over a millisecond first,
+    so a lone spike of noise before the attack (a coder's pre-echo) does not start the stroke,
+    then placed to the sample."""
     segment = np.abs(y[lo:hi])
     if len(segment) == 0:
         return lo, 0.0, 0.0
@@ -378,8 +393,24 @@ def _refine(y: np.ndarray, lo: int, hi: int, quiet: int) -> tuple[int, float, fl
     level = float(before.max()) if len(before) else 0.0
     if peak <= level:
         return lo, peak, level
+    width = max(1, quiet // 20)  # a millisecond
+    power = np.convolve(segment[: top + 1].astype(np.float64) ** 2, np.ones(width) / width)
+    smooth = np.sqrt(power[width - 1 :])  # the level over the millisecond from each sample
+    base = math.sqrt(float(np.mean(before.astype(np.float64) ** 2))) if len(before) else 0.0
+    enough = 0.5 * (base + RISE * (float(smooth.max()) - base))
+    # the loudest millisecond of the five before the one before: a rise, not a plateau of noise
+    count = -(-len(smooth) // width)
+    padded = np.zeros(count * width)
+    padded[: len(smooth)] = segment[: top + 1].astype(np.float64) ** 2
+    block = np.sqrt(padded.reshape(count, width).mean(axis=1))
+    behind = np.concatenate([np.full(6, base), block])
+    loudest = np.lib.stride_tricks.sliding_window_view(behind, 5).max(axis=1)[:count]
+    earlier = np.repeat(loudest, width)[: len(smooth)]
     threshold = level + RISE * (peak - level)
-    first = int(np.argmax(segment[: top + 1] > threshold))
+    # the first sample over the threshold where the millisecond from it is loud, and louder
+    # than the millisecond before it
+    starts = (segment[: top + 1] > threshold) & (smooth >= enough) & (smooth >= 2 * earlier)
+    first = int(np.argmax(starts)) if starts.any() else top
     return lo + first, peak, level
 
 
@@ -466,8 +497,8 @@ def tell_drums(bands: np.ndarray, rate: int, kit: Kit, method: str) -> Told:
                 named, doubtful, _("by the sound of the kit {kit!r}").format(kit=kit.name), False
             )
         how = _(
-            "by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓 (they do "
-            "not sound like the kit {kit!r})"
+            "by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓, as they do "
+            "not sound like the kit {kit!r}"
         ).format(kit=kit.name)
     else:
         how = _("by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓")
