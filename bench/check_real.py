@@ -30,15 +30,14 @@ import soundfile as sf
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from check_takes import SOUNDFONT, Take, Truth, long_take, takes  # noqa: E402
+from check_takes import SOUNDFONT, Take, Truth, long_take, takes
 
-from drumscore.conductor.timeline import arrange  # noqa: E402
-from drumscore.corpus import resolve  # noqa: E402
-from drumscore.errors import DrumscoreError  # noqa: E402
-from drumscore.model import Drum  # noqa: E402
-from drumscore.performance.check import check  # noqa: E402
-from drumscore.performance.heard import read_performance  # noqa: E402
-from drumscore.performance.identify import better_fit  # noqa: E402
+from drumscore.conductor.timeline import arrange
+from drumscore.corpus import resolve
+from drumscore.errors import DrumscoreError
+from drumscore.performance.check import check
+from drumscore.performance.heard import read_performance
+from drumscore.performance.identify import better_fit
 
 TOLERANCE = 0.025
 
@@ -125,7 +124,9 @@ def evaluate(take: Take, path: Path) -> dict:
         return row
     # the faults reported against the truth's
     true_faults = {("missed", k) for k in truth.missed} | {("wrong", k) for k in truth.wrong}
-    said = {("missed", s.index) for s in result.missing} | {("wrong", s.index) for s in result.wrong}
+    said = {("missed", s.index) for s in result.missing} | {
+        ("wrong", s.index) for s in result.wrong
+    }
     hits = len(true_faults & said)
     extra_hits = sum(
         1 for e in result.extra if any(abs(e.time - t) < TOLERANCE * 2 for t in truth.extra)

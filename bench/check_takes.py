@@ -9,6 +9,7 @@ and the faults made on purpose, so a check of it can be scored.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import shutil
 import subprocess
@@ -90,7 +91,9 @@ def performance(
     interval = 60 / bpm
     # pace moves linearly over the strokes: interval_k = interval / (1 + drift * k / n)
     beats = np.concatenate([[0.0], np.cumsum(interval / (1 + drift * np.arange(n - 1) / n))])
-    jitter = np.clip(rng.normal(0, jitter_ms / 1000, n), -2.5 * jitter_ms / 1000, 2.5 * jitter_ms / 1000)
+    jitter = np.clip(
+        rng.normal(0, jitter_ms / 1000, n), -2.5 * jitter_ms / 1000, 2.5 * jitter_ms / 1000
+    )
     times = start + beats + jitter
     inner = list(range(2, n - 2))
     gone = set(rng.choice(inner, size=missed, replace=False).tolist()) if missed else set()
@@ -103,7 +106,9 @@ def performance(
     ]
     extras = []
     if extra:
-        after = rng.choice([k for k in inner if k not in gone and k + 1 not in gone], size=extra, replace=False)
+        after = rng.choice(
+            [k for k in inner if k not in gone and k + 1 not in gone], size=extra, replace=False
+        )
         for k in after:
             t = float(times[k] + (times[k + 1] - times[k]) * rng.uniform(0.35, 0.65))
             extras.append(t)
@@ -164,7 +169,14 @@ def gm_drums(notes: tuple[int, int], rate: int):
 MODES = np.asarray([1.0, 1.594, 2.136, 2.296, 2.653, 2.918, 3.156, 3.501])
 
 
-def membrane_drums(rate: int, *, low: float = 95.0, high: float = 165.0, decay_low: float = 0.25, decay_high: float = 1.1):
+def membrane_drums(
+    rate: int,
+    *,
+    low: float = 95.0,
+    high: float = 165.0,
+    decay_low: float = 0.25,
+    decay_high: float = 1.1,
+):
     """A player of two modelled membranes: 鼙 lower, softer, shorter; 鼓 higher, louder,
     longer; every stroke a little different in pitch, level and colour."""
 
@@ -182,7 +194,9 @@ def membrane_drums(rate: int, *, low: float = 95.0, high: float = 165.0, decay_l
             amp = rng.uniform(0.6, 1.2) / (1 + m) ** 0.8
             decay = t60 / (1 + 0.6 * m)
             y += amp * np.cos(2 * np.pi * f * t + rng.uniform(-0.3, 0.3)) * np.exp(-6.9 * t / decay)
-        stick = rng.normal(0, 1, int(rate * 0.004)) * np.exp(-np.arange(int(rate * 0.004)) / (rate * 0.0008))
+        stick = rng.normal(0, 1, int(rate * 0.004)) * np.exp(
+            -np.arange(int(rate * 0.004)) / (rate * 0.0008)
+        )
         y[: len(stick)] += 0.6 * stick
         y *= level / np.max(np.abs(y))
         return np.stack([y, y], axis=1).astype(np.float32), 0
@@ -244,7 +258,9 @@ def reverb(audio: np.ndarray, rate: int, rng: np.random.Generator, rt60: float =
     ir[0] = 1.0
     for delay, gain in ((0.011, 0.4), (0.017, 0.3), (0.023, 0.25)):
         ir[int(rate * delay)] += gain
-    wet = np.stack([fftconvolve(audio[:, c], ir)[: len(audio)] for c in range(audio.shape[1])], axis=1)
+    wet = np.stack(
+        [fftconvolve(audio[:, c], ir)[: len(audio)] for c in range(audio.shape[1])], axis=1
+    )
     return (wet / np.max(np.abs(wet)) * 0.8).astype(np.float32)
 
 
@@ -264,7 +280,7 @@ def ringing(audio: np.ndarray, truth: Truth, rate: int, rng: np.random.Generator
     peak = float(np.max(np.abs(audio)))
     out = audio.copy()
     times = [t for t, _d, _k in truth.strokes]
-    for a, b in zip(times, times[1:]):
+    for a, b in itertools.pairwise(times):
         if rng.uniform() < 0.3:
             continue
         at = a + (b - a) * rng.uniform(0.3, 0.7)
@@ -320,7 +336,11 @@ def takes(have_soundfont: bool = True) -> list[Take]:
     out: list[Take] = []
 
     def gm(pair: int, rate: int = 44100):
-        return gm_drums(GM_PAIRS[pair % len(GM_PAIRS)], rate) if have_soundfont else membrane_drums(rate)
+        return (
+            gm_drums(GM_PAIRS[pair % len(GM_PAIRS)], rate)
+            if have_soundfont
+            else membrane_drums(rate)
+        )
 
     def add(name: str, condition: str, truth: Truth, audio: np.ndarray, rate: int) -> None:
         out.append(Take(name, condition, finish(audio), rate, truth))

@@ -4,13 +4,14 @@ numpy, General MIDI drums rendered by FluidSynth, and what a room and a phone do
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
 import soundfile as sf
+from system_tools import SOUNDFONT
 
 from drumscore.model import Drum
-from system_tools import SOUNDFONT
 
 RATE = 22050
 #: Bessel-zero ratios of a circular membrane's first modes.
@@ -70,7 +71,9 @@ def gm_drums(notes: tuple[int, int] = (47, 50), rate: int = RATE):
     return sound
 
 
-def placed(times: list[float], drums: list[Drum], sound, rate: int = RATE, seed: int = 1) -> np.ndarray:
+def placed(
+    times: list[float], drums: list[Drum], sound, rate: int = RATE, seed: int = 1
+) -> np.ndarray:
     """Mono audio with a stroke of `sound` starting at each time (seconds)."""
     rng = np.random.default_rng(seed)
     y = np.zeros(int((max(times) + 1.5) * rate), dtype=np.float32)
@@ -109,7 +112,7 @@ def ringing(y: np.ndarray, times: list[float], rate: int, seed: int = 3) -> np.n
     rng = np.random.default_rng(seed)
     out = y.copy()
     peak = float(np.max(np.abs(y)))
-    for a, b in zip(times, times[1:], strict=False):
+    for a, b in itertools.pairwise(times):
         t = np.arange(int(rate * 0.3)) / rate
         swell = np.sin(np.pi * np.minimum(t / 0.03, 0.5)) * np.exp(-t / 0.1)
         bump = swell * np.cos(2 * np.pi * rng.uniform(120, 250) * t)

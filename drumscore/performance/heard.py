@@ -57,7 +57,6 @@ class Performance:
             self.path, self.kind, strokes, self.duration, self.how, False, self.notes, self.apart
         )
 
-
     def untold(self) -> Performance:
         """The same strokes with their drums not told apart (two groups of sounds that do not
         follow the score's drums either way round), every one doubtful, and a note saying so."""

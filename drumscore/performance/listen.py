@@ -545,7 +545,10 @@ def by_groups(
     apart (SEPARATION) every stroke is, and the drums are not told at all."""
     n = len(heard)
     alike = (
-        _("the strokes all sound alike: their drums cannot be told apart, and none is called wrong"),
+        _(
+            "the strokes all sound alike: their drums cannot be told apart, and none is called "
+            "wrong"
+        ),
     )
     if n < 4:
         return [Drum.GU] * n, [True] * n, alike, False
@@ -580,9 +583,7 @@ def by_groups(
     power = bands / np.maximum(bands.sum(axis=1, keepdims=True), 1e-30)
     brightness = power @ centres
     high_is_higher = float(brightness[high].mean()) > float(brightness[~high].mean())
-    named = [
-        Drum.GU if (h == high_is_higher) else Drum.PI for h in high.tolist()
-    ]
+    named = [Drum.GU if (h == high_is_higher) else Drum.PI for h in high.tolist()]
     middle = (za.mean() + zb.mean()) / 2
     half = (zb.mean() - za.mean()) / 2
     return named, [bool(abs(v - middle) < DOUBT_SHARE * half) for v in z], (), True

@@ -244,3 +244,22 @@ def test_options_refused_in_chinese(cli, tmp_path, monkeypatch, locale, argv, sa
     write_midi(tmp_path / "take.mid", t)
     write_midi(tmp_path / "take.wav", t)
     assert cli("check", *argv) == (2, "", said + "\n")
+
+
+def test_a_take_of_another_score_is_named_in_text_and_json_and_exits_2(cli, tmp_path):
+    played = [s.drum for s in resolve("xue/2").pattern.section("touhu")]
+    path = write_midi(tmp_path / "take.mid", take(played, 90, spread_ms=10))
+    code, out, err = cli("check", path, "xue", "--section", "touhu")
+    assert code == 2 and "Traceback" not in err
+    assert "better fit" in out and "this take fits xue/2@zhushu 投壺: 0 faults, against" in out
+    assert err.count("\n") == 1 and "check it against that score and section" in err
+    code, out, _err = cli("check", path, "xue", "--section", "touhu", "--json")
+    fit = json.loads(out)["better_fit"]
+    assert code == 2 and (fit["score"], fit["section"], fit["faults"]) == (
+        "xue/2@zhushu",
+        "touhu",
+        0,
+    )
+    assert fit["against"] >= 2
+    code, out, _err = cli("check", path, "xue/2", "--section", "touhu", "--json")
+    assert code == 0 and json.loads(out)["better_fit"] is None

@@ -228,6 +228,6 @@ def test_a_take_whose_drums_sound_alike_calls_no_stroke_wrong(tmp_path):
     times = real_drums.even(TOUHU_TWICE, 90)
     same = real_drums.membranes()
     y = real_drums.placed(times, TOUHU_TWICE, lambda drum, rng: same(Drum.GU, rng))
-    heard, result = checked_take(tmp_path, y)
+    _heard, result = checked_take(tmp_path, y)
     assert result.wrong == () and len(result.doubtful) == len(times)
     assert not result.performance.apart and result.performance.notes
