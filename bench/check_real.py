@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import subprocess
 import sys
 import tempfile
@@ -193,34 +194,46 @@ def summarise(rows: list[dict], *, with_aubio: bool) -> None:
         print(line)
 
 
-def long_figures(minutes: float) -> None:
-    """A long take written block by block, checked in a fresh process: wall time and peak RSS."""
+#: Run in a fresh process: a command, then its wall and CPU time and peak resident memory.
+MEASURE = """
+import json, resource, subprocess, sys, time
+began = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+took = time.perf_counter() - began
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": took, "cpu": use.ru_utime + use.ru_stime, "rss": use.ru_maxrss / 1024,
+                  "code": done.returncode, "out": done.stdout, "err": done.stderr}))
+"""
+
+
+def measured(argv: list[str]) -> dict:
+    done = subprocess.run([sys.executable, "-c", MEASURE, *argv], capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
+def long_figures(minutes: float, runs: int = 3) -> None:
+    """A long take written block by block, checked in fresh processes: the median wall and CPU
+    time, the peak resident memory, and the faults found (none were played)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, f"long{minutes:g}.wav")
         passes = long_take(minutes, path)
-        argv = [
-            sys.executable,
-            str(Path(__file__).parents[1] / "tools" / "peak_memory.py"),
-            sys.executable,
-            "-m",
-            "drumscore",
-            "check",
-            str(path),
-            "lu",
-            "--repeat",
-            str(passes),
-            "--json",
-        ]
-        began = time.perf_counter()
-        done = subprocess.run(argv, capture_output=True, text=True)
-        took = time.perf_counter() - began
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import drumscore.performance.listen"], check=True)
-        startup = time.perf_counter() - start
+        check_argv = [sys.executable, "-m", "drumscore", "check", str(path), "lu"]
+        check_argv += ["--repeat", str(passes), "--json"]
+        imports = "import drumscore.cli, drumscore.performance.listen, drumscore.performance.check"
+        startup = [measured([sys.executable, "-c", imports]) for _ in range(runs)]
+        checks = [measured(check_argv) for _ in range(runs)]
+        data = json.loads(checks[0]["out"]) if checks[0]["code"] == 0 else {}
+        faults = sum(len(data.get(key, [])) for key in ("missing", "extra", "wrong"))
+        wall = float(np.median([c["wall"] for c in checks]))
+        cpu = float(np.median([c["cpu"] for c in checks]))
+        base = float(np.median([c["wall"] for c in startup]))
+        base_cpu = float(np.median([c["cpu"] for c in startup]))
+        rss = max(c["rss"] for c in checks)
         print(
-            f"{minutes:g}-minute take (lu ×{passes}): {took:.2f} s wall "
-            f"(Python start-up and imports {startup:.2f} s); exit {done.returncode}; "
-            f"{done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ''}"
+            f"{minutes:g}-minute take (lu ×{passes}, {passes * 23} strokes): {wall:.2f} s wall, "
+            f"{cpu:.2f} s CPU, {rss:.0f} MB peak; Python start-up and imports {base:.2f} s wall, "
+            f"{base_cpu:.2f} s CPU; beyond them {wall - base:.2f} s wall, {cpu - base_cpu:.2f} s "
+            f"CPU; exit {checks[0]['code']}, {faults} faults (0 played)"
         )
 
 
@@ -230,9 +243,10 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="a line per take")
     parser.add_argument("--long", action="store_true", help="also the 10- and 60-minute takes")
     parser.add_argument("--no-others", action="store_true", help="without librosa and aubio")
+    parser.add_argument("--seed", type=int, default=29, help="another set of takes (default 29)")
     args = parser.parse_args()
     began = time.perf_counter()
-    made = takes(SOUNDFONT.is_file())
+    made = takes(SOUNDFONT.is_file(), args.seed)
     if args.only:
         made = [t for t in made if t.name.startswith(args.only)]
     print(f"{len(made)} takes made in {time.perf_counter() - began:.1f} s")

@@ -330,9 +330,10 @@ GM_PAIRS = ((41, 45), (47, 50), (35, 38), (64, 62), (43, 48))
 SCORES = ("lu", "xue", "lu/2", "xue/2")
 
 
-def takes(have_soundfont: bool = True) -> list[Take]:
-    """The bench's set of takes: at least 40, each with its truth."""
-    rng = np.random.default_rng(29)
+def takes(have_soundfont: bool = True, seed: int = 29) -> list[Take]:
+    """The bench's set of takes: at least 40, each with its truth (another `seed`, another set
+    of the same conditions)."""
+    rng = np.random.default_rng(seed)
     out: list[Take] = []
 
     def gm(pair: int, rate: int = 44100):

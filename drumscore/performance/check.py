@@ -264,7 +264,8 @@ def align_on_beats(
     """The least-cost monotone alignment of heard strokes (at beat `positions`) with the score's
     strokes 0, 1, 2…: (cost, pairs of heard index and score index, None for a gap).
 
-    A matched pair costs (position − index)² + WRONG_DRUM if the drums differ; an unmatched
+    A matched pair costs (position − index)² + WRONG_DRUM if the drums differ (a heard drum of
+    None, from drums not told apart, differs from none); an unmatched
     stroke on either side costs GAP. A score stroke that is None (left to the player) is never
     matched and costs nothing left out. Only score strokes within BAND beats of a heard stroke
     are considered, so the work grows with the number of strokes, not its square.

@@ -63,6 +63,8 @@ def better_fit(performance: Performance, result: Check) -> Fit | None:
         return None
     best: Fit | None = None
     for timeline in candidates(result.timeline):
+        if not 0.5 * len(timeline) <= len(performance) <= 1.5 * len(timeline) + 4:
+            continue  # far longer or shorter than that reading: not it
         try:
             other = check(performance, timeline)
         except DrumscoreError:
