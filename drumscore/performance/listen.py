@@ -553,7 +553,8 @@ def by_groups(
     if n < 4:
         return [Drum.GU] * n, [True] * n, alike, False
     centred = heard - heard.mean(axis=0)
-    direction = np.linalg.svd(centred, full_matrices=False)[2][0]
+    # the main direction: the covariance's top eigenvector (BANDS × BANDS, cheap at any length)
+    direction = np.linalg.eigh(centred.T @ centred)[1][:, -1]
     along = centred @ direction
     if float(np.ptp(along)) == 0.0:
         return [Drum.GU] * n, [True] * n, alike, False
