@@ -125,7 +125,7 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
                 "sound); give a recording of the drums, not silence"
             ).format(path=str(path), seconds=frames / rate)
         )
-    told = tell_drums(found.spectra, rate, kit or builtin_kit(), drums)
+    told = tell_drums(found.bands, rate, kit or builtin_kit(), drums)
     strokes = tuple(
         HeardStroke(float(s) / rate, d, bool(q))
         for s, d, q in zip(found.starts, told.drums, told.doubtful, strict=True)
@@ -144,10 +144,10 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """The strokes found in a recording: each one's first sample, and its power spectrum."""
+    """The strokes found in a recording: each one's first sample, and its energy in each band."""
 
     starts: np.ndarray
-    spectra: np.ndarray
+    bands: np.ndarray
     invalid: bool = False
 
 
