@@ -67,6 +67,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "requires(*tools): skip unless each system tool is here (tests/system_tools.py)"
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: a test whose cost only a full run pays (README's command leaves it out; "
+        ".ci/checks runs it: pytest -m slow)",
+    )
 
 
 def _left_behind() -> list[str]:

@@ -253,7 +253,7 @@ def names_data(items: Iterable[Entry], pool: Iterable[Edition]) -> dict[str, str
         editions = {edition.id, edition.name, edition.provenance.kanripo, *edition.aliases}
         for spelling in (state.slug, *state.spellings):
             for figure in figures:
-                for name in editions - {""}:
+                for name in sorted(editions - {""}):  # the same page in every run
                     out.setdefault(f"{spelling}{figure}@{name}".casefold(), score.key)
                 if edition.id == DEFAULT_EDITION:
                     out.setdefault(f"{spelling}{figure}".casefold(), score.key)
@@ -270,6 +270,7 @@ def partners(items: Iterable[Entry]) -> dict[str, str]:
     differs most (the majority among equals), else another edition's (they read alike)."""
     items = tuple(items)
     out = {}
+    apart: dict[tuple[str, str], int] = {}
     for entry in items:
         score = entry.score
         same = [
@@ -286,8 +287,11 @@ def partners(items: Iterable[Entry]) -> dict[str, str]:
             support[other.pattern.notation] = support.get(other.pattern.notation, 0) + 1
         ranked = []
         for other in same:
-            c = compare(score, other)
-            ranked.append((c.distance + c.half_moved, support[other.pattern.notation], other.key))
+            pair = (score.pattern.notation, other.pattern.notation)
+            if pair not in apart:  # the same two notations, the same comparison: made once
+                c = compare(score, other)
+                apart[pair] = c.distance + c.half_moved
+            ranked.append((apart[pair], support[other.pattern.notation], other.key))
         # the most differences, then the most editions; the first in the site among equals
         best = max(ranked, key=lambda r: (r[0], r[1]))
         out[score.key] = best[2]

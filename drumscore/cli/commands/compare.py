@@ -24,7 +24,6 @@ AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate")
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "compare",
-        help=_("align two scores and show, hear or plot how they differ"),
         description=_(
             "Align two scores (Needleman–Wunsch) and compare them per section. "
             "Marks: * a different stroke, - a stroke only in A, + a stroke only in B. "

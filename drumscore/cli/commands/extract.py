@@ -25,7 +25,6 @@ EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "date", "date_basis"
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "extract",
-        help=_("find the drum scores in a passage (Kanripo text or plain text)"),
         description=_(
             "Read a passage as an edition prints it and list the drum scores in it, with "
             "figure, drum, notation, counts and lines; or write them as an edition file (-o). "
