@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from drumscore.analysis.align import align
+from drumscore.apparatus.linear import align
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
@@ -118,6 +118,25 @@ class Column:
     @property
     def varies(self) -> bool:
         return len(set(self.cells)) > 1
+
+
+#: How one witness's cell differs from another's in a column (the kinds compare reports): the
+#: same sign, another stroke, a sign only the first has, a sign only the second has.
+SAME, SUBSTITUTED, ONLY_A, ONLY_B = "same", "substituted", "only-a", "only-b"
+
+#: The mark each kind has under an alignment of two readings, in the report and on the page.
+MARKS = {SAME: " ", SUBSTITUTED: "*", ONLY_A: "-", ONLY_B: "+"}
+
+
+def difference(first: str, second: str) -> str:
+    """The kind of difference between two cells of one column ("" for nothing there)."""
+    if first == second:
+        return SAME
+    if not second:
+        return ONLY_A
+    if not first:
+        return ONLY_B
+    return SUBSTITUTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +418,12 @@ class Apparatus:
                     out.append(f"{' = '.join(str(r) for r in v.reports)} = {printed}")
         return tuple(out)
 
+    def column_label(self, index: int) -> str:
+        """Column `index` named as every view names a place (`place_name`): `11`, `半`,
+        `after 21`."""
+        total = len(self.base.score.pattern.strokes)
+        return str(place_name(self.columns, index, index + 1, total)[1])
+
     def place_of_column(self) -> dict[int, int]:
         """Column index → number (from 1) of the place it belongs to."""
         return {c: n for n, p in enumerate(self.places, 1) for c in range(p.start, p.stop)}
@@ -482,9 +507,8 @@ def _departures(a: Apparatus, mine: int, theirs: int) -> list[Departure]:
         start, stop = differ[0], differ[-1] + 1
         lemma = "".join(c.cells[theirs] for c in columns[start:stop])
         reading = "".join(c.cells[mine] for c in columns[start:stop])
-        label = _label(columns, start, stop, total)[1]
-        run = _run_at(columns, start, stop) if label.kind != "half" else None
-        where = Where("strokes", run.first, run.first) if run is not None else label
+        where = place_name(columns, start, stop, total)[1]
+        run = _run_at(columns, start, stop) if where.kind != "half" else None
         out.append(Departure(where, _section(columns, start, stop), Change(lemma, reading, run)))
     return out
 
@@ -912,19 +936,22 @@ def _describe(lemma: str, reading: str, run: Run | None, half: int | None = None
     return "".join(parts)
 
 
-def _label(columns: Sequence[Column], start: int, stop: int, total: int) -> tuple[int, Where]:
-    """The position of the place starting at column `start`, and where it stands."""
+def place_name(columns: Sequence[Column], start: int, stop: int, total: int) -> tuple[int, Where]:
+    """The one name of a place (columns start..stop-1) that every view writes, and its position.
+
+    A place holding base strokes is named by them (`11`, `11–12`); a place of 半 alone is `半`;
+    a place of strokes only other witnesses have is named by the base stroke they follow
+    (`after 21`), or `before 1` at the very start. A single column is named as the place it
+    would be alone, so a table's column and the place it forms read the same. The position is
+    the first base stroke at the place, or the one the added strokes precede.
+    """
     numbers = [c.base for c in columns[start:stop] if c.base is not None]
     if numbers:
         return numbers[0], Where("strokes", numbers[0], numbers[-1])
     after = columns[start].after if start < len(columns) else total
-    if start == stop:
-        return after + 1, Where("after", after) if after else Where("before", 1)
-    if all(c.is_half for c in columns[start:stop]):
+    if stop > start and all(c.is_half for c in columns[start:stop]):
         return after + 1, Where("half")
-    if after >= total:
-        return after + 1, Where("after", total)
-    return after + 1, Where("before", after + 1)
+    return after + 1, Where("after", after) if after else Where("before", 1)
 
 
 def _section(columns: Sequence[Column], start: int, stop: int) -> Section | None:
@@ -946,7 +973,7 @@ def _places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tuple[Pl
         groups: dict[str, list[Witness]] = {}
         for w in order:
             groups.setdefault(texts[w], []).append(witnesses[w])
-        position, label = _label(columns, start, stop, total)
+        position, label = place_name(columns, start, stop, total)
         run = _run_at(columns, start, stop)
 
         lemma_text = texts[0]
@@ -972,8 +999,8 @@ def _places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tuple[Pl
             Place(
                 start,
                 stop,
-                run.first if run is not None else position,
-                Where("strokes", run.first, run.first) if run is not None else label,
+                position,
+                label,
                 _section(columns, start, stop),
                 lemma,
                 tuple(variants),
@@ -1164,6 +1191,29 @@ def build(
         _places(witnesses, columns),
         left,
         _checks(used, printed, figure, state),
+    )
+
+
+def pair(a: Score, b: Score) -> Apparatus:
+    """Two readings as the apparatus of two witnesses, A (the base) and B: what `compare`
+    shows, aligned as `collate` aligns each edition with its base (no notes, no counts)."""
+    witnesses = (
+        Witness("A", a.edition_name or a.title, a, None),
+        Witness("B", b.edition_name or b.title, b, None),
+    )
+    columns = _column_objects(_laid(witnesses))
+    return Apparatus(
+        a.figure or 0, a.state, witnesses, columns, _places(witnesses, columns), (), ()
+    )
+
+
+def differences(first: Sequence[str], second: Sequence[str]) -> int:
+    """How many columns differ when `second` is aligned with `first` as the apparatus aligns a
+    witness with its base (for strokes alone, the edit distance)."""
+    return sum(
+        1
+        for i, j in _pairwise(first, second)
+        if i is None or j is None or first[i] != second[j]
     )
 
 

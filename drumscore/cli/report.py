@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from drumscore import display
+from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     from drumscore.editions.extract import Extraction, Found
     from drumscore.performance.check import Check
 
-#: The mark under each aligned column of a comparison.
-MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
 
 
 # --- scores: list and show --------------------------------------------------------------------
@@ -280,16 +279,19 @@ def format_comparison(c: Comparison) -> str:
     else:
         verdict = [
             ngettext(
-                "{n} difference — {changed} changed (*), {only_a} only in A (-), "
-                "{only_b} only in B (+)",
-                "{n} differences — {changed} changed (*), {only_a} only in A (-), "
-                "{only_b} only in B (+)",
+                "{n} difference — {changed} changed ({changed_mark}), {only_a} only in A "
+                "({only_a_mark}), {only_b} only in B ({only_b_mark})",
+                "{n} differences — {changed} changed ({changed_mark}), {only_a} only in A "
+                "({only_a_mark}), {only_b} only in B ({only_b_mark})",
                 c.distance,
             ).format(
                 n=c.distance,
-                changed=kinds["substituted"],
-                only_a=kinds["only-a"],
-                only_b=kinds["only-b"],
+                changed=kinds[SUBSTITUTED],
+                only_a=kinds[ONLY_A],
+                only_b=kinds[ONLY_B],
+                changed_mark=MARKS[SUBSTITUTED],
+                only_a_mark=MARKS[ONLY_A],
+                only_b_mark=MARKS[ONLY_B],
             )
         ]
         if c.half_moved:
