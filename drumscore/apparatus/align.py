@@ -19,6 +19,7 @@ one place of variation with the strokes between them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -677,8 +678,17 @@ def _pairwise(
     base: Sequence[str], other: Sequence[str], evidence: Evidence = frozenset()
 ) -> list[tuple[int | None, int | None]]:
     """The base and one witness aligned by the tie-break rule (`_ranked`), then gaps moved to
-    the first position of their run."""
-    if list(base) == list(other):
+    the first position of their run; the same two readings are aligned once (editions that
+    copy one another share readings)."""
+    return list(_aligned(tuple(base), tuple(other), evidence))
+
+
+@functools.lru_cache(maxsize=512)
+def _aligned(
+    base: tuple[str, ...], other: tuple[str, ...], evidence: Evidence
+) -> tuple[tuple[int | None, int | None], ...]:
+    """`_pairwise`'s alignment, computed."""
+    if base == other:
         pairs: list[tuple[int | None, int | None]] = [(i, i) for i in range(len(base))]
     elif (len(base) + 1) * (len(other) + 1) <= RULE_CELLS:
         pairs = _ranked(base, other, evidence)
@@ -699,7 +709,7 @@ def _pairwise(
                 # an added stroke after an equal matched stroke: the addition moves left
                 pairs[k - 1], pairs[k] = (None, j0), (i0, j1)
                 moved = True
-    return pairs
+    return tuple(pairs)
 
 
 def _merge_additions(
@@ -1047,7 +1057,7 @@ def _half_at(
 
 def _run_at(columns: Sequence[Column], start: int, stop: int) -> Run | None:
     """The run of equal base strokes a place falls in, when it holds only strokes of one kind."""
-    symbols = {c for column in columns[start:stop] for c in column.cells if c}
+    symbols = set().union(*(column.cells for column in columns[start:stop])) - {GAP}
     if len(symbols) != 1 or HALF in symbols:
         return None
     (symbol,) = symbols
