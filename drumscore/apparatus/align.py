@@ -1221,9 +1221,7 @@ def differences(first: Sequence[str], second: Sequence[str]) -> int:
     """How many columns differ when `second` is aligned with `first` as the apparatus aligns a
     witness with its base (for strokes alone, the edit distance)."""
     return sum(
-        1
-        for i, j in _pairwise(first, second)
-        if i is None or j is None or first[i] != second[j]
+        1 for i, j in _pairwise(first, second) if i is None or j is None or first[i] != second[j]
     )
 
 

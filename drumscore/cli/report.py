@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from drumscore.performance.check import Check
 
 
-
 # --- scores: list and show --------------------------------------------------------------------
 
 
@@ -464,13 +463,13 @@ def _agreement_table(g: Groups) -> list[str]:
     percent = np.rint(np.array(g.agreement, dtype=np.float64) * 100).astype(np.int64).tolist()
     first = max((display.width(s) for s in g.sigla), default=0)
     most = list(map(max, zip(*percent, strict=True))) if percent else []
-    widths = [
-        max(display.width(s), len(str(m))) for s, m in zip(g.sigla, most, strict=True)
-    ]
+    widths = [max(display.width(s), len(str(m))) for s, m in zip(g.sigla, most, strict=True)]
     cells = {w: [str(v).ljust(w) for v in range(101)] for w in set(widths)}
     columns = [cells[w] for w in widths]
     lines = [
-        "  ".join([" " * first, *(display.pad(s, w) for s, w in zip(g.sigla, widths, strict=True))]),
+        "  ".join(
+            [" " * first, *(display.pad(s, w) for s, w in zip(g.sigla, widths, strict=True))]
+        ),
         "  ".join("-" * w for w in [first, *widths]),
     ]
     for s, row in zip(g.sigla, percent, strict=True):
