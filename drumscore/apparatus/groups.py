@@ -74,9 +74,9 @@ class Groups:
         return f"({inner});" if kids else f"{inner};"
 
 
-#: Distances are summed as whole multiples of 2**-QUANTUM, so that a group's average distance
-#: is exact however its members were joined, and equal averages tie as the order says.
-QUANTUM = 30
+#: Average distances closer than this are equal: a tie, which goes to the pair met first (the
+#: same averages, summed in another order, may differ in their last bits).
+TIE = 1e-9
 
 
 def agreement(a: Apparatus) -> tuple[tuple[float, ...], ...]:
@@ -115,8 +115,7 @@ def average_linkage(sigla: tuple[str, ...], distance: list[list[float]]) -> tupl
     n = len(sigla)
     if n < 2:
         return ()
-    scale = float(1 << QUANTUM)
-    sums = np.rint(np.asarray(distance, dtype=np.float64) * scale).astype(np.int64)
+    sums = np.array(distance, dtype=np.float64)
     sizes = np.ones(n, dtype=np.int64)
     alive = np.ones(n, dtype=bool)
     members: list[tuple[str, ...]] = [(s,) for s in sigla]
@@ -124,7 +123,7 @@ def average_linkage(sigla: tuple[str, ...], distance: list[list[float]]) -> tupl
     nearest = np.zeros(n, dtype=np.int64)  # and the first later group at it
 
     def heights(i: int) -> np.ndarray:
-        h = sums[i] / (scale * float(sizes[i]) * sizes)
+        h = sums[i] / (float(sizes[i]) * sizes)
         h[: i + 1] = np.inf
         h[~alive] = np.inf
         return h
@@ -138,9 +137,11 @@ def average_linkage(sigla: tuple[str, ...], distance: list[list[float]]) -> tupl
         refresh(i)
     merges: list[Merge] = []
     for _ in range(n - 1):
-        i = int(best.argmin())  # the first row at the least height
-        j = int(nearest[i])
-        height = float(best[i])
+        least = float(best.min())
+        i = int(np.flatnonzero(best <= least + TIE)[0])  # the first row at the least height
+        row = heights(i)
+        j = int(np.flatnonzero(row <= least + TIE)[0])  # and the first group in it
+        height = float(row[j])
         merges.append(Merge(members[i], members[j], height))
         members[i] = members[i] + members[j]
         alive[j] = False
@@ -154,7 +155,7 @@ def average_linkage(sigla: tuple[str, ...], distance: list[list[float]]) -> tupl
             refresh(int(k))
         before = np.flatnonzero(alive[:i])
         if len(before):
-            h = sums[before, i] / (scale * sizes[before].astype(np.float64) * float(sizes[i]))
+            h = sums[before, i] / (sizes[before].astype(np.float64) * float(sizes[i]))
             closer = (h < best[before]) | ((h == best[before]) & (i < nearest[before]))
             best[before[closer]] = h[closer]
             nearest[before[closer]] = i
