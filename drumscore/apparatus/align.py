@@ -627,34 +627,35 @@ def _ranked(
     score[_PAIR][0][0] = 0
     gap, opened = _rank(1, 0, 0, 0), _rank(1, 0, 1, 0)
     pair, lack, add = score
+    steps: dict[tuple[str, str], int] = {}
+    # each min packs (rank, state) as rank * 4 + state: ints compare as the pairs would
     for i in range(n + 1):
+        row_p, row_l, row_a = pair[i], lack[i], add[i]
+        came_p, came_l, came_a = came[_PAIR][i], came[_LACK][i], came[_ADD][i]
+        up_p, up_l, up_a = (pair[i - 1], lack[i - 1], add[i - 1]) if i else (row_p, row_l, row_a)
         for j in range(m + 1):
             if i and j:
                 x, y = base[i - 1], other[j - 1]
-                if x == y:
-                    step = _rank(_cost(x, y), 0, 0, 0)
-                else:
-                    step = _rank(_cost(x, y), 1, 0, int(("read", i - 1, y) in evidence))
-                pair[i][j], came[_PAIR][i][j] = min(
-                    (pair[i - 1][j - 1], _PAIR),
-                    (lack[i - 1][j - 1], _LACK),
-                    (add[i - 1][j - 1], _ADD),
-                )
-                pair[i][j] += step
+                step = steps.get((x, y))
+                if step is None:
+                    step = steps[(x, y)] = _rank(_cost(x, y), int(x != y), 0, 0)
+                if evidence and x != y and ("read", i - 1, y) in evidence:
+                    step -= 1
+                best = min(up_p[j - 1] * 4, up_l[j - 1] * 4 + 1, up_a[j - 1] * 4 + 2)
+                row_p[j], came_p[j] = (best >> 2) + step, best & 3
             if i:
-                lack[i][j], came[_LACK][i][j] = min(
-                    (pair[i - 1][j] + opened, _PAIR),
-                    (lack[i - 1][j] + gap, _LACK),
-                    (add[i - 1][j] + opened, _ADD),
+                best = min(
+                    (up_p[j] + opened) * 4, (up_l[j] + gap) * 4 + 1, (up_a[j] + opened) * 4 + 2
                 )
+                row_l[j], came_l[j] = best >> 2, best & 3
             if j:
-                seen = int(("add", i, other[j - 1]) in evidence)
-                add[i][j], came[_ADD][i][j] = min(
-                    (pair[i][j - 1] + opened, _PAIR),
-                    (lack[i][j - 1] + opened, _LACK),
-                    (add[i][j - 1] + gap, _ADD),
+                best = min(
+                    (row_p[j - 1] + opened) * 4,
+                    (row_l[j - 1] + opened) * 4 + 1,
+                    (row_a[j - 1] + gap) * 4 + 2,
                 )
-                add[i][j] -= seen
+                seen = int(bool(evidence) and ("add", i, other[j - 1]) in evidence)
+                row_a[j], came_a[j] = (best >> 2) - seen, best & 3
     state = min(states, key=lambda k: (score[k][n][m], k))
     pairs: list[tuple[int | None, int | None]] = []
     i, j = n, m
