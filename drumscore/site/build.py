@@ -182,10 +182,12 @@ def compare_page(
         tempo=shared["tempo"],
         play=shared["play"],
         sections={s.value: s.description for s in Section},
+        marks=sitedata.marks(),
         page_data={
             "root": "",
             "scores": scores,
             "comparisons": comparisons,
+            "marks": sitedata.marks(),
             **shared,
             **extra,
             "strings": sitedata.strings(),

@@ -2,7 +2,8 @@
 
 Everything here is computed by the library itself and serialised by the same functions as the
 command line's JSON (apparatus.table.apparatus_data, analysis.compare.comparison_data), so the
-site shows exactly what the command line reports.
+site shows exactly what the command line reports; a comparison is the apparatus of two
+witnesses, aligned as the apparatus aligns every edition.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import asdict, dataclass
 
 from drumscore import glyphs
 from drumscore.analysis.compare import compare, comparison_data
-from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build, check_score
+from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
@@ -171,6 +172,11 @@ def comparisons(items: Iterable[Entry]) -> dict[str, dict]:
         for b in distinct.values():
             out[f"{a.pattern.notation}|{b.pattern.notation}"] = comparison_data(compare(a, b))
     return out
+
+
+def marks() -> dict[str, str]:
+    """The mark of each kind of difference under an alignment, as `compare` prints it."""
+    return dict(MARKS)
 
 
 def kit_data() -> dict:

@@ -392,3 +392,18 @@ def test_every_score_page_shows_the_stated_counts_with_their_quotes(site_dir):
                     assert f'<q lang="zh">{quote.text}</q>' in counts, (entry.slug, quote)
                     shown += 1
     assert shown > 0
+
+
+def test_the_site_names_each_place_as_collate(site_dir):
+    import re
+
+    # the places the list and the aligned table name as every view does (see
+    # tests/apparatus/test_place_names.py): strokes only one edition adds
+    added = {"lu/1": "after 2", "xue/2": "after 11", "xue/1": "after 18"}
+    page = (site_dir / "index.html").read_text("utf-8")
+    listed = re.findall(r'<span class="place">([^<]*) \(', page)
+    headers = re.findall(r'<th scope=col class="[^"]*">([^<]*)</th>', page)
+    for key, label in added.items():
+        assert label in listed, key
+        assert label in headers, key
+    assert not [h for h in headers if h.startswith("+")]

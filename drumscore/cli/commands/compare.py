@@ -6,6 +6,7 @@ import argparse
 import json
 
 from drumscore.analysis.compare import compare, comparison_data
+from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.cli import report
 from drumscore.cli.options import add_rate_option, add_tempo_options, only_with, plot_format
 from drumscore.corpus import resolve
@@ -25,10 +26,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "compare",
         description=_(
-            "Align two scores (Needleman–Wunsch) and compare them per section. "
-            "Marks: * a different stroke, - a stroke only in A, + a stroke only in B. "
+            "Align two scores as collate aligns each edition with its base, and compare them "
+            "per section. Marks: {changed} a different stroke, {only_a} a stroke only in A, "
+            "{only_b} a stroke only in B. "
             "--stereo, --section, --bpm, --interval and --rate apply to --audio."
-        ),
+        ).format(changed=MARKS[SUBSTITUTED], only_a=MARKS[ONLY_A], only_b=MARKS[ONLY_B]),
     )
     p.add_argument("a", metavar="A", help=_("a score: lu, xue/2, 魯/2@benyi, notation, or a file"))
     p.add_argument("b", metavar="B", help=_("the other score"))
