@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from drumscore import glyphs
@@ -46,6 +46,7 @@ _INSIDE = frozenset(
         Kind.PUNCT,
         Kind.INVISIBLE,
         Kind.FOOTNOTE,
+        Kind.ASIDE,
     }
 )
 #: What the report of a pattern lists as joined (the rest, spaces and ¶, is not worth a line).
@@ -55,6 +56,7 @@ _REPORTED = {
     Kind.PUNCT: "punctuation",
     Kind.FOOTNOTE: "footnote mark",
     Kind.INVISIBLE: "invisible character",
+    Kind.ASIDE: "translation line",
 }
 _STATES = tuple(State)
 
@@ -114,6 +116,9 @@ class Found:
             n = len(marks)
             text = ngettext("footnote mark {marks}", "footnote marks {marks}", n)
             parts.append(text.format(marks=" ".join(marks)))
+        n = sum(1 for j in self.joined if j.kind == "translation line")
+        if n:
+            parts.append(ngettext("{n} translation line", "{n} translation lines", n).format(n=n))
         unseen = sorted({j.text for j in self.joined if j.kind == "invisible character"})
         if unseen:
             parts.append(_("invisible characters ({names})").format(names=", ".join(unseen)))
@@ -434,9 +439,11 @@ class _Label:
 
 @dataclass(slots=True)
 class _Divider:
-    """Sentence-end punctuation between two runs: it divides them."""
+    """Sentence-end punctuation between two runs: it divides them. `between` holds every token
+    between the two runs, the stop among them."""
 
     token: Token
+    between: list[Token] = field(default_factory=list)
     adjacent: bool = True
 
 
@@ -489,7 +496,7 @@ class _Reader:
         blank = False  # a blank line since the last run, and nothing else
         half: Token | None = None  # a 半 outside a run, with only spacing after it
         before: Token | None = None  # text just before, with only spacing since
-        for token in lexer.tokens(self.source, self.tables):
+        for token in self._tokens():
             kind = token.kind
             if kind == Kind.OTHER:  # the commonest token first
                 if run is not None:
@@ -511,7 +518,7 @@ class _Reader:
                     stop = _stop(pending) if run.trail_half is None else None
                     if stop is not None:
                         self._close(run, pending)
-                        items.append(_Divider(stop))
+                        items.append(_Divider(stop, list(pending)))
                         run = None
                     else:
                         self._absorb(run, pending)
@@ -554,7 +561,16 @@ class _Reader:
                     run, pending = None, []
                     blank = True
                 half = before = None
-                adjacent = False
+                # a paragraph break ends a run of strokes, but not its figure: a copy made for
+                # the web may print each pattern in its own paragraph, the label after a pattern
+                # opening the next one; after a label (a heading line 魯鼓 薛鼓 above the
+                # figure) and after a header line it ends the figure
+                adjacent = (
+                    adjacent
+                    and kind == Kind.BLANK
+                    and bool(items)
+                    and isinstance(items[-1], _Run)
+                )
             else:  # a label, or the heading 鼓
                 if run is not None:
                     self._close(run, pending)
@@ -565,7 +581,84 @@ class _Reader:
                 blank = False
         if run is not None:
             self._close(run, pending)
+        self._join_across_stops()
         self._mark_prose()
+
+    def _join_across_stops(self) -> None:
+        """A stroke or two cut off from a pattern by a sentence end, with a label on their other
+        side, are the pattern's: a modern editor's full stop that fell a stroke early or late
+        (「…○□。○魯鼓」, 「魯鼓：○。□○…」). Read in order, with a remark; the strokes are never
+        a pattern of their own there."""
+        items = self.items
+        index = 0
+        while index + 2 < len(items):
+            a, divider, b = items[index : index + 3]
+            if not (isinstance(divider, _Divider) and isinstance(a, _Run) and isinstance(b, _Run)):
+                index += 1
+                continue
+            after = items[index + 3] if index + 3 < len(items) else None
+            before = items[index - 1] if index else None
+            short_b = _short(b) and isinstance(after, _Label) and after.adjacent
+            short_a = _short(a) and a.adjacent and isinstance(before, _Label)
+            if not (short_b and len(a.strokes) >= MIN_STROKES) and not (
+                short_a and len(b.strokes) >= MIN_STROKES
+            ):
+                index += 1
+                continue
+            moved = b if short_b else a
+            pos = self.position(divider.token.start)
+            stroke = self.position(moved.first)
+            self._join(a, divider, b)
+            del items[index + 1 : index + 3]
+            self._remarks.setdefault(id(a), []).append(
+                ngettext(
+                    "a stroke stood across the full stop {mark!r} at line {line}, column "
+                    "{column} (line {stroke_line}, column {stroke_column}); read in order",
+                    "strokes stood across the full stop {mark!r} at line {line}, column "
+                    "{column} (from line {stroke_line}, column {stroke_column}); read in order",
+                    len(moved.strokes),
+                ).format(
+                    mark=divider.token.value,
+                    line=pos.line,
+                    column=pos.column,
+                    stroke_line=stroke.line,
+                    stroke_column=stroke.column,
+                )
+            )
+
+    def _join(self, a: _Run, divider: _Divider, b: _Run) -> None:
+        """Run `b` read on as the rest of run `a`, through what stood between them."""
+        a.trailing_notes, a.trailing_marks = [], []
+        self._absorb(a, divider.between)
+        shift = len(a.strokes)
+        a.strokes.extend(b.strokes)
+        a.printed.extend(b.printed)
+        a.joined.extend(b.joined)
+        a.notes.extend((after + shift, text, offset) for after, text, offset in b.notes)
+        a.halves.extend((offset, before + shift) for offset, before in b.halves)
+        a.last, a.trail_half = b.last, b.trail_half
+        a.trailing_notes, a.trailing_marks = b.trailing_notes, b.trailing_marks
+        a.cut = None
+
+    def _tokens(self) -> Iterator[Token]:
+        """The passage's tokens, each translation line of a bilingual file one ASIDE token."""
+        asides = lexer.translation_lines(self.source, self.tables)
+        if not asides:
+            yield from lexer.tokens(self.source, self.tables)
+            return
+        spans = iter(asides)
+        span = next(spans, None)
+        for token in lexer.tokens(self.source, self.tables):
+            while span is not None and token.start >= span[1]:
+                span = next(spans, None)
+            if span is None or token.start < span[0]:
+                yield token
+            elif token.start == span[0] or token.kind == Kind.LINE:
+                if token.kind == Kind.LINE:
+                    span = next(spans, None)
+                    yield token
+                else:
+                    yield Token(Kind.ASIDE, span[0], span[1], self.source[span[0] : span[1]])
 
     def _mark_prose(self) -> None:
         """Runs without 半 that stand beside no label are prose: ○ bullets, □ for lost text."""
@@ -854,8 +947,51 @@ class _Reader:
                     ),
                 )
         if labelled:
-            self._check_figure(figure, [r for (r, _), s in zip(pairs, states, strict=True) if s])
+            runs = [r for (r, _), s in zip(pairs, states, strict=True) if s]
+            if len(runs) == 1 and side == PRECEDES:
+                self._lone(runs[0])
+            else:
+                self._check_figure(figure, runs)
         return [run for run, _ in pairs]
+
+    def _lone(self, run: _Run) -> None:
+        """A pattern that stands alone with its label: its layout does not tell its figure (a
+        label before it is figure 2's way, but also how a copy quotes one pattern of figure 1).
+        Which printed pattern its notation is, is said; it is a doubt either way."""
+        from drumscore import corpus
+
+        label, side, _figure, state = self._pairs[id(run)]
+        notation = parse("".join(run.printed), extra_glyphs=self.tables.glyphs).notation
+        matches: dict[int, list[str]] = {}
+        for score in corpus.scores(None):
+            if score.state == state and score.pattern.notation == notation and score.figure:
+                matches.setdefault(score.figure, []).append(score.edition_name)
+        lines = self._lines(run)
+        hint = _("include the whole figure in the passage, both patterns with their labels")
+        if len(matches) == 1:
+            ((figure, names),) = matches.items()
+            self._pairs[id(run)] = (label, side, figure, state)
+            reason = ngettext(
+                "the pattern on {lines} stands alone, so its figure is not told by its layout; "
+                "its notation is the {state} pattern of figure {figure} as {editions} prints it",
+                "the pattern on {lines} stands alone, so its figure is not told by its layout; "
+                "its notation is the {state} pattern of figure {figure} as {n} editions print it "
+                "({editions})",
+                len(names),
+            ).format(
+                lines=lines,
+                state=state,
+                figure=figure,
+                n=len(names),
+                editions=list_text(sorted(set(names))[:3] + (["…"] if len(set(names)) > 3 else [])),
+            )
+        else:
+            self._pairs[id(run)] = (label, side, None, state)
+            reason = _(
+                "the pattern on {lines} stands alone, and a lone pattern's figure is unknown: "
+                "its layout does not tell it, and its notation is no printed pattern of {state}"
+            ).format(lines=lines, state=state)
+        self._doubt(run, reason, hint)
 
     def _states(self, pairs: list[tuple[_Run, _Label | None]]) -> list[str]:
         """The state of each pair: from its label, or for a label that is not recognised, from its
@@ -1036,6 +1172,11 @@ def _shown(text: str) -> str:
 def _is_pattern(item: object) -> bool:
     """True for a run of strokes long enough to be a pattern."""
     return isinstance(item, _Run) and item.is_pattern
+
+
+def _short(run: _Run) -> bool:
+    """A stroke or two without 半: too short to be a pattern of its own."""
+    return len(run.strokes) < MIN_STROKES and not run.halves and run.lead_half is None
 
 
 def _stop(pending: list[Token]) -> Token | None:
