@@ -39,6 +39,8 @@ QUOTES = "「」『』“”‘’《》〈〉［］[]"
 PUNCTUATION = PAUSE + STOP + QUOTES
 #: Words of a 音義 gloss (圜音圓, 薄迷反, 如字): a ○ before them opens a gloss, it is not a stroke.
 GLOSS = "音反切如"
+#: Words that name a sign (○，圜鼙; □，方鼓): a stroke sign before them is a 釋文 headword.
+SIGN_WORDS = "圜圓方"
 #: Numerals: 〇 among them is zero.
 NUMERALS = "一二三四五六七八九十百千萬"
 #: Spaces inside a line: ignored between strokes.
