@@ -15,6 +15,7 @@ Every diagnostic points at a token's own position in the file.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
@@ -630,7 +631,7 @@ class _Reader:
         a pattern of their own there."""
         items = self.items
         index = 0
-        for a, b in zip(items, items[1:], strict=False):
+        for a, b in itertools.pairwise(items):
             if not (isinstance(a, _Run) and isinstance(b, _Run) and b.blank_before and b.adjacent):
                 continue
             if _short(b) and len(a.strokes) >= MIN_STROKES:

@@ -268,7 +268,8 @@ VERNACULAR = re.compile(r"[的这這们們吗嗎呢么麼它她]|译文|譯文|�
 def translation_lines(source: str, tables: Tables) -> list[tuple[int, int]]:
     """The [start, end) offsets of the translation lines of a bilingual 古文/现代文 file: each line
     in modern written Chinese with no stroke sign, standing between two lines that hold strokes
-    or labels. Such a line may print 「 半 」 or 鲁国 in its own sentences; it is not the score's."""
+    or labels. Such a line may print 「 半 」 or 鲁国 in its own sentences: it is not the
+    score's."""
     lines = []
     offset = 0
     for line in source.split("\n"):

@@ -272,11 +272,11 @@ def run(args: argparse.Namespace) -> int:
             ).format(path=where, n=count, file=args.file, encoding=encoding)
         )
         if add_id:
-            names = [
-                f"{f.score.state.slug}/{f.score.figure}@{add_id}"
-                for f in sorted(extraction.scores, key=lambda f: (f.score.figure, f.score.state != "魯"))
-                if f.score.state
-            ]
+            written = sorted(
+                (f.score for f in extraction.scores if f.score.state),
+                key=lambda s: (s.figure, s.state != "魯"),
+            )
+            names = [f"{s.state.slug}/{s.figure}@{add_id}" for s in written if s.state]
             print(_("the scores are named {names}").format(names=", ".join(names)))
         return 0
     if args.json:
