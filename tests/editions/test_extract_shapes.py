@@ -208,3 +208,51 @@ def test_every_corpus_figure_reshaped_reads_the_same_or_is_refused(which, edits)
     except DrumscoreError:
         return
     assert notation(found) == {(figure, "魯"): lu, (figure, "薛"): xue}, text
+
+
+# --- --add: the passage's script and title, the scores it wrote, the ids README promises ----------
+
+SIMPLIFIED_FIGURE_ONE = (
+    "投壶鼓谱 - 第 3 页\n\n"
+    f"鼓{LU1}鲁鼓{XUE1}薛鼓\n取半以下为投壶礼，尽用之为射礼。\n"
+)
+
+
+@pytest.mark.parametrize("ident", ["my_ed", "MyEd", "ed-2"])
+def test_add_records_script_and_title_and_names_what_it_wrote(ident, tmp_path, cli, expect_error):
+    import tomllib
+
+    path = tmp_path / "passage1.txt"
+    path.write_text(SIMPLIFIED_FIGURE_ONE, encoding="utf-8")
+    code, out, err = cli("extract", str(path), "--add", ident)
+    assert code == 0, err
+    assert f"the scores are named lu/1@{ident}, xue/1@{ident}\n" in out
+    assert "xue/2" not in out
+    (written,) = (f for f in corpus.add_folder().glob("*.toml"))
+    data = tomllib.loads(written.read_text(encoding="utf-8"))
+    assert (data["id"], data["script"], data["name"]) == (ident, "simplified", "投壶鼓谱")
+    code, out, _err = cli("show", f"xue/1@{ident}", "--json")
+    assert code == 0 and json.loads(out)["notation"] == XUE1
+    assert "no figure 2" in expect_error("show", f"xue/2@{ident}")
+    code, out, _err = cli("list")
+    assert "投壶鼓谱 (yours)" in out and "passage1.txt (yours)" not in out
+
+
+@pytest.mark.parametrize("ident", ["-ed", "_ed", "a/b", "a b", "a@b"])
+def test_add_refuses_ids_that_are_no_plain_name(ident, tmp_path, expect_error):
+    path = tmp_path / "p.txt"
+    path.write_text(SIMPLIFIED_FIGURE_ONE, encoding="utf-8")
+    err = expect_error("extract", str(path), f"--add={ident}")
+    assert "letters, digits, '-' and '_'" in err
+
+
+def test_a_traditional_passage_is_recorded_traditional(tmp_path, cli):
+    import tomllib
+
+    path = tmp_path / "p.txt"
+    path.write_text(PARAGRAPHS, encoding="utf-8")
+    out_path = tmp_path / "p.toml"
+    code, _out, err = cli("extract", str(path), "-o", str(out_path))
+    assert code == 0, err
+    data = tomllib.loads(out_path.read_text(encoding="utf-8"))
+    assert data["script"] == "traditional" and data["name"] == "p.txt"
