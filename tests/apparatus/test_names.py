@@ -17,7 +17,8 @@ def simplified_copy() -> Path:
     """欽定禮記義疏 as a user's edition in simplified script, its notes written 吴澄本, 大戴礼."""
     text = YISHU.read_text(encoding="utf-8")
     text = text.replace('id = "yishu"', 'id = "yishu-jian"').replace("欽定禮記義疏", "钦定礼记义疏")
-    text = text.replace("吳澄本", "吴澄本").replace("大戴禮下尚有一□一○朱子從之", "大戴礼下尚有一□一○朱子从之")
+    text = text.replace("吳澄本", "吴澄本")
+    text = text.replace("大戴禮下尚有一□一○朱子從之", "大戴礼下尚有一□一○朱子从之")
     text = re.sub(r'script = "traditional"', 'script = "simplified"', text)
     assert "吴澄本作○" in text and "大戴礼下" in text
     path = corpus.add_folder() / "yishu-jian.toml"
@@ -47,7 +48,8 @@ def test_collate_names_a_reported_witness_once(score, witness, simplified_copy, 
     key = out.split("\nsigla:\n", 1)[1]
     assert re.findall(r"^  (\S+)\s+reported in", key, re.M) == [witness]
     same = {witness, witness.replace("吳", "吴").replace("禮", "礼")}
-    for fmt, pattern in (("tei", r'<witness xml:id="([^"]+)"'), ("mei", r'<source xml:id="([^"]+)"')):
+    formats = (("tei", r'<witness xml:id="([^"]+)"'), ("mei", r'<source xml:id="([^"]+)"'))
+    for fmt, pattern in formats:
         code, out, err = cli("collate", score, "--format", fmt)
         assert code == 0, err
         assert [w for w in re.findall(pattern, out) if w in same] == [witness]

@@ -213,8 +213,7 @@ def test_every_corpus_figure_reshaped_reads_the_same_or_is_refused(which, edits)
 # --- --add: the passage's script and title, the scores it wrote, the ids README promises ----------
 
 SIMPLIFIED_FIGURE_ONE = (
-    "投壶鼓谱 - 第 3 页\n\n"
-    f"鼓{LU1}鲁鼓{XUE1}薛鼓\n取半以下为投壶礼，尽用之为射礼。\n"
+    f"投壶鼓谱 - 第 3 页\n\n鼓{LU1}鲁鼓{XUE1}薛鼓\n取半以下为投壶礼，尽用之为射礼。\n"
 )
 
 
