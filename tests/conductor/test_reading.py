@@ -1,4 +1,4 @@
-"""Readings of the signs: 鄭玄's (○ 鼙, □ 鼓) and 毛奇齡's (○ 大鼓, □ 鞞), followed by every output."""
+"""Readings of the signs: 鄭玄's (○ 鼙, □ 鼓) and 毛奇齡's (○ 大鼓, □ 鞞), in every output."""
 
 import xml.etree.ElementTree as ET
 
@@ -78,11 +78,9 @@ def _musicxml_drums(path):
     root = ET.parse(path).getroot()
     beats: dict[int, str] = {}
     for part in root.iter("part"):
-        k = 0
-        for note in part.iter("note"):
+        for k, note in enumerate(part.iter("note")):
             if note.find("rest") is None:
                 beats[k] = part.get("id")
-            k += 1
     return [beats[k] for k in sorted(beats)]
 
 
