@@ -693,7 +693,7 @@ class _Reader:
             del items[start + 1 : index + 2 * end + 1]
             self._remarks.setdefault(id(run), []).append(
                 ngettext(
-                    "a stroke stood across the full stop {mark!r} at line {line}, column "
+                    "{n} stroke stood across the full stop {mark!r} at line {line}, column "
                     "{column}; read in order",
                     "{n} strokes stood across the full stops {mark!r} from line {line}, column "
                     "{column}; read in order",
@@ -1182,18 +1182,13 @@ class _Reader:
         if len(matches) == 1:
             ((figure, names),) = matches.items()
             self._pairs[id(run)] = (label, side, figure, state)
-            reason = ngettext(
+            reason = _(
                 "the pattern on {lines} stands alone, so its figure is not told by its layout; "
-                "its notation is the {state} pattern of figure {figure} as {editions} prints it",
-                "the pattern on {lines} stands alone, so its figure is not told by its layout; "
-                "its notation is the {state} pattern of figure {figure} as {n} editions print it "
-                "({editions})",
-                len(names),
+                "its notation is the {state} pattern of figure {figure} as printed in {editions}"
             ).format(
                 lines=lines,
                 state=state,
                 figure=figure,
-                n=len(names),
                 editions=list_text(sorted(set(names))[:3] + (["…"] if len(set(names)) > 3 else [])),
             )
         else:

@@ -66,7 +66,7 @@ def test_each_shape_reads_to_the_standard_first_figure(text):
 def test_a_stroke_across_a_full_stop_is_said():
     found = extract(MOVED_STROKE)
     for f in found.scores:
-        assert any("a stroke stood across the full stop '。'" in r for r in f.remarks)
+        assert any("1 stroke stood across the full stop '。'" in r for r in f.remarks)
 
 
 def test_a_translation_line_is_read_through_and_said():
