@@ -90,6 +90,9 @@ def test_musicxml_follows_the_reading(tmp_path, cli):
     assert cli("render", "□○□□", "-o", b)[0] == 0
     assert _musicxml_drums(a) == _musicxml_drums(b)
     assert len(set(_musicxml_drums(a))) == 2
+    credits = [c.text for c in ET.parse(a).getroot().iter("credit-words")]
+    assert any("毛奇齡 經問 卷十六" in (c or "") and "KR1g0022" in (c or "") for c in credits)
+    assert not any("毛奇齡" in (c.text or "") for c in ET.parse(b).getroot().iter("credit-words"))
 
 
 def test_audio_strikes_the_drum_of_the_reading(tmp_path, cli):
