@@ -21,7 +21,8 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from drumscore import glyphs, scripts
+from drumscore import glyphs
+from drumscore.apparatus.names import script_of
 from drumscore.display import char_name
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
@@ -301,7 +302,7 @@ def extract(
         extraction.source_lines,
         skipped=skipped,
         glyphs=tuple(sorted((glyph_map or {}).items())),
-        script=scripts.script_of(text) or "",
+        script=script_of(text) or "",
     )
 
 
