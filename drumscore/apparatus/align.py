@@ -1,7 +1,7 @@
 """Every edition's reading of one score in one multiple alignment, and its places of variation.
 
 The alignment is progressive against the base (禮記注疏 unless another is chosen): each witness is
-aligned with the base alone (Needleman–Wunsch, unit costs, drumscore.analysis.align), then the
+aligned with the base alone (Needleman–Wunsch, unit costs, drumscore.apparatus.linear), then the
 pairwise alignments are laid over the base's strokes. Strokes that witnesses add between the same
 two base strokes are aligned with each other, the longest addition first.
 
@@ -23,6 +23,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from drumscore.apparatus import names
 from drumscore.apparatus.linear import align
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
 from drumscore.corpus import editions as corpus_editions
@@ -1093,13 +1094,15 @@ def _with_reported(
     quotes: dict[int, list[str]] = {}
     for w, reading, after in found:
         witness = witnesses[w]
-        row = rows.get((reading.witness, witness.siglum))
+        named = names.shown(reading.witness)  # 吳澄本 and 吴澄本 are one source
+        row = rows.get((named, witness.siglum))
         if row is None:
-            row = rows[(reading.witness, witness.siglum)] = len(laid[0]) if laid else printed
+            row = rows[(named, witness.siglum)] = len(laid[0]) if laid else printed
             for cells in laid:
                 cells.append(cells[w])
         quotes.setdefault(row, []).append(reading.quote)
         laid = _put_reported(laid, printed, w, row, reading, after)
+    rows, laid = _one_row_a_source(rows, laid, quotes)
     columns = _column_objects(laid)
     taken = {w.siglum for w in witnesses}
     reported = []
@@ -1121,6 +1124,31 @@ def _with_reported(
     return (*witnesses, *reported), columns, tuple(left_notes)
 
 
+def _one_row_a_source(
+    rows: dict[tuple[str, str], int], laid: list[list[str]], quotes: dict[int, list[str]]
+) -> tuple[dict[tuple[str, str], int], list[list[str]]]:
+    """One row for a source that two editions report alike (an edition and its copy in the
+    other script): the first reporter's, with the other's quote and siglum beside its own."""
+    kept: dict[tuple[str, str], int] = {}
+    dropped: list[int] = []
+    for (name, by), row in rows.items():
+        text = "".join(cells[row] for cells in laid)
+        first = kept.setdefault((name, text), row)
+        if first != row:
+            quotes[first].extend(f"{quote} ({by})" for quote in quotes.pop(row))
+            dropped.append(row)
+    if not dropped:
+        return rows, laid
+    laid = [[c for i, c in enumerate(cells) if i not in dropped] for cells in laid]
+    laid = [cells for cells in laid if any(cells)]
+    renumbered = {
+        k: row - sum(1 for d in dropped if d < row) for k, row in rows.items() if row not in dropped
+    }
+    for row in sorted(quotes):
+        quotes[row - sum(1 for d in dropped if d < row)] = quotes.pop(row)
+    return renumbered, laid
+
+
 # --- counts ---------------------------------------------------------------------------------
 
 
@@ -1135,7 +1163,7 @@ def _stated(editions: Iterable[Edition], figure: int, state: str) -> dict[Stated
             if (count.figure, count.state) != (figure, state):
                 continue
             key = StatedCount(
-                count.by, count.figure, count.state, count.section, count.pi, count.gu
+                names.shown(count.by), count.figure, count.state, count.section, count.pi, count.gu
             )
             stated.setdefault(key, []).append(Quote(marks[id(edition)], count.quote))
     ordered = sorted(stated, key=lambda s: (s.by, SECTION_ORDER.index(s.section)))

@@ -486,6 +486,16 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     score = timeline.score
     played = timeline.citation.split("; ", 1)[0]
     command = ("rights", _("drumscore's name of this reading: {played}").format(played=played))
+    signs = []
+    if timeline.reading.id != "zheng":
+        signs = [
+            (
+                "subtitle",
+                _("the signs read as {name} reads them ({citation})").format(
+                    name=timeline.reading.name, citation=timeline.reading.citation
+                ),
+            )
+        ]
     if not score.edition_id:
         return [
             (
@@ -494,6 +504,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
                     notation=score.printed or score.pattern.notation
                 ),
             ),
+            *signs,
             command,
         ]
     lines = [
@@ -509,6 +520,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     ]
     if score.source and score.source.citation:
         lines.append(("subtitle", score.source.citation))
+    lines.extend(signs)
     lines.append(command)
     return lines
 
