@@ -9,15 +9,20 @@ from __future__ import annotations
 import contextlib
 import importlib
 import math
+import os
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError, require
+from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
+from drumscore.files.signals import held
 from drumscore.i18n import _
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
@@ -35,8 +40,6 @@ FFT = 2048
 BLOCK = HOP * 4096
 #: Silence added either side of the recording before its onsets are sought (at ENVELOPE_RATE).
 LEAD = HOP * 8
-#: The longest recording checked (README, "Limits").
-MAX_SECONDS = 30 * 60
 #: An onset whose peak is this far below the loudest stroke's is noise, not a stroke.
 QUIET_DB = 40.0
 #: An onset whose peak stands less than this above the recording's noise floor is noise.
@@ -121,18 +124,20 @@ def _import_quietly(module: str) -> None:
 
 
 def _read(path: str | Path) -> tuple[np.ndarray, int]:
-    """The recording as mono float32 and its rate, refused past MAX_SECONDS."""
+    """The recording as mono float32 and its rate, once its header is checked (files.headers:
+    rate, channels, frames, at most MAX_SECONDS). libsndfile reads through callbacks into
+    Python, where a signal's exception would be lost: it runs with signals held, block by block."""
     shown = repr(str(path))
     try:
-        with open_input(path, "performance") as file, sf.SoundFile(file) as audio:
-            seconds = audio.frames / audio.samplerate
-            if seconds > MAX_SECONDS:
-                raise PerformanceError(
-                    _(
-                        "performance {path} lasts {minutes:,.1f} minutes, over the limit of "
-                        "{limit} minutes; check it in parts"
-                    ).format(path=shown, minutes=seconds / 60, limit=MAX_SECONDS // 60)
-                )
+        with open_input(path, "performance") as file, _sound_file(file) as audio:
+            check_audio_header(
+                str(path),
+                audio.samplerate,
+                audio.channels,
+                audio.frames,
+                str(audio.subtype),
+                os.fstat(file.fileno()).st_size,
+            )
             rate = audio.samplerate
             _load_soon("librosa.onset")  # a recording to check: its onset detector is needed
             mono = _mono(audio)
@@ -152,6 +157,18 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
     return mono, int(rate)
 
 
+@contextlib.contextmanager
+def _sound_file(file: BinaryIO) -> Iterator[sf.SoundFile]:
+    """The recording open in libsndfile, opened and closed with signals held."""
+    with held():
+        audio = sf.SoundFile(file)
+    try:
+        yield audio
+    finally:
+        with held():
+            audio.close()
+
+
 def _mono(audio: sf.SoundFile) -> np.ndarray:
     """An open soundfile.SoundFile read block by block into one mono float32 array (the
     channels' mean), never holding all channels at once. PCM is read as whole numbers, which
@@ -162,7 +179,8 @@ def _mono(audio: sf.SoundFile) -> np.ndarray:
     mono = np.empty(audio.frames, dtype=np.float32)
     at = 0
     while True:
-        block = audio.read(1 << 20, dtype=dtype, always_2d=True)
+        with held():
+            block = audio.read(1 << 20, dtype=dtype, always_2d=True)
         n = len(block)
         if n == 0:
             break

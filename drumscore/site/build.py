@@ -22,7 +22,8 @@ from xml.etree import ElementTree as ET
 from drumscore import corpus, i18n
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
-from drumscore.files.atomic import check_not_inside, make_temporary
+from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
+from drumscore.files.signals import held
 from drumscore.i18n import _
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes
@@ -311,8 +312,10 @@ def build_site(
     pool = (*pool, *(e for e in extra if not e.path or os.path.realpath(e.path) not in known))
     if not any(edition.scores for edition in pool):
         raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
-    work = make_temporary(out.resolve(), folder_too=True)
+    work: Path | None = None
     try:
+        with held():  # a signal now is raised once the folder is known, so it is removed
+            work = make_temporary(out.resolve(), folder_too=True)
         if catalogs:
             report = _build_languages(work, pool, progress, musicxml, catalogs)
         else:
@@ -321,7 +324,7 @@ def build_site(
         _keep_owner_and_mode(work, out)
         _replace(work, out)
     except OSError as exc:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_temporary(work, folder=True)
         if isinstance(exc, DrumscoreError):
             raise
         # a copy's error names its source (the package's own sample) first: name the output
@@ -337,7 +340,7 @@ def build_site(
             )
         ) from None
     except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_temporary(work, folder=True)
         raise
     report.path = out
     report.seconds = time.perf_counter() - started
@@ -398,17 +401,20 @@ def _keep_owner_and_mode(work: Path, out: Path) -> None:
 
 
 def _replace(work: Path, out: Path) -> None:
-    if out.is_dir():
-        old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
-        os.replace(out, old)
-        try:
+    """Put the new site in the place of the old, signals held (files.signals): a signal between
+    the two renames would leave neither in place."""
+    with held():
+        if out.is_dir():
+            old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
+            os.replace(out, old)
+            try:
+                os.replace(work, out)
+            except BaseException:
+                os.replace(old, out)
+                raise
+            remove_temporary(old, folder=True)
+        else:
             os.replace(work, out)
-        except BaseException:
-            os.replace(old, out)
-            raise
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(work, out)
 
 
 def _build_languages(

@@ -8,6 +8,7 @@ import soundfile as sf
 from performances import kit_sample
 
 from drumscore.errors import MissingDependencyError, PerformanceError
+from drumscore.files import headers
 from drumscore.model import Drum
 from drumscore.performance import listen
 from drumscore.render.kit import builtin_kit
@@ -97,7 +98,7 @@ def test_without_librosa_the_error_says_how_to_install_it(tmp_path, monkeypatch)
 
 def test_a_recording_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
     sf.write(tmp_path / "long.wav", np.zeros(RATE * 3, np.float32), RATE)
-    monkeypatch.setattr(listen, "MAX_SECONDS", 2)
+    monkeypatch.setattr(headers, "MAX_SECONDS", 2)
     with pytest.raises(PerformanceError, match="over the limit of 0 minutes"):
         listen.read_audio(tmp_path / "long.wav")
 
