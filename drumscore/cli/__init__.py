@@ -398,13 +398,12 @@ def _warn_left_out() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _open_standard_descriptors()
     _reconfigure_streams()
-    signals.install()
-    signals.reset()
+    handlers = signals.install()
     previous = on_stale_removed(_stale_removed)
     previous_skipped = on_skipped(_skipped)
     _left_out.clear()
     try:
-        with watch_inputs():
+        with signals.raising(), watch_inputs():
             code = _main(argv)
         _warn_left_out()
         return code
@@ -415,6 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _left_out.clear()
         on_stale_removed(previous)
         on_skipped(previous_skipped)
+        signals.restore(handlers)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -472,20 +472,12 @@ def _main(argv: Sequence[str] | None) -> int:
         fail(_("input/output failed: {reason}").format(reason=reason), EXIT_FAILURE)
 
 
-#: The line said when a signal ends a run, by the signal's exit status.
-_SIGNAL_LINES = {
-    EXIT_INTERRUPTED: N_("drumscore: interrupted"),
-    EXIT_TERMINATED: N_("drumscore: terminated (SIGTERM); nothing half-written is left"),
-    EXIT_HANGUP: N_("drumscore: the terminal closed (SIGHUP); nothing half-written is left"),
-}
-
-
 def interrupted(exc: KeyboardInterrupt) -> int:
     """Say the one line of a run ended by a signal (Ctrl-C, SIGTERM, SIGHUP); its exit status.
     Signals that come meanwhile are held: the line and the status are those of the first."""
     with signals.held():
         status = exc.status if isinstance(exc, signals.Interrupted) else EXIT_INTERRUPTED
-        say(_(_SIGNAL_LINES.get(status, _SIGNAL_LINES[EXIT_INTERRUPTED])))
+        say(signals.line(status))
     return status
 
 

@@ -21,6 +21,7 @@ MAX_SECONDS = 30 * 60
 MAX_MIDI_EVENTS = 250_000
 #: Bytes of slack a PCM file may lack against the frames its header gives (a cut-off last block).
 _SLACK = 1 << 16
+_UNCOMPRESSED = frozenset({"WAV", "WAVEX", "RF64", "W64", "AIFF"})
 _PCM_BYTES = {"PCM_U8": 1, "PCM_S8": 1, "PCM_16": 2, "PCM_24": 3, "PCM_32": 4, "FLOAT": 4}
 
 
@@ -33,11 +34,12 @@ def _refuse(path: str, field: str, reason: str) -> PerformanceError:
 
 
 def check_audio_header(
-    path: str, rate: int, channels: int, frames: int, subtype: str, size: int
+    path: str, rate: int, channels: int, frames: int, kind: tuple[str, str], size: int
 ) -> None:
     """Refuse a recording whose header gives a rate, a channel count or a frame count that
-    cannot be, or that would size the check past its limits; `size` is the file's size in
-    bytes (a PCM file cannot hold more frames than its bytes make)."""
+    cannot be, or that would size the check past its limits. `kind` is libsndfile's format and
+    subtype; `size` the file's size in bytes (an uncompressed file cannot hold more frames than
+    its bytes make)."""
     if not MIN_RATE <= rate <= MAX_RATE:
         raise _refuse(
             path,
@@ -56,7 +58,7 @@ def check_audio_header(
         )
     if frames < 0:
         raise _refuse(path, _("frame count"), _("is negative ({frames:,})").format(frames=frames))
-    width = _PCM_BYTES.get(subtype)
+    width = _PCM_BYTES.get(kind[1]) if kind[0] in _UNCOMPRESSED else None
     if width is not None and frames * channels * width > size + _SLACK:
         raise _refuse(
             path,

@@ -1,6 +1,9 @@
-"""One policy for SIGINT, SIGTERM and SIGHUP: each ends drumscore by raising Interrupted, which
-unwinds every write (no partial output is left) up to the command line, which says one line and
-exits 128 + the signal's number (130, 143, 129).
+"""One policy for SIGINT, SIGTERM and SIGHUP: each ends drumscore with one line and the status
+128 + the signal's number (130, 143, 129), leaving no partial output.
+
+While a command runs (inside raising()), a signal raises Interrupted, which unwinds every write
+up to the command line, which says the line. Before and after (the imports of start-up, the last
+flush), nothing is being written: the handler says the line and ends the process at once.
 
 Two places must not see the exception: a C library's callback into Python (cffi prints an
 exception raised there and goes on), and the clean-up of a write. Code in either runs inside
@@ -8,17 +11,21 @@ held(): a signal that comes meanwhile is kept and raised when the outermost held
 second signal while the first unwinds (TERM, then Ctrl-C a moment later) is not raised again,
 so it cannot cut the clean-up short.
 
-This module imports nothing but the standard library: the command line installs it first.
+This module imports only the catalogs (i18n): the console script installs it first.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from types import FrameType
+
+from drumscore.i18n import N_, _
 
 #: The signals of the policy, those this system has.
 SIGNALS = tuple(
@@ -41,48 +48,92 @@ class Interrupted(KeyboardInterrupt):
         return 128 + self.signum
 
 
-class _State:
-    """What the handler knows: how deep held() is in the main thread, the signal kept meanwhile,
-    and when the last signal was raised."""
+#: The line said when a signal ends a run, by the signal's exit status.
+LINES = {
+    130: N_("drumscore: interrupted"),
+    143: N_("drumscore: terminated (SIGTERM); nothing half-written is left"),
+    129: N_("drumscore: the terminal closed (SIGHUP); nothing half-written is left"),
+}
 
+
+def line(status: int) -> str:
+    """The line said when a signal ends a run with `status`, in the reader's language."""
+    return _(LINES.get(status, LINES[130]))
+
+
+class _State:
+    """What the handler knows: whether a command runs (raising), how deep held() is in the main
+    thread, the signal kept meanwhile, and when the last signal was raised."""
+
+    raising = 0
     depth = 0
     kept: int | None = None
     raised_at: float | None = None
 
 
 def _handle(signum: int, frame: FrameType | None) -> None:
+    now = time.monotonic()
+    if _State.raised_at is not None and now - _State.raised_at < GRACE:
+        return  # the first signal is still unwinding: its clean-up and its line must finish
+    if not _State.raising:
+        _exit_now(signum)
     if _State.depth > 0:
         if _State.kept is None:
             _State.kept = signum
         return
-    now = time.monotonic()
-    if _State.raised_at is not None and now - _State.raised_at < GRACE:
-        return  # the first signal is still unwinding: its clean-up must finish
     _State.raised_at = now
     raise Interrupted(signum)
 
 
-def install() -> None:
-    """Make SIGINT, SIGTERM and SIGHUP raise Interrupted (in the main thread only, where Python
-    runs handlers; elsewhere nothing is done). A signal ignored when drumscore started (nohup's
-    SIGHUP) stays ignored."""
+def _exit_now(signum: int) -> None:
+    """Say the line and end the process: nothing is being written."""
+    status = 128 + signum
+    with contextlib.suppress(OSError, ValueError):
+        encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+        os.write(2, (line(status) + "\n").encode(encoding, "replace"))
+    os._exit(status)
+
+
+@contextlib.contextmanager
+def raising() -> Iterator[None]:
+    """Inside the block (a command's run), a signal raises Interrupted instead of ending the
+    process at once, so every write unwinds; signals raised before are forgotten."""
+    _State.raising += 1
+    if _State.raising == 1:
+        _State.kept = None
+        _State.raised_at = None
+    try:
+        yield
+    finally:
+        _State.raising -= 1
+
+
+def install() -> dict[int, object]:
+    """Put the policy's handler on SIGINT, SIGTERM and SIGHUP (in the main thread only, where
+    Python runs handlers; elsewhere nothing is done); returns the handlers it replaced, for
+    restore. A signal ignored when drumscore started (nohup's SIGHUP) stays ignored."""
+    previous: dict[int, object] = {}
     if threading.current_thread() is not threading.main_thread():
-        return
+        return previous
     for signum in SIGNALS:
-        if signal.getsignal(signum) is signal.SIG_IGN and signum != signal.SIGINT:
+        handler = signal.getsignal(signum)
+        if handler is signal.SIG_IGN and signum != signal.SIGINT:
             continue
+        previous[signum] = handler
         signal.signal(signum, _handle)
+    return previous
+
+
+def restore(previous: dict[int, object]) -> None:
+    """Put back the handlers install replaced (drumscore run inside a host program)."""
+    for signum, handler in previous.items():
+        if callable(handler) or isinstance(handler, int):
+            signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
 def installed() -> bool:
     """Whether the policy's handler is in force for SIGTERM (the command line installed it)."""
     return signal.getsignal(signal.SIGTERM) is _handle
-
-
-def reset() -> None:
-    """Forget signals raised before: a new run in the same process starts afresh."""
-    _State.kept = None
-    _State.raised_at = None
 
 
 @contextlib.contextmanager

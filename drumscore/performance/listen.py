@@ -135,7 +135,7 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
                 audio.samplerate,
                 audio.channels,
                 audio.frames,
-                str(audio.subtype),
+                (str(audio.format), str(audio.subtype)),
                 os.fstat(file.fileno()).st_size,
             )
             rate = audio.samplerate
