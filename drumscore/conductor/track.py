@@ -230,6 +230,18 @@ class Item:
     label: str = ""
     practice: Practice = Practice()
 
+    def __post_init__(self) -> None:
+        only = self.practice.only
+        if only is not None and all(s.drum is not only for s in self.timeline.strokes):
+            other = next(d for d in Drum if d is not only)
+            raise OptionError(
+                _(
+                    "only {drum} mutes every stroke but those of {drum}, and {what} has none: "
+                    "nothing would sound; give {other}, or leave it out"
+                ).format(drum=only.value, what=self.timeline.description, other=other.name.lower()),
+                option="only",
+            )
+
     def pass_beats(self, index: int) -> int:
         """Beats of pass `index` (from 0): its strokes, and its count-in if it has one."""
         counted = index == 0 or self.practice.count_each

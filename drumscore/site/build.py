@@ -304,7 +304,9 @@ def build_site(
     """
     started = time.perf_counter()
     catalogs = tuple(dict.fromkeys(site_catalog(name) for name in languages))
-    out = Path(out)
+    given = out = Path(out)
+    if out.is_symlink():  # the folder it leads to is replaced, and the link kept (or made good)
+        out = Path(os.path.realpath(out))
     pool = corpus.editions() if corpus_editions else ()
     check_not_inside(out)  # once every input is read: no folder holding one is replaced
     _check_target(out)
@@ -342,7 +344,7 @@ def build_site(
     except BaseException:
         remove_temporary(work, folder=True)
         raise
-    report.path = out
+    report.path = given
     report.seconds = time.perf_counter() - started
     return report
 
