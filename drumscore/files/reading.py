@@ -85,6 +85,18 @@ def release(path: str | Path) -> None:
         _inputs.pop((info.st_dev, info.st_ino), None)
 
 
+def text_name(path: str | Path) -> str:
+    """A file name as text that any file or stream can hold: a name whose bytes are not text in
+    the file system's encoding (a Latin-1 name under UTF-8, a UTF-8 one under the C locale) is
+    read as UTF-8, any byte that still is not shown as a \\xNN escape."""
+    text = os.fspath(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text).decode("utf-8", "backslashreplace")
+    return text
+
+
 def _size(limit: int) -> str:
     if limit % MiB == 0:
         return _("{n} MiB").format(n=limit // MiB)

@@ -15,6 +15,7 @@ from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.reading import text_name
 from drumscore.i18n import _, ngettext
 from drumscore.model import Dating
 
@@ -238,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
     text, encoding = decoded.text, decoded.encoding
     extraction = extract(
         text,
-        source_name=Path(args.file).name,
+        source_name=text_name(Path(args.file).name),
         glyph_map=glyph_map,
         edition_name=args.name or "",
         labels=labels,
