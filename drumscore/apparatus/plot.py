@@ -10,13 +10,14 @@ settings are changed only while drawing (render.plot.drawn).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drumscore.apparatus.align import HALF, Apparatus
 from drumscore.apparatus.table import column_label
 from drumscore.i18n import _
-from drumscore.render.plot import drawn, saved
+from drumscore.render.plot import MAX_INCHES, drawn, saved
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 COLOURS = {"○": "#1f5fa8", "□": "#b5371f"}
 PLACE_COLOUR = "#f2d45c"
 REPORTED_COLOUR = "#bcd6f0"
+#: The most columns labelled (past them, every n-th is), so a long reading's plot stays within
+#: MAX_INCHES wide and quick to draw.
+LABELLED_COLUMNS = int(MAX_INCHES / 0.27)
 
 
 def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
@@ -63,8 +67,9 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     labels = [column_label(a, k) for k in range(len(a.columns))]
     if not cjk:
         labels = ["ban" if label == HALF else label for label in labels]
-    ax.set_xticks(range(len(a.columns)), labels, fontsize=6)
-    for k, tick in enumerate(ax.get_xticklabels()):
+    step = max(1, math.ceil(len(a.columns) / LABELLED_COLUMNS))  # a long reading: every step-th
+    ax.set_xticks(range(0, len(a.columns), step), labels[::step], fontsize=6)
+    for k, tick in zip(range(0, len(a.columns), step), ax.get_xticklabels(), strict=True):
         if k in place_of:
             tick.set_fontweight("bold")
     names = [
@@ -112,7 +117,8 @@ def figure(apparatuses: Sequence[Apparatus], cjk: str | None) -> Figure:
 
     columns = max(len(a.columns) for a in apparatuses)
     heights = [len(a.witnesses) * 0.28 + 0.9 for a in apparatuses]
-    fig = Figure(figsize=(max(7.0, 0.27 * columns + 3.2), sum(heights)), dpi=130)
+    width = min(max(7.0, 0.27 * columns + 3.2), MAX_INCHES)
+    fig = Figure(figsize=(width, sum(heights)), dpi=130)
     axes = fig.subplots(len(apparatuses), 1, squeeze=False, height_ratios=heights)[:, 0]
     for ax, a in zip(axes, apparatuses, strict=True):
         _draw(ax, a, cjk is not None)

@@ -148,6 +148,9 @@ RAMP_EXAMPLE = N_("START:STOP:STEP[:EVERY] in strokes a minute, such as 40:60:5"
 CLICK_VELOCITY = 80
 #: The most clicks a stroke may be divided into.
 MAX_CLICKS = 16
+#: The most sounds a track may hold, strokes, count-in strokes and clicks together (README,
+#: "Limits"): a MIDI file's time grows with them, 200,000 taking about 20 s.
+MAX_SOUNDS = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +312,14 @@ class Track:
                 option="loopable",
             )
         check_length(self.seconds, self.counted)
+        sounds = sum(item.beats * (1 + item.practice.clicks) for item in self.items)
+        if sounds > MAX_SOUNDS:
+            raise OptionError(
+                _(
+                    "the render would hold {sounds:,} strokes and clicks{what}, over the limit "
+                    "of {limit:,}; render less, with fewer clicks a stroke, or in parts"
+                ).format(sounds=sounds, what=self.counted, limit=MAX_SOUNDS)
+            )
 
     @property
     def seconds(self) -> Fraction:
