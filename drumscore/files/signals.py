@@ -75,14 +75,19 @@ def _handle(signum: int, frame: FrameType | None) -> None:
     now = time.monotonic()
     if _State.raised_at is not None and now - _State.raised_at < GRACE:
         return  # the first signal is still unwinding: its clean-up and its line must finish
+    if _State.depth > 0:
+        _keep(signum, frame)
+        return
     if not _State.raising:
         _exit_now(signum)
-    if _State.depth > 0:
-        if _State.kept is None:
-            _State.kept = signum
-        return
     _State.raised_at = now
     raise Interrupted(signum)
+
+
+def _keep(signum: int, frame: FrameType | None) -> None:
+    """Inside held(): keep the first signal, to be raised when the block ends."""
+    if _State.kept is None:
+        _State.kept = signum
 
 
 def _exit_now(signum: int) -> None:
@@ -151,7 +156,7 @@ def held() -> Iterator[None]:
             handler = signal.getsignal(signum)
             if callable(handler) and handler is not _handle:
                 swapped[signum] = handler
-                signal.signal(signum, _handle)
+                signal.signal(signum, _keep)
     _State.depth += 1
     try:
         yield
