@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -122,7 +123,7 @@ def _check_frames(path: str | Path, tmp: Path, given: int) -> None:
     import soundfile as sf
 
     try:
-        found = sf.info(str(tmp)).frames
+        found = sf.info(os.fsencode(tmp)).frames  # bytes: a name in any encoding
     except (sf.SoundFileError, OSError) as exc:
         reason = OSError(0, _("the written file cannot be read back ({error})").format(error=exc))
         raise write_failed(path, reason) from None
