@@ -35,17 +35,14 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     rows = len(a.witnesses)
     place_of = a.place_of_column()
     points: dict[str, tuple[list[int], list[int]]] = {"○": ([], []), "□": ([], [])}
-    halves, gaps = [], []
+    halves: tuple[list[int], list[int]] = ([], [])
+    gaps: tuple[list[int], list[int]] = ([], [])
     for k, column in enumerate(a.columns):
         for r, cell in enumerate(column.cells):
             y = rows - 1 - r
-            if cell == HALF:
-                halves.append([(k, y - 0.38), (k, y + 0.38)])
-            elif cell:
-                points[cell][0].append(k)
-                points[cell][1].append(y)
-            else:
-                gaps.append([(k - 0.15, y), (k + 0.15, y)])
+            where = halves if cell == HALF else points[cell] if cell else gaps
+            where[0].append(k)
+            where[1].append(y)
     for p in a.places:
         colour = PLACE_COLOUR if p.editions_part else REPORTED_COLOUR
         ax.axvspan(p.start - 0.48, p.stop - 0.52, color=colour, alpha=0.7, lw=0, zorder=0)
@@ -60,10 +57,10 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
             linewidths=1.8,
             zorder=3,
         )
-    from matplotlib.collections import LineCollection
-
-    ax.add_collection(LineCollection(halves, colors="black", linewidths=2.2, zorder=2))
-    ax.add_collection(LineCollection(gaps, colors="#999999", linewidths=1.2, zorder=2))
+    # bars and dashes as markers (one path, drawn at each point): quick for a long reading too;
+    # a column is 0.27 inch (19.4 points) wide, a row about 20 points high
+    ax.scatter(*halves, marker="|", s=15.0**2, color="black", linewidths=2.2, zorder=2)
+    ax.scatter(*gaps, marker="_", s=5.8**2, color="#999999", linewidths=1.2, zorder=2)
     labels = [column_label(a, k) for k in range(len(a.columns))]
     if not cjk:
         labels = ["ban" if label == HALF else label for label in labels]
