@@ -121,6 +121,13 @@ PASSAGE = FOLDER / "passage.txt"
 PASSAGE.write_text("魯鼓：○□○○□□○半○□○○□□○○□。\n薛鼓：○○□○○○□□○○□半○□○○□□○□○。\n", encoding="utf-8")
 OUT = FOLDER / "out"
 
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_the_folder() -> Iterator[None]:
+    """The commands need the folder as the module is read; it goes with the module's tests."""
+    yield
+    shutil.rmtree(FOLDER, ignore_errors=True)
+
 #: Short commands, each writing into OUT (or nothing): what each may leave when it succeeds.
 COMMANDS = [
     ["list"],
