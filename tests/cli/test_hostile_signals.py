@@ -5,13 +5,16 @@ does not swallow a signal that comes while libsndfile reads the recording."""
 from __future__ import annotations
 
 import io
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from cli_run import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
