@@ -131,6 +131,7 @@ def _remove_the_folder() -> Iterator[None]:
     yield
     shutil.rmtree(FOLDER, ignore_errors=True)
 
+
 #: Short commands, each writing into OUT (or nothing): what each may leave when it succeeds.
 COMMANDS = [
     ["list"],
