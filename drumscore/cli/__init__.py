@@ -476,7 +476,7 @@ def interrupted(exc: KeyboardInterrupt) -> int:
     """Say the one line of a run ended by a signal (Ctrl-C, SIGTERM, SIGHUP); its exit status.
     Signals that come meanwhile are held: the line and the status are those of the first."""
     with signals.held():
-        status = exc.status if isinstance(exc, signals.Interrupted) else EXIT_INTERRUPTED
+        status = signals.status_of(exc)
         say(signals.line(status))
     return status
 

@@ -61,6 +61,23 @@ def line(status: int) -> str:
     return _(LINES.get(status, LINES[130]))
 
 
+def status_of(exc: KeyboardInterrupt) -> int:
+    """The exit status a run ended by `exc` gives: 128 + its signal's number (a plain
+    KeyboardInterrupt is Ctrl-C's, 130)."""
+    return exc.status if isinstance(exc, Interrupted) else 128 + signal.SIGINT
+
+
+@contextlib.contextmanager
+def ctrl_c_stops() -> Iterator[None]:
+    """Inside the block Ctrl-C ends only the block (a live play, whose report follows); SIGTERM
+    and SIGHUP still end the command."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        if status_of(exc) != 128 + signal.SIGINT:
+            raise
+
+
 class _State:
     """What the handler knows: whether a command runs (raising), how deep held() is in the main
     thread, the signal kept meanwhile, and when the last signal was raised."""
