@@ -76,6 +76,7 @@ def ctrl_c_stops() -> Iterator[None]:
     except KeyboardInterrupt as exc:
         if status_of(exc) != 128 + signal.SIGINT:
             raise
+        _State.raised_at = None  # handled: the next signal counts again
 
 
 class _State:

@@ -56,3 +56,11 @@ def test_held_also_holds_a_host_programs_own_handler():
 def test_every_status_has_its_line():
     assert signals.line(130) == "drumscore: interrupted"
     assert "SIGTERM" in signals.line(143) and "SIGHUP" in signals.line(129)
+
+
+def test_ctrl_c_ends_only_the_block_and_the_next_signal_counts_again(policy):
+    with signals.ctrl_c_stops():
+        signal.raise_signal(signal.SIGINT)
+    with pytest.raises(signals.Interrupted) as info, signals.ctrl_c_stops():
+        signal.raise_signal(signal.SIGTERM)
+    assert info.value.status == 143
