@@ -182,7 +182,7 @@ def cases() -> list[Case]:
         Case(
             "TERM then INT 2 ms later during a site's build",
             ["site", "{out}/site"],
-            {143},
+            {130, 143},  # both pending when Python next runs its handlers: SIGINT's first
             signum=signal.SIGTERM,
             again=signal.SIGINT,
             wait_for_part=True,

@@ -11,7 +11,8 @@ held(): a signal that comes meanwhile is kept and raised when the outermost held
 second signal while the first unwinds (TERM, then Ctrl-C a moment later) is not raised again,
 so it cannot cut the clean-up short.
 
-This module imports only the catalogs (i18n): the console script installs it first.
+This module imports only the standard library (the catalogs when a line is said): the console
+script installs it before anything else of drumscore is imported.
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ import threading
 import time
 from collections.abc import Iterator
 from types import FrameType
-
-from drumscore.i18n import N_, _
 
 #: The signals of the policy, those this system has.
 SIGNALS = tuple(
@@ -48,6 +47,11 @@ class Interrupted(KeyboardInterrupt):
         return 128 + self.signum
 
 
+def N_(text: str) -> str:
+    """Mark `text` for the catalogs; it is translated where it is shown."""
+    return text
+
+
 #: The line said when a signal ends a run, by the signal's exit status.
 LINES = {
     130: N_("drumscore: interrupted"),
@@ -57,8 +61,16 @@ LINES = {
 
 
 def line(status: int) -> str:
-    """The line said when a signal ends a run with `status`, in the reader's language."""
-    return _(LINES.get(status, LINES[130]))
+    """The line said when a signal ends a run with `status`, in the reader's language (in
+    English while the catalogs are still being loaded, at start-up)."""
+    text = LINES.get(status, LINES[130])
+    translate = getattr(sys.modules.get("drumscore.i18n"), "_", None)
+    if translate is None:
+        return text
+    try:
+        return str(translate(text))
+    except Exception:  # the catalogs half-loaded: a signal in the middle of start-up
+        return text
 
 
 def status_of(exc: KeyboardInterrupt) -> int:
