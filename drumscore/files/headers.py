@@ -16,7 +16,7 @@ MAX_RATE = 384_000
 #: The most channels a recording may have.
 MAX_CHANNELS = 64
 #: The longest performance checked, a recording or a MIDI file (README, "Limits").
-MAX_SECONDS = 30 * 60
+MAX_SECONDS = 3 * 60 * 60
 #: The most events (notes, controllers, meta events…) a MIDI performance may hold.
 MAX_MIDI_EVENTS = 250_000
 #: Bytes of slack a PCM file may lack against the frames its header gives (a cut-off last block).
