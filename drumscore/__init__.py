@@ -23,8 +23,15 @@ DrumscoreError; RuntimeFailure and MissingDependencyError mark the ones that are
 
 from __future__ import annotations
 
-import importlib
 import sys
+
+if sys.argv[:1] == ["-m"] or sys.argv[0].endswith(("/drumscore", "\\drumscore")):
+    # the console script or python -m drumscore: its signal policy holds from the first import
+    from drumscore.files import signals
+
+    signals.install()
+
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from drumscore import errors

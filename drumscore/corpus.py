@@ -15,8 +15,8 @@ from typing import Any
 from drumscore import glyphs as glyph_table
 from drumscore.errors import (
     CorpusError,
+    DrumscoreError,
     EncodingError,
-    InputFileError,
     InputMissingError,
     NotationError,
     OptionError,
@@ -229,14 +229,25 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
                     value=entry.get("section"),
                 )
             )
+        figure = _require(entry, "figure", int, at)
+        state = STATE_SPELLINGS.get(_require(entry, "state", str, at))
+        if state is None or figure not in FIGURES:
+            raise CorpusError(_("{at}: state must be 魯 or 薛 and figure 1 or 2").format(at=at))
+        pi, gu = _require(entry, "pi", int, at), _require(entry, "gu", int, at)
+        if pi < 0 or gu < 0:
+            raise CorpusError(
+                _("{at}: pi and gu are numbers of strokes, 0 or more, not {pi} and {gu}").format(
+                    at=at, pi=pi, gu=gu
+                )
+            )
         counts.append(
             StatedCount(
                 by=_require(entry, "by", str, at),
-                figure=_require(entry, "figure", int, at),
-                state=STATE_SPELLINGS.get(_require(entry, "state", str, at), entry["state"]),
+                figure=figure,
+                state=state,
                 section=Section.parse(_require(entry, "section", str, at)),
-                pi=_require(entry, "pi", int, at),
-                gu=_require(entry, "gu", int, at),
+                pi=pi,
+                gu=gu,
                 quote=str(entry.get("quote", "")),
             )
         )
@@ -393,7 +404,7 @@ def _user_editions(
         names = {Path(path).stem.casefold()}
         try:
             edition = dataclasses.replace(load_edition(path, cite_by_path=False), user=True)
-        except (CorpusError, ScoreNotFoundError, EncodingError, InputFileError) as exc:
+        except DrumscoreError as exc:  # any field of the file: the file is left out, not the run
             prefix = _("{where}: {reason}").format(where=path, reason="")
             reason = str(exc).splitlines()[0].removeprefix(prefix)
             skipped.append(SkippedFile(path, reason, frozenset(names)))

@@ -6,17 +6,15 @@ import argparse
 import errno
 import os
 import re
-import signal
 import sys
-import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Any, NoReturn
 
 from drumscore import __version__, display
 from drumscore.corpus import SkippedFile, on_skipped
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
+from drumscore.files import signals
 from drumscore.files.atomic import on_stale_removed
 from drumscore.files.reading import watch_inputs
 from drumscore.i18n import N_, _, ngettext, set_language, tags
@@ -446,12 +444,6 @@ def _reconfigure_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM and SIGHUP (the terminal closed) end drumscore like Ctrl-C does: unwinding, so no
-    partial output file is left."""
-    raise SystemExit(EXIT_HANGUP if signum == signal.SIGHUP else EXIT_TERMINATED)
-
-
 def _open_standard_descriptors() -> None:
     """Point a closed stdin, stdout or stderr (2>&-) at /dev/null, so no file drumscore opens
     takes its number and receives what is meant for the terminal."""
@@ -497,25 +489,23 @@ def _warn_left_out() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _open_standard_descriptors()
     _reconfigure_streams()
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminate)
-        signal.signal(signal.SIGHUP, _terminate)
+    handlers = signals.install()
     previous = on_stale_removed(_stale_removed)
     previous_skipped = on_skipped(_skipped)
     _left_out.clear()
     try:
-        with watch_inputs():
+        with signals.raising(), watch_inputs():
             code = _main(argv)
         _warn_left_out()
         return code
-    except KeyboardInterrupt:  # before or after the command ran (parsing, its last lines)
-        say(_("drumscore: interrupted"))
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:  # before or after the command ran (parsing, its last lines)
+        return interrupted(exc)
     finally:
         argparse._, argparse.ngettext = _ARGPARSE_GETTEXT  # type: ignore[attr-defined]
         _left_out.clear()
         on_stale_removed(previous)
         on_skipped(previous_skipped)
+        signals.restore(handlers)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -541,9 +531,8 @@ def _main(argv: Sequence[str] | None) -> int:
         # the error is the one line: a file left out is said when a run goes on without it
         _left_out.clear()
         fail(error_message(exc), exc.exit_status)
-    except KeyboardInterrupt:
-        say(_("drumscore: interrupted"))
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        return interrupted(exc)
     except BrokenPipeError:
         # the reader left (drumscore list | head): stop quietly, as other filters do
         _silence_stdout()
@@ -576,6 +565,15 @@ def _main(argv: Sequence[str] | None) -> int:
         fail(_("input/output failed: {reason}").format(reason=reason), EXIT_FAILURE)
 
 
+def interrupted(exc: KeyboardInterrupt) -> int:
+    """Say the one line of a run ended by a signal (Ctrl-C, SIGTERM, SIGHUP); its exit status.
+    Signals that come meanwhile are held: the line and the status are those of the first."""
+    with signals.held():
+        status = signals.status_of(exc)
+        say(signals.line(status))
+    return status
+
+
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
     try:
@@ -591,13 +589,13 @@ def run() -> None:
     """Console-script entry point. Once the command is done the process ends at once: the
     interpreter's own teardown (music21's many objects) takes a while and runs with Ctrl-C's
     default action, so a Ctrl-C then would kill drumscore without a word (status -2)."""
+    signals.install()
     try:
         code = main()
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else EXIT_FAILURE
-    except KeyboardInterrupt:  # between main's own handlers
-        say(_("drumscore: interrupted"))
-        code = EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:  # between main's own handlers
+        code = interrupted(exc)
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:

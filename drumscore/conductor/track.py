@@ -148,6 +148,9 @@ RAMP_EXAMPLE = N_("START:STOP:STEP[:EVERY] in strokes a minute, such as 40:60:5"
 CLICK_VELOCITY = 80
 #: The most clicks a stroke may be divided into.
 MAX_CLICKS = 16
+#: The most sounds a track may hold, strokes, count-in strokes and clicks together (README,
+#: "Limits"): a MIDI file's time grows with them, 200,000 taking about 20 s.
+MAX_SOUNDS = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +233,18 @@ class Item:
     label: str = ""
     practice: Practice = Practice()
 
+    def __post_init__(self) -> None:
+        only = self.practice.only
+        if only is not None and all(s.drum is not only for s in self.timeline.strokes):
+            other = next(d for d in Drum if d is not only)
+            raise OptionError(
+                _(
+                    "only {drum} mutes every stroke but those of {drum}, and {what} has none: "
+                    "nothing would sound; give {other}, or leave it out"
+                ).format(drum=only.value, what=self.timeline.description, other=other.name.lower()),
+                option="only",
+            )
+
     def pass_beats(self, index: int) -> int:
         """Beats of pass `index` (from 0): its strokes, and its count-in if it has one."""
         counted = index == 0 or self.practice.count_each
@@ -297,6 +312,14 @@ class Track:
                 option="loopable",
             )
         check_length(self.seconds, self.counted)
+        sounds = sum(item.beats * (1 + item.practice.clicks) for item in self.items)
+        if sounds > MAX_SOUNDS:
+            raise OptionError(
+                _(
+                    "the render would hold {sounds:,} strokes and clicks{what}, over the limit "
+                    "of {limit:,}; render less, with fewer clicks a stroke, or in parts"
+                ).format(sounds=sounds, what=self.counted, limit=MAX_SOUNDS)
+            )
 
     @property
     def seconds(self) -> Fraction:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from drumscore.errors import DrumscoreError, OutputError, WriteError
+from drumscore.files.signals import held
 from drumscore.i18n import _, ngettext
 
 #: The temporary names of every writer: .NAME.drumscore-PID-XXXXXXXX.part.
@@ -212,19 +213,33 @@ def atomic_path(path: str | Path, *, follow_links: bool = True) -> Iterator[Path
     check_not_inputs([path])
     followed = follow_links and os.path.islink(path)
     path = check_writable(os.path.realpath(path) if followed else path)
-    tmp_path = make_temporary(path)
+    tmp_path: Path | None = None
     try:
+        with held():  # a signal now is raised once the name is known, so it is removed
+            tmp_path = make_temporary(path)
         yield tmp_path
         _set_mode(tmp_path, path)
         os.replace(tmp_path, path)
     except OSError as exc:
-        tmp_path.unlink(missing_ok=True)
+        remove_temporary(tmp_path)
         if isinstance(exc, DrumscoreError):
             raise
         raise write_failed(path, exc) from None
     except BaseException:
-        tmp_path.unlink(missing_ok=True)
+        remove_temporary(tmp_path)
         raise
+
+
+def remove_temporary(tmp: Path | None, folder: bool = False) -> None:
+    """Remove a temporary file (or folder), whatever signal comes meanwhile (files.signals)."""
+    if tmp is None:
+        return
+    with held():
+        if folder:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
 
 
 def _set_mode(tmp_path: Path, path: Path) -> None:
@@ -282,8 +297,10 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
     if not pages:
         raise OutputError(_("no pages to write to {path!r}").format(path=str(path)))
     targets = series_paths(path, len(pages))
-    staging = make_temporary(path, folder_too=True)
+    staging: Path | None = None
     try:
+        with held():
+            staging = make_temporary(path, folder_too=True)
         staged = []
         for target, page in zip(targets, pages, strict=True):
             tmp = staging / target.name
@@ -295,7 +312,7 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
     except OSError as exc:
         raise write_failed(path, exc) from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_temporary(staging, folder=True)
     for old in stale_pages(path, len(pages)):
         try:
             old.unlink(missing_ok=True)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import signal
+import os
 import struct
-import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from types import FrameType
 from typing import BinaryIO
 
 import numpy as np
@@ -18,6 +15,7 @@ from drumscore import __version__
 from drumscore.conductor.track import Track
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
+from drumscore.files.signals import held
 from drumscore.i18n import _, in_english
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
@@ -76,14 +74,14 @@ def stream_audio(
         with open(tmp, "w+b", buffering=0) as raw:
             sink = _Sink(raw)
             try:
-                with _signals_held():
+                with held():
                     out = sf.SoundFile(
                         sink, "w", samplerate=rate, channels=channels, format=fmt, subtype=subtype
                     )
             except sf.SoundFileError as exc:
                 raise write_failed(path, sink.failure(exc, tmp)) from None
             try:
-                with _signals_held():
+                with held():
                     for key, value in (tags or {}).items():
                         setattr(out, key, value)
                 convert = _to_pcm16 if subtype == "PCM_16" else None
@@ -92,7 +90,7 @@ def stream_audio(
                     given += len(block)
                     block = convert(block) if convert and block.dtype.kind == "f" else block
                     try:
-                        with _signals_held():
+                        with held():
                             out.write(block)
                     except (sf.SoundFileError, AssertionError) as exc:
                         # soundfile asserts that every frame was written: a short write
@@ -101,7 +99,7 @@ def stream_audio(
                         raise write_failed(path, sink.error)
             finally:
                 try:
-                    with _signals_held():
+                    with held():
                         out.close()
                 except sf.SoundFileError as exc:
                     raise write_failed(path, sink.failure(exc, tmp)) from None
@@ -125,44 +123,13 @@ def _check_frames(path: str | Path, tmp: Path, given: int) -> None:
     import soundfile as sf
 
     try:
-        found = sf.info(str(tmp)).frames
+        found = sf.info(os.fsencode(tmp)).frames  # bytes: a name in any encoding
     except (sf.SoundFileError, OSError) as exc:
         reason = OSError(0, _("the written file cannot be read back ({error})").format(error=exc))
         raise write_failed(path, reason) from None
     if found != given:
         short = _("{found:,} of {given:,} frames were written (a short write)")
         raise write_failed(path, OSError(0, short.format(found=found, given=given)))
-
-
-#: Signals that end drumscore by raising an exception (see cli): held while libsndfile runs.
-_HELD = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP while libsndfile calls back into _Sink: an exception that
-    a signal handler raised inside a callback would be lost (cffi only prints it), so a signal
-    that comes meanwhile is noted and its handler run once libsndfile has returned. (Masking
-    the signals is not enough: another thread of the process may take them.)"""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # handlers run in the main thread only, never inside this thread's callbacks
-        return
-    came: list[tuple[int, FrameType | None]] = []
-    handlers = {}
-    for signum in _HELD:
-        handler = signal.getsignal(signum)
-        if callable(handler):
-            handlers[signum] = handler
-            signal.signal(signum, lambda n, frame: came.append((n, frame)))
-    try:
-        yield
-    finally:
-        for signum, handler in handlers.items():
-            signal.signal(signum, handler)
-        for signum, frame in came[:1]:
-            handlers[signum](signum, frame)
 
 
 class _Sink:

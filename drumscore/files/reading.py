@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,6 +84,20 @@ def release(path: str | Path) -> None:
     with contextlib.suppress(OSError, ValueError):
         info = os.stat(path)
         _inputs.pop((info.st_dev, info.st_ino), None)
+
+
+#: A run of the code points that stand for bytes undecodable in the file system's encoding.
+_UNDECODED = re.compile("[\udc80-\udcff]+")
+
+
+def as_text(text: str | Path) -> str:
+    """A file name or argument as text that any file or stream can hold: the bytes that were not
+    text in the file system's encoding (a Latin-1 name under UTF-8, a UTF-8 one under the C
+    locale) read as UTF-8, and any byte that still is not shown as a \\xNN escape."""
+    return _UNDECODED.sub(
+        lambda run: bytes(ord(c) - 0xDC00 for c in run.group()).decode("utf-8", "backslashreplace"),
+        os.fspath(text),
+    )
 
 
 def _size(limit: int) -> str:

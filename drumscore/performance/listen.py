@@ -9,6 +9,7 @@ Only numpy, soundfile and soxr are used.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ import numpy as np
 import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError
+from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
 from drumscore.i18n import _
 from drumscore.model import Drum
@@ -95,6 +97,14 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
             open_input(path, "performance") as file,
             sf.SoundFile(file.fileno(), closefd=False) as audio,
         ):
+            check_audio_header(  # rate, channels, frames: before they size anything
+                str(path),
+                audio.samplerate,
+                audio.channels,
+                audio.frames,
+                (str(audio.format), str(audio.subtype)),
+                os.fstat(file.fileno()).st_size,
+            )
             rate = int(audio.samplerate)
             frames = audio.frames
             if frames / rate > MAX_SECONDS:

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from drumscore.errors import PerformanceError
+from drumscore.files.headers import check_midi_header
 from drumscore.files.reading import read_input
 from drumscore.i18n import _, ngettext
 from drumscore.performance.heard import HeardStroke, Performance
@@ -23,6 +24,7 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
 
     midimap = midimap or MidiMap()
     data = read_input(path, "MIDI performance")
+    check_midi_header(data, str(path))
     try:
         midi = mido.MidiFile(file=io.BytesIO(data))
         messages = list(midi)  # merged tracks, times in seconds

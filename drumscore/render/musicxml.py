@@ -63,6 +63,9 @@ HALF_MARK = "半"
 TEMPO_WORDS = "間若一"
 #: Repeats are written out; beyond this many the export takes minutes and no one reads the page.
 MAX_WRITTEN_REPEATS = 200
+#: The most strokes written out, all repeats together (README, "Limits"): the export's time grows
+#: with them, 20,000 taking half a minute.
+MAX_WRITTEN_STROKES = 20_000
 
 
 #: The most strokes in a bar of a document for an engraver (see build_score).
@@ -87,6 +90,20 @@ def bars(timeline: Timeline) -> tuple[Bar, ...]:
                 "repeats {repeats} is too many to write out as notation; use at most {most}, or "
                 "write MIDI or audio for a longer backing track"
             ).format(repeats=timeline.repeats, most=MAX_WRITTEN_REPEATS),
+            option="repeats",
+        )
+    if total > MAX_WRITTEN_STROKES:
+        raise OptionError(
+            _(
+                "repeats {repeats} of {n:,} strokes are {total:,} strokes to write out as "
+                "notation, over the limit of {most:,}; repeat it fewer times, or write MIDI or "
+                "audio for a longer backing track"
+            ).format(
+                repeats=timeline.repeats,
+                n=len(timeline.strokes),
+                total=total,
+                most=MAX_WRITTEN_STROKES,
+            ),
             option="repeats",
         )
     if total == 0:

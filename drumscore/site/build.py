@@ -25,7 +25,8 @@ from xml.etree import ElementTree as ET
 from drumscore import __version__, corpus, i18n
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
-from drumscore.files.atomic import check_not_inside, make_temporary
+from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
+from drumscore.files.signals import held
 from drumscore.i18n import _
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes
@@ -407,7 +408,9 @@ def build_site(
     """
     started = time.perf_counter()
     catalogs = tuple(dict.fromkeys(site_catalog(name) for name in languages))
-    out = Path(out)
+    given = out = Path(out)
+    if out.is_symlink():  # the folder it leads to is replaced, and the link kept (or made good)
+        out = Path(os.path.realpath(out))
     pool = corpus.editions() if corpus_editions else ()
     check_not_inside(out)  # once every input is read: no folder holding one is replaced
     _check_target(out)
@@ -415,9 +418,11 @@ def build_site(
     pool = (*pool, *(e for e in extra if not e.path or os.path.realpath(e.path) not in known))
     if not any(edition.scores for edition in pool):
         raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
-    work = make_temporary(out.resolve(), folder_too=True)
+    work: Path | None = None
     made = _Artefacts(out if (out / MARKER).is_file() else None)
     try:
+        with held():  # a signal now is raised once the folder is known, so it is removed
+            work = make_temporary(out.resolve(), folder_too=True)
         if catalogs:
             report = _build_languages(work, pool, progress, musicxml, catalogs, made)
         else:
@@ -428,7 +433,7 @@ def build_site(
         _keep_owner_and_mode(work, out)
         _replace(work, out)
     except OSError as exc:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_temporary(work, folder=True)
         if isinstance(exc, DrumscoreError):
             raise
         # a copy's error names its source (the package's own sample) first: name the output
@@ -444,11 +449,11 @@ def build_site(
             )
         ) from None
     except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_temporary(work, folder=True)
         raise
     finally:
         made.close()
-    report.path = out
+    report.path = given
     report.seconds = time.perf_counter() - started
     return report
 
@@ -507,17 +512,20 @@ def _keep_owner_and_mode(work: Path, out: Path) -> None:
 
 
 def _replace(work: Path, out: Path) -> None:
-    if out.is_dir():
-        old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
-        os.replace(out, old)
-        try:
+    """Put the new site in the place of the old, signals held (files.signals): a signal between
+    the two renames would leave neither in place."""
+    with held():
+        if out.is_dir():
+            old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
+            os.replace(out, old)
+            try:
+                os.replace(work, out)
+            except BaseException:
+                os.replace(old, out)
+                raise
+            remove_temporary(old, folder=True)
+        else:
             os.replace(work, out)
-        except BaseException:
-            os.replace(old, out)
-            raise
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(work, out)
 
 
 def _build_languages(

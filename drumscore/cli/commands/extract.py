@@ -15,6 +15,7 @@ from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.reading import as_text
 from drumscore.i18n import _, ngettext
 from drumscore.model import Dating
 
@@ -237,24 +238,24 @@ def run(args: argparse.Namespace) -> int:
     text, encoding = decoded.text, decoded.encoding
     extraction = extract(
         text,
-        source_name=Path(args.file).name,
+        source_name=as_text(Path(args.file).name),
         glyph_map=glyph_map,
-        edition_name=args.name or "",
+        edition_name=as_text(args.name or ""),
         labels=labels,
         partial=args.partial,
     )
     if output is not None:
-        aliases = tuple(args.alias or ())
+        aliases = tuple(as_text(alias) for alias in args.alias or ())
         if kept is not None:
             aliases = (*kept.aliases, *(a for a in aliases if a not in kept.aliases))
         ident = add_id or args.id or (kept.id if kept else output.stem)
         toml = edition_toml(
             extraction,
             ident,
-            name=args.name or "",
+            name=as_text(args.name or ""),
             script=args.script or "",
             aliases=aliases,
-            note=args.note if args.note is not None else (kept.note if kept else ""),
+            note=as_text(args.note) if args.note is not None else (kept.note if kept else ""),
             counts=kept.counts if kept else (),
             date=date if date is not None else (kept.date if kept else None),
         )

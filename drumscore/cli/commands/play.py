@@ -21,6 +21,7 @@ from drumscore.cli.track_output import track_from_args
 from drumscore.conductor.track import Hit, Track
 from drumscore.display import table
 from drumscore.errors import OptionError, PerformanceError
+from drumscore.files import signals
 from drumscore.i18n import _, ngettext
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
@@ -258,7 +259,7 @@ def _play_along(
         )
     played: list[Hit] = []
     listener.begin(early=float(track.first.tempo.interval) / 2)
-    with contextlib.suppress(KeyboardInterrupt):
+    with signals.ctrl_c_stops():
         _play(args, track, player, keys, played, display=not args.json)
         if played:  # the last stroke played a little late is heard too
             last = played[-1]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from drumscore.cli.commands.site import add_edition_option, add_lang_option, build, summary
 from drumscore.cli.options import whole_number
 from drumscore.errors import OptionError
+from drumscore.files import signals
 from drumscore.i18n import _
 
 if TYPE_CHECKING:
@@ -90,11 +91,9 @@ def run(args: argparse.Namespace) -> int:
                 webbrowser.open(url)
             try:
                 server.serve_forever(poll_interval=0.2)
-            except KeyboardInterrupt:
-                from drumscore.cli import EXIT_INTERRUPTED  # the package imports this module
-
+            except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP: each its status
                 print(_("stopped"), flush=True)
-                return EXIT_INTERRUPTED
+                return signals.status_of(exc)
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,66 @@
+"""The signal policy: a signal inside held() is raised when the block ends, never lost; a second
+signal while the first unwinds is not raised again; each gives the status 128 + its number."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from drumscore.files import signals
+
+
+@pytest.fixture
+def policy():
+    previous = signals.install()
+    try:
+        with signals.raising():
+            yield
+    finally:
+        signals.restore(previous)
+
+
+def test_a_signal_inside_held_is_raised_when_the_block_ends(policy):
+    reached = []
+    with pytest.raises(signals.Interrupted) as info, signals.held():
+        signal.raise_signal(signal.SIGTERM)
+        reached.append("after the signal")
+    assert reached == ["after the signal"]
+    assert info.value.signum == signal.SIGTERM and info.value.status == 143
+
+
+def test_a_second_signal_while_the_first_unwinds_is_not_raised(policy):
+    cleaned = []
+    with pytest.raises(signals.Interrupted) as info:
+        try:
+            signal.raise_signal(signal.SIGINT)
+        finally:
+            signal.raise_signal(signal.SIGTERM)  # during the clean-up
+            cleaned.append(True)
+    assert cleaned == [True]
+    assert info.value.status == 130
+
+
+def test_held_also_holds_a_host_programs_own_handler():
+    came = []
+    previous = signal.signal(signal.SIGTERM, lambda n, f: came.append(n))
+    try:
+        with signals.held():
+            signal.raise_signal(signal.SIGTERM)
+            assert came == []
+        assert came == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_every_status_has_its_line():
+    assert signals.line(130) == "drumscore: interrupted"
+    assert "SIGTERM" in signals.line(143) and "SIGHUP" in signals.line(129)
+
+
+def test_ctrl_c_ends_only_the_block_and_the_next_signal_counts_again(policy):
+    with signals.ctrl_c_stops():
+        signal.raise_signal(signal.SIGINT)
+    with pytest.raises(signals.Interrupted) as info, signals.ctrl_c_stops():
+        signal.raise_signal(signal.SIGTERM)
+    assert info.value.status == 143
