@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from drumscore.cli import report
 from drumscore.cli.options import (
+    add_count_in_option,
+    add_practice_options,
     add_score_options,
+    add_tempo_options,
     only_with,
     plot_format,
-    repeat_count,
-    whole_number,
 )
-from drumscore.conductor.timeline import arrange
-from drumscore.corpus import resolve
+from drumscore.cli.track_output import track_from_args
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
 from drumscore.i18n import _
@@ -41,8 +41,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "stroke's offset from it (間若一: strokes evenly spaced), the tempo, its drift, and "
             "the missed, extra and wrong-drum strokes."
         ),
-        epilog=_("example: {command}").format(
-            command="drumscore check take1.wav lu --section touhu --plot take1.png"
+        epilog=_(
+            "example: {command}; a take made with render's count-in, click, silent passes, "
+            "ramp, --only or --strokes is checked with the same options, such as {again}"
+        ).format(
+            command="drumscore check take1.wav lu --section touhu --plot take1.png",
+            again="drumscore check take.wav lu --count-in 4 --click 2",
         ),
     )
     p.add_argument(
@@ -51,12 +55,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help=_("a recording (.wav .flac .ogg) or a MIDI file (.mid .midi)"),
     )
     add_score_options(p)
-    p.add_argument(
-        "--repeat",
-        metavar="N",
-        type=whole_number,
-        default=None,
-        help=_("the performance plays the section N times (default 1)"),
+    add_tempo_options(p)
+    add_count_in_option(p)
+    add_practice_options(
+        p, title=_("how the take was made: render's options, each left out of the check")
     )
     p.add_argument(
         "--midi-notes",
@@ -85,7 +87,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="OUT.png",
         help=_("draw each stroke's offset from the beat (.png or .svg)"),
     )
-    p.set_defaults(run=run)
+    # what a take's track is built from (render's own), beyond the options check takes
+    p.set_defaults(run=run, programme=None, state=None, velocity=None, humanize=None, seed=None)
 
 
 def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
@@ -121,7 +124,10 @@ def run(args: argparse.Namespace) -> int:
     from drumscore.performance.check import check  # numpy
 
     midimap, fmt = _check_options(args)
-    timeline = arrange(resolve(args.score), args.section, repeats=repeat_count(args))
+    track = track_from_args(args)  # as render builds it from the same options
+    pace = None
+    if args.bpm is not None or args.interval is not None:
+        pace = float(track.first.tempo.interval)
     kit: Kit | None = None
     if args.kit:
         from drumscore.render.kit import load_kit
@@ -130,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     performance = read_performance(
         args.performance, midimap=midimap, kit=kit, drums=args.drums or "kit"
     )
-    show(check(performance, timeline), args.plot, fmt, json_output=args.json)
+    show(check(performance, track, pace=pace), args.plot, fmt, json_output=args.json)
     return 0
 
 
