@@ -629,16 +629,18 @@ def _measure(
     extra: list[ExtraStroke] = []
     recognised: Counter[str] = Counter()
     beats_before: list[float] = []
-    after = 0
+    stroke_sounds = [s for s in sounds if s.kind == STROKE]
+    stroke_beats = np.asarray([s.beat for s in stroke_sounds])
     for heard_at, sound_at in pairs:
         if sound_at is not None:
-            if sounds[sound_at].kind == STROKE:
-                after = sounds[sound_at].index
-            elif heard_at is not None:
+            if heard_at is not None and sounds[sound_at].kind != STROKE:
                 recognised[sounds[sound_at].kind] += 1
         elif heard_at is not None:
             s = heard[heard_at]
             beat = float(grid.to_beats(np.asarray([(s.time - origin) / scale]))[0])
+            # after the latest stroke of the score on or before it, on the fitted beat
+            before = int(np.searchsorted(stroke_beats, beat + 1e-9, side="right"))
+            after = stroke_sounds[before - 1].index if before else 0
             on = float(grid.to_times(np.asarray([float(round(beat))]))[0])
             offset = (s.time - (origin + scale * on)) * 1000
             extra.append(ExtraStroke(s.time, s.drum, after, offset, s.doubtful))
