@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from drumscore.conductor.timeline import Timeline
-from drumscore.conductor.track import BEAT_RATE, Practice, Track
+from drumscore.conductor.track import Practice, Track
 from drumscore.errors import PerformanceError
 from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
@@ -51,6 +51,9 @@ SHIFT_STROKES = 32
 #: More heard strokes than FAR_LONGER times the expected sounds (and a few) is another piece,
 #: or the score played several times: refused, with the count of passes it would take.
 FAR_LONGER = 1.5
+#: Frames a second the expected take is laid out at: the conductor rounds each beat to a frame,
+#: and at this rate the rounding (10 ns) is far below any offset measured.
+LAYOUT_RATE = 100_000_000
 #: The kinds of expected sound: a stroke of the score, a count stroke, a click.
 STROKE, COUNT, CLICK = "stroke", "count", "click"
 
@@ -94,8 +97,8 @@ class Expected:
         sounds: list[Sound] = []
         grid: dict[int, float] = {}
         silent = 0
-        for hit in track.hits(BEAT_RATE):
-            time = hit.frame / BEAT_RATE
+        for hit in track.hits(LAYOUT_RATE):
+            time = hit.frame / LAYOUT_RATE
             if hit.sub == 0:
                 grid.setdefault(hit.beat, time)
             if hit.muted:
@@ -384,7 +387,9 @@ def _first_scale(
     if pace is not None and pace > 0:
         return pace / asked
     heard = np.diff(times[: PACE_STROKES + 1])
-    want = np.diff(np.asarray([s.time for s in sounds[: PACE_STROKES + 1]]))
+    # sounds at one time (a stroke and its click) are heard as one
+    apart = np.unique(np.round(np.asarray([s.time for s in sounds]) / (asked / 64)))
+    want = np.diff(apart[: PACE_STROKES + 1]) * (asked / 64)
     heard, want = heard[heard > 0], want[want > 0]
     if not len(heard) or not len(want):
         return 1.0
