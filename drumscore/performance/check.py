@@ -333,8 +333,9 @@ def check(
         raise PerformanceError(
             _(
                 "repeats {repeats}: performance {path!r} holds {n} strokes, far more than the "
-                "{expected} of {score}; if it plays the section {passes} times give {passes}, or "
-                "check it against the section or score it plays"
+                "{expected} of {score}; if it plays the section {passes} times give {passes}; if "
+                "it holds a click or a count-in, check it with the options it was rendered with; "
+                "or check it against the section or score it plays"
             ).format(
                 repeats=timeline.repeats,
                 path=performance.path,
