@@ -483,7 +483,7 @@ def _placed(
         low, high = min(qs.min(), placed.min()), max(qs.max(), placed.max())
         if min(c1 + 2 * c2 * low, c1 + 2 * c2 * high) > 0:
             q = placed
-            for _ in range(4):  # Newton's steps from the straight line's places
+            for _step in range(4):  # Newton's steps from the straight line's places
                 q = q - (c0q + c1 * q + c2 * q * q - times) / (c1 + 2 * c2 * q)
             placed = q
     return np.asarray(placed)
@@ -602,7 +602,7 @@ def _measure(
                 score=timeline.description,
             )
         )
-    qs = np.asarray([sounds[e].time for _, e in matched])
+    qs = np.asarray([sounds[e].time for _i, e in matched])
     ts = np.asarray([heard[i].time for i, _ in matched])
     scale, origin = (float(x) for x in np.polyfit(qs, ts, 1))
     if scale <= 0:

@@ -39,14 +39,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "stroke's drum by its sound; a MIDI file: its notes), align them to the score's "
             "strokes, fit the performer's own even beat by least squares, and report each "
             "stroke's offset from it (間若一: strokes evenly spaced), the tempo, its drift, and "
-            "the missed, extra and wrong-drum strokes."
+            "the missed, extra and wrong-drum strokes. A take made with render's count-in, "
+            "click, silent passes, ramp, --only or --strokes is checked with the same options: "
+            "its count strokes and clicks are left out, its silent strokes not expected."
         ),
-        epilog=_(
-            "example: {command}; a take made with render's count-in, click, silent passes, "
-            "ramp, --only or --strokes is checked with the same options, such as {again}"
-        ).format(
-            command="drumscore check take1.wav lu --section touhu --plot take1.png",
-            again="drumscore check take.wav lu --count-in 4 --click 2",
+        epilog=_("example: {command}").format(
+            command="drumscore check take1.wav lu --section touhu --plot take1.png"
         ),
     )
     p.add_argument(
@@ -57,9 +55,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_score_options(p)
     add_tempo_options(p)
     add_count_in_option(p)
-    add_practice_options(
-        p, title=_("how the take was made: render's options, each left out of the check")
-    )
+    add_practice_options(p, title=_("how the take was made (render's options)"))
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
