@@ -297,3 +297,31 @@ def test_a_flam_takes_the_louder_note_and_double_triggers_and_ghosts_are_not_ext
     assert data["tempo_bpm"] == pytest.approx(80, abs=0.01)
     notes = " ".join(data["performance"]["notes"])
     assert "1 flam" in notes and "1 double trigger" in notes and "1 ghost note" in notes
+
+
+# --- a take made with render's options ----------------------------------------------------------
+
+
+def test_a_count_in_heard_but_not_declared_is_named_and_with_the_option_left_out(cli, tmp_path):
+    needs_librosa()
+    take = str(tmp_path / "take.wav")
+    code, _out, err = cli("render", "lu/2", "--count-in", "3", "--rate", "16000", "-q", "-o", take)
+    assert code == 0, err
+    bare = checked(cli, take, "lu/2")
+    assert [e["after"] for e in bare["extra"]] == [0, 0, 0] and bare["wrong"] == []
+    assert bare["take"]["undeclared_count_in"] == 3
+    code, out, _err = cli("check", take, "lu/2")
+    assert "a count-in? check with --count-in 3" in out
+    told = checked(cli, take, "lu/2", "--count-in", "3")
+    assert told["extra"] == [] and told["missing"] == [] and told["wrong"] == []
+    assert told["take"]["count_strokes_heard"] == 3 and told["take"]["undeclared_count_in"] == 0
+    code, out, _err = cli("check", take, "lu/2", "--count-in", "3")
+    assert "3 of 3 count strokes of the count-in heard and left out" in out
+
+
+def test_render_options_check_does_not_take_are_refused_as_render_refuses_them(
+    expect_error, tmp_path
+):
+    path = str(write_midi(tmp_path / "take.mid", take(LU, 60)))
+    assert "--ramp" in expect_error("check", path, "lu", "--ramp", "40:60:5", "--bpm", "60")
+    assert "--count-in" in expect_error("check", path, "lu", "--count-in-each")
