@@ -701,7 +701,7 @@ def _take_data(c: Check) -> dict[str, Any]:
     practice = take.practice if take is not None else None
     return {
         "count_in": take.count_in if take is not None else 0,
-        "count_in_each": bool(take and take.count_each),
+        "count_in_each": bool(practice and practice.count_each),
         "clicks_per_stroke": practice.clicks if practice is not None else 0,
         "silent_every": practice.silent_every if practice is not None else 0,
         "only": practice.only.symbol if practice is not None and practice.only else None,

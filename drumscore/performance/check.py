@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from drumscore.conductor.timeline import Timeline
-from drumscore.conductor.track import Practice, Track
+from drumscore.conductor.track import Item, Practice, Track, as_track
 from drumscore.errors import PerformanceError
 from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
@@ -85,9 +85,16 @@ class Expected:
     beats: tuple[float, ...]
     times: tuple[float, ...]
     silent: int = 0
-    count_in: int = 0
-    count_each: bool = False
-    practice: Practice = field(default_factory=Practice)
+    #: The track's item the take plays (its count-in and practice options).
+    item: Item | None = None
+
+    @property
+    def count_in(self) -> int:
+        return self.item.count_in if self.item is not None else 0
+
+    @property
+    def practice(self) -> Practice:
+        return self.item.practice if self.item is not None else Practice()
 
     @classmethod
     def of_track(cls, track: Track) -> Expected:
@@ -117,9 +124,7 @@ class Expected:
             tuple(float(b) for b in beats),
             tuple(grid[b] for b in beats),
             silent,
-            item.count_in,
-            item.practice.count_each,
-            item.practice,
+            item,
         )
 
     @classmethod
@@ -372,11 +377,6 @@ def check(
     assert best is not None
     _cost, pairs, performance_named, swapped = best
     return _measure(take, performance, performance_named, sounds, pairs, swapped, grid)
-
-
-def as_track(played: Timeline | Track) -> Track:
-    """A track as it is, or one score's timeline as a track of one item."""
-    return played if isinstance(played, Track) else Track.single(played)
 
 
 def _first_scale(
