@@ -365,7 +365,8 @@ def check(
         tries.append((performance.swapped(), True))
     best = None
     for candidate, swapped in tries:
-        drums = [s.drum for s in candidate.strokes]
+        # drums not told apart match any drum of the score
+        drums = [s.drum if candidate.apart else None for s in candidate.strokes]
         start = _start(times, drums, sounds, grid, scale)
         placed = walk(times, start, scale, sounds, grid)
         cost, pairs = align_on_beats(grid.to_beats(placed), drums, sounds)
@@ -376,7 +377,21 @@ def check(
             best = (cost, pairs, candidate, swapped)
     assert best is not None
     _cost, pairs, performance_named, swapped = best
-    return _measure(take, performance, performance_named, sounds, pairs, swapped, grid)
+    result = _measure(take, performance, performance_named, sounds, pairs, swapped, grid)
+    if performance.swappable and performance.apart and _groups_miss_the_score(result):
+        return check(performance.untold(), played, expected=expected, pace=pace)
+    return result
+
+
+#: Two groups of sounds are not the two drums when, named the better way round, more than this
+#: share of the matched strokes (and more than two) are on the wrong drum.
+GROUPS_WRONG = 0.25
+
+
+def _groups_miss_the_score(result: Check) -> bool:
+    """Whether a split's two groups fail to follow the score's drums either way round."""
+    wrong = len(result.wrong)
+    return wrong > 2 and wrong > GROUPS_WRONG * len(result.matched)
 
 
 def _first_scale(
@@ -398,7 +413,11 @@ def _first_scale(
 
 
 def _start(
-    times: np.ndarray, drums: list[Drum], sounds: Sequence[Sound], grid: Grid, scale: float
+    times: np.ndarray,
+    drums: Sequence[Drum | None],
+    sounds: Sequence[Sound],
+    grid: Grid,
+    scale: float,
 ) -> float:
     """Where (seconds at the asked tempo) the first heard stroke stands: on an expected sound,
     or up to SHIFTS beats before the first; the one under which most of the first heard strokes
@@ -406,7 +425,8 @@ def _start(
     start first."""
     beats = np.asarray([s.beat for s in sounds])
     want = np.asarray([-1 if s.drum is None else int(s.drum is Drum.PI) for s in sounds])
-    have = np.asarray([int(d is Drum.PI) for d in drums[:SHIFT_STROKES]])
+    # a drum not told apart (None) fits any stroke
+    have = np.asarray([{Drum.PI: 1, Drum.GU: 0, None: 2}[d] for d in drums[:SHIFT_STROKES]])
     heard = (times[:SHIFT_STROKES] - times[0]) / scale
     first = sounds[0]
     before = float(grid.interval(np.asarray([first.beat]))[0])
@@ -424,7 +444,7 @@ def _start(
         else:
             nearest = np.where(np.abs(beats[j - 1] - at) <= np.abs(beats[j] - at), j - 1, j)
         close = np.abs(beats[nearest] - at) < ON_BEAT
-        fits = (want[nearest] == -1) | (want[nearest] == have)
+        fits = (want[nearest] == -1) | (want[nearest] == have) | (have == 2)
         score = int(np.sum(close & fits))
         if score > best_score:
             best, best_score = start, score
@@ -490,16 +510,17 @@ def _placed(
 
 
 def align_on_beats(
-    positions: np.ndarray, drums: Sequence[Drum], sounds: Sequence[Sound]
+    positions: np.ndarray, drums: Sequence[Drum | None], sounds: Sequence[Sound]
 ) -> tuple[float, list[tuple[int | None, int | None]]]:
     """The least-cost monotone alignment of heard strokes (at beat `positions`) with the
     expected sounds: (cost, pairs of heard index and sound index, None for a gap).
 
     A matched pair costs 2 × GAP × (distance / MATCH_WIDTH)² + WRONG_DRUM if a stroke's drums
-    differ (a count stroke or a click has no drum to be wrong); a heard stroke left over or a
-    stroke of the score left out costs GAP, a count stroke or click not heard nothing. Only
-    sounds within BAND beats of a heard stroke are considered, so the work grows with the
-    number of strokes, not its square.
+    differ (a count stroke or a click has no drum to be wrong, and a heard drum of None, from
+    drums not told apart, differs from none); a heard stroke left over or a stroke of the score
+    left out costs GAP, a count stroke or click not heard nothing. Only sounds within BAND beats
+    of a heard stroke are considered, so the work grows with the number of strokes, not its
+    square.
     """
     n, m = len(positions), len(sounds)
     beats = np.asarray([s.beat for s in sounds], dtype=np.float64)
@@ -534,7 +555,7 @@ def align_on_beats(
             if row_low <= j - 1 < row_high:
                 sound = sounds[j - 1]
                 cost = row[j - 1 - row_low] + weight * (p - beats[j - 1]) ** 2
-                if sound.drum is not None and sound.drum is not drum:
+                if drum is not None and sound.drum is not None and sound.drum is not drum:
                     cost += WRONG_DRUM
                 best, move = cost, 0
             if row_low <= j < row_high:
@@ -631,7 +652,9 @@ def _measure(
             continue
         s = heard[found]
         offset = (s.time - (origin + scale * sound.time)) * 1000
-        strokes.append(StrokeCheck(sound.index, sound.drum, s.drum, s.time, offset, s.doubtful))
+        # drums that could not be told apart are not heard wrong: the score's is shown, doubtful
+        told = s.drum if named.apart else sound.drum
+        strokes.append(StrokeCheck(sound.index, sound.drum, told, s.time, offset, s.doubtful))
     extra: list[ExtraStroke] = []
     recognised: Counter[str] = Counter()
     beats_before: list[float] = []

@@ -226,5 +226,4 @@ def test_a_midi_render_is_read_back_exactly_under_its_own_options(take, tmp_path
 @settings(max_examples=25, **SETTINGS)
 @given(take=takes(audio=True))
 def test_a_wav_render_is_read_back_exactly_under_its_own_options(take, tmp_path_factory):
-    pytest.importorskip("librosa", reason="the check of a recording needs librosa (test extra)")
     check_take(take, str(tmp_path_factory.mktemp("wav") / "take.wav"), midi=False)
