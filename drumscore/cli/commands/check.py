@@ -136,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
         args.performance, midimap=midimap, kit=kit, drums=args.drums or "kit"
     )
     result = check(performance, track, pace=pace)
-    fit = better_fit(performance, result)
+    # other readings are checked as they stand: only a take of one score as it stands is compared
+    fit = better_fit(performance, result) if track.plain else None
     show(result, args.plot, fmt, json_output=args.json, fit=fit)
     if fit is not None:
         raise wrong_score(fit, track.first)  # the report is out; the command is to change
