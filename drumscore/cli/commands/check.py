@@ -31,10 +31,6 @@ if TYPE_CHECKING:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "check",
-        help=_(
-            "check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
-            "missed, extra and wrong strokes"
-        ),
         description=_(
             "Find the strokes of a performance (a recording: a spectral-flux onset detector, each "
             "stroke's drum by its sound; a MIDI file: its notes), align them to the score's "
