@@ -189,9 +189,11 @@ def add_sound_options(parser: argparse.ArgumentParser) -> None:
     add_practice_options(parser)
 
 
-def add_practice_options(parser: argparse.ArgumentParser) -> None:
-    """Rehearsing with the score: click, count-in every pass, silent passes, ramp, one drum."""
-    group = parser.add_argument_group(_("practice (all off by default)"))
+def add_practice_options(parser: argparse.ArgumentParser, title: str | None = None) -> None:
+    """Rehearsing with the score: click, count-in every pass, silent passes, ramp, one drum,
+    some strokes only (render and play make a take with them, check reads one back); `title`
+    heads the group, in the current language."""
+    group = parser.add_argument_group(title or _("practice (all off by default)"))
     group.add_argument(
         "--click",
         metavar="N",
@@ -282,14 +284,7 @@ def practice_from_args(args: argparse.Namespace) -> Practice:
 
 def add_track_options(parser: argparse.ArgumentParser) -> None:
     """--count-in, and --programme with its --state: what comes before and around the score."""
-    parser.add_argument(
-        "--count-in",
-        metavar="N",
-        help=_(
-            "N count strokes (a wood block, or the kit's [count] sound; MIDI note 76) on the "
-            "beat before the first stroke"
-        ),
-    )
+    add_count_in_option(parser)
     parser.add_argument(
         "--programme",
         metavar="FILE",
@@ -305,6 +300,18 @@ def add_track_options(parser: argparse.ArgumentParser) -> None:
             "the state whose drum a programme plays, where its scores say {placeholder} "
             "(default lu)"
         ).format(placeholder="{state}"),
+    )
+
+
+def add_count_in_option(parser: argparse.ArgumentParser) -> None:
+    """--count-in N: count strokes on the beat before the first stroke."""
+    parser.add_argument(
+        "--count-in",
+        metavar="N",
+        help=_(
+            "N count strokes (a wood block, or the kit's [count] sound; MIDI note 76) on the "
+            "beat before the first stroke"
+        ),
     )
 
 

@@ -725,7 +725,105 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
             "against": fit.against,
             "text": fit_text(fit, t),
         },
+        "take": _take_data(c),
     }
+
+
+def _take_data(c: Check) -> dict[str, Any]:
+    """What the take was made with, as check was told, and what of it was left out."""
+    from drumscore.performance.check import CLICK, COUNT
+
+    take = c.expected
+    practice = take.practice if take is not None else None
+    return {
+        "count_in": take.count_in if take is not None else 0,
+        "count_in_each": bool(practice and practice.count_each),
+        "clicks_per_stroke": practice.clicks if practice is not None else 0,
+        "silent_every": practice.silent_every if practice is not None else 0,
+        "only": practice.only.symbol if practice is not None and practice.only else None,
+        "ramp": practice.ramp.text if practice is not None and practice.ramp else None,
+        "count_strokes_expected": take.counted(COUNT) if take is not None else 0,
+        "clicks_expected": take.counted(CLICK) if take is not None else 0,
+        "count_strokes_heard": c.recognised_as(COUNT),
+        "clicks_heard": c.recognised_as(CLICK),
+        "silent_strokes": take.silent if take is not None else 0,
+        "undeclared_count_in": c.undeclared_count,
+        "asked_change_bpm": round(c.asked_change, 4),
+    }
+
+
+def take_lines(c: Check) -> list[str]:
+    """What the check left out of the stroke count, and why: the take's count strokes and
+    clicks (heard, or on a MIDI note of their own), its silent strokes, its ramp."""
+    from drumscore.performance.check import CLICK, COUNT
+
+    take = c.expected
+    said: list[str] = []
+    if take is not None:
+        midi = c.performance.kind == "midi"
+        for kind, total in ((COUNT, take.counted(COUNT)), (CLICK, take.counted(CLICK))):
+            if not total:
+                continue
+            if midi:
+                text = (
+                    ngettext(
+                        "{n} count stroke of the count-in, on its own note: left out",
+                        "{n} count strokes of the count-in, on their own note: left out",
+                        total,
+                    )
+                    if kind == COUNT
+                    else ngettext(
+                        "{n} click, on its own note: left out",
+                        "{n} clicks, on their own note: left out",
+                        total,
+                    )
+                )
+                said.append(text.format(n=total))
+                continue
+            text = (
+                ngettext(
+                    "{heard} of {n} count stroke of the count-in heard and left out",
+                    "{heard} of {n} count strokes of the count-in heard and left out",
+                    total,
+                )
+                if kind == COUNT
+                else ngettext(
+                    "{heard} of {n} click heard and left out (one on a stroke sounds with it)",
+                    "{heard} of {n} clicks heard and left out (one on a stroke sounds with it)",
+                    total,
+                )
+            )
+            said.append(text.format(heard=c.recognised_as(kind), n=total))
+        if take.silent:
+            said.append(
+                ngettext(
+                    "{n} stroke laid out silent (silent passes, one drum): not checked",
+                    "{n} strokes laid out silent (silent passes, one drum): not checked",
+                    take.silent,
+                ).format(n=take.silent)
+            )
+        if take.practice.ramp is not None:
+            said.append(
+                _("ramp {ramp}: the even beat is its tempi scaled by the performer's").format(
+                    ramp=take.practice.ramp.text
+                )
+            )
+    return said
+
+
+def undeclared_lines(c: Check) -> list[str]:
+    """A count-in heard but not declared: extra strokes one a beat up to stroke 1."""
+    if not c.undeclared_count:
+        return []
+    return [
+        ngettext(
+            "the {n} extra stroke before stroke 1 keeps its beat: a count-in? check with "
+            "--count-in {n}",
+            "the {n} extra strokes before stroke 1 keep its beat: a count-in? check with "
+            "--count-in {n}",
+            c.undeclared_count,
+        ).format(n=c.undeclared_count)
+    ]
 
 
 def _drums_told(c: Check) -> str:
@@ -821,7 +919,9 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
     ]
     if c.doubtful or any(e.doubtful for e in c.extra):
         strokes = ", ".join(str(s.index) for s in c.doubtful)
-        if any(e.doubtful for e in c.extra):
+        if not c.doubtful:
+            said = _("the drum of some extra strokes sounds between the two: marked ?")
+        elif any(e.doubtful for e in c.extra):
             said = _(
                 "the drum of strokes {strokes} and of some extra strokes sounds between the two: "
                 "marked ?"
@@ -829,6 +929,8 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         else:
             said = _("the drum of strokes {strokes} sounds between the two: marked ?")
         fields.append((_("doubtful"), said.format(strokes=strokes)))
+    fields += [(_("left out"), line) for line in take_lines(c)]
+    fields += [(_("note"), line) for line in undeclared_lines(c)]
     fields += [(_("note"), note) for note in p.notes]
     if fit is not None:
         from drumscore.performance.identify import fit_text  # numpy

@@ -1,43 +1,200 @@
-"""How evenly a performance kept the beat (間若一): its strokes aligned to a score's, each
-measured from the performer's own best even beat.
+"""How evenly a performance kept the beat (間若一): its strokes aligned to what the take is to
+hold, each measured from the performer's own best even beat.
 
-The heard strokes are placed on a beat axis by walking from stroke to stroke at the local pace
-(so a slow drift does not lose the count), aligned to the score's strokes by dynamic programming
-on those beat positions and the drums (so a missed or an extra stroke does not shift the rest),
-and the even beat is then fitted to the matched strokes by least squares: its interval is the
-performer's tempo, and each stroke's offset is its distance from that beat.
+What a take is to hold comes from the conductor (conductor.track) that renders it: every sound
+of the track (its strokes, and its count strokes and clicks) at its beat and its time at the
+asked tempo (a ramp's, pass by pass); strokes laid out silent (silent passes, one drum only) are
+not expected at all. The heard strokes are placed on that time axis by walking from stroke to
+stroke at the local pace (so a slow drift does not lose the count), aligned to the expected
+sounds by dynamic programming on their beats and drums (so a missed or an extra stroke does not
+shift the rest, and a count stroke or a click is recognised as one), placed again from the
+beat fitted to that alignment and aligned once more; the even beat is then fitted to the
+matched strokes by least squares: its scale is the performer's tempo, and each stroke's offset
+is its distance from that beat.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from drumscore.conductor.timeline import Timeline
+from drumscore.conductor.track import Item, Practice, Track, as_track
 from drumscore.errors import PerformanceError
 from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
 from drumscore.performance.heard import Performance
 
-#: In the alignment, a stroke left unmatched (missed or extra) costs GAP; a matched pair costs
-#: the square of its distance from the beat (in beats) plus WRONG_DRUM if the drums differ.
+#: In the alignment, a stroke of the score left unmatched (missed) or a heard stroke left over
+#: (extra) costs GAP; a count stroke or a click not heard costs nothing (it may sound with a
+#: stroke). A matched pair costs 2 × GAP × (distance / MATCH_WIDTH)², the distance in beats,
+#: plus WRONG_DRUM if the drums differ: a pair further apart than MATCH_WIDTH costs more than
+#: leaving both out, so a stroke left out and an extra one beside its beat stay what they are.
 GAP = 0.5
 WRONG_DRUM = 0.3
-#: Heard strokes whose beat position is this close to a whole beat set the local pace.
+MATCH_WIDTH = 0.35
+#: Heard strokes this close (in beats) to an expected sound set the local pace.
 ON_BEAT = 0.25
-#: The local pace is the slope over this many of the latest strokes on the beat.
+#: The local pace is the slope over this many of the latest strokes on an expected sound.
 PACE_STROKES = 8
 #: The alignment looks this many beats either side of a stroke's beat position.
 BAND = 6
-#: The first heard stroke may stand up to this many strokes before the score's first, or
-#: after it (or further in, when the performance is shorter: the part after 半 played alone).
-SHIFTS = 3
-#: More heard strokes than FAR_LONGER times the score's (and a few) is another piece, or the
-#: score played several times: refused, with the count of passes it would take.
+#: The first heard stroke may stand up to this many beats before the first expected sound (a
+#: count-in not declared), or on any expected sound further in (the part after 半 alone).
+SHIFTS = 8
+#: The first heard strokes that choose where the performance starts.
+SHIFT_STROKES = 32
+#: More heard strokes than FAR_LONGER times the expected sounds (and a few) is another piece,
+#: or the score played several times: refused, with the count of passes it would take.
 FAR_LONGER = 1.5
+#: Frames a second the expected take is laid out at: the conductor rounds each beat to a frame,
+#: and at this rate the rounding (10 ns) is far below any offset measured.
+LAYOUT_RATE = 100_000_000
+#: The kinds of expected sound: a stroke of the score, a count stroke, a click.
+STROKE, COUNT, CLICK = "stroke", "count", "click"
+
+
+@dataclass(frozen=True, slots=True)
+class Sound:
+    """One sound a take is to hold, as the conductor lays it out: its beat from the first (a
+    click's share of a beat added), its time in seconds at the asked tempo, and what it is (a
+    stroke, with its drum and its number from 1 over every pass; a count stroke; a click)."""
+
+    beat: float
+    time: float
+    kind: str = STROKE
+    drum: Drum | None = None
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What a take is to hold: its sounds in time order, and the beat grid they lie on.
+
+    `beats` and `times` are every beat's number and time (seconds at the asked tempo), for
+    placing a heard time between them; `silent` counts the strokes laid out but not heard
+    (silent passes, one drum only, a drum left to a player).
+    """
+
+    timeline: Timeline
+    sounds: tuple[Sound, ...]
+    beats: tuple[float, ...]
+    times: tuple[float, ...]
+    silent: int = 0
+    #: The track's item the take plays (its count-in and practice options).
+    item: Item | None = None
+
+    @property
+    def count_in(self) -> int:
+        return self.item.count_in if self.item is not None else 0
+
+    @property
+    def practice(self) -> Practice:
+        return self.item.practice if self.item is not None else Practice()
+
+    @classmethod
+    def of_track(cls, track: Track) -> Expected:
+        """The sounds of a one-item track as render lays them out (its count strokes and clicks
+        included, its silent strokes left out)."""
+        item = track.items[0]
+        sounds: list[Sound] = []
+        grid: dict[int, float] = {}
+        silent = 0
+        for hit in track.hits(LAYOUT_RATE):
+            time = hit.frame / LAYOUT_RATE
+            if hit.sub == 0:
+                grid.setdefault(hit.beat, time)
+            if hit.muted:
+                silent += 1
+            elif hit.click:
+                sounds.append(Sound(hit.beat + float(hit.sub), time, CLICK))
+            elif hit.is_count:
+                sounds.append(Sound(float(hit.beat), time, COUNT))
+            else:
+                sounds.append(Sound(float(hit.beat), time, STROKE, hit.drum, hit.k + 1))
+        sounds.sort(key=lambda s: (s.beat, s.kind != STROKE))
+        beats = sorted(grid)
+        return cls(
+            item.timeline,
+            tuple(sounds),
+            tuple(float(b) for b in beats),
+            tuple(grid[b] for b in beats),
+            silent,
+            item,
+        )
+
+    @classmethod
+    def of_drums(cls, timeline: Timeline, drums: Sequence[Drum | None]) -> Expected:
+        """Strokes one a beat at the timeline's tempo; a None is a beat left to someone else."""
+        interval = float(timeline.tempo.interval)
+        sounds = tuple(
+            Sound(float(k), k * interval, STROKE, d, k + 1)
+            for k, d in enumerate(drums)
+            if d is not None
+        )
+        beats = tuple(float(k) for k in range(max(len(drums), 1)))
+        return cls(
+            timeline,
+            sounds,
+            beats,
+            tuple(b * interval for b in beats),
+            sum(d is None for d in drums),
+        )
+
+    def heard_in(self, kind: str) -> tuple[Sound, ...]:
+        """The sounds a performance of `kind` holds among its strokes: a MIDI file puts count
+        strokes and clicks on a note of their own, read apart, so only the strokes."""
+        if kind == "midi":
+            return tuple(s for s in self.sounds if s.kind == STROKE)
+        return self.sounds
+
+    @property
+    def strokes(self) -> int:
+        return sum(s.kind == STROKE for s in self.sounds)
+
+    def counted(self, kind: str) -> int:
+        """How many sounds of `kind` (count or click) the take is to hold."""
+        return sum(s.kind == kind for s in self.sounds)
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """Beats ↔ seconds at the asked tempo, beyond the ends at the first and last interval."""
+
+    beats: np.ndarray
+    times: np.ndarray
+
+    @classmethod
+    def of(cls, expected: Expected) -> Grid:
+        beats = np.asarray(expected.beats, dtype=np.float64)
+        times = np.asarray(expected.times, dtype=np.float64)
+        if len(beats) < 2:
+            beats, times = np.asarray([0.0, 1.0]), np.asarray([0.0, 1.0])
+        return cls(beats, times)
+
+    def interval(self, beat: np.ndarray) -> np.ndarray:
+        """Seconds a beat at each of these beats lasts."""
+        steps = np.diff(self.times) / np.diff(self.beats)
+        at = np.clip(np.searchsorted(self.beats, beat, side="right") - 1, 0, len(steps) - 1)
+        return np.asarray(steps[at])
+
+    def to_beats(self, time: np.ndarray) -> np.ndarray:
+        t, b = self.times, self.beats
+        first, last = (t[1] - t[0]) / (b[1] - b[0]), (t[-1] - t[-2]) / (b[-1] - b[-2])
+        inside = np.interp(time, t, b)
+        inside = np.where(time < t[0], b[0] + (time - t[0]) / first, inside)
+        return np.where(time > t[-1], b[-1] + (time - t[-1]) / last, inside)
+
+    def to_times(self, beat: np.ndarray) -> np.ndarray:
+        t, b = self.times, self.beats
+        first, last = (t[1] - t[0]) / (b[1] - b[0]), (t[-1] - t[-2]) / (b[-1] - b[-2])
+        inside = np.interp(beat, b, t)
+        inside = np.where(beat < b[0], t[0] + (beat - b[0]) * first, inside)
+        return np.where(beat > b[-1], t[-1] + (beat - b[-1]) * last, inside)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +232,8 @@ class ExtraStroke:
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """A performance checked against a timeline (its score, section and passes)."""
+    """A performance checked against what its take is to hold (`expected`: the timeline's
+    strokes, and the count strokes and clicks of the options it was made with)."""
 
     timeline: Timeline
     performance: Performance
@@ -89,6 +247,15 @@ class Check:
     tempo_last: float
     #: The heard drums' names were swapped (a split's guess) to fit the score.
     swapped: bool = False
+    expected: Expected | None = None
+    #: Heard strokes recognised as the take's count strokes and clicks: (kind, how many).
+    recognised: tuple[tuple[str, int], ...] = ()
+    #: The change of tempo the take asks for (a ramp's) from the first matched stroke to the
+    #: last, at the performer's pace, strokes a minute; the drift is what moved beyond it.
+    asked_change: float = 0.0
+    #: Extra strokes before stroke 1, one a beat up to its beat: a count-in the options did not
+    #: declare (how many), else 0.
+    undeclared_count: int = 0
 
     @property
     def tempo_bpm(self) -> float:
@@ -96,8 +263,13 @@ class Check:
 
     @property
     def drift_bpm(self) -> float:
-        """How far the pace moved from the first matched stroke to the last, strokes a minute."""
-        return self.tempo_last - self.tempo_first
+        """How far the pace moved from the first matched stroke to the last beyond what the take
+        asks for (a ramp), strokes a minute."""
+        return self.tempo_last - self.tempo_first - self.asked_change
+
+    def recognised_as(self, kind: str) -> int:
+        """Heard strokes taken for the take's count strokes (COUNT) or clicks (CLICK)."""
+        return dict(self.recognised).get(kind, 0)
 
     @property
     def matched(self) -> tuple[StrokeCheck, ...]:
@@ -126,30 +298,31 @@ class Check:
         return max(self.matched, key=lambda s: abs(s.offset_ms or 0.0))
 
 
-def expected_drums(timeline: Timeline) -> list[Drum]:
-    """The score's strokes in the order played: the section, pass after pass."""
-    return [s.drum for s in timeline.strokes] * timeline.repeats
-
-
 def check(
     performance: Performance,
-    timeline: Timeline,
+    played: Timeline | Track,
     *,
     expected: Sequence[Drum | None] | None = None,
     pace: float | None = None,
 ) -> Check:
-    """The performance aligned to the timeline's strokes and measured from its own even beat.
+    """The performance aligned to what its take is to hold and measured from its own even beat.
 
-    Only the timeline's strokes (score, section, passes) are used, not its tempo: the tempo is
-    the performer's, found by the fit. `expected` gives the strokes instead, beat by beat, when
-    they are not the timeline's passes (a live play stopped early); a None among them is a beat
-    the performer leaves to someone else (a drum the player sounds), neither checked nor missed.
+    `played` is the track the take was made with (its score, section, passes, count-in, clicks,
+    silent passes, ramp; see Expected.of_track), or one score's timeline as it stands. Only its
+    shape is used, not its tempo: the tempo is the performer's, found by the fit (a ramp's
+    tempi scaled alike). `expected` gives the strokes instead, beat by beat, when they are not
+    the timeline's passes (a live play stopped early); a None among them is a beat the
+    performer leaves to someone else (a drum the player sounds), neither checked nor missed.
     `pace` is the seconds between beats to start the beat walk from, when known (a live play's
-    tempo), rather than the first strokes' own spacing (which is a beat only when every stroke is
-    played).
+    tempo), rather than the first strokes' own spacing against the expected sounds'.
     """
-    expected = list(expected_drums(timeline) if expected is None else expected)
-    checked = sum(d is not None for d in expected)
+    if expected is not None:
+        assert isinstance(played, Timeline)
+        take = Expected.of_drums(played, expected)
+    else:
+        take = Expected.of_track(as_track(played))
+    timeline = take.timeline
+    sounds = take.heard_in(performance.kind)
     heard = performance.strokes
     if len(heard) < 2:
         raise PerformanceError(
@@ -159,25 +332,34 @@ def check(
                 len(heard),
             ).format(path=performance.path, n=len(heard))
         )
-    if len(heard) > FAR_LONGER * checked + 4:
-        passes = max(2, round(len(heard) / len(timeline.strokes)))
+    if len(heard) > FAR_LONGER * len(sounds) + 4:
+        per_pass = max(1.0, len(sounds) / timeline.repeats)
+        passes = max(2, round(len(heard) / per_pass))
         raise PerformanceError(
             _(
                 "repeats {repeats}: performance {path!r} holds {n} strokes, far more than the "
-                "{expected} of {score}; if it plays the section {passes} times give {passes}, or "
-                "check it against the section or score it plays"
+                "{expected} of {score}; if it plays the section {passes} times give {passes}; if "
+                "it holds a click or a count-in, check it with the options it was rendered with; "
+                "or check it against the section or score it plays"
             ).format(
                 repeats=timeline.repeats,
                 path=performance.path,
                 n=len(heard),
-                expected=checked,
+                expected=len(sounds),
                 score=timeline.description,
                 passes=passes,
             ),
             option="repeats",
         )
+    if not any(s.kind == STROKE for s in sounds):
+        raise PerformanceError(
+            _("{score}: no stroke of it sounds in the take; there is nothing to check").format(
+                score=timeline.description
+            )
+        )
+    grid = Grid.of(take)
     times = np.asarray([s.time for s in heard])
-    positions = beat_positions(times, pace)
+    scale = _first_scale(times, sounds, grid, pace)
     tries = [(performance, False)]
     if performance.swappable:
         tries.append((performance.swapped(), True))
@@ -185,15 +367,19 @@ def check(
     for candidate, swapped in tries:
         # drums not told apart match any drum of the score
         drums = [s.drum if candidate.apart else None for s in candidate.strokes]
-        shift = _best_shift(positions, drums, expected)
-        cost, pairs = align_on_beats(positions + shift, drums, expected)
+        start = _start(times, drums, sounds, grid, scale)
+        placed = walk(times, start, scale, sounds, grid)
+        cost, pairs = align_on_beats(grid.to_beats(placed), drums, sounds)
+        again = _placed(times, pairs, sounds)
+        if again is not None:
+            cost, pairs = align_on_beats(grid.to_beats(again), drums, sounds)
         if best is None or cost < best[0]:
             best = (cost, pairs, candidate, swapped)
     assert best is not None
     _cost, pairs, performance_named, swapped = best
-    result = _measure(timeline, performance, performance_named, expected, pairs, swapped)
+    result = _measure(take, performance, performance_named, sounds, pairs, swapped, grid)
     if performance.swappable and performance.apart and _groups_miss_the_score(result):
-        return check(performance.untold(), timeline, expected=expected, pace=pace)
+        return check(performance.untold(), played, expected=expected, pace=pace)
     return result
 
 
@@ -208,100 +394,171 @@ def _groups_miss_the_score(result: Check) -> bool:
     return wrong > 2 and wrong > GROUPS_WRONG * len(result.matched)
 
 
-def beat_positions(times: np.ndarray, pace: float | None = None) -> np.ndarray:
-    """Each stroke's place on a beat axis, the first at 0: the time since the latest stroke on
-    the beat, divided by the local pace (the slope of the latest PACE_STROKES strokes on the
-    beat; at first `pace`, or else the median of the first intervals). A stroke halfway between
-    beats lands at .5."""
-    gaps = np.diff(times)
-    if pace is None:
-        pace = float(np.median(gaps[:PACE_STROKES]))
-    if pace <= 0:
-        pace = float(max(gaps.max(), 1e-3))
-    positions = np.zeros(len(times))
-    anchors_t = [float(times[0])]
-    anchors_k = [0.0]
+def _first_scale(
+    times: np.ndarray, sounds: Sequence[Sound], grid: Grid, pace: float | None
+) -> float:
+    """Heard seconds per second of the asked tempo, to start the walk with: from `pace` (heard
+    seconds a beat), or the median of the first heard gaps over the first expected ones."""
+    asked = float(grid.interval(np.asarray([sounds[0].beat]))[0])
+    if pace is not None and pace > 0:
+        return pace / asked
+    heard = np.diff(times[: PACE_STROKES + 1])
+    # sounds at one time (a stroke and its click) are heard as one
+    apart = np.unique(np.round(np.asarray([s.time for s in sounds]) / (asked / 64)))
+    want = np.diff(apart[: PACE_STROKES + 1]) * (asked / 64)
+    heard, want = heard[heard > 0], want[want > 0]
+    if not len(heard) or not len(want):
+        return 1.0
+    return float(np.median(heard) / np.median(want))
+
+
+def _start(
+    times: np.ndarray,
+    drums: Sequence[Drum | None],
+    sounds: Sequence[Sound],
+    grid: Grid,
+    scale: float,
+) -> float:
+    """Where (seconds at the asked tempo) the first heard stroke stands: on an expected sound,
+    or up to SHIFTS beats before the first; the one under which most of the first heard strokes
+    fall on an expected sound with its drum (a count stroke or click: any), the nearest the
+    start first."""
+    beats = np.asarray([s.beat for s in sounds])
+    want = np.asarray([-1 if s.drum is None else int(s.drum is Drum.PI) for s in sounds])
+    # a drum not told apart (None) fits any stroke
+    have = np.asarray([{Drum.PI: 1, Drum.GU: 0, None: 2}[d] for d in drums[:SHIFT_STROKES]])
+    heard = (times[:SHIFT_STROKES] - times[0]) / scale
+    first = sounds[0]
+    before = float(grid.interval(np.asarray([first.beat]))[0])
+    span = (times[-1] - times[0]) / scale
+    latest = max(first.time + SHIFTS * before, sounds[-1].time - span)
+    candidates = [first.time - k * before for k in range(1, SHIFTS + 1)]
+    candidates += sorted({s.time for s in sounds if s.time <= latest})
+    candidates.sort(key=lambda c: abs(c - first.time))
+    best, best_score = first.time, -1
+    for start in candidates:
+        at = grid.to_beats(start + heard)
+        j = np.clip(np.searchsorted(beats, at), 1, len(beats) - 1) if len(beats) > 1 else None
+        if j is None:
+            nearest = np.zeros(len(at), dtype=np.int64)
+        else:
+            nearest = np.where(np.abs(beats[j - 1] - at) <= np.abs(beats[j] - at), j - 1, j)
+        close = np.abs(beats[nearest] - at) < ON_BEAT
+        fits = (want[nearest] == -1) | (want[nearest] == have) | (have == 2)
+        score = int(np.sum(close & fits))
+        if score > best_score:
+            best, best_score = start, score
+    return float(best)
+
+
+def walk(
+    times: np.ndarray, start: float, scale: float, sounds: Sequence[Sound], grid: Grid
+) -> np.ndarray:
+    """Each heard stroke's place in seconds at the asked tempo, the first at `start`: the time
+    since the latest stroke on an expected sound, over the local scale (the slope of the latest
+    PACE_STROKES strokes on one; at first `scale`). A ramp's tempi are in the expected times,
+    so the walk keeps its count through them."""
+    expected = np.asarray([s.time for s in sounds])
+    width = ON_BEAT * grid.interval(np.asarray([s.beat for s in sounds]))
+    placed = np.zeros(len(times))
+    placed[0] = start
+    anchors_t, anchors_q = [float(times[0])], [start]
     for i in range(1, len(times)):
-        p = anchors_k[-1] + (times[i] - anchors_t[-1]) / pace
-        positions[i] = p
-        if abs(p - round(p)) < ON_BEAT and round(p) > anchors_k[-1]:
+        q = anchors_q[-1] + (times[i] - anchors_t[-1]) / scale
+        placed[i] = q
+        j = int(np.searchsorted(expected, q))
+        near = [k for k in (j - 1, j) if 0 <= k < len(expected)]
+        e = min(near, key=lambda k: abs(expected[k] - q))
+        if abs(expected[e] - q) < width[e] and expected[e] > anchors_q[-1]:
             anchors_t.append(float(times[i]))
-            anchors_k.append(float(round(p)))
+            anchors_q.append(float(expected[e]))
             if len(anchors_t) >= 3:
                 ts = np.asarray(anchors_t[-PACE_STROKES:])
-                ks = np.asarray(anchors_k[-PACE_STROKES:])
-                slope = float(np.polyfit(ks, ts, 1)[0])
+                qs = np.asarray(anchors_q[-PACE_STROKES:])
+                slope = float(np.polyfit(qs, ts, 1)[0])
                 if slope > 0:
-                    pace = slope
-    return positions
+                    scale = slope
+    return placed
 
 
-def _best_shift(
-    positions: np.ndarray, drums: Sequence[Drum | None], expected: list[Drum | None]
-) -> int:
-    """Where the first heard stroke stands in the score: the shift (from −SHIFTS to as far in as
-    the performance still fits, the smallest first) under which most heard strokes fall on a
-    beat of the score with its drum."""
-    slots = np.rint(positions).astype(np.int64)
-    # a beat left to the player matches no heard stroke
-    want = np.asarray([{Drum.PI: 1, Drum.GU: 0, None: -1}[d] for d in expected])
-    have = np.asarray([{Drum.PI: 1, Drum.GU: 0, None: 2}[d] for d in drums], dtype=np.int64)
-    best, best_score = 0, -1
-    furthest = max(SHIFTS, len(expected) - 1 - int(slots[-1]))
-    for shift in sorted(range(-SHIFTS, furthest + 1), key=abs):
-        at = slots + shift
-        inside = (at >= 0) & (at < len(expected))
-        hit = want[at[inside]]
-        score = int(np.sum((hit == have[inside]) | ((have[inside] == 2) & (hit >= 0))))
-        if score > best_score:
-            best, best_score = shift, score
-    return best
+def _placed(
+    times: np.ndarray, pairs: list[tuple[int | None, int | None]], sounds: Sequence[Sound]
+) -> np.ndarray | None:
+    """Each heard stroke's place again, from the beat fitted to an alignment: the inverse of a
+    quadratic fit of heard time on expected time over the matched pairs (a straight line where
+    that turns back); None with fewer than 2 pairs."""
+    matched = [(i, e) for i, e in pairs if i is not None and e is not None]
+    if len(matched) < 2:
+        return None
+    qs = np.asarray([sounds[e].time for _i, e in matched])
+    ts = np.asarray([times[i] for i, _e in matched])
+    if float(np.ptp(qs)) == 0.0:
+        return None
+    slope, c0 = np.polyfit(qs, ts, 1)
+    if slope <= 0:
+        return None
+    placed = (times - c0) / slope
+    if len(matched) >= 3:
+        c2, c1, c0q = np.polyfit(qs, ts, 2)
+        low, high = min(qs.min(), placed.min()), max(qs.max(), placed.max())
+        if min(c1 + 2 * c2 * low, c1 + 2 * c2 * high) > 0:
+            q = placed
+            for _step in range(4):  # Newton's steps from the straight line's places
+                q = q - (c0q + c1 * q + c2 * q * q - times) / (c1 + 2 * c2 * q)
+            placed = q
+    return np.asarray(placed)
 
 
 def align_on_beats(
-    positions: np.ndarray, drums: Sequence[Drum | None], expected: list[Drum | None]
+    positions: np.ndarray, drums: Sequence[Drum | None], sounds: Sequence[Sound]
 ) -> tuple[float, list[tuple[int | None, int | None]]]:
-    """The least-cost monotone alignment of heard strokes (at beat `positions`) with the score's
-    strokes 0, 1, 2…: (cost, pairs of heard index and score index, None for a gap).
+    """The least-cost monotone alignment of heard strokes (at beat `positions`) with the
+    expected sounds: (cost, pairs of heard index and sound index, None for a gap).
 
-    A matched pair costs (position − index)² + WRONG_DRUM if the drums differ (a heard drum of
-    None, from drums not told apart, differs from none); an unmatched
-    stroke on either side costs GAP. A score stroke that is None (left to the player) is never
-    matched and costs nothing left out. Only score strokes within BAND beats of a heard stroke
-    are considered, so the work grows with the number of strokes, not its square.
+    A matched pair costs 2 × GAP × (distance / MATCH_WIDTH)² + WRONG_DRUM if a stroke's drums
+    differ (a count stroke or a click has no drum to be wrong, and a heard drum of None, from
+    drums not told apart, differs from none); a heard stroke left over or a stroke of the score
+    left out costs GAP, a count stroke or click not heard nothing. Only sounds within BAND beats
+    of a heard stroke are considered, so the work grows with the number of strokes, not its
+    square.
     """
-    n, m = len(positions), len(expected)
-    skip = [0.0 if d is None else GAP for d in expected]  # the cost of leaving stroke j out
-    skipped = np.concatenate([[0.0], np.cumsum(skip)])  # of leaving out strokes 0..j-1
-    centre = np.rint(positions).astype(np.int64)
+    n, m = len(positions), len(sounds)
+    beats = np.asarray([s.beat for s in sounds], dtype=np.float64)
+    skip = [GAP if s.kind == STROKE else 0.0 for s in sounds]  # the cost of leaving sound j out
+    skipped = np.concatenate([[0.0], np.cumsum(skip)])  # of leaving out sounds 0..j-1
+    lows_raw = np.searchsorted(beats, positions - BAND)
+    highs_raw = np.searchsorted(beats, positions + BAND, side="right")
     lows, highs = [], []
     previous_high = 0
     for i in range(n):
-        low = max(0, min(int(centre[i]) - BAND, m))
-        high = max(0, min(int(centre[i]) + BAND, m))
+        low = max(0, min(int(lows_raw[i]), m))
+        high = max(0, min(int(highs_raw[i]), m))
         low = min(low, previous_high)  # each row reaches back to the end of the row before
         high = max(high, low)
         lows.append(low)
         highs.append(high)
         previous_high = high
     inf = math.inf
-    # row 0 (no heard stroke yet): score strokes 0..j-1 all missed
+    weight = 2 * GAP / MATCH_WIDTH**2
+    # row 0 (no heard stroke yet): sounds 0..j-1 all left out
     row_low, row = 0, [float(skipped[j]) for j in range(highs[0] + 1)] if n else [0.0]
-    back: list[list[int]] = []  # per row: 0 match, 1 heard extra, 2 score stroke missed
+    back: list[list[int]] = []  # per row: 0 match, 1 heard extra, 2 sound left out
     rows_low: list[int] = []
     for i in range(n):
         low, high = lows[i], highs[i]
         new = [inf] * (high - low + 1)
         moves = [0] * (high - low + 1)
         p, drum = float(positions[i]), drums[i]
+        row_high = row_low + len(row)
         for j in range(low, high + 1):
             best, move = inf, 0
-            if j - 1 >= row_low and j - 1 < row_low + len(row) and expected[j - 1] is not None:
-                cost = row[j - 1 - row_low] + (p - (j - 1)) ** 2
-                if drum is not None and expected[j - 1] is not drum:
+            if row_low <= j - 1 < row_high:
+                sound = sounds[j - 1]
+                cost = row[j - 1 - row_low] + weight * (p - beats[j - 1]) ** 2
+                if drum is not None and sound.drum is not None and sound.drum is not drum:
                     cost += WRONG_DRUM
                 best, move = cost, 0
-            if row_low <= j < row_low + len(row):
+            if row_low <= j < row_high:
                 cost = row[j - row_low] + GAP
                 if cost < best:
                     best, move = cost, 1
@@ -314,7 +571,7 @@ def align_on_beats(
         back.append(moves)
         rows_low.append(low)
         row, row_low = new, low
-    # the score strokes after the last row's reach are all missed
+    # the sounds after the last row's reach are all left out
     ends = [
         row[j - row_low] + float(skipped[m] - skipped[j])
         for j in range(row_low, row_low + len(row))
@@ -340,15 +597,20 @@ def align_on_beats(
 
 
 def _measure(
-    timeline: Timeline,
+    take: Expected,
     performance: Performance,
     named: Performance,
-    expected: list[Drum | None],
+    sounds: Sequence[Sound],
     pairs: list[tuple[int | None, int | None]],
     swapped: bool,
+    grid: Grid,
 ) -> Check:
     """The even beat fitted to the matched strokes, and every stroke measured from it."""
-    matched = [(i, j) for i, j in pairs if i is not None and j is not None]  # both ints
+    timeline = take.timeline
+    heard = named.strokes
+    matched = [
+        (i, e) for i, e in pairs if i is not None and e is not None and sounds[e].kind == STROKE
+    ]
     if len(matched) < 2:
         raise PerformanceError(
             _(
@@ -361,41 +623,58 @@ def _measure(
                 score=timeline.description,
             )
         )
-    heard = named.strokes
-    ks = np.asarray([j for _, j in matched], dtype=np.float64)
+    qs = np.asarray([sounds[e].time for _i, e in matched])
     ts = np.asarray([heard[i].time for i, _ in matched])
-    interval, start = (float(x) for x in np.polyfit(ks, ts, 1))
-    if interval <= 0:
+    scale, origin = (float(x) for x in np.polyfit(qs, ts, 1))
+    if scale <= 0:
         raise PerformanceError(
             _("performance {path!r} does not keep a beat that fits {score}").format(
                 path=performance.path, score=timeline.description
             )
         )
-    first, last = _pace(ks, ts, interval)
-    by_score: dict[int, int] = {j: i for i, j in matched}
+    first_stroke = next(s for s in sounds if s.kind == STROKE)
+    asked = grid.interval(np.asarray([first_stroke.beat, sounds[matched[0][1]].beat]))
+    asked_last = float(grid.interval(np.asarray([sounds[matched[-1][1]].beat]))[0])
+    interval = scale * float(asked[0])
+    start = origin + scale * first_stroke.time
+    slope_first, slope_last = _pace(qs, ts, scale)
+    tempo_first = 60 / (slope_first * float(asked[1]))
+    tempo_last = 60 / (slope_last * asked_last)
+    asked_change = 60 / (scale * asked_last) - 60 / (scale * float(asked[1]))
+    by_sound: dict[int, int] = {e: i for i, e in matched}
     strokes = []
-    for j, drum in enumerate(expected):
-        if drum is None:
+    for e, sound in enumerate(sounds):
+        if sound.kind != STROKE or sound.drum is None:
             continue
-        found = by_score.get(j)
+        found = by_sound.get(e)
         if found is None:
-            strokes.append(StrokeCheck(j + 1, drum))
+            strokes.append(StrokeCheck(sound.index, sound.drum))
             continue
         s = heard[found]
-        offset = (s.time - (start + interval * j)) * 1000
+        offset = (s.time - (origin + scale * sound.time)) * 1000
         # drums that could not be told apart are not heard wrong: the score's is shown, doubtful
-        told = s.drum if named.apart else drum
-        strokes.append(StrokeCheck(j + 1, drum, told, s.time, offset, s.doubtful))
+        told = s.drum if named.apart else sound.drum
+        strokes.append(StrokeCheck(sound.index, sound.drum, told, s.time, offset, s.doubtful))
     extra: list[ExtraStroke] = []
-    after = 0
-    for heard_at, score_at in pairs:
-        if score_at is not None:
-            after = score_at + 1
+    recognised: Counter[str] = Counter()
+    beats_before: list[float] = []
+    stroke_sounds = [s for s in sounds if s.kind == STROKE]
+    stroke_beats = np.asarray([s.beat for s in stroke_sounds])
+    for heard_at, sound_at in pairs:
+        if sound_at is not None:
+            if heard_at is not None and sounds[sound_at].kind != STROKE:
+                recognised[sounds[sound_at].kind] += 1
         elif heard_at is not None:
             s = heard[heard_at]
-            beat = (s.time - start) / interval
-            offset = (s.time - (start + interval * round(beat))) * 1000
+            beat = float(grid.to_beats(np.asarray([(s.time - origin) / scale]))[0])
+            # after the latest stroke of the score on or before it, on the fitted beat
+            before = int(np.searchsorted(stroke_beats, beat + 1e-9, side="right"))
+            after = stroke_sounds[before - 1].index if before else 0
+            on = float(grid.to_times(np.asarray([float(round(beat))]))[0])
+            offset = (s.time - (origin + scale * on)) * 1000
             extra.append(ExtraStroke(s.time, s.drum, after, offset, s.doubtful))
+            if after == 0 and abs(offset) < ON_BEAT * interval * 1000:
+                beats_before.append(round(beat))
     return Check(
         timeline,
         performance,
@@ -403,20 +682,33 @@ def _measure(
         tuple(extra),
         interval,
         start,
-        60 / first,
-        60 / last,
+        tempo_first,
+        tempo_last,
         swapped,
+        take,
+        tuple(sorted(recognised.items())),
+        asked_change,
+        _undeclared_count(take, first_stroke, beats_before),
     )
 
 
-def _pace(ks: np.ndarray, ts: np.ndarray, interval: float) -> tuple[float, float]:
-    """The interval at the first and the last matched stroke, from a quadratic fit of time on
-    stroke number (its slope there); the even beat's interval when there are too few strokes or
-    the fit turns back on itself."""
-    if len(ks) < 3:
-        return interval, interval
-    c2, c1, _c0 = np.polyfit(ks, ts, 2)
-    first, last = c1 + 2 * c2 * ks[0], c1 + 2 * c2 * ks[-1]
+def _undeclared_count(take: Expected, first: Sound, beats: list[float]) -> int:
+    """How many extra strokes before stroke 1 fall one a beat on the beats just before it (a
+    count-in the options do not declare): 2 at least, else 0."""
+    if take.count_in or len(beats) < 2:
+        return 0
+    want = [first.beat - k for k in range(len(beats), 0, -1)]
+    return len(beats) if beats == want else 0
+
+
+def _pace(qs: np.ndarray, ts: np.ndarray, scale: float) -> tuple[float, float]:
+    """The scale (heard seconds a second of the asked tempo) at the first and the last matched
+    stroke, from a quadratic fit of heard time on expected time (its slope there); the even
+    beat's scale when there are too few strokes or the fit turns back on itself."""
+    if len(qs) < 3:
+        return scale, scale
+    c2, c1, _c0 = np.polyfit(qs, ts, 2)
+    first, last = c1 + 2 * c2 * qs[0], c1 + 2 * c2 * qs[-1]
     if first <= 0 or last <= 0:
-        return interval, interval
+        return scale, scale
     return float(first), float(last)

@@ -7,7 +7,7 @@ import io
 import mido
 
 from drumscore.conductor.timeline import Timeline
-from drumscore.conductor.track import BEAT_RATE, Track, as_track
+from drumscore.conductor.track import BEAT_RATE, Item, Track, as_track
 from drumscore.i18n import in_english
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
@@ -76,15 +76,29 @@ def _text(kind: str, text: str) -> mido.MetaMessage:
     )
 
 
-def _metres(timeline: Timeline, first: int) -> list[tuple[int, mido.MetaMessage]]:
-    """A time signature at each bar whose length changes (none past MAX_NUMERATOR beats)."""
+def _metres(item: Item, first: int) -> list[tuple[int, mido.MetaMessage]]:
+    """A time signature at each bar whose length changes (none past MAX_NUMERATOR beats): a bar
+    per section of each pass, as in the MusicXML, and one for each count-in."""
     found, previous = [], None
-    for k, length in bar_starts(timeline):
+    for beat, length in _bars(item):
         if length != previous and length <= MAX_NUMERATOR:
             metre = mido.MetaMessage("time_signature", numerator=length, denominator=4)
-            found.append((first + k * TICKS_PER_BEAT, metre))
+            found.append((first + beat * TICKS_PER_BEAT, metre))
         previous = length
     return found
+
+
+def _bars(item: Item) -> list[tuple[int, int]]:
+    """(first beat from the item's start, length in beats) of each bar of an item: its count-ins
+    (before the first pass, or each) and the bars of its timeline (bar_starts)."""
+    n = len(item.timeline.strokes)
+    bars = []
+    for k, length in bar_starts(item.timeline):
+        counted = k == 0 or (item.practice.count_each and k % n == 0)
+        if item.count_in and counted:
+            bars.append((item.beat_of(k) - item.count_in, item.count_in))
+        bars.append((item.beat_of(k), length))
+    return bars
 
 
 def _tempo(tempo: Tempo) -> mido.MetaMessage:
@@ -97,20 +111,22 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
     tempo, one beat (a quarter note of TICKS_PER_BEAT ticks) per stroke; its names and texts in
     English whatever the reader's language, so that a render is the same file in every one.
 
-    Track 0 holds the track name, the citation, a set_tempo at each item and the markers of each
-    timeline (半, each repeat). One score as it stands (Track.plain) also names its section with a
-    marker, repeats its name in ASCII as a text event and has a time signature per bar (one bar
-    per section, as the MusicXML's hidden metre); a track of several items, or with a count-in
-    or a loop, marks each item (its label) and each count-in, and ends both tracks at its last
-    beat (and pause), so a loopable track loops on the beat in a sequencer too. Track 1 holds the
+    Track 0 holds the track name, the citation, a set_tempo at each item (each pass of a ramp)
+    and, whatever the options, for each item its citation and its name in ASCII as text events,
+    a marker of its section, of its count-in and of each 半 and repeat, and a time signature per
+    bar (one bar per section and per count-in, as the MusicXML's hidden metre); a track of
+    several items also marks each item (its label). A track with a count-in, a practice option,
+    a loop or several items ends both tracks at its last beat (and pause), so a loopable track
+    loops on the beat in a sequencer too. Track 1 holds the
     strokes on the General MIDI percussion channel (count strokes on COUNT_NOTE), as the
     conductor lays them out; a pause lasts its seconds at the tempo of the item before it.
     """
     midimap = midimap or MidiMap()
     track = as_track(played)
     plain = track.plain
+    single = len(track.items) == 1
     conductor = [(0, _text("track_name", track.description))]
-    if plain:
+    if single:
         name = ascii_name(track.first)
         conductor += [(0, _text("text", track.first.citation)), (0, _text("text", name))]
         notes = [
@@ -129,15 +145,14 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
         for p in passes:  # one tempo for the item, or one for each pass of a ramp
             conductor.append((at, _tempo(item.tempo_of(p))))
             at += item.pass_beats(p) * TICKS_PER_BEAT
-        if plain:
-            conductor.append((tick, _text("marker", timeline.section.label)))
-            conductor += _metres(timeline, tick)
-        else:
-            if len(track.items) > 1:
-                conductor.append((tick, _text("marker", item.label)))
+        if not single:
+            conductor.append((tick, _text("marker", item.label)))
             conductor.append((tick, _text("text", timeline.citation)))
-            if item.count_in:
-                conductor.append((tick, _text("marker", f"count-in {item.count_in}")))
+            conductor.append((tick, _text("text", ascii_name(timeline))))
+        conductor.append((tick, _text("marker", timeline.section.label)))
+        if item.count_in:
+            conductor.append((tick, _text("marker", f"count-in {item.count_in}")))
+        conductor += _metres(item, tick)
         conductor += [
             (tick + item.beat_of(m.k) * TICKS_PER_BEAT, _text("marker", m.text))
             for m in timeline.markers()

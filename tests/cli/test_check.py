@@ -254,3 +254,83 @@ def test_a_take_of_another_score_is_named_in_text_and_json_and_exits_2(cli, tmp_
     assert fit["against"] >= 2
     code, out, _err = cli("check", path, "xue/2", "--section", "touhu", "--json")
     assert code == 0 and json.loads(out)["better_fit"] is None
+
+
+# --- MIDI as a drummer plays it ---------------------------------------------------------------
+
+
+def midi_take(path, strokes, ticks=960):
+    """A file at 1 s a beat of (seconds, drum, velocity) note-ons, each with its note-off."""
+    import mido
+
+    midi = mido.MidiFile(ticks_per_beat=ticks)
+    track = mido.MidiTrack([mido.MetaMessage("set_tempo", tempo=1_000_000)])
+    midi.tracks.append(track)
+    now = 0
+    for seconds, drum, velocity in sorted(strokes, key=lambda s: s[0]):
+        note = PI if drum is Drum.PI else GU
+        tick = round(seconds * ticks)
+        track.append(
+            mido.Message("note_on", channel=9, note=note, velocity=velocity, time=tick - now)
+        )
+        track.append(mido.Message("note_off", channel=9, note=note, time=0))
+        now = tick
+    midi.save(path)
+    return path
+
+
+def test_a_stroke_left_out_and_an_extra_one_after_the_stroke_before_stay_what_they_are(
+    cli, tmp_path
+):
+    """Stroke 7 left out, and a stroke on its drum 0.3 beat after stroke 6: stroke 7 is missed
+    and the other extra, every other stroke on the beat (not the beat stretched to fit them)."""
+    beat = 60 / 72
+    strokes = [(1 + k * beat, d, 90) for k, d in enumerate(LU) if k != 6]
+    strokes.append((1 + 5.3 * beat, LU[6], 90))
+    data = checked(cli, midi_take(tmp_path / "take.mid", strokes), "lu")
+    assert data["missing"] == [7]
+    assert [(e["after"], e["heard"]) for e in data["extra"]] == [(6, LU[6].symbol)]
+    assert data["extra"][0]["offset_ms"] == pytest.approx(0.3 * beat * 1000, abs=1.0)
+    assert data["tempo_bpm"] == pytest.approx(72, abs=0.01)
+    assert data["max_abs_offset_ms"] < 1.0 and data["wrong"] == []
+
+
+def test_a_flam_takes_the_louder_note_and_double_triggers_and_ghosts_are_not_extra(cli, tmp_path):
+    beat = 60 / 80
+    strokes = [(1 + k * beat, d, 100) for k, d in enumerate(LU)]
+    strokes.append((1 + 3 * beat - 0.03, LU[3], 35))  # a flam's grace note 30 ms early
+    strokes.append((1 + 9 * beat + 0.004, LU[9], 100))  # a double trigger 4 ms after
+    strokes.append((1 + 12.5 * beat, Drum.GU, 6))  # a ghost note between beats
+    data = checked(cli, midi_take(tmp_path / "take.mid", strokes), "lu")
+    assert data["extra"] == [] and data["missing"] == [] and data["wrong"] == []
+    assert data["max_abs_offset_ms"] < 1.0
+    assert data["tempo_bpm"] == pytest.approx(80, abs=0.01)
+    notes = " ".join(data["performance"]["notes"])
+    assert "1 flam" in notes and "1 double trigger" in notes and "1 ghost note" in notes
+
+
+# --- a take made with render's options ----------------------------------------------------------
+
+
+def test_a_count_in_heard_but_not_declared_is_named_and_with_the_option_left_out(cli, tmp_path):
+    take = str(tmp_path / "take.wav")
+    code, _out, err = cli("render", "lu/2", "--count-in", "3", "--rate", "16000", "-q", "-o", take)
+    assert code == 0, err
+    bare = checked(cli, take, "lu/2")
+    assert [e["after"] for e in bare["extra"]] == [0, 0, 0] and bare["wrong"] == []
+    assert bare["take"]["undeclared_count_in"] == 3
+    code, out, _err = cli("check", take, "lu/2")
+    assert "a count-in? check with --count-in 3" in out
+    told = checked(cli, take, "lu/2", "--count-in", "3")
+    assert told["extra"] == [] and told["missing"] == [] and told["wrong"] == []
+    assert told["take"]["count_strokes_heard"] == 3 and told["take"]["undeclared_count_in"] == 0
+    code, out, _err = cli("check", take, "lu/2", "--count-in", "3")
+    assert "3 of 3 count strokes of the count-in heard and left out" in out
+
+
+def test_render_options_check_does_not_take_are_refused_as_render_refuses_them(
+    expect_error, tmp_path
+):
+    path = str(write_midi(tmp_path / "take.mid", take(LU, 60)))
+    assert "--ramp" in expect_error("check", path, "lu", "--ramp", "40:60:5", "--bpm", "60")
+    assert "--count-in" in expect_error("check", path, "lu", "--count-in-each")

@@ -8,7 +8,7 @@ from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.errors import PerformanceError
 from drumscore.model import Drum
-from drumscore.performance.check import align_on_beats, beat_positions, check
+from drumscore.performance.check import Expected, Grid, Sound, align_on_beats, check, walk
 from drumscore.performance.heard import HeardStroke, Performance
 
 LU = resolve("lu")
@@ -87,10 +87,19 @@ def test_a_split_whose_names_are_the_wrong_way_round_is_swapped_to_fit_the_score
     assert not fixed.swapped and fixed.wrong
 
 
+def beats_walked(times, pace=None, n=300):
+    """The walk's beat of each heard time against strokes one a second (the first on beat 0),
+    started at `pace` seconds a beat, or else from the first gaps."""
+    take = Expected.of_drums(arrange(resolve("○" * n)), [Drum.PI] * n)
+    grid = Grid.of(take)
+    scale = pace if pace is not None else float(np.median(np.diff(times[:9])))
+    return grid.to_beats(walk(np.asarray(times), 0.0, scale, take.sounds, grid))
+
+
 def test_the_walk_keeps_count_through_a_steady_acceleration():
     bpm = np.linspace(50, 80, 300)
     times = np.concatenate([[0.0], np.cumsum(60 / bpm[:-1])])
-    positions = beat_positions(times)
+    positions = beats_walked(times)
     assert np.array_equal(np.rint(positions), np.arange(300))
     assert np.max(np.abs(positions - np.arange(300))) < 0.1
 
@@ -103,7 +112,8 @@ def test_repeats_are_checked_pass_after_pass():
 
 
 def test_the_alignment_leaves_a_stroke_half_a_beat_off_as_extra():
-    cost, pairs = align_on_beats(np.array([0.0, 0.5, 1.0]), [Drum.PI] * 3, [Drum.PI, Drum.PI])
+    sounds = [Sound(0.0, 0.0, drum=Drum.PI, index=1), Sound(1.0, 1.0, drum=Drum.PI, index=2)]
+    cost, pairs = align_on_beats(np.array([0.0, 0.5, 1.0]), [Drum.PI] * 3, sounds)
     assert pairs == [(0, 0), (1, None), (2, 1)]
     assert cost == pytest.approx(0.5)
 
@@ -175,5 +185,5 @@ def test_a_stroke_missed_on_the_performers_drum_is_still_missed_with_beats_left_
 
 def test_a_given_pace_places_strokes_a_beat_apart_even_when_the_first_gaps_are_two():
     times = np.asarray([0.0, 1.0, 2.0, 2.5, 3.0])
-    assert list(beat_positions(times, pace=0.5)) == pytest.approx([0, 2, 4, 5, 6])
-    assert beat_positions(times)[1] != pytest.approx(2)  # the first gaps taken for beats
+    assert list(beats_walked(times, pace=0.5)) == pytest.approx([0, 2, 4, 5, 6])
+    assert beats_walked(times)[1] != pytest.approx(2)  # the first gaps taken for beats

@@ -91,3 +91,53 @@ def test_other_notes_left_out_are_counted_in_chinese(tmp_path):
         performance = read_midi(path)
     assert performance.notes == ("略去其他音高（38）上的 2 个音符",)
     assert performance.how == f"MIDI 音符 {PI},{GU}"
+
+
+# --- as a drummer plays: flams, double triggers, ghost notes ------------------------------------
+
+
+def played(path, notes, ticks=480):
+    """A file at 1 s a beat (tempo 1,000,000 µs) of (seconds, note, velocity) note-ons."""
+    messages, now = [mido.MetaMessage("set_tempo", tempo=1_000_000)], 0
+    for seconds, note, velocity in sorted(notes):
+        tick = round(seconds * ticks)
+        messages.append(hit(note, tick - now, velocity))
+        now = tick
+    return read_midi(save(path, messages, ticks))
+
+
+def test_a_flams_louder_note_is_the_stroke_and_its_grace_note_is_reported(tmp_path):
+    # strokes a second apart; before the third a grace note 30 ms early at velocity 30
+    notes = [(k, PI, 100) for k in range(6)] + [(2 - 0.03, PI, 30)]
+    heard = played(tmp_path / "flam.mid", notes, ticks=1000)
+    assert [round(s.time, 3) for s in heard.strokes] == [0, 1, 2, 3, 4, 5]
+    assert any("1 flam" in note and "1.970 s" in note for note in heard.notes), heard.notes
+
+
+def test_a_soft_note_just_after_a_stroke_is_its_grace_note_too(tmp_path):
+    notes = [(k, GU, 110) for k in range(5)] + [(3.04, PI, 40)]
+    heard = played(tmp_path / "after.mid", notes, ticks=1000)
+    assert [(round(s.time, 3), s.drum) for s in heard.strokes] == [(k, Drum.GU) for k in range(5)]
+
+
+def test_a_double_trigger_4_ms_apart_is_merged_into_the_first(tmp_path):
+    notes = [(k, PI, 90) for k in range(6)] + [(4.004, PI, 95)]
+    heard = played(tmp_path / "double.mid", notes, ticks=1000)
+    assert [round(s.time, 3) for s in heard.strokes] == [0, 1, 2, 3, 4, 5]
+    assert any("1 double trigger" in note for note in heard.notes), heard.notes
+
+
+def test_ghost_notes_below_the_floor_are_left_out_and_counted(tmp_path):
+    notes = [(k, PI, 80) for k in range(6)] + [(1.5, PI, 6), (3.5, GU, 6)]
+    notes += [(k + 0.25, GU, 100) for k in range(6)]
+    heard = played(tmp_path / "ghosts.mid", notes, ticks=1000)
+    assert len(heard.strokes) == 12
+    assert {round(s.time % 1, 3) for s in heard.strokes} == {0.0, 0.25}  # none at .5
+    assert any("2 ghost notes" in note for note in heard.notes), heard.notes
+
+
+def test_a_fast_score_is_never_taken_for_flams(tmp_path):
+    # 1200 strokes a minute, 50 ms apart, soft and loud by turns: every note is a stroke
+    notes = [(k * 0.05, PI if k % 2 else GU, 40 if k % 2 else 110) for k in range(40)]
+    heard = played(tmp_path / "fast.mid", notes, ticks=1000)
+    assert len(heard.strokes) == 40 and heard.notes == ()

@@ -188,3 +188,49 @@ def test_raw_notation_has_an_ascii_name_too():
 def test_same_timeline_same_bytes():
     timeline = arrange(resolve("xue/2"), "she", repeats=3)
     assert midi_bytes(timeline) == midi_bytes(arrange(resolve("xue/2"), "she", repeats=3))
+
+
+def practice_track(options: str):
+    """The track render makes of lu's 投壺 five times with these practice options."""
+    from drumscore.conductor.track import Practice, Ramp, Track
+
+    ramp = Ramp.parse("40:60:5") if "ramp" in options else None
+    practice = Practice(
+        click=2 if "click" in options else 0,
+        count_each="each" in options,
+        silent_every=2 if "silent" in options else 0,
+        only=Drum.PI if "only" in options else None,
+        ramp=ramp,
+    )
+    tempo = ramp.tempo(1) if ramp else Tempo.from_bpm(60)
+    timeline = arrange(resolve("lu"), "touhu", tempo, repeats=5)
+    return Track.single(timeline, 3 if "count" in options else 0, "loop" in options, practice)
+
+
+@pytest.mark.parametrize(
+    "options", ["", "ramp", "click", "count", "count each ramp", "silent only", "loop click"]
+)
+def test_every_file_names_its_section_and_metre_whatever_the_options(options):
+    """The 投壺 marker, the ASCII name text and a time signature per bar, with or without a
+    ramp, a click, a count-in (once or each pass), silent passes, one drum or a loop."""
+    track = practice_track(options)
+    latin1 = mido.MidiFile(file=io.BytesIO(midi_bytes(track)))
+    conductor = latin1.tracks[0]
+    name = f"lu/1@zhushu touhu {40 if 'ramp' in options else 60} bpm x5"
+    assert name in [m.text for m in conductor if m.type == "text"]
+    utf8 = read_back(midi_bytes(track))
+    markers = [m.text for _t, m in timed(utf8.tracks[0], "marker")]
+    assert "投壺 touhu" in markers
+    assert [f"repeat {r}" for r in range(2, 6)] == [m for m in markers if m.startswith("repeat")]
+    count = 3 if "count" in options else 0
+    passes_counted = 5 if "each" in options else 1 if count else 0
+    strokes = len(track.first.strokes)
+    bars = [(t // TICKS_PER_BEAT, m.numerator) for t, m in timed(utf8.tracks[0], "time_signature")]
+    # a count-in bar before each counted pass, then one bar a pass
+    want, beat, previous = [], 0, None
+    for p in range(5):
+        for length in ([count] if p < passes_counted else []) + [strokes]:
+            if length != previous:
+                want.append((beat, length))
+            beat, previous = beat + length, length
+    assert bars == want

@@ -8,15 +8,14 @@ from typing import TYPE_CHECKING
 
 from drumscore.cli import report
 from drumscore.cli.options import (
+    add_count_in_option,
+    add_practice_options,
     add_score_options,
+    add_tempo_options,
     only_with,
     plot_format,
-    reading_from_args,
-    repeat_count,
-    whole_number,
 )
-from drumscore.conductor.timeline import arrange
-from drumscore.corpus import resolve
+from drumscore.cli.track_output import track_from_args
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
 from drumscore.i18n import _
@@ -37,7 +36,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "stroke's drum by its sound; a MIDI file: its notes), align them to the score's "
             "strokes, fit the performer's own even beat by least squares, and report each "
             "stroke's offset from it (間若一: strokes evenly spaced), the tempo, its drift, and "
-            "the missed, extra and wrong-drum strokes."
+            "the missed, extra and wrong-drum strokes. A take made with render's count-in, "
+            "click, silent passes, ramp, --only or --strokes is checked with the same options: "
+            "its count strokes and clicks are left out, its silent strokes not expected."
         ),
         epilog=_("example: {command}").format(
             command="drumscore check take1.wav lu --section touhu --plot take1.png"
@@ -49,13 +50,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help=_("a recording (.wav .flac .ogg) or a MIDI file (.mid .midi)"),
     )
     add_score_options(p)
-    p.add_argument(
-        "--repeat",
-        metavar="N",
-        type=whole_number,
-        default=None,
-        help=_("the performance plays the section N times (default 1)"),
-    )
+    add_tempo_options(p)
+    add_count_in_option(p)
+    add_practice_options(p, title=_("how the take was made (render's options)"))
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
@@ -84,7 +81,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="OUT.png",
         help=_("draw each stroke's offset from the beat (.png or .svg)"),
     )
-    p.set_defaults(run=run)
+    # what a take's track is built from (render's own), beyond the options check takes
+    p.set_defaults(run=run, programme=None, state=None, velocity=None, humanize=None, seed=None)
 
 
 def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
@@ -121,12 +119,10 @@ def run(args: argparse.Namespace) -> int:
     from drumscore.performance.identify import better_fit, wrong_score
 
     midimap, fmt = _check_options(args)
-    timeline = arrange(
-        resolve(args.score),
-        args.section,
-        repeats=repeat_count(args),
-        reading=reading_from_args(args),
-    )
+    track = track_from_args(args)  # as render builds it from the same options
+    pace = None
+    if args.bpm is not None or args.interval is not None:
+        pace = float(track.first.tempo.interval)
     kit: Kit | None = None
     if args.kit:
         from drumscore.render.kit import load_kit
@@ -135,11 +131,12 @@ def run(args: argparse.Namespace) -> int:
     performance = read_performance(
         args.performance, midimap=midimap, kit=kit, drums=args.drums or "kit"
     )
-    result = check(performance, timeline)
-    fit = better_fit(performance, result)
+    result = check(performance, track, pace=pace)
+    # other readings are checked as they stand: only a take of one score as it stands is compared
+    fit = better_fit(performance, result) if track.plain else None
     show(result, args.plot, fmt, json_output=args.json, fit=fit)
     if fit is not None:
-        raise wrong_score(fit, timeline)  # the report is out; the command is to change
+        raise wrong_score(fit, track.first)  # the report is out; the command is to change
     return 0
 
 
