@@ -390,7 +390,7 @@ class Dating:
     @classmethod
     def parse(cls, text: str, basis: str = "") -> Dating:
         """A date written "1748" or "1736-1748" (a year before the common era written -200)."""
-        match = re.fullmatch(r"\s*(-?\d{1,4})\s*(?:[-–]\s*(-?\d{1,4}))?\s*", str(text))
+        match = re.fullmatch(r"\s*(-?[0-9]{1,4})\s*(?:[-–]\s*(-?[0-9]{1,4}))?\s*", str(text))
         if match is None:
             raise OptionError(
                 _(

@@ -23,9 +23,29 @@ MAX_BPM = Fraction(1200)
 #: too large or too small for any range, without being computed.
 MAX_NUMBER_LENGTH = 32
 _NUMBER = re.compile(
-    r"(?P<mantissa>[+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE](?P<exponent>[+-]?\d+))?|[+-]?\d+/\d+"
+    r"(?P<mantissa>[+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE](?P<exponent>[+-]?\d+))?|[+-]?\d+/\d+",
+    re.ASCII,  # as whole_text: 0-9 only
 )
 _EXTREME = Fraction(10) ** 1000
+#: A whole number as text: ASCII digits only (str.isdigit also takes ², int() takes ٣), at most
+#: a dozen of them.
+_WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
+
+
+def whole_text(value: object, *, signed: bool = False) -> int | None:
+    """The whole number `value` writes ('12', ' 4 ', '-3' when `signed`; an int as it is), or
+    None for anything else ('²', '٣', '1.0', '', a bool, 13 digits): the one reading of a whole
+    number for every option and field, its caller saying what it takes."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not _WHOLE.fullmatch(text) or (not signed and text[0] in "+-"):
+        return None
+    return int(text)
 
 
 def shown(text: str, most: int = MAX_NUMBER_LENGTH) -> str:

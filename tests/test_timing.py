@@ -7,7 +7,7 @@ import pytest
 from speaking import refused
 
 from drumscore import Tempo, TempoError
-from drumscore.timing import DEFAULT_BPM
+from drumscore.timing import DEFAULT_BPM, whole_text
 
 
 def test_bpm_and_interval_agree():
@@ -97,3 +97,28 @@ def test_a_bad_bpm_in_chinese_from_the_library_names_the_parameter(monkeypatch):
         Tempo.from_bpm("1e9999")
     assert err.value.option == "bpm"
     assert str(err.value).startswith("bpm '1e9999' 超出範圍")
+
+
+@pytest.mark.parametrize(
+    ("text", "signed", "expected"),
+    [
+        ("12", False, 12),
+        (" 4 ", False, 4),
+        (7, False, 7),
+        ("-3", True, -3),
+        ("+3", True, 3),
+        ("-3", False, None),
+        ("+3", False, None),
+        ("²", False, None),
+        ("٣", False, None),
+        ("３", False, None),
+        ("1.0", False, None),
+        ("", False, None),
+        (True, False, None),
+        ("9" * 12, False, 999_999_999_999),
+        ("9" * 13, False, None),
+        (None, False, None),
+    ],
+)
+def test_a_whole_number_is_ascii_digits_only(text, signed, expected):
+    assert whole_text(text, signed=signed) == expected

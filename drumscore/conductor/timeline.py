@@ -14,7 +14,7 @@ from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
 from drumscore.i18n import _
 from drumscore.model import Score, Section, Stroke
-from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown
+from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown, whole_text
 
 MAX_REPEAT = 10_000
 
@@ -174,14 +174,14 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
     parts = raw.split("-") if len(raw) <= 2 * MAX_NUMBER_LENGTH else []
     if len(parts) == 1:
         parts = parts * 2
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    first, last = (whole_text(p) for p in parts) if len(parts) == 2 else (None, None)
+    if first is None or last is None:
         raise OptionError(
             _("strokes takes a range of strokes numbered from 1, such as 5-12; not {value}").format(
                 value=shown(raw)
             ),
             option="strokes",
         )
-    first, last = (int(p) for p in parts)
     if not 1 <= first <= last <= count:
         raise OptionError(
             _(

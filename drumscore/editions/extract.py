@@ -28,6 +28,7 @@ from drumscore.errors import ExtractError, NotationError, OptionError
 from drumscore.i18n import _, list_text, ngettext
 from drumscore.model import STATE_SPELLINGS, Position, PrintedNote, Provenance, Score, State
 from drumscore.notation import parse
+from drumscore.timing import whole_text
 
 #: A run shorter than this, with no 半 and one drum only, is prose (釋文's lone ○, 口 for mouth).
 MIN_STROKES = 3
@@ -1109,10 +1110,10 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
 
 def _offset(text: str) -> tuple[int, int] | None:
     """(first Kanripo line, offset from file line to Kanripo line) when the header gives lines."""
-    match = re.search(r"lines (\d+)-(\d+)", lexer.header(text).get("source", ""))
-    if not match:
+    match = re.search(r"lines ([^\s,-]+)-([^\s,-]+)", lexer.header(text).get("source", ""))
+    first, last = (whole_text(match[1]), whole_text(match[2])) if match else (None, None)
+    if first is None or last is None:
         return None
-    first, last = int(match[1]), int(match[2])
     start = lexer.body_start(text)
     body = text.split("\n")[start - 1 :]
     while body and not body[-1].strip():

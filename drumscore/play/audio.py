@@ -28,7 +28,7 @@ from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
 from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth
-from drumscore.timing import Tempo
+from drumscore.timing import Tempo, whole_text
 
 PORTAUDIO_INSTALL = N_(
     "install the PortAudio library (on Debian and Ubuntu: sudo apt install libportaudio2), "
@@ -130,9 +130,10 @@ def choose_device(name: str | None = None) -> OutputDevice:
     if name is None:
         return next((d for d in devices if d.is_default), devices[0])
     wanted = name.strip()
-    if wanted.isdigit():
+    index = whole_text(wanted)
+    if index is not None:
         for device in devices:
-            if device.index == int(wanted):
+            if device.index == index:
                 return device
     names = [d.name for d in devices]
     what = _("audio output device")
