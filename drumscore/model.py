@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -193,6 +196,37 @@ class Position:
     offset: int
     line: int
     column: int
+
+    @classmethod
+    def at(cls, offset: int, starts: Sequence[int]) -> Position:
+        """The position of `offset`, given the offsets at which the text's lines start
+        (line_starts): the one line count of the notation, a passage and a caret."""
+        line = bisect.bisect_right(starts, offset)
+        return cls(offset, line, offset - starts[line - 1] + 1)
+
+
+#: What ends a line, as str.splitlines has it (a CR LF pair is one line break).
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+_LINE_BREAK = re.compile("\r\n|[" + "".join(sorted(LINE_BREAKS)) + "]")
+
+
+def line_starts(text: str) -> array[int]:
+    """The offsets at which the lines of `text` start, lines broken where str.splitlines breaks
+    them (one machine word a line): with Position.at, where any offset stands."""
+    starts = array("q", [0])
+    starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+    return starts
+
+
+def line_text(text: str, starts: Sequence[int], line: int) -> str:
+    """Line `line` (from 1) of `text` without its line break ('' past the last line), as
+    str.splitlines gives it."""
+    if not 0 < line <= len(starts):
+        return ""
+    start = starts[line - 1]
+    end = starts[line] if line < len(starts) else len(text)
+    found = _LINE_BREAK.search(text, start, end)
+    return text[start : found.start() if found else end]
 
 
 @dataclass(frozen=True, slots=True)
