@@ -8,7 +8,7 @@ import re
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _
@@ -252,6 +252,10 @@ class Counts:
     def __str__(self) -> str:
         return f"○{self.pi} □{self.gu}"
 
+    def to_data(self) -> dict[str, int]:
+        """The counts as JSON-ready data: strokes, pi (○ 鼙) and gu (□ 鼓)."""
+        return {"strokes": self.total, "pi": self.pi, "gu": self.gu}
+
 
 @dataclass(frozen=True, slots=True)
 class Pattern:
@@ -392,6 +396,24 @@ class Score:
         slug = self.state.slug if self.state else ""
         return f"{slug}/{self.figure}@{self.edition_id}"
 
+    def to_data(self) -> dict[str, Any]:
+        """The score as JSON-ready data, the one form `--json`, the site's pages and the notebook
+        start from: what it is (None where raw notation has no edition), its notation and its
+        counts per section (docs/json.md lists the keys)."""
+        pattern = self.pattern
+        return {
+            "key": self.key,
+            "title": self.title,
+            "edition": self.edition_id or None,
+            "edition_name": self.edition_name or None,
+            "figure": self.figure,
+            "state": self.state or None,
+            "notation": pattern.notation,
+            "printed": self.printed or None,
+            "half": pattern.half,
+            "counts": {s.value: pattern.counts(s).to_data() for s in pattern.sections()},
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Dating:
@@ -434,6 +456,15 @@ class Dating:
             )
         first = int(match[1])
         return cls(first, int(match[2]) if match[2] else first, basis)
+
+    def to_data(self) -> dict[str, Any]:
+        """The date as JSON-ready data: the text, the two years and the basis."""
+        return {
+            "text": self.text,
+            "earliest": self.earliest,
+            "latest": self.latest,
+            "basis": self.basis,
+        }
 
 
 @dataclass(frozen=True, slots=True)

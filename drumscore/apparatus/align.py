@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from drumscore.analysis.align import align
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
@@ -310,6 +311,34 @@ class StatedCheck:
             if why:
                 out.append((siglum, why))
         return tuple(out)
+
+    def to_data(self) -> dict[str, Any]:
+        """The check as JSON-ready data, one form for `show --json`, `collate --json` and the
+        site: the count stated, the quotes (with text) and the editions quoting it, and each
+        witness checked (docs/json.md lists the keys)."""
+        why = dict(self.disagreeing())
+        stated = self.stated
+        return {
+            "by": stated.by,
+            "section": stated.section.value,
+            "pi": stated.pi,
+            "gu": stated.gu,
+            "quotes": [{"siglum": q.siglum, "quote": q.text} for q in self.quotes if q.text],
+            "quoted_in": list(dict.fromkeys(q.siglum for q in self.quotes)),
+            "agreeing": list(self.agreeing),
+            "agrees": bool(self.agreeing),
+            "disagreements": [w for _siglum, said in self.disagreeing() for w in said],
+            "checks": [
+                {
+                    "siglum": siglum,
+                    "pi": counts.pi,
+                    "gu": counts.gu,
+                    "agrees": siglum not in why,
+                    "disagreements": list(why.get(siglum, ())),
+                }
+                for siglum, counts in self.results
+            ],
+        }
 
 
 @dataclass(frozen=True, slots=True)
