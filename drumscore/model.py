@@ -22,7 +22,13 @@ class Drum(enum.Enum):
 
     @property
     def symbol(self) -> str:
-        return "○" if self is Drum.PI else "□"
+        """The drum's glyph, from the one table SYMBOLS: ○ for 鼙, □ for 鼓."""
+        return SYMBOLS[self]
+
+    @classmethod
+    def of_symbol(cls, symbol: str) -> Drum:
+        """The drum a canonical glyph (○ or □) strikes, from SYMBOLS."""
+        return next(drum for drum, glyph in SYMBOLS.items() if glyph == symbol)
 
     @property
     def pinyin(self) -> str:
@@ -41,6 +47,12 @@ class Drum(enum.Enum):
             ),
             option=option,
         )
+
+
+#: The one glyph table of the drums (鄭注: 圜者擊鼙，方者擊鼓): ○ strikes 鼙, □ strikes 鼓.
+SYMBOLS: dict[Drum, str] = {Drum.PI: "○", Drum.GU: "□"}
+#: The mark that divides a pattern (U+534A).
+HALF = "半"
 
 
 class State(enum.StrEnum):
@@ -301,7 +313,7 @@ class Pattern:
         """The canonical notation: ○ and □ with 半 where it stands."""
         symbols = [s.drum.symbol for s in self.strokes]
         if self.half is not None:
-            symbols.insert(self.half, "半")
+            symbols.insert(self.half, HALF)
         return "".join(symbols)
 
     def __len__(self) -> int:
@@ -399,7 +411,7 @@ class Score:
     def to_data(self) -> dict[str, Any]:
         """The score as JSON-ready data, the one form `--json`, the site's pages and the notebook
         start from: what it is (None where raw notation has no edition), its notation and its
-        counts per section (docs/json.md lists the keys)."""
+        counts per section (README, "Output details", lists the keys)."""
         pattern = self.pattern
         return {
             "key": self.key,

@@ -12,7 +12,7 @@ from drumscore import glyphs
 from drumscore.display import char_name
 from drumscore.errors import NotationError
 from drumscore.i18n import _
-from drumscore.model import Drum, Pattern, Position, Stroke, line_starts
+from drumscore.model import HALF, Drum, Pattern, Position, Stroke, line_starts
 
 #: Longer input is refused before it is scanned; the longest printed pattern has 31 strokes.
 MAX_TEXT_LENGTH = 100_000
@@ -80,7 +80,7 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
     half: int | None = None
     half_pos: Position | None = None
     for token in tokenize(text, extra_glyphs=extra_glyphs):
-        if token.kind == glyphs.HALF:
+        if token.kind == HALF:
             if half_pos is not None:
                 raise NotationError(
                     _("a second 半 mark (the first is at line {line}, column {column})").format(
@@ -104,7 +104,7 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
                 column=token.pos.column,
                 hint=_("hint: for a longer render, repeat the pattern rather than writing it out."),
             )
-        drum = Drum.PI if token.kind == glyphs.CIRCLE else Drum.GU
+        drum = Drum.of_symbol(token.kind)
         strokes.append(Stroke(drum, len(strokes), token.pos))
     if not strokes:
         if half_pos is not None:

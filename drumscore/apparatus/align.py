@@ -30,6 +30,7 @@ from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _, ngettext
 from drumscore.model import (
+    HALF,
     SECTION_ORDER,
     STATE_SLUGS,
     Counts,
@@ -45,7 +46,6 @@ from drumscore.model import (
 )
 from drumscore.notation import parse
 
-HALF = "半"
 GAP = ""
 
 #: The base edition when none is chosen: the standard text.
@@ -315,7 +315,7 @@ class StatedCheck:
     def to_data(self) -> dict[str, Any]:
         """The check as JSON-ready data, one form for `show --json`, `collate --json` and the
         site: the count stated, the quotes (with text) and the editions quoting it, and each
-        witness checked (docs/json.md lists the keys)."""
+        witness checked (README, "Output details", lists the keys)."""
         why = dict(self.disagreeing())
         stated = self.stated
         return {

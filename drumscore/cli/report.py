@@ -17,7 +17,7 @@ from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
 from drumscore.editions.extract import line_range
 from drumscore.i18n import _, ngettext
-from drumscore.model import Edition, Pattern, Score, Section
+from drumscore.model import HALF, Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison
@@ -212,7 +212,7 @@ def alignment_lines(c: Comparison) -> list[str]:
         cells = []
         for index, column in enumerate([*c.columns, None]):
             if index in shared:
-                cells.append("半" if halves[side] == index else "  ")
+                cells.append(HALF if halves[side] == index else "  ")
             if column is None:
                 break
             stroke = column.a if side == "a" else column.b

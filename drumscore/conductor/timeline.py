@@ -13,7 +13,7 @@ from drumscore.conductor.duration import MAX_SECONDS
 from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
 from drumscore.i18n import _
-from drumscore.model import Score, Section, Stroke
+from drumscore.model import HALF, Score, Section, Stroke
 from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown, whole_text
 
 MAX_REPEAT = 10_000
@@ -70,7 +70,7 @@ class Timeline:
             if r > 0:
                 found.append(Marker(r * n, f"repeat {r + 1}"))
             if self.half_index is not None:
-                found.append(Marker(r * n + self.half_index, "半"))
+                found.append(Marker(r * n + self.half_index, HALF))
         return tuple(found)
 
     @property

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from drumscore import glyphs
 from drumscore.errors import NotationError
 from drumscore.i18n import _
-from drumscore.model import STATE_SPELLINGS, Position, line_starts
+from drumscore.model import HALF, STATE_SPELLINGS, Position, line_starts
 
 # --- the tables ---------------------------------------------------------------------------------
 
@@ -96,7 +96,7 @@ class Tables:
         self.glyphs = {**glyphs.CANONICAL, **(glyph_map or {})}
         self.states = {**STATE_CHARS, **(labels or {})}
         strokes = [c for c, s in self.glyphs.items() if s in (glyphs.CIRCLE, glyphs.SQUARE)]
-        halves = [c for c, s in self.glyphs.items() if s == glyphs.HALF]
+        halves = [c for c, s in self.glyphs.items() if s == HALF]
         self.stroke_chars = frozenset(strokes)
         #: str.translate table from each stroke character to its canonical ○ or □
         self.canonical = str.maketrans({c: self.glyphs[c] for c in strokes})

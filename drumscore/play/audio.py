@@ -287,8 +287,6 @@ class SoundFontFeed(Feed):
         return None
 
     def read(self, frames: int) -> np.ndarray:
-        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
-
         with self._lock:
             start, stop = self.position, self.position + frames
             for hit in self.conductor.advance(stop + self._lookahead):
@@ -296,7 +294,7 @@ class SoundFontFeed(Feed):
                     self.laid.append(hit)
                 if hit.muted:
                     continue
-                note = COUNT_NOTE if hit.drum is None else self.midimap.note(hit.drum)
+                note = self.midimap.hit_note(hit.drum)
                 off = hit.frame + round(hit.timeline.tempo.interval * hit.share * self.rate / 2)
                 bisect.insort(self._events, (hit.frame, 1, note, hit.velocity))
                 bisect.insort(self._events, (off, 0, note, 0))

@@ -13,7 +13,7 @@ from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import Hit
 from drumscore.display import centre, cut, width
 from drumscore.i18n import N_, _
-from drumscore.model import Section
+from drumscore.model import HALF, SYMBOLS, Drum, Section
 
 #: Reverse video marks the stroke being heard; strokes already heard in this pass are dimmed.
 HIGHLIGHT, HIGHLIGHT_END = "\x1b[7m", "\x1b[27m"
@@ -25,7 +25,8 @@ CLEAR_SCREEN = "\x1b[H\x1b[2J"
 #: Terminal control sequences, which take no columns on screen.
 _CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
-HALF = "│半│"
+#: 半 as the live view draws it between two strokes.
+HALF_CELL = f"│{HALF}│"
 
 
 def place(timeline: Timeline, k: int) -> tuple[int, int]:
@@ -51,11 +52,11 @@ def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:
     """(plain, styled) pieces of the notation line, the 半 division included."""
     cells = []
     if timeline.section is Section.TOUHU:
-        cells.append((HALF + " ", HALF + " "))
+        cells.append((HALF_CELL + " ", HALF_CELL + " "))
     half = timeline.half_index
     for j, stroke in enumerate(timeline.strokes):
         if j == half:
-            cells.append((f" {HALF} ", f" {HALF} "))
+            cells.append((f" {HALF_CELL} ", f" {HALF_CELL} "))
         symbol = stroke.drum.symbol
         if j == index:
             styled = HIGHLIGHT + symbol + HIGHLIGHT_END
@@ -65,7 +66,7 @@ def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:
             styled = symbol
         cells.append((symbol, styled))
     if timeline.section is Section.HEAD:
-        cells.append((" " + HALF, " " + HALF))
+        cells.append((" " + HALF_CELL, " " + HALF_CELL))
     return cells
 
 
@@ -293,7 +294,7 @@ def big_shape(shape: str, size: int) -> list[str]:
     Any other shape (a count number) is drawn in large block digits.
     """
     size = max(5, size)
-    if shape not in ("○", "□"):
+    if shape not in SYMBOLS.values():
         scale = max(1, size // 5)
         rows = []
         for r in range(5):
@@ -310,7 +311,7 @@ def big_shape(shape: str, size: int) -> list[str]:
         cells = []
         for c in range(size):
             x = c - radius
-            if shape == "○":
+            if shape == Drum.PI.symbol:
                 inside = abs((x * x + y * y) ** 0.5 - (radius - thick / 2)) <= thick / 2
             else:
                 edge = max(abs(x), abs(y))

@@ -173,7 +173,7 @@ def open_port(name: str) -> mido.ports.BaseOutput:
 
 class MidiPlayer:
     """Plays a track on a port on time (a drumscore.play.player.Player): note on at each hit, off
-    half a beat later, count strokes on COUNT_NOTE."""
+    half a beat later, count strokes on the map's count_note."""
 
     #: The conductor counts in microseconds.
     rate = MICROSECONDS
@@ -221,8 +221,6 @@ class MidiPlayer:
         tempo, pause or switch), yielding each stroke as its note goes out (clicks and muted
         strokes are sent or left silent, not yielded); None every `poll` s between.
         """
-        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
-
         conductor = self.conductor
         start = self.clock()
         off_at = None
@@ -252,7 +250,7 @@ class MidiPlayer:
                 if not hit.muted:
                     self._note_off()
                     drum = hit.drum
-                    note = COUNT_NOTE if drum is None else self.midimap.note(drum)
+                    note = self.midimap.hit_note(drum)
                     velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
                     self.port.send(self._message("note_on", note, velocity))
                     self._sounding = note

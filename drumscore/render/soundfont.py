@@ -47,14 +47,12 @@ def strikes(played: Timeline | Track, rate: int, midimap: MidiMap | None = None)
     """Where each hit of a track (or one score's timeline) starts, in frames, as the kit renderer
     places it (conductor.track's conductor); its note (count strokes on the count note), its
     velocity, and its note-off half a beat later."""
-    from drumscore.render.midi import COUNT_NOTE
-
     midimap = midimap or MidiMap()
     found = []
     for hit in as_track(played).hits(rate):
         if hit.muted:
             continue
-        note = COUNT_NOTE if hit.drum is None else midimap.note(hit.drum)
+        note = midimap.hit_note(hit.drum)
         off = hit.frame + round(hit.timeline.tempo.interval * hit.share * rate / 2)
         found.append(Strike(hit.frame, note, hit.velocity, off))
     found.sort(key=lambda s: s.frame)

@@ -66,7 +66,7 @@ def test_the_half_division_stands_between_the_strokes_before_and_after_it():
     t = timeline()
     half = resolve(NOTATION).pattern.half
     text = plain(liveview.notation_line(t, 0))
-    before, sep, after = text.partition(liveview.HALF)
+    before, sep, after = text.partition(liveview.HALF_CELL)
     assert sep
     assert sum(before.count(s) for s in "○□") == half
     assert sum(after.count(s) for s in "○□") == len(t.strokes) - half
@@ -75,8 +75,8 @@ def test_the_half_division_stands_between_the_strokes_before_and_after_it():
 def test_a_section_on_one_side_of_half_shows_half_on_the_other():
     touhu = plain(liveview.notation_line(timeline("touhu"), 0)).strip()
     head = plain(liveview.notation_line(timeline("head"), 0)).strip()
-    assert touhu.startswith(liveview.HALF)
-    assert head.endswith(liveview.HALF)
+    assert touhu.startswith(liveview.HALF_CELL)
+    assert head.endswith(liveview.HALF_CELL)
 
 
 def test_status_names_the_stroke_its_drum_and_its_side_of_half():
@@ -175,7 +175,7 @@ def test_a_terminal_too_narrow_still_shows_the_heard_stroke():
 
 def test_a_pattern_without_half_shows_no_division():
     t = arrange(resolve("○□○□"), None, Tempo.from_bpm(60))
-    assert liveview.HALF not in liveview.notation_line(t, 0)
+    assert liveview.HALF_CELL not in liveview.notation_line(t, 0)
     assert "射" in liveview.status_line(t, 0)
 
 

@@ -17,6 +17,9 @@ from drumscore.play import midiport
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
 
+#: General MIDI 76, Hi Wood Block: the note the count strokes sound on.
+HI_WOOD_BLOCK = 76
+
 
 class TimedPort:
     """A port that notes when each message arrives, and round-trips it through MIDI bytes."""
@@ -132,14 +135,13 @@ def test_an_ambiguous_port_name_asks_for_more(monkeypatch):
 
 def test_a_track_sends_its_count_on_the_wood_block_then_the_strokes():
     from drumscore.conductor.track import Track
-    from drumscore.render.midi import COUNT_NOTE
 
     t = timeline()
     port = TimedPort()
     with midiport.MidiPlayer(port, Track.single(t, 2)) as player:
         hits = [h for h in player.hits() if h is not None]
     ons = [(at, m) for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
-    assert [m.note for _, m in ons[:2]] == [COUNT_NOTE] * 2
+    assert [m.note for _, m in ons[:2]] == [HI_WOOD_BLOCK] * 2
     assert [m.note for _, m in ons[2:]] == [
         MidiMap().note(e.drum) for e in Track.single(t).hits(44100)
     ]

@@ -13,6 +13,9 @@ from drumscore.play.audio import AudioPlayer, Feed
 from drumscore.play.player import COMMANDS, Player
 from drumscore.timing import Tempo
 
+#: General MIDI 76, Hi Wood Block: the note the count strokes sound on.
+HI_WOOD_BLOCK = 76
+
 
 class SilentPort:
     """A MIDI port that keeps what it is sent."""
@@ -79,7 +82,6 @@ def test_the_midi_player_sends_a_halfway_click_between_the_strokes_and_shows_str
     import time
 
     from drumscore.conductor.track import Practice
-    from drumscore.render.midi import COUNT_NOTE
 
     class TimedPort(SilentPort):
         def send(self, message: object) -> None:
@@ -91,7 +93,7 @@ def test_the_midi_player_sends_a_halfway_click_between_the_strokes_and_shows_str
     shown = [hit for hit in player.hits() if hit is not None]
     assert [hit.k for hit in shown] == [0, 1, 2] and not any(hit.click for hit in shown)
     ons = [(at, m) for at, m in port.sent if m.type == "note_on"]
-    clicks = [at for at, m in ons if m.note == COUNT_NOTE]
+    clicks = [at for at, m in ons if m.note == HI_WOOD_BLOCK]
     assert len(clicks) == 6
     first = clicks[0]
     assert [at - first for at in clicks] == pytest.approx([k * 0.05 for k in range(6)], abs=0.02)
