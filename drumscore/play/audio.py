@@ -218,11 +218,6 @@ class Feed:
             return None
         return plan(self.track, self.kit, self.rate).length
 
-    def onset(self, k: int) -> int:
-        """The frame where stroke k of the first item sounds, on its beat, with no change."""
-        item = self.track.items[0]
-        return item.timeline.tempo.onset_sample(k + item.count_in, self.rate)
-
     def read(self, frames: int) -> np.ndarray:
         """The next `frames` frames, normalised; fewer (or none) at the end."""
         with self._lock:

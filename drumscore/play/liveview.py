@@ -94,13 +94,6 @@ def notation_line(timeline: Timeline, k: int, columns: int = 80) -> str:
     return "  " + ("…" if lo > 0 else "") + text + ("…" if hi < len(cells) - 1 else "")
 
 
-def status_line(timeline: Timeline, k: int, loop: bool = False) -> str:
-    """Stroke number, drum, side of 半, pass and time for stroke k."""
-    pass_no, index = place(timeline, k)
-    seconds = float(timeline.tempo.onset_seconds(k))
-    return "  " + "  ".join([*_stroke_fields(timeline, index, pass_no, loop), _seconds(seconds)])
-
-
 def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> list[str]:
     """The status line's fields for a stroke: its number, drum, side of 半 and pass."""
     stroke = timeline.strokes[index]
@@ -115,11 +108,6 @@ def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> 
 def _seconds(seconds: float) -> str:
     """A time on the status line, to the hundredth of a second."""
     return _("{seconds} s").format(seconds=f"{seconds:.2f}")
-
-
-def frame(timeline: Timeline, k: int, columns: int = 80, loop: bool = False) -> list[str]:
-    """The lines the terminal shows while stroke k sounds."""
-    return [notation_line(timeline, k, columns), status_line(timeline, k, loop)]
 
 
 def repaint(lines: list[str], previous: int) -> str:
@@ -166,10 +154,11 @@ def restore() -> str:
     return RESET + SHOW_CURSOR + "\n"
 
 
-def plain_lines(timeline: Timeline, k: int, seconds: float | None = None) -> list[str]:
+def plain_lines(timeline: Timeline, k: int, seconds: float) -> list[str]:
     """For output that is not a terminal: one line per stroke, after a line for a new pass or 半.
 
-    `seconds` is when the stroke sounds from the start of the play (by default k beats in)."""
+    `seconds` is when the stroke sounds from the start of the play, as the conductor laid it out
+    (count-ins, ramps and pauses included)."""
     n = len(timeline.strokes)
     pass_no, index = place(timeline, k)
     lines = []
@@ -178,8 +167,6 @@ def plain_lines(timeline: Timeline, k: int, seconds: float | None = None) -> lis
     if index == timeline.half_index:
         lines.append("-- 半 --")
     stroke = timeline.strokes[index]
-    if seconds is None:
-        seconds = float(timeline.tempo.onset_seconds(k))
     at = _("{seconds} s").format(seconds=f"{seconds:>9.3f}")
     lines.append(
         f"{k + 1:>5}  {at}  {stroke.drum.symbol} {stroke.drum.value}  "

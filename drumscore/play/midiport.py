@@ -249,10 +249,8 @@ class MidiPlayer:
                 hit = waiting.pop(0)
                 if not hit.muted:
                     self._note_off()
-                    drum = hit.drum
-                    note = self.midimap.hit_note(drum)
-                    velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
-                    self.port.send(self._message("note_on", note, velocity))
+                    note = self.midimap.hit_note(hit.drum)
+                    self.port.send(self._message("note_on", note, hit.velocity))
                     self._sounding = note
                     off_at = deadline + float(hit.timeline.tempo.interval * hit.share) / 2
                 if not hit.click:

@@ -61,6 +61,28 @@ def test_each_stroke_sends_its_drum_note_on_the_beat_then_a_note_off():
     assert port.closed
 
 
+def test_each_stroke_is_sent_at_the_velocity_a_midi_render_writes_for_it():
+    """--velocity and --humanize shape each stroke: the port hears the velocities the MIDI file
+    of the same track holds (read back with mido), the count strokes' included."""
+    import io
+
+    from drumscore.conductor.expression import Expression
+    from drumscore.render.midi import midi_bytes
+
+    shaped = Expression.from_options("70,115", "4", "7")
+    t = arrange(resolve("○□○半○□"), None, Tempo.from_bpm(600), 2, shaped)
+    track = Track.single(t, 2)
+    port = TimedPort()
+    with midiport.MidiPlayer(port, track) as player:
+        list(player.hits())
+    sent = [m.velocity for _, m in port.sent if m.type == "note_on" and m.velocity > 0]
+    written = mido.MidiFile(file=io.BytesIO(midi_bytes(track)))
+    wanted = [m.velocity for m in written.tracks[1] if m.type == "note_on" and m.velocity > 0]
+    assert len(wanted) == 2 + len(t)
+    assert len(set(wanted[2:])) > 2  # humanized: not the two velocities of the map
+    assert sent == wanted
+
+
 def test_stopping_early_silences_the_sounding_note():
     port = TimedPort()
     player = midiport.MidiPlayer(port, Track.single(timeline(bpm=60)))
