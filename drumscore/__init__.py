@@ -24,7 +24,6 @@ DrumscoreError; RuntimeFailure and MissingDependencyError mark the ones that are
 from __future__ import annotations
 
 import importlib
-import sys
 from typing import TYPE_CHECKING, Any
 
 from drumscore import errors
@@ -58,11 +57,6 @@ if TYPE_CHECKING:
     from drumscore.render.musicxml import musicxml_bytes
 
 __version__ = "0.1.0"
-
-if "IPython" in sys.modules:  # in a notebook, Scores and Patterns show themselves (site/notebook)
-    from drumscore.site.notebook import register
-
-    register()
 
 #: The names loaded on first use (PEP 562), and the module each comes from.
 _LAZY = {

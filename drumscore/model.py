@@ -409,9 +409,9 @@ class Score:
         return f"{slug}/{self.figure}@{self.edition_id}"
 
     def to_data(self) -> dict[str, Any]:
-        """The score as JSON-ready data, the one form `--json`, the site's pages and the notebook
-        start from: what it is (None where raw notation has no edition), its notation and its
-        counts per section (README, "Output details", lists the keys)."""
+        """The score as JSON-ready data, the one form that the JSON output, the site's pages and
+        the notebook start from: what it is (None where raw notation has no edition), its
+        notation and its counts per section (README, "Output details", lists the keys)."""
         pattern = self.pattern
         return {
             "key": self.key,

@@ -313,7 +313,7 @@ class StatedCheck:
         return tuple(out)
 
     def to_data(self) -> dict[str, Any]:
-        """The check as JSON-ready data, one form for `show --json`, `collate --json` and the
+        """The check as JSON-ready data, one form for the JSON of show and collate and for the
         site: the count stated, the quotes (with text) and the editions quoting it, and each
         witness checked (README, "Output details", lists the keys)."""
         why = dict(self.disagreeing())
