@@ -27,7 +27,7 @@ from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
-from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth
+from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth, synth_samples
 from drumscore.timing import Tempo, whole_text
 
 PORTAUDIO_INSTALL = N_(
@@ -303,8 +303,7 @@ class SoundFontFeed(Feed):
                         self.synth.noteoff(PERCUSSION_CHANNEL, note)
                 upto = min(stop, self._events[0][0]) if self._events else stop
                 upto = max(upto, now + 1)
-                samples = self.synth.get_samples(upto - now)
-                parts.append(np.asarray(samples, np.float32).reshape(-1, 2) / np.float32(32768))
+                parts.append(synth_samples(self.synth, upto - now))
                 now = upto
             out = np.concatenate(parts) if parts else np.zeros((0, 2), np.float32)
             self.position = stop

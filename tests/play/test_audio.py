@@ -179,15 +179,17 @@ def test_each_stroke_is_reported_when_the_stream_clock_says_it_is_heard(fake_sd)
     t = timeline("○□○半○□", "0.05")
     seen = []
     with playback.AudioPlayer(playback.Feed(t)) as player:
-        start = time.monotonic()
+        stream = player.stream
         for hit in player.hits():
-            seen.append((hit.k, time.monotonic() - start))
+            seen.append((hit, stream.time))  # the stream's own clock, as the player reads it
         player.wait()
-    assert [k for k, _ in seen] == list(range(len(t)))
-    for k, at in seen:
-        heard_at = float(t.tempo.onset_seconds(k)) + FakeStream.LATENCY
-        assert at >= heard_at - 0.015, f"stroke {k} shown {heard_at - at:.3f} s before it sounds"
-        assert at <= heard_at + 0.25, f"stroke {k} shown {at - heard_at:.3f} s late"
+    assert [hit.k for hit, _ in seen] == list(range(len(t)))
+    for hit, at in seen:
+        # the stroke reaches the listener at its frame's DAC time: its onset plus the latency
+        heard_at = hit.frame / RATE + FakeStream.LATENCY
+        assert hit.frame == t.tempo.onset_sample(hit.k, RATE)
+        assert at >= heard_at - 1e-9, f"stroke {hit.k} shown {heard_at - at:.4f} s before it sounds"
+        assert at <= heard_at + 0.5, f"stroke {hit.k} shown {at - heard_at:.3f} s late"
 
 
 def test_the_player_reports_strokes_after_the_stream_ends_at_once(fake_sd):
