@@ -6,7 +6,6 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from drumscore.errors import DrumscoreError, TempoError
 from drumscore.i18n import N_, _
@@ -172,21 +171,7 @@ class Tempo:
     def bpm(self) -> Fraction:
         return Fraction(60) / self.interval
 
-    def onset_seconds(self, k: int) -> Fraction:
-        return k * self.interval
-
     def onset_sample(self, k: int, rate: int) -> int:
         """Stroke k starts at round(k × interval × rate), ties rounded up; never accumulated."""
         x = k * self.interval * rate
         return (2 * x.numerator + x.denominator) // (2 * x.denominator)
-
-    def onset_samples(self, start: int, stop: int, rate: int) -> Any:
-        """onset_sample for k in range(start, stop) as an int64 array, in exact integer maths."""
-        import numpy as np
-
-        step = self.interval * rate
-        k = np.arange(start, stop, dtype=np.int64)
-        num, den = step.numerator, step.denominator
-        if stop * num < 2**62:
-            return (2 * k * num + den) // (2 * den)
-        return np.array([self.onset_sample(int(i), rate) for i in k], dtype=np.int64)
