@@ -167,7 +167,7 @@ def test_the_live_display_highlights_the_strokes_in_order(tmp_path):
             continue
         index = sum(ANSI.sub("", before).count(s) for s in "○□")
         shown.append((index, after[0]))
-        assert liveview.HALF in ANSI.sub("", line)
+        assert liveview.HALF_CELL in ANSI.sub("", line)
     assert shown == [(e.k % n, e.drum.symbol) for e in Track.single(t).hits(44100)]
     assert out.index(liveview.HIDE_CURSOR) < out.index(liveview.HIGHLIGHT)
     tail = out[out.rindex(liveview.HIGHLIGHT) :]
