@@ -182,6 +182,13 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
             ),
             option="strokes",
         )
+    if 1 <= last < first <= count:
+        raise OptionError(
+            _("strokes {value!r} runs backwards; give the lower stroke first: {span}").format(
+                value=raw, span=f"{last}-{first}"
+            ),
+            option="strokes",
+        )
     if not 1 <= first <= last <= count:
         raise OptionError(
             _(
