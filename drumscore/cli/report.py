@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from drumscore import display
+from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
@@ -26,9 +27,7 @@ if TYPE_CHECKING:
     from drumscore.conductor.track import Track
     from drumscore.editions.extract import Extraction, Found
     from drumscore.performance.check import Check
-
-#: The mark under each aligned column of a comparison.
-MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
+    from drumscore.performance.identify import Fit
 
 
 # --- scores: list and show --------------------------------------------------------------------
@@ -240,16 +239,19 @@ def format_comparison(c: Comparison) -> str:
     else:
         verdict = [
             ngettext(
-                "{n} difference — {changed} changed (*), {only_a} only in A (-), "
-                "{only_b} only in B (+)",
-                "{n} differences — {changed} changed (*), {only_a} only in A (-), "
-                "{only_b} only in B (+)",
+                "{n} difference — {changed} changed ({changed_mark}), {only_a} only in A "
+                "({only_a_mark}), {only_b} only in B ({only_b_mark})",
+                "{n} differences — {changed} changed ({changed_mark}), {only_a} only in A "
+                "({only_a_mark}), {only_b} only in B ({only_b_mark})",
                 c.distance,
             ).format(
                 n=c.distance,
-                changed=kinds["substituted"],
-                only_a=kinds["only-a"],
-                only_b=kinds["only-b"],
+                changed=kinds[SUBSTITUTED],
+                only_a=kinds[ONLY_A],
+                only_b=kinds[ONLY_B],
+                changed_mark=MARKS[SUBSTITUTED],
+                only_a_mark=MARKS[ONLY_A],
+                only_b_mark=MARKS[ONLY_B],
             )
         ]
         if c.half_moved:
@@ -414,6 +416,30 @@ def format_apparatuses(
     return "\n\n".join(blocks) + "\n"
 
 
+def _agreement_table(g: Groups) -> list[str]:
+    """The agreement matrix in per cent as display.table lays it out, each cell looked up
+    rather than measured (the matrix has editions × editions cells)."""
+    import numpy as np
+
+    percent = np.rint(np.array(g.agreement, dtype=np.float64) * 100).astype(np.int64).tolist()
+    first = max((display.width(s) for s in g.sigla), default=0)
+    most = list(map(max, zip(*percent, strict=True))) if percent else []
+    widths = [max(display.width(s), len(str(m))) for s, m in zip(g.sigla, most, strict=True)]
+    cells = {w: [str(v).ljust(w) for v in range(101)] for w in set(widths)}
+    columns = [cells[w] for w in widths]
+    lines = [
+        "  ".join(
+            [" " * first, *(display.pad(s, w) for s, w in zip(g.sigla, widths, strict=True))]
+        ),
+        "  ".join("-" * w for w in [first, *widths]),
+    ]
+    for s, row in zip(g.sigla, percent, strict=True):
+        said = "  ".join([c[v] for c, v in zip(columns, row, strict=True)])
+        lines.append(f"{display.pad(s, first)}  {said}")
+    lines[0] = lines[0].rstrip()
+    return [ln.rstrip() for ln in lines]
+
+
 def format_groups(found: Sequence[Groups]) -> str:
     """What `collate --groups` prints: per score, the editions sharing each reading at each
     place, the agreement of every two editions (per cent of aligned strokes), the editions that
@@ -433,11 +459,7 @@ def format_groups(found: Sequence[Groups]) -> str:
             "",
             "  " + _("agreement (per cent of the aligned strokes two editions read alike):"),
         ]
-        rows = [
-            [s, *(f"{round(v * 100)}" for v in row)]
-            for s, row in zip(g.sigla, g.agreement, strict=True)
-        ]
-        lines += ["    " + ln for ln in table(rows, ["", *g.sigla]).splitlines()]
+        lines += ["    " + ln for ln in _agreement_table(g)]
         alike = " | ".join(_sigla(group) for group in g.alike)
         lines += ["", "  " + _("read alike: {groups}").format(groups=alike)]
         lines.append(
@@ -591,12 +613,15 @@ def _drum(drum: Any) -> str:
     return f"{drum.symbol} {drum.value}" if drum is not None else "—"
 
 
-def check_data(c: Check) -> dict[str, Any]:
+def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
     """What `drumscore check --json` prints: the fitted beat, every stroke of the score with what
-    was heard for it (index from 1), and the missed, extra, wrong and doubtful strokes."""
+    was heard for it (index from 1), the missed, extra, wrong and doubtful strokes, and the
+    reading the take fits clearly better, if any."""
     t = c.timeline
     performance = c.performance
     n = len(t.strokes)
+    if fit is not None:
+        from drumscore.performance.identify import fit_text  # numpy
     return {
         "performance": {
             "file": performance.path,
@@ -649,6 +674,17 @@ def check_data(c: Check) -> dict[str, Any]:
         ],
         "wrong": [s.index for s in c.wrong],
         "doubtful": [s.index for s in c.doubtful],
+        "drums_apart": c.performance.apart,
+        "better_fit": None
+        if fit is None
+        else {
+            "score": fit.timeline.score.key,
+            "section": fit.timeline.section.value,
+            "repeats": fit.timeline.repeats,
+            "faults": fit.faults,
+            "against": fit.against,
+            "text": fit_text(fit, t),
+        },
     }
 
 
@@ -660,9 +696,10 @@ def _drums_told(c: Check) -> str:
     return how
 
 
-def format_check(c: Check) -> str:
+def format_check(c: Check, fit: Fit | None = None) -> str:
     """What `drumscore check` prints: the summary (tempo, offsets, drift, missed, extra, wrong
-    strokes) and a row per stroke of the score."""
+    strokes, and the reading the take fits clearly better, if any) and a row per stroke of the
+    score."""
     t = c.timeline
     p = c.performance
     largest = c.largest
@@ -753,6 +790,10 @@ def format_check(c: Check) -> str:
             said = _("the drum of strokes {strokes} sounds between the two: marked ?")
         fields.append((_("doubtful"), said.format(strokes=strokes)))
     fields += [(_("note"), note) for note in p.notes]
+    if fit is not None:
+        from drumscore.performance.identify import fit_text  # numpy
+
+        fields.append((_("better fit"), fit_text(fit, t)))
     widest = max(display.width(name) for name, _value in fields) + 1
     lines = [heard, against, ""]
     lines += [display.pad(name, widest) + value for name, value in fields]
