@@ -66,11 +66,6 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-if "IPython" in sys.modules:  # in a notebook, Scores and Patterns show themselves (site/notebook)
-    from drumscore.site.notebook import register
-
-    register()
-
 #: The names loaded on first use (PEP 562), and the module each comes from.
 _LAZY = {
     "resolve": "drumscore.corpus",

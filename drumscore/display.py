@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import wcwidth
 
-from drumscore.model import Pattern
+from drumscore.model import Pattern, line_starts, line_text
 
 
 def width(text: str) -> int:
@@ -36,8 +36,7 @@ def _printable(ch: str) -> str:
 
 def caret_display(text: str, line: int, column: int, *, context: int = 40) -> str:
     """The faulty line (trimmed to about `context` characters around the fault) with a caret."""
-    lines = text.splitlines() or [""]
-    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    src = line_text(text, line_starts(text), line)
     start = max(0, column - 1 - context)
     end = min(len(src), column - 1 + context)
     shown = "".join(_printable(c) for c in src[start:end])

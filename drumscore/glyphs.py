@@ -12,11 +12,10 @@ import unicodedata
 from collections.abc import Mapping
 
 from drumscore.i18n import _
-from drumscore.model import STATE_SPELLINGS
+from drumscore.model import HALF, STATE_SPELLINGS, Drum
 
-CIRCLE = "○"  # U+25CB WHITE CIRCLE: 鼙, the small drum
-SQUARE = "□"  # U+25A1 WHITE SQUARE: 鼓, the big drum
-HALF = "半"  # U+534A: the section mark
+CIRCLE = Drum.PI.symbol  # ○ U+25CB WHITE CIRCLE: 鼙, the small drum
+SQUARE = Drum.GU.symbol  # □ U+25A1 WHITE SQUARE: 鼓, the big drum
 
 #: Characters read as a circle (○, a stroke on 鼙).
 CIRCLE_LOOKALIKES: dict[str, str] = {
@@ -69,7 +68,7 @@ MARKUP_CHARS = frozenset("".join(NOTE_BRACKETS) + "".join(NOTE_BRACKETS.values()
     ">",
 }
 #: What a glyph mapping may map a sign to, and the drum it strikes.
-GLYPH_TARGETS = {CIRCLE: "鼙", SQUARE: "鼓"}
+GLYPH_TARGETS = {drum.symbol: drum.value for drum in Drum}
 
 
 def mapping_refusal(glyph: str, target: str) -> str:
@@ -141,7 +140,7 @@ def symbol_hint(ch: str) -> str:
     """A suggestion for a character that is not in the table but may be meant as notation."""
     if ch in CONFUSABLES:
         target = CONFUSABLES[ch]
-        drum = "鼙" if target == CIRCLE else "鼓"
+        drum = Drum.of_symbol(target).value
         return _(
             "hint: {char!r} looks like {target} but is {name}; "
             "write {target} (U+{code:04X}) for a stroke on {drum}."

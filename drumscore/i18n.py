@@ -5,12 +5,17 @@ in the catalog of the current language at the moment it is made. The language co
 environment as GNU gettext reads it (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG) unless
 `set_language` names one; a language without a catalog is English, without complaint.
 
+The language belongs to the context (a `contextvars.ContextVar`), not the process: `in_english` in
+one thread leaves another thread's language alone. A thread starts in an empty context, so work
+handed to a thread runs in a copy of the caller's (`carried`), speaking the caller's language.
+
 A message written where no language is known yet (a table at import time) is marked with `N_` and
 translated with `_` where it is shown.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import gettext
 import os
@@ -72,7 +77,10 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
 
 
 _translations: dict[str, gettext.NullTranslations] = {}
-_current: str | None = None
+#: The catalog this context speaks; None until set (then the environment's choice).
+_current: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "drumscore_language", default=None
+)
 
 
 def _catalog(language: str) -> gettext.NullTranslations:
@@ -84,16 +92,18 @@ def _catalog(language: str) -> gettext.NullTranslations:
 
 
 def set_language(name: str | None) -> str:
-    """Speak `name` (a catalog, locale or tag; None: the environment's choice) from now on;
-    returns the catalog chosen, English for a language without one."""
-    global _current
-    _current = (catalog_for(name) if name else from_environment()) or DEFAULT
-    return _current
+    """Speak `name` (a catalog, locale or tag; None: the environment's choice) from now on, in
+    this context (and the threads given a copy of it); returns the catalog chosen, English for a
+    language without one."""
+    chosen = (catalog_for(name) if name else from_environment()) or DEFAULT
+    _current.set(chosen)
+    return chosen
 
 
 def language() -> str:
-    """The catalog speaking now (en, zh_Hant or zh_Hans)."""
-    return _current if _current is not None else set_language(None)
+    """The catalog speaking now in this context (en, zh_Hant or zh_Hans)."""
+    current = _current.get()
+    return current if current is not None else set_language(None)
 
 
 def tag() -> str:
@@ -103,13 +113,25 @@ def tag() -> str:
 
 @contextmanager
 def speaking(name: str) -> Iterator[str]:
-    """Speak `name` inside the block (the site builds each language in turn), then as before."""
-    global _current
-    before = _current
+    """Speak `name` inside the block (the site builds each language in turn), then as before;
+    other threads and contexts keep their own language meanwhile."""
+    token = _current.set((catalog_for(name) if name else from_environment()) or DEFAULT)
     try:
-        yield set_language(name)
+        yield language()
     finally:
-        _current = before
+        _current.reset(token)
+
+
+def carried(work: Callable[P, R]) -> Callable[P, R]:
+    """`work` run in a copy of the calling context, wherever it is called: handed to a thread
+    (a pool, a key reader), it speaks the language of the code that handed it over."""
+    context = contextvars.copy_context()
+
+    @functools.wraps(work)
+    def in_context(*args: P.args, **kwargs: P.kwargs) -> R:
+        return context.copy().run(work, *args, **kwargs)
+
+    return in_context
 
 
 def in_english(make: Callable[P, R]) -> Callable[P, R]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _
@@ -19,7 +22,13 @@ class Drum(enum.Enum):
 
     @property
     def symbol(self) -> str:
-        return "○" if self is Drum.PI else "□"
+        """The drum's glyph, from the one table SYMBOLS: ○ for 鼙, □ for 鼓."""
+        return SYMBOLS[self]
+
+    @classmethod
+    def of_symbol(cls, symbol: str) -> Drum:
+        """The drum a canonical glyph (○ or □) strikes, from SYMBOLS."""
+        return next(drum for drum, glyph in SYMBOLS.items() if glyph == symbol)
 
     @property
     def pinyin(self) -> str:
@@ -38,6 +47,12 @@ class Drum(enum.Enum):
             ),
             option=option,
         )
+
+
+#: The one glyph table of the drums (鄭注: 圜者擊鼙，方者擊鼓): ○ strikes 鼙, □ strikes 鼓.
+SYMBOLS: dict[Drum, str] = {Drum.PI: "○", Drum.GU: "□"}
+#: The mark that divides a pattern (U+534A).
+HALF = "半"
 
 
 class State(enum.StrEnum):
@@ -194,6 +209,37 @@ class Position:
     line: int
     column: int
 
+    @classmethod
+    def at(cls, offset: int, starts: Sequence[int]) -> Position:
+        """The position of `offset`, given the offsets at which the text's lines start
+        (line_starts): the one line count of the notation, a passage and a caret."""
+        line = bisect.bisect_right(starts, offset)
+        return cls(offset, line, offset - starts[line - 1] + 1)
+
+
+#: What ends a line, as str.splitlines has it (a CR LF pair is one line break).
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+_LINE_BREAK = re.compile("\r\n|[" + "".join(sorted(LINE_BREAKS)) + "]")
+
+
+def line_starts(text: str) -> array[int]:
+    """The offsets at which the lines of `text` start, lines broken where str.splitlines breaks
+    them (one machine word a line): with Position.at, where any offset stands."""
+    starts = array("q", [0])
+    starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+    return starts
+
+
+def line_text(text: str, starts: Sequence[int], line: int) -> str:
+    """Line `line` (from 1) of `text` without its line break ('' past the last line), as
+    str.splitlines gives it."""
+    if not 0 < line <= len(starts):
+        return ""
+    start = starts[line - 1]
+    end = starts[line] if line < len(starts) else len(text)
+    found = _LINE_BREAK.search(text, start, end)
+    return text[start : found.start() if found else end]
+
 
 @dataclass(frozen=True, slots=True)
 class Stroke:
@@ -289,6 +335,10 @@ class Counts:
     def __str__(self) -> str:
         return f"○{self.pi} □{self.gu}"
 
+    def to_data(self) -> dict[str, int]:
+        """The counts as JSON-ready data: strokes, pi (○ 鼙) and gu (□ 鼓)."""
+        return {"strokes": self.total, "pi": self.pi, "gu": self.gu}
+
 
 @dataclass(frozen=True, slots=True)
 class Pattern:
@@ -334,7 +384,7 @@ class Pattern:
         """The canonical notation: ○ and □ with 半 where it stands."""
         symbols = [s.drum.symbol for s in self.strokes]
         if self.half is not None:
-            symbols.insert(self.half, "半")
+            symbols.insert(self.half, HALF)
         return "".join(symbols)
 
     def __len__(self) -> int:
@@ -429,6 +479,24 @@ class Score:
         slug = self.state.slug if self.state else ""
         return f"{slug}/{self.figure}@{self.edition_id}"
 
+    def to_data(self) -> dict[str, Any]:
+        """The score as JSON-ready data, the one form that the JSON output, the site's pages and
+        the notebook start from: what it is (None where raw notation has no edition), its
+        notation and its counts per section (README, "Output details", lists the keys)."""
+        pattern = self.pattern
+        return {
+            "key": self.key,
+            "title": self.title,
+            "edition": self.edition_id or None,
+            "edition_name": self.edition_name or None,
+            "figure": self.figure,
+            "state": self.state or None,
+            "notation": pattern.notation,
+            "printed": self.printed or None,
+            "half": pattern.half,
+            "counts": {s.value: pattern.counts(s).to_data() for s in pattern.sections()},
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Dating:
@@ -461,7 +529,7 @@ class Dating:
     @classmethod
     def parse(cls, text: str, basis: str = "") -> Dating:
         """A date written "1748" or "1736-1748" (a year before the common era written -200)."""
-        match = re.fullmatch(r"\s*(-?\d{1,4})\s*(?:[-–]\s*(-?\d{1,4}))?\s*", str(text))
+        match = re.fullmatch(r"\s*(-?[0-9]{1,4})\s*(?:[-–]\s*(-?[0-9]{1,4}))?\s*", str(text))
         if match is None:
             raise OptionError(
                 _(
@@ -471,6 +539,15 @@ class Dating:
             )
         first = int(match[1])
         return cls(first, int(match[2]) if match[2] else first, basis)
+
+    def to_data(self) -> dict[str, Any]:
+        """The date as JSON-ready data: the text, the two years and the basis."""
+        return {
+            "text": self.text,
+            "earliest": self.earliest,
+            "latest": self.latest,
+            "basis": self.basis,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,16 +12,13 @@ from drumscore import glyphs
 from drumscore.display import char_name
 from drumscore.errors import NotationError
 from drumscore.i18n import _
-from drumscore.model import Drum, Pattern, Position, Stroke
+from drumscore.model import HALF, Drum, Pattern, Position, Stroke, line_starts
 
 #: Longer input is refused before it is scanned; the longest printed pattern has 31 strokes.
 MAX_TEXT_LENGTH = 100_000
 #: The most strokes a pattern may have (README, "Limits"): comparing two such patterns stays
 #: within seconds; longer renders come from --repeat and --duration, not from longer patterns.
 MAX_STROKES = 10_000
-#: What ends a line, as str.splitlines has it (a CR LF pair is one line break); the caret display
-#: splits lines the same way, so line and column point at the same character there.
-LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,20 +32,15 @@ class Token:
 
 def tokenize(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Iterator[Token]:
     """Yield the notation tokens of `text`, skipping whitespace; NotationError on anything else."""
-    line, column = 1, 1
+    starts = line_starts(text)
     for offset, ch in enumerate(text):
-        if ch in LINE_BREAKS:
-            if not (ch == "\r" and text[offset + 1 : offset + 2] == "\n"):
-                line, column = line + 1, 1
-            continue
         if ch.isspace():
-            column += 1
             continue
         kind = glyphs.canonical(ch, extra_glyphs)
+        pos = Position.at(offset, starts)
         if kind is None:
-            raise _unknown_character(text, ch, line, column)
-        yield Token(kind, ch, Position(offset, line, column))
-        column += 1
+            raise _unknown_character(text, ch, pos.line, pos.column)
+        yield Token(kind, ch, pos)
 
 
 def _unknown_character(text: str, ch: str, line: int, column: int) -> NotationError:
@@ -88,7 +80,7 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
     half: int | None = None
     half_pos: Position | None = None
     for token in tokenize(text, extra_glyphs=extra_glyphs):
-        if token.kind == glyphs.HALF:
+        if token.kind == HALF:
             if half_pos is not None:
                 raise NotationError(
                     _("a second 半 mark (the first is at line {line}, column {column})").format(
@@ -112,7 +104,7 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
                 column=token.pos.column,
                 hint=_("hint: for a longer render, repeat the pattern rather than writing it out."),
             )
-        drum = Drum.PI if token.kind == glyphs.CIRCLE else Drum.GU
+        drum = Drum.of_symbol(token.kind)
         strokes.append(Stroke(drum, len(strokes), token.pos))
     if not strokes:
         if half_pos is not None:

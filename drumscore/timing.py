@@ -6,7 +6,6 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from drumscore.errors import DrumscoreError, TempoError
 from drumscore.i18n import N_, _
@@ -23,9 +22,29 @@ MAX_BPM = Fraction(1200)
 #: too large or too small for any range, without being computed.
 MAX_NUMBER_LENGTH = 32
 _NUMBER = re.compile(
-    r"(?P<mantissa>[+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE](?P<exponent>[+-]?\d+))?|[+-]?\d+/\d+"
+    r"(?P<mantissa>[+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE](?P<exponent>[+-]?\d+))?|[+-]?\d+/\d+",
+    re.ASCII,  # as whole_text: 0-9 only
 )
 _EXTREME = Fraction(10) ** 1000
+#: A whole number as text: ASCII digits only (str.isdigit also takes ², int() takes ٣), at most
+#: a dozen of them.
+_WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
+
+
+def whole_text(value: object, *, signed: bool = False) -> int | None:
+    """The whole number `value` writes ('12', ' 4 ', '-3' when `signed`; an int as it is), or
+    None for anything else ('²', '٣', '1.0', '', a bool, 13 digits): the one reading of a whole
+    number for every option and field, its caller saying what it takes."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not _WHOLE.fullmatch(text) or (not signed and text[0] in "+-"):
+        return None
+    return int(text)
 
 
 def shown(text: str, most: int = MAX_NUMBER_LENGTH) -> str:
@@ -152,21 +171,7 @@ class Tempo:
     def bpm(self) -> Fraction:
         return Fraction(60) / self.interval
 
-    def onset_seconds(self, k: int) -> Fraction:
-        return k * self.interval
-
     def onset_sample(self, k: int, rate: int) -> int:
         """Stroke k starts at round(k × interval × rate), ties rounded up; never accumulated."""
         x = k * self.interval * rate
         return (2 * x.numerator + x.denominator) // (2 * x.denominator)
-
-    def onset_samples(self, start: int, stop: int, rate: int) -> Any:
-        """onset_sample for k in range(start, stop) as an int64 array, in exact integer maths."""
-        import numpy as np
-
-        step = self.interval * rate
-        k = np.arange(start, stop, dtype=np.int64)
-        num, den = step.numerator, step.denominator
-        if stop * num < 2**62:
-            return (2 * k * num + den) // (2 * den)
-        return np.array([self.onset_sample(int(i), rate) for i in k], dtype=np.int64)

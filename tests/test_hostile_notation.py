@@ -10,7 +10,8 @@ from hostile_checks import refused
 from drumscore.apparatus.linear import align, needleman_wunsch
 from drumscore.display import width
 from drumscore.errors import NotationError
-from drumscore.notation import LINE_BREAKS, MAX_STROKES, parse
+from drumscore.model import LINE_BREAKS
+from drumscore.notation import MAX_STROKES, parse
 
 
 @pytest.mark.parametrize("brk", sorted(LINE_BREAKS | {"\r\n"}))

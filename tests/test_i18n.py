@@ -181,6 +181,42 @@ def test_speaking_restores_the_language_before():
     assert i18n._("options") == "选项"
 
 
+def test_in_english_in_one_thread_leaves_another_threads_language_alone():
+    """A file written in English on one thread while another thread speaks 繁體中文."""
+    import threading
+
+    i18n.set_language("zh-Hant")
+    english = i18n.in_english(lambda: i18n._("options"))
+    go = threading.Barrier(2)
+    heard: list[str] = []
+
+    def chinese() -> None:
+        go.wait()
+        heard.extend(i18n._("options") for _ in range(5000))
+
+    reader = threading.Thread(target=i18n.carried(chinese))
+    reader.start()
+    go.wait()
+    written = [english() for _ in range(5000)]
+    reader.join()
+    assert set(written) == {"options"}
+    assert len(heard) == 5000 and set(heard) == {"選項"}
+    assert i18n.language() == "zh_Hant"
+
+
+def test_a_thread_handed_work_speaks_the_language_of_the_code_that_handed_it():
+    from concurrent.futures import ThreadPoolExecutor
+
+    i18n.set_language("zh-Hans")
+    with ThreadPoolExecutor(2) as pool:
+        carried = pool.submit(i18n.carried(i18n.language)).result()
+        with i18n.speaking("zh-Hant"):
+            inside = pool.submit(i18n.carried(i18n.language)).result()
+        # a thread's own choice stays in that thread
+        pool.submit(i18n.carried(i18n.set_language), "en").result()
+    assert (carried, inside, i18n.language()) == ("zh_Hans", "zh_Hant", "zh_Hans")
+
+
 # -- the command line in each language --------------------------------------------------------
 
 

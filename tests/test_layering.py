@@ -26,21 +26,70 @@ LEAVES = {"drumscore.files.reading"}
 LEAF_IMPORTS = {"drumscore.errors", "drumscore.i18n"}
 
 
-def imported(path: Path) -> set[str]:
-    """Every drumscore module a file imports, as a dotted name."""
+def every_import(path: Path) -> set[str]:
+    """Every module a file imports, as a dotted name, wherever the import stands (at the top,
+    in a function, under `if`), and every module named to importlib.import_module or in a lazy
+    table as a "drumscore.…" string."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
+            if node.module == "drumscore":  # from drumscore import site
+                names.update(f"drumscore.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
-    return {n for n in names if n.split(".")[0] == "drumscore"}
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and re.fullmatch(r"drumscore(\.\w+)+|jinja2(\.\w+)*", node.value)
+        ):
+            names.add(node.value)
+    return names
+
+
+def imported(path: Path) -> set[str]:
+    """Every drumscore module a file imports, as a dotted name."""
+    return {n for n in every_import(path) if n.split(".")[0] == "drumscore"}
 
 
 @pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
 def test_the_core_imports_no_job_folder(path):
     outward = {n for n in imported(path) if n.split(".")[1:2] and n.split(".")[1] in (*JOBS, "cli")}
-    assert outward - LEAVES == set(), f"{path.name} reaches out to {sorted(outward)}"
+    outward = {
+        n for n in outward if not any(n == leaf or n.startswith(leaf + ".") for leaf in LEAVES)
+    }
+    assert outward == set(), f"{path.name} reaches out to {sorted(outward)}"
+
+
+#: What the package itself (drumscore/__init__.py) and the core may never import, at any time.
+NEVER_FROM_THE_CORE = ("drumscore.site", "drumscore.cli", "jinja2")
+
+
+@pytest.mark.parametrize("path", [PACKAGE / "__init__.py", *CORE], ids=lambda p: p.name)
+def test_the_package_and_the_core_never_import_the_site_the_command_line_or_jinja2(path):
+    """Not at the top, not in a function, not under `if "IPython" in sys.modules`, not by name."""
+    reached = {
+        n
+        for n in every_import(path)
+        for top in NEVER_FROM_THE_CORE
+        if n.split(".")[: top.count(".") + 1] == top.split(".")
+    }
+    assert reached == set(), f"{path.name} imports {sorted(reached)}"
+
+
+def test_the_layering_check_sees_an_import_inside_a_function_under_if(tmp_path):
+    """The check itself could fail: a hook written as the old one was is caught."""
+    hook = tmp_path / "hook.py"
+    hook.write_text(
+        "import sys\n"
+        "def show():\n"
+        "    if 'IPython' in sys.modules:\n"
+        "        from drumscore.site.notebook import register\n"
+        "        import jinja2\n"
+        "        register()\n",
+        encoding="utf-8",
+    )
+    assert {"drumscore.site.notebook", "jinja2"} <= every_import(hook)
 
 
 @pytest.mark.parametrize("leaf", sorted(LEAVES))

@@ -171,3 +171,23 @@ def test_a_sound_file_records_the_same_words_in_every_language():
         chinese = (tags_for(track), [str(m) for m in to_midi(track).tracks[0]], track.cues(44100))
     assert chinese == english
     assert english[0]["title"].endswith("figure 1 · 投壺 (the strokes after 半)")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "a", "a\nb", "a\r\nb\rc", "a\x0cb\x0b\x1c", "a\u2028\u2029b\x85", "\n\n", "a\n", "\r\n\r"],
+)
+def test_line_starts_break_where_splitlines_does(text):
+    from drumscore.model import Position, line_starts, line_text
+
+    starts = line_starts(text)
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        assert line_text(text, starts, number) == line
+        first = starts[number - 1]
+        if line:
+            assert Position.at(first, starts) == Position(first, number, 1)
+            last = first + len(line) - 1
+            assert text[last] == line[-1]
+            assert Position.at(last, starts) == Position(last, number, len(line))
+    assert line_text(text, starts, len(starts) + 1) == ""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from drumscore.apparatus import names
 from drumscore.apparatus.linear import align
@@ -31,6 +32,7 @@ from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _, ngettext
 from drumscore.model import (
+    HALF,
     SECTION_ORDER,
     STATE_SLUGS,
     Counts,
@@ -46,7 +48,6 @@ from drumscore.model import (
 )
 from drumscore.notation import parse
 
-HALF = "半"
 GAP = ""
 
 #: The base edition when none is chosen: the standard text.
@@ -331,6 +332,34 @@ class StatedCheck:
             if why:
                 out.append((siglum, why))
         return tuple(out)
+
+    def to_data(self) -> dict[str, Any]:
+        """The check as JSON-ready data, one form for the JSON of show and collate and for the
+        site: the count stated, the quotes (with text) and the editions quoting it, and each
+        witness checked (README, "Output details", lists the keys)."""
+        why = dict(self.disagreeing())
+        stated = self.stated
+        return {
+            "by": stated.by,
+            "section": stated.section.value,
+            "pi": stated.pi,
+            "gu": stated.gu,
+            "quotes": [{"siglum": q.siglum, "quote": q.text} for q in self.quotes if q.text],
+            "quoted_in": list(dict.fromkeys(q.siglum for q in self.quotes)),
+            "agreeing": list(self.agreeing),
+            "agrees": bool(self.agreeing),
+            "disagreements": [w for _siglum, said in self.disagreeing() for w in said],
+            "checks": [
+                {
+                    "siglum": siglum,
+                    "pi": counts.pi,
+                    "gu": counts.gu,
+                    "agrees": siglum not in why,
+                    "disagreements": list(why.get(siglum, ())),
+                }
+                for siglum, counts in self.results
+            ],
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,29 +107,7 @@ def apparatus_data(a: Apparatus) -> dict:
             {"siglum": n.siglum, "after": n.after, "text": n.text, "why_not_a_reading": n.reason}
             for n in a.notes
         ],
-        "stated_counts": [
-            {
-                "by": s.stated.by,
-                "section": s.stated.section.value,
-                "pi": s.stated.pi,
-                "gu": s.stated.gu,
-                "quotes": [{"siglum": q.siglum, "quote": q.text} for q in s.quotes],
-                "quoted_in": [q.siglum for q in s.quotes],
-                "agreeing": list(s.agreeing),
-                "agrees_with_no_edition": not s.agreeing,
-                "checks": [
-                    {
-                        "siglum": siglum,
-                        "pi": counts.pi,
-                        "gu": counts.gu,
-                        "agrees": siglum in s.agreeing,
-                        "disagreements": list(dict(s.disagreeing()).get(siglum, ())),
-                    }
-                    for siglum, counts in s.results
-                ],
-            }
-            for s in a.counts
-        ],
+        "stated_counts": [s.to_data() for s in a.counts],
     }
 
 

@@ -22,7 +22,7 @@ from types import FrameType
 from typing import Any, ClassVar
 
 from drumscore.conductor.track import Hit
-from drumscore.i18n import N_, _
+from drumscore.i18n import N_, _, carried
 from drumscore.model import Section
 from drumscore.play import liveview
 from drumscore.play.keys import (
@@ -157,7 +157,7 @@ class KeyReader:
         self.fd = sys.stdin.fileno()
         self._saved: list[Any] | None = None
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread = threading.Thread(target=carried(self._run), daemon=True)
 
     def __enter__(self) -> KeyReader:
         import termios

@@ -24,7 +24,7 @@ from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.model import Drum, Reading, Section
 from drumscore.render.plot import FORMATS as PLOT_FORMATS
-from drumscore.timing import Tempo
+from drumscore.timing import Tempo, whole_text
 
 
 def section_help() -> str:
@@ -41,13 +41,14 @@ def section_help() -> str:
 
 def whole_number(text: str) -> int:
     """An argparse type: a whole number of at most a dozen digits (a range check follows)."""
-    digits = text.strip()
-    if len(digits) > 12 or not digits.lstrip("+-").isdigit() or not digits.isascii():
+    number = whole_text(text, signed=True)
+    if number is None:
+        digits = text.strip()
         shown = digits if len(digits) <= 20 else digits[:20] + "…"
         raise argparse.ArgumentTypeError(
             _("{value!r} is not a whole number of at most 12 digits").format(value=shown)
         )
-    return int(digits)
+    return number
 
 
 def add_score_options(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
@@ -252,15 +253,15 @@ def _count(text: str | None, option: str, high: int) -> int:
     """A whole number from 1 to `high` given for `option` (0 when not given)."""
     if text is None:
         return 0
-    raw = str(text).strip()
-    if not raw.isdigit() or not 1 <= int(raw) <= high:
+    number = whole_text(text)
+    if number is None or not 1 <= number <= high:
         raise OptionError(
             _("{option} takes a whole number from 1 to {high}, not {value!r}").format(
                 option=option, high=high, value=str(text)[:40]
             ),
             option=option,
         )
-    return int(raw)
+    return number
 
 
 def practice_from_args(args: argparse.Namespace) -> Practice:

@@ -29,7 +29,7 @@ from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.files.atomic import check_not_inputs
 from drumscore.files.format_choice import kind_of
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, carried, ngettext
 from drumscore.model import STATE_SLUGS, Score, Section
 
 #: The placeholders of an output template and what they stand for.
@@ -280,7 +280,7 @@ def run(
         return None
 
     with _bar(len(items), args.quiet) as tick, ThreadPoolExecutor(workers_for(args.output)) as pool:
-        futures = [pool.submit(one, item) for item in items]
+        futures = [pool.submit(carried(one), item) for item in items]  # in this language
         try:
             for item, future in zip(items, futures, strict=True):
                 exc = future.result()

@@ -18,7 +18,7 @@ from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
 from drumscore.editions.extract import line_range
 from drumscore.i18n import _, ngettext
-from drumscore.model import Edition, Pattern, Score, Section
+from drumscore.model import HALF, Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison
@@ -31,35 +31,6 @@ if TYPE_CHECKING:
 
 
 # --- scores: list and show --------------------------------------------------------------------
-
-
-def score_data(score: Score) -> dict[str, Any]:
-    """A score as JSON-ready data: what it is, its notation and its counts per section."""
-    pattern = score.pattern
-    counts = {}
-    for section in pattern.sections():
-        c = pattern.counts(section)
-        counts[section.value] = {"strokes": c.total, "pi": c.pi, "gu": c.gu}
-    return {
-        "key": score.key,
-        "title": score.title,
-        "edition": score.edition_id or None,
-        "edition_name": score.edition_name or None,
-        "figure": score.figure,
-        "state": score.state or None,
-        "notation": pattern.notation,
-        "printed": score.printed or None,
-        "half": pattern.half,
-        "counts": counts,
-    }
-
-
-def date_data(edition: Edition | None) -> dict[str, Any] | None:
-    """An edition's date as JSON-ready data: the text, the two years and the basis."""
-    if edition is None or edition.date is None:
-        return None
-    d = edition.date
-    return {"text": d.text, "earliest": d.earliest, "latest": d.latest, "basis": d.basis}
 
 
 def list_table(
@@ -112,27 +83,16 @@ def show_data(
 ) -> dict[str, Any]:
     """What `drumscore show --json` prints: the score, its provenance, the notes printed inside
     it, the stated counts with their quotes, and the edition's note."""
-    data = score_data(score)
+    data = score.to_data()
     if score.source:
         data["provenance"] = {k: v for k, v in asdict(score.source).items() if v}
     data["lines"] = score.lines or None
     data["notes"] = [{"after": n.after, "text": n.text, "line": n.line} for n in score.notes]
     data["edition_note"] = edition.note if edition is not None and edition.note else None
-    data["date"] = date_data(edition)
+    data["date"] = edition.date.to_data() if edition is not None and edition.date else None
     data["glyphs"] = dict(edition.glyphs) if edition is not None else {}
     data["user_edition"] = bool(edition is not None and edition.user)
-    data["stated_counts"] = [
-        {
-            "by": c.stated.by,
-            "section": c.stated.section.value,
-            "pi": c.stated.pi,
-            "gu": c.stated.gu,
-            "quoted_in": list(dict.fromkeys(q.siglum for q in c.quotes)),
-            "quotes": [{"edition": q.siglum, "quote": q.text} for q in c.quotes if q.text],
-            "agrees": bool(c.agreeing),
-        }
-        for c in checks
-    ]
+    data["stated_counts"] = [c.to_data() for c in checks]
     return data
 
 
@@ -251,7 +211,7 @@ def alignment_lines(c: Comparison) -> list[str]:
         cells = []
         for index, column in enumerate([*c.columns, None]):
             if index in shared:
-                cells.append("半" if halves[side] == index else "  ")
+                cells.append(HALF if halves[side] == index else "  ")
             if column is None:
                 break
             stroke = column.a if side == "a" else column.b
@@ -514,7 +474,7 @@ def format_groups(found: Sequence[Groups]) -> str:
 
 def found_data(extraction: Extraction, found: Found) -> dict[str, Any]:
     """One extracted score as JSON-ready data."""
-    data = score_data(found.score)
+    data = found.score.to_data()
     data.update(
         label=found.label or None,
         label_side=found.label_side,

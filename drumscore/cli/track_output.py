@@ -128,14 +128,14 @@ def track_from_args(
 def render(args: argparse.Namespace, kind: str, midimap: MidiMap, track: Track) -> int:
     """Write the track to args.output (audio or MIDI) and print what it holds."""
     if kind == "midi":
-        from drumscore.render.midi import COUNT_NOTE, midi_bytes
+        from drumscore.render.midi import midi_bytes
 
         write_bytes(args.output, midi_bytes(track, midimap))
         if track.count_strokes:
             detail = _("MIDI channel 10: {notes}, count {note}")
         else:
             detail = _("MIDI channel 10: {notes}")
-        detail = detail.format(notes=midimap.describe(), note=COUNT_NOTE)
+        detail = detail.format(notes=midimap.describe(), note=midimap.count_note)
     else:
         if args.soundfont and args.loopable:
             raise OptionError(

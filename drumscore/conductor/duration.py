@@ -12,7 +12,7 @@ from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown
 #: The longest render: 12 hours, past any afternoon of 投壺.
 MAX_SECONDS = Fraction(12 * 3600)
 UNITS = {"h": 3600, "m": 60, "s": 1}
-_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([hms])")
+_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([hms])", re.ASCII)  # 0-9 only, as whole_text
 
 
 def parse_duration(text: str) -> Fraction:

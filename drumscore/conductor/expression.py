@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _
 from drumscore.model import Drum
-from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown
+from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown, whole_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -61,15 +61,14 @@ def drum_pair(
             option=option,
         )
     parts = [p.strip() for p in str(text).split(",")]
-    try:
-        pi, gu = (int(p) for p in parts)
-    except ValueError:
+    pi, gu = (whole_text(p, signed=True) for p in parts) if len(parts) == 2 else (None, None)
+    if pi is None or gu is None:
         raise OptionError(
             _("{option} takes two {what}, 鼙 then 鼓, such as {example!r}; got {value!r}").format(
                 option=option, what=things, example=example, value=text
             ),
             option=option,
-        ) from None
+        )
     for n in (pi, gu):
         if not low <= n <= high:
             raise OptionError(
@@ -191,11 +190,8 @@ def _seed(value: str | int | None) -> int:
     """The seed: a whole number of 0 or more (0 when not given)."""
     if value is None:
         return 0
-    try:
-        seed = int(value) if not isinstance(value, bool | float) else -1
-    except ValueError:
-        seed = -1
-    if seed < 0:
+    seed = whole_text(value)
+    if seed is None or seed < 0:
         raise OptionError(
             _("seed takes a whole number of 0 or more, not {value!r}").format(value=value),
             option="seed",

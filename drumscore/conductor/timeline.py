@@ -13,8 +13,8 @@ from drumscore.conductor.duration import MAX_SECONDS
 from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
 from drumscore.i18n import _
-from drumscore.model import READINGS, Reading, Score, Section, Stroke
-from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown
+from drumscore.model import HALF, READINGS, Reading, Score, Section, Stroke
+from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown, whole_text
 
 MAX_REPEAT = 10_000
 
@@ -75,7 +75,7 @@ class Timeline:
             if r > 0:
                 found.append(Marker(r * n, f"repeat {r + 1}"))
             if self.half_index is not None:
-                found.append(Marker(r * n + self.half_index, "半"))
+                found.append(Marker(r * n + self.half_index, HALF))
         return tuple(found)
 
     @property
@@ -183,14 +183,14 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
     parts = raw.split("-") if len(raw) <= 2 * MAX_NUMBER_LENGTH else []
     if len(parts) == 1:
         parts = parts * 2
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    first, last = (whole_text(p) for p in parts) if len(parts) == 2 else (None, None)
+    if first is None or last is None:
         raise OptionError(
             _("strokes takes a range of strokes numbered from 1, such as 5-12; not {value}").format(
                 value=shown(raw)
             ),
             option="strokes",
         )
-    first, last = (int(p) for p in parts)
     if 1 <= last < first <= count:
         raise OptionError(
             _("strokes {value!r} runs backwards; give the lower stroke first: {span}").format(

@@ -28,7 +28,15 @@ from drumscore.conductor.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _, in_english, list_text, ngettext
 from drumscore.model import Drum, Section
-from drumscore.timing import MAX_BPM, MAX_NUMBER_LENGTH, MIN_BPM, Tempo, number_text, shown
+from drumscore.timing import (
+    MAX_BPM,
+    MAX_NUMBER_LENGTH,
+    MIN_BPM,
+    Tempo,
+    number_text,
+    shown,
+    whole_text,
+)
 
 #: The longest count-in, in strokes.
 MAX_COUNT_IN = 64
@@ -47,11 +55,8 @@ def check_count_in(value: object) -> int:
     """count_in: a whole number of strokes from 0 to MAX_COUNT_IN."""
     if value is None:
         return 0
-    try:
-        count = int(value) if isinstance(value, int | str) and not isinstance(value, bool) else -1
-    except (TypeError, ValueError):
-        count = -1
-    if not 0 <= count <= MAX_COUNT_IN:
+    count = whole_text(value)
+    if count is None or not 0 <= count <= MAX_COUNT_IN:
         raise OptionError(
             _(
                 "count_in takes a whole number of strokes from 0 to {limit}, such as 4; "
@@ -94,7 +99,8 @@ class Ramp:
                     option="ramp",
                 )
         every = parts[3].strip() if len(parts) == 4 else "1"
-        if not every.isdigit() or int(every) < 1:
+        passes = whole_text(every)
+        if passes is None or passes < 1:
             raise OptionError(
                 _("ramp {value!r}: EVERY is a whole number of passes from 1, not {every!r}").format(
                     value=raw, every=every
@@ -122,7 +128,7 @@ class Ramp:
                 ),
                 option="ramp",
             )
-        return cls(Fraction(start), Fraction(stop), Fraction(step), int(every))
+        return cls(Fraction(start), Fraction(stop), Fraction(step), passes)
 
     @property
     def passes(self) -> int:

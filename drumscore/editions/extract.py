@@ -28,8 +28,17 @@ from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
 from drumscore.errors import ExtractError, NotationError, OptionError
 from drumscore.i18n import _, list_text, ngettext
-from drumscore.model import STATE_SPELLINGS, Position, PrintedNote, Provenance, Score, State
+from drumscore.model import (
+    STATE_SPELLINGS,
+    Position,
+    PrintedNote,
+    Provenance,
+    Score,
+    State,
+    line_starts,
+)
 from drumscore.notation import parse
+from drumscore.timing import whole_text
 
 #: A run shorter than this, with no 半 and one drum only, is prose (釋文's lone ○, 口 for mouth).
 MIN_STROKES = 3
@@ -500,7 +509,7 @@ class _Reader:
         self.tables = tables
         self.partial = partial
         self.items: list = []
-        self._line_starts = lexer.line_starts_of(source)
+        self._line_starts = line_starts(source)
         self._doubts: dict[int, list[str]] = {}  # id(run) → doubts
         self._remarks: dict[int, list[str]] = {}
         self._pairs: dict[int, tuple] = {}  # id(run) → (label item, side, figure, state)
@@ -508,7 +517,7 @@ class _Reader:
         self.skipped = 0  # strokes read as part of the prose
 
     def position(self, offset: int) -> Position:
-        return lexer.position_of(offset, self._line_starts)
+        return Position.at(offset, self._line_starts)
 
     def error(
         self, offset: int, reason: str, hint: str, *, option: str | None = None
@@ -1462,12 +1471,12 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
 
 def _offset(text: str) -> tuple[int, int] | None:
     """(first Kanripo line, offset from file line to Kanripo line) when the header gives lines."""
-    match = re.search(r"lines (\d+)-(\d+)", lexer.header(text).get("source", ""))
-    if not match:
+    match = re.search(r"lines ([^\s,-]+)-([^\s,-]+)", lexer.header(text).get("source", ""))
+    first, last = (whole_text(match[1]), whole_text(match[2])) if match else (None, None)
+    if first is None or last is None:
         return None
-    first, last = int(match[1]), int(match[2])
     start = lexer.body_start(text)
-    body = text.split("\n")[start - 1 :]
+    body = text.splitlines()[start - 1 :]  # the lines line_starts counts
     while body and not body[-1].strip():
         body.pop()
     if len(body) != last - first + 1:

@@ -8,16 +8,14 @@ which characters are strokes, labels, punctuation, note brackets and markup. The
 
 from __future__ import annotations
 
-import bisect
 import re
-from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from drumscore import glyphs
 from drumscore.errors import NotationError
 from drumscore.i18n import _
-from drumscore.model import STATE_SPELLINGS, Position
+from drumscore.model import HALF, STATE_SPELLINGS, Position, line_starts
 
 # --- the tables ---------------------------------------------------------------------------------
 
@@ -102,7 +100,7 @@ class Tables:
         self.glyphs = {**built_in, **(glyph_map or {})}
         self.states = {**STATE_CHARS, **(labels or {})}
         strokes = [c for c, s in self.glyphs.items() if s in (glyphs.CIRCLE, glyphs.SQUARE)]
-        halves = [c for c, s in self.glyphs.items() if s == glyphs.HALF]
+        halves = [c for c, s in self.glyphs.items() if s == HALF]
         self.stroke_chars = frozenset(strokes)
         #: str.translate table from each stroke character to its canonical ○ or □
         self.canonical = str.maketrans({c: self.glyphs[c] for c in strokes})
@@ -247,7 +245,7 @@ def _note(source: str, start: int) -> tuple[int, str]:
         i = j + 1
         if depth == 0:
             return i, _NOTE_MARKUP.sub("", source[start + 1 : j])
-    pos = position_of(start, line_starts_of(source))
+    pos = Position.at(start, line_starts(source))
     raise NotationError(
         _("the note opened here is never closed: a {closer!r} is missing").format(closer=closer),
         text=source,
@@ -298,19 +296,6 @@ def translation_lines(source: str, tables: Tables) -> list[tuple[int, int]]:
 # --- where a token stands, and the Kanripo header ------------------------------------------------
 
 
-def line_starts_of(source: str) -> array:
-    """The offsets at which the lines of `source` start (one machine word a line)."""
-    starts = array("q", [0])
-    starts.extend(m.end() for m in re.finditer("\n", source))
-    return starts
-
-
-def position_of(offset: int, line_starts: Sequence[int]) -> Position:
-    """Offset, line and column of a source offset, given the offsets at which its lines start."""
-    line = bisect.bisect_right(line_starts, offset)
-    return Position(offset, line, offset - line_starts[line - 1] + 1)
-
-
 def header(source: str) -> dict[str, str]:
     """The `# key: value` header fields of a witness file (the first value of each key)."""
     fields: dict[str, str] = {}
@@ -323,7 +308,7 @@ def header(source: str) -> dict[str, str]:
 
 def body_start(source: str) -> int:
     """The 1-based number of the first line after the leading header lines."""
-    for number, line in enumerate(source.split("\n"), 1):
+    for number, line in enumerate(source.splitlines(), 1):  # the lines line_starts counts
         if not line.startswith("#"):
             return number
     return 1

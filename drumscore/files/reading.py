@@ -175,22 +175,6 @@ def _limit(what: str, limit: int | None) -> int:
     return LIMITS[what] if limit is None else limit
 
 
-def check_input(path: str | Path, what: str, limit: int | None = None) -> Path:
-    """`path` after checking (with stat, without opening it) that it is a regular file under the
-    limit; for libraries that open the path themselves."""
-    limit = _limit(what, limit)
-    text = str(path)
-    try:
-        info = os.stat(text)
-    except (OSError, ValueError) as exc:
-        if isinstance(exc, ValueError):  # an embedded NUL character
-            raise _unusable_name(what, text) from None
-        raise _failed(exc, text, what) from None
-    _check(info, text, what, limit)
-    _note(info, text)
-    return Path(path)
-
-
 @contextlib.contextmanager
 def open_input(
     path: str | Path, what: str, limit: int | None = None

@@ -28,8 +28,8 @@ from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
-from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth
-from drumscore.timing import Tempo
+from drumscore.render.soundfont import MAX_TAIL, PERCUSSION_CHANNEL, open_synth, synth_samples
+from drumscore.timing import Tempo, whole_text
 
 PORTAUDIO_INSTALL = N_(
     "install the PortAudio library (on Debian and Ubuntu: sudo apt install libportaudio2), "
@@ -131,9 +131,10 @@ def choose_device(name: str | None = None) -> OutputDevice:
     if name is None:
         return next((d for d in devices if d.is_default), devices[0])
     wanted = name.strip()
-    if wanted.isdigit():
+    index = whole_text(wanted)
+    if index is not None:
         for device in devices:
-            if device.index == int(wanted):
+            if device.index == index:
                 return device
     names = [d.name for d in devices]
     what = _("audio output device")
@@ -223,11 +224,6 @@ class Feed:
             return None
         return plan(self.track, self.kit, self.rate).length
 
-    def onset(self, k: int) -> int:
-        """The frame where stroke k of the first item sounds, on its beat, with no change."""
-        item = self.track.items[0]
-        return item.timeline.tempo.onset_sample(k + item.count_in, self.rate)
-
     def read(self, frames: int) -> np.ndarray:
         """The next `frames` frames, normalised; fewer (or none) at the end."""
         with self._lock:
@@ -292,8 +288,6 @@ class SoundFontFeed(Feed):
         return None
 
     def read(self, frames: int) -> np.ndarray:
-        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
-
         with self._lock:
             start, stop = self.position, self.position + frames
             for hit in self.conductor.advance(stop + self._lookahead):
@@ -301,7 +295,7 @@ class SoundFontFeed(Feed):
                     self.laid.append(hit)
                 if hit.muted:
                     continue
-                note = COUNT_NOTE if hit.drum is None else self.midimap.note(hit.drum)
+                note = self.midimap.hit_note(hit.drum)
                 off = hit.frame + round(hit.timeline.tempo.interval * hit.share * self.rate / 2)
                 bisect.insort(self._events, (hit.frame, 1, note, hit.velocity))
                 bisect.insort(self._events, (off, 0, note, 0))
@@ -315,8 +309,7 @@ class SoundFontFeed(Feed):
                         self.synth.noteoff(PERCUSSION_CHANNEL, note)
                 upto = min(stop, self._events[0][0]) if self._events else stop
                 upto = max(upto, now + 1)
-                samples = self.synth.get_samples(upto - now)
-                parts.append(np.asarray(samples, np.float32).reshape(-1, 2) / np.float32(32768))
+                parts.append(synth_samples(self.synth, upto - now))
                 now = upto
             out = np.concatenate(parts) if parts else np.zeros((0, 2), np.float32)
             self.position = stop

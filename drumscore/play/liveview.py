@@ -13,7 +13,7 @@ from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import Hit
 from drumscore.display import centre, cut, width
 from drumscore.i18n import N_, _
-from drumscore.model import Section
+from drumscore.model import HALF, SYMBOLS, Drum, Section
 
 #: Reverse video marks the stroke being heard; strokes already heard in this pass are dimmed.
 HIGHLIGHT, HIGHLIGHT_END = "\x1b[7m", "\x1b[27m"
@@ -25,7 +25,8 @@ CLEAR_SCREEN = "\x1b[H\x1b[2J"
 #: Terminal control sequences, which take no columns on screen.
 _CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
-HALF = "│半│"
+#: 半 as the live view draws it between two strokes.
+HALF_CELL = f"│{HALF}│"
 
 
 def place(timeline: Timeline, k: int) -> tuple[int, int]:
@@ -51,11 +52,11 @@ def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:
     """(plain, styled) pieces of the notation line, the 半 division included."""
     cells = []
     if timeline.section is Section.TOUHU:
-        cells.append((HALF + " ", HALF + " "))
+        cells.append((HALF_CELL + " ", HALF_CELL + " "))
     half = timeline.half_index
     for j, stroke in enumerate(timeline.strokes):
         if j == half:
-            cells.append((f" {HALF} ", f" {HALF} "))
+            cells.append((f" {HALF_CELL} ", f" {HALF_CELL} "))
         symbol = stroke.drum.symbol
         if j == index:
             styled = HIGHLIGHT + symbol + HIGHLIGHT_END
@@ -65,7 +66,7 @@ def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:
             styled = symbol
         cells.append((symbol, styled))
     if timeline.section is Section.HEAD:
-        cells.append((" " + HALF, " " + HALF))
+        cells.append((" " + HALF_CELL, " " + HALF_CELL))
     return cells
 
 
@@ -93,13 +94,6 @@ def notation_line(timeline: Timeline, k: int, columns: int = 80) -> str:
     return "  " + ("…" if lo > 0 else "") + text + ("…" if hi < len(cells) - 1 else "")
 
 
-def status_line(timeline: Timeline, k: int, loop: bool = False) -> str:
-    """Stroke number, drum, side of 半, pass and time for stroke k."""
-    pass_no, index = place(timeline, k)
-    seconds = float(timeline.tempo.onset_seconds(k))
-    return "  " + "  ".join([*_stroke_fields(timeline, index, pass_no, loop), _seconds(seconds)])
-
-
 def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> list[str]:
     """The status line's fields for a stroke: its number, drum, side of 半 and pass."""
     stroke = timeline.strokes[index]
@@ -114,11 +108,6 @@ def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> 
 def _seconds(seconds: float) -> str:
     """A time on the status line, to the hundredth of a second."""
     return _("{seconds} s").format(seconds=f"{seconds:.2f}")
-
-
-def frame(timeline: Timeline, k: int, columns: int = 80, loop: bool = False) -> list[str]:
-    """The lines the terminal shows while stroke k sounds."""
-    return [notation_line(timeline, k, columns), status_line(timeline, k, loop)]
 
 
 def repaint(lines: list[str], previous: int) -> str:
@@ -165,10 +154,11 @@ def restore() -> str:
     return RESET + SHOW_CURSOR + "\n"
 
 
-def plain_lines(timeline: Timeline, k: int, seconds: float | None = None) -> list[str]:
+def plain_lines(timeline: Timeline, k: int, seconds: float) -> list[str]:
     """For output that is not a terminal: one line per stroke, after a line for a new pass or 半.
 
-    `seconds` is when the stroke sounds from the start of the play (by default k beats in)."""
+    `seconds` is when the stroke sounds from the start of the play, as the conductor laid it out
+    (count-ins, ramps and pauses included)."""
     n = len(timeline.strokes)
     pass_no, index = place(timeline, k)
     lines = []
@@ -177,8 +167,6 @@ def plain_lines(timeline: Timeline, k: int, seconds: float | None = None) -> lis
     if index == timeline.half_index:
         lines.append("-- 半 --")
     stroke = timeline.strokes[index]
-    if seconds is None:
-        seconds = float(timeline.tempo.onset_seconds(k))
     at = _("{seconds} s").format(seconds=f"{seconds:>9.3f}")
     lines.append(
         f"{k + 1:>5}  {at}  {stroke.drum.symbol} {stroke.drum.value}  "
@@ -293,7 +281,7 @@ def big_shape(shape: str, size: int) -> list[str]:
     Any other shape (a count number) is drawn in large block digits.
     """
     size = max(5, size)
-    if shape not in ("○", "□"):
+    if shape not in SYMBOLS.values():
         scale = max(1, size // 5)
         rows = []
         for r in range(5):
@@ -310,7 +298,7 @@ def big_shape(shape: str, size: int) -> list[str]:
         cells = []
         for c in range(size):
             x = c - radius
-            if shape == "○":
+            if shape == Drum.PI.symbol:
                 inside = abs((x * x + y * y) ** 0.5 - (radius - thick / 2)) <= thick / 2
             else:
                 edge = max(abs(x), abs(y))

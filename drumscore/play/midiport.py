@@ -174,7 +174,7 @@ def open_port(name: str) -> mido.ports.BaseOutput:
 
 class MidiPlayer:
     """Plays a track on a port on time (a drumscore.play.player.Player): note on at each hit, off
-    half a beat later, count strokes on COUNT_NOTE."""
+    half a beat later, count strokes on the map's count_note."""
 
     #: The conductor counts in microseconds.
     rate = MICROSECONDS
@@ -222,8 +222,6 @@ class MidiPlayer:
         tempo, pause or switch), yielding each stroke as its note goes out (clicks and muted
         strokes are sent or left silent, not yielded); None every `poll` s between.
         """
-        from drumscore.render.midi import COUNT_NOTE  # render.midi imports mido
-
         conductor = self.conductor
         start = self.clock()
         off_at = None
@@ -252,10 +250,8 @@ class MidiPlayer:
                 hit = waiting.pop(0)
                 if not hit.muted:
                     self._note_off()
-                    drum = hit.drum
-                    note = COUNT_NOTE if drum is None else self.midimap.note(drum)
-                    velocity = hit.velocity if drum is None else self.midimap.velocity(drum)
-                    self.port.send(self._message("note_on", note, velocity))
+                    note = self.midimap.hit_note(hit.drum)
+                    self.port.send(self._message("note_on", note, hit.velocity))
                     self._sounding = note
                     off_at = deadline + float(hit.timeline.tempo.interval * hit.share) / 2
                 if not hit.click:

@@ -9,6 +9,7 @@ import mido
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Item, Track, as_track
 from drumscore.i18n import in_english
+from drumscore.model import HALF, Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
 
@@ -55,11 +56,7 @@ def ascii_name(timeline: Timeline) -> str:
 
 
 #: ○ → o (鼙, pi), □ → # (鼓, gu), 半 → |.
-ASCII_GLYPHS = str.maketrans({"○": "o", "□": "#", "半": "|"})
-
-
-#: General MIDI 76, Hi Wood Block: the count-in's note, apart from both drums' notes.
-COUNT_NOTE = 76
+ASCII_GLYPHS = str.maketrans({Drum.PI.symbol: "o", Drum.GU.symbol: "#", HALF: "|"})
 
 
 def _end_at(track: mido.MidiTrack, tick: int) -> None:
@@ -118,7 +115,7 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
     several items also marks each item (its label). A track with a count-in, a practice option,
     a loop or several items ends both tracks at its last beat (and pause), so a loopable track
     loops on the beat in a sequencer too. Track 1 holds the
-    strokes on the General MIDI percussion channel (count strokes on COUNT_NOTE), as the
+    strokes on the General MIDI percussion channel (count strokes on the map's count_note), as the
     conductor lays them out; a pause lasts its seconds at the tempo of the item before it.
     """
     midimap = midimap or MidiMap()
@@ -167,7 +164,7 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
         at = item_tick + (hit.beat - item_beat) * TICKS_PER_BEAT + round(hit.sub * TICKS_PER_BEAT)
         if hit.offset:
             at = max(0, at + round(hit.offset / hit.timeline.tempo.interval * TICKS_PER_BEAT))
-        note = COUNT_NOTE if hit.drum is None else midimap.note(hit.drum)
+        note = midimap.hit_note(hit.drum)
         on = mido.Message("note_on", channel=PERCUSSION_CHANNEL, note=note, velocity=hit.velocity)
         off = mido.Message("note_off", channel=PERCUSSION_CHANNEL, note=note)
         notes += [(at, on), (at + round(NOTE_TICKS * hit.share), off)]

@@ -37,9 +37,15 @@ class MidiMap:
     gu_note: int = 45
     pi_velocity: int = DEFAULT_VELOCITY[Drum.PI]
     gu_velocity: int = DEFAULT_VELOCITY[Drum.GU]
+    #: General MIDI 76, Hi Wood Block: the count-in's note, apart from both drums' notes.
+    count_note: int = 76
 
     def note(self, drum: Drum) -> int:
         return self.pi_note if drum is Drum.PI else self.gu_note
+
+    def hit_note(self, drum: Drum | None) -> int:
+        """The note a hit sounds: its drum's, or count_note for a count stroke (no drum)."""
+        return self.count_note if drum is None else self.note(drum)
 
     def drum(self, note: int) -> Drum | None:
         """The drum a note plays, or None for a note of neither."""
@@ -59,7 +65,7 @@ class MidiMap:
         parameter in errors."""
         if text is None:
             return cls()
-        pi, gu = drum_pair(text, option=option, what=_("MIDI notes"), example="41,45")
+        pi, gu = drum_pair(text, option=option, what=_("MIDI notes"), example=cls().pair)
         if pi == gu:
             raise OptionError(
                 _(

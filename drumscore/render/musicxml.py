@@ -18,7 +18,7 @@ from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
 from drumscore.errors import OptionError
 from drumscore.i18n import _
-from drumscore.model import Drum
+from drumscore.model import HALF, Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
 if TYPE_CHECKING:
@@ -54,11 +54,10 @@ VOICES = {
 #: What each lyrics choice writes under each stroke.
 LYRICS = {
     "drum": {Drum.PI: "鼙", Drum.GU: "鼓"},
-    "glyph": {Drum.PI: "○", Drum.GU: "□"},
+    "glyph": {drum: drum.symbol for drum in Drum},
     "pinyin": {Drum.PI: "pí", Drum.GU: "gǔ"},
 }
 
-HALF_MARK = "半"
 #: The words of the tempo mark: 「間若一」, the strokes evenly spaced.
 TEMPO_WORDS = "間若一"
 #: Repeats are written out; beyond this many the export takes minutes and no one reads the page.
@@ -208,8 +207,8 @@ def build_score(
                         referent=note.Note(type="quarter"),
                     )
                     measure.insert(0, mark)
-                if span.marker == HALF_MARK:
-                    measure.insert(0, expressions.RehearsalMark(HALF_MARK))
+                if span.marker == HALF:
+                    measure.insert(0, expressions.RehearsalMark(HALF))
                 elif span.marker:
                     measure.insert(0, expressions.TextExpression(span.marker))
             strokes = hits[span.start : span.start + span.length]
@@ -226,7 +225,7 @@ def build_score(
                 measure.rightBarline = bar.Barline("none")
             elif following is None:
                 measure.rightBarline = bar.Barline("final")
-            elif following.marker == HALF_MARK:
+            elif following.marker == HALF:
                 measure.rightBarline = bar.Barline("double")
             part.append(measure)
         parts.append(part)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from drumscore.analysis.compare import Comparison
 from drumscore.errors import OptionError, require
 from drumscore.i18n import _, ngettext, speaking
-from drumscore.model import Drum, Score, Section
+from drumscore.model import HALF, Drum, Score, Section
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -165,7 +165,7 @@ def cjk_font() -> str | None:
 
 def _labels(cjk: str | None) -> dict[str, str]:
     if cjk:
-        return {"half": "半", "head": Section.HEAD.label, "touhu": Section.TOUHU.label}
+        return {"half": HALF, "head": Section.HEAD.label, "touhu": Section.TOUHU.label}
     return {"half": "ban (half)", "head": Section.HEAD.value, "touhu": Section.TOUHU.value}
 
 

@@ -2,6 +2,11 @@
 
 The strokes are played on the General MIDI percussion channel with the notes of the MIDI
 mapping, at the same sample onsets and velocities as the kit renderer and the MIDI file.
+
+The samples are read as floats (fluid_synth_write_float), never as 16-bit: FluidSynth dithers
+16-bit output from a table it fills once per process from the C library's rand(), so whatever
+called rand() before (another library, another test) changed every sample. Float output has no
+dither, so the same events give the same samples in every process.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import Track, as_track
@@ -22,6 +27,7 @@ from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
 if TYPE_CHECKING:
     import fluidsynth
+    import numpy as np
 
 #: FluidSynth's master gain: its default (0.2) leaves GM drums some 15 dB below full scale.
 SYNTH_GAIN = 0.5
@@ -47,14 +53,12 @@ def strikes(played: Timeline | Track, rate: int, midimap: MidiMap | None = None)
     """Where each hit of a track (or one score's timeline) starts, in frames, as the kit renderer
     places it (conductor.track's conductor); its note (count strokes on the count note), its
     velocity, and its note-off half a beat later."""
-    from drumscore.render.midi import COUNT_NOTE
-
     midimap = midimap or MidiMap()
     found = []
     for hit in as_track(played).hits(rate):
         if hit.muted:
             continue
-        note = COUNT_NOTE if hit.drum is None else midimap.note(hit.drum)
+        note = midimap.hit_note(hit.drum)
         off = hit.frame + round(hit.timeline.tempo.interval * hit.share * rate / 2)
         found.append(Strike(hit.frame, note, hit.velocity, off))
     found.sort(key=lambda s: s.frame)
@@ -169,11 +173,48 @@ def open_synth(soundfont: str | Path, rate: int) -> fluidsynth.Synth:
     return synth
 
 
+def synth_samples(synth: fluidsynth.Synth, frames: int) -> np.ndarray:
+    """The next `frames` frames of `synth`, float32 stereo (frames, 2), undithered: the same
+    in every process (the module's docstring says why not pyfluidsynth's 16-bit get_samples)."""
+    import ctypes
+
+    import numpy as np
+
+    out = np.zeros((frames, 2), np.float32)
+    if frames > 0:
+        where = out.ctypes.data_as(ctypes.c_void_p)
+        _write_float()(synth.synth, frames, where, 0, 2, where, 1, 2)
+    return out
+
+
+def _write_float() -> Any:
+    """libfluidsynth's fluid_synth_write_float, as pyfluidsynth's own functions are declared."""
+    global _WRITE_FLOAT
+    if _WRITE_FLOAT is None:
+        import ctypes
+
+        fluidsynth = _fluidsynth()
+        _WRITE_FLOAT = fluidsynth.cfunc(
+            "fluid_synth_write_float",
+            ctypes.c_int,
+            ("synth", ctypes.c_void_p, 1),
+            ("len", ctypes.c_int, 1),
+            ("lout", ctypes.c_void_p, 1),
+            ("loff", ctypes.c_int, 1),
+            ("lincr", ctypes.c_int, 1),
+            ("rout", ctypes.c_void_p, 1),
+            ("roff", ctypes.c_int, 1),
+            ("rincr", ctypes.c_int, 1),
+        )
+    return _WRITE_FLOAT
+
+
+_WRITE_FLOAT: Any = None
+
+
 def _blocks(
     synth: fluidsynth.Synth, plan: list[Strike], rate: int, block_frames: int, tail: int
 ) -> Iterator:
-    import numpy as np
-
     # Note-ons and note-offs in frame order; FluidSynth starts each at its next 64-frame step.
     todo = sorted(
         [(s.frame, 1, s.note, s.velocity) for s in plan] + [(s.off, 0, s.note, 0) for s in plan]
@@ -184,7 +225,7 @@ def _blocks(
         nonlocal now
         while frames > 0:
             n = min(frames, block_frames)
-            out = synth.get_samples(n).astype(np.float32).reshape(-1, 2) / np.float32(32768)
+            out = synth_samples(synth, n)
             now += n
             frames -= n
             yield out

@@ -79,35 +79,35 @@ class Alternates:
 
 
 def score_page(
-    score_data: dict, shared: dict, partner: dict | None, alternates: Alternates = Alternates()
+    score: dict, shared: dict, partner: dict | None, alternates: Alternates = Alternates()
 ) -> str:
     """A score's page: notation, player, staff, counts and checks, source, downloads."""
     root = "../"
     strings = sitedata.strings()
-    query = {"a": score_data["key"]}
+    query = {"a": score["key"]}
     compare_with = _("Compare this reading with another")
     if partner is not None:
         query["b"] = partner["key"]
         compare_with = (
             _("Compare this reading with another edition's (they read alike)")
-            if partner["notation"] == score_data["notation"]
+            if partner["notation"] == score["notation"]
             else _("Compare this reading with the reading that differs most")
         )
     return render(
         "score.html",
-        title=score_data["title"],
+        title=score["title"],
         root=root,
         script="score.js",
-        languages=alternates.links(root, f"score/{score_data['slug']}.html"),
-        score=score_data,
-        files=score_data["files"],
+        languages=alternates.links(root, f"score/{score['slug']}.html"),
+        score=score,
+        files=score["files"],
         tempo=shared["tempo"],
         play=shared["play"],
         strings=strings,
         section_order=sitedata.section_order(),
         compare_query=query,
         compare_with=compare_with,
-        page_data={"root": root, "score": score_data, **shared, "strings": strings},
+        page_data={"root": root, "score": score, **shared, "strings": strings},
     )
 
 
@@ -592,15 +592,15 @@ def _build_into(
         if progress:
             progress(entry.score.key)
         apparatus = by_score.get((entry.score.figure, entry.score.state))
-        score_data = sitedata.score_data(entry, pool, apparatus)
+        score = sitedata.page_score(entry, pool, apparatus)
         key = entry.score.key
         files: dict[str, str] = {}
         count, whole = _write_files(work, entry, files, musicxml, made)
         report.files += count
-        score_data["files"] = files
+        score["files"] = files
         long = len(entry.score.pattern) > STAFF_LIMIT
         if whole and not long:
-            staffed.append((entry, score_data, made.request(whole)))
+            staffed.append((entry, score, made.request(whole)))
         if whole and long:
             report.notes.append(
                 _(
@@ -608,21 +608,21 @@ def _build_into(
                     "(its MusicXML file has them all)"
                 ).format(key=key, limit=f"{STAFF_LIMIT:,}")
             )
-        scores.append(score_data)
-    for entry, score_data, staff in staffed:  # engraved meanwhile
+        scores.append(score)
+    for entry, score, staff in staffed:  # engraved meanwhile
         svg = made.svg(staff)
         if svg:
-            files = score_data["files"]
+            files = score["files"]
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)
             made.files.setdefault(staff, work / files["staff-she"])
-            score_data["staff_spaces"] = staff_spaces(svg)
+            score["staff_spaces"] = staff_spaces(svg)
             report.staff += 1
     by_key = {s["key"]: s for s in scores}
-    for score_data in scores:
-        partner = by_key.get(partners.get(score_data["key"], ""))
-        page = score_page(score_data, shared, partner, alternates)
-        (work / "score" / f"{score_data['slug']}.html").write_text(page, encoding="utf-8")
+    for score in scores:
+        partner = by_key.get(partners.get(score["key"], ""))
+        page = score_page(score, shared, partner, alternates)
+        (work / "score" / f"{score['slug']}.html").write_text(page, encoding="utf-8")
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))

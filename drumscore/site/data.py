@@ -87,61 +87,33 @@ def section_ranges(score: Score) -> dict[str, dict]:
             start, stop = half, n
         else:
             start, stop = 0, half
-        counts = pattern.counts(section)
         out[section.value] = {
             "start": start,
             "stop": stop,
-            "pi": counts.pi,
-            "gu": counts.gu,
-            "strokes": counts.total,
+            **pattern.counts(section).to_data(),
             "name": section.label if section.rite else section.span,
             "description": section.description,
         }
     return out
 
 
-def score_data(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = None) -> dict:
-    """A score as its page and player need it; `apparatus` (one of `apparatuses`) gives the
-    page the summary of its figure and drum across the editions and where this reading stands."""
+def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = None) -> dict:
+    """A score as its page and player need it: the score's own data (Score.to_data) with each
+    stroke's printed glyph, the sections' ranges and the stated counts checked on it;
+    `apparatus` (one of `apparatuses`) gives the page the summary of its figure and drum across
+    the editions and where this reading stands."""
     score = entry.score
-    pattern = score.pattern
     printed = printed_glyphs(score)
-    checks = []
-    for check in check_score(score, pool):
-        stated = check.stated
-        ((_section, actual),) = check.results
-        quotes = [{"siglum": q.siglum, "quote": q.text} for q in check.quotes if q.text]
-        checks.append(
-            {
-                "by": stated.by,
-                "section": stated.section.value,
-                "pi": stated.pi,
-                "gu": stated.gu,
-                "quotes": quotes,
-                "quoted_in": list(dict.fromkeys(q.siglum for q in check.quotes)),
-                "actual": {"pi": actual.pi, "gu": actual.gu},
-                "agrees": bool(check.agreeing),
-                "disagreements": [w for _, why in check.disagreeing() for w in why],
-            }
-        )
     source = score.source
     return {
-        "key": score.key,
+        **score.to_data(),
         "slug": entry.slug,
-        "title": score.title,
-        "edition": entry.edition.id,
-        "edition_name": score.edition_name,
-        "figure": score.figure,
-        "state": score.state,
-        "printed": score.printed,
-        "notation": pattern.notation,
-        "half": pattern.half,
         "strokes": [
             {"i": s.index, "drum": s.drum.pinyin, "glyph": s.drum.symbol, "printed": printed[j]}
-            for j, s in enumerate(pattern.strokes)
+            for j, s in enumerate(score.pattern.strokes)
         ],
         "sections": section_ranges(score),
-        "checks": checks,
+        "checks": [check.to_data() for check in check_score(score, pool)],
         "apparatus": _standing(score.key, apparatus) if apparatus else None,
         "source": {k: v for k, v in asdict(source).items() if v} if source else {},
     }

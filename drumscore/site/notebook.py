@@ -1,10 +1,10 @@
 """What a notebook shows for a Score or a Pattern: the notation in its shapes with 半, the counts,
 and a player of the default render (the whole pattern at 60 strokes a minute), embedded.
 
-`register` hands the views (and the apparatus's) to IPython's HTML formatter (as music21
-registers its own), so the model knows nothing of them; `import drumscore` calls it when
-IPython is running. numpy and soundfile are imported when a notebook first shows a score, never
-by `import drumscore`.
+`register` hands the views (and the apparatus's) to IPython's HTML formatter, so the model
+knows nothing of them. A notebook loads them as an IPython extension, `%load_ext
+drumscore.site.notebook` (load_ipython_extension); `import drumscore` never imports this module,
+jinja2, numpy or soundfile.
 """
 
 from __future__ import annotations
@@ -41,20 +41,21 @@ def _audio(score: Score) -> dict:
 
 
 def score_html(score: Score) -> str:
-    """The notebook view of a score: title, name, notation, counts, source and a player."""
+    """The notebook view of a score (Score.to_data, as the JSON and the site have it): title,
+    name, notation, counts, source and a player."""
     pattern = score.pattern
-
+    data = score.to_data()
     sections = {
         s.value: {"label": s.label if s.rite else s.span, "counts": str(pattern.counts(s))}
         for s in pattern.sections()
     }
     return render(
         "notebook.html",
-        title=score.title,
+        title=data["title"],
         all=pattern.strokes,
-        half=pattern.half,
+        half=data["half"],
         sections=sections,
-        key=score.key if score.edition_id else "",
+        key=data["key"] if data["edition"] else "",
         citation=score.source.citation if score.source else "",
         audio=_audio(score),
     )
@@ -85,3 +86,8 @@ def register(shell: Any = None) -> bool:
     formatter.for_type(Pattern, pattern_html)
     formatter.for_type_by_name("drumscore.apparatus.align", "Apparatus", apparatus_html)
     return True
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext drumscore.site.notebook`: Scores, Patterns and apparatuses show themselves."""
+    register(ipython)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import http.server
 import ipaddress
@@ -69,6 +70,12 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 class _Server(http.server.ThreadingHTTPServer):
     warn: Callable[[str], None] | None = None
+    #: The context the server was made in: each request's thread runs in a copy of it (so a
+    #: warning speaks the language of the command that started the server).
+    context: contextvars.Context = contextvars.Context()
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        self.context.copy().run(super().process_request_thread, request, client_address)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A browser that leaves before a page is sent (a broken pipe) is not an error; any
@@ -104,6 +111,7 @@ def make_server(
     server = server_class((host, port), bound)
     server.daemon_threads = True
     server.warn = warn  # type: ignore[attr-defined]
+    server.context = contextvars.copy_context()  # type: ignore[attr-defined]
     return server
 
 

@@ -285,7 +285,7 @@ def site_views():
     shared = {"kit": data.kit_data(), "tempo": data.tempo_data(), "play": data.play_data()}
     scores, pages = [], {}
     for entry in items:
-        page_data = data.score_data(entry, pool, by_score[(entry.score.figure, entry.score.state)])
+        page_data = data.page_score(entry, pool, by_score[(entry.score.figure, entry.score.state)])
         page_data["files"] = {}
         scores.append(page_data)
         pages[entry.score.key] = (page_data, build.score_page(page_data, shared, None))

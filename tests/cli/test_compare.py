@@ -148,7 +148,7 @@ def test_collate_json_findings(capsys):
     assert code == 0
     (data,) = json.loads(out)
     half = next(c for c in data["stated_counts"] if c["section"] == "touhu")
-    assert half["agrees_with_no_edition"] is True
+    assert half["agrees"] is False and half["agreeing"] == []
 
 
 def test_extract_json(capsys):

@@ -24,6 +24,8 @@ SKIPPED_OPTIONS = {"--all", "--help", "-h"}
 #: Where files are written: the options naming an output.
 OUTPUTS = {"output", "audio", "plot"}
 
+#: Digits that are not ASCII: str.isdigit takes ² (and int() then fails), int() takes ٣ and ３.
+NON_ASCII_DIGITS = ["²", "٣", "３", "๓", "𝟕"]
 HOSTILE = [
     "",
     "0",
@@ -48,6 +50,10 @@ HOSTILE = [
     "..",
     "punycode",
     "2",
+    *NON_ASCII_DIGITS,
+    "²-3",
+    "40:60:5:²",
+    "41,٤٥",
 ]
 EXTENSIONS = [".wav", ".mid", ".musicxml", ".ogg", ".toml", ".txt", ""]
 
@@ -138,3 +144,55 @@ def _is_batch(argv: list[str]) -> bool:
     except SystemExit:
         return False
     return args.command == "render" and is_batch(args)
+
+
+#: Each option that reads a number, with a value where a non-ASCII digit stands for one digit.
+NUMBER_OPTIONS = {
+    "render": {
+        "--bpm": "{d}",
+        "--interval": "{d}",
+        "--repeat": "{d}",
+        "--rate": "4410{d}",
+        "--dpi": "{d}",
+        "--velocity": "100,{d}",
+        "--humanize": "{d}",
+        "--duration": "{d}m",
+        "--count-in": "{d}",
+        "--click": "{d}",
+        "--click-level": "{d} --click 2",
+        "--silent-every": "{d}",
+        "--ramp": "40:60:5:{d}",
+        "--strokes": "{d}-3",
+        "--midi-notes": "41,4{d}",
+    },
+    "compare": {"--bpm": "{d}", "--interval": "{d}", "--rate": "{d}"},
+    "extract": {"--date": "17{d}8"},
+}
+#: What each command needs besides the option tried.
+NEEDS = {
+    "render": ["render", "lu", "-o", str(OUT / "x.mid")],
+    "compare": ["compare", "lu", "xue"],
+    "extract": ["extract", "/dev/null"],
+}
+
+
+def test_every_number_option_refuses_each_non_ascii_digit_in_one_line():
+    """A number written with a digit that is not ASCII is bad input wherever a number is read:
+    exit 2 and one error line quoting the value, never a traceback or a number read anyway."""
+    tried = 0
+    for old in OUT.iterdir():  # what an earlier example of the property test wrote
+        old.unlink()
+    for command, options in NUMBER_OPTIONS.items():
+        for option, template in options.items():
+            for digit in NON_ASCII_DIGITS:
+                value, *more = template.format(d=digit).split()
+                argv = [*NEEDS[command], option, value, *more]
+                if option in ("--rate", "--dpi") and command == "render":
+                    argv[3] = str(OUT / ("x.wav" if option == "--rate" else "x.png"))
+                code, said = run_quietly(argv)
+                assert code == 2, (argv, code, said)
+                assert said.startswith("drumscore: error: ") and said.count("\n") == 1, (argv, said)
+                assert repr(value) in said or value in said, (argv, said)
+                assert list(OUT.iterdir()) == [], argv
+                tried += 1
+    assert tried == 19 * len(NON_ASCII_DIGITS)

@@ -29,6 +29,10 @@ from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import render_audio
 from drumscore.timing import Tempo
 
+#: General MIDI 76, Hi Wood Block: the note the count strokes sound on.
+HI_WOOD_BLOCK = 76
+
+
 RATE = 44100
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -163,7 +167,7 @@ def test_the_live_display_highlights_the_strokes_in_order(tmp_path):
             continue
         index = sum(ANSI.sub("", before).count(s) for s in "○□")
         shown.append((index, after[0]))
-        assert liveview.HALF in ANSI.sub("", line)
+        assert liveview.HALF_CELL in ANSI.sub("", line)
     assert shown == [(e.k % n, e.drum.symbol) for e in Track.single(t).hits(44100)]
     assert out.index(liveview.HIDE_CURSOR) < out.index(liveview.HIGHLIGHT)
     tail = out[out.rindex(liveview.HIGHLIGHT) :]
@@ -328,14 +332,13 @@ def test_bad_options_are_one_line_errors(argv, needle, capsys):
 def test_play_minus_one_with_clicks_on_a_midi_port(monkeypatch, capsys):
     """--only gu: the ○ strokes are shown and counted as played but not sent; --click 1 sends
     the count note on every stroke."""
-    from drumscore.render.midi import COUNT_NOTE
 
     port = RecordingPort()
     monkeypatch.setattr(midiport, "open_port", lambda name: port)
     argv = ["play", "○□○", "--interval", "0.05", "--midi-port", "synth", "--only", "gu"]
     assert main([*argv, "--click", "1"]) == 0
     ons = [m.note for m in port.sent if m.type == "note_on" and m.velocity > 0]
-    assert ons == [COUNT_NOTE, MidiMap().note(Drum.GU), COUNT_NOTE, COUNT_NOTE]
+    assert ons == [HI_WOOD_BLOCK, MidiMap().note(Drum.GU), HI_WOOD_BLOCK, HI_WOOD_BLOCK]
     out = capsys.readouterr().out
     assert "only 鼓" in out and "played 3 strokes" in out
 

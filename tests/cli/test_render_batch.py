@@ -183,3 +183,27 @@ def test_a_bad_template_in_simplified_chinese_names_the_flag(tmp_path, capsys, m
     assert code == 2 and out == ""
     assert err.startswith("drumscore：错误：-o 模板 '{nope}.mid' 含有未知的占位符 {nope}")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_each_file_of_a_batch_is_rendered_in_the_language_of_the_run(tmp_path, capsys, monkeypatch):
+    """The pool's threads run in the caller's context: a message made while rendering speaks
+    --lang, while the files themselves are written in English (in_english) meanwhile."""
+    from drumscore import i18n
+    from drumscore.cli.commands import render
+
+    single = render.render_one
+    spoken: list[str] = []
+
+    def recording(args):
+        spoken.append(i18n._("options"))
+        return single(args)
+
+    monkeypatch.setattr(render, "render_one", recording)
+    template = f"{tmp_path}/{{key}}-{{section}}.mid"
+    code, out, err = run_cli(
+        ["--lang", "zh-Hant", "render", "lu", "xue", "--section", "she,touhu", "-o", template],
+        capsys,
+    )
+    assert code == 0, err
+    assert spoken == ["選項"] * 4
+    assert out.startswith("已在 ")

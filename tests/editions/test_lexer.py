@@ -8,6 +8,7 @@ from sourcefiles import SOURCES
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind
 from drumscore.errors import NotationError
+from drumscore.model import LINE_BREAKS, Position, line_starts
 
 
 def kinds(text, **tables):
@@ -32,10 +33,10 @@ def test_header_fields():
 def test_markup_and_notes_apart_from_the_text_positions_kept():
     text = "# edition: x\n　　甲(注/文)乙¶\n<pb:X_1-2a>¶\n丙¶\n"
     assert text_of(text) == "甲乙丙"
-    starts = lexer.line_starts_of(text)
+    starts = line_starts(text)
     for token in lexer.tokens(text, lexer.Tables()):
         if token.kind == Kind.OTHER:
-            pos = lexer.position_of(token.start, starts)
+            pos = Position.at(token.start, starts)
             assert text.split("\n")[pos.line - 1][pos.column - 1] == token.value[0]
     assert (Kind.NOTE, "注文") in kinds(text)
     assert kinds(text)[0][0] == Kind.HEADER
@@ -75,11 +76,11 @@ def test_a_long_passage_is_few_tokens_and_positions_are_exact():
     assert [t.kind for t in toks] == [
         Kind.OTHER, Kind.NOTE, Kind.OTHER, Kind.LINE, Kind.OTHER,
     ]  # fmt: skip
-    starts = lexer.line_starts_of(text)
+    starts = line_starts(text)
     assert len(starts) == 2
     last = toks[4]
-    assert lexer.position_of(last.start, starts).line == 2
-    assert lexer.position_of(last.end - 1, starts).column == len(line)
+    assert Position.at(last.start, starts).line == 2
+    assert Position.at(last.end - 1, starts).column == len(line)
 
 
 PIECES = [
@@ -112,3 +113,17 @@ def test_unclosed_note_is_an_error_at_its_bracket(text, line, column):
         list(lexer.tokens(text, lexer.Tables()))
     assert (info.value.line, info.value.column) == (line, column)
     assert "never closed" in str(info.value)
+
+
+@pytest.mark.parametrize("brk", sorted(LINE_BREAKS | {"\r\n"}))
+def test_an_unclosed_note_after_any_line_break_is_reported_on_its_line_with_the_caret_under_it(brk):
+    """A form feed (or any break str.splitlines breaks at) starts a line for the lexer as for the
+    notation and the caret: the error names the bracket's line and the caret stands under it."""
+    text = f"○□○{brk}甲乙（丙丁"
+    with pytest.raises(NotationError) as info:
+        list(lexer.tokens(text, lexer.Tables()))
+    assert (info.value.line, info.value.column) == (2, 3)
+    shown, caret = str(info.value).splitlines()[1:3]
+    assert shown.strip() == "甲乙（丙丁"
+    # the caret's terminal column is the bracket's: each ideograph before it is two columns wide
+    assert caret.index("^") == shown.index("甲") + 4

@@ -9,7 +9,7 @@ from cli_run import expect_error
 from speaking import refused
 
 from drumscore.errors import InputFileError, InputMissingError
-from drumscore.files.reading import LIMITS, check_input, read_input, read_input_text
+from drumscore.files.reading import LIMITS, read_input, read_input_text
 
 
 @pytest.fixture
@@ -23,8 +23,6 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(fifo):
     start = time.monotonic()
     with pytest.raises(InputFileError, match=r"is not a regular file \(a pipe"):
         read_input(fifo, "kit file")
-    with pytest.raises(InputFileError, match=r"is not a regular file \(a pipe"):
-        check_input(fifo, "SoundFont")
     assert time.monotonic() - start < 0.5
 
 

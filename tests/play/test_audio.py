@@ -69,19 +69,22 @@ def test_a_looping_feed_starts_each_pass_on_the_beat():
     feed = playback.Feed(t, loop=True)
     assert feed.length is None
     n = len(t)
-    audio = feed.read(feed.onset(3 * n) - 100)  # three passes, tails overlapping the next
+    audio = feed.read(round(3 * n * 0.2 * RATE) - 100)  # three passes, tails into the next
     heard = strokes(audio, RATE)
     assert len(heard) == 3 * n
+    laid = [h for h in feed.laid if h.frame < len(audio)]  # where the conductor put them
+    assert [h.k for h in laid] == list(range(3 * n))
     drums = [e.drum for e in Track.single(t).hits(44100)]
-    assert [d for _, d in heard] == drums * 3
-    for k, (onset, _) in enumerate(heard):
-        assert abs(onset - feed.onset(k)) <= 2
+    assert [d for _, d in heard] == [h.drum for h in laid] == drums * 3
+    for (onset, _), hit in zip(heard, laid, strict=True):
+        assert hit.frame == t.tempo.onset_sample(hit.k, RATE)  # each pass on the beat
+        assert abs(onset - hit.frame) <= 2  # as onset detection finds it
 
 
 def test_a_looping_feed_never_clips_where_a_tail_rings_into_the_next_pass():
     t = timeline("□□□半□□", "0.05")
     feed = playback.Feed(t, loop=True)
-    audio = feed.read(feed.onset(6 * len(t)))
+    audio = feed.read(round(6 * len(t) * 0.05 * RATE))
     assert np.max(np.abs(audio)) <= 10 ** (-1 / 20) + 1e-6
 
 
@@ -176,15 +179,17 @@ def test_each_stroke_is_reported_when_the_stream_clock_says_it_is_heard(fake_sd)
     t = timeline("○□○半○□", "0.05")
     seen = []
     with playback.AudioPlayer(playback.Feed(t)) as player:
-        start = time.monotonic()
+        stream = player.stream
         for hit in player.hits():
-            seen.append((hit.k, time.monotonic() - start))
+            seen.append((hit, stream.time))  # the stream's own clock, as the player reads it
         player.wait()
-    assert [k for k, _ in seen] == list(range(len(t)))
-    for k, at in seen:
-        heard_at = float(t.tempo.onset_seconds(k)) + FakeStream.LATENCY
-        assert at >= heard_at - 0.015, f"stroke {k} shown {heard_at - at:.3f} s before it sounds"
-        assert at <= heard_at + 0.25, f"stroke {k} shown {at - heard_at:.3f} s late"
+    assert [hit.k for hit, _ in seen] == list(range(len(t)))
+    for hit, at in seen:
+        # the stroke reaches the listener at its frame's DAC time: its onset plus the latency
+        heard_at = hit.frame / RATE + FakeStream.LATENCY
+        assert hit.frame == t.tempo.onset_sample(hit.k, RATE)
+        assert at >= heard_at - 1e-9, f"stroke {hit.k} shown {heard_at - at:.4f} s before it sounds"
+        assert at <= heard_at + 0.5, f"stroke {hit.k} shown {at - heard_at:.3f} s late"
 
 
 def test_the_player_reports_strokes_after_the_stream_ends_at_once(fake_sd):

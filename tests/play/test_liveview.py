@@ -66,7 +66,7 @@ def test_the_half_division_stands_between_the_strokes_before_and_after_it():
     t = timeline()
     half = resolve(NOTATION).pattern.half
     text = plain(liveview.notation_line(t, 0))
-    before, sep, after = text.partition(liveview.HALF)
+    before, sep, after = text.partition(liveview.HALF_CELL)
     assert sep
     assert sum(before.count(s) for s in "○□") == half
     assert sum(after.count(s) for s in "○□") == len(t.strokes) - half
@@ -75,15 +75,15 @@ def test_the_half_division_stands_between_the_strokes_before_and_after_it():
 def test_a_section_on_one_side_of_half_shows_half_on_the_other():
     touhu = plain(liveview.notation_line(timeline("touhu"), 0)).strip()
     head = plain(liveview.notation_line(timeline("head"), 0)).strip()
-    assert touhu.startswith(liveview.HALF)
-    assert head.endswith(liveview.HALF)
+    assert touhu.startswith(liveview.HALF_CELL)
+    assert head.endswith(liveview.HALF_CELL)
 
 
 def test_status_names_the_stroke_its_drum_and_its_side_of_half():
     t = timeline()
     half = resolve(NOTATION).pattern.half
     for k, event in enumerate(Track.single(t).hits(44100)):
-        status = liveview.status_line(t, k)
+        status = liveview.hit_status(event, liveview.LiveState(bpm=120))
         assert f"stroke {k + 1}/{len(t.strokes)}" in status
         assert f"{event.drum.symbol} {event.drum.value}" in status
         assert ("before 半" in status) == (k < half)
@@ -113,14 +113,22 @@ def test_repeats_and_loops_start_the_highlight_again_with_the_pass_counted():
     t = timeline(repeats=2)
     n = len(t.strokes)
     assert highlighted(liveview.notation_line(t, n))[0] == 0
-    assert "pass 2/2" in liveview.status_line(t, n)
-    assert "pass 5" in liveview.status_line(t, 4 * n + 1, loop=True)
-    assert "/2" not in liveview.status_line(t, 4 * n + 1, loop=True).split("pass")[1]
+    hits = Track.single(t).hits(44100)
+    assert "pass 2/2" in liveview.hit_status(hits[n], liveview.LiveState(bpm=120))
+    looped = Track.single(timeline(repeats=5)).hits(44100)[4 * n + 1]
+    status = liveview.hit_status(looped, liveview.LiveState(bpm=120, loop=True))
+    assert "pass 5" in status and "/5" not in status.split("pass")[1]
 
 
-def test_status_gives_the_time_of_the_stroke_on_the_even_beat():
+def test_the_time_shown_is_the_conductors_with_the_count_in():
+    """The status and the plain lines show when the conductor lays the stroke out: stroke 6
+    after a count-in of 3 at 120 a minute sounds at 4 s, not at 2.5 s (k beats in)."""
     t = timeline()
-    assert "2.50 s" in liveview.status_line(t, 5)  # 120 per minute: half a second apart
+    hit = Track.single(t, 3).hits(44100)[3 + 5]
+    assert hit.k == 5 and hit.frame == 4 * 44100
+    seconds = hit.frame / 44100
+    assert "4.00 s" in liveview.hit_status(hit, liveview.LiveState(bpm=120, seconds=seconds))
+    assert "4.000 s" in liveview.plain_lines(hit.timeline, hit.k, seconds)[-1]
 
 
 # --- plain output ----------------------------------------------------------------------------
@@ -128,7 +136,8 @@ def test_status_gives_the_time_of_the_stroke_on_the_even_beat():
 
 def test_plain_output_has_a_line_per_stroke_and_marks_half_and_each_pass():
     t = timeline(repeats=2)
-    lines = [line for k in range(len(t)) for line in liveview.plain_lines(t, k)]
+    hits = Track.single(t).hits(44100)
+    lines = [line for h in hits for line in liveview.plain_lines(t, h.k, h.frame / 44100)]
     strokes = [line for line in lines if not line.startswith("--")]
     assert len(strokes) == len(t)
     assert [line.split()[3] for line in strokes] == [
@@ -175,8 +184,8 @@ def test_a_terminal_too_narrow_still_shows_the_heard_stroke():
 
 def test_a_pattern_without_half_shows_no_division():
     t = arrange(resolve("○□○□"), None, Tempo.from_bpm(60))
-    assert liveview.HALF not in liveview.notation_line(t, 0)
-    assert "射" in liveview.status_line(t, 0)
+    assert liveview.HALF_CELL not in liveview.notation_line(t, 0)
+    assert "射" in liveview.hit_status(Track.single(t).hits(44100)[0], liveview.LiveState(bpm=120))
 
 
 # --- live play: the status with the tempo in force, and the big display -------------------------

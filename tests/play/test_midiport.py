@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
-import time
 
 import mido
 import numpy as np
 import pytest
+from virtual_time import TimedPort, VirtualClock, on_virtual_time
 
 from drumscore.conductor.timeline import arrange
 from drumscore.conductor.track import Track
@@ -17,21 +17,8 @@ from drumscore.play import midiport
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
 
-
-class TimedPort:
-    """A port that notes when each message arrives, and round-trips it through MIDI bytes."""
-
-    def __init__(self):
-        self.start = time.monotonic()
-        self.sent: list[tuple[float, mido.Message]] = []
-        self.closed = False
-
-    def send(self, message):
-        again = mido.Message.from_bytes(message.bytes())
-        self.sent.append((time.monotonic() - self.start, again))
-
-    def close(self):
-        self.closed = True
+#: General MIDI 76, Hi Wood Block: the note the count strokes sound on.
+HI_WOOD_BLOCK = 76
 
 
 def timeline(notation="○□○半○□", bpm=600, repeats=1):
@@ -41,8 +28,8 @@ def timeline(notation="○□○半○□", bpm=600, repeats=1):
 def test_each_stroke_sends_its_drum_note_on_the_beat_then_a_note_off():
     t = timeline()
     midimap = MidiMap.from_option("38,36")
-    port = TimedPort()
-    with midiport.MidiPlayer(port, Track.single(t), midimap) as player:
+    player, port = on_virtual_time(Track.single(t), midimap)
+    with player:
         assert [h.k for h in player.hits()] == list(range(len(t)))
     ons = [(at, m) for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
     offs = [m for _, m in port.sent if m.type == "note_off" or m.velocity == 0]
@@ -53,9 +40,31 @@ def test_each_stroke_sends_its_drum_note_on_the_beat_then_a_note_off():
     assert len(offs) == len(ons)
     assert {m.channel for _, m in port.sent} == {PERCUSSION_CHANNEL}
     first = ons[0][0]
-    for (at, _), event in zip(ons, Track.single(t).hits(44100), strict=True):
-        assert at - first == pytest.approx(float(t.tempo.onset_seconds(event.k)), abs=0.03)
+    for (at, _), event in zip(ons, Track.single(t).hits(midiport.MICROSECONDS), strict=True):
+        assert at - first == pytest.approx(event.frame / midiport.MICROSECONDS, abs=1e-9)
     assert port.closed
+
+
+def test_each_stroke_is_sent_at_the_velocity_a_midi_render_writes_for_it():
+    """--velocity and --humanize shape each stroke: the port hears the velocities the MIDI file
+    of the same track holds (read back with mido), the count strokes' included."""
+    import io
+
+    from drumscore.conductor.expression import Expression
+    from drumscore.render.midi import midi_bytes
+
+    shaped = Expression.from_options("70,115", "4", "7")
+    t = arrange(resolve("○□○半○□"), None, Tempo.from_bpm(600), 2, shaped)
+    track = Track.single(t, 2)
+    port = TimedPort()
+    with midiport.MidiPlayer(port, track) as player:
+        list(player.hits())
+    sent = [m.velocity for _, m in port.sent if m.type == "note_on" and m.velocity > 0]
+    written = mido.MidiFile(file=io.BytesIO(midi_bytes(track)))
+    wanted = [m.velocity for m in written.tracks[1] if m.type == "note_on" and m.velocity > 0]
+    assert len(wanted) == 2 + len(t)
+    assert len(set(wanted[2:])) > 2  # humanized: not the two velocities of the map
+    assert sent == wanted
 
 
 def test_stopping_early_silences_the_sounding_note():
@@ -132,52 +141,59 @@ def test_an_ambiguous_port_name_asks_for_more(monkeypatch):
 
 def test_a_track_sends_its_count_on_the_wood_block_then_the_strokes():
     from drumscore.conductor.track import Track
-    from drumscore.render.midi import COUNT_NOTE
 
     t = timeline()
-    port = TimedPort()
-    with midiport.MidiPlayer(port, Track.single(t, 2)) as player:
+    player, port = on_virtual_time(Track.single(t, 2))
+    with player:
         hits = [h for h in player.hits() if h is not None]
     ons = [(at, m) for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
-    assert [m.note for _, m in ons[:2]] == [COUNT_NOTE] * 2
+    assert [m.note for _, m in ons[:2]] == [HI_WOOD_BLOCK] * 2
     assert [m.note for _, m in ons[2:]] == [
         MidiMap().note(e.drum) for e in Track.single(t).hits(44100)
     ]
     assert [h.is_count for h in hits] == [True, True] + [False] * len(t)
     first = ons[0][0]
     for k, (at, _) in enumerate(ons):
-        assert at - first == pytest.approx(k * 0.1, abs=0.03)
+        assert at - first == pytest.approx(k * 0.1, abs=1e-9)
 
 
 def test_a_tempo_change_on_a_port_takes_effect_at_the_next_note():
     from drumscore.conductor.track import Track
 
     t = timeline(bpm=300, repeats=2)
-    port = TimedPort()
-    with midiport.MidiPlayer(port, Track.single(t)) as player:
+    player, port = on_virtual_time(Track.single(t))
+    with player:
         for hit in player.hits():
             if hit is not None and hit.k == 2:
                 player.set_tempo(Tempo.from_bpm(600))
     ons = [at for at, m in port.sent if m.type == "note_on" and m.velocity > 0]
     gaps = np.diff(ons)
-    assert gaps[:2] == pytest.approx([0.2, 0.2], abs=0.03)
-    assert gaps[2:] == pytest.approx([0.1] * (len(gaps) - 2), abs=0.03)
+    assert gaps[:2] == pytest.approx([0.2, 0.2], abs=1e-9)
+    assert gaps[2:] == pytest.approx([0.1] * (len(gaps) - 2), abs=1e-9)
 
 
 # --- listening: a MIDI input port (the mido test backend, tests/fake_midi_backend.py) ---------
 
 
+def _play_to(listener: midiport.Listener, clock: VirtualClock, notes) -> None:
+    """The notes (seconds on `clock`, note, velocity) given, in order, to the callback the port
+    was opened with, as the port's thread would give them, each at its time."""
+    for seconds, note, velocity in notes:
+        clock.now = seconds
+        listener.port.callback(mido.Message("note_on", channel=9, note=note, velocity=velocity))
+
+
 def test_the_listener_times_each_note_on_from_the_start_of_playback(fake_midi):
-    fake_midi(inputs=["Pads"], notes=[(0.02, 41, 90), (0.05, 45, 0), (0.08, 45, 100)])
-    with midiport.Listener("pads") as listener:
+    fake_midi(inputs=["Pads"])
+    clock = VirtualClock()
+    with midiport.Listener("pads", clock=clock) as listener:
+        clock.now = 0.5
         listener.begin()
-        _wait_for_notes(listener, 2)
+        _play_to(listener, clock, [(0.52, 41, 90), (0.55, 45, 0), (0.58, 45, 100)])
         notes = listener.notes
-    assert [n for _, n in notes] == [41, 45]  # the note-on of velocity 0 is a note-off
-    # each note timed as it arrived: the port's own record of when it delivered them
-    delivered = [t for t, m in listener.port.delivered if m.velocity > 0]
-    assert 0 < notes[0][0] < delivered[0]
-    assert notes[1][0] - notes[0][0] == pytest.approx(delivered[1] - delivered[0], abs=0.001)
+    # the note-on of velocity 0 is a note-off; each note timed as it arrived, from begin
+    assert [n for _, n in notes] == [41, 45]
+    assert [t for t, _ in notes] == pytest.approx([0.02, 0.08], abs=1e-9)
     assert listener.port.closed
 
 
@@ -202,20 +218,14 @@ def test_no_input_port_at_all_is_a_playback_error(fake_midi):
         midiport.choose_input("pads")
 
 
-def _wait_for_notes(listener: midiport.Listener, n: int, seconds: float = 5.0) -> None:
-    """Until the listener holds `n` notes; a failure, not a hang, if they never come."""
-    deadline = time.monotonic() + seconds
-    while len(listener.notes) < n:
-        assert time.monotonic() < deadline, f"{len(listener.notes)} of {n} notes in {seconds} s"
-        time.sleep(0.002)
-
-
 def test_a_note_just_before_playback_begins_is_kept_an_older_one_dropped(fake_midi):
-    fake_midi(inputs=["Pads"], notes=[(0.0, 45, 100), (0.06, 41, 100), (0.1, 45, 100)])
-    with midiport.Listener("Pads") as listener:
-        _wait_for_notes(listener, 2)
-        listener.begin(early=0.05)
-        _wait_for_notes(listener, 2)
+    fake_midi(inputs=["Pads"])
+    clock = VirtualClock()
+    with midiport.Listener("Pads", clock=clock) as listener:
+        _play_to(listener, clock, [(0.0, 45, 100), (0.06, 41, 100)])
+        clock.now = 0.1
+        listener.begin(early=0.05)  # 41 came 0.04 s before: kept; 45, 0.1 s before: dropped
+        _play_to(listener, clock, [(0.14, 45, 100)])
         notes = listener.notes
     assert [n for _, n in notes] == [41, 45]
-    assert -0.05 < notes[0][0] < 0 < notes[1][0]
+    assert [t for t, _ in notes] == pytest.approx([-0.04, 0.04], abs=1e-9)

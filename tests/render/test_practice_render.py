@@ -16,7 +16,6 @@ from drumscore.conductor.timeline import arrange
 from drumscore.conductor.track import Practice, Ramp, Track
 from drumscore.corpus import resolve
 from drumscore.model import Drum
-from drumscore.render.midi import COUNT_NOTE
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import mix_range, plan
 from drumscore.timing import Tempo
@@ -24,6 +23,8 @@ from drumscore.timing import Tempo
 RATE = 44100
 
 MAP = MidiMap()
+#: General MIDI 76, Hi Wood Block: the note the count strokes sound on.
+HI_WOOD_BLOCK = 76
 
 
 def notes(path) -> list[tuple[float, int, int]]:
@@ -119,9 +120,9 @@ def test_click_two_puts_a_click_on_each_stroke_and_one_halfway(tmp_path, capsys)
         capsys, tmp_path, "c.mid", "lu", "--section", "touhu", "--click", "2", "--click-level", "90"
     )
     n = len(drums_of("lu", "touhu"))
-    clicks = [(t, v) for t, note, v in notes(out) if note == COUNT_NOTE]
+    clicks = [(t, v) for t, note, v in notes(out) if note == HI_WOOD_BLOCK]
     assert clicks == [(k / 2, 90) for k in range(2 * n)]
-    drums = [t for t, note, _ in notes(out) if note != COUNT_NOTE]
+    drums = [t for t, note, _ in notes(out) if note != HI_WOOD_BLOCK]
     assert drums == [float(k) for k in range(n)]
 
 
@@ -154,7 +155,7 @@ def test_count_in_before_each_pass_and_every_second_pass_silent(tmp_path, capsys
             if p * per_pass <= t < (p + 1) * per_pass
         ]
         heard = sorted(b for b, note in beats if note in drum_notes)
-        counted = sorted(b for b, note in beats if note == COUNT_NOTE)
+        counted = sorted(b for b, note in beats if note == HI_WOOD_BLOCK)
         assert heard == ([] if p % 2 else [2.0, 3.0, 4.0]), p
         assert counted == [0.0, 1.0, 2.0, 3.0, 4.0]  # the count-in, then a click on each stroke
 

@@ -122,3 +122,40 @@ def test_the_soundfont_render_is_peak_normalised_like_the_kit():
     loud = np.abs(raw) > 1e-3
     ratio = normal[loud] / raw[loud]
     assert np.allclose(ratio, ratio[0], rtol=1e-5) and ratio[0] > 1
+
+
+_SAMPLES_AFTER_RAND = """
+import ctypes, hashlib, sys
+import numpy as np
+if sys.argv[2] == "rand":  # what another library may do before the first synthesiser is made
+    libc = ctypes.CDLL(None)
+    libc.srand(987)
+    for _ in range(5):
+        libc.rand()
+from drumscore.conductor.timeline import arrange
+from drumscore.corpus import resolve
+from drumscore.render.soundfont import render_blocks
+_, blocks = render_blocks(arrange(resolve("○□○")), sys.argv[1], 8000)
+print(hashlib.sha256(np.concatenate(list(blocks)).tobytes()).hexdigest())
+"""
+
+
+@pytest.mark.requires("fluidsynth", "soundfont")
+def test_the_samples_are_the_same_whatever_the_process_did_before():
+    """FluidSynth's 16-bit output is dithered from a table filled by the C library's rand() when
+    the first synthesiser is made; the render reads floats, so calls to rand() before change
+    nothing."""
+    import subprocess
+    import sys
+
+    hashes = {
+        mode: subprocess.run(
+            [sys.executable, "-c", _SAMPLES_AFTER_RAND, str(GM), mode],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for mode in ("plain", "rand")
+    }
+    assert len(hashes["plain"]) == 64
+    assert hashes["plain"] == hashes["rand"]

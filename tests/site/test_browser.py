@@ -18,6 +18,7 @@ from system_tools import chromium_path
 
 from drumscore import corpus
 from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
 from drumscore.model import Drum, Section
 from drumscore.site import data as sitedata
 from drumscore.timing import Tempo
@@ -404,12 +405,7 @@ def test_the_page_s_wav_is_the_python_render(page, site_url):
     assert lag == 0
     assert np.corrcoef(a, b)[0, 1] > 0.99
     heard_web = strokes(web, rate)
-    expected = [
-        (int(o), s.drum)
-        for o, s in zip(
-            timeline.tempo.onset_samples(0, len(timeline), rate), timeline.strokes, strict=True
-        )
-    ]
+    expected = [(hit.frame, hit.drum) for hit in Track.single(timeline).hits(rate)]
     assert heard_web == expected
 
 

@@ -77,9 +77,9 @@ def test_register_hands_the_view_to_ipython_s_html_formatter():
     }
 
 
-def test_importing_drumscore_in_ipython_registers_the_view():
-    """With IPython running, `import drumscore` registers the view; without it, nothing is
-    registered and the site's modules are not loaded."""
+def test_importing_drumscore_in_ipython_loads_no_view_and_the_extension_registers_it():
+    """With IPython running, `import drumscore` loads neither the notebook views nor jinja2;
+    `%load_ext drumscore.site.notebook` (load_ipython_extension) registers them."""
     script = """
 import sys, types
 shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={}))
@@ -87,22 +87,25 @@ seen = {}
 shell.display_formatter.formatters["text/html"] = types.SimpleNamespace(
     for_type=lambda cls, f: seen.setdefault(cls.__name__, f.__name__),
     for_type_by_name=lambda module, name, f: seen.setdefault(name, f.__name__))
-if sys.argv[1] == "ipython":
-    sys.modules["IPython"] = types.SimpleNamespace(get_ipython=lambda: shell)
+sys.modules["IPython"] = types.SimpleNamespace(get_ipython=lambda: shell)
 import drumscore
-print(sorted(seen.items()), "drumscore.site.notebook" in sys.modules)
+print(sorted(seen.items()), "drumscore.site.notebook" in sys.modules, "jinja2" in sys.modules)
+if sys.argv[1] == "load_ext":
+    import importlib
+    importlib.import_module("drumscore.site.notebook").load_ipython_extension(shell)
+    print(sorted(seen.items()))
 """
     ran = {
         mode: subprocess.run(
             [sys.executable, "-c", script, mode], capture_output=True, text=True, check=True
         ).stdout.strip()
-        for mode in ("ipython", "plain")
+        for mode in ("import", "load_ext")
     }
-    assert ran["ipython"] == (
+    assert ran["import"] == "[] False False"
+    assert ran["load_ext"] == (
+        "[] False False\n"
         "[('Apparatus', 'apparatus_html'), ('Pattern', 'pattern_html'), ('Score', 'score_html')]"
-        " True"
     )
-    assert ran["plain"] == "[] False"
 
 
 def test_the_core_has_no_notebook_hook():

@@ -73,7 +73,7 @@ def other_modules_text(language: str) -> list[str]:
             for place in a["places"]:
                 texts += [place["label"], *(v["description"] for v in place["variants"])]
         for entry in items:
-            data = sitedata.score_data(entry, pool)
+            data = sitedata.page_score(entry, pool)
             texts.append(data["title"])
             texts += [str(v) for v in data["source"].values()]
             for info in data["sections"].values():

@@ -10,6 +10,7 @@ from drumscore.apparatus.align import ORDERS, check_score
 from drumscore.cli import report
 from drumscore.errors import ScoreNotFoundError
 from drumscore.i18n import _
+from drumscore.model import Edition
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,6 +39,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run_show)
 
 
+def _date(edition: Edition | None) -> dict[str, object] | None:
+    """An edition's date as JSON-ready data (None when it has none)."""
+    return edition.date.to_data() if edition is not None and edition.date else None
+
+
 def run_list(args: argparse.Namespace) -> int:
     pool = (corpus.find_edition(args.edition),) if args.edition else corpus.editions()
     if args.order == "date":
@@ -48,8 +54,8 @@ def run_list(args: argparse.Namespace) -> int:
         by_id = {e.id: e for e in pool}
         data = [
             {
-                **report.score_data(s),
-                "date": report.date_data(by_id.get(s.edition_id)),
+                **s.to_data(),
+                "date": _date(by_id.get(s.edition_id)),
                 "user_edition": s.edition_id in users,
             }
             for s in found

@@ -75,7 +75,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--midi-notes",
         metavar="PI,GU",
-        help=_("General MIDI notes for 鼙 and 鼓 on --midi-port (default 41,45)"),
+        help=_("General MIDI notes for 鼙 and 鼓 on --midi-port (default {notes})").format(
+            notes=MidiMap().pair
+        ),
     )
     p.add_argument(
         "--check",
@@ -94,7 +96,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--midi-in-notes",
         metavar="PI,GU",
-        help=_("with --check: the notes the pads send for 鼙 and 鼓 (default 41,45)"),
+        help=_("with --check: the notes the pads send for 鼙 and 鼓 (default {notes})").format(
+            notes=MidiMap().pair
+        ),
     )
     p.add_argument("--json", action="store_true", help=_("with --check: the report as JSON"))
     p.add_argument(

@@ -21,8 +21,9 @@ from drumscore.conductor.track import Track
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import audio_format, check_rate, kind_of
-from drumscore.i18n import _
-from drumscore.render.midimap import MidiMap
+from drumscore.i18n import _, list_text
+from drumscore.model import Drum
+from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,7 +80,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="PI,GU",
         help=_(
             "MIDI, notation and --soundfont audio: General MIDI notes for 鼙 and 鼓 "
-            "(default 41,45: Low Floor Tom, Low Tom)"
+            "(default {notes}: {names})"
+        ).format(
+            notes=MidiMap().pair,
+            names=list_text(GM_DRUM_NAMES[MidiMap().note(drum)] for drum in Drum),
         ),
     )
     p.add_argument(
