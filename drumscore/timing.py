@@ -22,10 +22,26 @@ MAX_BPM = Fraction(1200)
 #: 5,000 digits are refused unread, and an exponent past ±999 (1e999999999) stands for a number
 #: too large or too small for any range, without being computed.
 MAX_NUMBER_LENGTH = 32
-_NUMBER = re.compile(
-    r"(?P<mantissa>[+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE](?P<exponent>[+-]?\d+))?|[+-]?\d+/\d+"
+#: The text of a number: a decimal with an optional exponent, or a fraction, in ASCII digits
+#: (the page reads numbers by the same pattern, see site/grammar.py).
+NUMBER_PATTERN = (
+    r"(?P<mantissa>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:[eE](?P<exponent>[+-]?[0-9]+))?"
+    r"|[+-]?[0-9]+/[0-9]+"
 )
-_EXTREME = Fraction(10) ** 1000
+#: The text of a whole number (a count, a stroke number): ASCII digits only, as int() reads them.
+WHOLE_PATTERN = r"[0-9]+"
+_NUMBER = re.compile(NUMBER_PATTERN)
+_WHOLE = re.compile(WHOLE_PATTERN)
+
+
+def is_whole(text: str) -> bool:
+    """Whether `text` (already stripped) is a whole number in ASCII digits: '12', not '²' or '٣'."""
+    return _WHOLE.fullmatch(text) is not None
+
+
+#: The largest exponent computed; past it a number stands for 10 ** ±(MAX_EXPONENT + 1).
+MAX_EXPONENT = 999
+_EXTREME = Fraction(10) ** (MAX_EXPONENT + 1)
 
 
 def shown(text: str, most: int = MAX_NUMBER_LENGTH) -> str:
@@ -52,12 +68,13 @@ def number_text(
                 example=_(example),
             ),
             option=what,
+            key="number_long",
         )
     match = _NUMBER.fullmatch(text)
     if not match:
         raise _not_positive(error, what, example, text)
     exponent = match["exponent"]
-    if exponent is not None and abs(int(exponent)) > 999:
+    if exponent is not None and abs(int(exponent)) > MAX_EXPONENT:
         mantissa = Fraction(match["mantissa"])
         if mantissa == 0:
             return mantissa
@@ -76,6 +93,7 @@ def _not_positive(
             option=what, example=_(example), value=value
         ),
         option=what,
+        key="number_format",
     )
 
 

@@ -14,7 +14,7 @@ from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
 from drumscore.i18n import _
 from drumscore.model import Score, Section, Stroke
-from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown
+from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, is_whole, shown
 
 MAX_REPEAT = 10_000
 
@@ -168,18 +168,23 @@ def arrange(
     return Timeline(score, section, tempo, repeats, expression, span)
 
 
+#: The longest text of a range of strokes (two numbers and a hyphen); longer is refused unread.
+MAX_SPAN_LENGTH = 2 * MAX_NUMBER_LENGTH
+
+
 def parse_span(text: str, count: int) -> tuple[int, int]:
     """(first, end) from strokes "A-B" (or "A"), numbered from 1 as everywhere, A ≤ B ≤ count."""
     raw = str(text).strip()
-    parts = raw.split("-") if len(raw) <= 2 * MAX_NUMBER_LENGTH else []
+    parts = raw.split("-") if len(raw) <= MAX_SPAN_LENGTH else []
     if len(parts) == 1:
         parts = parts * 2
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(is_whole(p.strip()) for p in parts):
         raise OptionError(
             _("strokes takes a range of strokes numbered from 1, such as 5-12; not {value}").format(
                 value=shown(raw)
             ),
             option="strokes",
+            key="strokes_format",
         )
     first, last = (int(p) for p in parts)
     if not 1 <= first <= last <= count:
@@ -189,6 +194,7 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
                 "1 <= A <= B <= {count}"
             ).format(value=raw, count=count),
             option="strokes",
+            key="strokes_range",
         )
     return first - 1, last
 

@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
 from drumscore import corpus, i18n
@@ -27,10 +26,8 @@ from drumscore.i18n import _
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes
 from drumscore.site import data as sitedata
+from drumscore.site import grammar
 from drumscore.site.templating import render
-
-if TYPE_CHECKING:
-    import numpy as np
 
 STATIC = Path(__file__).with_name("static")
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -186,17 +183,6 @@ def compare_page(
     )
 
 
-def _count_click(rate: int) -> np.ndarray:
-    """The count-in sound: a short, dry wood-block click, unlike either drum (made here)."""
-    import numpy as np
-
-    n = int(0.06 * rate)
-    t = np.arange(n) / rate
-    tone = 0.6 * np.sin(2 * np.pi * 1750 * t) + 0.3 * np.sin(2 * np.pi * 2950 * t)
-    click = (tone * np.exp(-t / 0.012)).astype(np.float32) * 0.5
-    return np.stack([click, click], axis=1)
-
-
 def _staff_svg(musicxml: bytes) -> bytes | None:
     """Staff notation as an SVG file, engraved in-process by Verovio where it is installed."""
     from drumscore.render.verovio import svg_pages
@@ -262,22 +248,15 @@ def _write_files(
 
 
 def _copy_static(out: Path) -> None:
-    import soundfile as sf
-
+    """The scripts, the style and the built-in kit's samples (its count sound too)."""
     from drumscore.render.kit import BUILTIN_KIT
 
     assets = out / "assets"
     shutil.copytree(STATIC, assets, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
     samples = assets / "samples"
     samples.mkdir(exist_ok=True)
-    for name in sitedata.SAMPLE_FILES.values():
+    for name in (*sitedata.SAMPLE_FILES.values(), sitedata.COUNT_FILE):
         shutil.copyfile(BUILTIN_KIT.parent / name, samples / name)
-    own_count = BUILTIN_KIT.parent / sitedata.COUNT_FILE
-    if own_count.is_file():
-        shutil.copyfile(own_count, samples / sitedata.COUNT_FILE)
-    else:
-        rate = 44100
-        sf.write(str(samples / sitedata.COUNT_FILE), _count_click(rate), rate, subtype="PCM_16")
 
 
 def build_site(
@@ -456,6 +435,7 @@ def _build_into(
         "kit": sitedata.kit_data(),
         "tempo": sitedata.tempo_data(),
         "play": sitedata.play_data(),
+        "fields": grammar.field_data(),
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)
@@ -503,7 +483,6 @@ def _build_into(
     (work / "index.html").write_text(index, "utf-8")
     extra = {
         "names": sitedata.names_data(items, pool),
-        "glyphs": sitedata.notation_glyphs(),
         "partners": partners,
     }
     page = compare_page(scores, comparisons, shared, extra, alternates)
