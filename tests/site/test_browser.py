@@ -333,7 +333,12 @@ def test_the_page_data_holds_what_the_player_shares_with_drumscore(page, site_ur
         "gu",
     ]
     names = {d.pinyin: [d.value, d.pinyin, d.symbol] for d in Drum}
-    assert {k: v["names"] for k, v in play["practice"]["drums"].items()} == names
+    fields = page.evaluate("JSON.parse(document.getElementById('page-data').textContent).fields")
+    assert fields["drums"] == names
+    # the rate render writes at, not a number of the script's own
+    from drumscore.files.format_choice import DEFAULT_RATE
+
+    assert play["rate"] == DEFAULT_RATE
 
 
 def test_keys_match_drumscore_play(page, site_url):
@@ -478,6 +483,10 @@ def test_the_compare_view_takes_every_name_the_command_line_takes(page, site_url
     keys = _shown_keys(page)
     assert keys[0] == benyi.key
     assert corpus.resolve(keys[1]).pattern.notation == benyi.pattern.notation
+    # spaced as the command line takes them
+    choose(page, "lu/2 @zhushu", "xue / 2 @ benyi")
+    assert _shown_keys(page) == ["lu/2@zhushu", "xue/2@benyi"]
+    assert page.locator("#problem").is_hidden()
 
 
 def test_bad_input_an_unknown_name_is_said_on_the_compare_page(page, site_url):
@@ -488,7 +497,7 @@ def test_bad_input_an_unknown_name_is_said_on_the_compare_page(page, site_url):
     assert _shown_keys(page) == []
     assert page.locator("#alignment td").count() == 0  # no pair shown as if it were asked for
     choose(page, "lu", "xue/3")
-    assert "B: unknown name" in page.inner_text("#problem")
+    assert "B: unknown figure" in page.inner_text("#problem")  # as the command line says
 
 
 def test_a_score_page_compares_with_the_reading_that_differs_most(page, site_url):
@@ -859,3 +868,36 @@ def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
             assert pg.evaluate("document.documentElement.lang") == tag
         finally:
             ctx.close()
+
+
+def test_play_and_the_page_label_strokes_15_to_17_of_lu_alike(page, site_url):
+    """Strokes 15-17 of 魯's whole pattern (after 半, which stands after stroke 11): the page's
+    status line names each where drumscore play names it (liveview.part)."""
+    from drumscore.play.liveview import part
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    set_practice(page, "0", "", "15-17", "")
+    page.fill("#bpm", "300")
+    page.dispatch_event("#bpm", "change")
+    page.evaluate(
+        """() => {
+            window.seen = [];
+            new MutationObserver(() => window.seen.push(
+                document.getElementById('status').textContent)).observe(
+                document.getElementById('status'), {childList: true, characterData: true,
+                subtree: true});
+        }"""
+    )
+    page.click("#play")
+    page.wait_for_function(
+        "window.seen.some((s) => s.startsWith('stroke 17/'))"
+        " && window.drumscore.player.state === 'stopped'",
+        timeout=10000,
+    )
+    seen = page.evaluate("window.seen")
+    set_practice(page, "0", "", "", "")
+    timeline = arrange(corpus.resolve("lu"), Section.SHE, strokes_range="15-17")
+    for i, n in enumerate(range(15, 18)):
+        line = next(s for s in seen if s.startswith(f"stroke {n}/15-17 "))
+        assert f" · {part(timeline, i)} · " in line, line
+        assert part(timeline, i) == "after 半 (投壺)"

@@ -244,12 +244,18 @@ def _page_data(path) -> dict:
 
 
 def test_every_name_the_compare_page_takes_is_the_command_line_s(site_dir):
-    """Each name in the compare page's table finds, on the command line, the score it names."""
+    """The compare page's table of names: each spelling of a state and of an edition it holds
+    finds, on the command line, the state and edition it stands for, and each score of the site
+    is in it under its state, figure and edition."""
     names = _page_data(site_dir / "compare.html")["names"]
-    assert {"lu", "lu/2", "xue/2@benyi", "薛/2@benyi", "魯/1@zhushu"} <= set(names)
-    for name, key in names.items():
-        assert corpus.resolve(name).key == key, name
-    assert set(names.values()) == {s.key for s in corpus.scores()}
+    for spelling, edition in names["editions"].items():
+        assert corpus.find_edition(spelling).id == edition, spelling
+    for spelling, state in names["states"].items():
+        assert corpus.split_name(f"{spelling}/2")[:2] == (state, 2), spelling
+    assert set(names["scores"].values()) == {s.key for s in corpus.scores()}
+    for where, key in names["scores"].items():
+        state, figure, edition = where.split("|")
+        assert corpus.resolve(f"{state}/{figure}@{edition}").key == key
 
 
 def test_each_score_is_compared_with_a_reading_of_its_own_figure_and_drum(site_dir):

@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import base64
 import io
-import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 import soundfile as sf
 
-ENGINE = Path(__file__).resolve().parents[2] / "drumscore" / "site" / "static" / "engine.js"
 pytestmark = pytest.mark.requires("node")
 
 #: A stand-in AudioContext whose clock the script moves, and requestAnimationFrame as a queue.
@@ -36,7 +31,8 @@ for await (const chunk of process.stdin) text += chunk;
 const input = JSON.parse(text);
 const say = (key) => key;
 // a ramp given as text is read as the page reads it
-const withRamp = (p) => (p && typeof p.ramp === "string" ? { ...p, ramp: parseRamp(p.ramp, input.fields, say) } : p);
+const withRamp = (p) =>
+  p && typeof p.ramp === "string" ? { ...p, ramp: parseRamp(p.ramp, input.fields, say) } : p;
 if (input.round) {
   console.log(JSON.stringify({ rounded: input.round.map((x) => roundBy(x, input.rounding) + 0) }));
   process.exit(0);
@@ -54,7 +50,8 @@ player.buffers = { pi: { buffer, file: "pi.wav" }, gu: { buffer, file: "gu.wav" 
                    count: { buffer, file: "count.wav" } };
 const items = input.items.map((drum, i) => ({ drum, mark: i }));
 if (input.layout) {
-  const options = { ...input.layout, practice: withRamp(input.layout.practice), fields: input.fields };
+  const practice = withRamp(input.layout.practice);
+  const options = { ...input.layout, practice, fields: input.fields };
   const laid = layOut(items, options);
   const ramps = (input.ramps || []).map((t) => rampPasses(parseRamp(t, input.fields, say)));
   console.log(JSON.stringify({ laid, ramps }));
@@ -75,9 +72,12 @@ if (input.parse) {
     try {
       if (name === "ramp") {
         const r = parseRamp(text, input.fields, say);
-        out[name] = { ...r, start: fracText(r.start), stop: fracText(r.stop), step: fracText(r.step) };
+        const [start, stop, step] = [r.start, r.stop, r.step].map(fracText);
+        out[name] = { ...r, start, stop, step };
       } else {
-        out[name] = name === "only" ? parseOnly(text, input.fields, say) : parseSpan(text, input.count, input.fields, say);
+        out[name] = name === "only"
+          ? parseOnly(text, input.fields, say)
+          : parseSpan(text, input.count, input.fields, say);
       }
     } catch (error) {
       out[name] = { error: error.key };
@@ -88,7 +88,8 @@ if (input.parse) {
 }
 if (input.practice) {
   // a play with practice, its clock moved until `passes` passes are laid out
-  await player.start(items, { bpm: input.bpm, loop: true, countIn: 0, practice: withRamp(input.practice) });
+  const practice = withRamp(input.practice);
+  await player.start(items, { bpm: input.bpm, loop: true, countIn: 0, practice });
   while (player.passes[player.passes.length - 1].pass <= input.passes) {
     ctx.currentTime += 0.5;
     player.topUp();
@@ -100,7 +101,8 @@ if (input.practice) {
   console.log(JSON.stringify({ laid }));
   process.exit(0);
 }
-await player.start(items, { bpm: input.bpm, loop: true, countIn: 4, practice: withRamp(input.loopPractice) });
+const looped = withRamp(input.loopPractice);
+await player.start(items, { bpm: input.bpm, loop: true, countIn: 4, practice: looped });
 let most = { schedule: 0, log: 0, passes: 0, sources: 0 };
 let heard = 0, lastK = -99, inOrder = true;
 const step = 60 / input.bpm / 3;
