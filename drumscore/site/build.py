@@ -183,12 +183,20 @@ def compare_page(
     )
 
 
-def _staff_svg(musicxml: bytes) -> bytes | None:
-    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed."""
-    from drumscore.render.verovio import svg_pages
+#: A phone's engraving: the page's margins and labels, and so much page a stroke (Verovio's
+#: units), so the bar, set to the page's width, shows 8 strokes or more in a phone's width at a
+#: staff space to the notation's glyph.
+NARROW_BASE, NARROW_STROKE = 360, 28
 
+
+def _staff_svg(musicxml: bytes, strokes: int | None = None) -> bytes | None:
+    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed; on a
+    page as wide as `strokes` need at a phone's spacing (NARROW_STROKE each) when given."""
+    from drumscore.render.verovio import PAGE_WIDTH, svg_pages
+
+    width = PAGE_WIDTH if strokes is None else NARROW_BASE + NARROW_STROKE * strokes
     try:
-        pages = svg_pages(musicxml)
+        pages = svg_pages(musicxml, page_width=min(width, PAGE_WIDTH))
     except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
         return None
     return pages[0].encode("utf-8") if pages else None
@@ -217,6 +225,33 @@ def staff_spaces(svg: bytes) -> float | None:
         return None
     space = 1000 * float(scale.group(1)) / 4 * float(outer[2]) / inner_width
     return round(float(outer[2]) / space, 1)
+
+
+def first_head(svg: bytes) -> float | None:
+    """Where the first notehead of an engraving stands, as a share of its width (read from
+    Verovio's SVG), so a phone's scrolling staff can open on the notes, not on the clef."""
+    root = ET.fromstring(svg)
+    inner = next(
+        (e for e in root.iter(f"{{{SVG_NS}}}svg") if "definition-scale" in e.get("class", "")),
+        None,
+    )
+    head = next(
+        (e for e in root.iter(f"{{{SVG_NS}}}g") if "notehead" in e.get("class", "").split()),
+        None,
+    )
+    margin = next(
+        (e for e in root.iter(f"{{{SVG_NS}}}g") if "page-margin" in e.get("class", "").split()),
+        None,
+    )
+    use = head.find(f"{{{SVG_NS}}}use") if head is not None else None
+    if inner is None or use is None or margin is None:
+        return None
+    shift = re.search(r"translate\(([\d.]+)", margin.get("transform", ""))
+    x = re.search(r"translate\(([\d.]+)", use.get("transform", ""))
+    width = float((inner.get("viewBox") or "0 0 0 0").split()[2])
+    if not (x and shift and width):
+        return None
+    return round((float(shift.group(1)) + float(x.group(1))) / width, 4)
 
 
 def _write_files(
@@ -469,6 +504,12 @@ def _build_into(
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)
             score_data["staff_spaces"] = staff_spaces(svg)
+            narrow = _staff_svg(whole, len(entry.score.pattern)) if whole else None
+            if narrow:
+                files["staff-she-narrow"] = f"files/{entry.slug}-she-narrow.svg"
+                (work / files["staff-she-narrow"]).write_bytes(narrow)
+                score_data["staff_narrow"] = staff_spaces(narrow)
+                score_data["staff_first"] = first_head(narrow)
             report.staff += 1
         scores.append(score_data)
     by_key = {s["key"]: s for s in scores}

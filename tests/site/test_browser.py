@@ -585,7 +585,7 @@ def _heads_and_glyphs(page) -> dict:
             const img = document.querySelector('.staff img');
             await img.decode();
             const width = img.getBoundingClientRect().width;
-            const text = await (await fetch(img.src)).text();
+            const text = await (await fetch(img.currentSrc || img.src)).text();
             const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
             const box = document.createElement('div');
             box.style.cssText = `position:absolute;left:0;top:0;width:${width}px`;
@@ -901,3 +901,69 @@ def test_play_and_the_page_label_strokes_15_to_17_of_lu_alike(page, site_url):
         line = next(s for s in seen if s.startswith(f"stroke {n}/15-17 "))
         assert f" · {part(timeline, i)} · " in line, line
         assert part(timeline, i) == "after 半 (投壺)"
+
+
+def test_at_phone_width_the_staff_opens_on_its_notes(page, staff_site):
+    """At 390 px the engraving's box scrolls sideways and opens on the notes: at least 8 of its
+    noteheads inside the box's view and the window's, not the clef and labels alone."""
+    page.set_viewport_size(PHONE)
+    goto(page, staff_site, "score/lu-2-mine.html")
+    page.wait_for_function("document.querySelector('.staff').dataset.opened === 'true'")
+    shown = page.evaluate(
+        """async () => {
+            const staff = document.querySelector('.staff');
+            const img = staff.querySelector('img');
+            const text = await (await fetch(img.currentSrc || img.src)).text();
+            const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+            const box = document.createElement('div');
+            const width = img.getBoundingClientRect().width;
+            box.style.cssText = `position:absolute;left:0;top:0;width:${width}px`;
+            const drawn = document.importNode(svg, true);
+            drawn.setAttribute('width', width);
+            box.append(drawn);
+            document.body.append(box);
+            const lefts = [...box.querySelectorAll('.notehead')].map(
+                (e) => e.getBoundingClientRect().left - box.getBoundingClientRect().left);
+            box.remove();
+            const view = staff.getBoundingClientRect();
+            const from = staff.scrollLeft, to = staff.scrollLeft + staff.clientWidth;
+            const inside = lefts.filter((x) => x >= from && x + 10 <= to
+                && view.left + x - from >= 0 && view.left + x - from <= innerWidth);
+            return {inside: inside.length, scrolls: staff.scrollWidth > staff.clientWidth};
+        }"""
+    )
+    page.set_viewport_size(DESKTOP)
+    assert shown["scrolls"] and shown["inside"] >= 8, shown
+
+
+def test_at_phone_width_the_aligned_table_shows_its_first_strokes(page, site_url):
+    """At 390 px each "every edition aligned" table shows its first 8 strokes beside the sigla
+    column as it comes into view, and the sigla stay in view when the strokes scroll."""
+    page.set_viewport_size(PHONE)
+    page.goto(site_url + "index.html")
+    tables = page.locator("table.apparatus")
+    assert tables.count() >= 4
+    for i in range(tables.count()):
+        table = tables.nth(i)
+        if not table.is_visible():
+            continue
+        table.scroll_into_view_if_needed()
+        shown = table.evaluate(
+            """(t) => {
+                const row = t.querySelector('tbody tr');
+                const head = row.querySelector('th').getBoundingClientRect();
+                const cells = [...row.querySelectorAll('td')].slice(0, 8).map(
+                    (c) => c.getBoundingClientRect());
+                const inView = cells.filter((r) => r.left >= head.right - 0.5
+                    && r.right <= innerWidth).length;
+                const scroller = t.closest('.scroll');
+                scroller.scrollLeft = 200;
+                const after = row.querySelector('th').getBoundingClientRect().left
+                    - scroller.getBoundingClientRect().left;
+                scroller.scrollLeft = 0;
+                return {inView, head: head.right, after};
+            }"""
+        )
+        assert shown["inView"] == 8, (i, shown)
+        assert abs(shown["after"]) <= 1, shown  # the sigla column stuck at the left
+    page.set_viewport_size(DESKTOP)

@@ -279,6 +279,21 @@ controls.makeWav.addEventListener("click", async () => {
   }
 });
 
+// A staff wider than its box (a phone) opens on its first notes, not on the clef and labels.
+const staff = document.querySelector(".staff[data-first]");
+if (staff) {
+  const image = staff.querySelector("img");
+  const toFirst = () => {
+    if (staff.scrollWidth > staff.clientWidth) {
+      const em = parseFloat(getComputedStyle(staff).fontSize) || 16;
+      staff.scrollLeft = Math.max(0, Number(staff.dataset.first) * image.clientWidth - em);
+    }
+    staff.dataset.opened = "true";
+  };
+  if (image.complete && image.naturalWidth) toFirst();
+  else image.addEventListener("load", toFirst, { once: true });
+}
+
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
 window.drumscore = {
   player,
