@@ -401,6 +401,7 @@ def test_the_page_s_wav_is_the_python_render(page, site_url):
     page.fill("#bpm", "120")
     page.dispatch_event("#bpm", "change")
     web, rate = made_wav(page)
+    assert page.get_attribute("#wav-link", "download") == "lu-1-zhushu-she-120bpm.wav"
     timeline = arrange(corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(120))
     ours = render_audio(timeline)
     assert rate == 44100 and web.shape == ours.shape
@@ -732,6 +733,9 @@ def test_the_page_s_wav_honours_the_practice_options_as_render_does(page, site_u
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     set_practice(page, "2", "pi", "5-12", "100:120:20")
     web, rate = made_wav(page)
+    # named by what it holds: the ramp for a tempo, the strokes, the clicks, the one drum
+    name = page.get_attribute("#wav-link", "download")
+    assert name == "lu-1-zhushu-she-ramp100-120-20-strokes5-12-click2-only-pi.wav"
     set_practice(page, "0", "", "", "")
     timeline = arrange(
         corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(100), 2, strokes_range="5-12"
