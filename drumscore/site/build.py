@@ -184,19 +184,20 @@ def compare_page(
 
 
 #: A phone's engraving: the page's margins and labels, and so much page a stroke (Verovio's
-#: units), so the bar, set to the page's width, shows 8 strokes or more in a phone's width at a
+#: units), so a line, set to the page's width, shows 8 strokes or more in a phone's width at a
 #: staff space to the notation's glyph.
 NARROW_BASE, NARROW_STROKE = 360, 28
 
 
 def _staff_svg(musicxml: bytes, strokes: int | None = None) -> bytes | None:
-    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed; on a
-    page as wide as `strokes` need at a phone's spacing (NARROW_STROKE each) when given."""
+    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed; for
+    a phone when `strokes` (the most on one line) is given: a page as wide as they need at a
+    phone's spacing (NARROW_STROKE each), without the title and citation the page shows."""
     from drumscore.render.verovio import PAGE_WIDTH, svg_pages
 
     width = PAGE_WIDTH if strokes is None else NARROW_BASE + NARROW_STROKE * strokes
     try:
-        pages = svg_pages(musicxml, page_width=min(width, PAGE_WIDTH))
+        pages = svg_pages(musicxml, page_width=min(width, PAGE_WIDTH), head=strokes is None)
     except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
         return None
     return pages[0].encode("utf-8") if pages else None
@@ -504,7 +505,9 @@ def _build_into(
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)
             score_data["staff_spaces"] = staff_spaces(svg)
-            narrow = _staff_svg(whole, len(entry.score.pattern)) if whole else None
+            pattern = entry.score.pattern  # a line a part: before 半, and from it
+            longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
+            narrow = _staff_svg(whole, longest or len(pattern)) if whole else None
             if narrow:
                 files["staff-she-narrow"] = f"files/{entry.slug}-she-narrow.svg"
                 (work / files["staff-she-narrow"]).write_bytes(narrow)
