@@ -145,6 +145,18 @@ def test_musicxml_and_user_editions(tmp_path):
     svg = (out / "files" / "lu-1-mine-she.svg").read_text(encoding="utf-8")
     assert svg.count('class="notehead"') == 5  # one head per stroke of ○□□半○□
     assert 'src="../files/lu-1-mine-she.svg"' in page_text
+    # a phone's engraving: the same heads, narrower, without the title the page shows above it
+    narrow = (out / "files" / "lu-1-mine-she-narrow.svg").read_text(encoding="utf-8")
+    assert narrow.count('class="notehead"') == 5
+    assert 'class="pgHead"' in svg and "pgHead" not in narrow
+    assert 'srcset="../files/lu-1-mine-she-narrow.svg"' in page_text
+    width = lambda text: float(text.split('viewBox="0 0 ', 1)[1].split()[0])  # noqa: E731
+    assert width(narrow) < width(svg)
+    # the page opens it on its first notehead: past the margin and the staff labels
+    from drumscore.render.verovio import LABEL_WIDTH, MARGIN
+
+    first = float(page_text.split('data-first="', 1)[1].split('"', 1)[0])
+    assert (MARGIN + LABEL_WIDTH) / width(narrow) < first < 1
 
 
 def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path):
