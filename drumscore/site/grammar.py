@@ -2,8 +2,8 @@
 text of numbers, ranges of strokes, ramps, drums and score names, as the command line reads them.
 
 The page (static/engine.js, compare.js) reads a field by these patterns and tables only, so what
-it takes and refuses is what `render --strokes`, `--ramp`, `--only` and a SCORE name take and
-refuse; each refusal carries the key the library's error carries (DrumscoreError.key).
+it takes and refuses is what render's strokes, ramp and only options and a score's name take
+and refuse; each refusal carries the key the library's error carries (DrumscoreError.key).
 """
 
 from __future__ import annotations
