@@ -6,6 +6,7 @@ The helpers behind them (cli_run, sourcefiles) can still be imported by bare nam
 """
 
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -46,6 +47,15 @@ def _point_user_folders(root: Path) -> None:
     (root / "home").mkdir(parents=True, exist_ok=True)
 
 
+# The whole run's temporary files in one folder of its own (TMPDIR, which the workers and every
+# subprocess inherit), so that what a test leaves behind is found: the run fails on it.
+if "PYTEST_XDIST_WORKER" not in os.environ:
+    _RUN = Path(tempfile.mkdtemp(prefix="drumscore-run-"))
+    os.environ["TMPDIR"] = str(_RUN)
+    tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+else:
+    _RUN = None
+
 # Before any test module is imported (matplotlib settles its folders on import), the whole run
 # gets folders in a temporary directory; each test then gets its own under tmp_path.
 _SESSION = tempfile.TemporaryDirectory(prefix="drumscore-tests-")
@@ -59,6 +69,24 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def _left_behind() -> list[str]:
+    """What the run left in its temporary folder: not pytest's own, not the user folders."""
+    if _RUN is None or not _RUN.is_dir():
+        return []
+    own = ("pytest-", "drumscore-tests-")  # pytest's and each process's user folders
+    return sorted(p.name for p in _RUN.iterdir() if not p.name.startswith(own))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run fails if a test left a file or folder in the temporary folder."""
+    left = _left_behind()
+    if left and not hasattr(session.config, "workerinput"):
+        session.config.get_terminal_writer().line(
+            f"error: the tests left these in the temporary folder: {left[:20]}", red=True
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     for name, value in _SAVED.items():
         if value is None:
@@ -66,6 +94,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         else:
             os.environ[name] = value
     _SESSION.cleanup()
+    if _RUN is not None:
+        shutil.rmtree(_RUN, ignore_errors=True)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

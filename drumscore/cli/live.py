@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from drumscore.conductor.track import Hit
 from drumscore.i18n import N_, _
+from drumscore.model import Section
 from drumscore.play import liveview
 from drumscore.play.keys import (
     NEXT_ITEM,
@@ -61,12 +62,18 @@ class Controls:
     STEPS: ClassVar[dict[str, int]] = TEMPO_STEPS
 
     def __init__(
-        self, player: Player, bpm: Fraction, clock: Callable[[], float] = time.monotonic
+        self,
+        player: Player,
+        bpm: Fraction,
+        clock: Callable[[], float] = time.monotonic,
+        section: Section = Section.SHE,
     ) -> None:
         self.player = player
         self.bpm = Fraction(bpm)
         self.paused = False
-        self.waiting: list[str] = []
+        self._waiting: list[str] = []
+        #: The section heard last: a switch is on its way while what is laid out or waits differs.
+        self.section = section
         self.stop_now = False
         self.clock = clock
         self._taps: list[float] = []
@@ -89,8 +96,11 @@ class Controls:
                 )
                 self._set(min(MAX_BPM, max(MIN_BPM, bpm)))
         elif key == SWITCH:
-            self._toggle(SWITCH_WAITS)
-            self.player.command("switch_section")
+            # to the other section than the one heard, or back to it: a second s takes the
+            # switch back, whether or not the conductor has laid the next pass out yet
+            heard = self.section
+            want = heard if self._switching() else _other(heard)
+            self.player.command("switch_section", want)
         elif key == NEXT_ITEM:
             self._toggle(NEXT_WAITS, on=True)
             self.player.command("next_item")
@@ -101,10 +111,22 @@ class Controls:
             self.stop_now = True
 
     def _toggle(self, what: str, on: bool | None = None) -> None:
-        if what in self.waiting and not on:
-            self.waiting.remove(what)
-        elif what not in self.waiting:
-            self.waiting.append(what)
+        if what in self._waiting and not on:
+            self._waiting.remove(what)
+        elif what not in self._waiting:
+            self._waiting.append(what)
+
+    @property
+    def waiting(self) -> list[str]:
+        """What waits for the end of the pass, as the status shows it."""
+        switch = [SWITCH_WAITS] if self._switching() else []
+        return switch + self._waiting
+
+    def _switching(self) -> bool:
+        """Whether a pass of another section is still to come: laid out but not yet heard, or
+        waiting for the end of the pass."""
+        laid, waits = self.player.coming()
+        return laid is not self.section or waits is not None
 
     def _set(self, bpm: Fraction) -> None:
         if bpm != self.bpm:
@@ -115,8 +137,13 @@ class Controls:
         """A hit was heard: what waited for the end of a pass has happened once the pass turned."""
         if hit is None or hit.is_count:
             return
+        self.section = hit.timeline.section
         if hit.index == 0 and (hit.k > 0 or hit.item > 0):
-            self.waiting = [w for w in self.waiting if w == STOP_WAITS]
+            self._waiting = [w for w in self._waiting if w == STOP_WAITS]
+
+
+def _other(section: Section) -> Section:
+    return Section.SHE if section is Section.TOUHU else Section.TOUHU
 
 
 class KeyReader:

@@ -187,6 +187,13 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
             key="strokes_format",
         )
     first, last = (int(p) for p in parts)
+    if 1 <= last < first <= count:
+        raise OptionError(
+            _("strokes {value!r} runs backwards; give the lower stroke first: {span}").format(
+                value=raw, span=f"{last}-{first}"
+            ),
+            option="strokes",
+        )
     if not 1 <= first <= last <= count:
         raise OptionError(
             _(

@@ -223,7 +223,7 @@ class Practice:
         words = []
         if self.clicks:
             words.append(
-                _("click {clicks} at {velocity}").format(
+                _("click {clicks} a stroke at velocity {velocity}").format(
                     clicks=self.clicks, velocity=self.click_velocity
                 )
             )
@@ -477,7 +477,8 @@ class _Pending:
 
     tempo: Tempo | None = None
     paused: bool = False
-    switch: bool = False
+    #: The section to play from the end of the pass (None: no switch waits).
+    switch: Section | None = None
     stop: bool = False
     next_item: bool = False
 
@@ -506,6 +507,9 @@ class Conductor:
     _start: int | None = 0  # frame where the next item begins, between items
     _count_left: int = 0
     _k: int = 0
+    #: Passes done when the last stroke of a pass was laid out: what waits for the end of the
+    #: pass is decided at the next beat, so a command given during the last stroke still counts.
+    _pass_ended: int = 0
     _shape: Callable[[int, Drum, Fraction], tuple[int, float]] | None = None
 
     def __post_init__(self) -> None:
@@ -521,8 +525,17 @@ class Conductor:
     def pause(self, paused: bool = True) -> None:
         self.pending.paused = paused
 
-    def switch_section(self) -> None:
-        self.pending.switch = not self.pending.switch
+    def switch_section(self, to: Section | None = None) -> None:
+        """Play `to` from the end of this pass (the other section when None); `to` the section
+        already playing takes back a switch that waits."""
+        current = (self.timeline or self.item.timeline).section
+        if to is None:
+            to = Section.SHE if current is Section.TOUHU else Section.TOUHU
+        self.pending.switch = None if to is current else to
+
+    def coming(self) -> tuple[Section, Section | None]:
+        """The section laid out last, and the one a switch waits to play (None: no switch)."""
+        return (self.timeline or self.item.timeline).section, self.pending.switch
 
     def stop_after_pass(self) -> None:
         self.pending.stop = True
@@ -608,6 +621,12 @@ class Conductor:
     def advance(self, stop: int | None) -> list[Hit]:
         hits: list[Hit] = []
         while not self.finished:
+            if self._pass_ended:
+                if stop is not None and self._frame(self.beat) >= stop:
+                    break
+                passes, self._pass_ended = self._pass_ended, 0
+                self._end_of_pass(passes)
+                continue
             if self._start is not None:
                 if stop is not None and self._start >= stop:
                     break
@@ -627,8 +646,17 @@ class Conductor:
             self._k += 1
             n = len(self._playing.strokes)
             if self._k % n == 0:
-                self._end_of_pass(self._k // n)
+                self._pass_ended = self._k // n
+                if self._last_pass(self._pass_ended):  # nothing a command does can follow it
+                    self._pass_ended = 0
+                    self._end_of_pass(self._k // n)
         return hits
+
+    def _last_pass(self, passes: int) -> bool:
+        """Whether the track ends with this pass whatever waits."""
+        last_item = self.item_no == len(self.track.items) - 1
+        repeats = self.track.items[self.item_no].timeline.repeats
+        return not self.loop and last_item and passes >= repeats
 
     def _lay(self, frame: int) -> list[Hit]:
         """The hits of the beat at `frame`: a count stroke, or a stroke and its clicks."""
@@ -674,14 +702,13 @@ class Conductor:
         if pending.next_item or (
             not single_loop and passes >= self.track.items[self.item_no].timeline.repeats
         ):
-            pending.switch = False
+            pending.switch = None
             self._end_item()
             return
-        if pending.switch:
-            pending.switch = False
-            if self.switchable():
-                other = Section.SHE if self._playing.section is Section.TOUHU else Section.TOUHU
-                self.timeline = dataclasses.replace(self._playing, section=other, span=None)
+        if pending.switch is not None:
+            to, pending.switch = pending.switch, None
+            if self.switchable() and to is not self._playing.section:
+                self.timeline = dataclasses.replace(self._playing, section=to, span=None)
                 self._k = passes * len(self._playing.strokes)
         item = self.track.items[self.item_no]
         if item.practice.ramp is not None:  # each pass at its tempo, from its first beat

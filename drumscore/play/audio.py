@@ -23,6 +23,7 @@ from drumscore.conductor.timeline import MAX_REPEAT, Timeline
 from drumscore.conductor.track import Conductor, Hit, Track, as_track
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.i18n import N_, _
+from drumscore.model import Section
 from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
@@ -205,10 +206,15 @@ class Feed:
             self.gain = min(self.gain, lower)
             self.conductor.set_tempo(tempo)
 
-    def command(self, name: str, *args: bool) -> None:
+    def command(self, name: str, *args: bool | Section) -> None:
         """Pass a command (pause, switch_section, stop_after_pass, next_item) to the conductor."""
         with self._lock:
             getattr(self.conductor, name)(*args)
+
+    def coming(self) -> tuple[Section, Section | None]:
+        """The conductor's section laid out last, and the switch waiting (Conductor.coming)."""
+        with self._lock:
+            return self.conductor.coming()
 
     @property
     def length(self) -> int | None:
@@ -481,8 +487,11 @@ class AudioPlayer:
     def set_tempo(self, tempo: Tempo) -> None:
         self.feed.set_tempo(tempo)
 
-    def command(self, name: str, *args: bool) -> None:
+    def command(self, name: str, *args: bool | Section) -> None:
         self.feed.command(name, *args)
+
+    def coming(self) -> tuple[Section, Section | None]:
+        return self.feed.coming()
 
     def wait(self) -> None:
         """Until the stream has played everything (the last stroke rung out)."""

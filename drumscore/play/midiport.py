@@ -19,6 +19,7 @@ from drumscore.conductor.track import Conductor, Hit, Track
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.files.cstderr import captured
 from drumscore.i18n import _
+from drumscore.model import Section
 from drumscore.play.choose import choose_by_name
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
@@ -267,9 +268,13 @@ class MidiPlayer:
         with self._lock:
             self.conductor.set_tempo(tempo)
 
-    def command(self, name: str, *args: bool) -> None:
+    def command(self, name: str, *args: bool | Section) -> None:
         with self._lock:
             getattr(self.conductor, name)(*args)
+
+    def coming(self) -> tuple[Section, Section | None]:
+        with self._lock:
+            return self.conductor.coming()
 
     def wait(self) -> None:
         """Nothing rings on after the last note off."""

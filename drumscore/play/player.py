@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import Protocol, Self, runtime_checkable
 
 from drumscore.conductor.track import Hit
+from drumscore.model import Section
 from drumscore.timing import Tempo
 
 #: The live commands a player passes to its conductor (drumscore.conductor.track.Conductor).
@@ -44,8 +45,13 @@ class Player(Protocol):
         """A new tempo from the next beat not yet laid out."""
         ...
 
-    def command(self, name: str, *args: bool) -> None:
+    def command(self, name: str, *args: bool | Section) -> None:
         """One of COMMANDS, at its moment (the next beat, or the end of the pass)."""
+        ...
+
+    def coming(self) -> tuple[Section, Section | None]:
+        """The section laid out last, and the one a switch waits to play: what is still to come
+        beyond what has been heard (a key during the last stroke may find the next pass mixed)."""
         ...
 
     def wait(self) -> None:

@@ -40,6 +40,7 @@ STYLE = """<?xml version="1.0" encoding="UTF-8"?>
 <museScore version="3.01">
   <Style>
     <genCourtesyTimesig>0</genCourtesyTimesig>
+    <frameSystemDistance>16</frameSystemDistance>
     <clefKeyRightMargin>2.5</clefKeyRightMargin>
     <systemHeaderDistance>3.5</systemHeaderDistance>
     <systemHeaderTimeSigDistance>3.5</systemHeaderTimeSigDistance>
@@ -83,7 +84,10 @@ def find_musescore() -> str:
         if found:
             return found
     raise MissingDependencyError(
-        _("PDF and PNG need MuseScore, which is not installed"), _(MUSESCORE_INSTALL)
+        _("engraving with MuseScore needs MuseScore 3, which is not installed"),
+        _(
+            "{install}; or engrave with Verovio, the default engraver, which needs no program"
+        ).format(install=_(MUSESCORE_INSTALL)),
     )
 
 
@@ -114,6 +118,49 @@ def engrave(
         ) from None
 
 
+#: A4 in MusicXML tenths at the 7 mm staff height the documents use (40 tenths = 7 mm).
+A4_TENTHS = (1200, 1697)
+
+
+def _credits_in_one(musicxml: bytes) -> bytes:
+    """The title and the lines under it as one credit, each line its own words at its own size.
+
+    MuseScore 3 imports one title and one subtitle at fixed places: further credits, and any
+    without a position on the page, are dropped or drawn over the title. One credit whose
+    credit-words follow each other on lines keeps every line of the citation, in order."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(musicxml)
+    except ET.ParseError:  # not a document: MuseScore says so in its own words
+        return musicxml
+    credits = root.findall("credit")
+    if len(credits) < 2:
+        return musicxml
+    first = credits[0]
+    words = first.find("credit-words")
+    if words is None:
+        return musicxml
+    width, height = A4_TENTHS
+    words.set("default-x", str(width // 2))
+    words.set("default-y", str(height - 100))
+    gap = ET.SubElement(first, "credit-words", {"font-size": "4"})  # title and lines apart
+    gap.text = "\n"
+    for credit in credits[1:]:
+        for line in credit.findall("credit-words"):
+            extra = ET.SubElement(first, "credit-words", {"font-size": line.get("font-size", "9")})
+            extra.text = "\n" + (line.text or "")
+        root.remove(credit)
+    defaults = root.find("defaults")
+    if defaults is not None and defaults.find("page-layout") is None:
+        layout = ET.Element("page-layout")
+        ET.SubElement(layout, "page-height").text = str(height)
+        ET.SubElement(layout, "page-width").text = str(width)
+        at = 1 if defaults.find("scaling") is not None else 0
+        defaults.insert(at, layout)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")
+
+
 def _engrave(musicxml: bytes, kind: str, dpi: int, trim: float | None, program: str) -> Engraving:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     env.setdefault("XDG_RUNTIME_DIR", "")
@@ -126,7 +173,7 @@ def _engrave(musicxml: bytes, kind: str, dpi: int, trim: float | None, program: 
         settings.parent.mkdir(parents=True)
         settings.write_text(SETTINGS, encoding="utf-8")
         source = work / "score.musicxml"
-        source.write_bytes(musicxml)
+        source.write_bytes(_credits_in_one(musicxml))
         style = work / "style.mss"
         style.write_text(STYLE, encoding="utf-8")
         styled = work / "score.mscx"

@@ -58,6 +58,8 @@ LYRICS = {
 }
 
 HALF_MARK = "半"
+#: The words of the tempo mark: 「間若一」, the strokes evenly spaced.
+TEMPO_WORDS = "間若一"
 #: Repeats are written out; beyond this many the export takes minutes and no one reads the page.
 MAX_WRITTEN_REPEATS = 200
 
@@ -183,7 +185,7 @@ def build_score(
             if drum is Drum.PI:
                 if number == 1:
                     mark = tempo.MetronomeMark(
-                        text="間若一",
+                        text=TEMPO_WORDS,
                         number=_bpm_number(timeline),
                         referent=note.Note(type="quarter"),
                     )
@@ -298,7 +300,27 @@ def musicxml_bytes(
     _identify(root, timeline)
     _add_instruments(root, midimap)
     _add_credits(root, timeline)
+    _tempo_in_one_line(root)
     return exporter.asBytes()
+
+
+def _tempo_in_one_line(root: Element) -> None:
+    """間若一 and ♩ = N as one direction, the words first, as a tempo text and its metronome mark
+    are printed: music21 writes two directions, which engravers stack with the ♩ on the words."""
+    for measure in root.iter("measure"):
+        directions = measure.findall("direction")
+        metronomes = [d for d in directions if d.find("direction-type/metronome") is not None]
+        words = [d for d in directions if d.findtext("direction-type/words") == TEMPO_WORDS]
+        if not metronomes or not words:
+            continue
+        wording = words[0].find("direction-type")
+        assert wording is not None
+        text = wording.find("words")
+        assert text is not None
+        text.attrib.pop("default-y", None)
+        text.text = f"{TEMPO_WORDS}\u00a0"  # a space the engravers keep
+        metronomes[0].insert(0, wording)
+        measure.remove(words[0])
 
 
 def _identify(root: Element, timeline: Timeline) -> None:
@@ -388,7 +410,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     """
     score = timeline.score
     played = timeline.citation.split("; ", 1)[0]
-    command = ("rights", f"drumscore score {played}")
+    command = ("rights", _("drumscore's name of this reading: {played}").format(played=played))
     if not score.edition_id:
         return [
             (

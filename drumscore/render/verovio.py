@@ -96,7 +96,9 @@ def check_installed(kind: str) -> None:
         )
         raise MissingDependencyError(
             message.format(kind=kind.upper(), package=missing[0], other=missing[-1]),
-            install_line("notation", "fonts-noto-cjk"),
+            _(
+                "{install}; or engrave with MuseScore 3 where it is installed (engraver musescore)"
+            ).format(install=install_line("notation", "fonts-noto-cjk")),
         )
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from cli_run import run_quietly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -53,6 +56,13 @@ FIFO = FOLDER / "pipe"
 os.mkfifo(FIFO)
 OUT = FOLDER / "out"
 OUT.mkdir()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_the_folder() -> Iterator[None]:
+    """The strategies need the folder as the module is read; it goes with the module's tests."""
+    yield
+    shutil.rmtree(FOLDER, ignore_errors=True)
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:

@@ -56,3 +56,15 @@ def test_fixtures_run_the_command_line(cli, expect_error, source_text):
     assert code == 0 and "lu/1@zhushu" in out
     assert "--repeat" in expect_error("render", "lu", "--repeat", "0", "-o", "x.wav")
     assert "魯鼓" in source_text("KR1d0053_058_禮記注疏.txt")
+
+
+def test_a_reversed_stroke_range_is_named_reversed_with_the_range_that_works():
+    from drumscore.conductor.timeline import parse_span
+    from drumscore.errors import OptionError
+
+    with pytest.raises(OptionError) as err:
+        parse_span("12-5", 23)
+    assert "runs backwards" in str(err.value) and "5-12" in str(err.value)
+    with pytest.raises(OptionError) as err:
+        parse_span("30-5", 23)  # out of range as well: the range is what is wrong
+    assert "outside" in str(err.value)

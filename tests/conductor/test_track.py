@@ -166,3 +166,28 @@ def test_what_a_practice_asks_for_is_said_in_the_readers_language(language, expe
     practice = Practice(click=2, silent_every=3, only=Drum.PI, ramp=Ramp.parse("40:60:5"))
     with i18n.speaking(language):
         assert practice.parameters == expected
+
+
+def test_a_switch_given_during_the_last_stroke_of_a_pass_acts_at_its_end():
+    t = tl("○□○半○□", bpm=60, repeats=10, section="touhu")  # touhu: ○□, beats 0 and 1
+    c = Conductor(Track.single(t), RATE)
+    c.advance(RATE + 1)  # the pass's last stroke is laid out; the next beat is not
+    c.switch_section()
+    sections = [h.timeline.section for h in c.advance(3 * RATE + 1)]
+    assert sections == [Section.SHE, Section.SHE]  # from beat 2 the whole pattern
+
+
+def test_a_switch_to_the_section_playing_takes_back_the_switch_waiting():
+    t = tl("○□○半○□", bpm=60, repeats=10, section="touhu")
+    c = Conductor(Track.single(t), RATE)
+    c.advance(RATE // 2)
+    c.switch_section(Section.SHE)
+    c.switch_section(Section.TOUHU)
+    assert {h.timeline.section for h in c.advance(6 * RATE)} == {Section.TOUHU}
+
+
+def test_the_last_pass_ends_the_track_at_once_whatever_waits():
+    t = tl("○□", bpm=60, repeats=2)
+    c = Conductor(Track.single(t), RATE)
+    assert len(c.advance(3 * RATE + 1)) == 4
+    assert c.finished and c.end == 4 * RATE

@@ -205,8 +205,25 @@ def test_no_time_signature_is_drawn_not_even_a_courtesy_one(tmp_path):
 def test_missing_musescore_says_how_to_install_it(monkeypatch, tmp_path):
     monkeypatch.delenv("DRUMSCORE_MUSESCORE", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(MissingDependencyError, match="apt-get install musescore3"):
+    with pytest.raises(MissingDependencyError, match="apt-get install musescore3") as err:
         find_musescore()
+    assert "engraving with MuseScore needs MuseScore 3" in str(err.value)
+    assert "engrave with Verovio, the default engraver" in str(err.value)  # the other way
+
+
+def test_missing_verovio_suggests_the_other_engraver(monkeypatch):
+    import importlib.util
+
+    from drumscore.render import verovio
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "verovio" else real(name, *a)
+    )
+    with pytest.raises(MissingDependencyError) as err:
+        verovio.check_installed("pdf")
+    assert "pip install 'drumscore[notation]'" in str(err.value)
+    assert "engrave with MuseScore 3" in str(err.value)
 
 
 def test_a_bad_override_is_named(monkeypatch):
@@ -230,3 +247,31 @@ def test_musescore_rejects_a_document_that_is_not_musicxml():
     musescore()
     with pytest.raises(EngraveError, match="empty score"):
         engrave(b"this is not xml", "pdf")
+
+
+@pytest.mark.requires("musescore")
+def test_the_musescore_page_carries_the_whole_citation_in_bands_that_do_not_touch():
+    """Title, the text as printed, the source, drumscore's name of the reading: each its own
+    line of text on the page, read back from the PDF, and each a band of ink of its own."""
+    pdfium = pytest.importorskip("pypdfium2")
+    timeline = arrange(resolve("lu"))
+    (pdf,) = engrave(musicxml_bytes(timeline), "pdf").pages
+    page = pdfium.PdfDocument(pdf)[0]
+    text = page.get_textpage().get_text_range()
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    wanted = [
+        "as printed in 禮記注疏",
+        "Kanseki Repository KR1d0053",
+        "drumscore's name of this reading: lu/1@zhushu",
+    ]
+    for part in wanted:
+        assert any(part in line for line in lines), (part, lines)
+    at = [next(i for i, line in enumerate(lines) if part in line) for part in wanted]
+    assert at == sorted(at) and len(set(at)) == 3  # in order, each on its own line
+    from page_ink import ink_bands
+
+    dpi = 300
+    pixels = page.render(scale=dpi / 72).to_numpy()
+    bands = ink_bands((pixels[..., :3].min(axis=2) < 128).any(axis=1))
+    heights = [(last - first + 1) / dpi for first, last in bands[:4]]
+    assert len(bands) > 4 and max(heights) < 0.25, heights  # two touching lines are taller

@@ -179,7 +179,7 @@ def test_the_page_head_cites_the_reading():
     for part in ("禮經本義", "figure 2", "薛鼓", "投壺", score.printed.strip(), "xue/2@benyi"):
         assert part in words
     assert score.source.citation in words
-    assert "drumscore score xue/2@benyi, section touhu, bpm 60" in words
+    assert "drumscore's name of this reading: xue/2@benyi, section touhu, bpm 60" in words
 
 
 def test_mxl_is_a_zip_that_music21_reads_to_the_same_strokes(tmp_path):
@@ -241,7 +241,9 @@ def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_englis
         raw_root = ET.fromstring(musicxml_bytes(raw))
     words = [c.findtext("credit-words") for c in root.iter("credit")]
     assert words[1] == printed + timeline.score.printed.strip()
-    assert words[-1] == "drumscore score xue/2@benyi, section touhu, bpm 60"  # a command, as typed
+    # the reading's name stays as typed, its label in the reader's language
+    assert words[-1].endswith("：xue/2@benyi, section touhu, bpm 60")
+    assert not words[-1].startswith("drumscore's")
     assert [c.findtext("credit-words") for c in raw_root.iter("credit")][1] == given
     # the document's identification is metadata: English whatever the reader speaks
     assert "xue/2@benyi as printed: " in root.findtext("identification/source")
@@ -414,3 +416,17 @@ def test_for_an_engraver_a_long_section_is_cut_into_bars_joined_by_invisible_lin
         ]
 
     assert strokes(cut) == strokes(whole)
+
+
+def test_the_tempo_words_and_the_metronome_mark_are_one_direction_words_first():
+    """間若一 ♩ = 60 on one line, as a tempo text and its mark are printed: never stacked."""
+    root = ET.fromstring(musicxml_bytes(arrange(resolve("lu"), None, Tempo.from_bpm(72))))
+    directions = [
+        d for d in root.iter("direction") if d.find("direction-type/metronome") is not None
+    ]
+    assert len(directions) == 1
+    kinds = [child[0].tag for child in directions[0].findall("direction-type")]
+    assert kinds == ["words", "metronome"]
+    assert directions[0].findtext("direction-type/words").strip() == "間若一"
+    assert directions[0].findtext("direction-type/metronome/per-minute") == "72"
+    assert sum("間若一" in (w.text or "") for w in root.iter("words")) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import shutil
 import sys
 import time
 
@@ -164,13 +165,23 @@ def run(args: argparse.Namespace) -> int:
         _report(args, track, heard, listener, fmt)
         return 0
     if not args.quiet:
-        print(_playing(args, track, where, keys), flush=True)
+        print(_fitted(_playing(args, track, where, keys)), flush=True)
     played = _play(args, track, player, keys)
     if not args.quiet:
         print(
             ngettext("played {n} stroke", "played {n} strokes", len(played)).format(n=len(played))
         )
     return 0
+
+
+def _fitted(line: str) -> str:
+    """A line for a terminal broken where the language breaks, never by the terminal inside a
+    word; as it is when not a terminal (a log keeps one line)."""
+    if not sys.stdout.isatty():
+        return line
+    from drumscore.cli import wrap_columns
+
+    return "\n".join(wrap_columns(line, shutil.get_terminal_size().columns - 1))
 
 
 def _playing(args: argparse.Namespace, track: Track, where: str, keys: bool) -> str:
@@ -308,7 +319,7 @@ def _play(
 ) -> list[Hit]:
     """Play to the end (or until a key stops it), showing each hit (unless not `display`); the
     strokes played (count strokes not), also appended to `played` as they sound."""
-    controls = Controls(player, track.first.tempo.bpm)
+    controls = Controls(player, track.first.tempo.bpm, section=track.first.section)
     big = BigView if args.big else LiveView
     view = (big(keys) if sys.stdout.isatty() else PlainView()) if display else _NoView()
     rate = player.rate
