@@ -193,6 +193,7 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
                 value=raw, span=f"{last}-{first}"
             ),
             option="strokes",
+            key="strokes_reversed",
         )
     if not 1 <= first <= last <= count:
         raise OptionError(

@@ -8,6 +8,7 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import shutil
@@ -225,7 +226,7 @@ def staff_spaces(svg: bytes) -> float | None:
     if scale is None or not inner_width:
         return None
     space = 1000 * float(scale.group(1)) / 4 * float(outer[2]) / inner_width
-    return round(float(outer[2]) / space, 1)
+    return math.ceil(10 * float(outer[2]) / space) / 10  # up: a head never below a glyph
 
 
 def first_head(svg: bytes) -> float | None:

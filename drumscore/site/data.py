@@ -326,6 +326,7 @@ def strings() -> dict[str, str | list[str]]:
         "ramp_step": _("ramp: the step must go from {start} towards {stop}"),
         "strokes_format": _("strokes takes a range numbered from 1, such as 5-12; not {text}"),
         "strokes_range": _("strokes {text} is outside the section's strokes, 1 to {count}"),
+        "strokes_reversed": _("strokes {text} runs backwards; give the lower stroke first: {span}"),
         "no_drum": _("only {text} is no drum; write 鼙 (pi) or 鼓 (gu)"),
         "empty_name": _("empty name: give a name such as lu/2 or notation such as ○□半○"),
         "unknown_name": _(

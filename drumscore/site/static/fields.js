@@ -127,6 +127,10 @@ export function parseSpan(text, count, table, say) {
     throw new FieldError("strokes_format", say("strokes_format", { text: quoted(raw) }));
   }
   const [first, last] = parts.map((p) => BigInt(strip(p, table)));
+  if (last >= 1n && last < first && first <= BigInt(count)) {
+    const values = { text: quoted(raw), span: `${last}-${first}` };
+    throw new FieldError("strokes_reversed", say("strokes_reversed", values));
+  }
   if (!(first >= 1n && first <= last && last <= BigInt(count))) {
     throw new FieldError("strokes_range", say("strokes_range", { text: quoted(raw), count }));
   }
