@@ -1,9 +1,9 @@
-"""drumscore check on a 10-minute performance: target under 5 s, the whole command.
+"""drumscore check on a 10-minute performance: target under 2 s beyond Python's start-up.
 
 Renders the first 魯 pattern 26 times at 60 strokes a minute (598 strokes, about 10 minutes),
 humanized, as a WAV and as a MIDI file, then times `drumscore check` on each in a fresh process
 (the median of a few runs after a warm-up; also its CPU time, which a busy shared machine
-inflates less), beside Python start-up with librosa's onset module imported (what every check of
+inflates less), beside Python start-up with the check's modules imported (what every check of
 a recording pays before it reads a sample) and the render of the same performance. It also
 checks that the check found every stroke.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from render_bench import best_of
 
-TARGET_SECONDS = 5.0
+TARGET_SECONDS = 2.0
 
 
 def timed(runs: int, argv: list[str]) -> tuple[float, float, float]:
@@ -52,9 +52,10 @@ def main() -> int:
         minutes = args.repeat * 23 / 60
         print(f"performance: lu ×{args.repeat}, {args.repeat * 23} strokes, {minutes:.1f} min")
         print(f"  render to WAV (for scale)             {render_s:6.2f} s")
-        startup, _, startup_cpu = timed(args.runs, [sys.executable, "-c", "import librosa.onset"])
+        imports = "import drumscore.cli, drumscore.performance.listen, drumscore.performance.check"
+        startup, _, startup_cpu = timed(args.runs, [sys.executable, "-c", imports])
         print(
-            f"  Python start-up + import librosa.onset {startup:6.2f} s wall, "
+            f"  Python start-up + the check's imports  {startup:6.2f} s wall, "
             f"{startup_cpu:5.2f} s CPU"
         )
         misread = False  # a check that misses, adds or mistakes a stroke of its own render
@@ -66,11 +67,11 @@ def main() -> int:
             )
             faults = len(data["missing"]) + len(data["extra"]) + len(data["wrong"])
             misread = misread or faults > 0
-            verdict = "meets" if took < TARGET_SECONDS else "MISSES"
+            verdict = "meets" if took - startup < TARGET_SECONDS else "MISSES"
             print(
                 f"  check {path.suffix:<5}                       {took:6.2f} s wall, {cpu:5.2f} s "
                 f"CPU, {rss:5.0f} MB "
-                f"resident; {verdict} the target of {TARGET_SECONDS:g} s; "
+                f"resident; {verdict} the target of {TARGET_SECONDS:g} s beyond start-up; "
                 f"{faults} strokes missed, extra or wrong (0 expected)"
             )
     return 1 if misread else 0

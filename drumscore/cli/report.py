@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from drumscore.conductor.track import Track
     from drumscore.editions.extract import Extraction, Found
     from drumscore.performance.check import Check
+    from drumscore.performance.identify import Fit
 
 #: The mark under each aligned column of a comparison.
 MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
@@ -631,12 +632,15 @@ def _drum(drum: Any) -> str:
     return f"{drum.symbol} {drum.value}" if drum is not None else "—"
 
 
-def check_data(c: Check) -> dict[str, Any]:
+def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
     """What `drumscore check --json` prints: the fitted beat, every stroke of the score with what
-    was heard for it (index from 1), and the missed, extra, wrong and doubtful strokes."""
+    was heard for it (index from 1), the missed, extra, wrong and doubtful strokes, and the
+    reading the take fits clearly better, if any."""
     t = c.timeline
     performance = c.performance
     n = len(t.strokes)
+    if fit is not None:
+        from drumscore.performance.identify import fit_text  # numpy
     return {
         "performance": {
             "file": performance.path,
@@ -689,6 +693,17 @@ def check_data(c: Check) -> dict[str, Any]:
         ],
         "wrong": [s.index for s in c.wrong],
         "doubtful": [s.index for s in c.doubtful],
+        "drums_apart": c.performance.apart,
+        "better_fit": None
+        if fit is None
+        else {
+            "score": fit.timeline.score.key,
+            "section": fit.timeline.section.value,
+            "repeats": fit.timeline.repeats,
+            "faults": fit.faults,
+            "against": fit.against,
+            "text": fit_text(fit, t),
+        },
     }
 
 
@@ -700,9 +715,10 @@ def _drums_told(c: Check) -> str:
     return how
 
 
-def format_check(c: Check) -> str:
+def format_check(c: Check, fit: Fit | None = None) -> str:
     """What `drumscore check` prints: the summary (tempo, offsets, drift, missed, extra, wrong
-    strokes) and a row per stroke of the score."""
+    strokes, and the reading the take fits clearly better, if any) and a row per stroke of the
+    score."""
     t = c.timeline
     p = c.performance
     largest = c.largest
@@ -793,6 +809,10 @@ def format_check(c: Check) -> str:
             said = _("the drum of strokes {strokes} sounds between the two: marked ?")
         fields.append((_("doubtful"), said.format(strokes=strokes)))
     fields += [(_("note"), note) for note in p.notes]
+    if fit is not None:
+        from drumscore.performance.identify import fit_text  # numpy
+
+        fields.append((_("better fit"), fit_text(fit, t)))
     widest = max(display.width(name) for name, _value in fields) + 1
     lines = [heard, against, ""]
     lines += [display.pad(name, widest) + value for name, value in fields]

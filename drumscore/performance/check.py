@@ -183,14 +183,29 @@ def check(
         tries.append((performance.swapped(), True))
     best = None
     for candidate, swapped in tries:
-        drums = [s.drum for s in candidate.strokes]
+        # drums not told apart match any drum of the score
+        drums = [s.drum if candidate.apart else None for s in candidate.strokes]
         shift = _best_shift(positions, drums, expected)
         cost, pairs = align_on_beats(positions + shift, drums, expected)
         if best is None or cost < best[0]:
             best = (cost, pairs, candidate, swapped)
     assert best is not None
     _cost, pairs, performance_named, swapped = best
-    return _measure(timeline, performance, performance_named, expected, pairs, swapped)
+    result = _measure(timeline, performance, performance_named, expected, pairs, swapped)
+    if performance.swappable and performance.apart and _groups_miss_the_score(result):
+        return check(performance.untold(), timeline, expected=expected, pace=pace)
+    return result
+
+
+#: Two groups of sounds are not the two drums when, named the better way round, more than this
+#: share of the matched strokes (and more than two) are on the wrong drum.
+GROUPS_WRONG = 0.25
+
+
+def _groups_miss_the_score(result: Check) -> bool:
+    """Whether a split's two groups fail to follow the score's drums either way round."""
+    wrong = len(result.wrong)
+    return wrong > 2 and wrong > GROUPS_WRONG * len(result.matched)
 
 
 def beat_positions(times: np.ndarray, pace: float | None = None) -> np.ndarray:
@@ -221,32 +236,36 @@ def beat_positions(times: np.ndarray, pace: float | None = None) -> np.ndarray:
     return positions
 
 
-def _best_shift(positions: np.ndarray, drums: list[Drum], expected: list[Drum | None]) -> int:
+def _best_shift(
+    positions: np.ndarray, drums: Sequence[Drum | None], expected: list[Drum | None]
+) -> int:
     """Where the first heard stroke stands in the score: the shift (from −SHIFTS to as far in as
     the performance still fits, the smallest first) under which most heard strokes fall on a
     beat of the score with its drum."""
     slots = np.rint(positions).astype(np.int64)
     # a beat left to the player matches no heard stroke
     want = np.asarray([{Drum.PI: 1, Drum.GU: 0, None: -1}[d] for d in expected])
-    have = np.asarray([d is Drum.PI for d in drums], dtype=np.int64)
+    have = np.asarray([{Drum.PI: 1, Drum.GU: 0, None: 2}[d] for d in drums], dtype=np.int64)
     best, best_score = 0, -1
     furthest = max(SHIFTS, len(expected) - 1 - int(slots[-1]))
     for shift in sorted(range(-SHIFTS, furthest + 1), key=abs):
         at = slots + shift
         inside = (at >= 0) & (at < len(expected))
-        score = int(np.sum(want[at[inside]] == have[inside]))
+        hit = want[at[inside]]
+        score = int(np.sum((hit == have[inside]) | ((have[inside] == 2) & (hit >= 0))))
         if score > best_score:
             best, best_score = shift, score
     return best
 
 
 def align_on_beats(
-    positions: np.ndarray, drums: list[Drum], expected: list[Drum | None]
+    positions: np.ndarray, drums: Sequence[Drum | None], expected: list[Drum | None]
 ) -> tuple[float, list[tuple[int | None, int | None]]]:
     """The least-cost monotone alignment of heard strokes (at beat `positions`) with the score's
     strokes 0, 1, 2…: (cost, pairs of heard index and score index, None for a gap).
 
-    A matched pair costs (position − index)² + WRONG_DRUM if the drums differ; an unmatched
+    A matched pair costs (position − index)² + WRONG_DRUM if the drums differ (a heard drum of
+    None, from drums not told apart, differs from none); an unmatched
     stroke on either side costs GAP. A score stroke that is None (left to the player) is never
     matched and costs nothing left out. Only score strokes within BAND beats of a heard stroke
     are considered, so the work grows with the number of strokes, not its square.
@@ -279,7 +298,7 @@ def align_on_beats(
             best, move = inf, 0
             if j - 1 >= row_low and j - 1 < row_low + len(row) and expected[j - 1] is not None:
                 cost = row[j - 1 - row_low] + (p - (j - 1)) ** 2
-                if expected[j - 1] is not drum:
+                if drum is not None and expected[j - 1] is not drum:
                     cost += WRONG_DRUM
                 best, move = cost, 0
             if row_low <= j < row_low + len(row):
@@ -364,7 +383,9 @@ def _measure(
             continue
         s = heard[found]
         offset = (s.time - (start + interval * j)) * 1000
-        strokes.append(StrokeCheck(j + 1, drum, s.drum, s.time, offset, s.doubtful))
+        # drums that could not be told apart are not heard wrong: the score's is shown, doubtful
+        told = s.drum if named.apart else drum
+        strokes.append(StrokeCheck(j + 1, drum, told, s.time, offset, s.doubtful))
     extra: list[ExtraStroke] = []
     after = 0
     for heard_at, score_at in pairs:

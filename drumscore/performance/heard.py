@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drumscore.i18n import _
 from drumscore.model import Drum
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ class Performance:
 
     `how` says how the drums were told apart ("MIDI notes 41,45", "the kit 'builtin'", "a
     split of the strokes' own sound"). When `swappable`, the drums are two groups whose names
-    are a guess: the check may swap them if the score says so.
+    are a guess: the check may swap them if the score says so. When not `apart`, the drums
+    could not be told apart at all: the check names none of them wrong.
     """
 
     path: str
@@ -42,6 +44,7 @@ class Performance:
     how: str
     swappable: bool = False
     notes: tuple[str, ...] = ()
+    apart: bool = True
 
     def __len__(self) -> int:
         return len(self.strokes)
@@ -51,8 +54,18 @@ class Performance:
         other = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
         strokes = tuple(HeardStroke(s.time, other[s.drum], s.doubtful) for s in self.strokes)
         return Performance(
-            self.path, self.kind, strokes, self.duration, self.how, False, self.notes
+            self.path, self.kind, strokes, self.duration, self.how, False, self.notes, self.apart
         )
+
+    def untold(self) -> Performance:
+        """The same strokes with their drums not told apart (two groups of sounds that do not
+        follow the score's drums either way round), every one doubtful, and a note saying so."""
+        note = _(
+            "the two groups of sounds do not follow the score's drums either way round: the "
+            "drums are not told apart, and no stroke is called wrong"
+        )
+        strokes = tuple(HeardStroke(s.time, s.drum, True) for s in self.strokes)
+        return replace(self, strokes=strokes, notes=(*self.notes, note), apart=False)
 
 
 def is_midi(path: str | Path) -> bool:

@@ -1,46 +1,56 @@
-"""The strokes of a recording: onsets found by librosa's onset detector, backtracked to the
-start of each stroke and refined to the sample, and each stroke's drum told by its sound.
+"""The strokes of a recording: onsets found by a spectral-flux detector, one per stroke and
+timed to the sample at its attack, and each stroke's drum told by its sound.
 
-librosa (the optional extra `check`) is imported only here, when a recording is read.
+The recording is read twice, block by block, so memory stays small however long it is: once to
+find the onset envelope (at ENVELOPE_RATE), once to read each candidate stroke's own samples.
+Only numpy, soundfile and soxr are used.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import math
-import sys
-import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import soundfile as sf
 
-from drumscore.errors import DrumscoreError, PerformanceError, require
+from drumscore.errors import DrumscoreError, PerformanceError
 from drumscore.files.reading import open_input
 from drumscore.i18n import _
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.kit import Kit, builtin_kit
 
-#: The onset envelope is found at ENVELOPE_RATE, one frame per HOP samples there (11.6 ms), from
-#: spectra of ENVELOPE_FFT samples; a stroke's sound is judged at the recording's own rate, over
-#: its first FFT samples.
+#: The onset envelope is found at ENVELOPE_RATE, one frame per HOP samples there (5.8 ms), from
+#: spectra of ENVELOPE_FFT samples (23 ms).
 ENVELOPE_RATE = 11025
-HOP = 128
-ENVELOPE_FFT = 512
-FFT = 2048
-#: The onset envelope is computed in blocks of this many samples (at ENVELOPE_RATE), so memory
-#: stays small.
-BLOCK = HOP * 4096
-#: Silence added either side of the recording before its onsets are sought (at ENVELOPE_RATE).
-LEAD = HOP * 8
+HOP = 64
+ENVELOPE_FFT = 256
+#: The recording is read in blocks of this many frames.
+BLOCK = 1 << 16
+#: A stroke's sound is judged over its first STROKE_SECONDS (2048 samples at 44.1 kHz).
+STROKE_SECONDS = 0.0464
 #: The longest recording checked (README, "Limits").
-MAX_SECONDS = 30 * 60
-#: An onset whose peak is this far below the loudest stroke's is noise, not a stroke.
-QUIET_DB = 40.0
+MAX_SECONDS = 3 * 60 * 60
+#: Onsets closer than this are one stroke (an MP3's pre-echo stands 30–36 ms before the attack;
+#: a flam played on a drum sounds as one stroke): the loudest of them is kept.
+MERGE_SECONDS = 0.08
+#: A stroke's peak is sought this long after its onset, and its start up to BACK_SECONDS
+#: before the onset's frame (a slow attack, or an echo louder than the sound it follows, peaks
+#: the flux late); the level before it is the peak of the QUIET_SECONDS before that.
+PEAK_SECONDS = 0.03
+BACK_SECONDS = 0.04
+QUIET_SECONDS = 0.02
+#: An onset whose peak is this far below the strokes' (the 90th percentile of the onsets'
+#: peaks) is a ring or a bump, not a stroke.
+QUIET_DB = 20.0
 #: An onset whose peak stands less than this above the recording's noise floor is noise.
 ABOVE_NOISE_DB = 12.0
+#: A stroke's peak stands at least this far above the sound just before it (the ring of the
+#: strokes before it); a swell of a ring rises less.
+RISE_DB = 6.0
 #: A stroke starts where the sound first rises this far from the level before it to its peak.
 RISE = 0.25
 #: Bands of the spectra that tell the drums apart; a band weaker than BAND_FLOOR of the
@@ -48,19 +58,28 @@ RISE = 0.25
 #: does not decide.
 BANDS = 40
 BAND_FLOOR = 1e-3
-#: How the drums of a recording are told apart: by the kit's samples, or by splitting the
-#: strokes into two groups by their brightness (spectral centroid).
+#: How the drums of a recording are told apart: "kit" by the kit's samples when the strokes
+#: sound like them, else by their own two sounds; "split" always by their own two sounds.
 DRUM_METHODS = ("kit", "split")
 #: A drum told with less than this margin between the two is marked doubtful.
 DOUBT_MARGIN = 0.1
+#: The strokes sound like the kit when their median distance (dB, the RMS over the bands of the
+#: difference of spectral shapes) to the nearest kit sample is within this.
+KIT_DISTANCE_DB = 1.5
+#: Two groups of strokes are two drums when their means stand at least SEPARATION times the
+#: strokes' spread within a group apart; a stroke within DOUBT_SHARE of half that distance of
+#: the middle is doubtful.
+SEPARATION = 4.0
+DOUBT_SHARE = 0.3
 
 
 def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") -> Performance:
     """The strokes of a recording (WAV, FLAC, OGG): when each starts, and on which drum.
 
     `drums` is "kit" (each stroke named after the nearest sample of `kit`, default the built-in
-    kit) or "split" (the strokes split in two groups by brightness; the brighter is 鼓, after
-    the 釋文's 「其聲高」, and the check may swap the names if the score says so).
+    kit, when the strokes sound like it; else as by "split") or "split" (the strokes put in two
+    groups by their sound; the lower is 鼙, after the 釋文's 「其聲下」, and the check may swap
+    the names if the score says so).
     """
     if drums not in DRUM_METHODS:
         raise PerformanceError(
@@ -69,73 +88,23 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
             ),
             option="drums",
         )
-    require(
-        "librosa",
-        extra="check",
-        needed=_("finding the strokes of a recording needs librosa"),
-    )
-    y, rate = _read(path)
-    starts = onsets(y, rate)
-    if len(starts) == 0:
-        raise PerformanceError(
-            _(
-                "performance {path!r} holds no strokes (no onsets found in {seconds:.1f} s of "
-                "sound); give a recording of the drums, not silence"
-            ).format(path=str(path), seconds=len(y) / rate)
-        )
-    spectra = stroke_spectra(y, rate, starts)
-    notes: tuple[str, ...] = ()
-    if drums == "kit":
-        kit = kit or builtin_kit()
-        named, doubtful = by_kit(spectra, kit, rate)
-        how = _("by the sound of the kit {kit!r}").format(kit=kit.name)
-        swappable = False
-    else:
-        named, doubtful, notes = by_split(spectra, rate)
-        how = _("by splitting the strokes in two groups by their brightness")
-        swappable = True
-    strokes = tuple(
-        HeardStroke(float(s) / rate, d, bool(q))
-        for s, d, q in zip(starts, named, doubtful, strict=True)
-    )
-    return Performance(str(path), "audio", strokes, len(y) / rate, how, swappable, notes)
-
-
-def _load_soon(module: str) -> None:
-    """Start importing `module` in a thread of its own, so that the import (librosa's onset
-    module loads scipy.signal and numba: most of a check's time) runs while the recording is
-    read and resampled, which leave the interpreter free. The first import of it here then
-    waits for that one to finish (Python's import lock), and raises its error, if any."""
-    import soxr  # the resampler, which librosa imports too, loaded here first
-
-    del soxr
-    if module not in sys.modules:
-        # not a daemon: an interpreter never shuts down in the middle of an import
-        threading.Thread(target=_import_quietly, args=(module,)).start()
-
-
-def _import_quietly(module: str) -> None:
-    """Import `module`; a failure is left for the import that needs it to raise."""
-    with contextlib.suppress(Exception):
-        importlib.import_module(module)
-
-
-def _read(path: str | Path) -> tuple[np.ndarray, int]:
-    """The recording as mono float32 and its rate, refused past MAX_SECONDS."""
     shown = repr(str(path))
     try:
-        with open_input(path, "performance") as file, sf.SoundFile(file) as audio:
-            seconds = audio.frames / audio.samplerate
-            if seconds > MAX_SECONDS:
+        # libsndfile reads the descriptor itself: many times faster than through Python
+        with (
+            open_input(path, "performance") as file,
+            sf.SoundFile(file.fileno(), closefd=False) as audio,
+        ):
+            rate = int(audio.samplerate)
+            frames = audio.frames
+            if frames / rate > MAX_SECONDS:
                 raise PerformanceError(
                     _(
                         "performance {path} lasts {minutes:,.1f} minutes, over the limit of "
                         "{limit} minutes; check it in parts"
-                    ).format(path=shown, minutes=seconds / 60, limit=MAX_SECONDS // 60)
+                    ).format(path=shown, minutes=frames / rate / 60, limit=MAX_SECONDS // 60)
                 )
-            rate = audio.samplerate
-            _load_soon("librosa.onset")  # a recording to check: its onset detector is needed
-            mono = _mono(audio)
+            found = find_strokes(audio)
     except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
         if isinstance(exc, DrumscoreError):
             raise
@@ -145,219 +114,418 @@ def _read(path: str | Path) -> tuple[np.ndarray, int]:
                 "recording, or a MIDI file (.mid)"
             ).format(path=shown, reason=exc)
         ) from None
-    if not np.all(np.isfinite(mono)):
+    if found.invalid:
         raise PerformanceError(
             _("performance {path} holds invalid (NaN or infinite) samples").format(path=shown)
         )
-    return mono, int(rate)
+    if len(found.starts) == 0:
+        raise PerformanceError(
+            _(
+                "performance {path!r} holds no strokes (no onsets found in {seconds:.1f} s of "
+                "sound); give a recording of the drums, not silence"
+            ).format(path=str(path), seconds=frames / rate)
+        )
+    told = tell_drums(found.bands, rate, kit or builtin_kit(), drums)
+    strokes = tuple(
+        HeardStroke(float(s) / rate, d, bool(q))
+        for s, d, q in zip(found.starts, told.drums, told.doubtful, strict=True)
+    )
+    return Performance(
+        str(path),
+        "audio",
+        strokes,
+        frames / rate,
+        told.how,
+        told.swappable,
+        told.notes,
+        told.apart,
+    )
 
 
-def _mono(audio: sf.SoundFile) -> np.ndarray:
-    """An open soundfile.SoundFile read block by block into one mono float32 array (the
-    channels' mean), never holding all channels at once. PCM is read as whole numbers, which
-    libsndfile gives several times faster than floats."""
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The strokes found in a recording: each one's first sample, and its energy in each band."""
+
+    starts: np.ndarray
+    bands: np.ndarray
+    invalid: bool = False
+
+
+def find_strokes(audio: sf.SoundFile) -> Found:
+    """The strokes of an open recording, read in two passes of blocks (never whole)."""
+    rate = int(audio.samplerate)
+    envelope = Envelope(rate)
+    for block in blocks(audio):
+        if not np.all(np.isfinite(block)):
+            return Found(np.zeros(0, np.int64), np.zeros((0, 1)), invalid=True)
+        envelope.feed(block)
+    flux, peaks = envelope.finish()
+    candidates = pick_peaks(flux)
+    if len(candidates) == 0:
+        return Found(np.zeros(0, np.int64), np.zeros((0, 1)))
+    return strokes_at(audio, candidates, peaks)
+
+
+def blocks(audio: sf.SoundFile, start: int = 0, stop: int | None = None) -> Iterator[np.ndarray]:
+    """The recording's frames start…stop as mono float32 blocks (the channels' mean). PCM is
+    read as whole numbers, which libsndfile gives several times faster than floats."""
     pcm = str(audio.subtype).startswith("PCM")
     dtype = "int32" if pcm else "float32"
     scale = np.float32((2.0**-31 if pcm else 1.0) / audio.channels)
-    mono = np.empty(audio.frames, dtype=np.float32)
-    at = 0
-    while True:
-        block = audio.read(1 << 20, dtype=dtype, always_2d=True)
-        n = len(block)
-        if n == 0:
+    stop = audio.frames if stop is None else min(stop, audio.frames)
+    audio.seek(start)
+    left = stop - start
+    while left > 0:
+        block = audio.read(min(BLOCK, left), dtype=dtype, always_2d=True)
+        if len(block) == 0:
             break
-        out = mono[at : at + n]
-        out[:] = block[:, 0]
+        left -= len(block)
+        mono = block[:, 0].astype(np.float32)
         for channel in range(1, block.shape[1]):
-            out += block[:, channel]
-        out *= scale
-        at += n
-    return mono[:at]
+            mono += block[:, channel]
+        mono *= scale
+        yield mono
 
 
-def envelope(y: np.ndarray, rate: int) -> np.ndarray:
-    """librosa's onset strength of the recording resampled to ENVELOPE_RATE (soxr), with LEAD
-    samples of silence either side (so a stroke on the very first or last sample is found like
-    the rest): frame f stands for sample f × HOP − LEAD at that rate. It is computed block by
-    block, each with ENVELOPE_FFT samples of context either side, so memory stays small."""
-    import librosa
-    import soxr
-
-    low = soxr.resample(y, rate, ENVELOPE_RATE, quality="MQ") if rate != ENVELOPE_RATE else y
-    silence = np.zeros(LEAD, dtype=np.float32)
-    low = np.concatenate([silence, np.asarray(low, dtype=np.float32), silence])
-    frames = 1 + len(low) // HOP
-    out = np.zeros(frames, dtype=np.float32)
-    pad = ENVELOPE_FFT  # context either side: a whole number of hops
-    for start in range(0, len(low), BLOCK):
-        lo = max(0, start - pad)
-        hi = min(len(low), start + BLOCK + pad)
-        env = librosa.onset.onset_strength(
-            y=low[lo:hi], sr=ENVELOPE_RATE, hop_length=HOP, n_fft=ENVELOPE_FFT, n_mels=40
-        )
-        first = (start - lo) // HOP
-        part = env[first : first + min(BLOCK // HOP, frames - start // HOP)]
-        out[start // HOP : start // HOP + len(part)] = part
+def read_span(audio: sf.SoundFile, start: int, stop: int) -> np.ndarray:
+    """Mono samples start…stop of the recording, zeros where they fall outside it."""
+    lo, hi = max(0, start), min(audio.frames, stop)
+    out = np.zeros(max(0, stop - start), dtype=np.float32)
+    if hi > lo:
+        data = np.concatenate(list(blocks(audio, lo, hi)) or [np.zeros(0, np.float32)])
+        out[lo - start : lo - start + len(data)] = data
     return out
 
 
-def onsets(y: np.ndarray, rate: int) -> np.ndarray:
-    """The sample where each stroke starts: librosa's onset_detect (peaks of the onset strength,
-    backtracked to the minimum before each), then, at the recording's own rate, the first
-    sample that rises RISE of the way from the level before the stroke to its peak. Onsets far
-    quieter than the loudest stroke (QUIET_DB), or hardly above the noise floor
-    (ABOVE_NOISE_DB), are dropped as noise."""
-    import librosa
+#: The envelope's frequency bands: edges in FFT bins at ENVELOPE_RATE (about a third of an
+#: octave each, from 40 Hz to 5 kHz).
+def _band_edges() -> np.ndarray:
+    freqs = np.geomspace(40, 5000, 22)
+    bins = np.unique(np.round(freqs / (ENVELOPE_RATE / ENVELOPE_FFT)).astype(int))
+    return np.clip(bins, 1, ENVELOPE_FFT // 2)
 
-    if len(y) == 0 or not np.any(y):
+
+class Envelope:
+    """The onset envelope of a recording fed block by block: the recording resampled to
+    ENVELOPE_RATE (soxr's streaming resampler), its log band energies frame by frame, and the
+    spectral flux: the mean over bands of each band's rise (dB) above its largest level in the
+    two frames before, levels more than FLOOR_DB below the loudest so far counted as that
+    floor. Also the peak of every 10 ms of the recording, for its noise floor. Only the flux
+    and those peaks are kept: a few bytes a frame."""
+
+    FLOOR_DB = 60.0
+
+    def __init__(self, rate: int) -> None:
+        import soxr
+
+        self.resampler = (
+            soxr.ResampleStream(rate, ENVELOPE_RATE, 1, dtype="float32", quality="HQ")
+            if rate != ENVELOPE_RATE
+            else None
+        )
+        # half a window of silence first, so frame f is centred on sample f × HOP
+        self.pending = np.zeros(ENVELOPE_FFT // 2, dtype=np.float32)
+        self.window = np.hanning(ENVELOPE_FFT + 2)[1:-1]  # float64: numpy transforms it faster
+        self.edges = _band_edges()
+        self.previous: np.ndarray | None = None  # the last two frames' levels
+        self.loudest = -200.0
+        self.flux: list[np.ndarray] = []
+        self.tenth = max(1, rate // 100)
+        self.leftover = np.zeros(0, dtype=np.float32)
+        self.peaks: list[np.ndarray] = []
+
+    def feed(self, block: np.ndarray) -> None:
+        """One block of mono samples at the recording's rate."""
+        part = np.concatenate([self.leftover, block])
+        whole = len(part) // self.tenth * self.tenth
+        if whole:
+            self.peaks.append(np.abs(part[:whole]).reshape(-1, self.tenth).max(axis=1))
+        self.leftover = part[whole:]
+        low = self.resampler.resample_chunk(block) if self.resampler is not None else block
+        self._frames(np.asarray(low, dtype=np.float32))
+
+    def _frames(self, low: np.ndarray) -> None:
+        data = np.concatenate([self.pending, low])
+        count = 0 if len(data) < ENVELOPE_FFT else 1 + (len(data) - ENVELOPE_FFT) // HOP
+        if count:
+            shape = (count, ENVELOPE_FFT)
+            strides = (data.strides[0] * HOP, data.strides[0])
+            frames = np.lib.stride_tricks.as_strided(data, shape, strides, writeable=False)
+            spectrum = np.fft.rfft(frames * self.window, axis=1)
+            power = spectrum.real**2 + spectrum.imag**2
+            cumulative = np.cumsum(power, axis=1)
+            bands = cumulative[:, self.edges[1:] - 1] - cumulative[:, self.edges[:-1] - 1]
+            levels = (10 * np.log10(bands + 1e-20)).astype(np.float32)
+            # the floor follows the loudest band level so far
+            running = np.maximum.accumulate(levels.max(axis=1))
+            running = np.maximum(running, self.loudest)
+            self.loudest = float(running[-1])
+            np.maximum(levels, (running - self.FLOOR_DB)[:, None], out=levels)
+            if self.previous is None:  # silence before the recording: at the floor
+                self.previous = np.full((2, levels.shape[1]), running[0] - self.FLOOR_DB)
+            joined = np.concatenate([self.previous, levels])
+            before = np.maximum(joined[1:-1], joined[:-2])
+            self.flux.append(np.maximum(levels - before, 0).mean(axis=1))
+            self.previous = joined[-2:]
+        self.pending = data[count * HOP :]
+
+    def finish(self) -> tuple[np.ndarray, np.ndarray]:
+        """(the flux, one value per frame; the peaks of the recording's 10 ms stretches)."""
+        if self.resampler is not None:
+            tail = self.resampler.resample_chunk(np.zeros(0, np.float32), last=True)
+            self._frames(np.asarray(tail, dtype=np.float32))
+        self._frames(np.zeros(ENVELOPE_FFT, dtype=np.float32))  # the last frames, padded
+        flux = np.concatenate(self.flux) if self.flux else np.zeros(0, np.float32)
+        peaks = np.concatenate(self.peaks) if self.peaks else np.zeros(0, np.float32)
+        return flux.astype(np.float32), peaks
+
+
+def pick_peaks(flux: np.ndarray) -> np.ndarray:
+    """The frames where the flux peaks: the largest within ±MERGE_SECONDS / 2, above the mean
+    of the second around it by a sixth of the flux's typical stroke height (the 90th percentile
+    of its peaks), and above a twelfth of that height."""
+    if len(flux) < 3:
         return np.zeros(0, dtype=np.int64)
-    env = envelope(y, rate)
-    peaks = librosa.onset.onset_detect(onset_envelope=env, sr=ENVELOPE_RATE, hop_length=HOP)
-    if len(peaks) == 0:
+    reach = max(1, round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP))
+    padded = np.pad(flux, reach, constant_values=-1.0)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
+    local = flux >= windows.max(axis=1)
+    context = round(ENVELOPE_RATE / HOP)
+    kernel = np.ones(2 * context + 1) / (2 * context + 1)
+    tops = flux[local & (flux > 0)]
+    if len(tops) == 0:
         return np.zeros(0, dtype=np.int64)
-    starts = librosa.onset.onset_backtrack(peaks, env)
+    height = float(np.percentile(tops, 90))
+    # one far higher peak (sound out of silence) does not raise the bar around it
+    capped = np.minimum(flux, height)
+    mean = np.convolve(np.pad(capped, context, mode="edge"), kernel, mode="valid")
+    keep = local & (flux > mean + height / 6) & (flux > height / 12)
+    return np.flatnonzero(keep).astype(np.int64)
+
+
+def strokes_at(audio: sf.SoundFile, candidates: np.ndarray, peaks: np.ndarray) -> Found:
+    """Each candidate onset read at the recording's own rate: the first sample that rises
+    RISE of the way from the level before it to its peak; onsets within MERGE_SECONDS of a
+    louder one, far quieter than the strokes (QUIET_DB), hardly above the noise floor
+    (ABOVE_NOISE_DB) or hardly above the ring before them (RISE_DB) dropped."""
+    rate = int(audio.samplerate)
     scale = rate / ENVELOPE_RATE
-    step = math.ceil(HOP * scale)  # samples of the recording per frame
-
-    def sample(frame: int) -> int:
-        return round((frame * HOP - LEAD) * scale)
-
-    found = []
-    levels = []
-    for n, (b, p) in enumerate(zip(starts, peaks, strict=True)):
-        lo = min(len(y), max(0, sample(b) - step))
-        hi = min(len(y), sample(p) + 2 * step)
-        if n + 1 < len(starts):
-            hi = min(hi, sample(starts[n + 1]))
-        onset, peak = _refine(y, lo, max(hi, lo + 1), rate)
-        found.append(onset)
-        levels.append(peak)
-    loudest = max(levels)
-    lowest = max(
-        loudest * 10 ** (-QUIET_DB / 20), noise_floor(y, rate) * 10 ** (ABOVE_NOISE_DB / 20)
+    half = round(ENVELOPE_FFT / 2 * scale)
+    ahead = round(PEAK_SECONDS * rate)
+    quiet = round(QUIET_SECONDS * rate)
+    back = round(BACK_SECONDS * rate)
+    found: list[tuple[int, float, float]] = []  # (start, peak, level before)
+    for frame in candidates:
+        centre = round(int(frame) * HOP * scale)
+        lo, hi = centre - half - back, centre + half + ahead
+        span = read_span(audio, lo - quiet, hi)
+        at, peak, before = _refine(span, quiet, len(span), quiet)
+        found.append((lo - quiet + at, peak, before))
+    # one stroke per MERGE_SECONDS: the loudest (a pre-echo or a ring's swell is quieter)
+    found.sort()
+    merged: list[tuple[int, float, float]] = []
+    merge = round(MERGE_SECONDS * rate)
+    for f in found:
+        if merged and f[0] - merged[-1][0] < merge:
+            if f[1] > merged[-1][1]:
+                merged[-1] = f
+            continue
+        merged.append(f)
+    levels = np.asarray([f[1] for f in merged])
+    floor = float(np.percentile(peaks, 20)) if len(peaks) else 0.0
+    loud = float(np.percentile(levels, 90))
+    lowest = max(loud * 10 ** (-QUIET_DB / 20), floor * 10 ** (ABOVE_NOISE_DB / 20))
+    rise = 10 ** (RISE_DB / 20)
+    starts = np.asarray(
+        [f[0] for f in merged if f[1] > 0 and f[1] > lowest and f[1] >= f[2] * rise],
+        dtype=np.int64,
     )
-    keep = [s for s, level in zip(found, levels, strict=True) if level > 0 and level > lowest]
-    # two detections of one stroke come out at the same sample, or nearly
-    merged: list[int] = []
-    for s in sorted(keep):
-        if not merged or s - merged[-1] > rate // 50:
-            merged.append(s)
-    return np.asarray(merged, dtype=np.int64)
+    return Found(starts, stroke_bands(audio, starts))
 
 
-def noise_floor(y: np.ndarray, rate: int) -> float:
-    """The level of the recording between strokes: the 20th percentile of the peaks of its
-    10 ms stretches (a drum recording is mostly ring and room, its strokes brief)."""
-    size = max(1, rate // 100)
-    whole = len(y) // size * size
-    if whole == 0:
-        return 0.0
-    peaks = np.abs(y[:whole]).reshape(-1, size).max(axis=1)
-    return float(np.percentile(peaks, 20))
+def stroke_bands(audio: sf.SoundFile, starts: np.ndarray) -> np.ndarray:
+    """The energy in BANDS mel bands of each stroke's first samples (cut at the next stroke),
+    less that of as many samples before it: the ring of earlier strokes taken away."""
+    rate = int(audio.samplerate)
+    size = stroke_length(rate)
+    out = np.zeros((len(starts), BANDS))
+    for first in range(0, len(starts), 256):  # a few spectra at a time: memory stays small
+        chunk = starts[first : first + 256]
+        pieces = np.zeros((len(chunk), 2 * size), dtype=np.float32)
+        for k, s in enumerate(chunk):
+            n = first + k
+            stop = size
+            if n + 1 < len(starts):
+                stop = min(stop, int(starts[n + 1] - s))
+            pieces[k, : size + stop] = read_span(audio, int(s) - size, int(s) + stop)
+        out[first : first + len(chunk)] = _bands_of(pieces, rate)
+    return out
 
 
-def _refine(y: np.ndarray, lo: int, hi: int, rate: int) -> tuple[int, float]:
-    """(the stroke's first sample, its peak) between samples lo and hi: where the sound first
-    rises RISE of the way from the level just before `lo` to the peak."""
+def _bands_of(pieces: np.ndarray, rate: int) -> np.ndarray:
+    """Band energies of stroke pieces (each: `size` samples before the stroke, then `size` from
+    its start): the power after, less the power before, through the mel bands."""
+    size = pieces.shape[1] // 2
+    window = _taper(size)
+    power = np.abs(np.fft.rfft(pieces[:, size:] * window, axis=1)) ** 2
+    ring = np.abs(np.fft.rfft(pieces[:, :size] * window[::-1], axis=1)) ** 2
+    return np.maximum(power - ring, 0.0) @ mel_filters(rate, size).T
+
+
+def stroke_length(rate: int) -> int:
+    """How many samples of a stroke its sound is judged on (a power of two near STROKE_SECONDS,
+    so the spectra of a recording and of a kit at one rate have the same bins)."""
+    return 1 << round(math.log2(STROKE_SECONDS * rate))
+
+
+def _refine(y: np.ndarray, lo: int, hi: int, quiet: int) -> tuple[int, float, float]:
+    """(the stroke's first sample, its peak, the level just before) between samples lo and hi
+    of `y`: where the sound first rises RISE of the way from the level in the `quiet` samples
+    before `lo` to the peak. The rise is found on the sound's level over a millisecond first,
+    so a lone spike of noise before the attack (a coder's pre-echo) does not start the stroke,
+    then placed to the sample."""
     segment = np.abs(y[lo:hi])
     if len(segment) == 0:
-        return lo, 0.0
+        return lo, 0.0, 0.0
     top = int(np.argmax(segment))
     peak = float(segment[top])
-    before = np.abs(y[max(0, lo - rate // 200) : lo])
+    before = np.abs(y[max(0, lo - quiet) : lo])
     level = float(before.max()) if len(before) else 0.0
     if peak <= level:
-        return lo, peak
+        return lo, peak, level
+    width = max(1, quiet // 20)  # a millisecond
+    power = np.convolve(segment[: top + 1].astype(np.float64) ** 2, np.ones(width) / width)
+    smooth = np.sqrt(power[width - 1 :])  # the level over the millisecond from each sample
+    base = math.sqrt(float(np.mean(before.astype(np.float64) ** 2))) if len(before) else 0.0
+    enough = 0.5 * (base + RISE * (float(smooth.max()) - base))
+    # the loudest millisecond of the five before the one before: a rise, not a plateau of noise
+    count = -(-len(smooth) // width)
+    padded = np.zeros(count * width)
+    padded[: len(smooth)] = segment[: top + 1].astype(np.float64) ** 2
+    block = np.sqrt(padded.reshape(count, width).mean(axis=1))
+    behind = np.concatenate([np.full(6, base), block])
+    loudest = np.lib.stride_tricks.sliding_window_view(behind, 5).max(axis=1)[:count]
+    earlier = np.repeat(loudest, width)[: len(smooth)]
     threshold = level + RISE * (peak - level)
-    first = int(np.argmax(segment[: top + 1] > threshold))
-    return lo + first, peak
+    # the first sample over the threshold where the millisecond from it is loud, and louder
+    # than the millisecond before it
+    starts = (segment[: top + 1] > threshold) & (smooth >= enough) & (smooth >= 2 * earlier)
+    first = int(np.argmax(starts)) if starts.any() else top
+    return lo + first, peak, level
 
 
-def _taper() -> np.ndarray:
+def _taper(size: int) -> np.ndarray:
     """A stroke's window: flat from its start (the attack counts in full), a half-Hann fall
     over its last quarter."""
-    window = np.ones(FFT, dtype=np.float64)
-    fall = FFT // 4
+    window = np.ones(size, dtype=np.float64)
+    fall = size // 4
     window[-fall:] = np.hanning(2 * fall)[fall:]
     return window
 
 
-def stroke_spectra(y: np.ndarray, rate: int, starts: np.ndarray) -> np.ndarray:
-    """The power spectrum of each stroke's first FFT samples (cut at the next stroke), less
-    that of the FFT samples before it: the ring of earlier strokes taken away."""
-    window = _taper()
-    ahead = np.zeros((len(starts), FFT))
-    behind = np.zeros((len(starts), FFT))
-    for n, s in enumerate(starts):
-        stop = min(len(y), s + FFT)
-        if n + 1 < len(starts):
-            stop = min(stop, int(starts[n + 1]))
-        ahead[n, : stop - s] = y[s:stop]
-        first = max(0, s - FFT)
-        behind[n, FFT - (s - first) :] = y[first:s]
-    power = np.abs(np.fft.rfft(ahead * window, axis=1)) ** 2
-    ring = np.abs(np.fft.rfft(behind * window[::-1], axis=1)) ** 2
-    return np.maximum(power - ring, 0.0)
+def _mel(f: np.ndarray) -> np.ndarray:
+    return 2595 * np.log10(1 + f / 700)
 
 
-def _bands(spectra: np.ndarray, rate: int) -> np.ndarray:
-    """Each spectrum's shape: its energy in BANDS mel bands in dB, less its mean (so the level
-    of the stroke does not count, only its colour)."""
-    import librosa
+def mel_filters(rate: int, size: int) -> np.ndarray:
+    """BANDS triangular filters evenly spaced in mels from 30 Hz to half the rate, over the
+    bins of a `size`-sample FFT: the ear's coarse sense of colour."""
+    freqs = np.fft.rfftfreq(size, 1 / rate)
+    edges = _mel(np.asarray([30.0, rate / 2]))
+    points = 700 * (10 ** (np.linspace(edges[0], edges[1], BANDS + 2) / 2595) - 1)
+    low, centre, high = points[:-2, None], points[1:-1, None], points[2:, None]
+    rising = (freqs - low) / np.maximum(centre - low, 1e-9)
+    falling = (high - freqs) / np.maximum(high - centre, 1e-9)
+    return np.maximum(0.0, np.minimum(rising, falling))
 
-    mel = librosa.filters.mel(sr=rate, n_fft=FFT, n_mels=BANDS)
-    energy = spectra @ mel.T
-    floor = energy.max(axis=1, keepdims=True) * BAND_FLOOR + 1e-20
-    db = 10 * np.log10(energy + floor)
+
+def band_centres(rate: int) -> np.ndarray:
+    """The centre frequency of each mel band, Hz."""
+    edges = _mel(np.asarray([30.0, rate / 2]))
+    return 700 * (10 ** (np.linspace(edges[0], edges[1], BANDS + 2)[1:-1] / 2595) - 1)
+
+
+def shapes(bands: np.ndarray) -> np.ndarray:
+    """Each stroke's colour: its band energies in dB, less their mean (the level does not
+    count), a band weaker than BAND_FLOOR of the strongest counted as that floor."""
+    floor = bands.max(axis=1, keepdims=True) * BAND_FLOOR + 1e-20
+    db = 10 * np.log10(bands + floor)
     return db - db.mean(axis=1, keepdims=True)
 
 
-def kit_spectra(kit: Kit, rate: int) -> tuple[list[Drum], np.ndarray]:
-    """The drum and spectrum of every sample of the kit (each layer, each round-robin sample),
-    at `rate`, judged from the sample's own first onset as a stroke of a recording is."""
-    drums, spectra = [], []
+def kit_bands(kit: Kit, rate: int) -> tuple[list[Drum], np.ndarray]:
+    """The drum and band energies of every sample of the kit (each layer, each round-robin
+    sample) at `rate`, judged from the sample's own attack as a stroke of a recording is."""
+    drums, pieces = [], []
+    size = stroke_length(rate)
     kit = kit.at_rate(rate)
     for drum in Drum:
         for layer in kit.voice(drum).layers:
             for sample in layer.samples:
                 mono = sample.data.mean(axis=1)
-                start, _peak = _refine(mono, 0, min(len(mono), rate // 20), rate)
-                spectra.append(stroke_spectra(mono, rate, np.asarray([start]))[0])
+                start, _peak, _before = _refine(mono, 0, min(len(mono), rate // 20), 1)
+                piece = np.zeros(2 * size, dtype=np.float32)
+                sound = mono[start : start + size]
+                piece[size : size + len(sound)] = sound
+                pieces.append(piece)
                 drums.append(drum)
-    return drums, np.asarray(spectra)
+    return drums, _bands_of(np.asarray(pieces), rate)
 
 
-def by_kit(spectra: np.ndarray, kit: Kit, rate: int) -> tuple[list[Drum], list[bool]]:
-    """Each stroke's drum: the drum of the kit sample whose spectral shape is nearest; doubtful
-    where the other drum is nearly as near."""
-    drums, templates = kit_spectra(kit, rate)
-    heard, known = _bands(spectra, rate), _bands(templates, rate)
+@dataclass(frozen=True, slots=True)
+class Told:
+    """The drums of a recording's strokes, and how they were told."""
+
+    drums: list[Drum]
+    doubtful: list[bool]
+    how: str
+    swappable: bool
+    notes: tuple[str, ...] = ()
+    apart: bool = True
+
+
+def tell_drums(bands: np.ndarray, rate: int, kit: Kit, method: str) -> Told:
+    """Each stroke's drum: by the kit when `method` is "kit" and the strokes sound like it (their
+    median distance to the nearest kit sample within KIT_DISTANCE_DB), else by two groups of
+    their own sound, the lower 鼙 (the check may swap the names to fit the score)."""
+    heard = shapes(bands)
+    if method == "kit":
+        drums, templates = kit_bands(kit, rate)
+        named, doubtful, distance = by_kit(heard, drums, shapes(templates))
+        if distance <= KIT_DISTANCE_DB:
+            return Told(
+                named, doubtful, _("by the sound of the kit {kit!r}").format(kit=kit.name), False
+            )
+        how = _(
+            "by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓, as they do "
+            "not sound like the kit {kit!r}"
+        ).format(kit=kit.name)
+    else:
+        how = _("by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓")
+    named, doubtful, notes, apart = by_groups(heard, bands, rate)
+    return Told(named, doubtful, how, True, notes, apart)
+
+
+def by_kit(
+    heard: np.ndarray, drums: list[Drum], known: np.ndarray
+) -> tuple[list[Drum], list[bool], float]:
+    """Each stroke's drum: that of the kit sample whose spectral shape is nearest; doubtful
+    where the other drum is nearly as near; and the strokes' median distance (dB) to the kit."""
     distance = np.linalg.norm(heard[:, None, :] - known[None, :, :], axis=2)
     kinds = np.asarray([d is Drum.PI for d in drums])
     to_pi = distance[:, kinds].min(axis=1)
     to_gu = distance[:, ~kinds].min(axis=1)
     named = [Drum.PI if p <= g else Drum.GU for p, g in zip(to_pi, to_gu, strict=True)]
     margin = np.abs(to_pi - to_gu) / np.maximum(to_pi + to_gu, 1e-12)
-    return named, [bool(m < DOUBT_MARGIN) for m in margin]
+    nearest = np.minimum(to_pi, to_gu) / math.sqrt(heard.shape[1])
+    return named, [bool(m < DOUBT_MARGIN) for m in margin], float(np.median(nearest))
 
 
-def centroids(spectra: np.ndarray, rate: int) -> np.ndarray:
-    """Each stroke's spectral centroid in Hz: how bright it sounds."""
-    freqs = np.fft.rfftfreq(FFT, 1 / rate)
-    total = spectra.sum(axis=1)
-    return (spectra @ freqs) / np.maximum(total, 1e-20)
-
-
-def by_split(spectra: np.ndarray, rate: int) -> tuple[list[Drum], list[bool], tuple[str, ...]]:
-    """Each stroke's drum from the best split of the strokes' log centroids into two groups
-    (least squares, as 2-means in one dimension): the brighter group 鼓. A stroke near the
-    middle of the two groups is doubtful; all are when the groups are not clearly apart."""
-    value = np.log(np.maximum(centroids(spectra, rate), 1.0))
-    n = len(value)
-    if n < 2 or float(np.ptp(value)) == 0.0:
-        note = _("the strokes all sound alike: the split cannot tell the drums apart")
-        return [Drum.GU] * n, [True] * n, (note,)
+def _two_means_1d(value: np.ndarray) -> float:
+    """The cut that splits sorted values in two groups of least squares (2-means in one
+    dimension)."""
     order = np.sort(value)
+    n = len(order)
     prefix = np.cumsum(order)
     squares = np.cumsum(order**2)
     k = np.arange(1, n)
@@ -365,18 +533,58 @@ def by_split(spectra: np.ndarray, rate: int) -> tuple[list[Drum], list[bool], tu
     high_sum = prefix[-1] - prefix[:-1]
     high_sse = (squares[-1] - squares[:-1]) - high_sum**2 / (n - k)
     cut = int(np.argmin(low_sse + high_sse)) + 1
-    low, high = order[:cut], order[cut:]
-    middle = (low.mean() + high.mean()) / 2
-    half = (high.mean() - low.mean()) / 2
-    named = [Drum.GU if v > middle else Drum.PI for v in value]
-    spread = math.sqrt((low.var() + high.var()) / 2)
-    notes: tuple[str, ...] = ()
-    if half < 2 * spread:
-        notes = (
-            _(
-                "the strokes do not fall into two clearly different sounds: every drum named "
-                "is doubtful"
-            ),
+    return float((order[cut - 1] + order[cut]) / 2)
+
+
+def by_groups(
+    heard: np.ndarray, bands: np.ndarray, rate: int
+) -> tuple[list[Drum], list[bool], tuple[str, ...], bool]:
+    """Each stroke's drum from two groups of their spectral shapes (2-means, started from the
+    best split along their main direction of difference): the group of the lower spectral
+    centroid 鼙. A stroke near the middle of the two is doubtful; when the groups are not clearly
+    apart (SEPARATION) every stroke is, and the drums are not told at all."""
+    n = len(heard)
+    alike = (
+        _(
+            "the strokes all sound alike: their drums cannot be told apart, and none is called "
+            "wrong"
+        ),
+    )
+    if n < 4:
+        return [Drum.GU] * n, [True] * n, alike, False
+    centred = heard - heard.mean(axis=0)
+    # the main direction: the covariance's top eigenvector (BANDS × BANDS, cheap at any length)
+    direction = np.linalg.eigh(centred.T @ centred)[1][:, -1]
+    along = centred @ direction
+    if float(np.ptp(along)) == 0.0:
+        return [Drum.GU] * n, [True] * n, alike, False
+    high = along > _two_means_1d(along)
+    for _round in range(20):
+        if high.all() or not high.any():
+            break
+        a, b = heard[~high].mean(axis=0), heard[high].mean(axis=0)
+        new = np.linalg.norm(heard - b, axis=1) < np.linalg.norm(heard - a, axis=1)
+        if np.array_equal(new, high):
+            break
+        high = new
+    if high.sum() < 2 or (~high).sum() < 2:
+        return [Drum.GU] * n, [True] * n, alike, False
+    a, b = heard[~high].mean(axis=0), heard[high].mean(axis=0)
+    axis = (b - a) / np.linalg.norm(b - a)
+    z = heard @ axis
+    za, zb = z[~high], z[high]
+    spread = math.sqrt((za.var() * len(za) + zb.var() * len(zb)) / n) + 1e-9
+    if (zb.mean() - za.mean()) < SEPARATION * spread:
+        note = _(
+            "the strokes do not fall into two clearly different sounds: their drums cannot be "
+            "told apart, and none is called wrong"
         )
-        return named, [True] * n, notes
-    return named, [bool(abs(v - middle) < 0.3 * half) for v in value], notes
+        return [Drum.GU] * n, [True] * n, (note,), False
+    centres = band_centres(rate)
+    power = bands / np.maximum(bands.sum(axis=1, keepdims=True), 1e-30)
+    brightness = power @ centres
+    high_is_higher = float(brightness[high].mean()) > float(brightness[~high].mean())
+    named = [Drum.GU if (h == high_is_higher) else Drum.PI for h in high.tolist()]
+    middle = (za.mean() + zb.mean()) / 2
+    half = (zb.mean() - za.mean()) / 2
+    return named, [bool(abs(v - middle) < DOUBT_SHARE * half) for v in z], (), True

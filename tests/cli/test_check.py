@@ -22,10 +22,6 @@ TOUHU = [s.drum for s in resolve("lu").pattern.section("touhu")]
 MISSED, WRONG, EXTRA_AT = 5, 10, 14.5
 
 
-def needs_librosa():
-    pytest.importorskip("librosa", reason="the check of a recording needs librosa (test extra)")
-
-
 def checked(cli, *argv):
     code, out, err = cli("check", *argv, "--json")
     assert code == 0, err
@@ -55,7 +51,6 @@ def flawed(bpm=72, seed=1):
 
 
 def test_a_recording_gives_back_every_offset_and_the_missed_extra_and_wrong_strokes(cli, tmp_path):
-    needs_librosa()
     t = flawed()
     data = checked(cli, write_audio(tmp_path / "take.wav", t), "lu")
     assert_recovers(data, t)
@@ -65,7 +60,6 @@ def test_a_recording_gives_back_every_offset_and_the_missed_extra_and_wrong_stro
 
 
 def test_a_recording_split_by_its_own_sound_names_the_drums_as_the_score_does(cli, tmp_path):
-    needs_librosa()
     t = flawed(bpm=90, seed=4)
     data = checked(cli, write_audio(tmp_path / "take.flac", t), "lu", "--drums", "split")
     assert_recovers(data, t)
@@ -106,7 +100,6 @@ def test_a_drift_is_measured_as_the_change_of_pace_from_first_to_last_stroke(cli
 
 
 def test_a_humanized_render_checked_gives_back_the_offsets_the_render_applied(cli, tmp_path):
-    needs_librosa()
     out = tmp_path / "human.wav"
     code, printed, err = cli(
         "render", "xue", "--bpm", "80", "--humanize", "20", "--seed", "7", "-o", out, "--json"
@@ -161,7 +154,6 @@ def test_the_plot_draws_a_marker_per_stroke(cli, tmp_path):
 
 
 def test_a_silent_recording_has_no_onsets(expect_error, tmp_path):
-    needs_librosa()
     path = tmp_path / "silence.wav"
     sf.write(path, np.zeros((44100, 2), np.float32), 44100)
     err = expect_error("check", path, "lu")
@@ -214,7 +206,6 @@ def test_bad_options_are_one_line(expect_error, tmp_path, monkeypatch, argv, wor
 
 
 def test_a_file_that_is_not_audio_is_refused(expect_error, tmp_path):
-    needs_librosa()
     path = tmp_path / "notes.wav"
     path.write_text("not a recording")
     assert "cannot be read as audio" in expect_error("check", path, "lu")
@@ -244,3 +235,22 @@ def test_options_refused_in_chinese(cli, tmp_path, monkeypatch, locale, argv, sa
     write_midi(tmp_path / "take.mid", t)
     write_midi(tmp_path / "take.wav", t)
     assert cli("check", *argv) == (2, "", said + "\n")
+
+
+def test_a_take_of_another_score_is_named_in_text_and_json_and_exits_2(cli, tmp_path):
+    played = [s.drum for s in resolve("xue/2").pattern.section("touhu")]
+    path = write_midi(tmp_path / "take.mid", take(played, 90, spread_ms=10))
+    code, out, err = cli("check", path, "xue", "--section", "touhu")
+    assert code == 2 and "Traceback" not in err
+    assert "better fit" in out and "this take fits xue/2@zhushu 投壺: 0 faults, against" in out
+    assert err.count("\n") == 1 and "check it against that score and section" in err
+    code, out, _err = cli("check", path, "xue", "--section", "touhu", "--json")
+    fit = json.loads(out)["better_fit"]
+    assert code == 2 and (fit["score"], fit["section"], fit["faults"]) == (
+        "xue/2@zhushu",
+        "touhu",
+        0,
+    )
+    assert fit["against"] >= 2
+    code, out, _err = cli("check", path, "xue/2", "--section", "touhu", "--json")
+    assert code == 0 and json.loads(out)["better_fit"] is None

@@ -24,6 +24,7 @@ from drumscore.render.midimap import MidiMap
 
 if TYPE_CHECKING:
     from drumscore.performance.check import Check
+    from drumscore.performance.identify import Fit
     from drumscore.render.kit import Kit
 
 
@@ -35,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "missed, extra and wrong strokes"
         ),
         description=_(
-            "Find the strokes of a performance (a recording: librosa's onset detector, each "
+            "Find the strokes of a performance (a recording: a spectral-flux onset detector, each "
             "stroke's drum by its sound; a MIDI file: its notes), align them to the score's "
             "strokes, fit the performer's own even beat by least squares, and report each "
             "stroke's offset from it (間若一: strokes evenly spaced), the tempo, its drift, and "
@@ -70,8 +71,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         choices=("kit", "split"),
         default=None,
         help=_(
-            "recording: tell the drums by the kit's samples (kit, the default) or by splitting "
-            "the strokes in two groups by brightness (split: for real drums)"
+            "recording: tell the drums by the kit's samples when the strokes sound like them, else "
+            "by two groups of their own sound (kit, the default), or always by the two groups "
+            "(split)"
         ),
     )
     p.add_argument(
@@ -119,6 +121,7 @@ def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
 
 def run(args: argparse.Namespace) -> int:
     from drumscore.performance.check import check  # numpy
+    from drumscore.performance.identify import better_fit, wrong_score
 
     midimap, fmt = _check_options(args)
     timeline = arrange(resolve(args.score), args.section, repeats=repeat_count(args))
@@ -130,21 +133,33 @@ def run(args: argparse.Namespace) -> int:
     performance = read_performance(
         args.performance, midimap=midimap, kit=kit, drums=args.drums or "kit"
     )
-    show(check(performance, timeline), args.plot, fmt, json_output=args.json)
+    result = check(performance, timeline)
+    fit = better_fit(performance, result)
+    show(result, args.plot, fmt, json_output=args.json, fit=fit)
+    if fit is not None:
+        raise wrong_score(fit, timeline)  # the report is out; the command is to change
     return 0
 
 
-def show(result: Check, plot: str | None, fmt: str | None, *, json_output: bool) -> None:
-    """A check's report, as text or JSON, and its plot written (check and play --check)."""
+def show(
+    result: Check,
+    plot: str | None,
+    fmt: str | None,
+    *,
+    json_output: bool,
+    fit: Fit | None = None,
+) -> None:
+    """A check's report, as text or JSON, and its plot written (check and play --check); `fit`
+    the reading the take fits clearly better, if any."""
     if plot:
         from drumscore.performance.plot import plot_check  # matplotlib
 
         write_bytes(plot, plot_check(result, fmt or "png"))
     if json_output:
-        data = report.check_data(result)
+        data = report.check_data(result, fit)
         data["written"] = [plot] if plot else []
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    print(report.format_check(result))
+    print(report.format_check(result, fit))
     if plot:
         print(_("wrote {path}").format(path=plot))

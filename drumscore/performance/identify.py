@@ -1,0 +1,100 @@
+"""Which score a performance plays: the check of a take against the other scores, figures and
+sections of its edition, and the one that fits clearly better than the score it was checked
+against, if any."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drumscore.conductor.timeline import Timeline, arrange
+from drumscore.corpus import DEFAULT_EDITION, find_edition
+from drumscore.errors import DrumscoreError, PerformanceError
+from drumscore.i18n import _, ngettext
+from drumscore.model import Section
+from drumscore.performance.check import Check, check
+from drumscore.performance.heard import Performance
+
+#: Another reading fits clearly better when it has at most half the faults of the one checked
+#: and at least MARGIN fewer.
+MARGIN = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A score (section, passes) the performance fits better, and the two counts of faults."""
+
+    timeline: Timeline
+    faults: int
+    against: int
+    result: Check
+
+
+def faults(result: Check) -> int:
+    """Missed, extra and wrong strokes: how far a check says the take is from the score."""
+    return len(result.missing) + len(result.extra) + len(result.wrong)
+
+
+def candidates(timeline: Timeline) -> list[Timeline]:
+    """The other readings a take of `timeline` might play: every score of its edition (the
+    default edition for a score that is not in one), each section, with as many passes;
+    readings of the same strokes as the one checked, or of each other, counted once."""
+    score = timeline.score
+    try:
+        edition = find_edition(score.edition_id or DEFAULT_EDITION)
+    except DrumscoreError:  # an edition file gone since: the default's scores, then
+        edition = find_edition(DEFAULT_EDITION)
+    seen = {tuple(s.drum for s in timeline.strokes)}
+    out = []
+    for other in edition.scores:
+        for section in Section.in_order():
+            strokes = tuple(s.drum for s in other.pattern.section(section))
+            if not strokes or strokes in seen:
+                continue
+            seen.add(strokes)
+            out.append(arrange(other, section, repeats=timeline.repeats))
+    return out
+
+
+def better_fit(performance: Performance, result: Check) -> Fit | None:
+    """The reading the performance fits clearly better than `result`'s (fewest faults, then the
+    smallest mean offset), or None. Only a check with faults looks further."""
+    against = faults(result)
+    if against < MARGIN:
+        return None
+    best: Fit | None = None
+    for timeline in candidates(result.timeline):
+        if not 0.5 * len(timeline) <= len(performance) <= 1.5 * len(timeline) + 4:
+            continue  # far longer or shorter than that reading: not it
+        try:
+            other = check(performance, timeline)
+        except DrumscoreError:
+            continue  # far longer or shorter than that reading: not it
+        count = faults(other)
+        if count + MARGIN > against or 2 * count > against:
+            continue
+        if best is None or (count, other.mean_abs_ms) < (best.faults, best.result.mean_abs_ms):
+            best = Fit(timeline, count, against, other)
+    return best
+
+
+def reading(timeline: Timeline) -> str:
+    """A reading named short, as on the command line: xue/2@zhushu 投壺, lu/1@zhushu 射 ×2."""
+    section = timeline.section
+    text = f"{timeline.score.key} {section.rite or section.value}"
+    return text + (f" ×{timeline.repeats}" if timeline.repeats > 1 else "")
+
+
+def fit_text(fit: Fit, given: Timeline) -> str:
+    """The report's line: this take fits xue/2@zhushu 投壺: 0 faults, against 3 for xue/1 投壺."""
+    return ngettext(
+        "this take fits {other}: {n} fault, against {against} for {given}",
+        "this take fits {other}: {n} faults, against {against} for {given}",
+        fit.faults,
+    ).format(other=reading(fit.timeline), n=fit.faults, against=fit.against, given=reading(given))
+
+
+def wrong_score(fit: Fit, given: Timeline) -> PerformanceError:
+    """The error a check ends with when the take fits another reading clearly better."""
+    return PerformanceError(
+        _("{fits}; check it against that score and section").format(fits=fit_text(fit, given))
+    )

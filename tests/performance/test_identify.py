@@ -1,0 +1,60 @@
+"""Which score a take plays: the other scores, figures and sections of its edition tried, and
+the one it fits clearly better named."""
+
+import numpy as np
+import real_drums
+from performances import take, write_midi
+
+from drumscore.conductor.timeline import arrange
+from drumscore.corpus import resolve
+from drumscore.model import Section
+from drumscore.performance import identify
+from drumscore.performance.check import check
+from drumscore.performance.heard import read_performance
+from drumscore.performance.listen import read_audio
+
+
+def drums(name, section="she"):
+    return [s.drum for s in resolve(name).pattern.section(section)]
+
+
+def test_a_take_of_another_figure_names_it_with_both_counts_of_faults(tmp_path):
+    played = drums("xue/2", "touhu")
+    times = real_drums.even(played, 88)
+    y = real_drums.placed(times, played, real_drums.membranes())
+    heard = read_audio(real_drums.write(tmp_path / "take.wav", y))
+    given = arrange(resolve("xue"), "touhu")
+    result = check(heard, given)
+    fit = identify.better_fit(heard, result)
+    assert fit is not None
+    assert fit.timeline.score.key == "xue/2@zhushu" and fit.timeline.section is Section.TOUHU
+    assert fit.faults == 0 and fit.against == identify.faults(result) >= 2
+    text = identify.fit_text(fit, given)
+    assert text.startswith("this take fits xue/2@zhushu 投壺: 0 faults, against ")
+    assert text.endswith(" for xue/1@zhushu 投壺")
+
+
+def test_a_take_of_the_score_checked_names_no_other(tmp_path):
+    t = take(drums("lu"), 80, spread_ms=20, missed=[6])
+    heard = read_performance(write_midi(tmp_path / "take.mid", t))
+    result = check(heard, arrange(resolve("lu")))
+    assert identify.faults(result) == 1
+    assert identify.better_fit(heard, result) is None
+
+
+def test_a_section_played_alone_is_named_when_checked_as_another_score(tmp_path):
+    t = take(drums("lu/2", "touhu"), 70, spread_ms=10)
+    heard = read_performance(write_midi(tmp_path / "take.mid", t))
+    result = check(heard, arrange(resolve("xue/2"), "touhu"))
+    fit = identify.better_fit(heard, result)
+    assert fit is not None and fit.faults == 0
+    assert [s.drum for s in fit.timeline.strokes] == drums("lu/2", "touhu")
+
+
+def test_the_readings_tried_are_each_strokes_once_and_never_the_one_checked():
+    given = arrange(resolve("lu"), "touhu", repeats=2)
+    tried = identify.candidates(given)
+    seen = [tuple(s.drum for s in t.strokes) for t in tried]
+    assert len(seen) == len(set(seen)) and tuple(drums("lu", "touhu")) not in seen
+    assert all(t.repeats == 2 for t in tried)
+    assert np.all([len(t.strokes) > 0 for t in tried])
