@@ -13,7 +13,7 @@ CHILD = """
 import random, sys, time
 sys.path.insert(0, {tools!r})
 from peak_memory import peak
-from drumscore.analysis import align
+from drumscore.apparatus import linear as align
 import numpy  # loaded before the baseline, by both
 random.seed(1)
 n = {n}

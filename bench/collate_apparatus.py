@@ -56,7 +56,8 @@ def optimality(trials: int = 100, seed: int = 7) -> tuple[int, int]:
     columns than the edit distance, for drumscore and for CollateX."""
     import random
 
-    from drumscore.analysis.align import align, distance
+    from drumscore.apparatus.align import differences
+    from drumscore.apparatus.linear import align
 
     rng = random.Random(seed)
     worse_ours = worse_collatex = 0
@@ -72,10 +73,10 @@ def optimality(trials: int = 100, seed: int = 7) -> tuple[int, int]:
                 other.insert(k, rng.choice("○□"))
             else:
                 other[k] = "○" if other[k] == "□" else "□"
-        best_cost = distance(base, other)
-        ours = sum(
+        best_cost = sum(  # the edit distance: an optimal unit-cost alignment's
             1 for i, j in align(base, other) if i is None or j is None or base[i] != other[j]
         )
+        ours = differences(base, other)  # the apparatus's alignment
         rows = _collatex_rows({"base": "".join(base), "other": "".join(other)})
         theirs = sum(1 for x, y in zip(rows["base"], rows["other"], strict=True) if x != y)
         worse_ours += ours > best_cost

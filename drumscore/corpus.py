@@ -134,6 +134,12 @@ EDITION_SCHEMA = {
 _PLAIN_ID = re.compile(r"[^\W_][\w-]{0,99}")
 
 
+def is_plain_id(ident: str) -> bool:
+    """True for an edition id that is a plain name: letters, digits, '-' and '_', not starting
+    with '-' or '_' (the one rule for edition files and for what extract writes)."""
+    return bool(_PLAIN_ID.fullmatch(ident))
+
+
 def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None = None) -> Edition:
     """Build an Edition from the parsed content of an edition file; `ref` names its scores.
 
@@ -141,7 +147,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
     """
     check_schema(data, EDITION_SCHEMA, where, CorpusError)
     ident = _require(data, "id", str, where)
-    if not _PLAIN_ID.fullmatch(ident):
+    if not is_plain_id(ident):
         raise CorpusError(
             _(
                 "{where}: id {ident!r} is not a plain name; an id is letters, digits, '-' and "

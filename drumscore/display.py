@@ -13,6 +13,8 @@ from drumscore.model import Pattern
 def width(text: str) -> int:
     """Terminal columns `text` takes (wcwidth): CJK ideographs count two, combining marks none;
     a control character, which prints nothing of its own, none."""
+    if text.isascii() and text.isprintable():  # the common case (help, English), one column each
+        return len(text)
     return sum(max(0, wcwidth.wcwidth(c)) for c in text)
 
 

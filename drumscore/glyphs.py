@@ -37,6 +37,11 @@ SQUARE_LOOKALIKES: dict[str, str] = {
     "☐": "U+2610 BALLOT BOX",
 }
 
+#: Look-alikes that are also ordinary words of the prose (口 "mouth": 壺口, 口徑, 口中): read as
+#: strokes in notation a score is written in, but never found as strokes in a passage, where they
+#: are words far more often; a transcription that types strokes with one maps it (口=□).
+WORD_LOOKALIKES = frozenset("口")
+
 #: Characters read as the 半 mark.
 HALF_LOOKALIKES: dict[str, str] = {
     "半": "U+534A CJK 'half' (the canonical form)",
@@ -80,7 +85,11 @@ def mapping_refusal(glyph: str, target: str) -> str:
         return _(
             "a sign can only be read as ○ (鼙) or □ (鼓), not as {target!r}; write X=○ or X=□"
         ).format(target=target)
-    if glyph in CANONICAL:
+    if glyph in WORD_LOOKALIKES and CANONICAL[glyph] != target:
+        return _("{glyph!r} can only be read as {stroke}, the shape it has").format(
+            glyph=glyph, stroke=CANONICAL[glyph]
+        )
+    if glyph in CANONICAL and glyph not in WORD_LOOKALIKES:
         return _("{glyph!r} is notation already, read as {stroke}").format(
             glyph=glyph, stroke=CANONICAL[glyph]
         )

@@ -206,6 +206,77 @@ class Stroke:
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """How a commentator reads the signs: the drum each sign strikes, with the passage that says
+    so and where it stands. The parser reads ○ and □ as 鄭玄 does; a reading is applied where a
+    score's strokes are laid out to be played (conductor.timeline), so every output follows it."""
+
+    id: str
+    name: str
+    #: Where the passage stands, precise enough to find it (edition, 卷, page, Kanripo lines).
+    citation: str
+    #: The passage, as the source prints it.
+    passage: str
+    #: Each sign and the drum it strikes.
+    mapping: tuple[tuple[str, Drum], ...]
+
+    def drum(self, stroke: Stroke) -> Drum:
+        """The drum `stroke` strikes in this reading (the stroke's sign is its drum's symbol)."""
+        sign = stroke.drum.symbol
+        return next(d for g, d in self.mapping if g == sign)
+
+    def strokes(self, strokes: tuple[Stroke, ...]) -> tuple[Stroke, ...]:
+        """`strokes` with each on the drum this reading strikes."""
+        if self is READINGS[0]:
+            return strokes
+        return tuple(Stroke(self.drum(s), s.index, s.pos) for s in strokes)
+
+    @property
+    def read_as(self) -> str:
+        """What a citation says of the reading (English, as citations are): "read as 毛奇齡 經問
+        卷十六 reads it"."""
+        return f"read as {self.name} reads it ({self.citation})"
+
+    @classmethod
+    def parse(cls, text: str | None) -> Reading:
+        """The reading named `text` (its id or name, e.g. mao or 毛奇齡); 鄭玄's when None."""
+        if text is None:
+            return READINGS[0]
+        key = str(text).strip().casefold()
+        for reading in READINGS:
+            if key in (reading.id, reading.name.casefold()) or key == reading.name.split()[0]:
+                return reading
+        raise OptionError(
+            _("reading {value!r} is not known; the readings are {names}").format(
+                value=str(text)[:40], names=", ".join(f"{r.id} ({r.name})" for r in READINGS)
+            ),
+            option="reading",
+        )
+
+
+#: The readings of the signs that the sources state. 鄭玄's, the one the corpus and every edition
+#: follow, is the default.
+READINGS: tuple[Reading, ...] = (
+    Reading(
+        "zheng",
+        "鄭玄 禮記注",
+        "鄭玄 注, 禮記 投壺 (禮記注疏 卷五十八, Kanseki Repository KR1d0053, file "
+        "KR1d0053_058.txt)",
+        "圜者擊鼙，方者擊鼓",
+        (("○", Drum.PI), ("□", Drum.GU)),
+    ),
+    Reading(
+        "mao",
+        "毛奇齡 經問 卷十六",
+        "毛奇齡 經問 卷十六, p. 17a (Kanseki Repository KR1g0022, file KR1g0022_016.txt, "
+        "lines 298-299)",
+        "其半字以前皆射禮之節，半字以後則投壺之節，方者鞞皷，圓者大皷",
+        (("○", Drum.GU), ("□", Drum.PI)),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Counts:
     """Strokes on each drum."""
 

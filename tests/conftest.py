@@ -67,13 +67,20 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "requires(*tools): skip unless each system tool is here (tests/system_tools.py)"
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: a test whose cost only a full run pays (README's command leaves it out; "
+        ".ci/checks runs it: pytest -m slow)",
+    )
 
 
 def _left_behind() -> list[str]:
     """What the run left in its temporary folder: not pytest's own, not the user folders."""
     if _RUN is None or not _RUN.is_dir():
         return []
-    own = ("pytest-", "drumscore-tests-")  # pytest's and each process's user folders
+    # pytest's and each process's user folders; the caches and runtime folders of the tools
+    # run (music21, MuseScore's Qt and PulseAudio), which go with the run's folder
+    own = ("pytest-", "drumscore-tests-", "music21", "pulse-", "qtsingleapp-", "runtime-")
     return sorted(p.name for p in _RUN.iterdir() if not p.name.startswith(own))
 
 

@@ -7,7 +7,7 @@ import pytest
 from cli_run import expect_error, run_cli
 from hostile_checks import refused
 
-from drumscore.analysis.align import align, needleman_wunsch
+from drumscore.apparatus.linear import align, needleman_wunsch
 from drumscore.display import width
 from drumscore.errors import NotationError
 from drumscore.notation import LINE_BREAKS, MAX_STROKES, parse

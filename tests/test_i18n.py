@@ -4,6 +4,7 @@ compiled catalogs up to date; and the language chosen as GNU gettext chooses it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import io
 import re
@@ -23,7 +24,9 @@ from babel.messages.pofile import read_po  # noqa: E402
 LANGUAGES = list(i18n.LANGUAGES)
 
 
+@functools.cache
 def _tools():
+    """tools/i18n.py, loaded once (each message's test asks for it)."""
     spec = importlib.util.spec_from_file_location("i18n_tools", ROOT / "tools" / "i18n.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -41,6 +41,54 @@ def test_help_does_not_import_music21_or_numpy():
     assert loaded_after(code) == []
 
 
+def test_help_loads_no_command_module_nor_what_they_need():
+    code = (
+        "from drumscore.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "import sys\n"
+        "extra = ('jinja2', 'http.server', 'drumscore.site.build', 'drumscore.cli.options')\n"
+        "print('commands:' + ','.join(sorted(m for m in sys.modules\n"
+        "      if m.startswith('drumscore.cli.commands.') or m in extra)))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
+    )
+    lines = result.stdout.strip().splitlines()
+    assert lines[-1] == "loaded:"
+    assert lines[-2] == "commands:"
+
+
+def test_no_command_s_help_loads_a_heavy_module_nor_the_site_builder():
+    code = (
+        "from drumscore.cli import COMMANDS, main\n"
+        "import contextlib, io, sys\n"
+        "for name, _module, _line in COMMANDS:\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        try:\n            main([name, '--help'])\n        except SystemExit:\n"
+        "            pass\n"
+        "print('builder:' + ','.join(m for m in ('jinja2', 'http.server', 'drumscore.site.build')\n"
+        "                           if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip().splitlines()[-2:] == ["builder:", "loaded:"]
+
+
+def test_a_command_loads_its_own_module_alone():
+    code = (
+        "from drumscore.cli import main\n"
+        "try:\n    main(['show', '--help'])\nexcept SystemExit:\n    pass\n"
+        "import sys\n"
+        "print('commands:' + ','.join(sorted(m for m in sys.modules\n"
+        "      if m.startswith('drumscore.cli.commands.'))))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip().splitlines()[-2] == "commands:drumscore.cli.commands.corpus"
+
+
 def test_the_notation_modules_import_music21_only_when_called():
     code = (
         "import drumscore.render.musicxml, drumscore.render.musescore, drumscore.cli.staff_output\n"

@@ -1,31 +1,42 @@
-"""Two scores side by side: their aligned strokes, and per section their counts and distance."""
+"""Two scores side by side: the apparatus of two witnesses (A the base), read as aligned strokes,
+places of difference, and per section their counts and distance.
+
+The alignment is the apparatus's (apparatus.align.pair), so `compare A B` and `collate` give the
+same places, the same kind of each difference and the same stroke numbers.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from drumscore.analysis.align import align, distance
+from drumscore.apparatus.align import (
+    HALF,
+    SAME,
+    Apparatus,
+    difference,
+    differences,
+    pair,
+)
+from drumscore.apparatus.table import place_data
 from drumscore.i18n import _
 from drumscore.model import Counts, Score, Section, Stroke
-
-SAME, SUBSTITUTED, ONLY_A, ONLY_B = "same", "substituted", "only-a", "only-b"
 
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """One column of the alignment: the stroke on each side (None for a gap) and how they differ."""
+    """One stroke column of the alignment: the stroke on each side (None for a gap), and the
+    number (from 1) of the apparatus's place it belongs to (None where both agree)."""
 
     a: Stroke | None
     b: Stroke | None
+    place: int | None = None
 
     @property
     def kind(self) -> str:
-        if self.a is None:
-            return ONLY_B
-        if self.b is None:
-            return ONLY_A
-        return SAME if self.a.drum is self.b.drum else SUBSTITUTED
+        return difference(
+            self.a.drum.symbol if self.a else "", self.b.drum.symbol if self.b else ""
+        )
 
     @property
     def differs(self) -> bool:
@@ -48,12 +59,15 @@ class SectionComparison:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """The result of compare(): the alignment columns and the per-section figures."""
+    """The result of compare(): the two-witness apparatus, its stroke columns (半 left out; see
+    half_column) and the per-section figures."""
 
     a: Score
     b: Score
+    apparatus: Apparatus
     columns: tuple[Column, ...]
     sections: tuple[SectionComparison, ...]
+    halves: tuple[int | None, int | None] = (None, None)
 
     @property
     def identical(self) -> bool:
@@ -71,7 +85,7 @@ class Comparison:
     @property
     def half_moved(self) -> bool:
         """Whether 半 stands at another place of the alignment in B than in A, or on one side."""
-        return self.half_column("a") != self.half_column("b")
+        return self.halves[0] != self.halves[1]
 
     def describe_half(self) -> str:
         """Where 半 stands on each side: '半 moved: after stroke 2 in A, after stroke 1 in B'
@@ -94,47 +108,60 @@ class Comparison:
         return _("半 in the same place: {a} in A, {b} in B").format(a=place(ha), b=place(hb))
 
     def half_column(self, side: str) -> int | None:
-        """The column before which that side's 半 falls (len(columns) if 半 ends the pattern)."""
-        pattern = (self.a if side == "a" else self.b).pattern
-        if pattern.half is None:
-            return None
-        for index, column in enumerate(self.columns):
-            stroke = column.a if side == "a" else column.b
-            if stroke is not None and stroke.index == pattern.half:
-                return index
-        return len(self.columns)
+        """The stroke column before which that side's 半 falls (len(columns) if 半 ends the
+        pattern; None without 半)."""
+        return self.halves[0 if side == "a" else 1]
+
+
+def _strokes(apparatus: Apparatus, a: Score, b: Score) -> tuple[tuple[Column, ...], list]:
+    """The apparatus's stroke columns as pairs of strokes, and where each side's 半 falls."""
+    place_of = apparatus.place_of_column()
+    columns: list[Column] = []
+    halves: list[int | None] = [None, None]
+    next_stroke = [0, 0]
+    sides = (a.pattern.strokes, b.pattern.strokes)
+    for k, column in enumerate(apparatus.columns):
+        if column.is_half:
+            for side in (0, 1):
+                if column.cells[side] == HALF:
+                    halves[side] = len(columns)
+            continue
+        strokes: list[Stroke | None] = []
+        for side in (0, 1):
+            if column.cells[side]:
+                strokes.append(sides[side][next_stroke[side]])
+                next_stroke[side] += 1
+            else:
+                strokes.append(None)
+        columns.append(Column(strokes[0], strokes[1], place_of.get(k)))
+    return tuple(columns), halves
 
 
 def compare(a: Score, b: Score) -> Comparison:
-    """Align the strokes of `a` and `b` (align.align) and compare every section both have."""
-    drums_a = [s.drum for s in a.pattern.strokes]
-    drums_b = [s.drum for s in b.pattern.strokes]
-    columns = tuple(
-        Column(
-            a.pattern.strokes[i] if i is not None else None,
-            b.pattern.strokes[j] if j is not None else None,
-        )
-        for i, j in align(drums_a, drums_b)
-    )
+    """A and B as the apparatus of two witnesses (apparatus.align.pair), and every section both
+    have compared."""
+    apparatus = pair(a, b)
+    columns, halves = _strokes(apparatus, a, b)
     shared = [s for s in a.pattern.sections() if s in b.pattern.sections()]
     sections = tuple(
         SectionComparison(
             section,
             a.pattern.counts(section),
             b.pattern.counts(section),
-            distance(
-                [s.drum for s in a.pattern.section(section)],
-                [s.drum for s in b.pattern.section(section)],
+            differences(
+                [s.drum.symbol for s in a.pattern.section(section)],
+                [s.drum.symbol for s in b.pattern.section(section)],
             ),
         )
         for section in shared
     )
-    return Comparison(a, b, columns, sections)
+    return Comparison(a, b, apparatus, columns, sections, (halves[0], halves[1]))
 
 
 def comparison_data(c: Comparison) -> dict[str, Any]:
     """A comparison as JSON-ready data: what the compare command prints as JSON and the compare
-    page reads (strokes numbered from 1; `half_after_column` counts aligned columns from 0)."""
+    page reads (strokes numbered from 1; `half_after_column` counts aligned stroke columns from
+    0; `places` as collate's JSON writes them, each column's `place` its number there)."""
     return {
         "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
         "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
@@ -148,9 +175,11 @@ def comparison_data(c: Comparison) -> dict[str, Any]:
                 "a_stroke": col.a.index + 1 if col.a else None,
                 "b_stroke": col.b.index + 1 if col.b else None,
                 "kind": col.kind,
+                "place": col.place,
             }
             for col in c.columns
         ],
+        "places": [place_data(n, p) for n, p in enumerate(c.apparatus.places, 1)],
         "half_after_column": {"a": c.half_column("a"), "b": c.half_column("b")},
         "half": {
             "a": c.a.pattern.half,

@@ -1,7 +1,7 @@
 """Every edition's reading of one score in one multiple alignment, and its places of variation.
 
 The alignment is progressive against the base (禮記注疏 unless another is chosen): each witness is
-aligned with the base alone (Needleman–Wunsch, unit costs, drumscore.analysis.align), then the
+aligned with the base alone (Needleman–Wunsch, unit costs, drumscore.apparatus.linear), then the
 pairwise alignments are laid over the base's strokes. Strokes that witnesses add between the same
 two base strokes are aligned with each other, the longest addition first.
 
@@ -19,10 +19,12 @@ one place of variation with the strokes between them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from drumscore.analysis.align import align
+from drumscore.apparatus import names
+from drumscore.apparatus.linear import align
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
@@ -118,6 +120,25 @@ class Column:
     @property
     def varies(self) -> bool:
         return len(set(self.cells)) > 1
+
+
+#: How one witness's cell differs from another's in a column (the kinds compare reports): the
+#: same sign, another stroke, a sign only the first has, a sign only the second has.
+SAME, SUBSTITUTED, ONLY_A, ONLY_B = "same", "substituted", "only-a", "only-b"
+
+#: The mark each kind has under an alignment of two readings, in the report and on the page.
+MARKS = {SAME: " ", SUBSTITUTED: "*", ONLY_A: "-", ONLY_B: "+"}
+
+
+def difference(first: str, second: str) -> str:
+    """The kind of difference between two cells of one column ("" for nothing there)."""
+    if first == second:
+        return SAME
+    if not second:
+        return ONLY_A
+    if not first:
+        return ONLY_B
+    return SUBSTITUTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +420,12 @@ class Apparatus:
                     out.append(f"{' = '.join(str(r) for r in v.reports)} = {printed}")
         return tuple(out)
 
+    def column_label(self, index: int) -> str:
+        """Column `index` named as every view names a place (`place_name`): `11`, `半`,
+        `after 21`."""
+        total = len(self.base.score.pattern.strokes)
+        return str(place_name(self.columns, index, index + 1, total)[1])
+
     def place_of_column(self) -> dict[int, int]:
         """Column index → number (from 1) of the place it belongs to."""
         return {c: n for n, p in enumerate(self.places, 1) for c in range(p.start, p.stop)}
@@ -482,9 +509,8 @@ def _departures(a: Apparatus, mine: int, theirs: int) -> list[Departure]:
         start, stop = differ[0], differ[-1] + 1
         lemma = "".join(c.cells[theirs] for c in columns[start:stop])
         reading = "".join(c.cells[mine] for c in columns[start:stop])
-        label = _label(columns, start, stop, total)[1]
-        run = _run_at(columns, start, stop) if label.kind != "half" else None
-        where = Where("strokes", run.first, run.first) if run is not None else label
+        where = place_name(columns, start, stop, total)[1]
+        run = _run_at(columns, start, stop) if where.kind != "half" else None
         out.append(Departure(where, _section(columns, start, stop), Change(lemma, reading, run)))
     return out
 
@@ -602,34 +628,35 @@ def _ranked(
     score[_PAIR][0][0] = 0
     gap, opened = _rank(1, 0, 0, 0), _rank(1, 0, 1, 0)
     pair, lack, add = score
+    steps: dict[tuple[str, str], int] = {}
+    # each min packs (rank, state) as rank * 4 + state: ints compare as the pairs would
     for i in range(n + 1):
+        row_p, row_l, row_a = pair[i], lack[i], add[i]
+        came_p, came_l, came_a = came[_PAIR][i], came[_LACK][i], came[_ADD][i]
+        up_p, up_l, up_a = (pair[i - 1], lack[i - 1], add[i - 1]) if i else (row_p, row_l, row_a)
         for j in range(m + 1):
             if i and j:
                 x, y = base[i - 1], other[j - 1]
-                if x == y:
-                    step = _rank(_cost(x, y), 0, 0, 0)
-                else:
-                    step = _rank(_cost(x, y), 1, 0, int(("read", i - 1, y) in evidence))
-                pair[i][j], came[_PAIR][i][j] = min(
-                    (pair[i - 1][j - 1], _PAIR),
-                    (lack[i - 1][j - 1], _LACK),
-                    (add[i - 1][j - 1], _ADD),
-                )
-                pair[i][j] += step
+                step = steps.get((x, y))
+                if step is None:
+                    step = steps[(x, y)] = _rank(_cost(x, y), int(x != y), 0, 0)
+                if evidence and x != y and ("read", i - 1, y) in evidence:
+                    step -= 1
+                best = min(up_p[j - 1] * 4, up_l[j - 1] * 4 + 1, up_a[j - 1] * 4 + 2)
+                row_p[j], came_p[j] = (best >> 2) + step, best & 3
             if i:
-                lack[i][j], came[_LACK][i][j] = min(
-                    (pair[i - 1][j] + opened, _PAIR),
-                    (lack[i - 1][j] + gap, _LACK),
-                    (add[i - 1][j] + opened, _ADD),
+                best = min(
+                    (up_p[j] + opened) * 4, (up_l[j] + gap) * 4 + 1, (up_a[j] + opened) * 4 + 2
                 )
+                row_l[j], came_l[j] = best >> 2, best & 3
             if j:
-                seen = int(("add", i, other[j - 1]) in evidence)
-                add[i][j], came[_ADD][i][j] = min(
-                    (pair[i][j - 1] + opened, _PAIR),
-                    (lack[i][j - 1] + opened, _LACK),
-                    (add[i][j - 1] + gap, _ADD),
+                best = min(
+                    (row_p[j - 1] + opened) * 4,
+                    (row_l[j - 1] + opened) * 4 + 1,
+                    (row_a[j - 1] + gap) * 4 + 2,
                 )
-                add[i][j] -= seen
+                seen = int(bool(evidence) and ("add", i, other[j - 1]) in evidence)
+                row_a[j], came_a[j] = (best >> 2) - seen, best & 3
     state = min(states, key=lambda k: (score[k][n][m], k))
     pairs: list[tuple[int | None, int | None]] = []
     i, j = n, m
@@ -653,8 +680,17 @@ def _pairwise(
     base: Sequence[str], other: Sequence[str], evidence: Evidence = frozenset()
 ) -> list[tuple[int | None, int | None]]:
     """The base and one witness aligned by the tie-break rule (`_ranked`), then gaps moved to
-    the first position of their run."""
-    if list(base) == list(other):
+    the first position of their run; the same two readings are aligned once (editions that
+    copy one another share readings)."""
+    return list(_aligned(tuple(base), tuple(other), evidence))
+
+
+@functools.lru_cache(maxsize=512)
+def _aligned(
+    base: tuple[str, ...], other: tuple[str, ...], evidence: Evidence
+) -> tuple[tuple[int | None, int | None], ...]:
+    """`_pairwise`'s alignment, computed."""
+    if base == other:
         pairs: list[tuple[int | None, int | None]] = [(i, i) for i in range(len(base))]
     elif (len(base) + 1) * (len(other) + 1) <= RULE_CELLS:
         pairs = _ranked(base, other, evidence)
@@ -675,7 +711,7 @@ def _pairwise(
                 # an added stroke after an equal matched stroke: the addition moves left
                 pairs[k - 1], pairs[k] = (None, j0), (i0, j1)
                 moved = True
-    return pairs
+    return tuple(pairs)
 
 
 def _merge_additions(
@@ -912,19 +948,22 @@ def _describe(lemma: str, reading: str, run: Run | None, half: int | None = None
     return "".join(parts)
 
 
-def _label(columns: Sequence[Column], start: int, stop: int, total: int) -> tuple[int, Where]:
-    """The position of the place starting at column `start`, and where it stands."""
+def place_name(columns: Sequence[Column], start: int, stop: int, total: int) -> tuple[int, Where]:
+    """The one name of a place (columns start..stop-1) that every view writes, and its position.
+
+    A place holding base strokes is named by them (`11`, `11–12`); a place of 半 alone is `半`;
+    a place of strokes only other witnesses have is named by the base stroke they follow
+    (`after 21`), or `before 1` at the very start. A single column is named as the place it
+    would be alone, so a table's column and the place it forms read the same. The position is
+    the first base stroke at the place, or the one the added strokes precede.
+    """
     numbers = [c.base for c in columns[start:stop] if c.base is not None]
     if numbers:
         return numbers[0], Where("strokes", numbers[0], numbers[-1])
     after = columns[start].after if start < len(columns) else total
-    if start == stop:
-        return after + 1, Where("after", after) if after else Where("before", 1)
-    if all(c.is_half for c in columns[start:stop]):
+    if stop > start and all(c.is_half for c in columns[start:stop]):
         return after + 1, Where("half")
-    if after >= total:
-        return after + 1, Where("after", total)
-    return after + 1, Where("before", after + 1)
+    return after + 1, Where("after", after) if after else Where("before", 1)
 
 
 def _section(columns: Sequence[Column], start: int, stop: int) -> Section | None:
@@ -946,7 +985,7 @@ def _places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tuple[Pl
         groups: dict[str, list[Witness]] = {}
         for w in order:
             groups.setdefault(texts[w], []).append(witnesses[w])
-        position, label = _label(columns, start, stop, total)
+        position, label = place_name(columns, start, stop, total)
         run = _run_at(columns, start, stop)
 
         lemma_text = texts[0]
@@ -972,8 +1011,8 @@ def _places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tuple[Pl
             Place(
                 start,
                 stop,
-                run.first if run is not None else position,
-                Where("strokes", run.first, run.first) if run is not None else label,
+                position,
+                label,
                 _section(columns, start, stop),
                 lemma,
                 tuple(variants),
@@ -1020,7 +1059,7 @@ def _half_at(
 
 def _run_at(columns: Sequence[Column], start: int, stop: int) -> Run | None:
     """The run of equal base strokes a place falls in, when it holds only strokes of one kind."""
-    symbols = {c for column in columns[start:stop] for c in column.cells if c}
+    symbols = set().union(*(column.cells for column in columns[start:stop])) - {GAP}
     if len(symbols) != 1 or HALF in symbols:
         return None
     (symbol,) = symbols
@@ -1055,13 +1094,15 @@ def _with_reported(
     quotes: dict[int, list[str]] = {}
     for w, reading, after in found:
         witness = witnesses[w]
-        row = rows.get((reading.witness, witness.siglum))
+        named = names.shown(reading.witness)  # 吳澄本 and 吴澄本 are one source
+        row = rows.get((named, witness.siglum))
         if row is None:
-            row = rows[(reading.witness, witness.siglum)] = len(laid[0]) if laid else printed
+            row = rows[(named, witness.siglum)] = len(laid[0]) if laid else printed
             for cells in laid:
                 cells.append(cells[w])
         quotes.setdefault(row, []).append(reading.quote)
         laid = _put_reported(laid, printed, w, row, reading, after)
+    rows, laid = _one_row_a_source(rows, laid, quotes)
     columns = _column_objects(laid)
     taken = {w.siglum for w in witnesses}
     reported = []
@@ -1083,6 +1124,31 @@ def _with_reported(
     return (*witnesses, *reported), columns, tuple(left_notes)
 
 
+def _one_row_a_source(
+    rows: dict[tuple[str, str], int], laid: list[list[str]], quotes: dict[int, list[str]]
+) -> tuple[dict[tuple[str, str], int], list[list[str]]]:
+    """One row for a source that two editions report alike (an edition and its copy in the
+    other script): the first reporter's, with the other's quote and siglum beside its own."""
+    kept: dict[tuple[str, str], int] = {}
+    dropped: list[int] = []
+    for (name, by), row in rows.items():
+        text = "".join(cells[row] for cells in laid)
+        first = kept.setdefault((name, text), row)
+        if first != row:
+            quotes[first].extend(f"{quote} ({by})" for quote in quotes.pop(row))
+            dropped.append(row)
+    if not dropped:
+        return rows, laid
+    laid = [[c for i, c in enumerate(cells) if i not in dropped] for cells in laid]
+    laid = [cells for cells in laid if any(cells)]
+    renumbered = {
+        k: row - sum(1 for d in dropped if d < row) for k, row in rows.items() if row not in dropped
+    }
+    for row in sorted(quotes):
+        quotes[row - sum(1 for d in dropped if d < row)] = quotes.pop(row)
+    return renumbered, laid
+
+
 # --- counts ---------------------------------------------------------------------------------
 
 
@@ -1097,7 +1163,7 @@ def _stated(editions: Iterable[Edition], figure: int, state: str) -> dict[Stated
             if (count.figure, count.state) != (figure, state):
                 continue
             key = StatedCount(
-                count.by, count.figure, count.state, count.section, count.pi, count.gu
+                names.shown(count.by), count.figure, count.state, count.section, count.pi, count.gu
             )
             stated.setdefault(key, []).append(Quote(marks[id(edition)], count.quote))
     ordered = sorted(stated, key=lambda s: (s.by, SECTION_ORDER.index(s.section)))
@@ -1164,6 +1230,27 @@ def build(
         _places(witnesses, columns),
         left,
         _checks(used, printed, figure, state),
+    )
+
+
+def pair(a: Score, b: Score) -> Apparatus:
+    """Two readings as the apparatus of two witnesses, A (the base) and B: what `compare`
+    shows, aligned as `collate` aligns each edition with its base (no notes, no counts)."""
+    witnesses = (
+        Witness("A", a.edition_name or a.title, a, None),
+        Witness("B", b.edition_name or b.title, b, None),
+    )
+    columns = _column_objects(_laid(witnesses))
+    return Apparatus(
+        a.figure or 0, a.state, witnesses, columns, _places(witnesses, columns), (), ()
+    )
+
+
+def differences(first: Sequence[str], second: Sequence[str]) -> int:
+    """How many columns differ when `second` is aligned with `first` as the apparatus aligns a
+    witness with its base (for strokes alone, the edit distance)."""
+    return sum(
+        1 for i, j in _pairwise(first, second) if i is None or j is None or first[i] != second[j]
     )
 
 

@@ -74,39 +74,93 @@ class Groups:
         return f"({inner});" if kids else f"{inner};"
 
 
+#: Average distances closer than this are equal: a tie, which goes to the pair met first (the
+#: same averages, summed in another order, may differ in their last bits).
+TIE = 1e-9
+
+
 def agreement(a: Apparatus) -> tuple[tuple[float, ...], ...]:
-    """The share of aligned columns two printed witnesses read alike, for every two."""
+    """The share of aligned columns two printed witnesses read alike, for every two: columns
+    where either has a sign, in which both have the same one (matrix products, so the cost
+    grows as witnesses × witnesses × columns without a Python loop over the pairs)."""
+    import numpy as np
+
     rows = [a.row(i) for i, w in enumerate(a.witnesses) if not w.reported]
-    out = []
-    for x in rows:
-        line = []
-        for y in rows:
-            used = [(p, q) for p, q in zip(x, y, strict=True) if p or q]
-            same = sum(1 for p, q in used if p == q)
-            line.append(same / len(used) if used else 1.0)
-        out.append(tuple(line))
-    return tuple(out)
+    if not rows:
+        return ()
+    signs = sorted({cell for row in rows for cell in row if cell})
+    code = {sign: k for k, sign in enumerate(signs, 1)}
+    cells = np.array([[code.get(cell, 0) for cell in row] for row in rows], dtype=np.int64)
+    cells = cells.reshape(len(rows), len(a.columns))
+    present = (cells > 0).astype(np.float64)
+    same = np.zeros((len(rows), len(rows)))
+    for k in code.values():
+        has = (cells == k).astype(np.float64)
+        same += has @ has.T
+    count = present.sum(axis=1)
+    used = count[:, None] + count[None, :] - present @ present.T
+    share = np.divide(same, used, out=np.ones_like(same), where=used > 0)
+    return tuple(map(tuple, share.tolist()))
 
 
 def average_linkage(sigla: tuple[str, ...], distance: list[list[float]]) -> tuple[Merge, ...]:
     """UPGMA: join the two closest groups (average distance of their members; on a tie, the
-    pair met first in the order of `sigla`) until one group is left."""
-    groups: list[tuple[str, ...]] = [(s,) for s in sigla]
-    index = {s: i for i, s in enumerate(sigla)}
+    pair met first in the order of `sigla`) until one group is left.
 
-    def between(g: tuple[str, ...], h: tuple[str, ...]) -> float:
-        return sum(distance[index[x]][index[y]] for x in g for y in h) / (len(g) * len(h))
+    Each group keeps the sum of its members' distances to every other group, updated when two
+    join, and each row the nearest group after it: a join costs time in proportion to the
+    number of groups, so the whole grows as its square, not its cube."""
+    import numpy as np
 
+    n = len(sigla)
+    if n < 2:
+        return ()
+    sums = np.array(distance, dtype=np.float64)
+    sizes = np.ones(n, dtype=np.int64)
+    alive = np.ones(n, dtype=bool)
+    members: list[tuple[str, ...]] = [(s,) for s in sigla]
+    best = np.full(n, np.inf)  # each row's least average distance to a later group
+    nearest = np.zeros(n, dtype=np.int64)  # and the first later group at it
+
+    def heights(i: int) -> np.ndarray:
+        h = sums[i] / (float(sizes[i]) * sizes)
+        h[: i + 1] = np.inf
+        h[~alive] = np.inf
+        return h
+
+    def refresh(i: int) -> None:
+        h = heights(i)
+        k = int(h.argmin())  # the first of the least
+        best[i], nearest[i] = h[k], k
+
+    for i in range(n - 1):
+        refresh(i)
     merges: list[Merge] = []
-    while len(groups) > 1:
-        height, i, j = min(
-            (between(groups[i], groups[j]), i, j)
-            for i in range(len(groups))
-            for j in range(i + 1, len(groups))
-        )
-        merges.append(Merge(groups[i], groups[j], height))
-        groups[i] = groups[i] + groups[j]
-        del groups[j]
+    for _ in range(n - 1):
+        least = float(best.min())
+        i = int(np.flatnonzero(best <= least + TIE)[0])  # the first row at the least height
+        row = heights(i)
+        j = int(np.flatnonzero(row <= least + TIE)[0])  # and the first group in it
+        height = float(row[j])
+        merges.append(Merge(members[i], members[j], height))
+        members[i] = members[i] + members[j]
+        alive[j] = False
+        best[j] = np.inf
+        sums[i] += sums[j]
+        sums[:, i] = sums[i]
+        sizes[i] += sizes[j]
+        refresh(i)
+        stale = [k for k in np.flatnonzero(alive[:j] & np.isin(nearest[:j], (i, j))) if k != i]
+        for k in stale:
+            refresh(int(k))
+        before = np.flatnonzero(alive[:i])
+        if len(before):
+            h = sums[before, i] / (sizes[before].astype(np.float64) * float(sizes[i]))
+            closer = (h < best[before]) | ((h == best[before]) & (i < nearest[before]))
+            best[before[closer]] = h[closer]
+            nearest[before[closer]] = i
+        if i == n - 1 or not alive[i + 1 :].any():
+            best[i] = np.inf
     return tuple(merges)
 
 

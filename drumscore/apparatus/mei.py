@@ -9,7 +9,8 @@
   ○ as its ordinary open oval.
 - 半 is a double bar line inside the layer (`<barLine form="dbl">`), with a `<dir>半</dir>` above
   it.
-- Each place of variation is an `<app>` in the layer: `<lem source="#…">` the base's reading,
+- Each place of variation is an `<app>` in the layer, numbered (`n`) and named (`label`) as in
+  every view: `<lem source="#…">` the base's reading,
   `<rdg source="#…">` each other reading (an empty `<rdg>` where a witness has nothing). Where
   the place holds 半, a second `<app>` in the bar holds each reading's `<dir>半</dir>`, with the
   same sources, so a renderer that selects one source's readings (Verovio's `appXPathQuery`,
@@ -111,8 +112,10 @@ def _sources(v: Variant) -> str:
     return " ".join(f"#{xml_id(s)}" for s in v.sigla)
 
 
-def _place(layer: ET.Element, place: Place, ids: _Ids) -> list[tuple[Variant, list[str]]]:
-    app = _e(layer, "app")
+def _place(
+    layer: ET.Element, number: int, place: Place, ids: _Ids
+) -> list[tuple[Variant, list[str]]]:
+    app = _e(layer, "app", n=str(number), label=place.label)
     found = []
     for v, tag in ((place.lemma, "lem"), *((v, "rdg") for v in place.variants)):
         reading = _e(
@@ -140,16 +143,16 @@ def mei_document(a: Apparatus) -> ET.Element:
     measure = _e(_e(score, "section"), "measure", n="1", metcon="false", right="end")
     layer = _e(_e(measure, "staff", n="1"), "layer", n="1")
     ids = _Ids()
-    places: dict[int, list[Place]] = {}  # start column → its places (one with no columns first)
-    for p in a.places:
-        places.setdefault(p.start, []).append(p)
+    places: dict[int, list[tuple[int, Place]]] = {}  # start column → its places, numbered
+    for n, p in enumerate(a.places, 1):
+        places.setdefault(p.start, []).append((n, p))
     directions: list = []  # (None, bar line id) or (place, [(variant, bar line ids)])
     stroke_ids: dict[int, str] = {}
     k = 0
     while k <= len(a.columns):
         stop = k
-        for place in places.get(k, ()):
-            readings = _place(layer, place, ids)
+        for number, place in places.get(k, ()):
+            readings = _place(layer, number, place, ids)
             if any(halves for _, halves in readings):
                 directions.append((place, readings))
             stop = max(stop, place.stop)

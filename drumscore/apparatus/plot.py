@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drumscore.apparatus.align import HALF, Apparatus
-from drumscore.apparatus.table import column_label
 from drumscore.i18n import _
 from drumscore.render.plot import drawn, saved
 
@@ -60,7 +59,7 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
 
     ax.add_collection(LineCollection(halves, colors="black", linewidths=2.2, zorder=2))
     ax.add_collection(LineCollection(gaps, colors="#999999", linewidths=1.2, zorder=2))
-    labels = [column_label(a, k) for k in range(len(a.columns))]
+    labels = [a.column_label(k) for k in range(len(a.columns))]
     if not cjk:
         labels = ["ban" if label == HALF else label for label in labels]
     ax.set_xticks(range(len(a.columns)), labels, fontsize=6)

@@ -9,17 +9,6 @@ from collections.abc import Sequence
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
 
 
-def column_label(a: Apparatus, index: int) -> str:
-    """A column's name in tables: the base's stroke number, 半, or '+N' for a stroke some
-    witnesses add after base stroke N."""
-    column = a.columns[index]
-    if column.base is not None:
-        return str(column.base)
-    if column.is_half:
-        return HALF
-    return f"+{column.after}"
-
-
 def _witness(w: Witness) -> dict:
     p = w.provenance
     return {
@@ -93,7 +82,7 @@ def apparatus_data(a: Apparatus) -> dict:
 
     Its keys and kinds are fixed; its sentences (summary, labels, descriptions) are in the
     reader's language, as the text report is."""
-    labels = [column_label(a, k) for k in range(len(a.columns))]
+    labels = [a.column_label(k) for k in range(len(a.columns))]
     return {
         "score": a.key,
         "figure": a.figure,
@@ -159,7 +148,7 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
     for a in apparatuses:
         n = len(a.columns)
         place_of = a.place_of_column()
-        writer.writerow([a.key, "column", "", *(column_label(a, k) for k in range(n))])
+        writer.writerow([a.key, "column", "", *(a.column_label(k) for k in range(n))])
         writer.writerow(
             [a.key, "section", "", *((c.section.value if c.section else HALF) for c in a.columns)]
         )

@@ -15,26 +15,54 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from drumscore import __version__, display
-from drumscore.cli.commands import (
-    check,
-    collate,
-    compare,
-    corpus,
-    extract,
-    play,
-    render,
-    serve,
-    site,
-)
-from drumscore.cli.options import error_message
 from drumscore.corpus import SkippedFile, on_skipped
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files.atomic import on_stale_removed
 from drumscore.files.reading import watch_inputs
 from drumscore.i18n import N_, _, ngettext, set_language, tags
 
-#: Each command module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = (corpus, render, play, extract, compare, collate, check, site, serve)
+#: Each command: its name, the module of drumscore.cli.commands that parses and runs it (its
+#: add_parser(subparsers) and run(args) -> int), and its line in drumscore --help. The module is
+#: imported only when its command is parsed, so that drumscore --help loads none of them.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("list", "corpus", N_("list the scores in the corpus with their stroke counts")),
+    ("show", "corpus", N_("show one score: notation, 半 division, counts, provenance")),
+    (
+        "render",
+        "render",
+        N_(
+            "render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
+            "(.musicxml .mxl .pdf .png)"
+        ),
+    ),
+    (
+        "play",
+        "play",
+        N_("play a score on the sound card (or a MIDI port), showing each stroke as it sounds"),
+    ),
+    ("extract", "extract", N_("find the drum scores in a passage (Kanripo text or plain text)")),
+    ("compare", "compare", N_("align two scores and show, hear or plot how they differ")),
+    (
+        "collate",
+        "collate",
+        N_("the critical apparatus: where the editions part, and the counts commentators state"),
+    ),
+    (
+        "check",
+        "check",
+        N_(
+            "check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
+            "missed, extra and wrong strokes"
+        ),
+    ),
+    (
+        "site",
+        "site",
+        N_("write a self-contained static site: every score seen, heard and compared"),
+    ),
+    ("serve", "serve", N_("build the site and serve it on this machine (127.0.0.1) until Ctrl-C")),
+)
+_HELP_LINES = {name: line for name, _module, line in COMMANDS}
 
 #: Exit status: 2 for bad input or usage, 1 for a runtime failure (see errors.RuntimeFailure).
 EXIT_USAGE = EXIT_INPUT
@@ -320,7 +348,68 @@ def _epilog() -> str:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """The subcommands, each parser built from its module only when its command is parsed (or
+    when every one is asked for); until then a parser that knows its help line alone."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending: dict[str, str] = {}  # command name -> the module that builds its parser
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        """The parser for `name`, with its help line from COMMANDS; a later call for the same
+        name (its module, loaded) replaces the stand-in, keeping its place in the list."""
+        if name in self._name_parser_map:
+            self._pending.pop(name, None)
+            kwargs.setdefault("prog", f"{self._prog_prefix} {name}")
+            kwargs.pop("help", None)
+            parser = self._parser_class(**kwargs)
+            self._name_parser_map[name] = parser
+        else:
+            kwargs.setdefault("help", _(_HELP_LINES[name]))
+            parser = super().add_parser(name, **kwargs)
+        return parser
+
+    def defer(self, name: str, module: str) -> None:
+        """A stand-in for `name`, its parser built from `module` when the command is parsed."""
+        self.add_parser(name)
+        self._pending[name] = module
+
+    def load(self, name: str) -> argparse.ArgumentParser:
+        """`name`'s own parser, built from its module if it has not been yet."""
+        module = self._pending.get(name)
+        if module is not None:
+            path = f"drumscore.cli.commands.{module}"
+            __import__(path)  # the import statement's own hook, whatever importlib's helpers do
+            commands = sys.modules[path]
+            commands.add_parser(self)
+            for built, of, _line in COMMANDS:
+                if of == module:
+                    _finish(built, self._name_parser_map[built])
+        return self._name_parser_map[name]
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        self.load(values[0])
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _finish(name: str, command: argparse.ArgumentParser) -> None:
+    """What every command's parser has: --lang, and an example after its help."""
+    if "--lang" not in command._option_string_actions:  # site has its own, which takes all
+        _add_lang(command)
+    if command.epilog is None and name in EXAMPLES:
+        command.epilog = _("example: {command}").format(command=EXAMPLES[name])
+
+
+def build_parser(*, lazy: bool = False) -> argparse.ArgumentParser:
+    """drumscore's parser, every command's in full; `lazy`: each command's built only when the
+    command is parsed (a run needs one; drumscore --help none)."""
     parser = _Parser(
         prog="drumscore",
         description=_(
@@ -337,14 +426,16 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("show the version and exit"),
     )
     _add_lang(parser)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in COMMANDS:
-        module.add_parser(sub)
-    for name, command in sub.choices.items():
-        if "--lang" not in command._option_string_actions:  # site has its own, which takes all
-            _add_lang(command)
-        if command.epilog is None and name in EXAMPLES:
-            command.epilog = _("example: {command}").format(command=EXAMPLES[name])
+    parser.register("action", "commands", _Commands)
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=_Parser, action="commands"
+    )
+    assert isinstance(sub, _Commands)
+    for name, module, _line in COMMANDS:
+        sub.defer(name, module)
+    if not lazy:
+        for name, _module, _line in COMMANDS:
+            sub.load(name)
     return parser
 
 
@@ -430,7 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     choose_language(arguments)
-    parser = build_parser()
+    parser = build_parser(lazy=True)
     args, extra = parser.parse_known_args(arguments)
     if extra:
         where = f"drumscore {args.command} --help" if args.command else "drumscore --help"
@@ -445,6 +536,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         return args.run(args)
     except DrumscoreError as exc:
+        from drumscore.cli.options import error_message  # a command's module has loaded it
+
         # the error is the one line: a file left out is said when a run goes on without it
         _left_out.clear()
         fail(error_message(exc), exc.exit_status)

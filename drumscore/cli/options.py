@@ -22,7 +22,7 @@ from drumscore.errors import DrumscoreError, OptionError
 from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.i18n import N_, _, list_text, ngettext
-from drumscore.model import Drum, Section
+from drumscore.model import Drum, Reading, Section
 from drumscore.render.plot import FORMATS as PLOT_FORMATS
 from drumscore.timing import Tempo
 
@@ -63,6 +63,14 @@ def add_score_options(parser: argparse.ArgumentParser, *, optional: bool = False
         default=None,
         choices=[s.value for s in Section],
         help=section_help(),
+    )
+    parser.add_argument(
+        "--reading",
+        metavar="READING",
+        help=_(
+            "how the signs are read: zheng (鄭玄: ○ 鼙, □ 鼓; the default) or mao (毛奇齡 經問 "
+            "卷十六: ○ 大鼓, □ 鞞)"
+        ),
     )
 
 
@@ -125,7 +133,13 @@ def timeline_from_args(
         expression,
         duration,
         getattr(args, "strokes", None),
+        reading_from_args(args),
     )
+
+
+def reading_from_args(args: argparse.Namespace) -> Reading:
+    """--reading, 鄭玄's reading when it was not given."""
+    return Reading.parse(getattr(args, "reading", None))
 
 
 def add_rate_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:

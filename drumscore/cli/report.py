@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from drumscore import display
+from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, table
@@ -27,9 +28,6 @@ if TYPE_CHECKING:
     from drumscore.editions.extract import Extraction, Found
     from drumscore.performance.check import Check
     from drumscore.performance.identify import Fit
-
-#: The mark under each aligned column of a comparison.
-MARKS = {"same": " ", "substituted": "*", "only-a": "-", "only-b": "+"}
 
 
 # --- scores: list and show --------------------------------------------------------------------
@@ -281,16 +279,19 @@ def format_comparison(c: Comparison) -> str:
     else:
         verdict = [
             ngettext(
-                "{n} difference — {changed} changed (*), {only_a} only in A (-), "
-                "{only_b} only in B (+)",
-                "{n} differences — {changed} changed (*), {only_a} only in A (-), "
-                "{only_b} only in B (+)",
+                "{n} difference — {changed} changed ({changed_mark}), {only_a} only in A "
+                "({only_a_mark}), {only_b} only in B ({only_b_mark})",
+                "{n} differences — {changed} changed ({changed_mark}), {only_a} only in A "
+                "({only_a_mark}), {only_b} only in B ({only_b_mark})",
                 c.distance,
             ).format(
                 n=c.distance,
-                changed=kinds["substituted"],
-                only_a=kinds["only-a"],
-                only_b=kinds["only-b"],
+                changed=kinds[SUBSTITUTED],
+                only_a=kinds[ONLY_A],
+                only_b=kinds[ONLY_B],
+                changed_mark=MARKS[SUBSTITUTED],
+                only_a_mark=MARKS[ONLY_A],
+                only_b_mark=MARKS[ONLY_B],
             )
         ]
         if c.half_moved:
@@ -455,6 +456,30 @@ def format_apparatuses(
     return "\n\n".join(blocks) + "\n"
 
 
+def _agreement_table(g: Groups) -> list[str]:
+    """The agreement matrix in per cent as display.table lays it out, each cell looked up
+    rather than measured (the matrix has editions × editions cells)."""
+    import numpy as np
+
+    percent = np.rint(np.array(g.agreement, dtype=np.float64) * 100).astype(np.int64).tolist()
+    first = max((display.width(s) for s in g.sigla), default=0)
+    most = list(map(max, zip(*percent, strict=True))) if percent else []
+    widths = [max(display.width(s), len(str(m))) for s, m in zip(g.sigla, most, strict=True)]
+    cells = {w: [str(v).ljust(w) for v in range(101)] for w in set(widths)}
+    columns = [cells[w] for w in widths]
+    lines = [
+        "  ".join(
+            [" " * first, *(display.pad(s, w) for s, w in zip(g.sigla, widths, strict=True))]
+        ),
+        "  ".join("-" * w for w in [first, *widths]),
+    ]
+    for s, row in zip(g.sigla, percent, strict=True):
+        said = "  ".join([c[v] for c, v in zip(columns, row, strict=True)])
+        lines.append(f"{display.pad(s, first)}  {said}")
+    lines[0] = lines[0].rstrip()
+    return [ln.rstrip() for ln in lines]
+
+
 def format_groups(found: Sequence[Groups]) -> str:
     """What `collate --groups` prints: per score, the editions sharing each reading at each
     place, the agreement of every two editions (per cent of aligned strokes), the editions that
@@ -474,11 +499,7 @@ def format_groups(found: Sequence[Groups]) -> str:
             "",
             "  " + _("agreement (per cent of the aligned strokes two editions read alike):"),
         ]
-        rows = [
-            [s, *(f"{round(v * 100)}" for v in row)]
-            for s, row in zip(g.sigla, g.agreement, strict=True)
-        ]
-        lines += ["    " + ln for ln in table(rows, ["", *g.sigla]).splitlines()]
+        lines += ["    " + ln for ln in _agreement_table(g)]
         alike = " | ".join(_sigla(group) for group in g.alike)
         lines += ["", "  " + _("read alike: {groups}").format(groups=alike)]
         lines.append(

@@ -13,7 +13,7 @@ from drumscore.conductor.duration import MAX_SECONDS
 from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
 from drumscore.i18n import _
-from drumscore.model import Score, Section, Stroke
+from drumscore.model import READINGS, Reading, Score, Section, Stroke
 from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, is_whole, shown
 
 MAX_REPEAT = 10_000
@@ -40,11 +40,16 @@ class Timeline:
     #: (first, end): the strokes of the section played, counted from 0, end not included; None
     #: for all of them.
     span: tuple[int, int] | None = None
+    #: How the signs are read: which drum each strikes (鄭玄's by default).
+    reading: Reading = READINGS[0]
 
     @property
     def strokes(self) -> tuple[Stroke, ...]:
+        """The strokes played, each on the drum the reading strikes: the one place the reading
+        is applied, so audio, MIDI, notation, playback and checks follow it alike."""
         strokes = self.score.pattern.section(self.section)
-        return strokes if self.span is None else strokes[self.span[0] : self.span[1]]
+        strokes = strokes if self.span is None else strokes[self.span[0] : self.span[1]]
+        return self.reading.strokes(strokes)
 
     @property
     def first_stroke(self) -> int:
@@ -97,6 +102,8 @@ class Timeline:
             parts.append(f"as printed: {score.printed.strip()}")
         if score.source and score.source.citation:
             parts.append(score.source.citation)
+        if self.reading is not READINGS[0]:
+            parts.append(self.reading.read_as)
         return "; ".join(parts)
 
     @property
@@ -125,12 +132,14 @@ def arrange(
     expression: Expression | None = None,
     duration: Fraction | None = None,
     strokes_range: str | None = None,
+    reading: Reading | None = None,
 ) -> Timeline:
     """Lay out a score. The default section is she (the whole pattern).
 
     With `duration` (seconds, see conductor.duration) the section repeats as many whole times as
     fit in it, at least once, instead of `repeats` times. `strokes_range` ("5-12", numbered from
-    1 in the section, both ends played) plays only those strokes of the section.
+    1 in the section, both ends played) plays only those strokes of the section. `reading` says
+    which drum each sign strikes (鄭玄's by default).
     """
     section = Section.parse(section or Section.SHE)
     strokes = score.pattern.section(section)  # raises if the pattern has no such section
@@ -165,7 +174,7 @@ def arrange(
             option="repeats",
         )
     check_length(len(strokes) * repeats * tempo.interval)
-    return Timeline(score, section, tempo, repeats, expression, span)
+    return Timeline(score, section, tempo, repeats, expression, span, reading or READINGS[0])
 
 
 #: The longest text of a range of strokes (two numbers and a hyphen); longer is refused unread.

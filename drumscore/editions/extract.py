@@ -15,12 +15,14 @@ Every diagnostic points at a token's own position in the file.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from drumscore import glyphs
+from drumscore.apparatus.names import script_of
 from drumscore.display import char_name
 from drumscore.editions import lexer
 from drumscore.editions.lexer import Kind, Token
@@ -46,6 +48,7 @@ _INSIDE = frozenset(
         Kind.PUNCT,
         Kind.INVISIBLE,
         Kind.FOOTNOTE,
+        Kind.ASIDE,
     }
 )
 #: What the report of a pattern lists as joined (the rest, spaces and ¶, is not worth a line).
@@ -55,6 +58,7 @@ _REPORTED = {
     Kind.PUNCT: "punctuation",
     Kind.FOOTNOTE: "footnote mark",
     Kind.INVISIBLE: "invisible character",
+    Kind.ASIDE: "translation line",
 }
 _STATES = tuple(State)
 
@@ -114,6 +118,9 @@ class Found:
             n = len(marks)
             text = ngettext("footnote mark {marks}", "footnote marks {marks}", n)
             parts.append(text.format(marks=" ".join(marks)))
+        n = sum(1 for j in self.joined if j.kind == "translation line")
+        if n:
+            parts.append(ngettext("{n} translation line", "{n} translation lines", n).format(n=n))
         unseen = sorted({j.text for j in self.joined if j.kind == "invisible character"})
         if unseen:
             parts.append(_("invisible characters ({names})").format(names=", ".join(unseen)))
@@ -135,6 +142,8 @@ class Extraction:
     skipped: int = 0
     #: The glyph mapping the passage was read with (each sign and the stroke it stands for).
     glyphs: tuple[tuple[str, str], ...] = ()
+    #: The script the passage is written in ("traditional", "simplified"; "" if it does not tell).
+    script: str = ""
 
     def kanripo_lines(self, found: Found) -> str:
         """The line range of a score in the Kanripo file the passage was copied from, if known."""
@@ -271,7 +280,7 @@ def extract(
     (`{"薜": "薛"}`), for labels the texts miscopy.
     """
     fields = lexer.header(text)
-    name = edition_name or fields.get("edition", "") or source_name
+    name = edition_name or fields.get("edition", "") or title_of(text) or source_name
     reader = _Reader(text, lexer.Tables(glyph_map, labels), partial)
     reader.read()
     runs = [i for i in reader.items if isinstance(i, _Run) and i.is_pattern]
@@ -293,7 +302,36 @@ def extract(
         extraction.source_lines,
         skipped=skipped,
         glyphs=tuple(sorted((glyph_map or {}).items())),
+        script=script_of(text) or "",
     )
+
+
+#: A title line is short and holds no sentence: the page title of a web copy, a book's heading.
+MAX_TITLE = 40
+#: What a web page adds to a book's title: " - 第 38 页/共 40 页", " | site", " — site".
+_TITLE_TAIL = re.compile(r"\s+[-|—–]\s.*$")
+
+
+def title_of(text: str) -> str:
+    """The title the passage gives itself on its first line (禮記訓纂 · 禮記訓纂卷四十, or a web
+    page's 礼经本义 - 第 38 页), or "": a short line of no sentence, stroke or label."""
+    for line in text.split("\n"):
+        if line.startswith("#"):
+            continue
+        line = line.strip(lexer.SPACES + lexer.INVISIBLE + "¶")
+        if not line:
+            continue
+        line = _TITLE_TAIL.sub("", line).strip()
+        if (
+            len(line) > MAX_TITLE
+            or any(c in line for c in "。；;！!？?：:，,「」『』")
+            or any(glyphs.canonical(c) in (glyphs.CIRCLE, glyphs.SQUARE) for c in line)
+            or re.search(f"[{''.join(lexer.STATE_CHARS)}][{lexer.DRUM_CHARS}]", line)
+            or not any(lexer.is_ideograph(c) for c in line)
+        ):
+            return ""
+        return line
+    return ""
 
 
 def _no_notation(reader: _Reader, source_name: str) -> ExtractError:
@@ -411,6 +449,10 @@ class _Run:
     adjacent: bool = False  # only spacing, markup, notes or punctuation since the previous item
     #: no 半 and no label near: list bullets (○), characters that could not be typed (□)
     prose: bool = False
+    #: the text that ended the run, if text did
+    ended_by: Token | None = None
+    #: no text since the item before it (spacing, blank lines and punctuation only)
+    untexted: bool = False
 
     @property
     def is_pattern(self) -> bool:
@@ -434,9 +476,11 @@ class _Label:
 
 @dataclass(slots=True)
 class _Divider:
-    """Sentence-end punctuation between two runs: it divides them."""
+    """Sentence-end punctuation between two runs: it divides them. `between` holds every token
+    between the two runs, the stop among them."""
 
     token: Token
+    between: list[Token] = field(default_factory=list)
     adjacent: bool = True
 
 
@@ -489,7 +533,8 @@ class _Reader:
         blank = False  # a blank line since the last run, and nothing else
         half: Token | None = None  # a 半 outside a run, with only spacing after it
         before: Token | None = None  # text just before, with only spacing since
-        for token in lexer.tokens(self.source, self.tables):
+        texted = False  # text since the last item
+        for token in self._tokens():
             kind = token.kind
             if kind == Kind.OTHER:  # the commonest token first
                 if run is not None:
@@ -497,6 +542,7 @@ class _Reader:
                         self._check_neighbour(token, 1)
                     self._cut_tail(run, pending, token)
                     self._close(run, pending)
+                    run.ended_by = token
                     run, pending = None, []
                     value = token.value
                     if len(value) < 16 and len(_bare(value)) <= MAX_INTERRUPTION:
@@ -506,19 +552,22 @@ class _Reader:
                 half = None
                 before = token
                 adjacent = blank = False
+                texted = True
             elif kind == Kind.STROKES:
                 if run is not None:
                     stop = _stop(pending) if run.trail_half is None else None
                     if stop is not None:
                         self._close(run, pending)
-                        items.append(_Divider(stop))
+                        items.append(_Divider(stop, list(pending)))
                         run = None
                     else:
                         self._absorb(run, pending)
                 if run is None:
                     if before is not None:
                         self._check_neighbour(before, -1)
-                    run = _Run(token.start, adjacent=adjacent, blank_before=blank)
+                    run = _Run(
+                        token.start, adjacent=adjacent, blank_before=blank, untexted=not texted
+                    )
                     if half is not None:
                         run.lead_half = half.start
                     gap = items[-1] if items and isinstance(items[-1], _Gap) else None
@@ -532,6 +581,7 @@ class _Reader:
                 pending = []
                 half = before = None
                 adjacent = True
+                texted = False
                 blank = False
             elif kind == Kind.HALF:
                 if run is not None:
@@ -554,7 +604,13 @@ class _Reader:
                     run, pending = None, []
                     blank = True
                 half = before = None
-                adjacent = False
+                # a paragraph break ends a run of strokes, but not its figure: a copy made for
+                # the web may print each pattern in its own paragraph, the label after a pattern
+                # opening the next one; after a label (a heading line 魯鼓 薛鼓 above the
+                # figure) and after a header line it ends the figure
+                adjacent = (
+                    adjacent and kind == Kind.BLANK and bool(items) and isinstance(items[-1], _Run)
+                )
             else:  # a label, or the heading 鼓
                 if run is not None:
                     self._close(run, pending)
@@ -562,10 +618,234 @@ class _Reader:
                 items.append(_Label(kind, token, adjacent))
                 half = before = None
                 adjacent = True
+                texted = False
                 blank = False
         if run is not None:
             self._close(run, pending)
+        self._join_across_stops()
         self._mark_prose()
+
+    def _join_across_stops(self) -> None:
+        """A stroke or two cut off from a pattern by a sentence end, with a label on their other
+        side, are the pattern's: a modern editor's full stop that fell a stroke early or late
+        (「…○□。○魯鼓」, 「魯鼓：○。□○…」). Read in order, with a remark; the strokes are never
+        a pattern of their own there."""
+        items = self.items
+        index = 0
+        for a, b in itertools.pairwise(items):
+            if not (isinstance(a, _Run) and isinstance(b, _Run) and b.blank_before and b.adjacent):
+                continue
+            if _short(b) and len(a.strokes) >= MIN_STROKES:
+                self._tail_after_stop(a, None, b)
+            elif _short(a) and len(b.strokes) >= MIN_STROKES:
+                pos = self.position(a.first)
+                self._doubt(
+                    b,
+                    _(
+                        "{strokes!r} at line {line}, column {column}, before the paragraph break "
+                        "that opens the pattern on {lines}, may be its first strokes"
+                    ).format(
+                        strokes="".join(a.strokes),
+                        line=pos.line,
+                        column=pos.column,
+                        lines=self._lines(b),
+                    ),
+                    _(
+                        "check the edition: if they are strokes, join them to the pattern; if "
+                        "not, separate them from it"
+                    ),
+                )
+        while index < len(items):
+            if not isinstance(items[index], _Run):
+                index += 1
+                continue
+            # runs divided by sentence ends, one after another
+            last = index
+            while (
+                last + 2 < len(items)
+                and isinstance(items[last + 1], _Divider)
+                and isinstance(items[last + 2], _Run)
+            ):
+                last += 2
+            group = items[index : last + 1 : 2]
+            dividers = items[index + 1 : last : 2]
+            whole = [k for k, run in enumerate(group) if not _short(run)]
+            if len(group) == 1 or len(whole) != 1:
+                index = last + 1
+                continue
+            (k,) = whole
+            before = items[index - 1] if index else None
+            after = items[last + 1] if last + 1 < len(items) else None
+            head = k > 0 and group[0].adjacent and isinstance(before, _Label)
+            tail = k < len(group) - 1 and isinstance(after, _Label) and after.adjacent
+            first, end = (0 if head else k), (len(group) - 1 if tail else k)
+            if first == end:
+                index = last + 1
+                continue
+            run = group[first]
+            moved = sum(len(r.strokes) for r in group[first : end + 1]) - len(group[k].strokes)
+            marks = [dividers[m] for m in range(first, end)]
+            for m in range(first, end):
+                self._join(run, dividers[m], group[m + 1])
+            for said in (self._doubts, self._remarks):
+                if run is not group[k] and id(group[k]) in said:
+                    said.setdefault(id(run), []).extend(said.pop(id(group[k])))
+            start = index + 2 * first
+            del items[start + 1 : index + 2 * end + 1]
+            self._remarks.setdefault(id(run), []).append(
+                ngettext(
+                    "{n} stroke stood across the full stop {mark!r} at line {line}, column "
+                    "{column}; read in order",
+                    "{n} strokes stood across the full stops {mark!r} from line {line}, column "
+                    "{column}; read in order",
+                    moved,
+                ).format(
+                    n=moved,
+                    mark="".join(d.token.value for d in marks),
+                    line=self.position(marks[0].token.start).line,
+                    column=self.position(marks[0].token.start).column,
+                )
+            )
+            index = start + 1
+        self._doubt_divided()
+
+    def _doubt_divided(self) -> None:
+        """Strokes on the other side of a sentence end from a pattern, too few or all on one drum
+        to be a pattern: the pattern's own, or text. Never left out silently, but for a mark
+        before a pattern that prose precedes (○ opening a section) and a gloss after one."""
+        items = self.items
+        for index, run in enumerate(items):
+            if not (isinstance(run, _Run) and _shaped(run)):
+                continue
+            # forward: strokes after sentence ends or a paragraph break, before any text
+            j = index + 1
+            stop = None
+            while j < len(items) and isinstance(items[j], _Divider):
+                stop = stop or items[j]
+                j += 1
+            nxt = items[j] if j < len(items) else None
+            if (
+                isinstance(nxt, _Run)
+                and not _shaped(nxt)
+                and nxt.untexted
+                and (stop is not None or nxt.blank_before)
+            ):
+                last = nxt
+                k = j + 1
+                while k + 1 < len(items) and isinstance(items[k], _Divider):
+                    if not (isinstance(items[k + 1], _Run) and not _shaped(items[k + 1])):
+                        break
+                    last = items[k + 1]
+                    k += 2
+                after = items[k] if k < len(items) else None
+                if not (isinstance(after, _Label) and after.adjacent):
+                    self._tail_after_stop(run, stop, nxt, last)
+            # backward: strokes between a label and the sentence end before the pattern
+            j = index - 1 if run.untexted else -1
+            first = None
+            while j >= 0 and (
+                isinstance(items[j], _Divider)
+                or (isinstance(items[j], _Run) and not _shaped(items[j]) and items[j].untexted)
+            ):
+                if isinstance(items[j], _Run):
+                    first = items[j]
+                j -= 1
+            if first is not None and j >= 0 and isinstance(items[j], _Label):
+                pos = self.position(first.first)
+                self._doubt(
+                    run,
+                    _(
+                        "{strokes!r} at line {line}, column {column}, before the full stop or "
+                        "paragraph break that opens the pattern on {lines}, may be its first "
+                        "strokes"
+                    ).format(
+                        strokes="".join(first.strokes),
+                        line=pos.line,
+                        column=pos.column,
+                        lines=self._lines(run),
+                    ),
+                    _(
+                        "check the edition: if they are strokes, join them to the pattern; if "
+                        "not, separate them from it"
+                    ),
+                )
+
+    def _tail_after_stop(
+        self, a: _Run, divider: _Divider | None, b: _Run, last: _Run | None = None
+    ) -> None:
+        """A stroke or two after a sentence end (or a paragraph break) that ends a pattern, with
+        text after them: the pattern's last strokes, or a mark that opens the text (as ○ opens a
+        gloss). Left to the prose only when the text is a gloss or a number; else a doubt."""
+        ended_by = (last or b).ended_by
+        word = (ended_by.value if ended_by is not None else "").lstrip(lexer.SPACES)[:4]
+        if word and (any(c in lexer.GLOSS for c in word) or word[0] in lexer.NUMERALS):
+            return
+        pos = self.position(b.first)
+        tail = "".join(b.strokes)
+        if divider is None:
+            reason = _(
+                "{tail!r} at line {line}, column {column}, after the paragraph break that ends "
+                "the pattern, may be its last strokes or a mark that opens the text after it"
+            ).format(tail=tail, line=pos.line, column=pos.column)
+        else:
+            stop = self.position(divider.token.start)
+            reason = _(
+                "{tail!r} at line {line}, column {column}, after the full stop {mark!r} that "
+                "ends the pattern (line {stop_line}, column {stop_column}), may be its last "
+                "strokes or a mark that opens the text after it"
+            ).format(
+                tail=tail,
+                line=pos.line,
+                column=pos.column,
+                mark=divider.token.value,
+                stop_line=stop.line,
+                stop_column=stop.column,
+            )
+        if not self.partial:
+            raise self.error(
+                b.first,
+                reason,
+                _(
+                    "check the edition: if they are strokes, join them to the pattern; if they "
+                    "open the text after the pattern, separate them from it"
+                ),
+                option="partial",
+            )
+        self._doubts.setdefault(id(a), []).append(reason)
+
+    def _join(self, a: _Run, divider: _Divider, b: _Run) -> None:
+        """Run `b` read on as the rest of run `a`, through what stood between them."""
+        a.trailing_notes, a.trailing_marks = [], []
+        self._absorb(a, divider.between)
+        shift = len(a.strokes)
+        a.strokes.extend(b.strokes)
+        a.printed.extend(b.printed)
+        a.joined.extend(b.joined)
+        a.notes.extend((after + shift, text, offset) for after, text, offset in b.notes)
+        a.halves.extend((offset, before + shift) for offset, before in b.halves)
+        a.last, a.trail_half = b.last, b.trail_half
+        a.trailing_notes, a.trailing_marks = b.trailing_notes, b.trailing_marks
+        a.cut = None
+
+    def _tokens(self) -> Iterator[Token]:
+        """The passage's tokens, each translation line of a bilingual file one ASIDE token."""
+        asides = lexer.translation_lines(self.source, self.tables)
+        if not asides:
+            yield from lexer.tokens(self.source, self.tables)
+            return
+        spans = iter(asides)
+        span = next(spans, None)
+        for token in lexer.tokens(self.source, self.tables):
+            while span is not None and token.start >= span[1]:
+                span = next(spans, None)
+            if span is None or token.start < span[0]:
+                yield token
+            elif token.start == span[0] or token.kind == Kind.LINE:
+                if token.kind == Kind.LINE:
+                    span = next(spans, None)
+                    yield token
+                else:
+                    yield Token(Kind.ASIDE, span[0], span[1], self.source[span[0] : span[1]])
 
     def _mark_prose(self) -> None:
         """Runs without 半 that stand beside no label are prose: ○ bullets, □ for lost text."""
@@ -577,6 +857,10 @@ class _Reader:
                 continue
             before = items[index - 1] if index else None
             after = items[index + 1] if index + 1 < len(items) else None
+            if (item.blank_before and item.adjacent and isinstance(before, _Run)) or (
+                isinstance(after, _Run) and after.blank_before and after.adjacent
+            ):
+                continue  # a paragraph break inside a pattern: the strokes go on across it
             near = (item.adjacent and isinstance(before, (_Label, _Divider))) or (
                 isinstance(after, (_Label, _Divider)) and after.adjacent
             )
@@ -650,7 +934,28 @@ class _Reader:
             doubt = _("{reason}; read as a stroke").format(reason=reason)
             self._doubts.setdefault(id(run), []).append(doubt)
             return
-        if not (punctuated or gloss or len(tail) == 1):
+        # 釋文's headwords: ○，圜鼙 / □，方鼓 (the word after names the sign)
+        headword = punctuated and word[:1] in lexer.SIGN_WORDS
+        if not (headword or gloss):
+            # ○此二者…: a stroke that begins a line and runs into words may be the pattern's
+            # last one as well as a mark that opens them; it is not left out silently
+            reason = _(
+                "{tail!r} at the start of line {line}, running into the text after the pattern, "
+                "may be its last stroke or a mark that opens that text"
+            ).format(tail="".join(tail), line=first.line)
+            if not self.partial:
+                raise self.error(
+                    offset,
+                    reason,
+                    _(
+                        "check the edition: if it is a stroke, join it to the line before; if it "
+                        "opens the text after the pattern, separate it from the pattern"
+                    ),
+                    option="partial",
+                )
+            self._doubts.setdefault(id(run), []).append(
+                _("{reason}; read as a stroke").format(reason=reason)
+            )
             return
         del run.strokes[strokes:], run.printed[printed:], run.joined[joined:]
         run.last = last
@@ -854,8 +1159,46 @@ class _Reader:
                     ),
                 )
         if labelled:
-            self._check_figure(figure, [r for (r, _), s in zip(pairs, states, strict=True) if s])
+            runs = [r for (r, _), s in zip(pairs, states, strict=True) if s]
+            if len(runs) == 1 and side == PRECEDES:
+                self._lone(runs[0])
+            else:
+                self._check_figure(figure, runs)
         return [run for run, _ in pairs]
+
+    def _lone(self, run: _Run) -> None:
+        """A pattern that stands alone with its label: its layout does not tell its figure (a
+        label before it is figure 2's way, but also how a copy quotes one pattern of figure 1).
+        Which printed pattern its notation is, is said; it is a doubt either way."""
+        from drumscore import corpus
+
+        label, side, _figure, state = self._pairs[id(run)]
+        notation = parse("".join(run.printed), extra_glyphs=self.tables.glyphs).notation
+        matches: dict[int, list[str]] = {}
+        for score in corpus.scores(None):
+            if score.state == state and score.pattern.notation == notation and score.figure:
+                matches.setdefault(score.figure, []).append(score.edition_name)
+        lines = self._lines(run)
+        hint = _("include the whole figure in the passage, both patterns with their labels")
+        if len(matches) == 1:
+            ((figure, names),) = matches.items()
+            self._pairs[id(run)] = (label, side, figure, state)
+            reason = _(
+                "the pattern on {lines} stands alone, so its figure is not told by its layout; "
+                "its notation is the {state} pattern of figure {figure} as printed in {editions}"
+            ).format(
+                lines=lines,
+                state=state,
+                figure=figure,
+                editions=list_text(sorted(set(names))[:3] + (["…"] if len(set(names)) > 3 else [])),
+            )
+        else:
+            self._pairs[id(run)] = (label, side, None, state)
+            reason = _(
+                "the pattern on {lines} stands alone, and a lone pattern's figure is unknown: "
+                "its layout does not tell it, and its notation is no printed pattern of {state}"
+            ).format(lines=lines, state=state)
+        self._doubt(run, reason, hint)
 
     def _states(self, pairs: list[tuple[_Run, _Label | None]]) -> list[str]:
         """The state of each pair: from its label, or for a label that is not recognised, from its
@@ -1036,6 +1379,16 @@ def _shown(text: str) -> str:
 def _is_pattern(item: object) -> bool:
     """True for a run of strokes long enough to be a pattern."""
     return isinstance(item, _Run) and item.is_pattern
+
+
+def _shaped(run: _Run) -> bool:
+    """Long enough, and with 半 or both drums: shaped like a pattern (wherever it stands)."""
+    return len(run.strokes) >= MIN_STROKES and (bool(run.halves) or len(set(run.strokes)) == 2)
+
+
+def _short(run: _Run) -> bool:
+    """A stroke or two without 半: too short to be a pattern of its own."""
+    return len(run.strokes) < MIN_STROKES and not run.halves and run.lead_half is None
 
 
 def _stop(pending: list[Token]) -> Token | None:

@@ -39,6 +39,8 @@ QUOTES = "「」『』“”‘’《》〈〉［］[]"
 PUNCTUATION = PAUSE + STOP + QUOTES
 #: Words of a 音義 gloss (圜音圓, 薄迷反, 如字): a ○ before them opens a gloss, it is not a stroke.
 GLOSS = "音反切如"
+#: Words that name a sign (○，圜鼙; □，方鼓): a stroke sign before them is a 釋文 headword.
+SIGN_WORDS = "圜圓方"
 #: Numerals: 〇 among them is zero.
 NUMERALS = "一二三四五六七八九十百千萬"
 #: Spaces inside a line: ignored between strokes.
@@ -65,6 +67,7 @@ class Kind:
     INDENT = "indent"  # leading spaces of a line
     INVISIBLE = "invisible character"  # value: the characters
     FOOTNOTE = "footnote mark"
+    ASIDE = "translation line"  # a line of modern translation in a bilingual file
     LINE = "line break"
     PAGE = "page break"  # <pb:…> or a line holding only markup
     MARKUP = "markup"  # ¶ and other tags
@@ -95,7 +98,8 @@ class Tables:
     def __init__(
         self, glyph_map: Mapping[str, str] | None = None, labels: Mapping[str, str] | None = None
     ):
-        self.glyphs = {**glyphs.CANONICAL, **(glyph_map or {})}
+        built_in = {c: s for c, s in glyphs.CANONICAL.items() if c not in glyphs.WORD_LOOKALIKES}
+        self.glyphs = {**built_in, **(glyph_map or {})}
         self.states = {**STATE_CHARS, **(labels or {})}
         strokes = [c for c, s in self.glyphs.items() if s in (glyphs.CIRCLE, glyphs.SQUARE)]
         halves = [c for c, s in self.glyphs.items() if s == glyphs.HALF]
@@ -251,6 +255,44 @@ def _note(source: str, start: int) -> tuple[int, str]:
         column=pos.column,
         hint=_("hint: {hint}").format(hint=_("close the note, or remove the stray bracket.")),
     )
+
+
+# --- bilingual files --------------------------------------------------------------------------
+
+#: Words of modern written Chinese that the classical text of the chapter and its commentaries
+#: never use (的, 这/這, 们/們, 吗/嗎, 呢, 么/麼, 它, 她), and the headings of a translation line:
+#: a line holding one and no stroke is a translation line of a 古文/现代文 file.
+VERNACULAR = re.compile(r"[的这這们們吗嗎呢么麼它她]|译文|譯文|翻译|翻譯|白话|白話|现代文|現代文")
+
+
+def translation_lines(source: str, tables: Tables) -> list[tuple[int, int]]:
+    """The [start, end) offsets of the translation lines of a bilingual 古文/现代文 file: each line
+    in modern written Chinese with no stroke sign, standing between two lines that hold strokes
+    or labels. Such a line may print 「 半 」 or 鲁国 in its own sentences: it is not the
+    score's."""
+    lines = []
+    offset = 0
+    for line in source.split("\n"):
+        lines.append((offset, offset + len(line), line))
+        offset += len(line) + 1
+    strokes = tables.stroke_chars
+    notation = strokes | frozenset(tables.states) | frozenset(DRUM_CHARS)
+
+    def scored(index: int, step: int) -> bool:
+        while 0 <= index < len(lines):
+            text = lines[index][2]
+            if text.strip(SPACES):
+                return any(c in notation for c in text)
+            index += step
+        return False
+
+    found = []
+    for index, (start, end, text) in enumerate(lines):
+        if text.startswith("#") or not VERNACULAR.search(text) or any(c in strokes for c in text):
+            continue
+        if scored(index - 1, -1) and scored(index + 1, 1):
+            found.append((start, end))
+    return found
 
 
 # --- where a token stands, and the Kanripo header ------------------------------------------------

@@ -7,14 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from drumscore.corpus import edition_from_dict
+from drumscore.corpus import edition_from_dict, is_plain_id
 from drumscore.editions.extract import Extraction, line_range
 from drumscore.errors import CorpusError, ExtractError, InputFileError, OptionError
 from drumscore.files.reading import parse_toml, read_input_text
 from drumscore.i18n import _
 from drumscore.model import Dating
 
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: Line breaks and other control characters, which a TOML comment line cannot hold.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
@@ -62,13 +61,14 @@ def edition_toml(
     edition_id: str,
     *,
     name: str = "",
-    script: str = "traditional",
+    script: str = "",
     aliases: tuple[str, ...] = (),
     note: str = "",
     counts: Sequence[dict] = (),
     date: Dating | None = None,
 ) -> str:
-    """The TOML text of an edition file holding every labelled score of `extraction`.
+    """The TOML text of an edition file holding every labelled score of `extraction`, in
+    `script` (by default the script the passage is written in).
 
     `counts` are [[count]] tables (as corpus.load_edition reads them), written after the scores.
     The glyph mapping the passage was read with is written as the [glyphs] table, so that each
@@ -76,11 +76,13 @@ def edition_toml(
     """
     import tomli_w
 
-    if not _ID.match(edition_id):
+    if not is_plain_id(edition_id):
         raise OptionError(
             _(
-                "edition id {id!r} must be lower-case letters, digits and '-', e.g. 'benyi-skqs'"
-            ).format(id=edition_id)
+                "edition id {id!r} must be letters, digits, '-' and '_', starting with a letter "
+                "or digit, e.g. 'benyi-skqs'"
+            ).format(id=edition_id),
+            option="id",
         )
     unlabelled = [f for f in extraction.scores if not f.score.state]
     if unlabelled:
@@ -100,6 +102,7 @@ def edition_toml(
             ).format(doubt=doubtful[0].doubts[0])
         )
     name = name or extraction.name
+    script = script or extraction.script or "traditional"
     prov = extraction.provenance
     source = {
         "citation": prov.citation,

@@ -7,7 +7,7 @@ import numpy as np
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import OptionError
 from drumscore.i18n import _
-from drumscore.model import Score, Section
+from drumscore.model import Reading, Score, Section
 from drumscore.render.kit import Kit
 from drumscore.render.mix import DEFAULT_RATE, mix_range, normalise, plan
 from drumscore.timing import Tempo
@@ -27,16 +27,20 @@ def comparison_audio(
     rate: int = DEFAULT_RATE,
     stereo: bool = False,
     kit: Kit | None = None,
+    readings: tuple[Reading | None, Reading | None] = (None, None),
 ) -> np.ndarray:
     """Float32 stereo audio of both scores at one tempo, normalised together so levels compare.
 
     Its length is checked before anything is mixed (and before any alignment), so a comparison too
-    long to hear is refused at once.
+    long to hear is refused at once. `readings` say how the signs of A and of B are read (鄭玄's
+    by default), so that one score can be heard under two readings.
 
         In sequence, B starts PAUSE_STROKES beats after A's last stroke would be followed, and never
         before A has rung out.
     """
-    a, b, start = _parts((first, second), section, tempo or Tempo.from_options(), rate, kit)
+    a, b, start = _parts(
+        (first, second), section, tempo or Tempo.from_options(), rate, kit, readings
+    )
     if stereo:
         out = np.zeros((max(len(a), len(b)), 2), dtype=np.float32)
         out[: len(a), 0] = a.mean(axis=1)
@@ -54,8 +58,12 @@ def _parts(
     tempo: Tempo,
     rate: int,
     kit: Kit | None,
+    readings: tuple[Reading | None, Reading | None] = (None, None),
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    plans = [plan(arrange(s, section, tempo), kit, rate) for s in scores]
+    plans = [
+        plan(arrange(s, section, tempo, reading=r), kit, rate)
+        for s, r in zip(scores, readings, strict=True)
+    ]
     most = tempo.onset_sample(len(plans[0].onsets) + PAUSE_STROKES, rate) + plans[0].length
     if (most + plans[1].length) / rate > MAX_SECONDS:
         raise OptionError(

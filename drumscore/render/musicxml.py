@@ -8,6 +8,7 @@ music21 is imported only inside these functions.
 
 from __future__ import annotations
 
+import copy
 import io
 import zipfile
 from dataclasses import dataclass
@@ -289,19 +290,89 @@ def musicxml_bytes(
 ) -> bytes:
     """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline; the same bytes each time.
 
-    `engraved_bar`: the document for an engraver, long sections cut (see build_score)."""
+    `engraved_bar`: the document for an engraver, long sections cut (see build_score). The music
+    is exported once for each distinct music (strokes, bars, tempo, velocities, map, lyrics),
+    whatever the score's title and citation, which are set in a copy of it."""
+    from xml.etree.ElementTree import Element, SubElement
+
+    from music21.musicxml.helpers import dumpString
     from music21.musicxml.m21ToXml import ScoreExporter
 
     midimap = midimap or MidiMap()
-    # The bars are complete as built; music21's makeNotation pass would only copy them again.
-    score = build_score(timeline, midimap, lyrics, engraved_bar=engraved_bar)
-    exporter = ScoreExporter(score, makeNotation=False)
-    root = exporter.parse()
-    _identify(root, timeline)
-    _add_instruments(root, midimap)
-    _add_credits(root, timeline)
-    _tempo_in_one_line(root)
-    return exporter.asBytes()
+    check_lyrics(lyrics)
+    velocity = velocities(timeline, midimap)
+    music = _Music(
+        tuple(h.drum for h in Track.single(timeline).hits(BEAT_RATE)),
+        bars(timeline),
+        (velocity[Drum.PI], velocity[Drum.GU]),
+        _bpm_number(timeline),
+        midimap,
+        lyrics,
+        engraved_bar,
+    )
+    exported, music_text = _exported(music, timeline)
+    # the document's head (titles, identification, credits) made for this score, its music as
+    # written once: the head ends where the part list, the first element of the music, begins
+    head = Element(exported.tag, exported.attrib)
+    for child in exported:
+        if child.tag == "part-list":
+            break
+        head.append(copy.deepcopy(child))
+    SubElement(head, "part-list")
+    for path, text in (
+        ("work/work-title", timeline.score.title),
+        ("movement-title", timeline.heading),
+    ):
+        found = head.find(path)
+        if found is not None:
+            found.text = text
+    _identify(head, timeline)
+    _add_credits(head, timeline)
+    head_text = dumpString(head, noCopy=True)
+    document = head_text[: head_text.index(_MUSIC_STARTS)] + music_text
+    return ScoreExporter().xmlHeader() + document.encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class _Music:
+    """What the exported music depends on, the score's words aside: the key of its export."""
+
+    drums: tuple[Drum | None, ...]
+    bars: tuple[Bar, ...]
+    velocities: tuple[int, int]
+    bpm: int | float
+    midimap: MidiMap
+    lyrics: str | None
+    engraved_bar: int | None
+
+
+_exports: dict[_Music, tuple[Element, str]] = {}
+#: The most exports kept (a site holds a few dozen distinct musics; each is a few hundred kB).
+EXPORTS_KEPT = 64
+#: Where the music of a document begins: the part list, then the parts.
+_MUSIC_STARTS = "<part-list"
+
+
+def _exported(music: _Music, timeline: Timeline) -> tuple[Element, str]:
+    """The MusicXML tree of `music` (exported from `timeline`, which has it), made once, and
+    its text from the part list on; the caller changes only copies of the tree's elements."""
+    from music21.musicxml.helpers import dumpString
+    from music21.musicxml.m21ToXml import ScoreExporter
+
+    found = _exports.get(music)
+    if found is None:
+        score = build_score(timeline, music.midimap, music.lyrics, engraved_bar=music.engraved_bar)
+        # The bars are complete as built; music21's makeNotation pass would only copy them again.
+        root = ScoreExporter(score, makeNotation=False).parse()
+        _add_instruments(root, music.midimap)
+        _place_directions(root)
+        _tempo_in_one_line(root)
+        text = dumpString(root)
+        found = (root, text[text.index(_MUSIC_STARTS) :])
+        if len(_exports) >= EXPORTS_KEPT:
+            del _exports[next(iter(_exports))]
+        _exports[music] = found
+    return found
 
 
 def _tempo_in_one_line(root: Element) -> None:
@@ -341,6 +412,10 @@ def _identify(root: Element, timeline: Timeline) -> None:
     source.text = _source_text(timeline)
     at = list(identification).index(encoding) + 1 if encoding is not None else 0
     identification.insert(at, source)
+
+
+def _place_directions(root: Element) -> None:
+    """Every direction placed (above, unless music21 said otherwise), as notation programs want."""
     for direction in root.iter("direction"):
         direction.set("placement", direction.get("placement", "above"))
 
@@ -411,6 +486,16 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     score = timeline.score
     played = timeline.citation.split("; ", 1)[0]
     command = ("rights", _("drumscore's name of this reading: {played}").format(played=played))
+    signs = []
+    if timeline.reading.id != "zheng":
+        signs = [
+            (
+                "subtitle",
+                _("the signs read as {name} reads them ({citation})").format(
+                    name=timeline.reading.name, citation=timeline.reading.citation
+                ),
+            )
+        ]
     if not score.edition_id:
         return [
             (
@@ -419,6 +504,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
                     notation=score.printed or score.pattern.notation
                 ),
             ),
+            *signs,
             command,
         ]
     lines = [
@@ -434,6 +520,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     ]
     if score.source and score.source.citation:
         lines.append(("subtitle", score.source.citation))
+    lines.extend(signs)
     lines.append(command)
     return lines
 

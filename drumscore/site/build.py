@@ -8,6 +8,8 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import math
 import os
 import re
@@ -15,11 +17,12 @@ import shutil
 import stat
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from drumscore import corpus, i18n
+from drumscore import __version__, corpus, i18n
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary
@@ -34,6 +37,9 @@ STATIC = Path(__file__).with_name("static")
 SVG_NS = "http://www.w3.org/2000/svg"
 #: A file in every built site, so a rebuild may replace the folder and nothing else.
 MARKER = ".drumscore-site"
+#: A file in every built site with staff notation: the file of each engraving, by the hash of
+#: what it was engraved from, so that a rebuild engraves only what is new.
+STAVES = ".drumscore-staves.json"
 #: Sections written as MIDI and as MusicXML at build time (at the default tempo).
 MIDI_SECTIONS = (Section.SHE, Section.TOUHU, Section.HEAD)
 MUSICXML_SECTIONS = (Section.SHE, Section.TOUHU)
@@ -51,6 +57,7 @@ class SiteReport:
     files: int = 0
     staff: int = 0
     seconds: float = 0.0
+    engraved: int = 0  # staff engravings made (the others taken from an earlier site)
     notes: list[str] = field(default_factory=list)
     languages: tuple[str, ...] = ()
 
@@ -173,10 +180,12 @@ def compare_page(
         tempo=shared["tempo"],
         play=shared["play"],
         sections={s.value: s.description for s in Section},
+        marks=sitedata.marks(),
         page_data={
             "root": "",
             "scores": scores,
             "comparisons": comparisons,
+            "marks": sitedata.marks(),
             **shared,
             **extra,
             "strings": sitedata.strings(),
@@ -202,6 +211,100 @@ def _staff_svg(musicxml: bytes, strokes: int | None = None) -> bytes | None:
     except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
         return None
     return pages[0].encode("utf-8") if pages else None
+
+
+class _Artefacts:
+    """What a build makes once for all its pages and languages. The staff engravings, each keyed
+    by what it is engraved from (the MusicXML document, drumscore's and Verovio's versions):
+    made once, in worker processes beside the build (one per core), or taken from an earlier site
+    where the same key was engraved. The MIDI files (in English: the same in every language) and
+    the partners of the scores (the same in every language)."""
+
+    def __init__(self, earlier: Path | None) -> None:
+        self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
+        if earlier is not None:
+            with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
+                found = json.loads((earlier / STAVES).read_text("utf-8"))
+                self.earlier = {k: (earlier / v["file"], v["sha256"]) for k, v in found.items()}
+        self.engravings: dict[str, Future[bytes | None]] = {}
+        self.files: dict[str, Path] = {}  # key -> the file of this build that holds it
+        self.midi: dict[tuple[str, Section], bytes] = {}
+        self.partners: dict[str, str] | None = None
+        self.engraved = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
+
+    def request(self, musicxml: bytes, strokes: int | None = None) -> str:
+        """The key of the staff of `musicxml` (a phone's, for `strokes` a line, as _staff_svg
+        has it), its engraving started if not asked for yet."""
+        narrow = b"" if strokes is None else f"narrow {strokes}\n".encode()
+        key = hashlib.sha256(self._engraver + narrow + musicxml).hexdigest()
+        if key not in self.engravings:
+            self.engravings[key] = self._engrave(key, musicxml, strokes)
+        return key
+
+    def _engrave(self, key: str, musicxml: bytes, strokes: int | None) -> Future[bytes | None]:
+        done: Future[bytes | None] = Future()
+        if key in self.earlier:
+            path, digest = self.earlier[key]
+            with contextlib.suppress(OSError):
+                kept = path.read_bytes()
+                if hashlib.sha256(kept).hexdigest() == digest:  # as that build wrote it
+                    done.set_result(kept)
+                    return done
+        self.engraved += 1
+        if self._pool is None and _cores() > 1:
+            self._pool = ProcessPoolExecutor(max_workers=_cores(), initializer=_worker_signals)
+        if self._pool is None:  # one core: no worker process is worth it
+            done.set_result(_staff_svg(musicxml, strokes))
+            return done
+        return self._pool.submit(_staff_svg, musicxml, strokes)
+
+    def svg(self, key: str) -> bytes | None:
+        """The engraving of `key`; None without Verovio."""
+        return self.engravings[key].result()
+
+    def keep(self, work: Path) -> None:
+        """Where this build's engravings are, in work/STAVES, for the next build."""
+        if self.files:
+            kept = {
+                key: {
+                    "file": path.relative_to(work).as_posix(),
+                    "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                }
+                for key, path in self.files.items()
+            }
+            text = json.dumps(kept, indent=0, sort_keys=True) + "\n"
+            (work / STAVES).write_text(text, encoding="utf-8")
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+
+def _worker_signals() -> None:
+    """An engraving worker leaves Ctrl-C to the build, which stops it (no traceback of its own),
+    and ends at once on SIGTERM or SIGHUP."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _verovio() -> str:
+    """The version of Verovio that engraves, which the engraving depends on ("" without it)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("verovio")
+    except metadata.PackageNotFoundError:
+        return ""
 
 
 def staff_spaces(svg: bytes) -> float | None:
@@ -257,7 +360,7 @@ def first_head(svg: bytes) -> float | None:
 
 
 def _write_files(
-    out: Path, entry: sitedata.Entry, files: dict[str, str], musicxml: bool
+    out: Path, entry: sitedata.Entry, files: dict[str, str], musicxml: bool, made: _Artefacts
 ) -> tuple[int, bytes | None]:
     """MIDI of each section and MusicXML of 射 and 投壺; the count and the 射 MusicXML."""
     from drumscore.render.midi import midi_bytes
@@ -270,7 +373,10 @@ def _write_files(
             continue
         timeline = arrange(entry.score, section)
         name = f"files/{entry.slug}-{section.value}.mid"
-        (folder / Path(name).name).write_bytes(midi_bytes(timeline))
+        midi = made.midi.get((entry.score.key, section))
+        if midi is None:
+            midi = made.midi[entry.score.key, section] = midi_bytes(timeline)
+        (folder / Path(name).name).write_bytes(midi)
         files[f"midi-{section.value}"] = name
         written += 1
         if musicxml and section in MUSICXML_SECTIONS:
@@ -328,11 +434,14 @@ def build_site(
     if not any(edition.scores for edition in pool):
         raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
     work = make_temporary(out.resolve(), folder_too=True)
+    made = _Artefacts(out if (out / MARKER).is_file() else None)
     try:
         if catalogs:
-            report = _build_languages(work, pool, progress, musicxml, catalogs)
+            report = _build_languages(work, pool, progress, musicxml, catalogs, made)
         else:
-            report = _build_into(work, pool, progress, musicxml)
+            report = _build_into(work, pool, progress, musicxml, made)
+        made.keep(work)
+        report.engraved = made.engraved
         (work / MARKER).write_text("a site written by drumscore\n", encoding="utf-8")
         _keep_owner_and_mode(work, out)
         _replace(work, out)
@@ -355,6 +464,8 @@ def build_site(
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+    finally:
+        made.close()
     report.path = out
     report.seconds = time.perf_counter() - started
     return report
@@ -433,6 +544,7 @@ def _build_languages(
     progress: Callable[[str], None] | None,
     musicxml: bool,
     catalogs: tuple[str, ...],
+    made: _Artefacts,
 ) -> SiteReport:
     """A whole site in each language in work/TAG/, each with its own files (the engravings and
     MusicXML carry their words in its language), and work/index.html linking to each."""
@@ -442,7 +554,7 @@ def _build_languages(
     sites = []
     for catalog, tag in zip(catalogs, tags, strict=True):
         with i18n.speaking(catalog):
-            part = _build_into(work / tag, pool, progress, musicxml, alternates)
+            part = _build_into(work / tag, pool, progress, musicxml, made, alternates)
             sites.append(
                 {
                     "tag": tag,
@@ -463,6 +575,7 @@ def _build_into(
     pool: tuple[Edition, ...],
     progress: Callable[[str], None] | None,
     musicxml: bool,
+    made: _Artefacts,
     alternates: Alternates = Alternates(),
 ) -> SiteReport:
     """One site, in the current language, in `work`."""
@@ -479,10 +592,13 @@ def _build_into(
     (work / "score").mkdir()
     (work / "files").mkdir()
     comparisons = sitedata.comparisons(items)
-    partners = sitedata.partners(items)
+    if made.partners is None:
+        made.partners = sitedata.partners(items)
+    partners = made.partners
     apparatuses = sitedata.apparatuses(pool, items)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
     scores = []
+    staffed = []
     for entry in items:
         if progress:
             progress(entry.score.key)
@@ -490,11 +606,15 @@ def _build_into(
         score_data = sitedata.score_data(entry, pool, apparatus)
         key = entry.score.key
         files: dict[str, str] = {}
-        count, whole = _write_files(work, entry, files, musicxml)
+        count, whole = _write_files(work, entry, files, musicxml, made)
         report.files += count
         score_data["files"] = files
         long = len(entry.score.pattern) > STAFF_LIMIT
-        svg = _staff_svg(whole) if whole and not long else None
+        if whole and not long:
+            pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it
+            longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
+            phone = made.request(whole, longest or len(pattern))
+            staffed.append((entry, score_data, made.request(whole), phone))
         if whole and long:
             report.notes.append(
                 _(
@@ -502,20 +622,23 @@ def _build_into(
                     "(its MusicXML file has them all)"
                 ).format(key=key, limit=f"{STAFF_LIMIT:,}")
             )
+        scores.append(score_data)
+    for entry, score_data, staff, narrow_staff in staffed:  # engraved meanwhile
+        svg = made.svg(staff)
         if svg:
+            files = score_data["files"]
             files["staff-she"] = f"files/{entry.slug}-she.svg"
             (work / files["staff-she"]).write_bytes(svg)
+            made.files.setdefault(staff, work / files["staff-she"])
             score_data["staff_spaces"] = staff_spaces(svg)
-            pattern = entry.score.pattern  # a line a part: before 半, and from it
-            longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
-            narrow = _staff_svg(whole, longest or len(pattern)) if whole else None
-            if narrow:
+            phone = made.svg(narrow_staff)
+            if phone:
                 files["staff-she-narrow"] = f"files/{entry.slug}-she-narrow.svg"
-                (work / files["staff-she-narrow"]).write_bytes(narrow)
-                score_data["staff_narrow"] = staff_spaces(narrow)
-                score_data["staff_first"] = first_head(narrow)
+                (work / files["staff-she-narrow"]).write_bytes(phone)
+                made.files.setdefault(narrow_staff, work / files["staff-she-narrow"])
+                score_data["staff_narrow"] = staff_spaces(phone)
+                score_data["staff_first"] = first_head(phone)
             report.staff += 1
-        scores.append(score_data)
     by_key = {s["key"]: s for s in scores}
     for score_data in scores:
         partner = by_key.get(partners.get(score_data["key"], ""))

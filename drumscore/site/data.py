@@ -2,7 +2,8 @@
 
 Everything here is computed by the library itself and serialised by the same functions as the
 command line's JSON (apparatus.table.apparatus_data, analysis.compare.comparison_data), so the
-site shows exactly what the command line reports.
+site shows exactly what the command line reports; a comparison is the apparatus of two
+witnesses, aligned as the apparatus aligns every edition.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from drumscore.analysis.compare import compare, comparison_data
-from drumscore.apparatus.align import DEFAULT_BASE, SCORES, build, check_score
+from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
@@ -178,6 +179,11 @@ def comparisons(items: Iterable[Entry]) -> dict[str, dict]:
     return out
 
 
+def marks() -> dict[str, str]:
+    """The mark of each kind of difference under an alignment, as `compare` prints it."""
+    return dict(MARKS)
+
+
 def kit_data() -> dict:
     """The built-in kit as the page plays it: sample files and each drum's left/right gain."""
     from drumscore.render.kit import builtin_kit
@@ -261,6 +267,7 @@ def partners(items: Iterable[Entry]) -> dict[str, str]:
     differs most (the majority among equals), else another edition's (they read alike)."""
     items = tuple(items)
     out = {}
+    apart: dict[tuple[str, str], int] = {}
     for entry in items:
         score = entry.score
         same = [
@@ -277,8 +284,11 @@ def partners(items: Iterable[Entry]) -> dict[str, str]:
             support[other.pattern.notation] = support.get(other.pattern.notation, 0) + 1
         ranked = []
         for other in same:
-            c = compare(score, other)
-            ranked.append((c.distance + c.half_moved, support[other.pattern.notation], other.key))
+            pair = (score.pattern.notation, other.pattern.notation)
+            if pair not in apart:  # the same two notations, the same comparison: made once
+                c = compare(score, other)
+                apart[pair] = c.distance + c.half_moved
+            ranked.append((apart[pair], support[other.pattern.notation], other.key))
         # the most differences, then the most editions; the first in the site among equals
         best = max(ranked, key=lambda r: (r[0], r[1]))
         out[score.key] = best[2]

@@ -34,7 +34,11 @@ def test_json_and_csv_keep_their_shape_and_speak_the_reader_s_language():
         assert [w["siglum"] for w in data["witnesses"]] == [
             w["siglum"] for w in english[0]["witnesses"]
         ]
-        assert table.splitlines()[0] == english[1].splitlines()[0]  # the headers are fixed
+        first, english_first = table.splitlines()[0], english[1].splitlines()[0]
+        assert first.split(",")[:3] == english_first.split(",")[:3]  # the headers are fixed
+        # the columns are named as the places are, in the reader's language
+        assert first.split(",")[3:] == [c["label"] for c in data["columns"]]
+        assert "第 21 擊之後" in first.split(",") or "第 21 击之后" in first.split(",")
         assert len(table.splitlines()) == len(english[1].splitlines())
     data, table = english
     n = len(lu2.parting)

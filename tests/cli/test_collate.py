@@ -170,7 +170,7 @@ def test_mei_is_one_file_per_score(tmp_path, capsys):
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["app-lu-1.mei", "app-lu-2.mei", "app-xue-1.mei", "app-xue-2.mei"]
     code, printed, _ = run_cli(["collate", "xue/2", "--format", "mei"], capsys)
-    assert code == 0 and printed.startswith("<?xml") and "<app>" in printed
+    assert code == 0 and printed.startswith("<?xml") and '<app n="1"' in printed
 
 
 def yellow_pixels(path) -> int:

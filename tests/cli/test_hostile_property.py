@@ -51,7 +51,11 @@ HOSTILE = [
 ]
 EXTENSIONS = [".wav", ".mid", ".musicxml", ".ogg", ".toml", ".txt", ""]
 
-FOLDER = Path(tempfile.mkdtemp(prefix="drumscore-property-"))
+# in this process's user folders (tests/conftest.py), which go with the process: every worker
+# reads this module, and only the one that runs its tests would reach the fixture below
+_CACHE = Path(os.environ.get("XDG_CACHE_HOME", tempfile.gettempdir()))
+_CACHE.mkdir(parents=True, exist_ok=True)
+FOLDER = Path(tempfile.mkdtemp(prefix="drumscore-property-", dir=_CACHE))
 FIFO = FOLDER / "pipe"
 os.mkfifo(FIFO)
 OUT = FOLDER / "out"

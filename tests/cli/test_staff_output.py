@@ -72,6 +72,7 @@ def test_velocity_reaches_the_note_dynamics(tmp_path, capsys):
     assert "humanized" not in capsys.readouterr().out
 
 
+@pytest.mark.slow  # pages enough for a series: engraving them takes long
 @pytest.mark.requires("musescore")
 def test_a_png_series_replaces_the_pages_of_a_longer_render(tmp_path, capsys):
     out = tmp_path / "big.png"

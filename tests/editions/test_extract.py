@@ -149,7 +149,7 @@ def test_pairing_comes_from_structure_not_edition():
 
 
 def test_spellings_and_lookalikes():
-    text = "鼔〇口〇半〇口鲁鼔〇〇口半口辪皷 取半以下 鲁鼓〇口半〇〇辥鼓口口〇半〇"
+    text = "鼔〇囗〇半〇囗鲁鼔〇〇囗半囗辪皷 取半以下 鲁鼓〇囗半〇〇辥鼓囗囗〇半〇"
     found = notation(extract(text))
     assert found == {
         (1, "魯"): "○□○半○□",
@@ -245,7 +245,7 @@ def test_bad_glyph_options(spec):
     [
         ("○=□", "notation already"),
         ("〇=□", "notation already"),
-        ("口=○", "notation already"),
+        ("口=○", "can only be read as □"),
         ("半=○", "notation already"),
         ("鼓=○", "labels 魯鼓 and 薛鼓"),
         ("鲁=□", "labels 魯鼓 and 薛鼓"),

@@ -84,6 +84,7 @@ def test_untrimmed_png_is_a_whole_page():
     assert height > width  # a portrait page
 
 
+@pytest.mark.slow  # pages enough for a series: engraving them takes long
 @pytest.mark.requires("musescore")
 def test_a_long_score_gives_one_png_per_page():
     musescore()

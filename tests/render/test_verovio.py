@@ -103,6 +103,7 @@ def test_png_scales_with_dpi_and_pdf_is_an_a4_page():
     assert float(box.group(2)) == pytest.approx(841.9, abs=1)
 
 
+@pytest.mark.slow  # pages enough for a series: engraving them takes long
 def test_a_long_score_gives_several_pdf_pages():
     pytest.importorskip("cairosvg")
     (pdf,) = engrave(musicxml_bytes(arrange(resolve("xue"), repeats=30)), "pdf").pages

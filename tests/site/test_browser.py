@@ -460,6 +460,27 @@ def test_the_compare_view_marks_what_drumscore_compare_reports(page, site_url, c
     assert [_count_marked(page, a, b) for a, b in pairs[:2]] == [1, 1]
 
 
+def test_the_compare_view_shows_the_marks_drumscore_compare_prints(page, site_url, capsys):
+    from cli_run import run_cli
+
+    goto(page, site_url, "compare.html")
+    pairs = [("lu/2@zhushu", "lu/2@tongjie"), ("lu/1@zhushu", "lu/1@wuli"), ("lu/1", "xue/1")]
+    for a, b in pairs:
+        code, out, _ = run_cli(["compare", a, b], capsys)
+        assert code == 0
+        marks_line = out.splitlines()[5]  # the line under the rows A and B
+        printed = [ch for ch in marks_line if ch != " "]
+        choose(page, a, b)
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll('#alignment .marks td[data-kind]')]
+                     .map(e => e.textContent).filter(t => t !== '')"""
+        )
+        assert shown == printed and printed, (a, b)
+    # what the page says each mark means is the mark itself, as the report has it
+    lead = page.locator("p.lead").inner_text()
+    assert "- a stroke only in A" in lead and "−" not in lead
+
+
 def _count_marked(page, a, b) -> int:
     choose(page, a, b)
     return _page_marks(page)["marked"]

@@ -15,7 +15,7 @@ from drumscore import corpus
 from drumscore.errors import OptionError, OutputError
 from drumscore.model import Section
 from drumscore.site import data as sitedata
-from drumscore.site.build import MARKER, build_site
+from drumscore.site.build import MARKER, STAVES, build_site
 
 
 class _Links(HTMLParser):
@@ -181,6 +181,72 @@ def test_an_earlier_site_is_replaced_whole(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+def _edition(folder, name: str, *printed: str):
+    """A user edition file `name` with a score of 魯 for each notation, figure 1, 2…"""
+    scores = "".join(
+        f'[[score]]\nfigure = {n}\nstate = "魯"\nprinted = "{text}"\n'
+        for n, text in enumerate(printed, 1)
+    )
+    path = folder / f"{name}.toml"
+    path.write_text(f'id = "{name}"\nname = "Edition {name}"\n{scores}', encoding="utf-8")
+    return corpus.load_edition(path)
+
+
+def _files(folder) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_a_rebuilt_site_is_the_site_built_fresh(tmp_path):
+    first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
+    second = _edition(tmp_path, "two", "○□○半□", "□□○半○")
+    again = tmp_path / "again"
+    build_site(again, [first], corpus_editions=False, languages=("en", "zh_Hant"))
+    build_site(again, [first, second], corpus_editions=False, languages=("en", "zh_Hant"))
+    fresh = tmp_path / "fresh"
+    build_site(fresh, [first, second], corpus_editions=False, languages=("en", "zh_Hant"))
+    rebuilt, made = _files(again), _files(fresh)
+    assert sorted(rebuilt) == sorted(made)
+    assert [name for name in made if rebuilt[name] != made[name]] == []
+    assert any(name.endswith(".musicxml") for name in made)
+
+
+def test_adding_an_edition_engraves_only_its_own_staves(tmp_path):
+    pytest.importorskip("verovio")
+    first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
+    out = tmp_path / "site"
+    report = build_site(out, [first], corpus_editions=False)
+    assert (report.engraved, report.staff) == (2, 2)
+    kept = json.loads((out / STAVES).read_text(encoding="utf-8"))
+    files = sorted(v["file"] for v in kept.values())
+    assert files == ["files/lu-1-one-she.svg", "files/lu-2-one-she.svg"]
+    second = _edition(tmp_path, "two", "□□○半○")
+    report = build_site(out, [first, second], corpus_editions=False)
+    assert (report.engraved, report.staff) == (1, 3)
+    assert 'class="notehead"' in (out / "files" / "lu-1-two-she.svg").read_text("utf-8")
+    report = build_site(out, [first, second], corpus_editions=False)
+    assert (report.engraved, report.staff) == (0, 3)
+
+
+def test_a_staff_is_read_from_an_earlier_site_only_as_it_was_written(tmp_path):
+    pytest.importorskip("verovio")
+    first = _edition(tmp_path, "one", "○□○半□")
+    out = tmp_path / "site"
+    build_site(out, [first], corpus_editions=False)
+    staff = out / "files" / "lu-1-one-she.svg"
+    engraved = staff.read_bytes()
+    staff.write_bytes(engraved.replace(b"<svg", b"<svg data-changed=''", 1))
+    report = build_site(out, [first], corpus_editions=False)
+    assert report.engraved == 1
+    assert staff.read_bytes() == engraved
+    (out / STAVES).write_text("{not json", encoding="utf-8")
+    assert build_site(out, [first], corpus_editions=False).engraved == 1
+    assert staff.read_bytes() == engraved
+
+
 def test_no_scores_is_an_error(tmp_path):
     with pytest.raises(OptionError, match="no scores"):
         build_site(tmp_path / "x", corpus_editions=False)
@@ -344,3 +410,18 @@ def test_every_score_page_shows_the_stated_counts_with_their_quotes(site_dir):
                     assert f'<q lang="zh">{quote.text}</q>' in counts, (entry.slug, quote)
                     shown += 1
     assert shown > 0
+
+
+def test_the_site_names_each_place_as_collate(site_dir):
+    import re
+
+    # the places the list and the aligned table name as every view does (see
+    # tests/apparatus/test_place_names.py): strokes only one edition adds
+    added = {"lu/1": "after 2", "xue/2": "after 11", "xue/1": "after 18"}
+    page = (site_dir / "index.html").read_text("utf-8")
+    listed = re.findall(r'<span class="place">([^<]*) \(', page)
+    headers = re.findall(r'<th scope=col class="[^"]*">([^<]*)</th>', page)
+    for key, label in added.items():
+        assert label in listed, key
+        assert label in headers, key
+    assert not [h for h in headers if h.startswith("+")]

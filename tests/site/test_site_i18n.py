@@ -13,6 +13,7 @@ import pytest
 
 from drumscore import corpus, i18n
 from drumscore.cli.commands import site as site_command
+from drumscore.site import build as site_build
 from drumscore.site import data as sitedata
 from drumscore.site.build import SiteReport, build_site
 
@@ -230,7 +231,7 @@ def quick_build(monkeypatch):
     def build(out, extra=(), **options):
         return build_site(out, extra, musicxml=False, **options)
 
-    monkeypatch.setattr(site_command, "build_site", build)
+    monkeypatch.setattr(site_build, "build_site", build)  # the command imports it as it runs
 
 
 def test_site_lang_builds_the_pages_and_says_so_in_that_language(cli, tmp_path, quick_build):

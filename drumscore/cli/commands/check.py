@@ -11,6 +11,7 @@ from drumscore.cli.options import (
     add_score_options,
     only_with,
     plot_format,
+    reading_from_args,
     repeat_count,
     whole_number,
 )
@@ -31,10 +32,6 @@ if TYPE_CHECKING:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "check",
-        help=_(
-            "check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
-            "missed, extra and wrong strokes"
-        ),
         description=_(
             "Find the strokes of a performance (a recording: a spectral-flux onset detector, each "
             "stroke's drum by its sound; a MIDI file: its notes), align them to the score's "
@@ -124,7 +121,12 @@ def run(args: argparse.Namespace) -> int:
     from drumscore.performance.identify import better_fit, wrong_score
 
     midimap, fmt = _check_options(args)
-    timeline = arrange(resolve(args.score), args.section, repeats=repeat_count(args))
+    timeline = arrange(
+        resolve(args.score),
+        args.section,
+        repeats=repeat_count(args),
+        reading=reading_from_args(args),
+    )
     kit: Kit | None = None
     if args.kit:
         from drumscore.render.kit import load_kit

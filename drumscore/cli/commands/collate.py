@@ -35,9 +35,6 @@ FORMAT_OF_SUFFIX = {
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "collate",
-        help=_(
-            "the critical apparatus: where the editions part, and the counts commentators state"
-        ),
         description=_(
             "For each figure and drum: every edition's reading aligned against a base (the "
             "standard text 禮記注疏 by default), one line per place of variation with the sigla "

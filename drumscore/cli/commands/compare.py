@@ -6,6 +6,7 @@ import argparse
 import json
 
 from drumscore.analysis.compare import compare, comparison_data
+from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.cli import report
 from drumscore.cli.options import add_rate_option, add_tempo_options, only_with, plot_format
 from drumscore.corpus import resolve
@@ -13,23 +14,23 @@ from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
 from drumscore.files.format_choice import AUDIO, audio_format, check_rate
 from drumscore.i18n import _, speaking
-from drumscore.model import Score, Section
+from drumscore.model import Reading, Score, Section
 from drumscore.render.plot import plot_comparison
 from drumscore.timing import Tempo
 
 #: Options that shape the --audio file only; the comparison itself does not use them.
-AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate")
+AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate", "reading")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "compare",
-        help=_("align two scores and show, hear or plot how they differ"),
         description=_(
-            "Align two scores (Needleman–Wunsch) and compare them per section. "
-            "Marks: * a different stroke, - a stroke only in A, + a stroke only in B. "
+            "Align two scores as collate aligns each edition with its base, and compare them "
+            "per section. Marks: {changed} a different stroke, {only_a} a stroke only in A, "
+            "{only_b} a stroke only in B. "
             "--stereo, --section, --bpm, --interval and --rate apply to --audio."
-        ),
+        ).format(changed=MARKS[SUBSTITUTED], only_a=MARKS[ONLY_A], only_b=MARKS[ONLY_B]),
     )
     p.add_argument("a", metavar="A", help=_("a score: lu, xue/2, 魯/2@benyi, notation, or a file"))
     p.add_argument("b", metavar="B", help=_("the other score"))
@@ -43,6 +44,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         choices=[s.value for s in Section],
         help=_("with --audio: the section to play (default she, the whole pattern)"),
+    )
+    p.add_argument(
+        "--reading",
+        metavar="READING[,READING]",
+        help=_(
+            "with --audio: how the signs are read, for both or for A and B (zheng,mao hears "
+            "one score as 鄭玄 and as 毛奇齡 read it); default zheng"
+        ),
     )
     add_tempo_options(p, repeat=False)
     add_rate_option(p, help=_("with --audio: the sample rate"))
@@ -91,6 +100,21 @@ def _check_section(section: str | None, a: Score, b: Score) -> None:
             )
 
 
+def _readings(text: str | None) -> tuple[Reading, Reading]:
+    """--reading: one reading for A and B, or two (zheng,mao)."""
+    if text is None:
+        return Reading.parse(None), Reading.parse(None)
+    parts = text.split(",")
+    if len(parts) > 2:
+        raise OptionError(
+            _("--reading {value!r}: give one reading, or two for A and B (zheng,mao)").format(
+                value=text
+            )
+        )
+    first = Reading.parse(parts[0])
+    return first, Reading.parse(parts[-1])
+
+
 def run(args: argparse.Namespace) -> int:
     tempo, rate, fmt = _check_options(args)
     a, b = resolve(args.a), resolve(args.b)
@@ -103,8 +127,15 @@ def run(args: argparse.Namespace) -> int:
         from drumscore.files.audio import write_audio
         from drumscore.render.ab_audio import comparison_audio
 
+        readings = _readings(args.reading)
         audio = comparison_audio(
-            a, b, section=args.section, tempo=tempo, rate=rate, stereo=args.stereo
+            a,
+            b,
+            section=args.section,
+            tempo=tempo,
+            rate=rate,
+            stereo=args.stereo,
+            readings=readings,
         )
     comparison = compare(a, b)
     plot = None
@@ -115,6 +146,11 @@ def run(args: argparse.Namespace) -> int:
         # the comment tag of the file: data, in English whatever the reader's language
         how = "A left, B right" if args.stereo else "A, a pause, then B"
         heard = f"{how}: A {a.key}, B {b.key}, --section {section} --bpm {float(tempo.bpm):g}"
+        heard += "".join(
+            f"; {side} {r.read_as}"
+            for side, r in zip("AB", readings, strict=True)
+            if r.id != "zheng"
+        )
         with speaking("en"):  # a file's tags: the same in every language, as tags_for's
             title = f"{a.title} / {b.title}"
         write_audio(args.audio, audio, rate, tags={"title": title, "comment": heard})

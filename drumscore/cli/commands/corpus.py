@@ -13,7 +13,7 @@ from drumscore.i18n import _
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("list", help=_("list the scores in the corpus with their stroke counts"))
+    p = sub.add_parser("list")
     p.add_argument("--edition", metavar="EDITION", help=_("only this edition"))
     p.add_argument(
         "--order",
@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     p.set_defaults(run=run_list)
 
-    p = sub.add_parser("show", help=_("show one score: notation, 半 division, counts, provenance"))
+    p = sub.add_parser("show")
     p.add_argument(
         "score",
         metavar="SCORE",

@@ -25,7 +25,6 @@ EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "date", "date_basis"
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "extract",
-        help=_("find the drum scores in a passage (Kanripo text or plain text)"),
         description=_(
             "Read a passage as an edition prints it and list the drum scores in it, with "
             "figure, drum, notation, counts and lines; or write them as an edition file (-o). "
@@ -85,7 +84,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--script",
         choices=["traditional", "simplified"],
-        help=_("the edition's script (default: traditional)"),
+        help=_("the edition's script (default: the script the passage is written in)"),
     )
     p.add_argument("--note", metavar="TEXT", help=_("a note for the edition file"))
     p.add_argument(
@@ -124,16 +123,16 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
             )
         )
     if not ident:
-        ident = args.id or re.sub(r"[^a-z0-9-]+", "-", Path(args.file).stem.casefold()).strip("-")
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", ident or ""):
+        ident = args.id or re.sub(r"[^\w-]+", "-", Path(args.file).stem.casefold()).strip("-_")
+    if not corpus.is_plain_id(ident or ""):
         raise OptionError(
             _(
-                "--add: the edition id {id!r} must be lower-case letters, digits and '-'; "
-                "give one, e.g. --add mine"
+                "--add: the edition id {id!r} must be letters, digits, '-' and '_', starting "
+                "with a letter or digit; give one, e.g. --add mine"
             ).format(id=ident)
         )
     for edition in corpus.builtin_editions():
-        if edition.id == ident:
+        if edition.id.casefold() == ident.casefold():
             raise OptionError(
                 _(
                     "--add {id!r}: the id is taken by the built-in edition {name} ({path}); "
@@ -142,7 +141,7 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
             )
     path = corpus.add_folder() / f"{ident}.toml"
     for edition in corpus.user_editions():
-        if edition.id == ident and Path(edition.path) != path:
+        if edition.id.casefold() == ident.casefold() and Path(edition.path) != path:
             raise OptionError(
                 _(
                     "--add {id!r}: the id is taken by your edition in {path!r}; choose another id"
@@ -253,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
             extraction,
             ident,
             name=args.name or "",
-            script=args.script or "traditional",
+            script=args.script or "",
             aliases=aliases,
             note=args.note if args.note is not None else (kept.note if kept else ""),
             counts=kept.counts if kept else (),
@@ -272,11 +271,12 @@ def run(args: argparse.Namespace) -> int:
             ).format(path=where, n=count, file=args.file, encoding=encoding)
         )
         if add_id:
-            print(
-                _("the scores are named {first}, {second}, …").format(
-                    first=f"lu@{add_id}", second=f"xue/2@{add_id}"
-                )
+            written = sorted(
+                (f.score for f in extraction.scores if f.score.state),
+                key=lambda s: (s.figure, s.state != "魯"),
             )
+            names = [f"{s.state.slug}/{s.figure}@{add_id}" for s in written if s.state]
+            print(_("the scores are named {names}").format(names=", ".join(names)))
         return 0
     if args.json:
         data = report.extraction_data(extraction, args.file, encoding)

@@ -31,7 +31,6 @@ from drumscore.render.midimap import MidiMap
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
-        help=_("play a score on the sound card (or a MIDI port), showing each stroke as it sounds"),
         description=_(
             "Play a score at an even tempo (間若一) through PortAudio, with the notation shown "
             "and the stroke being heard highlighted. Ctrl-C stops. {keys}."

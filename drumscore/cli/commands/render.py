@@ -16,7 +16,6 @@ from drumscore.cli.options import (
     only_with,
     section_help,
 )
-from drumscore.cli.report import render_data
 from drumscore.conductor.duration import parse_duration
 from drumscore.conductor.track import Track
 from drumscore.errors import OptionError
@@ -29,10 +28,6 @@ from drumscore.render.midimap import MidiMap
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "render",
-        help=_(
-            "render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
-            "(.musicxml .mxl .pdf .png)"
-        ),
         description=_(
             "Render a score at an even tempo (間若一). The format follows -o's extension. "
             "Several scores (or --all), or a list of sections, render in one go to the files "
@@ -160,6 +155,8 @@ def render_one(args: argparse.Namespace) -> int:
             print(track_output.wrote(args.output, track_output.summary(track), detail))
         code = 0
     if args.json:
+        from drumscore.cli.report import render_data  # the apparatus's tables: only for --json
+
         rate = args.rate if kind == "audio" else 48000  # MIDI and notation: beats, not frames
         data = render_data(track, args.output, rate)
         print(json.dumps(data, ensure_ascii=False, indent=2))

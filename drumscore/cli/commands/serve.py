@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import http.server
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from drumscore.cli.commands.site import add_edition_option, add_lang_option, build, summary
 from drumscore.cli.options import whole_number
 from drumscore.errors import OptionError
 from drumscore.i18n import _
-from drumscore.site.serve import LOCAL_HOST, is_local, make_server, url_of
+
+if TYPE_CHECKING:
+    import http.server
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
-        help=_("build the site and serve it on this machine (127.0.0.1) until Ctrl-C"),
         description=_(
             "Build the site in a temporary folder and serve it on 127.0.0.1 until Ctrl-C, "
             "which stops the server and removes the folder."
@@ -47,6 +48,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     import shutil
     import tempfile
+
+    from drumscore.site.serve import LOCAL_HOST, is_local, url_of  # the server: when it runs
 
     if not 0 <= args.port <= 65535:
         raise OptionError(
@@ -110,6 +113,7 @@ def _listen(
     import socket
 
     from drumscore.errors import RuntimeFailure
+    from drumscore.site.serve import make_server
 
     shown = host if len(host) <= 60 else host[:60] + "…"
     try:

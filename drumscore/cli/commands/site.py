@@ -9,18 +9,17 @@ from drumscore import i18n
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
 from drumscore.i18n import _, ngettext
-from drumscore.site.build import SiteReport, build_site, site_catalog
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from drumscore.model import Edition
+    from drumscore.site.build import SiteReport
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "site",
-        help=_("write a self-contained static site: every score seen, heard and compared"),
         description=_(
             "Write a static site to DIR: an index of every edition and score with where "
             "the editions part, a page per score (notation, player, counts, source, downloads) and "
@@ -96,6 +95,8 @@ def _user_editions(names: list[str]) -> tuple[Edition, ...]:
 
 def build(folder: str | Path, editions: list[str], lang: str | None = None) -> SiteReport:
     """The site in `folder` with the user's `editions`, in the languages --lang asks for."""
+    from drumscore.site.build import build_site, site_catalog  # the builder: when it runs
+
     chosen = languages(lang)
     if len(chosen) == 1:  # one language: its pages in the folder itself
         with i18n.speaking(site_catalog(chosen[0])):

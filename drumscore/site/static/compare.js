@@ -1,11 +1,12 @@
-// The compare view: two readings aligned as drumscore compare aligns them, A/B playback.
+// The compare view: two readings aligned as drumscore compare aligns them (the page data
+// carries the alignment, its places and marks), A/B playback.
 import { Player, bindKeys, clampBpm, drumName, pageData, say } from "./engine.js";
 import { FieldError, resolveName } from "./fields.js";
 
 const data = pageData();
 const $ = (id) => document.getElementById(id);
 const byKey = new Map(data.scores.map((s) => [s.key, s]));
-const MARKS = { same: "", substituted: "*", "only-a": "−", "only-b": "+" };
+const MARKS = data.marks; // drumscore compare's marks, from the page data
 const KINDS = {
   substituted: say("kind_substituted"),
   "only-a": say("kind_only_a"),
@@ -123,7 +124,7 @@ function draw() {
         s.glyph,
       );
     };
-    const mark = MARKS[col.kind];
+    const mark = MARKS[col.kind].trim(); // a column alike has a blank mark
     const attrs = { class: `mark ${col.kind}`, "data-col": index, "data-kind": col.kind };
     if (mark) attrs.title = say("column", { n: index + 1, kind: KINDS[col.kind] });
     slots.push([stroke("a"), el("td", attrs, mark), stroke("b")]);

@@ -1,4 +1,8 @@
-"""Global alignment with unit gap costs: an optimal, reproducible alignment in linear memory.
+"""The apparatus's alignment engine for large problems: global alignment in linear memory.
+
+The apparatus (apparatus.align) aligns printed patterns with its own ranked table; patterns too
+long for that table (a user's edition of thousands of strokes) and the small alignments of added
+strokes are aligned here, at the same costs.
 
 Small problems are solved by Needleman–Wunsch with a full cost table; larger ones by Hirschberg's
 divide and conquer, which keeps two rows of the table (computed with numpy) and splits the problem
@@ -43,14 +47,6 @@ def align(
     pairs: list[Pair] = []
     _hirschberg(a, b, substitution, (codes_a, codes_b, costs), 0, len(a), 0, len(b), pairs)
     return tuple(pairs)
-
-
-def distance(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """The edit (Levenshtein) distance: substitutions, insertions and deletions, one each."""
-    if not a or not b:
-        return len(a) + len(b)
-    codes_a, codes_b, costs = _codes(a, b, _unequal)
-    return int(_last_row(codes_a, codes_b, costs)[-1])
 
 
 def needleman_wunsch(
