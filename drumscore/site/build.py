@@ -613,8 +613,8 @@ def _build_into(
         if whole and not long:
             pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it
             longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
-            phone = made.request(whole, longest or len(pattern))
-            staffed.append((entry, score_data, made.request(whole), phone))
+            phone_key = made.request(whole, longest or len(pattern))
+            staffed.append((entry, score_data, made.request(whole), phone_key))
         if whole and long:
             report.notes.append(
                 _(
