@@ -219,13 +219,19 @@ def test_adding_an_edition_engraves_only_its_own_staves(tmp_path):
     first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
     out = tmp_path / "site"
     report = build_site(out, [first], corpus_editions=False)
-    assert (report.engraved, report.staff) == (2, 2)
+    # each staff engraved twice: for a desktop and, a line a part, for a phone
+    assert (report.engraved, report.staff) == (4, 2)
     kept = json.loads((out / STAVES).read_text(encoding="utf-8"))
     files = sorted(v["file"] for v in kept.values())
-    assert files == ["files/lu-1-one-she.svg", "files/lu-2-one-she.svg"]
+    assert files == [
+        "files/lu-1-one-she-narrow.svg",
+        "files/lu-1-one-she.svg",
+        "files/lu-2-one-she-narrow.svg",
+        "files/lu-2-one-she.svg",
+    ]
     second = _edition(tmp_path, "two", "□□○半○")
     report = build_site(out, [first, second], corpus_editions=False)
-    assert (report.engraved, report.staff) == (1, 3)
+    assert (report.engraved, report.staff) == (2, 3)
     assert 'class="notehead"' in (out / "files" / "lu-1-two-she.svg").read_text("utf-8")
     report = build_site(out, [first, second], corpus_editions=False)
     assert (report.engraved, report.staff) == (0, 3)
@@ -243,7 +249,7 @@ def test_a_staff_is_read_from_an_earlier_site_only_as_it_was_written(tmp_path):
     assert report.engraved == 1
     assert staff.read_bytes() == engraved
     (out / STAVES).write_text("{not json", encoding="utf-8")
-    assert build_site(out, [first], corpus_editions=False).engraved == 1
+    assert build_site(out, [first], corpus_editions=False).engraved == 2  # and the phone's
     assert staff.read_bytes() == engraved
 
 
