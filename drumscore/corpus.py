@@ -49,7 +49,9 @@ DEFAULT_EDITION = "zhushu"
 
 FIGURES = (1, 2)
 
-_NAME = re.compile(r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*(?P<edition>.+))?$")
+#: A score's name: state, /figure and @edition (the page reads names by it, see site/grammar.py).
+NAME_PATTERN = r"^(?P<state>[^/@]+?)\s*(?:/\s*(?P<figure>[^@]*?))?\s*(?:@\s*(?P<edition>.+))?$"
+_NAME = re.compile(NAME_PATTERN)
 
 
 def _require(table: dict, key: str, kind: type | tuple, where: str) -> Any:
@@ -505,10 +507,12 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
         raise ScoreNotFoundError(
             _(
                 "unknown edition {name!r} (did you mean {suggestion!r}?); the editions are: {known}"
-            ).format(name=name, suggestion=close[0], known=known)
+            ).format(name=name, suggestion=close[0], known=known),
+            key="unknown_edition",
         )
     raise ScoreNotFoundError(
-        _("unknown edition {name!r}; the editions are: {known}").format(name=name, known=known)
+        _("unknown edition {name!r}; the editions are: {known}").format(name=name, known=known),
+        key="unknown_edition",
     )
 
 
@@ -534,7 +538,9 @@ def resolve(name: str) -> Score:
     """
     text = name.strip()
     if not text:
-        raise ScoreNotFoundError(_("empty score name; {help}").format(help=_name_help()))
+        raise ScoreNotFoundError(
+            _("empty score name; {help}").format(help=_name_help()), key="empty_name"
+        )
     named = split_name(text)
     if named is not None:
         return _from_corpus(*named)
@@ -560,10 +566,12 @@ def resolve(name: str) -> Score:
         raise ScoreNotFoundError(
             _("unknown score {name!r} (did you mean {suggestion!r}?); {help}").format(
                 name=name, suggestion=suggestion, help=_name_help()
-            )
+            ),
+            key="unknown_name",
         )
     raise ScoreNotFoundError(
-        _("unknown score {name!r}; {help}").format(name=name, help=_name_help())
+        _("unknown score {name!r}; {help}").format(name=name, help=_name_help()),
+        key="unknown_name",
     )
 
 
@@ -592,11 +600,12 @@ def split_name(name: str) -> tuple[str, int, str | None] | None:
         return None
     state = STATE_SPELLINGS[match["state"].strip().casefold()]
     figure_text = (match["figure"] or "1").strip()
-    if figure_text not in ("1", "2"):
+    if figure_text not in {str(f) for f in FIGURES}:
         raise ScoreNotFoundError(
             _("unknown figure {figure!r} in {name!r}; the texts have figures 1 and 2").format(
                 figure=figure_text, name=text
-            )
+            ),
+            key="unknown_figure",
         )
     return state, int(figure_text), match["edition"]
 
@@ -609,7 +618,8 @@ def _from_corpus(state: str, figure: int, edition_name: str | None) -> Score:
         raise ScoreNotFoundError(
             _("{edition} has no figure {figure} for {state}; it has: {have}").format(
                 edition=edition.name, figure=figure, state=state, have=have
-            )
+            ),
+            key="no_figure",
         )
     return score
 

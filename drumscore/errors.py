@@ -25,10 +25,14 @@ class DrumscoreError(Exception):
 
     exit_status: ClassVar[int] = EXIT_INPUT
 
-    def __init__(self, message: str = "", *, option: str | None = None) -> None:
+    def __init__(
+        self, message: str = "", *, option: str | None = None, key: str | None = None
+    ) -> None:
         super().__init__(message)
         #: The parameter the error is about (a Python name such as "bpm"), if it is about one.
         self.option = option
+        #: Which refusal it is, by a stable name the page's strings share (see site/grammar.py).
+        self.key = key
 
 
 class NotationError(DrumscoreError, ValueError):

@@ -46,6 +46,7 @@ class Drum(enum.Enum):
                 option=option, value=str(text)[:40]
             ),
             option=option,
+            key="no_drum",
         )
 
 
@@ -378,6 +379,21 @@ class Pattern:
     def sections(self) -> tuple[Section, ...]:
         """The sections this pattern has, in SECTION_ORDER."""
         return SECTION_ORDER if self.half is not None else (Section.SHE,)
+
+    def side(self, index: int) -> Section:
+        """The part stroke `index` (of the whole pattern, from 0) belongs to: the strokes before
+        半 (head) or 投壺's, from 半 on (touhu); the whole (she) in a pattern without 半."""
+        if self.half is None:
+            return Section.SHE
+        return Section.HEAD if index < self.half else Section.TOUHU
+
+    def side_label(self, index: int) -> str:
+        """Where stroke `index` stands, in the reader's language, as play, its big display and
+        the page all say it: before 半, after 半 (投壺), or 射 in a pattern without 半."""
+        section = self.side(index)
+        if section is Section.SHE:
+            return section.rite
+        return f"{section.span} ({section.rite})" if section.rite else section.span
 
     @property
     def notation(self) -> str:

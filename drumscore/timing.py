@@ -21,14 +21,20 @@ MAX_BPM = Fraction(1200)
 #: 5,000 digits are refused unread, and an exponent past ±999 (1e999999999) stands for a number
 #: too large or too small for any range, without being computed.
 MAX_NUMBER_LENGTH = 32
-_NUMBER = re.compile(
-    r"(?P<mantissa>[+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE](?P<exponent>[+-]?\d+))?|[+-]?\d+/\d+",
-    re.ASCII,  # as whole_text: 0-9 only
+#: The text of a number: a decimal with an optional exponent, or a fraction, in ASCII digits
+#: (the page reads numbers by the same pattern, see site/grammar.py).
+NUMBER_PATTERN = (
+    r"(?P<mantissa>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:[eE](?P<exponent>[+-]?[0-9]+))?"
+    r"|[+-]?[0-9]+/[0-9]+"
 )
-_EXTREME = Fraction(10) ** 1000
-#: A whole number as text: ASCII digits only (str.isdigit also takes ², int() takes ٣), at most
-#: a dozen of them.
-_WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
+#: The text of a whole number (a count, a stroke number): ASCII digits only (str.isdigit also
+#: takes ², int() takes ٣), at most a dozen of them; the page reads them by the same pattern.
+WHOLE_PATTERN = r"[0-9]{1,12}"
+_NUMBER = re.compile(NUMBER_PATTERN)
+_WHOLE = re.compile(rf"[+-]?{WHOLE_PATTERN}")
+#: The largest exponent computed; past it a number stands for 10 ** ±(MAX_EXPONENT + 1).
+MAX_EXPONENT = 999
+_EXTREME = Fraction(10) ** (MAX_EXPONENT + 1)
 
 
 def whole_text(value: object, *, signed: bool = False) -> int | None:
@@ -71,12 +77,13 @@ def number_text(
                 example=_(example),
             ),
             option=what,
+            key="number_long",
         )
     match = _NUMBER.fullmatch(text)
     if not match:
         raise _not_positive(error, what, example, text)
     exponent = match["exponent"]
-    if exponent is not None and abs(int(exponent)) > 999:
+    if exponent is not None and abs(int(exponent)) > MAX_EXPONENT:
         mantissa = Fraction(match["mantissa"])
         if mantissa == 0:
             return mantissa
@@ -95,6 +102,7 @@ def _not_positive(
             option=what, example=_(example), value=value
         ),
         option=what,
+        key="number_format",
     )
 
 

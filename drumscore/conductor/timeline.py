@@ -177,10 +177,14 @@ def arrange(
     return Timeline(score, section, tempo, repeats, expression, span, reading or READINGS[0])
 
 
+#: The longest text of a range of strokes (two numbers and a hyphen); longer is refused unread.
+MAX_SPAN_LENGTH = 2 * MAX_NUMBER_LENGTH
+
+
 def parse_span(text: str, count: int) -> tuple[int, int]:
     """(first, end) from strokes "A-B" (or "A"), numbered from 1 as everywhere, A ≤ B ≤ count."""
     raw = str(text).strip()
-    parts = raw.split("-") if len(raw) <= 2 * MAX_NUMBER_LENGTH else []
+    parts = raw.split("-") if len(raw) <= MAX_SPAN_LENGTH else []
     if len(parts) == 1:
         parts = parts * 2
     first, last = (whole_text(p) for p in parts) if len(parts) == 2 else (None, None)
@@ -190,6 +194,7 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
                 value=shown(raw)
             ),
             option="strokes",
+            key="strokes_format",
         )
     if 1 <= last < first <= count:
         raise OptionError(
@@ -197,6 +202,7 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
                 value=raw, span=f"{last}-{first}"
             ),
             option="strokes",
+            key="strokes_reversed",
         )
     if not 1 <= first <= last <= count:
         raise OptionError(
@@ -205,6 +211,7 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
                 "1 <= A <= B <= {count}"
             ).format(value=raw, count=count),
             option="strokes",
+            key="strokes_range",
         )
     return first - 1, last
 

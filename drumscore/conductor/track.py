@@ -19,6 +19,7 @@ played without a change is, sample for sample, what is rendered:
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -46,9 +47,21 @@ BEAT_RATE = 48_000
 COUNT_VELOCITY = 100
 
 
+#: The longest text of a ramp (four numbers and colons); longer is refused unread.
+MAX_RAMP_LENGTH = 4 * MAX_NUMBER_LENGTH
+
+
 def _round(x: Fraction) -> int:
     """The nearest whole number, ties rounded up (as Tempo.onset_sample rounds)."""
     return (2 * x.numerator + x.denominator) // (2 * x.denominator)
+
+
+def _as_float(x: Fraction) -> float:
+    """x as a float for a message; ±inf past the floats (a tempo of 1e999 is still said)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 def check_count_in(value: object) -> int:
@@ -81,12 +94,13 @@ class Ramp:
     def parse(cls, text: str) -> Ramp:
         """START:STOP:STEP[:EVERY], such as 40:60:5 (40, 45, … 60 strokes a minute, a pass each)."""
         raw = str(text).strip()
-        parts = raw.split(":") if len(raw) <= 4 * MAX_NUMBER_LENGTH else []
+        parts = raw.split(":") if len(raw) <= MAX_RAMP_LENGTH else []
         example = RAMP_EXAMPLE
         if len(parts) not in (3, 4):
             raise OptionError(
                 _("ramp takes {example}; not {value}").format(example=_(example), value=shown(raw)),
                 option="ramp",
+                key="ramp_format",
             )
         start, stop, step = (number_text(part, "ramp", example, OptionError) for part in parts[:3])
         for bpm in (start, stop):
@@ -95,8 +109,9 @@ class Ramp:
                     _(
                         "ramp {value!r}: {bpm:g} strokes a minute is out of range; START and "
                         "STOP are from {low} to {high}"
-                    ).format(value=raw, bpm=float(bpm), low=MIN_BPM, high=MAX_BPM),
+                    ).format(value=raw, bpm=_as_float(bpm), low=MIN_BPM, high=MAX_BPM),
                     option="ramp",
+                    key="ramp_range",
                 )
         every = parts[3].strip() if len(parts) == 4 else "1"
         passes = whole_text(every)
@@ -106,6 +121,7 @@ class Ramp:
                     value=raw, every=every
                 ),
                 option="ramp",
+                key="ramp_every",
             )
         if step == 0 or (stop - start) * step < 0:
             if stop >= start:
@@ -127,6 +143,7 @@ class Ramp:
                     example=f"{float(start):g}:{float(stop):g}:{sign}5",
                 ),
                 option="ramp",
+                key="ramp_step",
             )
         return cls(Fraction(start), Fraction(stop), Fraction(step), passes)
 

@@ -38,14 +38,9 @@ def place(timeline: Timeline, k: int) -> tuple[int, int]:
 
 
 def part(timeline: Timeline, index: int) -> str:
-    """Which side of 半 a stroke of the played section stands on."""
-    section = timeline.section
-    half = timeline.score.pattern.half
-    if section is Section.SHE:
-        if half is None:
-            return section.rite
-        section = Section.HEAD if index < half else Section.TOUHU
-    return f"{section.span} ({section.rite})" if section.rite else section.span
+    """Which side of 半 stroke `index` of the played strokes stands on (Pattern.side_label of
+    the stroke it is in the whole pattern, so a span of strokes is labelled where it stands)."""
+    return timeline.score.pattern.side_label(timeline.strokes[index].index)
 
 
 def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:

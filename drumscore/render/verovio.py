@@ -153,13 +153,22 @@ def _shape_heads(mei: str) -> str:
     return _serialise(root, MEI)
 
 
-def svg_pages(musicxml: bytes, *, page_height: int = TALL_PAGE, fit: bool = True) -> list[str]:
-    """The SVG pages: one tall page cut to the music (`fit`), or pages of `page_height`."""
+def svg_pages(
+    musicxml: bytes,
+    *,
+    page_height: int = TALL_PAGE,
+    fit: bool = True,
+    page_width: int = PAGE_WIDTH,
+    head: bool = True,
+) -> list[str]:
+    """The SVG pages: one tall page cut to the music (`fit`), or pages of `page_height`;
+    `page_width` narrower than A4 for lines a phone shows (a bar is set to the width), and
+    without the page's `head` (title and citation) where the page around it says them."""
     toolkit = _toolkit()  # one toolkit: making one loads Verovio's fonts
     mei = to_mei(musicxml, toolkit)
-    toolkit.setOptions(
-        {**OPTIONS, "pageHeight": page_height, "adjustPageHeight": fit, "svgViewBox": True}
-    )
+    size = {"pageHeight": page_height, "pageWidth": page_width, "adjustPageHeight": fit}
+    heading = {} if head else {"header": "none"}
+    toolkit.setOptions({**OPTIONS, **size, **heading, "svgViewBox": True})
     if not toolkit.loadData(mei):
         raise EngraveError(_("Verovio could not read its own MEI"))
     return [_finish_svg(toolkit.renderToSVG(n)) for n in range(1, toolkit.getPageCount() + 1)]

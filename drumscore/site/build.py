@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -19,7 +20,6 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 from xml.etree import ElementTree as ET
 
 from drumscore import __version__, corpus, i18n
@@ -31,10 +31,8 @@ from drumscore.i18n import _
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes
 from drumscore.site import data as sitedata
+from drumscore.site import grammar
 from drumscore.site.templating import render
-
-if TYPE_CHECKING:
-    import numpy as np
 
 STATIC = Path(__file__).with_name("static")
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -196,23 +194,21 @@ def compare_page(
     )
 
 
-def _count_click(rate: int) -> np.ndarray:
-    """The count-in sound: a short, dry wood-block click, unlike either drum (made here)."""
-    import numpy as np
-
-    n = int(0.06 * rate)
-    t = np.arange(n) / rate
-    tone = 0.6 * np.sin(2 * np.pi * 1750 * t) + 0.3 * np.sin(2 * np.pi * 2950 * t)
-    click = (tone * np.exp(-t / 0.012)).astype(np.float32) * 0.5
-    return np.stack([click, click], axis=1)
+#: A phone's engraving: the page's margins and labels, and so much page a stroke (Verovio's
+#: units), so a line, set to the page's width, shows 8 strokes or more in a phone's width at a
+#: staff space to the notation's glyph.
+NARROW_BASE, NARROW_STROKE = 360, 28
 
 
-def _staff_svg(musicxml: bytes) -> bytes | None:
-    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed."""
-    from drumscore.render.verovio import svg_pages
+def _staff_svg(musicxml: bytes, strokes: int | None = None) -> bytes | None:
+    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed; for
+    a phone when `strokes` (the most on one line) is given: a page as wide as they need at a
+    phone's spacing (NARROW_STROKE each), without the title and citation the page shows."""
+    from drumscore.render.verovio import PAGE_WIDTH, svg_pages
 
+    width = PAGE_WIDTH if strokes is None else NARROW_BASE + NARROW_STROKE * strokes
     try:
-        pages = svg_pages(musicxml)
+        pages = svg_pages(musicxml, page_width=min(width, PAGE_WIDTH), head=strokes is None)
     except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
         return None
     return pages[0].encode("utf-8") if pages else None
@@ -239,14 +235,16 @@ class _Artefacts:
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
 
-    def request(self, musicxml: bytes) -> str:
-        """The key of the staff of `musicxml`, its engraving started if not asked for yet."""
-        key = hashlib.sha256(self._engraver + musicxml).hexdigest()
+    def request(self, musicxml: bytes, strokes: int | None = None) -> str:
+        """The key of the staff of `musicxml` (a phone's, for `strokes` a line, as _staff_svg
+        has it), its engraving started if not asked for yet."""
+        narrow = b"" if strokes is None else f"narrow {strokes}\n".encode()
+        key = hashlib.sha256(self._engraver + narrow + musicxml).hexdigest()
         if key not in self.engravings:
-            self.engravings[key] = self._engrave(key, musicxml)
+            self.engravings[key] = self._engrave(key, musicxml, strokes)
         return key
 
-    def _engrave(self, key: str, musicxml: bytes) -> Future[bytes | None]:
+    def _engrave(self, key: str, musicxml: bytes, strokes: int | None) -> Future[bytes | None]:
         done: Future[bytes | None] = Future()
         if key in self.earlier:
             path, digest = self.earlier[key]
@@ -259,9 +257,9 @@ class _Artefacts:
         if self._pool is None and _cores() > 1:
             self._pool = ProcessPoolExecutor(max_workers=_cores(), initializer=_worker_signals)
         if self._pool is None:  # one core: no worker process is worth it
-            done.set_result(_staff_svg(musicxml))
+            done.set_result(_staff_svg(musicxml, strokes))
             return done
-        return self._pool.submit(_staff_svg, musicxml)
+        return self._pool.submit(_staff_svg, musicxml, strokes)
 
     def svg(self, key: str) -> bytes | None:
         """The engraving of `key`; None without Verovio."""
@@ -332,7 +330,34 @@ def staff_spaces(svg: bytes) -> float | None:
     if scale is None or not inner_width:
         return None
     space = 1000 * float(scale.group(1)) / 4 * float(outer[2]) / inner_width
-    return round(float(outer[2]) / space, 1)
+    return math.ceil(10 * float(outer[2]) / space) / 10  # up: a head never below a glyph
+
+
+def first_head(svg: bytes) -> float | None:
+    """Where the first notehead of an engraving stands, as a share of its width (read from
+    Verovio's SVG), so a phone's scrolling staff can open on the notes, not on the clef."""
+    root = ET.fromstring(svg)
+    inner = next(
+        (e for e in root.iter(f"{{{SVG_NS}}}svg") if "definition-scale" in e.get("class", "")),
+        None,
+    )
+    head = next(
+        (e for e in root.iter(f"{{{SVG_NS}}}g") if "notehead" in e.get("class", "").split()),
+        None,
+    )
+    margin = next(
+        (e for e in root.iter(f"{{{SVG_NS}}}g") if "page-margin" in e.get("class", "").split()),
+        None,
+    )
+    use = head.find(f"{{{SVG_NS}}}use") if head is not None else None
+    if inner is None or use is None or margin is None:
+        return None
+    shift = re.search(r"translate\(([\d.]+)", margin.get("transform", ""))
+    x = re.search(r"translate\(([\d.]+)", use.get("transform", ""))
+    width = float((inner.get("viewBox") or "0 0 0 0").split()[2])
+    if not (x and shift and width):
+        return None
+    return round((float(shift.group(1)) + float(x.group(1))) / width, 4)
 
 
 def _write_files(
@@ -367,22 +392,15 @@ def _write_files(
 
 
 def _copy_static(out: Path) -> None:
-    import soundfile as sf
-
+    """The scripts, the style and the built-in kit's samples (its count sound too)."""
     from drumscore.render.kit import BUILTIN_KIT
 
     assets = out / "assets"
     shutil.copytree(STATIC, assets, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
     samples = assets / "samples"
     samples.mkdir(exist_ok=True)
-    for name in sitedata.SAMPLE_FILES.values():
+    for name in (*sitedata.SAMPLE_FILES.values(), sitedata.COUNT_FILE):
         shutil.copyfile(BUILTIN_KIT.parent / name, samples / name)
-    own_count = BUILTIN_KIT.parent / sitedata.COUNT_FILE
-    if own_count.is_file():
-        shutil.copyfile(own_count, samples / sitedata.COUNT_FILE)
-    else:
-        rate = 44100
-        sf.write(str(samples / sitedata.COUNT_FILE), _count_click(rate), rate, subtype="PCM_16")
 
 
 def build_site(
@@ -575,6 +593,7 @@ def _build_into(
         "kit": sitedata.kit_data(),
         "tempo": sitedata.tempo_data(),
         "play": sitedata.play_data(),
+        "fields": grammar.field_data(),
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)
@@ -600,7 +619,10 @@ def _build_into(
         score["files"] = files
         long = len(entry.score.pattern) > STAFF_LIMIT
         if whole and not long:
-            staffed.append((entry, score, made.request(whole)))
+            pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it
+            longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
+            phone_key = made.request(whole, longest or len(pattern))
+            staffed.append((entry, score, made.request(whole), phone_key))
         if whole and long:
             report.notes.append(
                 _(
@@ -609,7 +631,7 @@ def _build_into(
                 ).format(key=key, limit=f"{STAFF_LIMIT:,}")
             )
         scores.append(score)
-    for entry, score, staff in staffed:  # engraved meanwhile
+    for entry, score, staff, narrow_staff in staffed:  # engraved meanwhile
         svg = made.svg(staff)
         if svg:
             files = score["files"]
@@ -617,6 +639,13 @@ def _build_into(
             (work / files["staff-she"]).write_bytes(svg)
             made.files.setdefault(staff, work / files["staff-she"])
             score["staff_spaces"] = staff_spaces(svg)
+            phone = made.svg(narrow_staff)
+            if phone:
+                files["staff-she-narrow"] = f"files/{entry.slug}-she-narrow.svg"
+                (work / files["staff-she-narrow"]).write_bytes(phone)
+                made.files.setdefault(narrow_staff, work / files["staff-she-narrow"])
+                score["staff_narrow"] = staff_spaces(phone)
+                score["staff_first"] = first_head(phone)
             report.staff += 1
     by_key = {s["key"]: s for s in scores}
     for score in scores:
@@ -630,7 +659,6 @@ def _build_into(
     (work / "index.html").write_text(index, "utf-8")
     extra = {
         "names": sitedata.names_data(items, pool),
-        "glyphs": sitedata.notation_glyphs(),
         "partners": partners,
     }
     page = compare_page(scores, comparisons, shared, extra, alternates)

@@ -12,17 +12,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from drumscore import glyphs
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN
-from drumscore.corpus import DEFAULT_EDITION
 from drumscore.i18n import _, ngettext
-from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section, State
+from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section
 from drumscore.play import keys
+from drumscore.site import grammar
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
 
 #: Sample files of the built-in kit, as the site ships them.
@@ -109,7 +108,13 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
         **score.to_data(),
         "slug": entry.slug,
         "strokes": [
-            {"i": s.index, "drum": s.drum.pinyin, "glyph": s.drum.symbol, "printed": printed[j]}
+            {
+                "i": s.index,
+                "drum": s.drum.pinyin,
+                "glyph": s.drum.symbol,
+                "printed": printed[j],
+                "side": score.pattern.side_label(s.index),
+            }
             for j, s in enumerate(score.pattern.strokes)
         ],
         "sections": section_ranges(score),
@@ -178,11 +183,13 @@ def tempo_data() -> dict:
 
 
 def play_data() -> dict:
-    """What the page's player must agree on with `drumscore play` and `render`, from the one
-    place each is defined: the keys, the tap tempo, the count-in limit, the peak level, and the
-    rounding of 16-bit samples and tapped tempos (ties to even, as numpy's rint in drumscore's
-    WAV writer and Python's round have it)."""
-    from drumscore.render.mix import PEAK_DBFS  # the mixer loads numpy: not for --help
+    """What the page's player must agree on with `drumscore play`, `render` and `compare`, from
+    the one place each is defined: the keys, the tap tempo, the count-in limit, the peak level,
+    the rate render writes at, the pause between A and B, and the rounding of 16-bit samples
+    and tapped tempos (ties to even, as numpy's rint in drumscore's WAV writer and Python's
+    round have it)."""
+    from drumscore.render.ab_audio import PAUSE_STROKES  # these load numpy: not for --help
+    from drumscore.render.mix import DEFAULT_RATE, PEAK_DBFS
 
     return {
         "keys": {
@@ -198,6 +205,8 @@ def play_data() -> dict:
         "tap_decimals": keys.TAP_DECIMALS,
         "max_count_in": MAX_COUNT_IN,
         "peak_dbfs": PEAK_DBFS,
+        "rate": DEFAULT_RATE,
+        "ab_pause": PAUSE_STROKES,
         "rounding": "half-even",
         "practice": practice_data(),
     }
@@ -205,42 +214,24 @@ def play_data() -> dict:
 
 def practice_data() -> dict:
     """What the page's practice controls share with the practice options of render and play: the
-    most clicks a stroke takes, the longest silent-pass period, and each drum's names (鼙, pi, ○)
-    by the key the page plays."""
+    most clicks a stroke takes, the longest silent-pass period, and each drum's label by the key
+    the page plays (the names it is read by are the fields' grammar, grammar.field_data)."""
     return {
         "max_clicks": MAX_CLICKS,
         "max_silent_every": MAX_REPEAT,
-        "drums": {
-            drum.pinyin: {"names": [drum.value, drum.pinyin, drum.symbol], "label": drum.value}
-            for drum in Drum
-        },
+        "drums": {drum.pinyin: {"label": drum.value} for drum in Drum},
     }
 
 
-def names_data(items: Iterable[Entry], pool: Iterable[Edition]) -> dict[str, str]:
-    """Every name the command line takes for a score of the site (casefolded), and the score's
-    key: xue/2@benyi, 薛/2@benyi, lu@zhushu, and lu/2, lu for the standard text."""
-    by_id = {e.id: e for e in pool}
-    out: dict[str, str] = {}
-    for entry in items:
-        score, edition = entry.score, by_id.get(entry.edition.id, entry.edition)
-        if not score.state or score.figure is None:
-            continue
-        state = State(score.state)
-        figures = [f"/{score.figure}", *([""] if score.figure == 1 else [])]
-        editions = {edition.id, edition.name, edition.provenance.kanripo, *edition.aliases}
-        for spelling in (state.slug, *state.spellings):
-            for figure in figures:
-                for name in sorted(editions - {""}):  # the same page in every run
-                    out.setdefault(f"{spelling}{figure}@{name}".casefold(), score.key)
-                if edition.id == DEFAULT_EDITION:
-                    out.setdefault(f"{spelling}{figure}".casefold(), score.key)
-    return out
-
-
-def notation_glyphs() -> dict[str, str]:
-    """Each character the notation reader accepts, and the glyph (○ □ 半) it reads as."""
-    return dict(glyphs.CANONICAL)
+def names_data(items: Iterable[Entry], pool: Iterable[Edition]) -> dict:
+    """What a score's name means on the compare page, as the command line reads it (see
+    grammar.names_data): the site's scores, by state, figure and edition."""
+    scores = [
+        (e.score.key, e.score.state, e.score.figure, e.edition.id)
+        for e in items
+        if e.score.state and e.score.figure is not None
+    ]
+    return grammar.names_data(scores, pool)
 
 
 def partners(items: Iterable[Entry]) -> dict[str, str]:
@@ -308,22 +299,30 @@ def strings() -> dict[str, str | list[str]]:
     current language; {name} placeholders the scripts fill, a pair a plural's forms for one
     and for more (the three languages have at most these two)."""
     return {
-        # engine.js: practice options refused, as drumscore play refuses them
+        # fields.js: fields refused, by the key of drumscore's own refusal (DrumscoreError.key)
+        "number_long": _("{what} {text} is too long; a number is at most {limit} characters"),
+        "number_format": _("{what} takes numbers such as 40, 37.5 or 3/2; not {text}"),
         "ramp_format": _("ramp takes START:STOP:STEP[:EVERY], such as 40:60:5; not {text}"),
         "ramp_range": _("ramp: START and STOP are from {min} to {max}, not {bpm}"),
         "ramp_every": _("ramp: EVERY is a whole number of passes from 1, not {every}"),
         "ramp_step": _("ramp: the step must go from {start} towards {stop}"),
         "strokes_format": _("strokes takes a range numbered from 1, such as 5-12; not {text}"),
         "strokes_range": _("strokes {text} is outside the section's strokes, 1 to {count}"),
-        "only_drum": _("only {text} is no drum; write 鼙 (pi) or 鼓 (gu)"),
+        "strokes_reversed": _("strokes {text} runs backwards; give the lower stroke first: {span}"),
+        "no_drum": _("only {text} is no drum; write 鼙 (pi) or 鼓 (gu)"),
+        "empty_name": _("empty name: give a name such as lu/2 or notation such as ○□半○"),
+        "unknown_name": _(
+            "unknown name {name}: give a score's name (lu, lu/2, xue/2@benyi) or notation of ○ □ 半"
+        ),
+        "unknown_figure": _("unknown figure {figure}: the texts have figures 1 and 2"),
+        "unknown_edition": _("unknown edition {name}: give an edition of this site"),
+        "no_figure": _("{name}: that edition has no such score"),
         "cannot_load": _("cannot load {url}: {status}"),
         "switch_waiting": _("switch at end of pass"),
         "stop_waiting": _("stop at end of pass"),
         "count": _("count"),
         # score.js: the player's status line and buttons
         "count_in": _("count-in {k} of {of} · {bpm} a minute"),
-        "before_half": _("before 半"),
-        "after_half": _("after 半 (投壺)"),
         "pass_loop": _("pass {n}"),
         "pass_once": _("pass {n}/1"),
         "muted": _("(muted)"),
@@ -342,13 +341,9 @@ def strings() -> dict[str, str | list[str]]:
         "making_wav": _("Making…"),
         "make_wav": _("Make WAV"),
         "save_wav": _("Save {name} ({seconds} s)"),
-        # compare.js: names refused, the alignment's marks, the verdict, the status line
-        "empty_name": _("empty name: give a name such as lu/2 or notation such as ○□半○"),
+        # compare.js: notation no reading has, the alignment's marks, the verdict, the status
         "no_edition_reads": _(
             "no edition in this site reads {notation}; drumscore compare aligns any notation"
-        ),
-        "unknown_name": _(
-            "unknown name {name}: give a score's name (lu, lu/2, xue/2@benyi) or notation of ○ □ 半"
         ),
         "kind_substituted": _("a different stroke"),
         "kind_only_a": _("a stroke only in A"),

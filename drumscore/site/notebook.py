@@ -26,17 +26,17 @@ def _audio(score: Score) -> dict:
     """The default render (射, 60 a minute) as FLAC, base64, with what it holds."""
     import soundfile as sf
 
-    from drumscore.render.mix import render_audio
+    from drumscore.render.mix import DEFAULT_RATE, render_audio
 
     timeline = arrange(score)
-    audio = render_audio(timeline)
+    audio = render_audio(timeline, rate=DEFAULT_RATE)
     buffer = io.BytesIO()
-    sf.write(buffer, audio, 44100, format="FLAC", subtype="PCM_16")
+    sf.write(buffer, audio, DEFAULT_RATE, format="FLAC", subtype="PCM_16")
     return {
         "data": base64.b64encode(buffer.getvalue()).decode("ascii"),
         "description": timeline.description,
         "strokes": len(timeline),
-        "seconds": len(audio) / 44100,
+        "seconds": len(audio) / DEFAULT_RATE,
     }
 
 

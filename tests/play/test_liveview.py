@@ -299,3 +299,16 @@ def test_every_chinese_line_fits_and_no_field_is_split(columns):
     text = "\n".join(lines)
     for field in ("已暫停", "123.5/分", "[本遍結束時切換]", "[本遍結束時停止]", "第 1/3 項：初投"):
         assert field in text or columns < width(field) + 3, field
+
+
+def test_a_span_of_strokes_is_labelled_where_its_strokes_stand():
+    """Strokes 15-17 of 魯 (半 after stroke 11) are after 半 though they are the first three
+    played; strokes 10-12 straddle it."""
+    from drumscore import corpus
+    from drumscore.play.liveview import part
+
+    lu = corpus.resolve("lu")
+    late = arrange(lu, Section.SHE, strokes_range="15-17")
+    assert [part(late, i) for i in range(3)] == ["after 半 (投壺)"] * 3
+    across = arrange(lu, Section.SHE, strokes_range="10-12")
+    assert [part(across, i) for i in range(3)] == ["before 半", "before 半", "after 半 (投壺)"]

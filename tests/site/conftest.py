@@ -4,7 +4,11 @@ the practice the page is tested with."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +90,32 @@ def laid_out(hits) -> list[dict]:
         }
         for h in hits
     ]
+
+
+STATIC = Path(__file__).resolve().parents[2] / "drumscore" / "site" / "static"
+
+
+@pytest.fixture
+def run_script(tmp_path):
+    """Runs a Node script beside a copy of the page's scripts (import "./engine.js" and
+    "./fields.js" as the page does), `payload` as JSON on its standard input; its standard
+    output read back as JSON."""
+
+    def run(script: str, payload: dict) -> dict:
+        folder = tmp_path / "static"
+        if not folder.exists():
+            shutil.copytree(STATIC, folder, ignore=shutil.ignore_patterns("*.css", "*.py"))
+            (folder / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+        (folder / "script.js").write_text(script, encoding="utf-8")
+        done = subprocess.run(
+            ["node", str(folder / "script.js")],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    return run

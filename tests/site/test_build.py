@@ -145,6 +145,18 @@ def test_musicxml_and_user_editions(tmp_path):
     svg = (out / "files" / "lu-1-mine-she.svg").read_text(encoding="utf-8")
     assert svg.count('class="notehead"') == 5  # one head per stroke of ○□□半○□
     assert 'src="../files/lu-1-mine-she.svg"' in page_text
+    # a phone's engraving: the same heads, narrower, without the title the page shows above it
+    narrow = (out / "files" / "lu-1-mine-she-narrow.svg").read_text(encoding="utf-8")
+    assert narrow.count('class="notehead"') == 5
+    assert 'class="pgHead"' in svg and "pgHead" not in narrow
+    assert 'srcset="../files/lu-1-mine-she-narrow.svg"' in page_text
+    width = lambda text: float(text.split('viewBox="0 0 ', 1)[1].split()[0])  # noqa: E731
+    assert width(narrow) < width(svg)
+    # the page opens it on its first notehead: past the margin and the staff labels
+    from drumscore.render.verovio import LABEL_WIDTH, MARGIN
+
+    first = float(page_text.split('data-first="', 1)[1].split('"', 1)[0])
+    assert (MARGIN + LABEL_WIDTH) / width(narrow) < first < 1
 
 
 def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path):
@@ -207,13 +219,19 @@ def test_adding_an_edition_engraves_only_its_own_staves(tmp_path):
     first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
     out = tmp_path / "site"
     report = build_site(out, [first], corpus_editions=False)
-    assert (report.engraved, report.staff) == (2, 2)
+    # each staff engraved twice: for a desktop and, a line a part, for a phone
+    assert (report.engraved, report.staff) == (4, 2)
     kept = json.loads((out / STAVES).read_text(encoding="utf-8"))
     files = sorted(v["file"] for v in kept.values())
-    assert files == ["files/lu-1-one-she.svg", "files/lu-2-one-she.svg"]
+    assert files == [
+        "files/lu-1-one-she-narrow.svg",
+        "files/lu-1-one-she.svg",
+        "files/lu-2-one-she-narrow.svg",
+        "files/lu-2-one-she.svg",
+    ]
     second = _edition(tmp_path, "two", "□□○半○")
     report = build_site(out, [first, second], corpus_editions=False)
-    assert (report.engraved, report.staff) == (1, 3)
+    assert (report.engraved, report.staff) == (2, 3)
     assert 'class="notehead"' in (out / "files" / "lu-1-two-she.svg").read_text("utf-8")
     report = build_site(out, [first, second], corpus_editions=False)
     assert (report.engraved, report.staff) == (0, 3)
@@ -231,7 +249,7 @@ def test_a_staff_is_read_from_an_earlier_site_only_as_it_was_written(tmp_path):
     assert report.engraved == 1
     assert staff.read_bytes() == engraved
     (out / STAVES).write_text("{not json", encoding="utf-8")
-    assert build_site(out, [first], corpus_editions=False).engraved == 1
+    assert build_site(out, [first], corpus_editions=False).engraved == 2  # and the phone's
     assert staff.read_bytes() == engraved
 
 
@@ -310,12 +328,18 @@ def _page_data(path) -> dict:
 
 
 def test_every_name_the_compare_page_takes_is_the_command_line_s(site_dir):
-    """Each name in the compare page's table finds, on the command line, the score it names."""
+    """The compare page's table of names: each spelling of a state and of an edition it holds
+    finds, on the command line, the state and edition it stands for, and each score of the site
+    is in it under its state, figure and edition."""
     names = _page_data(site_dir / "compare.html")["names"]
-    assert {"lu", "lu/2", "xue/2@benyi", "薛/2@benyi", "魯/1@zhushu"} <= set(names)
-    for name, key in names.items():
-        assert corpus.resolve(name).key == key, name
-    assert set(names.values()) == {s.key for s in corpus.scores()}
+    for spelling, edition in names["editions"].items():
+        assert corpus.find_edition(spelling).id == edition, spelling
+    for spelling, state in names["states"].items():
+        assert corpus.split_name(f"{spelling}/2")[:2] == (state, 2), spelling
+    assert set(names["scores"].values()) == {s.key for s in corpus.scores()}
+    for where, key in names["scores"].items():
+        state, figure, edition = where.split("|")
+        assert corpus.resolve(f"{state}/{figure}@{edition}").key == key
 
 
 def test_each_score_is_compared_with_a_reading_of_its_own_figure_and_drum(site_dir):

@@ -1,6 +1,7 @@
 // The compare view: two readings aligned as drumscore compare aligns them (the page data
 // carries the alignment, its places and marks), A/B playback.
 import { Player, bindKeys, clampBpm, drumName, pageData, say } from "./engine.js";
+import { FieldError, resolveName } from "./fields.js";
 
 const data = pageData();
 const $ = (id) => document.getElementById(id);
@@ -11,24 +12,23 @@ const KINDS = {
   "only-a": say("kind_only_a"),
   "only-b": say("kind_only_b"),
 };
-const PAUSE = 2; // beats of silence between A and B
 
-// A name, as the command line takes it: a score's name in any spelling the page data lists
-// (lu, lu/2, xue/2@benyi, 薛/2@本義…), or notation (○□○半□, 〇 and 口 too) that a reading of the
-// site has. Returns {score} or {problem}.
+// A name, as the command line takes it (fields.resolveName, by the page data's table of names):
+// a score's name in any spelling drumscore reads (lu, lu/2, xue / 2 @ benyi, 薛/2@本義…), or
+// notation (○□○半□, 〇 and 口 too) that a reading of the site has. Returns {score} or {problem}.
 function resolve(text) {
-  const name = (text || "").trim();
-  if (!name) return { problem: say("empty_name") };
-  const key = data.names[name.toLowerCase()] || (byKey.has(name) ? name : null);
-  if (key) return { score: byKey.get(key) };
-  const chars = [...name].filter((ch) => !/\s/.test(ch));
-  if (chars.every((ch) => ch in data.glyphs)) {
-    const notation = chars.map((ch) => data.glyphs[ch]).join("");
-    const score = data.scores.find((s) => s.notation === notation);
-    if (score) return { score, notation: true };
-    return { problem: say("no_edition_reads", { notation }) };
+  let found;
+  try {
+    found = resolveName(text || "", data.names, say);
+  } catch (error) {
+    if (error instanceof FieldError) return { problem: error.message, key: error.key };
+    throw error;
   }
-  return { problem: say("unknown_name", { name: JSON.stringify(name) }) };
+  if (found.key) return { score: byKey.get(found.key) };
+  const score = found.notation && data.scores.find((s) => s.notation === found.notation);
+  if (score) return { score, notation: true };
+  const notation = found.notation || found.text;
+  return { problem: say("no_edition_reads", { notation }), key: "no_edition_reads" };
 }
 
 const params = new URLSearchParams(location.search);
@@ -224,7 +224,8 @@ async function play(which) {
     return;
   }
   lastPlay = which;
-  const rests = Array.from({ length: PAUSE }, () => ({ drum: null, mark: null }));
+  // the beats of silence between A and B, as drumscore compare --audio has them
+  const rests = Array.from({ length: data.play.ab_pause }, () => ({ drum: null, mark: null }));
   const items = which === "a" ? a : which === "b" ? b : [...a, ...rests, ...b];
   await player.start(items, { bpm: clampBpm($("bpm").value, data.tempo), loop: $("loop").checked });
   // a key pressed while the sound was being readied still counts

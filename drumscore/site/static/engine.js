@@ -6,11 +6,14 @@
 // `ended` event of each stroke does the same, so a hidden tab keeps looping).
 //
 // What must agree with drumscore itself (the keys, the tap tempo, the count-in limit, the peak
-// level, the rounding of samples) comes from the page data the site writes (`play`), never from
-// a constant here. A looping play keeps only what it still needs: the sounds ahead, and the last
-// HISTORY sounds and highlights behind, so memory stays bounded however long it loops.
+// level, the rounding of samples, the sample rate, the grammar of the fields) comes from the page
+// data the site writes (`play`, `fields`), never from a constant here; the WAV's layout is the
+// conductor's, in exact fractions (layOut). A looping play keeps only what it still needs: the
+// sounds ahead, and the last HISTORY sounds and highlights behind, so memory stays bounded
+// however long it loops.
 
-export const RATE = 44100;
+import { add, frac, mul, numberText, rampPasses, rampTempo, roundHalfUp, toNumber } from "./fields.js";
+
 const LEAD = 0.12; // seconds from pressing play to the first sound
 const RESUME_LEAD = 0.05; // the least time from resuming to the first sound, on the beat
 const HORIZON = 2.5; // when looping, keep at least this many seconds scheduled ahead
@@ -51,83 +54,14 @@ export function roundBy(x, rule) {
 
 // --- tempo, exactly --------------------------------------------------------------------------
 
-// A tempo in strokes a minute as an exact fraction num/den (from its decimal text).
-export function bpmFraction(value) {
-  const text = String(value).trim();
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return null;
-  const frac = match[2] || "";
-  const den = 10n ** BigInt(frac.length);
-  const num = BigInt(match[1] + frac);
-  return num > 0n ? { num, den } : null;
-}
-
-// Onset of stroke k in frames: round(k × 60/bpm × rate), ties rounded up, as drumscore does.
-export function onsetFrame(k, bpm, rate) {
-  const x = bpmFraction(bpm);
-  const numer = BigInt(k) * 60n * BigInt(rate) * x.den; // k·60·rate / bpm
-  const denom = x.num;
-  return Number((2n * numer + denom) / (2n * denom));
+// A tempo in strokes a minute (a number or its text) as an exact fraction, read as drumscore
+// reads --bpm (fields: the page data's `fields`).
+export function bpmFraction(value, fields) {
+  return numberText(String(value), fields, (key) => key, "bpm");
 }
 
 export function intervalOf(bpm) {
   return 60 / Number(bpm);
-}
-
-// --- practice, as drumscore's --click, --only, --strokes and --ramp ---------------------------
-
-// The tempo of pass p (from 1) on a ramp, by drumscore's rule (track.Ramp.tempo): `start`, then
-// `step` more every `every` passes, held at `stop` once reached.
-export function rampTempo(ramp, p) {
-  const bpm = ramp.start + ramp.step * Math.floor((p - 1) / ramp.every);
-  return ramp.step > 0 ? Math.min(bpm, ramp.stop) : Math.max(bpm, ramp.stop);
-}
-
-// START:STOP:STEP[:EVERY] (as --ramp takes it) within `tempo`'s range, or an Error saying why not.
-export function parseRamp(text, tempo) {
-  const parts = String(text).trim().split(":");
-  const number = /^-?\d+(\.\d+)?$/;
-  if (![3, 4].includes(parts.length) || !parts.slice(0, 3).every((p) => number.test(p.trim()))) {
-    throw new Error(say("ramp_format", { text: JSON.stringify(String(text)) }));
-  }
-  const [start, stop, step] = parts.slice(0, 3).map(Number);
-  for (const bpm of [start, stop]) {
-    if (!(bpm >= tempo.min && bpm <= tempo.max)) {
-      throw new Error(say("ramp_range", { min: tempo.min, max: tempo.max, bpm }));
-    }
-  }
-  const every = parts.length === 4 ? parts[3].trim() : "1";
-  if (!/^\d+$/.test(every) || Number(every) < 1) {
-    throw new Error(say("ramp_every", { every: JSON.stringify(every) }));
-  }
-  if (step === 0 || (stop - start) * step < 0) {
-    throw new Error(say("ramp_step", { start, stop }));
-  }
-  return { start, stop, step, every: Number(every) };
-}
-
-// [first, end) of strokes "A-B" (or "A"), numbered from 1 as --strokes has it, or an Error.
-export function parseSpan(text, count) {
-  const raw = String(text).trim();
-  let parts = raw.split("-");
-  if (parts.length === 1) parts = [parts[0], parts[0]];
-  if (parts.length !== 2 || !parts.every((p) => /^\d+$/.test(p.trim()))) {
-    throw new Error(say("strokes_format", { text: JSON.stringify(raw) }));
-  }
-  const [first, last] = parts.map(Number);
-  if (!(first >= 1 && first <= last && last <= count)) {
-    throw new Error(say("strokes_range", { text: JSON.stringify(raw), count }));
-  }
-  return [first - 1, last];
-}
-
-// The drum key ("pi"/"gu") that `text` names by the page data's names (鼙, pi, ○…), "" for
-// none (both drums), or an Error.
-export function parseOnly(text, drums) {
-  const key = String(text).trim().toLowerCase();
-  if (!key) return "";
-  for (const [drum, d] of Object.entries(drums)) if (d.names.includes(key)) return drum;
-  throw new Error(say("only_drum", { text: JSON.stringify(String(text)) }));
 }
 
 // --- the kit ---------------------------------------------------------------------------------
@@ -225,7 +159,7 @@ export class Player {
     this.practice = { ...NO_PRACTICE, ...practice };
     if (this.practice.span) items = items.slice(...this.practice.span);
     this.spanned = this.practice.span ? items : null; // the items the span gave, while played
-    this.bpm = this.practice.ramp ? rampTempo(this.practice.ramp, 1) : Number(bpm);
+    this.bpm = this.practice.ramp ? toNumber(rampTempo(this.practice.ramp, 1)) : Number(bpm);
     this.schedule = [];
     this.log = [];
     this.played = 0;
@@ -234,7 +168,6 @@ export class Player {
     this.pending = null;
     this.switchWaiting = false;
     this.endK = null;
-    this.lastPass = null; // a play of so many passes (layOut) ends after that one
     this.passes = [{ k: 0, items, pass: 1, switched: false }];
     const interval = intervalOf(this.bpm);
     const t0 = onGrid(this.ctx.currentTime + LEAD);
@@ -303,8 +236,7 @@ export class Player {
       }
       let pass = this.passes[this.passes.length - 1];
       if (k - pass.k >= pass.items.length) {
-        const ended = this.lastPass !== null && pass.pass >= this.lastPass;
-        if (!this.loop || ended || (this.endK !== null && k >= this.endK)) {
+        if (!this.loop || (this.endK !== null && k >= this.endK)) {
           this.finished = true;
           break;
         }
@@ -315,7 +247,7 @@ export class Player {
         if (ramp) {
           // each pass at its tempo, from its own first beat; undone, the pass gives these back
           pass.before = { segment: this.segment, bpm: this.bpm };
-          this.bpm = rampTempo(ramp, pass.pass);
+          this.bpm = toNumber(rampTempo(ramp, pass.pass));
           this.segment = { k0: k, origin: this.timeOf(k), interval: intervalOf(this.bpm) };
         }
         this.pending = null;
@@ -548,65 +480,89 @@ export class Player {
 
 // --- the offline render (WAV) ----------------------------------------------------------------
 
-// The passes of a ramp: from its start to the first pass at its stop, that one included
-// (track.Ramp.passes).
-export function rampPasses(ramp) {
-  // a step that divides the distance exactly counts so, though decimals do not (0.3 / 0.1)
-  const steps = Math.ceil(Math.abs(ramp.stop - ramp.start) / Math.abs(ramp.step) - 1e-9);
-  return steps * ramp.every + 1;
-}
-
 // The sounds of a play of `items` (as for Player.start) to its last pass (a ramp's passes, else
-// `repeats`), laid out by the player's own rules (Player.topUp) on a clock that stands still:
-// [{frame, drum, muted}], the first sound at frame 0, each stretch of even beats counted from
-// its first beat as drumscore counts (onsetFrame).
-export async function layOut(items, { bpm, countIn = 0, practice = {}, repeats = 1 }) {
-  const silent = { connect() {}, start() {} };
-  const clock = { currentTime: 0, state: "running", createBufferSource: () => silent };
-  const player = new Player(null, null);
-  player.ctx = clock;
-  player.buffers = new Proxy({}, { get: () => ({ file: "", buffer: null }) });
-  player.tick = () => {};
-  const passes = practice.ramp ? rampPasses(practice.ramp) : repeats;
-  await player.start(items, { bpm, loop: passes > 1, countIn, practice });
-  player.lastPass = passes;
-  clock.currentTime = Infinity; // every pass is within reach
-  player.topUp();
-  const t0 = player.schedule.length ? player.schedule[0].origin : 0;
-  return player.schedule.map((e) => {
-    const start = Math.round((e.origin - t0) * RATE);
-    const beats = e.k - e.k0;
-    const frame = e.sub
-      ? start + Math.round(((beats + e.sub) * 60 * RATE) / e.bpm)
-      : start + onsetFrame(beats, e.bpm, RATE);
-    return { frame, drum: e.drum, muted: Boolean(e.muted) };
-  });
+// `repeats`), laid out as drumscore's conductor lays out a track of one item (Conductor.advance,
+// conductor/track.py) in exact fractions: a stretch of even beats counted from its first beat
+// (beat b at anchor + round(b × 60/bpm × rate), ties up), a ramp's pass from its own first beat,
+// the count-in before the first pass (before each with countEach), clicks j/clicks of a beat
+// after their stroke. [{frame, drum, muted, click, sub, k, pass}], in the conductor's order.
+export function layOut(items, { bpm, countIn = 0, practice = {}, repeats = 1, rate, fields }) {
+  const p = { ...NO_PRACTICE, ...practice };
+  if (p.span) items = items.slice(...p.span);
+  const n = items.length;
+  const passes = p.ramp ? rampPasses(p.ramp) : repeats;
+  let tempo = p.ramp ? rampTempo(p.ramp, 1) : bpmFraction(bpm, fields);
+  const perBeat = (t) => frac(60n * BigInt(rate) * t.d, t.n); // frames a beat, exactly
+  let step = perBeat(tempo);
+  let anchor = 0n; // the frame the grid counts from, and its beat
+  let first = 0n;
+  const frameOf = (beat, sub = frac(0n)) => anchor + roundHalfUp(mul(add(frac(beat - first), sub), step));
+  const clicks = p.clicks || (p.silentEvery ? 1 : 0);
+  const out = [];
+  let beat = 0n;
+  let k = 0;
+  let countLeft = countIn;
+  if (!n) return out;
+  for (;;) {
+    const frame = frameOf(beat);
+    if (countLeft) {
+      out.push({ frame: Number(frame), drum: "count", muted: false, click: false, sub: 0, k: countIn - countLeft, pass: 0 });
+      countLeft -= 1;
+      beat += 1n;
+      continue;
+    }
+    const item = items[k % n];
+    const pass = Math.floor(k / n) + 1;
+    if (item.drum) {
+      const silent = p.silentEvery > 0 && pass % p.silentEvery === 0;
+      const muted = silent || (Boolean(p.only) && item.drum !== p.only);
+      out.push({ frame: Number(frame), drum: item.drum, muted, click: false, sub: 0, k, pass });
+    }
+    for (let j = 0; j < clicks; j++) {
+      const at = j ? frameOf(beat, frac(BigInt(j), BigInt(clicks))) : frame;
+      out.push({ frame: Number(at), drum: "count", muted: false, click: true, sub: j / clicks, k, pass });
+    }
+    beat += 1n;
+    k += 1;
+    if (k % n) continue;
+    const done = k / n;
+    if (done >= passes) break;
+    if (p.ramp) {
+      // each pass at its tempo, from its own first beat
+      anchor = frameOf(beat);
+      first = beat;
+      tempo = rampTempo(p.ramp, done + 1);
+      step = perBeat(tempo);
+    }
+    if (p.countEach) countLeft = countIn;
+  }
+  return out;
 }
 
 // Render items (as for Player.start, with its practice options, after `countIn` clicks) at
-// `bpm`, as drumscore render does: laid out as the player lays them out (layOut), the last
-// sound ringing out in full, peak normalised to `peakDbfs` (drumscore's level, from the page
-// data). Returns {channels, rate, onsets}.
+// `bpm` and `rate`, as drumscore render does: laid out as drumscore's conductor lays them out
+// (layOut), the last sound ringing out in full, peak normalised to `peakDbfs` (drumscore's
+// level, from the page data). Returns {channels, rate, onsets}.
 export async function renderOffline(
   kit,
   root,
   items,
-  { bpm, peakDbfs, repeats = 1, countIn = 0, practice = {} },
+  { bpm, peakDbfs, rate, fields, repeats = 1, countIn = 0, practice = {} },
 ) {
   const lengths = {};
-  const probe = new OfflineAudioContext(2, 1, RATE);
+  const probe = new OfflineAudioContext(2, 1, rate);
   const buffers = await loadKit(probe, kit, root);
   for (const [name, b] of Object.entries(buffers)) lengths[name] = b.buffer.length;
-  const laid = await layOut(items, { bpm, countIn, practice, repeats });
+  const laid = layOut(items, { bpm, countIn, practice, repeats, rate, fields });
   const plan = laid.filter((p) => !p.muted);
   let length = 0;
   for (const p of plan) length = Math.max(length, p.frame + lengths[p.drum]);
-  const ctx = new OfflineAudioContext(2, Math.max(length, 1), RATE);
+  const ctx = new OfflineAudioContext(2, Math.max(length, 1), rate);
   for (const p of plan) {
     const src = ctx.createBufferSource();
     src.buffer = buffers[p.drum].buffer;
     src.connect(ctx.destination);
-    src.start(p.frame / RATE);
+    src.start(p.frame / rate);
   }
   const rendered = await ctx.startRendering();
   const channels = [rendered.getChannelData(0), rendered.getChannelData(1)];
@@ -616,7 +572,7 @@ export async function renderOffline(
     const gain = 10 ** (peakDbfs / 20) / peak;
     for (const ch of channels) for (let i = 0; i < ch.length; i++) ch[i] *= gain;
   }
-  return { channels, rate: RATE, onsets: plan.map((p) => ({ frame: p.frame, drum: p.drum })) };
+  return { channels, rate, onsets: plan.map((p) => ({ frame: p.frame, drum: p.drum })) };
 }
 
 // 16-bit PCM WAV bytes of float channels, scaled in single precision, rounded (by `rounding`,

@@ -8,17 +8,16 @@ import {
   encodeWav,
   intervalOf,
   pageData,
-  parseOnly,
-  parseRamp,
-  parseSpan,
   renderOffline,
   roundBy,
   say,
 } from "./engine.js";
+import { fracText, parseOnly, parseRamp, parseSpan } from "./fields.js";
 
 const data = pageData();
 const score = data.score;
 const play = data.play;
+const fields = data.fields;
 const $ = (id) => document.getElementById(id);
 const controls = {
   play: $("play"),
@@ -56,9 +55,9 @@ function practice() {
   const count = score.sections[name].stop - score.sections[name].start;
   return {
     clicks: Math.max(0, Math.min(play.practice.max_clicks, clicks)),
-    only: parseOnly(controls.only.value, play.practice.drums),
-    span: controls.strokes.value.trim() ? parseSpan(controls.strokes.value, count) : null,
-    ramp: controls.ramp.value.trim() ? parseRamp(controls.ramp.value, data.tempo) : null,
+    only: parseOnly(controls.only.value, fields, say),
+    span: controls.strokes.value.trim() ? parseSpan(controls.strokes.value, count, fields, say) : null,
+    ramp: controls.ramp.value.trim() ? parseRamp(controls.ramp.value, fields, say) : null,
     countEach: controls.countEach.checked,
     silentEvery: Math.max(0, Math.min(play.practice.max_silent_every, silentEvery)),
   };
@@ -76,8 +75,7 @@ function describe(entry, player) {
   }
   const items = player.passOf(entry.k).items;
   const stroke = score.strokes[entry.mark];
-  const side =
-    score.half === null ? "射" : stroke.i < score.half ? say("before_half") : say("after_half");
+  const side = stroke.side; // where it stands, as drumscore play says it (Pattern.side_label)
   const pass = say(player.loop ? "pass_loop" : "pass_once", { n: entry.pass });
   const span = player.practice.span;
   const first = span && items === player.spanned ? span[0] : 0;
@@ -224,6 +222,26 @@ bindKeys(
   play,
 );
 
+// The WAV's file name, by what it holds: the score, the section, the tempo (or the ramp), then
+// each practice option asked for, such as lu-1-zhushu-she-60bpm-strokes5-12-click2.wav.
+function wavName(section, tempo, count, options) {
+  const number = (x) => fracText(x).replace("/", "_");
+  const parts = [score.slug, section];
+  const { ramp, span, clicks, only, countEach, silentEvery } = options;
+  if (ramp) {
+    const every = ramp.every > 1 ? `-${ramp.every}` : "";
+    parts.push(`ramp${number(ramp.start)}-${number(ramp.stop)}-${number(ramp.step)}${every}`);
+  } else {
+    parts.push(`${tempo}bpm`);
+  }
+  if (count) parts.push(`count${count}${countEach ? "each" : ""}`);
+  if (span) parts.push(`strokes${span[0] + 1}-${span[1]}`);
+  if (clicks) parts.push(`click${clicks}`);
+  if (only) parts.push(`only-${only}`);
+  if (silentEvery) parts.push(`silent${silentEvery}`);
+  return `${parts.join("-")}.wav`;
+}
+
 controls.makeWav.addEventListener("click", async () => {
   controls.makeWav.disabled = true;
   controls.makeWav.textContent = say("making_wav");
@@ -242,12 +260,14 @@ controls.makeWav.addEventListener("click", async () => {
       bpm: tempo,
       countIn: count,
       peakDbfs: play.peak_dbfs,
+      rate: play.rate,
+      fields,
       practice: options,
     });
     const blob = encodeWav(audio.channels, audio.rate, play.rounding);
     if (controls.wavLink.href) URL.revokeObjectURL(controls.wavLink.href);
     controls.wavLink.href = URL.createObjectURL(blob);
-    const name = `${score.slug}-${section}-${tempo}bpm${count ? `-count${count}` : ""}.wav`;
+    const name = wavName(section, tempo, count, options);
     controls.wavLink.download = name;
     const seconds = (audio.channels[0].length / audio.rate).toFixed(1);
     controls.wavLink.textContent = say("save_wav", { name, seconds });
@@ -258,6 +278,21 @@ controls.makeWav.addEventListener("click", async () => {
     controls.makeWav.textContent = say("make_wav");
   }
 });
+
+// A staff wider than its box (a phone) opens on its first notes, not on the clef and labels.
+const staff = document.querySelector(".staff[data-first]");
+if (staff) {
+  const image = staff.querySelector("img");
+  const toFirst = () => {
+    if (staff.scrollWidth > staff.clientWidth) {
+      const em = parseFloat(getComputedStyle(staff).fontSize) || 16;
+      staff.scrollLeft = Math.max(0, Number(staff.dataset.first) * image.clientWidth - em);
+    }
+    staff.dataset.opened = "true";
+  };
+  if (image.complete && image.naturalWidth) toFirst();
+  else image.addEventListener("load", toFirst, { once: true });
+}
 
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
 window.drumscore = {
