@@ -352,10 +352,11 @@ def test_the_wav_s_layout_is_render_s_frame_for_frame(run_node):
     from drumscore.site.data import play_data
     from drumscore.timing import Tempo
 
+    from drumscore.errors import OptionError
+
     rate = play_data()["rate"]
-    grid = _grid(600)
-    sets, expected = [], []
-    for g in grid:
+    grid, sets, expected = [], [], []
+    for g in _grid(600):
         score = corpus.resolve(g["name"])
         section = Section(g["section"])
         ramp = Ramp.parse(g["ramp"]) if g["ramp"] else None
@@ -370,7 +371,11 @@ def test_the_wav_s_layout_is_render_s_frame_for_frame(run_node):
             only=Drum.parse(g["only"]) if g["only"] else None,
             ramp=ramp,
         )
-        hits = Track.single(timeline, g["count_in"], practice=practice).hits(rate)
+        try:  # one drum that the strokes chosen lack: refused, nothing would sound
+            hits = Track.single(timeline, g["count_in"], practice=practice).hits(rate)
+        except OptionError:
+            continue
+        grid.append(g)
         drum = lambda h: "count" if h.drum is None else h.drum.pinyin  # noqa: E731
         expected.append([[h.frame, drum(h), h.muted, h.click] for h in hits])
         strokes = score.pattern.section(section)
