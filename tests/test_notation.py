@@ -191,11 +191,11 @@ def test_half_position_is_the_number_of_strokes_before_it(strokes, data):
 #: The reason and the hint of "○X○" in each catalog, as the translations word them.
 UNEXPECTED = {
     "zh_Hant": (
-        "第 1 行第 2 欄：意外的字元 'X'",
+        "第 1 行第 2 欄：不應出現的字元 'X'",
         "提示：記譜只用 ○（鼙）、□（鼓）與「半」，空白會略過。",
     ),
     "zh_Hans": (
-        "第 1 行第 2 列：意外的字符 'X'",
+        "第 1 行第 2 列：不应出现的字符 'X'",
         "提示：记谱只用 ○（鼙）、□（鼓）与「半」，空白会略过。",
     ),
     "en": (

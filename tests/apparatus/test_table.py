@@ -59,5 +59,5 @@ def test_a_page_in_another_language_asks_for_its_words():
     n = len(lu2.parting)
     assert data["summary"]["text"] == f"{n} 处刊本相异；1 条异文出自注文"
     added = next(p for p in data["places"] if p["label"] == "第 21 击之后")
-    assert added["variants"][0]["description"] == "多出 □○"
+    assert added["variants"][0]["description"] == "多击 □○"
     assert i18n.language() == "en"  # the reader's language is left as it was

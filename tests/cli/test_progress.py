@@ -50,5 +50,5 @@ def test_bar_in_traditional_chinese(monkeypatch):
     with i18n.speaking("zh-Hant"), progress.progress_bar(44100 * 10, 44100) as tick:
         for _ in range(10):
             tick(44100)
-    assert "算繪中: " in terminal.getvalue() and "/10 秒音訊" in terminal.getvalue()
+    assert "輸出中: " in terminal.getvalue() and "/10 秒音訊" in terminal.getvalue()
     assert "rendering" not in terminal.getvalue()

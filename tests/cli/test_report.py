@@ -39,7 +39,7 @@ def test_show_in_simplified_chinese(monkeypatch, cli):
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     code, out, _ = cli("show", "lu")
     assert code == 0
-    assert "注家所言的击数：" in out and "各版本原文所言的击数：" in out
+    assert "注家所述的击数：" in out and "各版本原文所述的击数：" in out
     # the quotes as the editions print them, traditional characters kept
     assert "徐伯魯，she（benyi-skqs）：「其全則鼙聲十三鼔聲十」" in out
     assert "徐伯魯，touhu：鼙 7 鼓 5（引于 benyi, benyi-skqs）— 相符" in out
@@ -58,7 +58,7 @@ def test_collate_in_traditional_chinese_keeps_names_and_sigla(monkeypatch, cli):
     assert code == 0
     lines = out.splitlines()
     assert "底本 禮記注疏（zhushu）" in lines[0] and "個版本" in lines[0]
-    key = lines[lines.index("版本代號：") + 1 : lines.index("所言擊數：") - 1]
+    key = lines[lines.index("版本代號：") + 1 : lines.index("所述擊數：") - 1]
     names = {line.split()[0]: line for line in key}
     # sigla as written in the witnesses, edition names as printed
     for siglum, name in [
@@ -107,6 +107,6 @@ def test_a_check_report_in_traditional_chinese(monkeypatch, tmp_path, cli):
     lines = out.splitlines()
     assert "秒內聽到 6 擊（MIDI；" in lines[0] and lines[1].endswith("：6 擊")
     fields = [line.split()[0] for line in lines[3:9]]
-    assert fields == ["速度", "偏差", "漂移", "漏擊", "多出", "鼓不對"]
-    assert "漏擊   無" in lines  # the values line up after the widest name (鼓不對, six columns)
+    assert fields == ["速度", "偏差", "漂移", "漏擊", "多擊", "擊錯鼓"]
+    assert "漏擊   無" in lines  # the values line up after the widest name (擊錯鼓, six columns)
     assert lines[10].split() == ["擊", "應為", "聽到", "偏差"]

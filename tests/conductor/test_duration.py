@@ -75,11 +75,11 @@ def test_a_bad_duration_in_each_language(cli, monkeypatch, tmp_path, language, e
     [
         (
             "zh_Hant",
-            "算繪將長達 12 小時 30 分（2 個項目、預備拍與停頓皆計入），超過任何算繪 12 小時的上限",
+            "輸出將長達 12 小時 30 分（2 個項目、預備拍與停頓皆計入），超過任何輸出 12 小時的上限",
         ),
         (
             "zh_Hans",
-            "渲染将长达 12 小时 30 分（2 个项目、预备拍与停顿均计入），超过任何渲染 12 小时的上限",
+            "输出将长达 12 小时 30 分（2 个项目、预备拍与停顿均计入），超过任何输出 12 小时的上限",
         ),
         ("en", "the render would last 12 h 30 min (2 items, count-ins and pauses included)"),
     ],

@@ -114,8 +114,8 @@ def test_count_ins_and_pauses_count_toward_the_budget(tmp_path):
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "沒有節目檔案 'nosuch.toml'；請給 TOML 檔案或內建節目：rite"),
-        ("zh_Hans", "没有节目文件 'nosuch.toml'；请给 TOML 文件或内置节目：rite"),
+        ("zh_Hant", "沒有曲目單檔案 'nosuch.toml'；請指定 TOML 檔案或內建曲目單：rite"),
+        ("zh_Hans", "没有曲目单文件 'nosuch.toml'；请指定 TOML 文件或内置曲目单：rite"),
         ("en", "no programme file 'nosuch.toml'; give a TOML file or a built-in programme: rite"),
     ],
 )
@@ -130,8 +130,8 @@ def test_a_missing_programme_file_in_each_language(cli, monkeypatch, tmp_path, l
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "節目 'p.toml' 第 1 項：未知的鍵 'tempo'；請用 label, score"),
-        ("zh_Hans", "节目 'p.toml' 第 1 项：未知的键 'tempo'；请用 label, score"),
+        ("zh_Hant", "曲目單 'p.toml' 第 1 項：未知的鍵 'tempo'；請用 label, score"),
+        ("zh_Hans", "曲目单 'p.toml' 第 1 项：未知的键 'tempo'；请用 label, score"),
         ("en", "programme 'p.toml', item 1: unknown key 'tempo'; use label, score"),
     ],
 )

@@ -150,8 +150,8 @@ def test_an_unknown_way_of_telling_the_drums_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("zh_TW.UTF-8", "中沒有擊（在 1.0 秒的聲音中找不到起音）；請給出擊鼓的錄音，而不是靜音"),
-        ("zh_CN.UTF-8", "中没有击（在 1.0 秒的声音中找不到起音）；请给出击鼓的录音，而不是静音"),
+        ("zh_TW.UTF-8", "中沒有擊（在 1.0 秒的聲音中找不到起音）；請指定擊鼓的錄音，而不是靜音"),
+        ("zh_CN.UTF-8", "中没有击（在 1.0 秒的声音中找不到起音）；请指定击鼓的录音，而不是静音"),
         ("C.UTF-8", "holds no strokes (no onsets found in 1.0 s of sound)"),
     ],
 )

@@ -73,7 +73,7 @@ def test_the_title_and_axes_speak_traditional_chinese(texts):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     figures, marks = texts["set_title"].split("\n")
     assert figures.startswith(f"每分鐘 {checked.tempo_bpm:.2f} 擊；|偏差| 平均 ")
-    assert figures.endswith("漏擊 1，多擊 1，錯鼓 0")
+    assert figures.endswith("漏擊 1，多擊 1，擊錯鼓 0")
     assert marks.startswith("圓 = 鼙（小鼓），方 = 鼓（大鼓），紅色實心")
     assert texts["set_xlabel"] == "鼓譜的第幾擊（間若一：橫線即均勻的節拍）"
     assert texts["set_ylabel"] == "與均勻節拍的偏差（毫秒；+ 為偏晚）"

@@ -292,13 +292,13 @@ def test_bad_input_an_edition_file_said_in_traditional_chinese(cli, monkeypatch,
     """The site speaks the environment's language with --lang all, so its errors do too."""
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     err = _chinese_error(cli, "site", tmp_path / "out", "--lang", "all", "--edition", "mine.txt")
-    assert err.startswith("drumscore：錯誤：--edition 'mine.txt'：請給版本檔案（.toml）或資料夾")
+    assert err.startswith("drumscore：錯誤：--edition 'mine.txt'：請指定版本檔案（.toml）或資料夾")
     assert not (tmp_path / "out").exists()
 
 
 def test_bad_input_a_port_out_of_range_in_simplified_chinese(cli):
     err = _chinese_error(cli, "serve", "--lang", "zh-Hans", "--port", "70000")
-    assert err.startswith("drumscore：错误：--port 70000：请给出 1 到 65535 的端口")
+    assert err.startswith("drumscore：错误：--port 70000：请指定 1 到 65535 的端口")
 
 
 # --- the notebook ------------------------------------------------------------------------------
