@@ -42,7 +42,7 @@ def test_show_in_simplified_chinese(monkeypatch, cli):
     assert "注家所述的击数：" in out and "各版本原文所述的击数：" in out
     # the quotes as the editions print them, traditional characters kept
     assert "徐伯魯，she（benyi-skqs）：「其全則鼙聲十三鼔聲十」" in out
-    assert "徐伯魯，touhu：鼙 7 鼓 5（引于 benyi, benyi-skqs）— 相符" in out
+    assert "徐伯魯，touhu：鼙 7 鼓 5（见 benyi, benyi-skqs 所引）— 相符" in out
     header = next(line for line in out.splitlines() if "击数" in line)
     assert header.split() == ["段", "击数", "○", "鼙", "□", "鼓"]
     fields = {line.split("：")[0].strip(): line for line in out.splitlines() if "：" in line[:6]}

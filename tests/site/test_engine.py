@@ -348,11 +348,10 @@ def test_the_wav_s_layout_is_render_s_frame_for_frame(run_node):
     from drumscore import corpus
     from drumscore.conductor.timeline import arrange, parse_span
     from drumscore.conductor.track import Practice, Ramp, Track
+    from drumscore.errors import OptionError
     from drumscore.model import Drum, Section
     from drumscore.site.data import play_data
     from drumscore.timing import Tempo
-
-    from drumscore.errors import OptionError
 
     rate = play_data()["rate"]
     grid, sets, expected = [], [], []
