@@ -45,10 +45,10 @@ def test_show_in_simplified_chinese(monkeypatch, cli):
     assert "徐伯魯，touhu：鼙 7 鼓 5（见 benyi, benyi-skqs 所引）— 相符" in out
     header = next(line for line in out.splitlines() if "击数" in line)
     assert header.split() == ["段", "击数", "○", "鼙", "□", "鼓"]
-    fields = {line.split("：")[0].strip(): line for line in out.splitlines() if "：" in line[:6]}
-    assert {"版本", "来源", "提交", "许可", "年代"} <= set(fields)
+    fields = {line.split("：")[0].strip(): line for line in out.splitlines() if "：" in line[:8]}
+    assert {"版本", "来源", "提交", "许可协议", "年代"} <= set(fields)
     # the values after the names start in one column, each name two columns a character
-    assert len({_column(fields[k], "：") + 3 for k in ("版本", "来源", "许可")}) == 1
+    assert len({_column(fields[k], "：") + 3 for k in ("版本", "来源", "许可协议")}) == 1
     assert "擊數" not in out and "the stated counts" not in out
 
 
