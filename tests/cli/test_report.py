@@ -48,7 +48,8 @@ def test_show_in_simplified_chinese(monkeypatch, cli):
     fields = {line.split("：")[0].strip(): line for line in out.splitlines() if "：" in line[:8]}
     assert {"版本", "来源", "提交", "许可协议", "年代"} <= set(fields)
     # the values after the names start in one column, each name two columns a character
-    assert len({_column(fields[k], "：") + 3 for k in ("版本", "来源", "许可协议")}) == 1
+    values = {k: fields[k].split("：", 1)[1].strip() for k in ("版本", "来源", "许可协议")}
+    assert len({_column(fields[k], values[k]) for k in values}) == 1
     assert "擊數" not in out and "the stated counts" not in out
 
 
