@@ -5,7 +5,9 @@ Each score of an edition is one of N/10 + 1 readings (as editions copy one anoth
 standard text's with one to three random strokes changed, lost or added; `--distinct` gives
 every edition readings of its own (N alignments per score, none shared).
 
-    python bench/groups_bench.py [--distinct] [N ...]
+`--site` times `drumscore site DIR` (one language) over the same editions instead.
+
+    python bench/groups_bench.py [--distinct] [--site] [N ...]
 """
 
 from __future__ import annotations
@@ -63,9 +65,9 @@ def write_editions(folder: Path, count: int, distinct: bool = False, seed: int =
         (folder / f"bench{n:04d}.toml").write_text("\n".join(lines), "utf-8")
 
 
-def run(count: int, distinct: bool = False) -> tuple[float, float, int]:
-    """Seconds (wall clock, and CPU of the process) `collate --groups` takes with `count` user
-    editions, and its exit status."""
+def run(count: int, distinct: bool = False, site: bool = False) -> tuple[float, float, int]:
+    """Seconds (wall clock, and CPU of the process) `collate --groups` (or `site DIR`) takes
+    with `count` user editions, and its exit status."""
     import resource
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,10 +75,11 @@ def run(count: int, distinct: bool = False) -> tuple[float, float, int]:
         folder.mkdir()
         write_editions(folder, count, distinct)
         env = dict(os.environ, DRUMSCORE_EDITIONS=str(folder), XDG_DATA_HOME=str(Path(tmp)))
+        command = ["site", str(Path(tmp) / "site")] if site else ["collate", "--groups"]
         cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-m", "drumscore", "collate", "--groups"],
+            [sys.executable, "-m", "drumscore", *command],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -91,11 +94,17 @@ def run(count: int, distinct: bool = False) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    distinct = "--distinct" in sys.argv[1:]
-    counts = [int(a) for a in sys.argv[1:] if a != "--distinct"] or [100, 500, 2000]
-    print(f"{'user editions':>14}  {'seconds':>8}  {'CPU s':>8}  {'status':>6}")
-    for count in counts:
-        took, used, status = run(count, distinct)
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("counts", nargs="*", type=int, default=[100, 500, 2000])
+    parser.add_argument("--distinct", action="store_true", help="every edition its own readings")
+    parser.add_argument("--site", action="store_true", help="time site DIR instead of collate")
+    args = parser.parse_args()
+    job = "site DIR" if args.site else "collate --groups"
+    print(f"{'user editions':>14}  {'seconds':>8}  {'CPU s':>8}  {'status':>6}  ({job})")
+    for count in args.counts:
+        took, used, status = run(count, args.distinct, args.site)
         print(f"{count:>14}  {took:8.2f}  {used:8.2f}  {status:>6}")
 
 
