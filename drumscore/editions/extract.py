@@ -647,21 +647,12 @@ class _Reader:
             if _short(b) and len(a.strokes) >= MIN_STROKES:
                 self._tail_after_stop(a, None, b)
             elif _short(a) and len(b.strokes) >= MIN_STROKES:
-                pos = self.position(a.first)
-                self._doubt(
+                self._first_strokes_doubt(
+                    a,
                     b,
                     _(
                         "{strokes!r} at line {line}, column {column}, before the paragraph break "
                         "that opens the pattern on {lines}, may be its first strokes"
-                    ).format(
-                        strokes="".join(a.strokes),
-                        line=pos.line,
-                        column=pos.column,
-                        lines=self._lines(b),
-                    ),
-                    _(
-                        "check the edition: if they are strokes, join them to the pattern; if "
-                        "not, separate them from it"
                     ),
                 )
         while index < len(items):
@@ -760,24 +751,32 @@ class _Reader:
                     first = items[j]
                 j -= 1
             if first is not None and j >= 0 and isinstance(items[j], _Label):
-                pos = self.position(first.first)
-                self._doubt(
+                self._first_strokes_doubt(
+                    first,
                     run,
                     _(
                         "{strokes!r} at line {line}, column {column}, before the full stop or "
                         "paragraph break that opens the pattern on {lines}, may be its first "
                         "strokes"
-                    ).format(
-                        strokes="".join(first.strokes),
-                        line=pos.line,
-                        column=pos.column,
-                        lines=self._lines(run),
-                    ),
-                    _(
-                        "check the edition: if they are strokes, join them to the pattern; if "
-                        "not, separate them from it"
                     ),
                 )
+
+    def _first_strokes_doubt(self, few: _Run, pattern: _Run, message: str) -> None:
+        """`few` strokes cut off before `pattern` (by `message`'s break) may be its first."""
+        pos = self.position(few.first)
+        self._doubt(
+            pattern,
+            message.format(
+                strokes="".join(few.strokes),
+                line=pos.line,
+                column=pos.column,
+                lines=self._lines(pattern),
+            ),
+            _(
+                "check the edition: if they are strokes, join them to the pattern; if "
+                "not, separate them from it"
+            ),
+        )
 
     def _tail_after_stop(
         self, a: _Run, divider: _Divider | None, b: _Run, last: _Run | None = None

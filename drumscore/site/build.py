@@ -314,14 +314,7 @@ def staff_spaces(svg: bytes) -> float | None:
     at a staff space per em of its box, so on a phone the heads are as large as the glyphs."""
     root = ET.fromstring(svg)
     outer = (root.get("viewBox") or "").split()
-    inner = next(
-        (e for e in root.iter(f"{{{SVG_NS}}}svg") if "definition-scale" in e.get("class", "")),
-        None,
-    )
-    head = next(
-        (e for e in root.iter(f"{{{SVG_NS}}}g") if "notehead" in e.get("class", "").split()),
-        None,
-    )
+    inner, head = _music_and_first_head(root)
     use = head.find(f"{{{SVG_NS}}}use") if head is not None else None
     if len(outer) != 4 or inner is None or use is None:
         return None
@@ -333,10 +326,8 @@ def staff_spaces(svg: bytes) -> float | None:
     return math.ceil(10 * float(outer[2]) / space) / 10  # up: a head never below a glyph
 
 
-def first_head(svg: bytes) -> float | None:
-    """Where the first notehead of an engraving stands, as a share of its width (read from
-    Verovio's SVG), so a phone's scrolling staff can open on the notes, not on the clef."""
-    root = ET.fromstring(svg)
+def _music_and_first_head(root: ET.Element) -> tuple[ET.Element | None, ET.Element | None]:
+    """Verovio's SVG: the inner svg of the music (its definition scale) and the first notehead."""
     inner = next(
         (e for e in root.iter(f"{{{SVG_NS}}}svg") if "definition-scale" in e.get("class", "")),
         None,
@@ -345,6 +336,14 @@ def first_head(svg: bytes) -> float | None:
         (e for e in root.iter(f"{{{SVG_NS}}}g") if "notehead" in e.get("class", "").split()),
         None,
     )
+    return inner, head
+
+
+def first_head(svg: bytes) -> float | None:
+    """Where the first notehead of an engraving stands, as a share of its width (read from
+    Verovio's SVG), so a phone's scrolling staff can open on the notes, not on the clef."""
+    root = ET.fromstring(svg)
+    inner, head = _music_and_first_head(root)
     margin = next(
         (e for e in root.iter(f"{{{SVG_NS}}}g") if "page-margin" in e.get("class", "").split()),
         None,
