@@ -929,18 +929,11 @@ class _Reader:
                 "{tail!r} alone at the start of line {line} after the pattern may be its last "
                 "stroke or a mark that opens the text after it (as ○ opens a gloss)"
             ).format(tail="".join(tail), line=first.line)
-            if not self.partial:
-                raise self.error(
-                    offset,
-                    reason,
-                    _(
-                        "check the edition: if it is a stroke, join it to the line before; if it "
-                        "opens the text after the pattern, put that text on its line"
-                    ),
-                    option="partial",
-                )
-            doubt = _("{reason}; read as a stroke").format(reason=reason)
-            self._doubts.setdefault(id(run), []).append(doubt)
+            hint = _(
+                "check the edition: if it is a stroke, join it to the line before; if it "
+                "opens the text after the pattern, put that text on its line"
+            )
+            self._doubt(run, reason, hint, at=offset, kept=_as_stroke(reason))
             return
         # 釋文's headwords: ○，圜鼙 / □，方鼓 (the word after names the sign)
         headword = punctuated and word[:1] in lexer.SIGN_WORDS
@@ -951,19 +944,11 @@ class _Reader:
                 "{tail!r} at the start of line {line}, running into the text after the pattern, "
                 "may be its last stroke or a mark that opens that text"
             ).format(tail="".join(tail), line=first.line)
-            if not self.partial:
-                raise self.error(
-                    offset,
-                    reason,
-                    _(
-                        "check the edition: if it is a stroke, join it to the line before; if it "
-                        "opens the text after the pattern, separate it from the pattern"
-                    ),
-                    option="partial",
-                )
-            self._doubts.setdefault(id(run), []).append(
-                _("{reason}; read as a stroke").format(reason=reason)
+            hint = _(
+                "check the edition: if it is a stroke, join it to the line before; if it "
+                "opens the text after the pattern, separate it from the pattern"
             )
+            self._doubt(run, reason, hint, at=offset, kept=_as_stroke(reason))
             return
         del run.strokes[strokes:], run.printed[printed:], run.joined[joined:]
         run.last = last
@@ -1274,10 +1259,20 @@ class _Reader:
                 _("check the transcription against the edition: 半 may have been lost"),
             )
 
-    def _doubt(self, run: _Run, reason: str, hint: str, option: str = "partial") -> None:
+    def _doubt(
+        self,
+        run: _Run,
+        reason: str,
+        hint: str,
+        option: str = "partial",
+        at: int | None = None,
+        kept: str | None = None,
+    ) -> None:
+        """Refuse with `reason` at `at` (the run's start), or with --partial keep the run,
+        doubtful: `kept` says how it was read (`reason` itself by default)."""
         if not self.partial:
-            raise self.error(run.first, reason, hint, option=option)
-        self._doubts.setdefault(id(run), []).append(reason)
+            raise self.error(run.first if at is None else at, reason, hint, option=option)
+        self._doubts.setdefault(id(run), []).append(reason if kept is None else kept)
 
     def _divided(self, divider: _Divider, chain: list) -> NotationError:
         index = chain.index(divider)
@@ -1481,3 +1476,8 @@ def _offset(text: str) -> tuple[int, int] | None:
     if len(body) != last - first + 1:
         return None
     return (first, first - start)
+
+
+def _as_stroke(reason: str) -> str:
+    """A doubt kept under --partial: the reason, and that the sign was read as a stroke."""
+    return _("{reason}; read as a stroke").format(reason=reason)
