@@ -1268,7 +1268,7 @@ class _Reader:
         at: int | None = None,
         kept: str | None = None,
     ) -> None:
-        """Refuse with `reason` at `at` (the run's start), or with --partial keep the run,
+        """Refuse with `reason` at `at` (the run's start), or, reading partially, keep the run
         doubtful: `kept` says how it was read (`reason` itself by default)."""
         if not self.partial:
             raise self.error(run.first if at is None else at, reason, hint, option=option)
@@ -1479,5 +1479,5 @@ def _offset(text: str) -> tuple[int, int] | None:
 
 
 def _as_stroke(reason: str) -> str:
-    """A doubt kept under --partial: the reason, and that the sign was read as a stroke."""
+    """A doubt kept when reading partially: the reason, and that the sign was read as a stroke."""
     return _("{reason}; read as a stroke").format(reason=reason)
