@@ -9,7 +9,9 @@ spelling of the parameter in its place.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 from types import ModuleType
 from typing import ClassVar
 
@@ -150,7 +152,10 @@ def require(
     also needs; `needed` says what wants it (by default "this needs the Python package X").
     """
     try:
-        return importlib.import_module(module)
+        # some libraries print at import (pyfluidsynth says where it found its library when CI
+        # is set); that must not reach a command's own output, --json above all
+        with contextlib.redirect_stdout(io.StringIO()):
+            return importlib.import_module(module)
     except ImportError as exc:
         why = needed or _("this needs the Python package {package}").format(
             package=module.split(".")[0]

@@ -2,6 +2,7 @@
 
 import ast
 import inspect
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,18 @@ def test_an_option_error_keeps_the_flag_first_in_every_language(
 ):
     argv = ("render", "lu", "--velocity", "1,2,3", "-o", tmp_path / "x.wav")
     assert refused(cli, monkeypatch, language, tmp_path, *argv) == expected + "\n"
+
+
+def test_an_optional_library_that_prints_at_import_does_not_reach_the_output(
+    tmp_path, monkeypatch, capsys
+):
+    """pyfluidsynth prints where it found its library when CI is set; a command's stdout (its
+    --json above all) must hold only what drumscore writes."""
+    (tmp_path / "chatty_library_here.py").write_text(
+        "print('found at libchatty.so.3')\nVALUE = 7\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = errors.require("chatty_library_here", extra="soundfont")
+    assert module.VALUE == 7
+    assert capsys.readouterr().out == ""
+    sys.modules.pop("chatty_library_here", None)
