@@ -475,9 +475,8 @@ def _add_credits(root: Element, timeline: Timeline) -> None:
     """The heading and the citation as printed text (credits) at the head of the page."""
     from xml.etree.ElementTree import Element, SubElement
 
-    lines = citation_lines(timeline)
     credits = []
-    for number, (kind, text) in enumerate([("title", timeline.heading), *lines], 1):
+    for number, (kind, text) in enumerate(page_head(timeline), 1):
         credit = Element("credit", page="1")
         SubElement(credit, "credit-type").text = kind
         words = SubElement(credit, "credit-words", justify="center", halign="center")
@@ -490,6 +489,12 @@ def _add_credits(root: Element, timeline: Timeline) -> None:
     if "defaults" in tags:
         at = tags.index("defaults") + 1
     root[at:at] = credits
+
+
+def page_head(timeline: Timeline) -> list[tuple[str, str]]:
+    """The lines at the head of the page, (MusicXML credit type, text): the title, then the
+    citation's lines (citation_lines)."""
+    return [("title", timeline.heading), *citation_lines(timeline)]
 
 
 def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape, unescape
 
 from drumscore.conductor.timeline import Timeline
 from drumscore.errors import (
@@ -164,14 +166,67 @@ def svg_pages(
     """The SVG pages: one tall page cut to the music (`fit`), or pages of `page_height`;
     `page_width` narrower than A4 for lines a phone shows (a bar is set to the width), and
     without the page's `head` (title and citation) where the page around it says them."""
+    return svg_layouts(musicxml, ((page_width, head),), page_height=page_height, fit=fit)[0]
+
+
+def svg_layouts(
+    musicxml: bytes,
+    layouts: Sequence[tuple[int, bool]],
+    *,
+    page_height: int = TALL_PAGE,
+    fit: bool = True,
+) -> list[list[str]]:
+    """The SVG pages of each layout, a (page width, head) pair as svg_pages takes them: the
+    document read and its noteheads shaped once, then laid out again for each. A layout after
+    the first differs from svg_pages' alone only in the ids Verovio gives its systems."""
     toolkit = _toolkit()  # one toolkit: making one loads Verovio's fonts
     mei = to_mei(musicxml, toolkit)
-    size = {"pageHeight": page_height, "pageWidth": page_width, "adjustPageHeight": fit}
-    heading = {} if head else {"header": "none"}
-    toolkit.setOptions({**OPTIONS, **size, **heading, "svgViewBox": True})
-    if not toolkit.loadData(mei):
-        raise EngraveError(_("Verovio could not read its own MEI"))
-    return [_finish_svg(toolkit.renderToSVG(n)) for n in range(1, toolkit.getPageCount() + 1)]
+    engraved = []
+    for number, (page_width, head) in enumerate(layouts):
+        size = {"pageHeight": page_height, "pageWidth": page_width, "adjustPageHeight": fit}
+        heading = {"header": "auto" if head else "none"}
+        toolkit.setOptions({**OPTIONS, **size, **heading, "svgViewBox": True})
+        if number == 0 and not toolkit.loadData(mei):
+            raise EngraveError(_("Verovio could not read its own MEI"))
+        if number:
+            toolkit.redoLayout()
+        pages = range(1, toolkit.getPageCount() + 1)
+        engraved.append([_finish_svg(toolkit.renderToSVG(n)) for n in pages])
+    return engraved
+
+
+#: A line of text in an engraving's head, as _finish_svg writes it: the size, then the words.
+_HEAD_TEXT = re.compile(r'(<tspan font-size="[\d.]+px">)([^<]*)(</tspan>)')
+_HEAD_STARTS = 'class="pgHead">'
+
+
+def head_lines(svg: str) -> list[str]:
+    """The lines of text in the head of an engraving of svg_pages (none without a head), the
+    blank lines between them left out."""
+    start = svg.find(_HEAD_STARTS)
+    if start < 0:
+        return []
+    head = svg[start : svg.index("</g>", start)]
+    return [unescape(m.group(2)) for m in _HEAD_TEXT.finditer(head) if m.group(2) != "\u00a0"]
+
+
+def retitle(svg: str, lines: Sequence[str]) -> str | None:
+    """The engraving `svg` (a page of svg_pages with its head) with the head's lines of text
+    replaced by `lines`, in order, and everything else as it was: the music engraved once
+    serves the page in each language, its title and citation in the page's words. None where
+    the head has not as many lines (Verovio set one in parts): engrave that page itself."""
+    start = svg.find(_HEAD_STARTS)
+    if start < 0 or len(head_lines(svg)) != len(lines):
+        return None
+    end = svg.index("</g>", start)
+    words = iter(lines)
+
+    def put(match: re.Match[str]) -> str:
+        if match.group(2) == "\u00a0":
+            return match.group(0)
+        return match.group(1) + escape(next(words)) + match.group(3)
+
+    return svg[:start] + _HEAD_TEXT.sub(put, svg[start:end]) + svg[end:]
 
 
 def _finish_svg(svg: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import mido
@@ -204,7 +205,8 @@ def test_a_rebuilt_site_is_the_site_built_fresh(tmp_path):
     first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
     second = _edition(tmp_path, "two", "○□○半□", "□□○半○")
     again = tmp_path / "again"
-    build_site(again, [first], corpus_editions=False, languages=("en", "zh_Hant"))
+    # the staves kept from a site in one language serve the others too, as if engraved anew
+    assert build_site(again, [first], corpus_editions=False, languages=("zh_Hant",)).engraved == 4
     build_site(again, [first, second], corpus_editions=False, languages=("en", "zh_Hant"))
     fresh = tmp_path / "fresh"
     build_site(fresh, [first, second], corpus_editions=False, languages=("en", "zh_Hant"))
@@ -235,6 +237,49 @@ def test_adding_an_edition_engraves_only_its_own_staves(tmp_path):
     assert 'class="notehead"' in (out / "files" / "lu-1-two-she.svg").read_text("utf-8")
     report = build_site(out, [first, second], corpus_editions=False)
     assert (report.engraved, report.staff) == (0, 3)
+
+
+def test_each_staff_is_engraved_once_for_every_language_with_the_head_in_each(tmp_path):
+    pytest.importorskip("verovio")
+    from drumscore.render.verovio import head_lines
+
+    first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
+    out = tmp_path / "site"
+    report = build_site(out, [first], corpus_editions=False, languages=("en", "zh_Hant", "zh_Hans"))
+    assert (report.engraved, report.staff) == (4, 2)  # a page's and a phone's for each staff
+    for slug, strokes in (("lu-1-one", 4), ("lu-2-one", 6)):
+        staves = {
+            tag: (out / tag / "files" / f"{slug}-she.svg").read_text("utf-8")
+            for tag in report.languages
+        }
+        heads = {tag: head_lines(svg) for tag, svg in staves.items()}
+        for tag, lines in heads.items():
+            document = ET.fromstring((out / tag / "files" / f"{slug}-she.musicxml").read_bytes())
+            assert lines == [w.text for w in document.iter("credit-words")], tag
+        assert heads["en"][0].endswith("射 (the whole pattern)")
+        assert (
+            heads["zh-Hant"][0].endswith("射（整個鼓譜）") and heads["zh-Hans"] != heads["zh-Hant"]
+        )
+        # the music and the layout the same in each; the phone's, without words, the same file
+        music = {re.sub(r'class="pgHead">.*?</g>', "", svg, flags=re.S) for svg in staves.values()}
+        assert len(music) == 1 and music.pop().count('class="notehead"') == strokes
+        phones = {(out / t / "files" / f"{slug}-she-narrow.svg").read_bytes() for t in staves}
+        assert len(phones) == 1
+
+
+def test_a_head_that_cannot_be_set_anew_has_its_page_engraved_itself(tmp_path, monkeypatch):
+    pytest.importorskip("verovio")
+    from drumscore.render import verovio
+
+    monkeypatch.setattr(verovio, "retitle", lambda svg, lines: None)
+    out = tmp_path / "site"
+    build_site(
+        out, [_edition(tmp_path, "one", "○□○半□")], corpus_editions=False, languages=("zh_Hant",)
+    )
+    svg = (out / "zh-Hant" / "files" / "lu-1-one-she.svg").read_text("utf-8")
+    document = ET.fromstring((out / "zh-Hant" / "files" / "lu-1-one-she.musicxml").read_bytes())
+    assert verovio.head_lines(svg) == [w.text for w in document.iter("credit-words")]
+    assert verovio.head_lines(svg)[0].endswith("射（整個鼓譜）")
 
 
 def test_a_staff_is_read_from_an_earlier_site_only_as_it_was_written(tmp_path):
