@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
 
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
@@ -347,6 +350,29 @@ def musicxml_bytes(
     head_text = dumpString(head, noCopy=True)
     document = head_text[: head_text.index(_MUSIC_STARTS)] + music_text
     return ScoreExporter().xmlHeader() + document.encode("utf-8")
+
+
+#: The elements of a document's head that carry its score's words (its printed lines last).
+_WORDED = re.compile(r"(<(work-title|movement-title|source|credit-words)\b[^>]*>)[^<]*(</\2>)")
+
+
+def with_words(document: bytes, lines: Sequence[str], title: str = "") -> bytes:
+    """`document` (of musicxml_bytes) with its page's printed lines (page_head) set to `lines`,
+    in order, and its titles and source to `title`; the music as it was. Of two scores or two
+    languages of one music, the documents with the same `lines` are the same bytes: an engraving
+    of one serves both, its head's words set anew (verovio.retitle)."""
+    text = document.decode("utf-8")
+    at = text.index(_MUSIC_STARTS)
+    head = text[:at]
+    if head.count("<credit-words") != len(lines):
+        raise ValueError(f"{len(lines)} lines for a head of {head.count('<credit-words')}")
+    words = iter(lines)
+
+    def put(match: re.Match[str]) -> str:
+        said = next(words) if match.group(2) == "credit-words" else title
+        return match.group(1) + escape(said) + match.group(3)
+
+    return (_WORDED.sub(put, head) + text[at:]).encode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,8 +28,8 @@ from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteErro
 from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
 from drumscore.files.signals import held
 from drumscore.i18n import _
-from drumscore.model import STATE_SLUGS, Edition, Score, Section
-from drumscore.render.musicxml import musicxml_bytes, page_head
+from drumscore.model import STATE_SLUGS, Edition, Section
+from drumscore.render.musicxml import musicxml_bytes, page_head, with_words
 from drumscore.site import data as sitedata
 from drumscore.site import grammar
 from drumscore.site.templating import render
@@ -194,6 +194,9 @@ def compare_page(
     )
 
 
+#: The words a staff's head is engraved with, in each of its lines, for the page to set its
+#: own (Verovio's lines are as high as they would be for a title and a citation).
+STAFF_HEAD = "投壺 · figure (Ag)"
 #: A phone's engraving: the page's margins and labels, and so much page a stroke (Verovio's
 #: units), so a line, set to the page's width, shows 8 strokes or more in a phone's width at a
 #: staff space to the notation's glyph.
@@ -233,11 +236,12 @@ class _Staff:
 
 class _Artefacts:
     """What a build makes once for all its pages and languages. The staff engravings, each keyed
-    by what it is engraved from (the MusicXML document in English, drumscore's and Verovio's
-    versions; each language's page sets its own words in the head): made once, in worker
-    processes beside the build (one per core), or taken from an earlier site where the same key
-    was engraved (its head in any language, set again). The MIDI files (in English: the same
-    in every language) and the partners of the scores (the same in every language)."""
+    by what it is engraved from (the MusicXML document of a music, its head's words stood in for
+    by STAFF_HEAD, drumscore's and Verovio's versions; each page sets its own words in the head):
+    made once for every score and language of that music, in worker processes beside the build
+    (one per core), or taken from an earlier site where the same key was engraved (the head's
+    words set again). The MIDI files (in English: the same in every language) and the
+    partners of the scores (the same in every language)."""
 
     def __init__(self, earlier: Path | None) -> None:
         self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
@@ -250,21 +254,10 @@ class _Artefacts:
         self.staves: dict[str, _Staff | None] = {}
         self.files: dict[str, Path] = {}  # key -> the file of this build that holds it
         self.midi: dict[tuple[str, Section], bytes] = {}
-        self.sources: dict[str, bytes] = {}  # score key -> the English 射 MusicXML engraved
         self.partners: dict[str, str] | None = None
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
-
-    def source(self, score: Score, whole: bytes) -> bytes:
-        """The document the staves of `score` are engraved from: its 射 in English (`whole`
-        where the build speaks English), whatever language the page is in."""
-        if score.key not in self.sources:
-            if i18n.language() != "en":
-                with i18n.speaking("en"):
-                    whole = musicxml_bytes(arrange(score, Section.SHE))
-            self.sources[score.key] = whole
-        return self.sources[score.key]
 
     def request(self, musicxml: bytes, strokes: int) -> str:
         """The key of the staff of `musicxml`, a phone's (`strokes` a line, as _staff_svgs
@@ -420,13 +413,12 @@ def first_head(svg: bytes) -> float | None:
     return round((float(shift.group(1)) + float(x.group(1))) / width, 4)
 
 
-def _page_staff(staff: _Staff, entry: sitedata.Entry, whole: bytes) -> bytes:
-    """The page's staff in the current language: the engraving with the page's title and
-    citation set in its head (or, where that cannot be done, the page's own document
-    engraved)."""
+def _page_staff(staff: _Staff, lines: list[str], whole: bytes) -> bytes:
+    """The page's staff: the engraving of its music with the page's `lines` (its title and
+    citation in the current language) set in its head, or, where that cannot be done, the
+    page's own document (`whole`) engraved."""
     from drumscore.render.verovio import retitle
 
-    lines = [text for _, text in page_head(arrange(entry.score, Section.SHE))]
     page = retitle(staff.svg.decode("utf-8"), lines)
     if page is not None:
         return page.encode("utf-8")
@@ -694,8 +686,9 @@ def _build_into(
         if whole and not long:
             pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it
             longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
-            source = made.source(entry.score, whole)
-            staffed.append((entry, score, whole, made.request(source, longest or len(pattern))))
+            lines = [text for _, text in page_head(arrange(entry.score, Section.SHE))]
+            music = with_words(whole, [STAFF_HEAD] * len(lines))
+            staffed.append((score, whole, lines, made.request(music, longest or len(pattern))))
         if whole and long:
             report.notes.append(
                 _(
@@ -704,17 +697,17 @@ def _build_into(
                 ).format(key=key, limit=f"{STAFF_LIMIT:,}")
             )
         scores.append(score)
-    for entry, score, whole, staff_key in staffed:  # engraved meanwhile
+    for score, whole, lines, staff_key in staffed:  # engraved meanwhile
         staff = made.staff(staff_key)
         if staff is None:
             continue
         files = score["files"]
-        files["staff-she"] = f"files/{entry.slug}-she.svg"
-        (work / files["staff-she"]).write_bytes(_page_staff(staff, entry, whole))
+        files["staff-she"] = f"files/{score['slug']}-she.svg"
+        (work / files["staff-she"]).write_bytes(_page_staff(staff, lines, whole))
         made.files.setdefault(staff.key, work / files["staff-she"])
         score["staff_spaces"] = staff.spaces
         if staff.phone:
-            files["staff-she-narrow"] = f"files/{entry.slug}-she-narrow.svg"
+            files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
             (work / files["staff-she-narrow"]).write_bytes(staff.phone)
             made.files.setdefault(staff.phone_key, work / files["staff-she-narrow"])
             score["staff_narrow"] = staff.phone_spaces

@@ -244,10 +244,13 @@ def test_each_staff_is_engraved_once_for_every_language_with_the_head_in_each(tm
     from drumscore.render.verovio import head_lines
 
     first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
+    second = _edition(tmp_path, "two", "○□○半□")
     out = tmp_path / "site"
-    report = build_site(out, [first], corpus_editions=False, languages=("en", "zh_Hant", "zh_Hans"))
-    assert (report.engraved, report.staff) == (4, 2)  # a page's and a phone's for each staff
-    for slug, strokes in (("lu-1-one", 4), ("lu-2-one", 6)):
+    languages = ("en", "zh_Hant", "zh_Hans")
+    report = build_site(out, [first, second], corpus_editions=False, languages=languages)
+    # a page's and a phone's for each music: the two editions' figure 1 read alike
+    assert (report.engraved, report.staff) == (4, 3)
+    for slug, strokes in (("lu-1-one", 4), ("lu-2-one", 6), ("lu-1-two", 4)):
         staves = {
             tag: (out / tag / "files" / f"{slug}-she.svg").read_text("utf-8")
             for tag in report.languages
@@ -256,7 +259,7 @@ def test_each_staff_is_engraved_once_for_every_language_with_the_head_in_each(tm
         for tag, lines in heads.items():
             document = ET.fromstring((out / tag / "files" / f"{slug}-she.musicxml").read_bytes())
             assert lines == [w.text for w in document.iter("credit-words")], tag
-        assert heads["en"][0].endswith("射 (the whole pattern)")
+        assert heads["en"][0].endswith(f"{slug[3]} · 射 (the whole pattern)")
         assert (
             heads["zh-Hant"][0].endswith("射（整個鼓譜）") and heads["zh-Hans"] != heads["zh-Hant"]
         )
@@ -265,6 +268,14 @@ def test_each_staff_is_engraved_once_for_every_language_with_the_head_in_each(tm
         assert len(music) == 1 and music.pop().count('class="notehead"') == strokes
         phones = {(out / t / "files" / f"{slug}-she-narrow.svg").read_bytes() for t in staves}
         assert len(phones) == 1
+    for name in ("she.svg", "she-narrow.svg"):
+        one, two = (
+            (out / "en/files" / f"lu-1-{e}-{name}").read_text("utf-8") for e in ("one", "two")
+        )
+        assert one != two or "pgHead" not in one
+        assert re.sub(r'class="pgHead">.*?</g>', "", one, flags=re.S) == re.sub(
+            r'class="pgHead">.*?</g>', "", two, flags=re.S
+        )
 
 
 def test_a_head_that_cannot_be_set_anew_has_its_page_engraved_itself(tmp_path, monkeypatch):
