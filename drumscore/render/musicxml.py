@@ -15,7 +15,6 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
@@ -352,6 +351,16 @@ def musicxml_bytes(
     return ScoreExporter().xmlHeader() + document.encode("utf-8")
 
 
+def escape_text(text: str) -> str:
+    """`text` as the text of an XML element (ElementTree writes it so)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def unescape_text(text: str) -> str:
+    """The text of an XML element as escape_text wrote it."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
 #: The elements of a document's head that carry its score's words (its printed lines last).
 _WORDED = re.compile(r"(<(work-title|movement-title|source|credit-words)\b[^>]*>)[^<]*(</\2>)")
 
@@ -370,7 +379,7 @@ def with_words(document: bytes, lines: Sequence[str], title: str = "") -> bytes:
 
     def put(match: re.Match[str]) -> str:
         said = next(words) if match.group(2) == "credit-words" else title
-        return match.group(1) + escape(said) + match.group(3)
+        return match.group(1) + escape_text(said) + match.group(3)
 
     return (_WORDED.sub(put, head) + text[at:]).encode("utf-8")
 

@@ -16,7 +16,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape, unescape
 
 from drumscore.conductor.timeline import Timeline
 from drumscore.errors import (
@@ -30,7 +29,7 @@ from drumscore.i18n import _
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
-from drumscore.render.musicxml import VOICES, musicxml_bytes
+from drumscore.render.musicxml import VOICES, escape_text, musicxml_bytes, unescape_text
 
 if TYPE_CHECKING:
     import verovio
@@ -207,7 +206,7 @@ def head_lines(svg: str) -> list[str]:
     if start < 0:
         return []
     head = svg[start : svg.index("</g>", start)]
-    return [unescape(m.group(2)) for m in _HEAD_TEXT.finditer(head) if m.group(2) != "\u00a0"]
+    return [unescape_text(m.group(2)) for m in _HEAD_TEXT.finditer(head) if m.group(2) != "\u00a0"]
 
 
 def retitle(svg: str, lines: Sequence[str]) -> str | None:
@@ -224,7 +223,7 @@ def retitle(svg: str, lines: Sequence[str]) -> str | None:
     def put(match: re.Match[str]) -> str:
         if match.group(2) == "\u00a0":
             return match.group(0)
-        return match.group(1) + escape(next(words)) + match.group(3)
+        return match.group(1) + escape_text(next(words)) + match.group(3)
 
     return svg[:start] + _HEAD_TEXT.sub(put, svg[start:end]) + svg[end:]
 
