@@ -23,6 +23,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from drumscore import __version__, corpus, i18n
+from drumscore.analysis.compare import Comparison
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
@@ -255,6 +256,7 @@ class _Artefacts:
         self.files: dict[str, Path] = {}  # key -> the file of this build that holds it
         self.midi: dict[tuple[str, Section], bytes] = {}
         self.partners: dict[str, str] | None = None
+        self.compared: dict[tuple[str, str], Comparison] = {}  # the same in every language
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
@@ -664,7 +666,7 @@ def _build_into(
     _copy_static(work)
     (work / "score").mkdir()
     (work / "files").mkdir()
-    comparisons = sitedata.comparisons(items)
+    comparisons = sitedata.comparisons(items, made.compared)
     if made.partners is None:
         made.partners = sitedata.partners(items)
     partners = made.partners
