@@ -8,6 +8,7 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import math
@@ -334,6 +335,13 @@ class _Artefacts:
             text = json.dumps(kept, indent=0, sort_keys=True) + "\n"
             (work / STAVES).write_text(text, encoding="utf-8")
 
+    def settle(self) -> None:
+        """Every engraving asked for made, and the worker processes ended."""
+        for key in self.engravings:
+            self.staff(key)
+        self.close()
+        self._pool = None
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
@@ -622,27 +630,81 @@ def _build_languages(
     made: _Artefacts,
 ) -> SiteReport:
     """A whole site in each language in work/TAG/, each with its own files (the engravings and
-    MusicXML carry their words in its language), and work/index.html linking to each."""
+    MusicXML carry their words in its language), and work/index.html linking to each.
+
+    The first language is built here, making what every language shares (the engravings, the
+    exports, the alignments); the others then side by side, one a core, in processes forked
+    from this one, which have all that made already (where the system forks)."""
     tags = tuple(i18n.LANGUAGES[c][0] for c in catalogs)
     alternates = Alternates(tags)
     report = SiteReport(work, languages=tags)
+    build = functools.partial(_build_language, work, pool, progress, musicxml, made, alternates)
+    parts = [build(catalogs[0])]
+    rest = catalogs[1:]
+    forked = _forking(len(rest))
+    if forked is None:
+        parts += [build(catalog) for catalog in rest]
+    else:
+        made.settle()  # every engraving made, and its workers ended: nothing left to fork
+        global _forked_build
+        _forked_build = build
+        try:
+            with forked as side:
+                beside = [side.submit(_build_forked, c) for c in rest[1:]]
+                parts.append(build(rest[0]))
+                parts += [f.result() for f in beside]
+        finally:
+            _forked_build = None
     sites = []
-    for catalog, tag in zip(catalogs, tags, strict=True):
-        with i18n.speaking(catalog):
-            part = _build_into(work / tag, pool, progress, musicxml, made, alternates)
-            sites.append(
-                {
-                    "tag": tag,
-                    "name": i18n.LANGUAGES[catalog][1],
-                    "title": _("The drum scores of 投壺"),
-                }
-            )
+    for catalog, (part, title) in zip(catalogs, parts, strict=True):
+        tag = i18n.LANGUAGES[catalog][0]
+        sites.append({"tag": tag, "name": i18n.LANGUAGES[catalog][1], "title": title})
         # each language's site has the same files, counted once; the notes in the reader's
         report.scores, report.files, report.staff = part.scores, part.files, part.staff
         if catalog == i18n.language():
             report.notes = part.notes
     (work / "index.html").write_text(render("languages.html", sites=sites), "utf-8")
     return report
+
+
+def _build_language(
+    work: Path,
+    pool: tuple[Edition, ...],
+    progress: Callable[[str], None] | None,
+    musicxml: bool,
+    made: _Artefacts,
+    alternates: Alternates,
+    catalog: str,
+) -> tuple[SiteReport, str]:
+    """The site in `catalog`'s language in work/TAG/, and its title."""
+    with i18n.speaking(catalog):
+        tag = i18n.LANGUAGES[catalog][0]
+        part = _build_into(work / tag, pool, progress, musicxml, made, alternates)
+        return part, _("The drum scores of 投壺")
+
+
+#: The build of one language, for a forked process to call (set while the processes run).
+_forked_build: Callable[[str], tuple[SiteReport, str]] | None = None
+
+
+def _build_forked(catalog: str) -> tuple[SiteReport, str]:
+    assert _forked_build is not None
+    return _forked_build(catalog)
+
+
+def _forking(languages: int) -> ProcessPoolExecutor | None:
+    """Processes forked from this one for `languages` built beside it; None on one core, for
+    fewer than two languages, or where the system does not fork."""
+    import multiprocessing
+
+    workers = min(languages - 1, _cores() - 1)
+    if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_signals,
+    )
 
 
 def _build_into(

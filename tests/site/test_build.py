@@ -278,6 +278,48 @@ def test_each_staff_is_engraved_once_for_every_language_with_the_head_in_each(tm
         )
 
 
+def test_languages_built_side_by_side_make_the_site_built_one_after_another(tmp_path, monkeypatch):
+    from drumscore.site import build
+
+    first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
+    languages = ("en", "zh_Hant", "zh_Hans")
+    forks = []
+    forking = build._forking
+    monkeypatch.setattr(build, "_forking", lambda n: forks.append(forking(n)) or forks[-1])
+    build_site(tmp_path / "beside", [first], corpus_editions=False, languages=languages)
+    monkeypatch.setattr(build, "_forking", lambda n: None)
+    build_site(tmp_path / "after", [first], corpus_editions=False, languages=languages)
+    beside, after = _files(tmp_path / "beside"), _files(tmp_path / "after")
+    assert sorted(beside) == sorted(after) and len(beside) > 60
+    assert [name for name in after if beside[name] != after[name]] == []
+    assert len(forks) == 1 and (forks[0] is not None) == (build._cores() > 1)
+
+
+def test_a_language_built_beside_that_fails_leaves_no_site_and_says_where(tmp_path, monkeypatch):
+    import errno
+
+    from drumscore.errors import WriteError
+    from drumscore.site import build
+
+    into = build._build_into
+
+    def full_disk(work, *args, **kwargs):
+        if work.name == "zh-Hans":  # the last: built in a forked process where there are two cores
+            raise OSError(errno.ENOSPC, "No space left on device", str(work / "index.html"))
+        return into(work, *args, **kwargs)
+
+    monkeypatch.setattr(build, "_build_into", full_disk)
+    first = _edition(tmp_path, "one", "○□○半□")
+    with pytest.raises(WriteError, match=r"site'.*\(zh-Hans/index.html\): No space left on device"):
+        build_site(
+            tmp_path / "site",
+            [first],
+            corpus_editions=False,
+            languages=("en", "zh_Hant", "zh_Hans"),
+        )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.toml"]
+
+
 def test_a_head_that_cannot_be_set_anew_has_its_page_engraved_itself(tmp_path, monkeypatch):
     pytest.importorskip("verovio")
     from drumscore.render import verovio
