@@ -644,7 +644,7 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
         "mean_abs_offset_ms": round(c.mean_abs_ms, 3),
         "max_abs_offset_ms": round(abs(c.largest.offset_ms or 0.0), 3),
         "max_abs_offset_stroke": c.largest.index,
-        "drift_bpm": round(c.drift_bpm, 4),
+        "drift_bpm": round(c.drift_bpm, 4) + 0.0,  # never -0.0
         "tempo_first_bpm": round(c.tempo_first, 4),
         "tempo_last_bpm": round(c.tempo_last, 4),
         "strokes": [
