@@ -99,8 +99,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         help=plot_help(
             _(
-                "draw the apparatus: editions as rows, aligned strokes as columns, the places "
-                "highlighted (needs matplotlib)"
+                "draw the apparatus with matplotlib: editions as rows, aligned strokes as "
+                "columns, the places highlighted"
             )
         ),
     )
