@@ -28,10 +28,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "render",
         "render",
-        N_(
-            "render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
-            "(.musicxml .mxl .pdf .png)"
-        ),
+        N_("render a score to audio ({audio}), MIDI ({midi}) or notation ({notation})"),
     ),
     (
         "play",
@@ -49,8 +46,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "check",
         "check",
         N_(
-            "check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
-            "missed, extra and wrong strokes"
+            "check a performance ({audio} {midi}) against a score: tempo, how even, missed, "
+            "extra and wrong strokes"
         ),
     ),
     (
@@ -61,6 +58,19 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("serve", "serve", N_("build the site and serve it on this machine (127.0.0.1) until Ctrl-C")),
 )
 _HELP_LINES = {name: line for name, _module, line in COMMANDS}
+
+
+def help_line(name: str) -> str:
+    """`name`'s line in drumscore --help, in the current language, its lists of formats from
+    the one table of them."""
+    from drumscore.files.format_choice import suffixes
+
+    return _(_HELP_LINES[name]).format(
+        audio=suffixes("audio"),
+        midi=suffixes("midi"),
+        notation=suffixes("notation", "engraved"),
+    )
+
 
 #: Exit status: 2 for bad input or usage, 1 for a runtime failure (see errors.RuntimeFailure).
 EXIT_USAGE = EXIT_INPUT
@@ -364,7 +374,7 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
             parser = self._parser_class(**kwargs)
             self._name_parser_map[name] = parser
         else:
-            kwargs.setdefault("help", _(_HELP_LINES[name]))
+            kwargs.setdefault("help", help_line(name))
             parser = super().add_parser(name, **kwargs)
         return parser
 
@@ -399,8 +409,7 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
 
 def _finish(name: str, command: argparse.ArgumentParser) -> None:
     """What every command's parser has: --lang, and an example after its help."""
-    if "--lang" not in command._option_string_actions:  # site has its own, which takes all
-        _add_lang(command)
+    _add_lang(command)
     if command.epilog is None and name in EXAMPLES:
         command.epilog = _("example: {command}").format(command=EXAMPLES[name])
 

@@ -644,7 +644,7 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
         "mean_abs_offset_ms": round(c.mean_abs_ms, 3),
         "max_abs_offset_ms": round(abs(c.largest.offset_ms or 0.0), 3),
         "max_abs_offset_stroke": c.largest.index,
-        "drift_bpm": round(c.drift_bpm, 4),
+        "drift_bpm": round(c.drift_bpm, 4) + 0.0,  # never -0.0
         "tempo_first_bpm": round(c.tempo_first, 4),
         "tempo_last_bpm": round(c.tempo_last, 4),
         "strokes": [
@@ -655,7 +655,8 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
                 "expected": s.expected.symbol,
                 "heard": s.heard.symbol if s.heard is not None else None,
                 "time_s": None if s.time is None else round(s.time, 6),
-                "offset_ms": None if s.offset_ms is None else round(s.offset_ms, 3),
+                # + 0.0: never -0.0
+                "offset_ms": None if s.offset_ms is None else round(s.offset_ms, 3) + 0.0,
                 "wrong": s.wrong,
                 "doubtful": s.doubtful,
             }
@@ -667,7 +668,7 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
                 "time_s": round(e.time, 6),
                 "heard": e.drum.symbol,
                 "after": e.after,
-                "offset_ms": round(e.offset_ms, 3),
+                "offset_ms": round(e.offset_ms, 3) + 0.0,
                 "doubtful": e.doubtful,
             }
             for e in c.extra
@@ -794,18 +795,46 @@ def _drums_told(c: Check) -> str:
     return how
 
 
+def _signed(value: float, places: int) -> str:
+    """`value` with its sign, to `places` decimals; one that rounds to zero has none (0.0, never
+    +0.0 or -0.0): it is neither early nor late, neither faster nor slower."""
+    shown = round(value, places)
+    return f"{0.0:.{places}f}" if shown == 0 else f"{shown:+.{places}f}"
+
+
+def _ms(offset: float) -> str:
+    """An offset from the beat as the table shows it, to a tenth of a millisecond."""
+    return f"{_signed(offset, 1)} ms"
+
+
+def _offsets_text(c: Check) -> str:
+    """The summary's offsets: the mean and the largest, early (ahead of the beat) or late; a take
+    whose every offset rounds to zero is every stroke on time."""
+    largest = c.largest
+    offset = round(largest.offset_ms or 0.0, 1)
+    if offset == 0:
+        return _("every stroke on time (each within 0.05 ms of the even beat)")
+    said = (
+        _("mean {mean} ms, largest {largest} ms (stroke {stroke}, late)")
+        if offset > 0
+        else _("mean {mean} ms, largest {largest} ms (stroke {stroke}, early)")
+    )
+    return said.format(
+        mean=f"{c.mean_abs_ms:.1f}", largest=f"{abs(offset):.1f}", stroke=largest.index
+    )
+
+
 def format_check(c: Check, fit: Fit | None = None) -> str:
     """What `drumscore check` prints: the summary (tempo, offsets, drift, missed, extra, wrong
     strokes, and the reading the take fits clearly better, if any) and a row per stroke of the
     score."""
     t = c.timeline
     p = c.performance
-    largest = c.largest
     seconds = 60 / c.tempo_first, 60 / c.tempo_last
     drums = _drums_told(c)
     heard = ngettext(
-        "{path}: {n} stroke heard in {seconds} s ({kind}; drums told {drums})",
-        "{path}: {n} strokes heard in {seconds} s ({kind}; drums told {drums})",
+        "{path}: {n} stroke heard in {seconds} s ({kind}; {drums})",
+        "{path}: {n} strokes heard in {seconds} s ({kind}; {drums})",
         len(p),
     ).format(
         path=p.path,
@@ -817,7 +846,6 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
     against = ngettext(
         "against {score}: {n} stroke", "against {score}: {n} strokes", len(c.strokes)
     ).format(score=t.description, n=len(c.strokes))
-    offset = largest.offset_ms or 0
     fields = [
         (
             _("tempo"),
@@ -831,13 +859,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("offsets"),
-            (
-                _("mean {mean} ms, largest {largest} ms (stroke {stroke}, late)")
-                if offset > 0
-                else _("mean {mean} ms, largest {largest} ms (stroke {stroke}, early)")
-            ).format(
-                mean=f"{c.mean_abs_ms:.1f}", largest=f"{abs(offset):.1f}", stroke=largest.index
-            ),
+            _offsets_text(c),
         ),
         (
             _("drift"),
@@ -845,7 +867,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
                 "{drift} strokes a minute from the first stroke to the last "
                 "({first} → {last}; {first_s} s → {last_s} s)"
             ).format(
-                drift=f"{c.drift_bpm:+.2f}",
+                drift=_signed(c.drift_bpm, 2),
                 first=f"{c.tempo_first:.2f}",
                 last=f"{c.tempo_last:.2f}",
                 first_s=f"{seconds[0]:.4f}",
@@ -859,9 +881,11 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         (
             _("extra"),
             ", ".join(
-                _("{drum} at {time} s (after stroke {after})").format(
-                    drum=_drum(e.drum), time=f"{e.time:.3f}", after=e.after
-                )
+                (
+                    _("{drum} at {time} s (after stroke {after})")
+                    if e.after
+                    else _("{drum} at {time} s (before stroke 1)")
+                ).format(drum=_drum(e.drum), time=f"{e.time:.3f}", after=e.after)
                 for e in c.extra
             )
             or _("none"),
@@ -910,11 +934,11 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
                 str(s.index),
                 _drum(s.expected),
                 _drum(s.heard) + mark,
-                f"{s.offset_ms:+.1f} ms",
+                _ms(s.offset_ms or 0.0),
                 _("wrong drum") if s.wrong else "",
             ]
         )
-    header = [_("stroke"), _("expected"), _("heard"), _("offset"), ""]
+    header = [_("stroke"), _("expected"), _("heard"), _("offset"), _("fault")]
     if not any(row[-1] for row in rows):
         header, rows = header[:-1], [row[:-1] for row in rows]
     lines += ["", table(rows, header)]

@@ -18,6 +18,7 @@ import numpy as np
 import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError
+from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
 from drumscore.i18n import _
@@ -120,9 +121,9 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
             raise
         raise PerformanceError(
             _(
-                "performance {path} cannot be read as audio ({reason}); give a WAV, FLAC or OGG "
-                "recording, or a MIDI file (.mid)"
-            ).format(path=shown, reason=exc)
+                "performance {path} cannot be read as audio ({reason}); give a recording "
+                "({audio}) or a MIDI file ({midi})"
+            ).format(path=shown, reason=exc, audio=suffixes("audio"), midi=suffixes("midi"))
         ) from None
     if found.invalid:
         raise PerformanceError(
@@ -504,14 +505,19 @@ def tell_drums(bands: np.ndarray, rate: int, kit: Kit, method: str) -> Told:
         named, doubtful, distance = by_kit(heard, drums, shapes(templates))
         if distance <= KIT_DISTANCE_DB:
             return Told(
-                named, doubtful, _("by the sound of the kit {kit!r}").format(kit=kit.name), False
+                named,
+                doubtful,
+                _("the drums told by the sound of the kit {kit!r}").format(kit=kit.name),
+                False,
             )
         how = _(
-            "by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓, as they do "
-            "not sound like the kit {kit!r}"
+            "the drums told by two groups of the strokes' own sound, the lower 鼙 and the higher "
+            "鼓, as they do not sound like the kit {kit!r}"
         ).format(kit=kit.name)
     else:
-        how = _("by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓")
+        how = _(
+            "the drums told by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓"
+        )
     named, doubtful, notes, apart = by_groups(heard, bands, rate)
     return Told(named, doubtful, how, True, notes, apart)
 

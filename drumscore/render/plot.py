@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from drumscore.analysis.compare import Comparison
 from drumscore.errors import OptionError, require
-from drumscore.i18n import _, ngettext, speaking
+from drumscore.files.format_choice import PLOT
+from drumscore.i18n import _, list_text, ngettext, speaking
 from drumscore.model import HALF, Drum, Score, Section
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FORMATS = {".png": "png", ".svg": "svg"}
 CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
 COLOURS = {Drum.PI: "#1f5fa8", Drum.GU: "#b5371f"}
 DIFF_COLOUR = "#f2d45c"
@@ -42,10 +42,10 @@ def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
     """What `draw` makes of the CJK font found (None: romanise), with that font set for this
     drawing only; `fmt` (png or svg) and matplotlib checked first, as every plot needs. The
     words are in the reader's language, or in English where no CJK font can draw Chinese."""
-    if fmt not in FORMATS.values():
+    if fmt not in PLOT.values():
         raise OptionError(
-            _("plot format {format!r} is not one drumscore draws; use png or svg").format(
-                format=fmt
+            _("plot format {format!r} is not one drumscore draws; use {formats}").format(
+                format=fmt, formats=list_text(PLOT.values())
             ),
             option="plot",
         )

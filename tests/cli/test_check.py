@@ -191,7 +191,7 @@ def test_a_midi_file_on_other_notes_names_them_and_the_option(expect_error, tmp_
     [
         (["take.wav", "lu", "--midi-notes", "38,36"], "only applies with a MIDI performance"),
         (["take.mid", "lu", "--drums", "split"], "only applies with a recording"),
-        (["take.mid", "lu", "--plot", "x.jpg"], "use a .png or .svg"),
+        (["take.mid", "lu", "--plot", "x.jpg"], "ending in .png .svg"),
         (["missing.mid", "lu"], "does not exist"),
         (["take.mid", "lu", "--repeat", "0"], "--repeat"),
         (["take.mid", "○○○", "--section", "touhu"], "半"),
@@ -217,7 +217,7 @@ def test_a_file_that_is_not_audio_is_refused(expect_error, tmp_path):
         (
             "zh_CN.UTF-8",
             ["take.wav", "lu", "--midi-notes", "38,36"],
-            "drumscore：错误：--midi-notes '38,36' 只在有 MIDI 演奏（.mid） 时适用"
+            "drumscore：错误：--midi-notes '38,36' 只在有 MIDI 演奏（.mid .midi） 时适用"
             "（用于：MIDI 文件的音符）；请改为检查 .mid 文件，或去掉 --midi-notes '38,36'",
         ),
         (

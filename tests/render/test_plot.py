@@ -91,7 +91,7 @@ def test_without_a_cjk_font_the_words_stay_english(monkeypatch):
 def test_a_bad_format_is_refused_in_the_readers_language():
     with i18n.speaking("zh_Hant"), pytest.raises(OptionError) as info:
         plot.plot_comparison(comparison(), "gif")
-    assert str(info.value) == "plot 格式 'gif' 不是 drumscore 能畫的；請用 png 或 svg"
+    assert str(info.value) == "plot 格式 'gif' 不是 drumscore 能畫的；請用 png、svg"
 
 
 # --- bad input and a missing matplotlib -------------------------------------------------------

@@ -8,7 +8,14 @@ import json
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.cli import report
-from drumscore.cli.options import add_rate_option, add_tempo_options, only_with, plot_format
+from drumscore.cli.options import (
+    add_json_option,
+    add_rate_option,
+    add_tempo_options,
+    only_with,
+    plot_format,
+    plot_help,
+)
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
@@ -34,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("a", metavar="A", help=_("a score: lu, xue/2, 魯/2@benyi, notation, or a file"))
     p.add_argument("b", metavar="B", help=_("the other score"))
-    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    add_json_option(p)
     p.add_argument("--audio", metavar="OUT.wav", help=_("write A, a pause, then B (or --stereo)"))
     p.add_argument(
         "--stereo", action="store_true", help=_("with --audio: A left, B right, together")
@@ -55,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_tempo_options(p, repeat=False)
     add_rate_option(p, help=_("with --audio: the sample rate"))
-    p.add_argument("--plot", metavar="OUT.png", help=_("draw the aligned scores (.png or .svg)"))
+    p.add_argument("--plot", metavar="OUT.png", help=plot_help(_("draw the aligned scores")))
     p.set_defaults(run=run)
 
 
