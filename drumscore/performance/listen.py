@@ -504,12 +504,12 @@ def tell_drums(bands: np.ndarray, rate: int, kit: Kit, method: str) -> Told:
         named, doubtful, distance = by_kit(heard, drums, shapes(templates))
         if distance <= KIT_DISTANCE_DB:
             return Told(
-                named, doubtful, _("by the sound of the kit {kit!r}").format(kit=kit.name), False
+                named, doubtful, _("by the sound of {kit}").format(kit=kit.described), False
             )
         how = _(
             "by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓, as they do "
-            "not sound like the kit {kit!r}"
-        ).format(kit=kit.name)
+            "not sound like {kit}"
+        ).format(kit=kit.described)
     else:
         how = _("by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓")
     named, doubtful, notes, apart = by_groups(heard, bands, rate)

@@ -360,6 +360,8 @@ def strings() -> dict[str, str | list[str]]:
             for n in (1, 2)
         ],
         "per_section": _("Per section"),
+        # compare.js: a section's row, by its id (section_head, section_touhu, section_she)
+        **{f"section_{s.value}": s.shown for s in SECTION_ORDER},
         "section": _("section"),
         "distance": _("distance"),
         "played_both": _("Played."),

@@ -316,3 +316,18 @@ def test_the_notebook_view_follows_the_current_language():
     assert 'lang="zh-Hant"' in hant and "全譜" in hant and "第 1 擊" in hant
     assert 'lang="zh-Hans"' in hans and "全谱" in hans and "第 1 击" in hans
     assert "the whole pattern" in score_html(score)
+
+
+def test_the_compare_pages_rows_are_named_as_the_sections_are_in_each_language():
+    """compare.js names each row of the sections' table from the strings table, not by its id."""
+    code = Path(sitedata.__file__).with_name("static").joinpath("compare.js").read_text("utf-8")
+    assert 'el("th", { scope: "row" }, name)' not in code
+    expected = {
+        "en": ("head", "touhu", "she"),
+        "zh_Hant": ("半以前", "投壺", "射"),
+        "zh_Hans": ("半以前", "投壺", "射"),
+    }
+    for language, names in expected.items():
+        with i18n.speaking(language):
+            table = sitedata.strings()
+        assert tuple(table[f"section_{s}"] for s in ("head", "touhu", "she")) == names
