@@ -7,7 +7,7 @@ import enum
 import re
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from drumscore.errors import OptionError
@@ -421,6 +421,13 @@ class Provenance:
                 citation=text, file=self.transcription
             )
         return text
+
+    def to_data(self) -> dict[str, str]:
+        """The provenance as JSON-ready data: the citation in the reader's language, then the
+        parts it has (work, Kanripo id, file, lines, commit, licence…)."""
+        parts = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "written"}
+        found = {k: v for k, v in parts.items() if v}
+        return {"citation": self.citation, **found} if self.citation else found
 
 
 @dataclass(frozen=True, slots=True)

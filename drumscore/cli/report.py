@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from drumscore import display
@@ -85,7 +84,7 @@ def show_data(
     it, the stated counts with their quotes, and the edition's note."""
     data = score.to_data()
     if score.source:
-        data["provenance"] = {k: v for k, v in asdict(score.source).items() if v}
+        data["provenance"] = score.source.to_data()
     data["lines"] = score.lines or None
     data["notes"] = [{"after": n.after, "text": n.text, "line": n.line} for n in score.notes]
     data["edition_note"] = str(edition.note) if edition is not None and edition.note else None
@@ -511,7 +510,7 @@ def extraction_data(extraction: Extraction, path: str, encoding: str) -> dict[st
         "file": path,
         "encoding": encoding,
         "edition_name": extraction.name,
-        "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
+        "provenance": extraction.provenance.to_data(),
         "doubtful": extraction.doubtful,
         "skipped_strokes": extraction.skipped,
         "glyphs": dict(extraction.glyphs),

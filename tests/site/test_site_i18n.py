@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from drumscore import corpus, i18n
+from drumscore.errors import OptionError
 from drumscore.cli.commands import site as site_command
 from drumscore.site import build as site_build
 from drumscore.site import data as sitedata
@@ -184,7 +185,9 @@ def test_the_strings_table_comes_from_the_catalogs(all_site_dir):
         assert shown.keys() == english.keys()
         for key, value in english.items():
             first = value[0] if isinstance(value, list) else value
-            message = catalog.get(first)
+            # a section's name is a message with a context
+            context = "the name of a section" if key.startswith("section_") else None
+            message = catalog.get(first, context=context)
             want = message.string[0] if isinstance(message.string, tuple) else message.string
             got = shown[key][0] if isinstance(shown[key], list) else shown[key]
             assert got == want and want, key
@@ -275,9 +278,13 @@ def test_the_summary_in_each_language():
 
 def test_bad_input_a_language_the_site_is_not_built_in(expect_error, tmp_path):
     err = expect_error("site", tmp_path / "out", "--lang", "fr")
-    assert "--lang 'fr' is not a language of the site" in err
-    assert "en, zh-Hant, zh-Hans or all" in err
+    assert "--lang 'fr' is not a language drumscore speaks" in err
+    assert "en (English), zh-Hant (繁體中文), zh-Hans (简体中文)" in err
     assert not (tmp_path / "out").exists()
+    # the library refuses it too, with all among the choices
+    with pytest.raises(OptionError, match="give one of en, zh-Hant, zh-Hans or all"):
+        site_build.site_catalog("fr")
+    assert site_build.site_catalog("tw") == "zh_Hant"
 
 
 def _chinese_error(cli, *argv) -> str:
