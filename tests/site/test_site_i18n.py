@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from drumscore import corpus, i18n
-from drumscore.errors import OptionError
 from drumscore.cli.commands import site as site_command
+from drumscore.errors import OptionError
 from drumscore.site import build as site_build
 from drumscore.site import data as sitedata
 from drumscore.site.build import SiteReport, build_site
