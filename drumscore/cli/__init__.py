@@ -17,7 +17,16 @@ from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files import signals
 from drumscore.files.atomic import on_stale_removed
 from drumscore.files.reading import watch_inputs
-from drumscore.i18n import N_, _, ngettext, set_language, tags
+from drumscore.i18n import (
+    LANGUAGES,
+    N_,
+    _,
+    language_named,
+    list_text,
+    ngettext,
+    set_language,
+    tags,
+)
 
 #: Each command: its name, the module of drumscore.cli.commands that parses and runs it (its
 #: add_parser(subparsers) and run(args) -> int), and its line in drumscore --help. The module is
@@ -281,7 +290,27 @@ def choose_language(argv: Sequence[str]) -> str:
         elif index + 1 < len(argv):
             chosen = argv[index + 1]
     argparse._, argparse.ngettext = _, ngettext  # type: ignore[attr-defined]
-    return set_language(chosen if chosen != "all" else None)
+    if chosen is None or chosen == "all":
+        return set_language(None)
+    named = language_named(chosen)
+    if named is None:
+        set_language(None)  # refused in the environment's language
+        languages = list_text(f"{tag} ({name})" for tag, name in LANGUAGES.values())
+        fail(
+            _(
+                "--lang {value!r} is not a language drumscore speaks; choose one of {languages}"
+            ).format(value=chosen[:40], languages=languages)
+        )
+    catalog, exact = named
+    set_language(catalog)
+    if not exact:
+        tag, name = LANGUAGES[catalog]
+        say(
+            _("--lang {value!r} is taken as {tag} ({name})").format(
+                value=chosen, tag=tag, name=name
+            )
+        )
+    return catalog
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:

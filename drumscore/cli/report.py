@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from drumscore import display
@@ -85,10 +84,10 @@ def show_data(
     it, the stated counts with their quotes, and the edition's note."""
     data = score.to_data()
     if score.source:
-        data["provenance"] = {k: v for k, v in asdict(score.source).items() if v}
+        data["provenance"] = score.source.to_data()
     data["lines"] = score.lines or None
     data["notes"] = [{"after": n.after, "text": n.text, "line": n.line} for n in score.notes]
-    data["edition_note"] = edition.note if edition is not None and edition.note else None
+    data["edition_note"] = str(edition.note) if edition is not None and edition.note else None
     data["date"] = edition.date.to_data() if edition is not None and edition.date else None
     data["glyphs"] = dict(edition.glyphs) if edition is not None else {}
     data["user_edition"] = bool(edition is not None and edition.user)
@@ -105,7 +104,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
         lines += ["", "  " + _("the stated counts in the words of the editions:")]
         for c, q in quoted:
             said = _("{by}, {section} ({siglum}): 「{quote}」").format(
-                by=c.stated.by, section=c.stated.section.value, siglum=q.siglum, quote=q.text
+                by=c.stated.by, section=c.stated.section.shown, siglum=q.siglum, quote=q.text
             )
             lines.append("    " + said)
     if score.notes:
@@ -146,7 +145,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
             (_("glyphs:"), _("{read} (as the transcription draws the strokes)").format(read=read))
         )
     if edition is not None and edition.note:
-        fields.append((_("note:"), edition.note))
+        fields.append((_("note:"), str(edition.note)))
     if fields:
         widest = max(display.width(name) for name, _value in fields) + 1
         lines += [""] if score.edition_id else []
@@ -159,7 +158,7 @@ def count_rows(pattern: Pattern) -> list[list[str]]:
     rows = []
     for section in pattern.sections():
         c = pattern.counts(section)
-        rows.append([section.value, section.description, str(c.total), str(c.pi), str(c.gu)])
+        rows.append([section.shown, section.gloss, str(c.total), str(c.pi), str(c.gu)])
     return rows
 
 
@@ -173,7 +172,7 @@ def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
         lines.append(
             _("{by}, {section}: 鼙 {pi} 鼓 {gu} (quoted in {sigla}) — {verdict}").format(
                 by=stated.by,
-                section=stated.section.value,
+                section=stated.section.shown,
                 pi=stated.pi,
                 gu=stated.gu,
                 sigla=quoted,
@@ -259,7 +258,7 @@ def format_comparison(c: Comparison) -> str:
     lines += ["", *verdict, ""]
     rows = [
         [
-            s.section.value,
+            s.section.shown,
             str(s.a),
             str(s.b),
             str(s.distance),
@@ -310,7 +309,7 @@ def format_place(p: Place) -> str:
             described = f" ({said})" if said else ""
             agrees = "".join(f" = {r.siglum}" for r in v.reports)
             readings.append(f"{v.shown} {_sigla(v.printed)}{agrees}{described}")
-    where = p.section.value if p.section else _after(p.position - 1)
+    where = p.section.shown if p.section else _after(p.position - 1)
     return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.printed)} ] " + "; ".join(
         readings
     )
@@ -318,7 +317,7 @@ def format_place(p: Place) -> str:
 
 def format_reported(p: Place) -> list[str]:
     """Readings a note reports: `8 (head)  □ ] ○ 吳澄本 (in yishu: 「吳澄本作○」; ○ for □)`."""
-    where = p.section.value if p.section else _after(p.position - 1)
+    where = p.section.shown if p.section else _after(p.position - 1)
     lines = []
     for v in p.reported:
         for r in v.reports:
@@ -343,7 +342,7 @@ def format_counts(a: Apparatus) -> list[str]:
     for s in a.counts:
         st = s.stated
         said = _("{by}, {section} ({span}): 鼙 {pi} 鼓 {gu}").format(
-            by=st.by, section=st.section.value, span=st.section.span, pi=st.pi, gu=st.gu
+            by=st.by, section=st.section.shown, span=st.section.span, pi=st.pi, gu=st.gu
         )
         lines.append("  " + said)
         quotes = "; ".join(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
@@ -452,7 +451,7 @@ def format_groups(found: Sequence[Groups]) -> str:
         lines.append("  " + _("who shares each reading:"))
         for n, p in enumerate(g.places, 1):
             shared = " | ".join(f"{v.shown}: {_sigla(v.sigla)}" for v in (p.lemma, *p.variants))
-            lines.append(f"    {n}. {p.label} ({p.section_name})  {shared}")
+            lines.append(f"    {n}. {p.label} ({p.section_shown})  {shared}")
         if not g.places:
             lines.append("    " + _("every edition reads alike"))
         lines += [
@@ -511,7 +510,7 @@ def extraction_data(extraction: Extraction, path: str, encoding: str) -> dict[st
         "file": path,
         "encoding": encoding,
         "edition_name": extraction.name,
-        "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
+        "provenance": extraction.provenance.to_data(),
         "doubtful": extraction.doubtful,
         "skipped_strokes": extraction.skipped,
         "glyphs": dict(extraction.glyphs),

@@ -201,7 +201,7 @@ def humanized(track: Track) -> str:
 def item_line(item: Item, at: float) -> str:
     """One item of a programme: when it starts, its label, and what it plays."""
     t = item.timeline
-    parts = [f"{t.score.key} {t.section.value} ×{t.repeats}", f"{float(t.tempo.bpm):g}/min"]
+    parts = [f"{t.score.key} {t.section.shown} ×{t.repeats}", f"{float(t.tempo.bpm):g}/min"]
     if item.count_in:
         parts.append(_("count-in {n}").format(n=item.count_in))
     if item.pause:
@@ -232,7 +232,7 @@ def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> t
         if args.kit:
             sound = _("kit {name!r} ({path})").format(name=kit.name, path=args.kit)
         else:
-            sound = _("kit {name!r}").format(name=kit.name)
+            sound = kit.described
     if normalize:
         sound = _("{sound}, peak-normalised to -1 dBFS").format(sound=sound)
     else:

@@ -507,13 +507,13 @@ def tell_drums(bands: np.ndarray, rate: int, kit: Kit, method: str) -> Told:
             return Told(
                 named,
                 doubtful,
-                _("the drums told by the sound of the kit {kit!r}").format(kit=kit.name),
+                _("the drums told by the sound of {kit}").format(kit=kit.described),
                 False,
             )
         how = _(
             "the drums told by two groups of the strokes' own sound, the lower 鼙 and the higher "
-            "鼓, as they do not sound like the kit {kit!r}"
-        ).format(kit=kit.name)
+            "鼓, as they do not sound like {kit}"
+        ).format(kit=kit.described)
     else:
         how = _(
             "the drums told by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓"

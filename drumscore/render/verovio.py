@@ -24,7 +24,7 @@ from drumscore.errors import (
     install_line,
     require,
 )
-from drumscore.i18n import _
+from drumscore.i18n import _, language
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
@@ -38,8 +38,14 @@ MEI = "http://www.music-encoding.org/ns/mei"
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-#: The text font named in the SVG; any CJK font will do where it is missing.
-TEXT_FONT = "Noto Serif CJK TC, Noto Serif CJK SC, Noto Sans CJK TC, serif"
+#: The text font named in the SVG, for each language: the face of the reader's script first (SC
+#: for 简体; TC for 繁體, and for English, whose Chinese is the sources' names); any CJK font will
+#: do where it is missing.
+TEXT_FONTS = {
+    "zh_Hans": "Noto Serif CJK SC, Noto Serif CJK TC, Noto Sans CJK SC, serif",
+    "zh_Hant": "Noto Serif CJK TC, Noto Serif CJK SC, Noto Sans CJK TC, serif",
+    "en": "Noto Serif CJK TC, Noto Serif CJK SC, Noto Sans CJK TC, serif",
+}
 #: The MEI @type given to 鼙 notes; Verovio writes it into the SVG class of the note.
 ROUND_TYPE = "drumscore-round"
 ROUND_ID = "drumscore-round-head"
@@ -224,7 +230,7 @@ def _finish_svg(svg: str) -> str:
         if family == "Leipzig":  # a SMuFL note in running text: the metronome mark
             element.text = re.sub(r"[\ue000-\uf8ff]+", "♩", element.text or "")
             element.set("font-size", METRONOME_NOTE_SIZE)
-        element.set("font-family", TEXT_FONT)
+        element.set("font-family", TEXT_FONTS[language()])
     for style in root.iter(f"{{{SVG}}}style"):
         # the embedded music font serves only the metronome's note, now text
         style.text = re.sub(r"@font-face\s*\{[^}]*\}", "", style.text or "")

@@ -93,6 +93,21 @@ def test_text_is_set_in_a_cjk_font_and_needs_no_music_font():
     assert "Noto Serif CJK" in svg and "♩" in svg
 
 
+@pytest.mark.parametrize(
+    ("language", "first"),
+    [
+        ("zh_Hans", "Noto Serif CJK SC"),
+        ("zh_Hant", "Noto Serif CJK TC"),
+        ("en", "Noto Serif CJK TC"),
+    ],
+)
+def test_the_staff_text_asks_first_for_the_face_of_the_readers_script(language, first):
+    with i18n.speaking(language):
+        (page,) = engrave(musicxml_bytes(LU), "svg").pages
+    families = {e.get("font-family") for e in ET.fromstring(page).iter() if e.get("font-family")}
+    assert families and {f.split(",")[0] for f in families} == {first}
+
+
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", data[16:24])

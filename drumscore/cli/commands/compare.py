@@ -153,12 +153,12 @@ def run(args: argparse.Namespace) -> int:
         # the comment tag of the file: data, in English whatever the reader's language
         how = "A left, B right" if args.stereo else "A, a pause, then B"
         heard = f"{how}: A {a.key}, B {b.key}, --section {section} --bpm {float(tempo.bpm):g}"
-        heard += "".join(
-            f"; {side} {r.read_as}"
-            for side, r in zip("AB", readings, strict=True)
-            if r.id != "zheng"
-        )
         with speaking("en"):  # a file's tags: the same in every language, as tags_for's
+            heard += "".join(
+                f"; {side} {r.read_as}"
+                for side, r in zip("AB", readings, strict=True)
+                if r.id != "zheng"
+            )
             title = f"{a.title} / {b.title}"
         write_audio(args.audio, audio, rate, tags={"title": title, "comment": heard})
     if plot is not None:

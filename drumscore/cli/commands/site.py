@@ -66,7 +66,8 @@ def languages(lang: str | None) -> tuple[str, ...]:
         return ()
     if lang == "all":
         return tuple(i18n.LANGUAGES)
-    return (lang,)
+    named = i18n.language_named(lang)  # the command line has refused a language it is not
+    return (named[0] if named else lang,)
 
 
 def _user_editions(names: list[str]) -> tuple[Edition, ...]:
