@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drumscore.files.format_choice import suffixes
 from drumscore.i18n import _
 from drumscore.model import Drum
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from drumscore.render.midimap import MidiMap
 
 #: File endings read as a MIDI performance; any other is read as audio (WAV, FLAC, OGG).
-MIDI_SUFFIXES = (".mid", ".midi")
+MIDI_SUFFIXES = tuple(suffixes("midi").split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +35,9 @@ class HeardStroke:
 class Performance:
     """The strokes of one performance, in time order, and how they were found.
 
-    `how` says how the drums were told apart ("MIDI notes 41,45", "the kit 'builtin'", "a
-    split of the strokes' own sound"). When `swappable`, the drums are two groups whose names
+    `how` says, as a phrase of its own, how the drums were told apart ("鼙 on MIDI note 41,
+    鼓 on 45", "the drums told by the sound of the kit 'built-in'", "the drums told by two
+    groups of the strokes' own sound…"). When `swappable`, the drums are two groups whose names
     are a guess: the check may swap them if the score says so. When not `apart`, the drums
     could not be told apart at all: the check names none of them wrong.
     """

@@ -18,6 +18,7 @@ import numpy as np
 import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError
+from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
 from drumscore.i18n import _, ngettext
@@ -132,9 +133,9 @@ def read_audio(
             raise
         raise PerformanceError(
             _(
-                "performance {path} cannot be read as audio ({reason}); give a WAV, FLAC or OGG "
-                "recording, or a MIDI file (.mid)"
-            ).format(path=shown, reason=exc)
+                "performance {path} cannot be read as audio ({reason}); give a recording "
+                "({audio}) or a MIDI file ({midi})"
+            ).format(path=shown, reason=exc, audio=suffixes("audio"), midi=suffixes("midi"))
         ) from None
     if found.invalid:
         raise PerformanceError(
@@ -588,26 +589,28 @@ def tell_drums(
         if counts.any():
             notes = (
                 ngettext(
-                    "{n} onset sounds like the count sound of the kit {kit!r} (a count stroke "
-                    "or a click): not one of the drums",
-                    "{n} onsets sound like the count sound of the kit {kit!r} (count strokes "
-                    "or clicks): not the drums",
+                    "{n} onset sounds like the count sound of {kit} (a count stroke or a "
+                    "click): not one of the drums",
+                    "{n} onsets sound like the count sound of {kit} (count strokes or clicks): "
+                    "not the drums",
                     int(counts.sum()),
-                ).format(n=int(counts.sum()), kit=kit.name),
+                ).format(n=int(counts.sum()), kit=kit.described),
             )
     strokes = ~counts
     if method == "kit":
         named, doubtful, nearest = by_kit(heard, drums, known)
         distance = float(np.median(nearest[strokes])) if strokes.any() else 0.0
         if distance <= KIT_DISTANCE_DB:
-            how = _("by the sound of the kit {kit!r}").format(kit=kit.name)
+            how = _("the drums told by the sound of {kit}").format(kit=kit.described)
             return Told(named, doubtful, how, False, notes, True, counts.tolist())
         how = _(
-            "by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓, as they do "
-            "not sound like the kit {kit!r}"
-        ).format(kit=kit.name)
+            "the drums told by two groups of the strokes' own sound, the lower 鼙 and the higher "
+            "鼓, as they do not sound like {kit}"
+        ).format(kit=kit.described)
     else:
-        how = _("by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓")
+        how = _(
+            "the drums told by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓"
+        )
     some, unsure, more, apart = by_groups(heard[strokes], bands[strokes], rate)
     named, doubtful = [Drum.GU] * n, [False] * n
     for k, drum, doubt in zip(np.flatnonzero(strokes), some, unsure, strict=True):

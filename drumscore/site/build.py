@@ -478,7 +478,8 @@ def build_site(
 
 def site_catalog(name: str) -> str:
     """The catalog a language name means (en, zh-Hant, zh_TW…); an error for one without."""
-    found = i18n.catalog_for(name)
+    named = i18n.language_named(name)
+    found = named[0] if named else None
     if found is None:
         tags = ", ".join(i18n.tags())
         raise OptionError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
@@ -128,7 +128,7 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
         "sections": section_ranges(score),
         "checks": [check.to_data() for check in check_score(score, pool)],
         "apparatus": _standing(score.key, apparatus) if apparatus else None,
-        "source": {k: v for k, v in asdict(source).items() if v} if source else {},
+        "source": source.to_data() if source else {},
     }
 
 
@@ -417,6 +417,8 @@ def strings() -> dict[str, str | list[str]]:
             for n in (1, 2)
         ],
         "per_section": _("Per section"),
+        # compare.js: a section's row, by its id (section_head, section_touhu, section_she)
+        **{f"section_{s.value}": s.shown for s in SECTION_ORDER},
         "section": _("section"),
         "distance": _("distance"),
         "played_both": _("Played."),
