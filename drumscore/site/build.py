@@ -101,6 +101,7 @@ def score_page(
         files=score["files"],
         tempo=shared["tempo"],
         play=shared["play"],
+        readings=shared["readings"],
         strings=strings,
         section_order=sitedata.section_order(),
         compare_query=query,
@@ -594,6 +595,8 @@ def _build_into(
         "tempo": sitedata.tempo_data(),
         "play": sitedata.play_data(),
         "fields": grammar.field_data(),
+        "readings": sitedata.readings_data(),
+        "drum_words": sitedata.drum_words(),
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)

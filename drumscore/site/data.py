@@ -19,7 +19,15 @@ from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN
 from drumscore.i18n import _, ngettext
-from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section
+from drumscore.model import (
+    READINGS,
+    SECTION_ORDER,
+    STATE_SLUGS,
+    Drum,
+    Edition,
+    Score,
+    Section,
+)
 from drumscore.play import keys
 from drumscore.site import grammar
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
@@ -212,6 +220,53 @@ def play_data() -> dict:
     }
 
 
+def drum_words() -> dict[str, str]:
+    """Each drum (by its key) as a stroke's title on a score page names it (the notation's
+    macro), for the page to name the drum another reading strikes."""
+    return {Drum.PI.pinyin: _("鼙 small drum"), Drum.GU.pinyin: _("鼓 big drum")}
+
+
+def readings_data() -> list[dict]:
+    """The readings of the signs (model.READINGS, 鄭玄's first) as a score page's player applies
+    them: each one's id and name, the drum (by its key) each sign strikes, the MIDI note each
+    drum sounds on (render.midimap.MidiMap, as the site's MIDI files have them), and the line
+    the page shows for it: what it says (the reading's name and passage) and where that stands
+    (its citation, in English as every citation is)."""
+    from drumscore.render.midimap import MidiMap
+
+    midimap = MidiMap()
+    described = {Drum.PI: _("鼙 (the small drum)"), Drum.GU: _("鼓 (the big drum)")}
+    out = []
+    for reading in READINGS:
+        signs = ", ".join(
+            _("{sign} strikes {drum}").format(sign=sign, drum=drum.value)
+            for sign, drum in reading.mapping
+        )
+        out.append(
+            {
+                "id": reading.id,
+                "name": reading.name,
+                "drums": {sign: drum.pinyin for sign, drum in reading.mapping},
+                "notes": {drum.pinyin: midimap.note(drum) for drum in Drum},
+                "says": _("Read as {name}: {signs}. 「{passage}」").format(
+                    name=reading.name, signs=signs, passage=reading.passage
+                ),
+                "citation": reading.citation,
+                "read_as": reading.read_as,
+                "legend": _(
+                    "{signs}; 半 divides the pattern: 投壺 takes the strokes after it, 射 the "
+                    "whole."
+                ).format(
+                    signs=", ".join(
+                        _("{sign} strikes {drum}").format(sign=sign, drum=described[drum])
+                        for sign, drum in reading.mapping
+                    )
+                ),
+            }
+        )
+    return out
+
+
 def practice_data() -> dict:
     """What the page's practice controls share with the practice options of render and play: the
     most clicks a stroke takes, the longest silent-pass period, and each drum's label by the key
@@ -338,6 +393,8 @@ def strings() -> dict[str, str | list[str]]:
         "stopped": _("Stopped."),
         "switch_at_pass_end": _("{section} from the end of this pass."),
         "switch_next_play": _("{section} for the next play."),
+        "reading_at_pass_end": _("Read as {reading} from the end of this pass."),
+        "reading_next_play": _("Read as {reading} for the next play."),
         "making_wav": _("Making…"),
         "make_wav": _("Make WAV"),
         "save_wav": _("Save {name} ({seconds} s)"),

@@ -14,6 +14,7 @@ import pytest
 from drumscore import corpus, i18n
 from drumscore.cli.commands import site as site_command
 from drumscore.errors import OptionError
+from drumscore.model import READINGS
 from drumscore.site import build as site_build
 from drumscore.site import data as sitedata
 from drumscore.site.build import SiteReport, build_site
@@ -80,6 +81,7 @@ def other_modules_text(language: str) -> list[str]:
             for info in data["sections"].values():
                 texts += [info["name"], info["description"]]
             texts += [w for c in data["checks"] for w in c["disagreements"]]
+        texts += [r.citation for r in READINGS]  # the readings' citations, English as all are
     return sorted({t for t in texts if t}, key=len, reverse=True)
 
 

@@ -133,8 +133,15 @@ def run(args: argparse.Namespace) -> int:
         from drumscore.render.kit import load_kit
 
         kit = load_kit(args.kit)
+    item = track.items[0]  # the take's count strokes and clicks: the kit's count sound
+    clicks = item.practice.clicks
     performance = read_performance(
-        args.performance, midimap=midimap, kit=kit, drums=args.drums or "kit"
+        args.performance,
+        midimap=midimap,
+        kit=kit,
+        drums=args.drums or "kit",
+        count_sound=bool(item.count_in or clicks),
+        click_velocity=item.practice.click_velocity if clicks else None,
     )
     result = check(performance, track, pace=pace)
     # other readings are checked as they stand: only a take of one score as it stands is compared

@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import shutil
 import sys
-import time
 
 from drumscore.cli.commands.render import _duration
 from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
@@ -270,7 +269,7 @@ def _play_along(
         if played:  # the last stroke played a little late is heard too
             last = played[-1]
             beat = float(last.timeline.tempo.interval)
-            time.sleep(max(0.0, min(beat, last.frame / player.rate + beat - listener.elapsed())))
+            listener.linger(min(beat, last.frame / player.rate + beat - listener.elapsed()))
     return played
 
 

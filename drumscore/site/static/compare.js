@@ -122,7 +122,7 @@ function draw() {
           class: `cell ${s.drum} ${col.kind}`,
           "data-col": index,
           "data-i": i,
-          title: say("side_stroke", { side: side.toUpperCase(), n: i + 1, drum: drumName(s.drum) }),
+          title: say("side_stroke", { side: side.toUpperCase(), n: i + 1, drum: drumName(s.drum, s.glyph) }),
         },
         s.glyph,
       );
@@ -210,7 +210,7 @@ function highlight(entry, player, finished) {
   if (!current) return;
   const s = current[mark.side].strokes[mark.i];
   const side = mark.side.toUpperCase();
-  const drum = drumName(s.drum);
+  const drum = drumName(s.drum, s.glyph);
   $("status").textContent = say("side_stroke_status", { side, n: mark.i + 1, drum, bpm: player.bpm });
 }
 
