@@ -16,6 +16,7 @@ translated with `_` where it is shown.
 from __future__ import annotations
 
 import contextvars
+import difflib
 import functools
 import gettext
 import os
@@ -62,13 +63,42 @@ def catalog_for(name: str) -> str | None:
     return None
 
 
+#: What else a reader may call a language (compared in lower case): the catalog each means.
+#: Plain Chinese is 简体, as GNU gettext reads zh.
+_NICKNAMES = {
+    **dict.fromkeys(("tw", "hk", "hant", "traditional", "繁體", "繁体", "繁體中文"), "zh_Hant"),
+    **dict.fromkeys(("cn", "hans", "simplified", "简体", "簡體", "简体中文", "chinese"), "zh_Hans"),
+    **dict.fromkeys(("中文", "漢語", "汉语"), "zh_Hans"),
+    "english": "en",
+}
+
+
+def language_named(name: str) -> tuple[str, bool] | None:
+    """The catalog `name` asks for, and whether `name` says it exactly (a tag or catalog of
+    LANGUAGES, any case: zh-Hant, zh_Hans, en); else the closest: a locale name (zh_TW), another
+    name of a language (tw, 繁體, simplified, chinese) or one mistyped (zh-Hnat). None when it
+    names none of them (fr)."""
+    key = name.strip().casefold()
+    for catalog, (tag, _own) in LANGUAGES.items():
+        if key in (catalog.casefold(), tag.casefold()):
+            return catalog, True
+    found = catalog_for(key) or _NICKNAMES.get(key)
+    if found is None and key:
+        names = [n for c, (t, _own) in LANGUAGES.items() for n in (c.casefold(), t.casefold())]
+        close = difflib.get_close_matches(key, [*names, *_NICKNAMES], n=1, cutoff=0.8)
+        if close:
+            found = catalog_for(close[0]) or _NICKNAMES[close[0]]
+    return (found, False) if found is not None else None
+
+
 def from_environment(environ: Mapping[str, str] | None = None) -> str:
     """The catalog the environment asks for, as GNU gettext chooses: LANGUAGE (a list, ignored
-    when the locale is C) before the locale of LC_ALL, LC_MESSAGES or LANG; English otherwise."""
+    when the locale is C or not set at all) before the locale of LC_ALL, LC_MESSAGES or LANG;
+    English otherwise."""
     env = os.environ if environ is None else environ
     locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
-    if catalog_for(locale) == "en" and not locale.lower().startswith("en"):
-        return DEFAULT  # the C or POSIX locale: GNU gettext ignores LANGUAGE then
+    if not locale or (catalog_for(locale) == "en" and not locale.lower().startswith("en")):
+        return DEFAULT  # no locale, or the C or POSIX locale: GNU gettext ignores LANGUAGE then
     for item in env.get("LANGUAGE", "").split(":"):
         found = catalog_for(item) if item else None
         if found is not None:

@@ -7,6 +7,7 @@ import io
 from collections.abc import Sequence
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
+from drumscore.i18n import _
 
 
 def _witness(w: Witness) -> dict:
@@ -38,6 +39,7 @@ def place_data(number: int, p: Place) -> dict:
         "position": p.position,
         "label": p.label,
         "section": p.section_name,
+        "section_shown": p.section_shown,
         "editions_part": p.editions_part,
         "columns": [p.start, p.stop],
         "run": {"symbol": p.run.symbol, "first": p.run.first, "last": p.run.last}
@@ -146,9 +148,11 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
     for a in apparatuses:
         for number, p in enumerate(a.places, 1):
             for v in (p.lemma, *p.variants):
-                what = "lemma" if v is p.lemma else v.description
+                what = _("lemma") if v is p.lemma else v.description
                 for r in v.reports:
-                    what += f"; {r.siglum} reported in {r.reported_by}: {r.quote}"
+                    what = _("{description}; {siglum} reported in {by}: {quote}").format(
+                        description=what, siglum=r.siglum, by=r.reported_by, quote=r.quote
+                    )
                 writer.writerow(
                     [
                         a.key,

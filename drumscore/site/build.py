@@ -103,6 +103,7 @@ def score_page(
         files=score["files"],
         tempo=shared["tempo"],
         play=shared["play"],
+        readings=shared["readings"],
         strings=strings,
         section_order=sitedata.section_order(),
         compare_query=query,
@@ -435,6 +436,14 @@ def _page_staff(staff: _Staff, lines: list[str], whole: bytes) -> bytes:
     return _staff_svgs(whole, 1)[0] or staff.svg
 
 
+def _phone_staff(svg: bytes) -> bytes:
+    """The phone's staff, its words (the staff labels, the tempo) in the current language's
+    font."""
+    from drumscore.render.verovio import in_text_font
+
+    return in_text_font(svg.decode("utf-8")).encode("utf-8")
+
+
 def _write_files(
     out: Path, entry: sitedata.Entry, files: dict[str, str], musicxml: bool, made: _Artefacts
 ) -> tuple[int, bytes | None]:
@@ -553,7 +562,8 @@ def build_site(
 
 def site_catalog(name: str) -> str:
     """The catalog a language name means (en, zh-Hant, zh_TW…); an error for one without."""
-    found = i18n.catalog_for(name)
+    named = i18n.language_named(name)
+    found = named[0] if named else None
     if found is None:
         tags = ", ".join(i18n.tags())
         raise OptionError(
@@ -723,6 +733,8 @@ def _build_into(
         "tempo": sitedata.tempo_data(),
         "play": sitedata.play_data(),
         "fields": grammar.field_data(),
+        "readings": sitedata.readings_data(),
+        "drum_words": sitedata.drum_words(),
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)
@@ -772,7 +784,7 @@ def _build_into(
         score["staff_spaces"] = staff.spaces
         if staff.phone:
             files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
-            (work / files["staff-she-narrow"]).write_bytes(staff.phone)
+            (work / files["staff-she-narrow"]).write_bytes(_phone_staff(staff.phone))
             made.files.setdefault(staff.phone_key, work / files["staff-she-narrow"])
             score["staff_narrow"] = staff.phone_spaces
             score["staff_first"] = staff.phone_first

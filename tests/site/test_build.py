@@ -264,10 +264,20 @@ def test_each_staff_is_engraved_once_for_every_language_with_the_head_in_each(tm
             heads["zh-Hant"][0].endswith("射（整個鼓譜）") and heads["zh-Hans"] != heads["zh-Hant"]
         )
         # the music and the layout the same in each; the phone's, without words, the same file
-        music = {re.sub(r'class="pgHead">.*?</g>', "", svg, flags=re.S) for svg in staves.values()}
+        music = {
+            re.sub(r'class="pgHead">.*?</g>|font-family="[^"]*"', "", svg, flags=re.S)
+            for svg in staves.values()
+        }
         assert len(music) == 1 and music.pop().count('class="notehead"') == strokes
-        phones = {(out / t / "files" / f"{slug}-she-narrow.svg").read_bytes() for t in staves}
-        assert len(phones) == 1
+        phones = {
+            t: (out / t / "files" / f"{slug}-she-narrow.svg").read_text("utf-8") for t in staves
+        }
+        assert (
+            phones["en"] == phones["zh-Hant"]
+            and 'font-family="Noto Serif CJK SC' in phones["zh-Hans"]
+        )
+        fontless = {re.sub(r'font-family="[^"]*"', "", phone) for phone in phones.values()}
+        assert len(fontless) == 1
     for name in ("she.svg", "she-narrow.svg"):
         one, two = (
             (out / "en/files" / f"lu-1-{e}-{name}").read_text("utf-8") for e in ("one", "two")
@@ -467,6 +477,28 @@ def test_the_page_data_carries_what_the_player_shares_with_play(site_dir):
     )
     engine = (site_dir / "assets" / "engine.js").read_text(encoding="utf-8")
     assert "PEAK" not in engine and "2.5) taps" not in engine
+
+
+def test_a_score_page_s_readings_are_the_model_s_and_its_scripts_name_none(site_dir):
+    """Which sign strikes which drum, on a score page, is READINGS' (鄭玄's first, the select's
+    default), with the MIDI notes the site's files sound them on; the scripts hold no sign's
+    drum of their own."""
+    from drumscore.model import READINGS, Drum
+    from drumscore.render.midimap import MidiMap
+
+    page = next((site_dir / "score").glob("lu-1-*.html"))
+    readings = _page_data(page)["readings"]
+    assert [(r["id"], r["name"], r["drums"]) for r in readings] == [
+        (r.id, r.name, {sign: drum.pinyin for sign, drum in r.mapping}) for r in READINGS
+    ]
+    assert readings[1]["drums"] == {"○": "gu", "□": "pi"}
+    assert all(r["notes"] == {d.pinyin: MidiMap().note(d) for d in Drum} for r in readings)
+    html = page.read_text(encoding="utf-8")
+    assert re.search(r'<option value="zheng" selected', html)
+    assert READINGS[0].citation in html
+    for script in ("engine.js", "score.js"):
+        text = (site_dir / "assets" / script).read_text(encoding="utf-8")
+        assert not re.search(r'"[○□]"\s*[:?]', text) and not re.search(r"'[○□]'", text), script
 
 
 def test_the_build_module_holds_no_html():
