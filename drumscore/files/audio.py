@@ -237,7 +237,7 @@ def _wav_cues(path: Path, cues: Sequence[tuple[int, str]]) -> None:
 
 #: Frames of a block converted to 16-bit integers and written at a time: the conversion's
 #: buffers stay small (a whole block's would take one and a half times its size again).
-PCM16_FRAMES = 1 << 15
+PCM16_FRAMES = 1 << 16
 
 
 class _Pcm16:
