@@ -5,8 +5,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-import wcwidth
-
 from drumscore.model import Pattern, line_starts, line_text
 
 
@@ -15,6 +13,8 @@ def width(text: str) -> int:
     a control character, which prints nothing of its own, none."""
     if text.isascii() and text.isprintable():  # the common case (help, English), one column each
         return len(text)
+    import wcwidth  # its tables take 6 MB: loaded only for text beyond ASCII
+
     return sum(max(0, wcwidth.wcwidth(c)) for c in text)
 
 
@@ -56,6 +56,8 @@ def cut(text: str, columns: int, ellipsis: str = "…") -> str:
     character that would straddle the edge is left out whole."""
     if width(text) <= columns:
         return text
+    import wcwidth
+
     room = columns - width(ellipsis)
     kept, used = [], 0
     for ch in text:
