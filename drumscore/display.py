@@ -84,6 +84,22 @@ def table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def labelled_lines(fields: Sequence[tuple[str, str]]) -> list[str]:
+    """Lines of a label (ending in its colon) and a value, the values lined up: "edition: a"
+    padded after the colon; a label with a full-width colon (Chinese) padded before it with
+    ideographic spaces, so that its value follows the colon with no space: "注　：a"."""
+    widest = max(width(name) for name, _value in fields)
+    lines = []
+    for name, value in fields:
+        if name.endswith("："):
+            gap = widest - width(name)
+            fill = "\u3000" * (gap // 2) + " " * (gap % 2)
+            lines.append(f"{name[:-1]}{fill}：{value}")
+        else:
+            lines.append(pad(name, widest + 1) + value)
+    return lines
+
+
 def divided(pattern: Pattern) -> str:
     """The notation with 半 set apart: ○□○○ │半│ ○□○."""
     symbols = "".join(s.drum.symbol for s in pattern.strokes)

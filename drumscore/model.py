@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from drumscore.errors import OptionError
-from drumscore.i18n import N_, _
+from drumscore.i18n import N_, _, list_text
 
 
 class Drum(enum.Enum):
@@ -79,7 +79,7 @@ class State(enum.StrEnum):
         if state is None:
             raise OptionError(
                 _("state {value!r} is neither 魯 (lu) nor 薛 (xue); write one of {names}").format(
-                    value=text, names=", ".join(STATE_SPELLINGS)
+                    value=text, names=list_text(STATE_SPELLINGS)
                 ),
                 option="state",
             )
@@ -115,7 +115,7 @@ class Section(enum.Enum):
             return value
         found = SECTION_SPELLINGS.get(value)
         if found is None:
-            names = ", ".join(repr(s.value) for s in cls)
+            names = list_text(repr(s.value) for s in cls)
             raise OptionError(
                 _("unknown section {value!r}; choose one of {names}").format(
                     value=value, names=names
@@ -294,7 +294,7 @@ class Reading:
                 return reading
         raise OptionError(
             _("reading {value!r} is not known; the readings are {names}").format(
-                value=str(text)[:40], names=", ".join(f"{r.id} ({r.name})" for r in READINGS)
+                value=str(text)[:40], names=list_text(f"{r.id} ({r.name})" for r in READINGS)
             ),
             option="reading",
         )

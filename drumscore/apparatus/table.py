@@ -7,6 +7,7 @@ import io
 from collections.abc import Sequence
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
+from drumscore.i18n import _, aside, clause_text
 
 
 def _witness(w: Witness) -> dict:
@@ -113,7 +114,7 @@ def apparatus_data(a: Apparatus) -> dict:
 
 def csv_name(w: Witness) -> str:
     """A witness's name in the alignment table: a reported text says who reports it."""
-    return f"{w.name} ({w.described})" if w.reported else w.name
+    return aside(w.name, w.described) if w.reported else w.name
 
 
 def csv_text(apparatuses: Sequence[Apparatus]) -> str:
@@ -146,9 +147,14 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
     for a in apparatuses:
         for number, p in enumerate(a.places, 1):
             for v in (p.lemma, *p.variants):
-                what = "lemma" if v is p.lemma else v.description
-                for r in v.reports:
-                    what += f"; {r.siglum} reported in {r.reported_by}: {r.quote}"
+                said = [
+                    _("{siglum} reported in {edition}: {quote}").format(
+                        siglum=r.siglum, edition=r.reported_by, quote=r.quote
+                    )
+                    for r in v.reports
+                ]
+                kind = "lemma" if v is p.lemma else v.description
+                what = clause_text(t for t in (kind, *said) if t)
                 writer.writerow(
                     [
                         a.key,

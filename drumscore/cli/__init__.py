@@ -17,7 +17,7 @@ from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files import signals
 from drumscore.files.atomic import on_stale_removed
 from drumscore.files.reading import watch_inputs
-from drumscore.i18n import N_, _, ngettext, set_language, tags
+from drumscore.i18n import N_, _, list_text, ngettext, set_language, tags
 
 #: Each command: its name, the module of drumscore.cli.commands that parses and runs it (its
 #: add_parser(subparsers) and run(args) -> int), and its line in drumscore --help. The module is
@@ -281,7 +281,7 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
         help=_(
             "the language of messages and help: {languages} "
             "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
-        ).format(languages=", ".join(tags())),
+        ).format(languages=list_text(tags())),
     )
 
 

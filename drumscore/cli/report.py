@@ -15,9 +15,9 @@ from drumscore import display
 from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
-from drumscore.display import divided, table
+from drumscore.display import divided, labelled_lines, table
 from drumscore.editions.extract import line_range
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, aside, clause_text, dashed, list_text, ngettext
 from drumscore.model import HALF, Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
     prov = score.source
     fields: list[tuple[str, str]] = []
     if score.edition_id:
-        value = f"{score.edition_name} ({score.edition_id})"
+        value = aside(score.edition_name, score.edition_id)
         if edition is not None and edition.user:
             value = _("{edition} — your edition, {path}").format(edition=value, path=edition.path)
         fields.append((_("edition:"), value))
@@ -137,9 +137,10 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
         if prov.licence:
             fields.append((_("licence:"), prov.licence))
     if edition is not None and edition.date is not None:
-        fields.append((_("date:"), f"{edition.date.text} ({edition.date.basis})"))
+        date = edition.date
+        fields.append((_("date:"), aside(date.text, date.basis) if date.basis else date.text))
     if edition is not None and edition.glyphs:
-        read = ", ".join(
+        read = list_text(
             _("{glyph} read as {stroke}").format(glyph=g, stroke=t) for g, t in edition.glyphs
         )
         fields.append(
@@ -148,9 +149,8 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
     if edition is not None and edition.note:
         fields.append((_("note:"), edition.note))
     if fields:
-        widest = max(display.width(name) for name, _value in fields) + 1
         lines += [""] if score.edition_id else []
-        lines += [f"  {display.pad(name, widest)}{value}" for name, value in fields]
+        lines += ["  " + line for line in labelled_lines(fields)]
     return "\n".join(lines)
 
 
@@ -168,8 +168,8 @@ def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
     lines = []
     for check in checks:
         stated = check.stated
-        verdict = "; ".join(w for _w, whys in check.disagreeing() for w in whys) or _("agrees")
-        quoted = ", ".join(dict.fromkeys(q.siglum for q in check.quotes))
+        verdict = clause_text(w for _w, whys in check.disagreeing() for w in whys) or _("agrees")
+        quoted = list_text(dict.fromkeys(q.siglum for q in check.quotes))
         lines.append(
             _("{by}, {section}: 鼙 {pi} 鼓 {gu} (quoted in {sigla}) — {verdict}").format(
                 by=stated.by,
@@ -306,14 +306,13 @@ def format_place(p: Place) -> str:
                 if v.first
                 else ""
             )
-            said = "; ".join(t for t in (v.description, first) if t)
-            described = f" ({said})" if said else ""
+            said = clause_text(t for t in (v.description, first) if t)
             agrees = "".join(f" = {r.siglum}" for r in v.reports)
-            readings.append(f"{v.shown} {_sigla(v.printed)}{agrees}{described}")
+            reading = f"{v.shown} {_sigla(v.printed)}{agrees}"
+            readings.append(aside(reading, said) if said else reading)
     where = p.section.value if p.section else _after(p.position - 1)
-    return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.printed)} ] " + "; ".join(
-        readings
-    )
+    lemma = f"{p.lemma.shown} {_sigla(p.lemma.printed)}"
+    return f"{aside(p.label, where)}  {lemma} ] " + clause_text(readings)
 
 
 def format_reported(p: Place) -> list[str]:
@@ -329,7 +328,7 @@ def format_reported(p: Place) -> list[str]:
             said = said.format(
                 siglum=r.siglum, source=r.reported_by, quote=r.quote, description=v.description
             )
-            lines.append(f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {said}")
+            lines.append(f"{aside(p.label, where)}  {p.lemma.shown} ] {v.shown} {said}")
     return lines
 
 
@@ -346,7 +345,7 @@ def format_counts(a: Apparatus) -> list[str]:
             by=st.by, section=st.section.value, span=st.section.span, pi=st.pi, gu=st.gu
         )
         lines.append("  " + said)
-        quotes = "; ".join(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
+        quotes = clause_text(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
         if quotes:
             lines.append("    " + _("quoted: {quotes}").format(quotes=quotes))
         if s.agreeing:
@@ -357,7 +356,7 @@ def format_counts(a: Apparatus) -> list[str]:
         for siglum, why in s.disagreeing():
             why_groups.setdefault(why, []).append(siglum)
         for why, group in why_groups.items():
-            said = _("disagree: {sigla} — {why}").format(sigla=_sigla(group), why="; ".join(why))
+            said = _("disagree: {sigla} — {why}").format(sigla=_sigla(group), why=clause_text(why))
             lines.append("    " + said)
     return lines
 
@@ -368,8 +367,8 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
         for w in a.witnesses:
             cite = w.provenance.citation if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
-            when = f" ({w.date.text})" if w.date else ""
-            seen.setdefault(w.siglum, f"{w.described}{when}{mark}" + (f" — {cite}" if cite else ""))
+            what = (aside(w.described, w.date.text) if w.date else w.described) + mark
+            seen.setdefault(w.siglum, dashed(what, cite) if cite else what)
     widest = max(display.width(s) for s in seen)
     return [f"  {display.pad(siglum, widest)}  {what}" for siglum, what in seen.items()]
 
@@ -452,7 +451,7 @@ def format_groups(found: Sequence[Groups]) -> str:
         lines.append("  " + _("who shares each reading:"))
         for n, p in enumerate(g.places, 1):
             shared = " | ".join(f"{v.shown}: {_sigla(v.sigla)}" for v in (p.lemma, *p.variants))
-            lines.append(f"    {n}. {p.label} ({p.section_name})  {shared}")
+            lines.append(f"    {n}. {aside(p.label, p.section_name)}  {shared}")
         if not g.places:
             lines.append("    " + _("every edition reads alike"))
         lines += [
@@ -597,7 +596,7 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
             ).format(n=extraction.skipped)
         )
     if extraction.glyphs:
-        read = ", ".join(
+        read = list_text(
             _("{glyph} as {stroke}").format(glyph=g, stroke=t) for g, t in extraction.glyphs
         )
         out.append(
@@ -854,11 +853,11 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("missed"),
-            ", ".join(f"{s.index} {_drum(s.expected)}" for s in c.missing) or _("none"),
+            list_text(f"{s.index} {_drum(s.expected)}" for s in c.missing) or _("none"),
         ),
         (
             _("extra"),
-            ", ".join(
+            list_text(
                 _("{drum} at {time} s (after stroke {after})").format(
                     drum=_drum(e.drum), time=f"{e.time:.3f}", after=e.after
                 )
@@ -868,7 +867,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("wrong drum"),
-            ", ".join(
+            list_text(
                 _("{stroke} ({expected} expected, {heard} heard)").format(
                     stroke=s.index, expected=_drum(s.expected), heard=_drum(s.heard)
                 )
@@ -878,7 +877,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
     ]
     if c.doubtful or any(e.doubtful for e in c.extra):
-        strokes = ", ".join(str(s.index) for s in c.doubtful)
+        strokes = list_text(str(s.index) for s in c.doubtful)
         if not c.doubtful:
             said = _("the drum of some extra strokes sounds between the two: marked ?")
         elif any(e.doubtful for e in c.extra):

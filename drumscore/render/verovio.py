@@ -24,7 +24,7 @@ from drumscore.errors import (
     install_line,
     require,
 )
-from drumscore.i18n import _
+from drumscore.i18n import _, list_text
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
@@ -207,7 +207,7 @@ def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:
     if kind not in KINDS:
         raise OptionError(
             _("kind {kind!r} cannot be engraved; Verovio writes {formats}").format(
-                kind=kind, formats=", ".join(KINDS)
+                kind=kind, formats=list_text(KINDS)
             ),
             option="kind",
         )

@@ -27,7 +27,7 @@ from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
 from drumscore.files.signals import held
-from drumscore.i18n import _
+from drumscore.i18n import _, list_text
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes
 from drumscore.site import data as sitedata
@@ -479,7 +479,7 @@ def site_catalog(name: str) -> str:
     """The catalog a language name means (en, zh-Hant, zh_TW…); an error for one without."""
     found = i18n.catalog_for(name)
     if found is None:
-        tags = ", ".join(i18n.tags())
+        tags = list_text(i18n.tags())
         raise OptionError(
             _("lang {value!r} is not a language of the site; give one of {tags} or all").format(
                 value=name, tags=tags

@@ -18,7 +18,7 @@ from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, ngettext, rules
 from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section
 from drumscore.play import keys
 from drumscore.site import grammar
@@ -368,4 +368,6 @@ def strings() -> dict[str, str | list[str]]:
         ),
         "paused_compare": _("Paused at {bpm} a minute; space resumes on the beat."),
         "tempo": _("{bpm} strokes a minute."),
+        # a label and its text by the language's rule ("A: …", in Chinese "A：…")
+        "labelled": rules()["label"],
     }

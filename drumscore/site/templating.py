@@ -5,8 +5,9 @@ from __future__ import annotations
 import urllib.parse
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
-from drumscore.i18n import _, ngettext, tag
+from drumscore.i18n import _, ngettext, rules, tag
 
 #: The templates, HTML-escaped wherever they show a value; an unknown name is an error.
 TEMPLATES = Environment(
@@ -21,6 +22,23 @@ TEMPLATES = Environment(
 #: _("…") and ngettext in templates speak the current language (newstyle: %(name)s, escaped).
 TEMPLATES.install_gettext_callables(_, ngettext, newstyle=True)  # type: ignore[attr-defined]
 TEMPLATES.globals["lang"] = tag
+#: The joins of a sentence by the language's rule (i18n.rules), a value escaped, markup kept.
+TEMPLATES.globals["list_text"] = lambda items: Markup(rules()["list"]).join(items)
+TEMPLATES.globals["clause_text"] = lambda items: Markup(rules()["clause"]).join(items)
+TEMPLATES.globals["aside"] = lambda text, note: Markup(rules()["aside"]).format(
+    text=text, note=note
+)
+TEMPLATES.globals["labelled"] = lambda label, text: Markup(rules()["label"]).format(
+    label=label, text=text
+)
+TEMPLATES.globals["sentences"] = lambda text, then: Markup(rules()["sentences"]).format(
+    text=text, then=then
+)
+TEMPLATES.globals["parens"] = lambda note: Markup(rules()["parens"]).format(note=note)
+TEMPLATES.globals["sep"] = lambda kind: rules()[kind]
+TEMPLATES.globals["dashed"] = lambda text, then: Markup(rules()["dash"]).format(
+    text=text, then=then
+)
 TEMPLATES.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "separators": (",", ":")}
 #: A link's query string, with score names kept readable (lu/2@zhushu).
 TEMPLATES.filters["query"] = lambda values: urllib.parse.urlencode(values, safe="/@")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from drumscore import i18n
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, list_text, ngettext
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -48,7 +48,7 @@ def add_edition_option(p: argparse.ArgumentParser) -> None:
 def add_lang_option(p: argparse.ArgumentParser) -> None:
     """The site's --lang: one language (its pages in DIR) or all (a site for each in DIR/<tag>/);
     the messages speak it too (all: the environment's), as --lang does on every command."""
-    tags = ", ".join(i18n.tags())
+    tags = list_text(i18n.tags())
     p.add_argument(
         "--lang",
         metavar="LANG",
@@ -130,7 +130,7 @@ def summary(report: SiteReport) -> str:
     )
     if report.languages:
         line += _("; in each of {languages}, in its own folder").format(
-            languages=", ".join(report.languages)
+            languages=list_text(report.languages)
         )
     return line
 
