@@ -25,8 +25,8 @@ import pytest
 
 from drumscore import corpus
 from drumscore.cli import build_parser, main
-from drumscore.files.programme import builtin_programmes
 from drumscore.editions.extract import extract
+from drumscore.files.programme import builtin_programmes
 from drumscore.i18n import tags
 from drumscore.model import READINGS
 from drumscore.render.midimap import GM_DRUM_NAMES
@@ -132,7 +132,7 @@ class _Text(html.parser.HTMLParser):
     """A page's text as a reader meets it: its text and its titles, labels and alternatives,
     without its scripts, styles, code and the notation's drawing."""
 
-    SKIP = {"script", "style", "code", "svg", "kbd", "pre"}
+    SKIP = frozenset({"script", "style", "code", "svg", "kbd", "pre"})
     SHOWN = ("title", "aria-label", "alt", "placeholder")
 
     def __init__(self) -> None:
@@ -233,7 +233,7 @@ def views(tmp_path_factory) -> dict[str, dict[str, str]]:
         }
         site = folder / "site"
         _run(*lang, "site", site)
-        for page in sorted(site.rglob("*.html"))[:6] + [site / "compare.html"]:
+        for page in [*sorted(site.rglob("*.html"))[:6], site / "compare.html"]:
             shown[f"site {page.relative_to(site)}"] = page_text(page)
         shown["site labels"] = script_labels(site / "compare.html")
         found[language] = shown

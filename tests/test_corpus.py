@@ -383,8 +383,8 @@ def test_a_name_like_no_state_gets_no_guess():
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用 'drumscore extract"]),
-        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用 'drumscore extract"]),
+        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用「drumscore extract"]),
+        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用「drumscore extract"]),
         ("en", ["is not notation: this looks like a passage", "hint: use 'drumscore extract"]),
     ],
 )

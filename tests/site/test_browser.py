@@ -878,6 +878,25 @@ def test_screenshots_of_a_traditional_chinese_score_page(page, all_site_url, tmp
         assert shot.stat().st_size > 10_000
 
 
+@pytest.mark.parametrize(
+    ("tag", "marks"), [("zh-Hant", "「」『』"), ("zh-Hans", "「」『』"), ("en", "“”‘’")]
+)
+def test_a_quotation_takes_the_marks_of_the_page_s_language(page, all_site_url, tag, marks):
+    """The stated counts' quotes (<q lang="zh">) drawn with 「」 on a Chinese page, as the
+    command line quotes, and with “” on an English one."""
+    goto(page, all_site_url, f"{tag}/score/{slug('lu/1@benyi')}.html")
+    quotes = page.evaluate(
+        """() => [...document.querySelectorAll('main q')].map((q) => {
+                  const open = getComputedStyle(q, '::before').content;
+                  return [getComputedStyle(q).quotes, open, q.lang]; })"""
+    )
+    assert quotes, "no quotation on the page"
+    expected = " ".join(f'"{m}"' for m in marks)
+    for computed, before, lang in quotes:
+        assert computed == expected and before == "open-quote" and lang == "zh"
+
+
+
 def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
     """--lang all: the top page opens the site in the first of the browser's languages."""
     for locale, tag in (("zh-TW", "zh-Hant"), ("zh-CN", "zh-Hans"), ("en-GB", "en")):
