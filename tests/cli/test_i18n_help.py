@@ -112,7 +112,8 @@ USAGE_ERRORS = {
         "（見「drumscore render --help」）"
     ),
     "zh_Hans": (
-        "drumscore：错误：参数 --repeat：'abc' 不是至多 12 位的整数（见「drumscore render --help」）"
+        "drumscore：错误：参数 --repeat：'abc' 不是至多 12 位的整数"
+        "（见「drumscore render --help」）"
     ),
     "en": (
         "drumscore: error: argument --repeat: 'abc' is not a whole number of at most 12 digits "

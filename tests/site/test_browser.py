@@ -896,7 +896,6 @@ def test_a_quotation_takes_the_marks_of_the_page_s_language(page, all_site_url, 
         assert computed == expected and before == "open-quote" and lang == "zh"
 
 
-
 def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
     """--lang all: the top page opens the site in the first of the browser's languages."""
     for locale, tag in (("zh-TW", "zh-Hant"), ("zh-CN", "zh-Hans"), ("en-GB", "en")):
