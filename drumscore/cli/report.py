@@ -203,28 +203,33 @@ def score_summary(score: Score, checks: Sequence[StatedCheck] = ()) -> str:
 
 
 def alignment_lines(c: Comparison) -> list[str]:
-    """The two rows, one above the other; each stroke takes two columns, 半 stands in a gap."""
+    """The two rows, one above the other, and the marks below; each stroke takes one cell (two
+    columns, three where the terminal draws ○ □ · wide), 半 stands in a cell of its own."""
     halves = {"a": c.half_column("a"), "b": c.half_column("b")}
     shared = {h for h in halves.values() if h is not None}
+    step = max(display.width(s) for s in ("○", "□", "·")) + 1  # 半, two columns, fills a cell
+
+    def cell(text: str) -> str:
+        return display.pad(text, step)
 
     def row(side: str) -> str:
         cells = []
         for index, column in enumerate([*c.columns, None]):
             if index in shared:
-                cells.append(HALF if halves[side] == index else "  ")
+                cells.append(cell(HALF if halves[side] == index else ""))
             if column is None:
                 break
             stroke = column.a if side == "a" else column.b
-            cells.append(stroke.drum.symbol + " " if stroke else "· ")
+            cells.append(cell(stroke.drum.symbol if stroke else "·"))
         return "".join(cells).rstrip()
 
     marks = []
     for index, column in enumerate([*c.columns, None]):
         if index in shared:
-            marks.append("  ")
+            marks.append(cell(""))
         if column is None:
             break
-        marks.append(MARKS[column.kind] + " ")
+        marks.append(cell(MARKS[column.kind]))
     return [f"A  {row('a')}", f"B  {row('b')}", f"   {''.join(marks).rstrip()}"]
 
 

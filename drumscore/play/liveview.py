@@ -271,17 +271,22 @@ _DIGITS = {
 
 
 def big_shape(shape: str, size: int) -> list[str]:
-    """A ○ (ring) or □ (square outline) `size` rows high, two columns to a cell so it looks round.
+    """A ○ (ring) or □ (square outline) `size` rows high, two columns to a cell so it looks round
+    (one block to a cell where the terminal draws a block two columns wide).
 
     Any other shape (a count number) is drawn in large block digits.
     """
     size = max(5, size)
+    ink = FULL * (2 // width(FULL))  # one block where the terminal draws it two columns wide
     if shape not in SYMBOLS.values():
         scale = max(1, size // 5)
         rows = []
         for r in range(5):
             line = "  ".join(
-                "".join(ch * 2 * scale for ch in _DIGITS.get(d, _DIGITS["0"])[r]) for d in shape
+                "".join(
+                    (ink if ch == FULL else "  ") * scale for ch in _DIGITS.get(d, _DIGITS["0"])[r]
+                )
+                for d in shape
             )
             rows += [line] * scale
         return rows
@@ -298,7 +303,7 @@ def big_shape(shape: str, size: int) -> list[str]:
             else:
                 edge = max(abs(x), abs(y))
                 inside = radius - thick < edge <= radius + 1e-9
-            cells.append(FULL * 2 if inside else "  ")
+            cells.append(ink if inside else "  ")
         rows.append("".join(cells).rstrip())
     return rows
 
