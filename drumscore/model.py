@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from drumscore.errors import OptionError
-from drumscore.i18n import N_, _, list_text
+from drumscore.i18n import N_, _, aside, list_text
 
 
 class Drum(enum.Enum):
@@ -393,7 +393,7 @@ class Pattern:
         section = self.side(index)
         if section is Section.SHE:
             return section.rite
-        return f"{section.span} ({section.rite})" if section.rite else section.span
+        return aside(section.span, section.rite) if section.rite else section.span
 
     @property
     def notation(self) -> str:

@@ -174,7 +174,7 @@ def plain_lines(timeline: Timeline, k: int, seconds: float) -> list[str]:
 
 #: The keys of live play, as shown on screen and in --help.
 KEYS = (
-    ("space", N_("pause")),
+    (N_("space"), N_("pause")),  # the space bar, named in the reader's language
     ("+/-", N_("tempo ±1")),
     ("]/[", "±5"),
     ("t", N_("tap")),
@@ -192,7 +192,11 @@ STOP_WAITS = N_("stop at end of pass")
 
 def keys_line(columns: int = 80, items: int = 1) -> str:
     """The keys, as much of them as fits in `columns`."""
-    words = [f"{key} {_(what)}" for key, what in KEYS if key != "n" or items > 1]
+    words = [
+        f"{_(key) if key == 'space' else key} {_(what)}"
+        for key, what in KEYS
+        if key != "n" or items > 1
+    ]
     line = "  " + _("keys: {keys}").format(keys=" · ".join(words))
     if width(line) > columns:
         line = "  " + " · ".join(words)

@@ -22,7 +22,7 @@ from drumscore.conductor.track import Hit, Track
 from drumscore.display import table
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
-from drumscore.i18n import _, list_text, ngettext
+from drumscore.i18n import _, aside, list_text, ngettext
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
@@ -392,7 +392,7 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
         )
     else:
         feed = Feed(track, kit=kit, loop=args.loop)
-    return AudioPlayer(feed, device), f"{device.name!r} ({device.hostapi})"
+    return AudioPlayer(feed, device), aside(repr(device.name), device.hostapi)
 
 
 def _list_devices() -> int:
