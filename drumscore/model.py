@@ -294,7 +294,7 @@ class Reading:
                 return reading
         raise OptionError(
             _("reading {value!r} is not known; the readings are {names}").format(
-                value=str(text)[:40], names=list_text(f"{r.id} ({r.name})" for r in READINGS)
+                value=str(text)[:40], names=list_text(aside(r.id, r.name) for r in READINGS)
             ),
             option="reading",
         )

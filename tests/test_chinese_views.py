@@ -1,6 +1,7 @@
 """Everything a Chinese reader sees, scanned for the marks of English left in it: every command's
 help and a representative output of every command (list, show, render, collate as text and CSV,
-compare, check, extract) and the site's pages and script labels, in 繁體中文 and 简体中文.
+compare, check, extract), what play shows, a refusal of each command, and the site's pages and
+script labels, in 繁體中文 and 简体中文.
 
 A finding is an ASCII word that is none of the names a reader types or reads as they are (an id,
 a file name, code, a format, a GM instrument, a unit: the allow-list below), a ", " "; " ": " or
@@ -99,6 +100,7 @@ def _allowed(token: str, names: set[str]) -> bool:
         or bare.startswith(("-", "."))  # a flag, a file's extension
         or bool(re.search(r"[/@_={}<>+%|\\]|\w\.\w|://", bare))  # a path, a name, code
         or bool(re.fullmatch(r"\[+\w+\]+", token))  # a table of an edition file
+        or bool(re.fullmatch(r"'[^']*'[^']*", token.lstrip("（(")))  # a value given, echoed
         or bool(re.search(r"\d", bare))  # an id: KR1d0060, a commit, 90s, P5
         or bare.isupper()  # a metavar or a format: SCORE, MIDI
         or len(bare) == 1  # a key, a variable: q, n
@@ -209,6 +211,38 @@ def _run(*argv: str) -> str:
     return out.getvalue() + err.getvalue()
 
 
+def _refused(*argv: str) -> str:
+    """What a refused run says (exit 2)."""
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as exc:
+            code = exc.code
+    assert code == 2, (argv, err.getvalue())
+    return err.getvalue()
+
+
+#: A refusal of each command, and of the kinds of bad input: names, values, choices, files.
+REFUSALS = [
+    ("show", "nope"),
+    ("list", "--edition", "nope"),
+    ("render", "lu", "--bpm", "0", "-o", "{folder}/a.wav"),
+    ("render", "lu", "-o", "{folder}/a.xyz"),
+    ("render", "○X", "-o", "{folder}/a.mid"),
+    ("render", "lu", "--repeat", "abc", "-o", "{folder}/a.mid"),
+    ("compare", "lu"),
+    ("compare", "lu", "xue", "--reading", "nope", "--audio", "{folder}/a.wav"),
+    ("collate", "lu@zhushu"),
+    ("collate", "lu", "--format", "xml"),
+    ("check", "{folder}/none.wav", "lu"),
+    ("extract", "{folder}/none.txt"),
+    ("play", "lu", "--programme", "{folder}/none.toml"),
+    ("site",),
+    ("list", "--bogus"),
+]
+
+
 def play_view() -> str:
     """What drumscore play shows, in the current language: the live display (the notation, the
     status with what waits, the keys, the big display) and the lines written to a file."""
@@ -252,6 +286,9 @@ def views(tmp_path_factory) -> dict[str, dict[str, str]]:
             "check": _run(*lang, "check", mid, "lu"),
             "extract": _run(*lang, "extract", PASSAGE),
         }
+        shown["refusals"] = "".join(
+            _refused(*lang, *(a.format(folder=folder) for a in argv)) for argv in REFUSALS
+        )
         with speaking(language):
             shown["play"] = play_view()
         site = folder / "site"

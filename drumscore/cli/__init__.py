@@ -243,6 +243,13 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """argparse's check of a choice, its choices listed by the language's rule."""
+        if action.choices is not None and value not in action.choices:
+            choices = list_text(repr(c) for c in action.choices)
+            message = argparse._("invalid choice: %(value)r (choose from %(choices)s)")  # type: ignore[attr-defined]
+            raise argparse.ArgumentError(action, message % {"value": value, "choices": choices})
+
     def error(self, message: str) -> None:  # type: ignore[override]
         fail(_("{message} (see '{help}')").format(message=message, help=f"{self.prog} --help"))
 
