@@ -319,23 +319,26 @@ def _edition_values(field: str) -> list[str]:
     return sorted(found)
 
 
-def _without_edition_data(text: str) -> str:
-    for field in EDITION_FIELDS:
-        for value in sorted(_edition_values(field), key=len, reverse=True):
-            text = text.replace(value, "鼓")
+def _without_edition_data(text: str, keep: str = "") -> str:
+    """`text` with the values of the edition files' English fields (all but `keep`) taken out."""
+    values = {v for field in EDITION_FIELDS if field != keep for v in _edition_values(field)}
+    for value in sorted(values, key=len, reverse=True):
+        text = text.replace(value, "鼓")
     return text
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_view_reads_in_chinese(views, language):
+def _report(views, language: str, keep: str = "") -> list[str]:
     names = _names()
     report = []
     for view, text in views[language].items():
         assert text.strip(), f"{view} showed nothing"
-        report += [f"[{view}] {f}" for f in findings(_without_edition_data(text), names)]
-    report = list(
-        dict.fromkeys(re.sub(r"^\[site score/[^]]*\]", "[site score]", r) for r in report)
-    )
+        report += [f"[{view}] {f}" for f in findings(_without_edition_data(text, keep), names)]
+    return list(dict.fromkeys(re.sub(r"^\[site score/.*?\]", "[site score]", r) for r in report))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_view_reads_in_chinese(views, language):
+    report = _report(views, language)
     assert not report, f"{len(report)} lines in {language}:\n" + "\n".join(report)
 
 
@@ -346,11 +349,12 @@ def test_every_view_reads_in_chinese(views, language):
         for f in EDITION_FIELDS
     ],
 )
-def test_edition_data_reads_in_chinese(field):
-    values = _edition_values(field)
-    assert values
-    found = [f for v in values for f in findings(v if HAS_CJK.search(v) else v + "。", _names())]
-    assert not found, "\n".join(found[:20])
+def test_edition_data_reads_in_chinese(views, field):
+    """Each English field of the edition files, as the views show it: expected to fail until the
+    field is shown in Chinese (then this case passes, and its mark is to go)."""
+    assert _edition_values(field)
+    report = [line for language in LANGUAGES for line in _report(views, language, keep=field)]
+    assert not report, f"{len(report)} lines:\n" + "\n".join(report[:40])
 
 
 # -- the scan itself finds what it is for --------------------------------------------------------
