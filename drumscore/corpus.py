@@ -30,7 +30,7 @@ from drumscore.files.reading import (
     read_input,
     read_input_text,
 )
-from drumscore.i18n import _, aside, language, list_text, ngettext
+from drumscore.i18n import _, aside, language, list_text, ngettext, tags
 from drumscore.model import (
     STATE_SPELLINGS,
     Dating,
@@ -41,6 +41,7 @@ from drumscore.model import (
     Section,
     State,
     StatedCount,
+    Wording,
 )
 from drumscore.notation import might_be_notation, parse
 
@@ -95,16 +96,32 @@ def load_edition(path: str | Path, *, cite_by_path: bool = True) -> Edition:
 
 
 _NOTE = {"after": int, "text": str, "line": int}
+#: A text of the edition's own (its note, its date's basis): one text, or a table of texts by
+#: language tag (en, zh-Hant, zh-Hans), shown in the reader's language (model.Wording).
+_TEXT = (str, {tag: str for tag in tags()})
+#: The keys of [source]: a written citation, or its parts (model.Provenance), and the rest.
+_SOURCE_KEYS = (
+    "citation",
+    "work",
+    "page",
+    "kanripo",
+    "kanripo_file",
+    "lines",
+    "transcription",
+    "file",
+    "commit",
+    "licence",
+)
 #: What an edition file holds (see files.reading.check_schema); other keys are allowed.
 EDITION_SCHEMA = {
     "id": str,
     "name": str,
     "script": str,
     "aliases": [str],
-    "note": str,
-    "source": {k: str for k in ("citation", "file", "kanripo", "lines", "commit", "licence")},
+    "note": _TEXT,
+    "source": {k: str for k in _SOURCE_KEYS},
     "glyphs": dict,
-    "date": {"year": int, "from": int, "to": int, "basis": str},
+    "date": {"year": int, "from": int, "to": int, "basis": _TEXT},
     "score": [
         {
             "figure": int,
@@ -160,12 +177,8 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
     if not isinstance(source, dict):
         raise CorpusError(_("{where}: [source] should be a table").format(where=where))
     provenance = Provenance(
-        citation=str(source.get("citation", "")),
-        file=str(source.get("file", "")),
-        kanripo=str(source.get("kanripo", "")),
-        lines=str(source.get("lines", "")),
-        commit=str(source.get("commit", "")),
-        licence=str(source.get("licence", "")),
+        written=str(source.get("citation", "")),
+        **{k: str(source.get(k, "")) for k in _SOURCE_KEYS if k != "citation"},
     )
     glyphs = _glyphs(data.get("glyphs", {}), where)
     extra = dict(glyphs)
@@ -261,11 +274,19 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         scores=tuple(scores),
         counts=tuple(counts),
         aliases=tuple(str(a) for a in data.get("aliases", ())),
-        note=str(data.get("note", "")),
+        note=_wording(data.get("note", ""), _("{where}: note").format(where=where)),
         path=where,
         glyphs=glyphs,
         date=_date(data.get("date"), where),
     )
+
+
+def _wording(value: str | dict, where: str) -> Wording:
+    """A note or a basis as the file gives it: one text, or a table of texts by language."""
+    try:
+        return Wording.of(value, where)
+    except OptionError as exc:
+        raise CorpusError(str(exc)) from None
 
 
 def _glyphs(table: dict, where: str) -> tuple[tuple[str, str], ...]:
@@ -299,11 +320,12 @@ def _date(table: dict | None, where: str) -> Dating | None:
         raise CorpusError(
             _("{where}: [date] needs its basis: what the date rests on").format(where=where)
         )
+    basis = _wording(table["basis"], _("{where}: [date] basis").format(where=where))
     try:
         if year is not None:
-            return Dating(year, year, table["basis"])
+            return Dating(year, year, basis)
         assert first is not None and last is not None
-        return Dating(first, last, table["basis"])
+        return Dating(first, last, basis)
     except OptionError as exc:
         raise CorpusError(_("{where}: [date]: {error}").format(where=where, error=exc)) from None
 

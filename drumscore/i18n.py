@@ -16,6 +16,7 @@ translated with `_` where it is shown.
 from __future__ import annotations
 
 import contextvars
+import difflib
 import functools
 import gettext
 import os
@@ -62,13 +63,42 @@ def catalog_for(name: str) -> str | None:
     return None
 
 
+#: What else a reader may call a language (compared in lower case): the catalog each means.
+#: Plain Chinese is 简体, as GNU gettext reads zh.
+_NICKNAMES = {
+    **dict.fromkeys(("tw", "hk", "hant", "traditional", "繁體", "繁体", "繁體中文"), "zh_Hant"),
+    **dict.fromkeys(("cn", "hans", "simplified", "简体", "簡體", "简体中文", "chinese"), "zh_Hans"),
+    **dict.fromkeys(("中文", "漢語", "汉语"), "zh_Hans"),
+    "english": "en",
+}
+
+
+def language_named(name: str) -> tuple[str, bool] | None:
+    """The catalog `name` asks for, and whether `name` says it exactly (a tag or catalog of
+    LANGUAGES, any case: zh-Hant, zh_Hans, en); else the closest: a locale name (zh_TW), another
+    name of a language (tw, 繁體, simplified, chinese) or one mistyped (zh-Hnat). None when it
+    names none of them (fr)."""
+    key = name.strip().casefold()
+    for catalog, (tag, _own) in LANGUAGES.items():
+        if key in (catalog.casefold(), tag.casefold()):
+            return catalog, True
+    found = catalog_for(key) or _NICKNAMES.get(key)
+    if found is None and key:
+        names = [n for c, (t, _own) in LANGUAGES.items() for n in (c.casefold(), t.casefold())]
+        close = difflib.get_close_matches(key, [*names, *_NICKNAMES], n=1, cutoff=0.8)
+        if close:
+            found = catalog_for(close[0]) or _NICKNAMES[close[0]]
+    return (found, False) if found is not None else None
+
+
 def from_environment(environ: Mapping[str, str] | None = None) -> str:
     """The catalog the environment asks for, as GNU gettext chooses: LANGUAGE (a list, ignored
-    when the locale is C) before the locale of LC_ALL, LC_MESSAGES or LANG; English otherwise."""
+    when the locale is C or not set at all) before the locale of LC_ALL, LC_MESSAGES or LANG;
+    English otherwise."""
     env = os.environ if environ is None else environ
     locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
-    if catalog_for(locale) == "en" and not locale.lower().startswith("en"):
-        return DEFAULT  # the C or POSIX locale: GNU gettext ignores LANGUAGE then
+    if not locale or (catalog_for(locale) == "en" and not locale.lower().startswith("en")):
+        return DEFAULT  # no locale, or the C or POSIX locale: GNU gettext ignores LANGUAGE then
     for item in env.get("LANGUAGE", "").split(":"):
         found = catalog_for(item) if item else None
         if found is not None:
@@ -163,15 +193,17 @@ def pgettext(context: str, message: str) -> str:
 
 def rules() -> dict[str, str]:
     """The joins of a sentence by the current language's rule, each a pattern of the catalogs:
-    English runs a list with ", ", clauses with "; ", a note in parentheses after a space, a
-    label's colon, a dash with spaces and a full stop; Chinese with 、 ； （ ） ： —— 。 and no
-    space beside them.
-    Text a Chinese reader sees is joined through these (or the helpers below), never by hand."""
+    English runs a list and phrases with ", ", clauses with "; ", a note in parentheses after a
+    space, a label's colon, a dash with spaces, a full stop and '' around a command; Chinese with
+    、 ， ； （ ） ： —— 。 「」 and no space beside them. Text a Chinese reader sees is joined
+    through these (or the helpers below), never by hand."""
     return {
         # TRANSLATORS: the separator between the items of a list
         "list": pgettext("between the items of a list", ", "),
         # TRANSLATORS: the separator between two clauses of one sentence
         "clause": pgettext("between clauses", "; "),
+        # TRANSLATORS: the separator between the short phrases of one clause
+        "phrase": pgettext("between the clauses of a sentence", ", "),
         # TRANSLATORS: a note in parentheses after a text
         "aside": pgettext("a note in parentheses", "{text} ({note})"),
         # TRANSLATORS: a note in parentheses on its own
@@ -184,6 +216,8 @@ def rules() -> dict[str, str]:
         "label": pgettext("a label and its text", "{label}: {text}"),
         # TRANSLATORS: a dash between two parts of a line
         "dash": pgettext("a dash between two parts", "{text} — {then}"),
+        # TRANSLATORS: quotes around a command or a path
+        "quote": pgettext("quotes around a command or path", "'{text}'"),
     }
 
 
@@ -195,6 +229,11 @@ def list_text(items: Iterable[str]) -> str:
 def clause_text(clauses: Iterable[str]) -> str:
     """Clauses of one sentence: "a; b" (in Chinese "a；b")."""
     return rules()["clause"].join(clauses)
+
+
+def phrase_text(phrases: Iterable[str]) -> str:
+    """Short phrases of one clause: "a, b" (in Chinese "a，b")."""
+    return rules()["phrase"].join(phrases)
 
 
 def aside(text: str, note: str) -> str:
@@ -210,6 +249,11 @@ def labelled(label: str, text: str) -> str:
 def sentences(text: str, then: str) -> str:
     """Two sentences in a row: "A. B." (in Chinese "A。B。", no space between)."""
     return rules()["sentences"].format(text=text, then=then)
+
+
+def quoted(text: str) -> str:
+    """A command or a path quoted: 'a' (in Chinese 「a」)."""
+    return rules()["quote"].format(text=text)
 
 
 def dashed(text: str, then: str) -> str:

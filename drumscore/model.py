@@ -7,11 +7,11 @@ import enum
 import re
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from drumscore.errors import OptionError
-from drumscore.i18n import N_, _, aside, list_text
+from drumscore.i18n import LANGUAGES, N_, _, aside, catalog_for, language, list_text, pgettext, tags
 
 
 class Drum(enum.Enum):
@@ -139,14 +139,27 @@ class Section(enum.Enum):
         return _(SECTION_TABLE[self].span)
 
     @property
+    def shown(self) -> str:
+        """Its name as every view shows it, in the reader's language (the glossary of
+        docs/languages.md): touhu, she, head in English; 投壺, 射, 半以前 in Chinese. The id
+        (`value`) is what JSON, file names and the command line keep."""
+        return _section_name(self)
+
+    @property
     def label(self) -> str:
-        """Its characters then its name, such as 投壺 touhu (a MIDI marker, a plot's label)."""
-        return f"{self.rite} {self.value}" if self.rite else self.value
+        """Its characters then its name, such as 投壺 touhu (a MIDI marker, a plot's label); the
+        name alone where the reader's language names it by its characters (投壺)."""
+        if self.shown != self.value or not self.rite:
+            return self.shown
+        return f"{self.rite} {self.value}"
 
     @property
     def heading(self) -> str:
-        """Its name then its characters, such as touhu 投壺 (a table's column)."""
-        return f"{self.value} {self.rite}" if self.rite else self.value
+        """Its name then its characters, such as touhu 投壺 (a table's column); the name alone
+        where the reader's language names it by its characters (投壺)."""
+        if self.shown != self.value or not self.rite:
+            return self.shown
+        return f"{self.value} {self.rite}"
 
     @property
     def description(self) -> str:
@@ -156,6 +169,14 @@ class Section(enum.Enum):
         if not self.rite:
             return strokes
         return _("{rite} ({strokes})").format(rite=self.rite, strokes=strokes)
+
+    @property
+    def gloss(self) -> str:
+        """What its name leaves unsaid, beside the name in a table: 投壺 (the strokes after 半)
+        beside touhu, the strokes alone beside 投壺."""
+        if self.shown == self.value:
+            return self.description
+        return _(SECTION_TABLE[self].strokes)
 
     @property
     def help(self) -> str:
@@ -189,6 +210,20 @@ SECTION_TABLE: dict[Section, SectionNames] = {
     Section.SHE: SectionNames("射", N_("the whole pattern"), N_("the whole"), ("射", "all")),
     Section.HEAD: SectionNames("", N_("the strokes before 半"), N_("before 半")),
 }
+
+
+def _section_name(section: Section) -> str:
+    """The one table of the names the views give the sections, each language's in its catalog."""
+    if section is Section.TOUHU:
+        # TRANSLATORS: the section after 半, named as the views name it (the glossary: 投壺)
+        return pgettext("the name of a section", "touhu")
+    if section is Section.SHE:
+        # TRANSLATORS: the whole pattern, named as the views name it (the glossary: 射)
+        return pgettext("the name of a section", "she")
+    # TRANSLATORS: the strokes before 半, named as the views name it (the glossary: 半以前)
+    return pgettext("the name of a section", "head")
+
+
 #: Every name a section is read by, its own included (made from the table).
 SECTION_SPELLINGS: dict[str, Section] = {
     spelling: section
@@ -249,77 +284,6 @@ class Stroke:
     drum: Drum
     index: int
     pos: Position | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """How a commentator reads the signs: the drum each sign strikes, with the passage that says
-    so and where it stands. The parser reads ○ and □ as 鄭玄 does; a reading is applied where a
-    score's strokes are laid out to be played (conductor.timeline), so every output follows it."""
-
-    id: str
-    name: str
-    #: Where the passage stands, precise enough to find it (edition, 卷, page, Kanripo lines).
-    citation: str
-    #: The passage, as the source prints it.
-    passage: str
-    #: Each sign and the drum it strikes.
-    mapping: tuple[tuple[str, Drum], ...]
-
-    def drum(self, stroke: Stroke) -> Drum:
-        """The drum `stroke` strikes in this reading (the stroke's sign is its drum's symbol)."""
-        sign = stroke.drum.symbol
-        return next(d for g, d in self.mapping if g == sign)
-
-    def strokes(self, strokes: tuple[Stroke, ...]) -> tuple[Stroke, ...]:
-        """`strokes` with each on the drum this reading strikes."""
-        if self is READINGS[0]:
-            return strokes
-        return tuple(Stroke(self.drum(s), s.index, s.pos) for s in strokes)
-
-    @property
-    def read_as(self) -> str:
-        """What a citation says of the reading (English, as citations are): "read as 毛奇齡 經問
-        卷十六 reads it"."""
-        return f"read as {self.name} reads it ({self.citation})"
-
-    @classmethod
-    def parse(cls, text: str | None) -> Reading:
-        """The reading named `text` (its id or name, e.g. mao or 毛奇齡); 鄭玄's when None."""
-        if text is None:
-            return READINGS[0]
-        key = str(text).strip().casefold()
-        for reading in READINGS:
-            if key in (reading.id, reading.name.casefold()) or key == reading.name.split()[0]:
-                return reading
-        raise OptionError(
-            _("reading {value!r} is not known; the readings are {names}").format(
-                value=str(text)[:40], names=list_text(aside(r.id, r.name) for r in READINGS)
-            ),
-            option="reading",
-        )
-
-
-#: The readings of the signs that the sources state. 鄭玄's, the one the corpus and every edition
-#: follow, is the default.
-READINGS: tuple[Reading, ...] = (
-    Reading(
-        "zheng",
-        "鄭玄 禮記注",
-        "鄭玄 注, 禮記 投壺 (禮記注疏 卷五十八, Kanseki Repository KR1d0053, file "
-        "KR1d0053_058.txt)",
-        "圜者擊鼙，方者擊鼓",
-        (("○", Drum.PI), ("□", Drum.GU)),
-    ),
-    Reading(
-        "mao",
-        "毛奇齡 經問 卷十六",
-        "毛奇齡 經問 卷十六, p. 17a (Kanseki Repository KR1g0022, file KR1g0022_016.txt, "
-        "lines 298-299)",
-        "其半字以前皆射禮之節，半字以後則投壺之節，方者鞞皷，圓者大皷",
-        (("○", Drum.GU), ("□", Drum.PI)),
-    ),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,14 +377,193 @@ class Pattern:
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    """Where an edition's text comes from, precise enough to cite."""
+    """Where an edition's text comes from, precise enough to cite: its parts (the work, page,
+    Kanripo id, file and lines, a transcription's file), which `citation` says in the reader's
+    language, or a citation as an edition file writes it (`written`, in one language)."""
 
-    citation: str
+    written: str = ""
+    #: The local copy of the text (a file of tests/sources, or the file extract read).
     file: str = ""
     kanripo: str = ""
     lines: str = ""
     commit: str = ""
     licence: str = ""
+    #: The work as it is cited, in its own characters (禮記注疏 卷五十八 投壺, 四庫全書 文淵閣本).
+    work: str = ""
+    page: str = ""
+    #: The file of the Kanseki Repository that holds the text (KR1d0053_058.txt).
+    kanripo_file: str = ""
+    #: The file of a transcription the text was read from, where it has no Kanripo file.
+    transcription: str = ""
+
+    @property
+    def citation(self) -> str:
+        """The citation in the reader's language, composed from its parts: "禮經本義, Kanseki
+        Repository KR1d0044, file KR1d0044_017.txt, lines 141-155"; the written one where the
+        edition file gives no work."""
+        if not self.work:
+            return self.written
+        parts = [self.work]
+        if self.page:
+            parts.append(_("p.{page}").format(page=self.page))
+        if self.kanripo:
+            parts.append(_("Kanseki Repository {id}").format(id=self.kanripo))
+        if self.kanripo_file:
+            parts.append(_("file {file}").format(file=self.kanripo_file))
+        if self.lines and not self.transcription:  # a transcription's lines are its own
+            parts.append(_("lines {lines}").format(lines=self.lines))
+        text = parts[0]
+        for part in parts[1:]:
+            # TRANSLATORS: a citation and its next part (page, repository, file, lines)
+            text = _("{citation}, {part}").format(citation=text, part=part)
+        if self.transcription:
+            text = _("{citation} (transcription {file})").format(
+                citation=text, file=self.transcription
+            )
+        return text
+
+    def to_data(self) -> dict[str, str]:
+        """The provenance as JSON-ready data: the citation in the reader's language, then the
+        parts it has (work, Kanripo id, file, lines, commit, licence…)."""
+        parts = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "written"}
+        found = {k: v for k, v in parts.items() if v}
+        return {"citation": self.citation, **found} if self.citation else found
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """A text of an edition's data (its note, its date's basis) in each language it is given in,
+    shown in the reader's: an edition file writes it once (in any language) or in each of en,
+    zh-Hant and zh-Hans, and a language it lacks falls back to the text as written, then English,
+    then the first given."""
+
+    #: (catalog, text) pairs; the catalog "" for a text written without a language.
+    texts: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, value: str | dict[str, str] | Wording, option: str = "text") -> Wording:
+        """A Wording from a text, or a table of texts by language (tag or catalog: zh-Hant,
+        zh_Hans, en); a language that has no catalog is refused."""
+        if isinstance(value, Wording):
+            return value
+        if isinstance(value, str):
+            return cls((("", value),) if value else ())
+        texts = []
+        for name, text in value.items():
+            catalog = catalog_for(name)
+            if catalog is None:
+                raise OptionError(
+                    _(
+                        "{option} gives a text in {language!r}, which drumscore does not speak; "
+                        "write it under one of {tags}"
+                    ).format(option=option, language=name, tags=list_text(tags())),
+                    option=option,
+                )
+            if text:
+                texts.append((catalog, text))
+        return cls(tuple(texts))
+
+    def __str__(self) -> str:
+        found = dict(self.texts)
+        for catalog in (language(), "", "en"):
+            if found.get(catalog):
+                return found[catalog]
+        return self.texts[0][1] if self.texts else ""
+
+    def __bool__(self) -> bool:
+        return bool(self.texts)
+
+    def to_data(self) -> str | dict[str, str]:
+        """How an edition file writes it: the one text, or a table of texts by language tag."""
+        if len(self.texts) == 1 and self.texts[0][0] == "":
+            return self.texts[0][1]
+        return {LANGUAGES[c][0] if c else "": t for c, t in self.texts}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How a commentator reads the signs: the drum each sign strikes, with the passage that says
+    so and where it stands. The parser reads ○ and □ as 鄭玄 does; a reading is applied where a
+    score's strokes are laid out to be played (conductor.timeline), so every output follows it."""
+
+    id: str
+    name: str
+    #: Where the passage stands, precise enough to find it (edition, 卷, page, Kanripo lines).
+    source: Provenance
+    #: The passage, as the source prints it.
+    passage: str
+    #: Each sign and the drum it strikes.
+    mapping: tuple[tuple[str, Drum], ...]
+
+    def drum(self, stroke: Stroke) -> Drum:
+        """The drum `stroke` strikes in this reading (the stroke's sign is its drum's symbol)."""
+        sign = stroke.drum.symbol
+        return next(d for g, d in self.mapping if g == sign)
+
+    def strokes(self, strokes: tuple[Stroke, ...]) -> tuple[Stroke, ...]:
+        """`strokes` with each on the drum this reading strikes."""
+        if self is READINGS[0]:
+            return strokes
+        return tuple(Stroke(self.drum(s), s.index, s.pos) for s in strokes)
+
+    @property
+    def citation(self) -> str:
+        """Where the passage stands, in the reader's language (Provenance.citation)."""
+        return self.source.citation
+
+    @property
+    def read_as(self) -> str:
+        """What a citation says of the reading, in the reader's language: "read as 毛奇齡 經問
+        卷十六 reads it (…)"."""
+        return _("read as {name} reads it ({citation})").format(
+            name=self.name, citation=self.citation
+        )
+
+    @classmethod
+    def parse(cls, text: str | None) -> Reading:
+        """The reading named `text` (its id or name, e.g. mao or 毛奇齡); 鄭玄's when None."""
+        if text is None:
+            return READINGS[0]
+        key = str(text).strip().casefold()
+        for reading in READINGS:
+            if key in (reading.id, reading.name.casefold()) or key == reading.name.split()[0]:
+                return reading
+        raise OptionError(
+            _("reading {value!r} is not known; the readings are {names}").format(
+                value=str(text)[:40], names=list_text(aside(r.id, r.name) for r in READINGS)
+            ),
+            option="reading",
+        )
+
+
+#: The readings of the signs that the sources state. 鄭玄's, the one the corpus and every edition
+#: follow, is the default.
+READINGS: tuple[Reading, ...] = (
+    Reading(
+        "zheng",
+        "鄭玄 禮記注",
+        Provenance(
+            work="鄭玄 注, 禮記 投壺, 禮記注疏 卷五十八",
+            kanripo="KR1d0053",
+            kanripo_file="KR1d0053_058.txt",
+        ),
+        "圜者擊鼙，方者擊鼓",
+        (("○", Drum.PI), ("□", Drum.GU)),
+    ),
+    Reading(
+        "mao",
+        "毛奇齡 經問 卷十六",
+        Provenance(
+            work="毛奇齡 經問 卷十六",
+            page="17a",
+            kanripo="KR1g0022",
+            kanripo_file="KR1g0022_016.txt",
+            lines="298-299",
+        ),
+        "其半字以前皆射禮之節，半字以後則投壺之節，方者鞞皷，圓者大皷",
+        (("○", Drum.GU), ("□", Drum.PI)),
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,7 +667,7 @@ class Dating:
 
     earliest: int
     latest: int
-    basis: str = ""
+    basis: Wording = Wording()
 
     def __post_init__(self) -> None:
         if self.latest < self.earliest:
@@ -543,7 +686,7 @@ class Dating:
         return f"{self.earliest}-{self.latest}"
 
     @classmethod
-    def parse(cls, text: str, basis: str = "") -> Dating:
+    def parse(cls, text: str, basis: str | Wording = "") -> Dating:
         """A date written "1748" or "1736-1748" (a year before the common era written -200)."""
         match = re.fullmatch(r"\s*(-?[0-9]{1,4})\s*(?:[-–]\s*(-?[0-9]{1,4}))?\s*", str(text))
         if match is None:
@@ -554,15 +697,16 @@ class Dating:
                 option="date",
             )
         first = int(match[1])
-        return cls(first, int(match[2]) if match[2] else first, basis)
+        return cls(first, int(match[2]) if match[2] else first, Wording.of(basis))
 
     def to_data(self) -> dict[str, Any]:
-        """The date as JSON-ready data: the text, the two years and the basis."""
+        """The date as JSON-ready data: the text, the two years and the basis (in the reader's
+        language)."""
         return {
             "text": self.text,
             "earliest": self.earliest,
             "latest": self.latest,
-            "basis": self.basis,
+            "basis": str(self.basis),
         }
 
 
@@ -582,7 +726,8 @@ class Edition:
     scores: tuple[Score, ...]
     counts: tuple[StatedCount, ...] = ()
     aliases: tuple[str, ...] = ()
-    note: str = ""
+    #: What the edition is and how it prints the figures, in each language given.
+    note: Wording = Wording()
     path: str = field(default="", compare=False)
     #: True for an edition from the user's own corpus folders, not one that ships with drumscore.
     user: bool = field(default=False, compare=False)

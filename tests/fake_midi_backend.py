@@ -4,7 +4,8 @@ ports are named in the JSON file FAKE_MIDI names, {"inputs": [...], "outputs": [
 the notes to it on the monotonic clock, from a thread as rtmidi does, each at its time after the
 port was opened or, with "follow", after the first note-on sent to an output port (a performer
 playing along with what they hear); an output port keeps what it is sent. Without FAKE_MIDI there
-are no ports at all.
+are no ports at all. With `clock` set (a tests/virtual_time.VirtualClock), the notes are played
+on it instead, no thread: each at its time on that clock, as a wait passes it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ opened: list[mido.ports.BasePort] = []
 #: The monotonic time of the first note-on sent to an output port, once there is one.
 first_sound: list[float] = []
 sounded = threading.Event()
+#: The virtual clock the ports play and time on, or None: the monotonic clock.
+clock = None
 #: Spin (rather than sleep) for the last stretch before a note's time, for its time to the
 #: tenth of a millisecond on a busy machine.
 SPIN = 0.003
@@ -52,10 +55,29 @@ class Input(mido.ports.BaseInput):
         self.callback = callback
         self.delivered: list[tuple[float, mido.Message]] = []  # (seconds after zero, message)
         self._stop = threading.Event()
+        opened.append(self)
+        if clock is not None:
+            self._thread = None
+            if not _config().get("follow"):
+                self._schedule(clock())
+            return
         self._opened = time.monotonic()
         self._thread = threading.Thread(target=self._play, daemon=True)
         self._thread.start()
-        opened.append(self)
+
+    def _schedule(self, zero: float) -> None:
+        """Each note played on the virtual clock at its time after `zero`."""
+        self.zero = zero
+        for seconds, note, velocity in _config()["notes"]:
+            clock.at(zero + seconds, lambda n=note, v=velocity: self._deliver(n, v, clock()))
+
+    def _deliver(self, note: int, velocity: int, now: float) -> None:
+        if self._stop.is_set():
+            return
+        message = mido.Message("note_on", channel=9, note=note, velocity=velocity)
+        if self.callback is not None:
+            self.callback(message)
+        self.delivered.append((now - self.zero, message))
 
     def _play(self) -> None:
         config = _config()
@@ -73,14 +95,12 @@ class Input(mido.ports.BaseInput):
                     return
             while time.monotonic() < due:
                 pass
-            message = mido.Message("note_on", channel=9, note=note, velocity=velocity)
-            if self.callback is not None:
-                self.callback(message)
-            self.delivered.append((time.monotonic() - zero, message))
+            self._deliver(note, velocity, time.monotonic())
 
     def _close(self) -> None:
         self._stop.set()
-        self._thread.join(1.0)
+        if self._thread is not None:
+            self._thread.join(1.0)
 
 
 class Output(mido.ports.BaseOutput):
@@ -101,6 +121,10 @@ class Output(mido.ports.BaseOutput):
             if ons == self.interrupt_at:
                 raise KeyboardInterrupt
             if not sounded.is_set():
-                first_sound.append(time.monotonic())
+                first_sound.append(time.monotonic() if clock is None else clock())
                 sounded.set()
+                if clock is not None:  # the pads, played along, start from this note
+                    for port in opened:
+                        if isinstance(port, Input) and _config().get("follow"):
+                            port._schedule(first_sound[0])
         self.sent.append(message)

@@ -151,6 +151,10 @@ def test_chinese_catalogs_are_chinese_and_differ(catalogs):
         ({"LANG": "zh_CN.UTF-8", "LC_ALL": "en_GB.UTF-8"}, "en"),
         ({"LANG": "fr_FR.UTF-8"}, "en"),
         ({}, "en"),
+        # GNU gettext: no locale set at all is the C locale, so LANGUAGE alone is ignored
+        ({"LANGUAGE": "zh_TW"}, "en"),
+        ({"LANGUAGE": "zh_CN:en", "LANG": ""}, "en"),
+        ({"LANGUAGE": "zh_TW", "LC_MESSAGES": "en_US.UTF-8"}, "zh_Hant"),
     ],
 )
 def test_the_environment_chooses_as_gettext_does(environ, expected):
@@ -242,11 +246,59 @@ def test_lang_option_overrides_the_environment(monkeypatch, cli, tmp_path):
     assert err.startswith("drumscore: error: line 1, column 2:")
 
 
-def test_unknown_language_is_english_without_complaint(monkeypatch, cli):
-    monkeypatch.setenv("LANG", "zh_TW.UTF-8")  # --lang xx overrides it, with English
-    code, out, err = cli("--lang", "xx", "--help")
-    assert code == 0 and err == ""
-    assert out.startswith("usage: drumscore")
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        *(
+            (n, "zh_Hant")
+            for n in ("tw", "zh_TW", "zh-tw", "繁體", "繁体", "traditional", "zh-Hnat")
+        ),
+        *((n, "zh_Hans") for n in ("cn", "zh_CN", "zh-cn", "简体", "簡體", "simplified")),
+        ("chinese", "zh_Hans"),  # plain Chinese is 简体, as GNU gettext reads zh
+        ("zh", "zh_Hans"),
+        ("en_GB", "en"),
+    ],
+)
+def test_a_lang_near_a_language_is_read_as_it_and_said_so(monkeypatch, cli, name, expected):
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    code, out, err = cli("--lang", name, "show", "lu")
+    tag, own = i18n.LANGUAGES[expected]
+    assert code == 0
+    with i18n.speaking(expected):
+        said = i18n._("--lang {value!r} is taken as {tag} ({name})")
+    assert err.splitlines() == [said.format(value=name, tag=tag, name=own)]
+    # the report speaks the language read: its sections by the names of that language
+    assert {"en": "touhu", "zh_Hant": "擊數", "zh_Hans": "击数"}[expected] in out
+
+
+@pytest.mark.parametrize("name", ["zh-Hant", "ZH-HANS", "zh_Hant", "en"])
+def test_a_lang_as_the_languages_are_written_is_taken_without_a_word(monkeypatch, cli, name):
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    code, _out, err = cli("--lang", name, "show", "lu")
+    assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("environ", "start"),
+    [
+        ("zh_TW.UTF-8", "drumscore：錯誤：--lang 'fr' "),
+        ("C.UTF-8", "drumscore: error: --lang 'fr' "),
+    ],
+)
+def test_an_unknown_lang_is_refused_with_the_languages_in_the_environments_language(
+    monkeypatch, cli, environ, start
+):
+    monkeypatch.setenv("LANG", environ)
+    err = _error(cli, "--lang", "fr", "show", "lu")
+    assert err.startswith(start) and len(err.splitlines()) == 1
+    assert all(f"{tag} ({own})" in err for tag, own in i18n.LANGUAGES.values())
+
+
+def test_language_named_tells_exact_from_close_and_none():
+    assert i18n.language_named("zh-hant") == ("zh_Hant", True)
+    assert i18n.language_named("tw") == ("zh_Hant", False)
+    assert i18n.language_named("fr") is None
+    assert i18n.language_named("") is None
 
 
 @pytest.mark.parametrize("argv", [["--lan", "zh-Hant"], ["--lan=zh-Hant"], ["--lang=zh-Hant"]])

@@ -104,7 +104,7 @@ def test_a_section_a_pattern_does_not_have_is_refused():
 )
 def test_a_date_is_a_year_or_a_range(text, earliest, latest, shown):
     date = Dating.parse(text, "preface")
-    assert (date.earliest, date.latest, date.text, date.basis) == (
+    assert (date.earliest, date.latest, date.text, str(date.basis)) == (
         earliest,
         latest,
         shown,

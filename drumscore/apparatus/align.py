@@ -262,7 +262,13 @@ class Place:
 
     @property
     def section_name(self) -> str:
+        """Its section's id (touhu, she, head), or 半 for the place of the mark."""
         return self.section.value if self.section is not None else HALF
+
+    @property
+    def section_shown(self) -> str:
+        """Its section's name in the reader's language (Section.shown), or 半."""
+        return self.section.shown if self.section is not None else HALF
 
     @property
     def editions_part(self) -> bool:

@@ -7,7 +7,7 @@ import io
 from collections.abc import Sequence
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
-from drumscore.i18n import _, aside, clause_text
+from drumscore.i18n import _, aside
 
 
 def _witness(w: Witness) -> dict:
@@ -39,6 +39,7 @@ def place_data(number: int, p: Place) -> dict:
         "position": p.position,
         "label": p.label,
         "section": p.section_name,
+        "section_shown": p.section_shown,
         "editions_part": p.editions_part,
         "columns": [p.start, p.stop],
         "run": {"symbol": p.run.symbol, "first": p.run.first, "last": p.run.last}
@@ -147,14 +148,11 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
     for a in apparatuses:
         for number, p in enumerate(a.places, 1):
             for v in (p.lemma, *p.variants):
-                said = [
-                    _("{siglum} reported in {edition}: {quote}").format(
-                        siglum=r.siglum, edition=r.reported_by, quote=r.quote
+                what = _("lemma") if v is p.lemma else v.description
+                for r in v.reports:
+                    what = _("{description}; {siglum} reported in {by}: {quote}").format(
+                        description=what, siglum=r.siglum, by=r.reported_by, quote=r.quote
                     )
-                    for r in v.reports
-                ]
-                kind = "lemma" if v is p.lemma else v.description
-                what = clause_text(t for t in (kind, *said) if t)
                 writer.writerow(
                     [
                         a.key,

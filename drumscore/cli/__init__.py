@@ -17,7 +17,16 @@ from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files import signals
 from drumscore.files.atomic import on_stale_removed
 from drumscore.files.reading import watch_inputs
-from drumscore.i18n import N_, _, list_text, ngettext, set_language, tags
+from drumscore.i18n import (
+    LANGUAGES,
+    N_,
+    _,
+    language_named,
+    list_text,
+    ngettext,
+    set_language,
+    tags,
+)
 
 #: Each command: its name, the module of drumscore.cli.commands that parses and runs it (its
 #: add_parser(subparsers) and run(args) -> int), and its line in drumscore --help. The module is
@@ -28,10 +37,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "render",
         "render",
-        N_(
-            "render a score to audio (.wav .flac .ogg), MIDI (.mid) or notation "
-            "(.musicxml .mxl .pdf .png)"
-        ),
+        N_("render a score to audio ({audio}), MIDI ({midi}) or notation ({notation})"),
     ),
     (
         "play",
@@ -49,8 +55,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "check",
         "check",
         N_(
-            "check a performance (.wav .flac .ogg or .mid) against a score: tempo, how even, "
-            "missed, extra and wrong strokes"
+            "check a performance ({audio} {midi}) against a score: tempo, how even, missed, "
+            "extra and wrong strokes"
         ),
     ),
     (
@@ -61,6 +67,19 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("serve", "serve", N_("build the site and serve it on this machine (127.0.0.1) until Ctrl-C")),
 )
 _HELP_LINES = {name: line for name, _module, line in COMMANDS}
+
+
+def help_line(name: str) -> str:
+    """`name`'s line in drumscore --help, in the current language, its lists of formats from
+    the one table of them."""
+    from drumscore.files.format_choice import suffixes
+
+    return _(_HELP_LINES[name]).format(
+        audio=suffixes("audio"),
+        midi=suffixes("midi"),
+        notation=suffixes("notation", "engraved"),
+    )
+
 
 #: Exit status: 2 for bad input or usage, 1 for a runtime failure (see errors.RuntimeFailure).
 EXIT_USAGE = EXIT_INPUT
@@ -278,7 +297,27 @@ def choose_language(argv: Sequence[str]) -> str:
         elif index + 1 < len(argv):
             chosen = argv[index + 1]
     argparse._, argparse.ngettext = _, ngettext  # type: ignore[attr-defined]
-    return set_language(chosen if chosen != "all" else None)
+    if chosen is None or chosen == "all":
+        return set_language(None)
+    named = language_named(chosen)
+    if named is None:
+        set_language(None)  # refused in the environment's language
+        languages = list_text(f"{tag} ({name})" for tag, name in LANGUAGES.values())
+        fail(
+            _(
+                "--lang {value!r} is not a language drumscore speaks; choose one of {languages}"
+            ).format(value=chosen[:40], languages=languages)
+        )
+    catalog, exact = named
+    set_language(catalog)
+    if not exact:
+        tag, name = LANGUAGES[catalog]
+        say(
+            _("--lang {value!r} is taken as {tag} ({name})").format(
+                value=chosen, tag=tag, name=name
+            )
+        )
+    return catalog
 
 
 def ambiguous_wide_asked(argv: Sequence[str]) -> bool:
@@ -394,7 +433,7 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
             parser = self._parser_class(**kwargs)
             self._name_parser_map[name] = parser
         else:
-            kwargs.setdefault("help", _(_HELP_LINES[name]))
+            kwargs.setdefault("help", help_line(name))
             parser = super().add_parser(name, **kwargs)
         return parser
 
@@ -430,8 +469,7 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
 def _finish(name: str, command: argparse.ArgumentParser) -> None:
     """What every command's parser has: --lang, --ambiguous-wide, and an example after its
     help."""
-    if "--lang" not in command._option_string_actions:  # site has its own, which takes all
-        _add_lang(command)
+    _add_lang(command)
     _add_ambiguous_wide(command)
     if command.epilog is None and name in EXAMPLES:
         command.epilog = _("example: {command}").format(command=EXAMPLES[name])

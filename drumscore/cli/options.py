@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Sequence
 from fractions import Fraction
@@ -20,10 +21,9 @@ from drumscore.conductor.track import (
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.files.atomic import check_writable
-from drumscore.files.format_choice import DEFAULT_RATE
+from drumscore.files.format_choice import DEFAULT_RATE, PLOT
 from drumscore.i18n import N_, _, clause_text, list_text, ngettext
 from drumscore.model import Drum, Reading, Section
-from drumscore.render.plot import FORMATS as PLOT_FORMATS
 from drumscore.timing import Tempo, whole_text
 
 
@@ -160,12 +160,12 @@ def plot_format(path: str | None) -> str | None:
     anything is computed; None without --plot."""
     if not path:
         return None
-    fmt = PLOT_FORMATS.get(Path(path).suffix.lower())
+    fmt = PLOT.get(Path(path).suffix.lower())
     if fmt is None:
         raise OptionError(
-            _(
-                "--plot {path!r}: a plot is a PNG or SVG picture; use a .png or .svg file name"
-            ).format(path=path)
+            _("--plot {path!r}: a plot is a picture; use a file name ending in {suffixes}").format(
+                path=path, suffixes=" ".join(PLOT)
+            )
         )
     check_writable(path)
     return fmt
@@ -183,11 +183,73 @@ def add_sound_options(parser: argparse.ArgumentParser) -> None:
             "(at most 12h); instead of --repeat"
         ),
     )
+    add_quiet_option(parser)
+    add_track_options(parser)
+    add_practice_options(parser)
+
+
+def add_quiet_option(parser: argparse._ActionsContainer) -> None:
+    """-q/--quiet, alike on every command that has it."""
     parser.add_argument(
         "-q", "--quiet", action="store_true", help=_("no progress bar and no summary line")
     )
-    add_track_options(parser)
-    add_practice_options(parser)
+
+
+def add_output_option(parser: argparse._ActionsContainer, *, required: bool = False) -> None:
+    """-o/--output PATH, alike on every command that writes files; what PATH may be is said in
+    the command's description."""
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        required=required,
+        default=None,
+        help=_("where to write; the description above says what PATH may be"),
+    )
+
+
+def add_force_option(parser: argparse._ActionsContainer) -> None:
+    """--force, alike on every command that writes files (see check_new)."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help=_("write over what is already there (refused without --force)"),
+    )
+
+
+def add_output_options(parser: argparse._ActionsContainer, *, required: bool = False) -> None:
+    """-o/--output, --force and -q/--quiet: what every command that writes files takes."""
+    add_output_option(parser, required=required)
+    add_force_option(parser)
+    add_quiet_option(parser)
+
+
+def add_json_option(parser: argparse._ActionsContainer) -> None:
+    """--json, alike on every command that has it (the description says what it holds)."""
+    parser.add_argument("--json", action="store_true", help=_("machine-readable output"))
+
+
+def check_new(path: str | Path, force: bool, option: str = "-o", kept: str = "") -> None:
+    """Refuse to write over a file (or folder) that is already there, unless --force; `kept`
+    says what of it a write over it keeps, in the current language."""
+    if force or not os.path.lexists(path):
+        return
+    if kept:
+        message = _(
+            "{option} {path!r} exists already; give --force to write over it ({kept}), or "
+            "choose another name"
+        )
+    else:
+        message = _(
+            "{option} {path!r} exists already; give --force to write over it, or choose "
+            "another name"
+        )
+    raise OptionError(message.format(option=option, path=str(path), kept=kept))
+
+
+def plot_help(what: str) -> str:
+    """--plot's help: `what` it draws (in the current language), and the pictures it can be."""
+    return _("{what} ({suffixes})").format(what=what, suffixes=" ".join(PLOT))
 
 
 def add_practice_options(parser: argparse.ArgumentParser, title: str | None = None) -> None:

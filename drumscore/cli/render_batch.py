@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from drumscore.cli.options import error_message
+from drumscore.cli.options import check_new, error_message
 from drumscore.conductor.timeline import check_length
 from drumscore.conductor.track import Track
 from drumscore.corpus import resolve, scores
@@ -263,6 +263,9 @@ def run(
     items = plan(args)
     check_budget(args, items, track_of)
     check_not_inputs(item.output for item in items if item.output)
+    for item in items:  # every file there already refused before any is written
+        if item.output:
+            check_new(item.output, args.force)
     _make_folders(items)
     started = time.perf_counter()
     failed = 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from drumscore import display
@@ -85,10 +84,10 @@ def show_data(
     it, the stated counts with their quotes, and the edition's note."""
     data = score.to_data()
     if score.source:
-        data["provenance"] = {k: v for k, v in asdict(score.source).items() if v}
+        data["provenance"] = score.source.to_data()
     data["lines"] = score.lines or None
     data["notes"] = [{"after": n.after, "text": n.text, "line": n.line} for n in score.notes]
-    data["edition_note"] = edition.note if edition is not None and edition.note else None
+    data["edition_note"] = str(edition.note) if edition is not None and edition.note else None
     data["date"] = edition.date.to_data() if edition is not None and edition.date else None
     data["glyphs"] = dict(edition.glyphs) if edition is not None else {}
     data["user_edition"] = bool(edition is not None and edition.user)
@@ -105,7 +104,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
         lines += ["", "  " + _("the stated counts in the words of the editions:")]
         for c, q in quoted:
             said = _("{by}, {section} ({siglum}): 「{quote}」").format(
-                by=c.stated.by, section=c.stated.section.value, siglum=q.siglum, quote=q.text
+                by=c.stated.by, section=c.stated.section.shown, siglum=q.siglum, quote=q.text
             )
             lines.append("    " + said)
     if score.notes:
@@ -138,7 +137,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
             fields.append((_("licence:"), prov.licence))
     if edition is not None and edition.date is not None:
         date = edition.date
-        fields.append((_("date:"), aside(date.text, date.basis) if date.basis else date.text))
+        fields.append((_("date:"), aside(date.text, str(date.basis)) if date.basis else date.text))
     if edition is not None and edition.glyphs:
         read = list_text(
             _("{glyph} read as {stroke}").format(glyph=g, stroke=t) for g, t in edition.glyphs
@@ -147,7 +146,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
             (_("glyphs:"), _("{read} (as the transcription draws the strokes)").format(read=read))
         )
     if edition is not None and edition.note:
-        fields.append((_("note:"), edition.note))
+        fields.append((_("note:"), str(edition.note)))
     if fields:
         lines += [""] if score.edition_id else []
         lines += ["  " + line for line in labelled_lines(fields)]
@@ -159,7 +158,7 @@ def count_rows(pattern: Pattern) -> list[list[str]]:
     rows = []
     for section in pattern.sections():
         c = pattern.counts(section)
-        rows.append([section.value, section.description, str(c.total), str(c.pi), str(c.gu)])
+        rows.append([section.shown, section.gloss, str(c.total), str(c.pi), str(c.gu)])
     return rows
 
 
@@ -173,7 +172,7 @@ def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
         lines.append(
             _("{by}, {section}: 鼙 {pi} 鼓 {gu} (quoted in {sigla}) — {verdict}").format(
                 by=stated.by,
-                section=stated.section.value,
+                section=stated.section.shown,
                 pi=stated.pi,
                 gu=stated.gu,
                 sigla=quoted,
@@ -264,7 +263,7 @@ def format_comparison(c: Comparison) -> str:
     lines += ["", *verdict, ""]
     rows = [
         [
-            s.section.value,
+            s.section.shown,
             str(s.a),
             str(s.b),
             str(s.distance),
@@ -315,14 +314,14 @@ def format_place(p: Place) -> str:
             agrees = "".join(f" = {r.siglum}" for r in v.reports)
             reading = f"{v.shown} {_sigla(v.printed)}{agrees}"
             readings.append(aside(reading, said) if said else reading)
-    where = p.section.value if p.section else _after(p.position - 1)
+    where = p.section.shown if p.section else _after(p.position - 1)
     lemma = f"{p.lemma.shown} {_sigla(p.lemma.printed)}"
     return f"{aside(p.label, where)}  {lemma} ] " + clause_text(readings)
 
 
 def format_reported(p: Place) -> list[str]:
     """Readings a note reports: `8 (head)  □ ] ○ 吳澄本 (in yishu: 「吳澄本作○」; ○ for □)`."""
-    where = p.section.value if p.section else _after(p.position - 1)
+    where = p.section.shown if p.section else _after(p.position - 1)
     lines = []
     for v in p.reported:
         for r in v.reports:
@@ -347,7 +346,7 @@ def format_counts(a: Apparatus) -> list[str]:
     for s in a.counts:
         st = s.stated
         said = _("{by}, {section} ({span}): 鼙 {pi} 鼓 {gu}").format(
-            by=st.by, section=st.section.value, span=st.section.span, pi=st.pi, gu=st.gu
+            by=st.by, section=st.section.shown, span=st.section.span, pi=st.pi, gu=st.gu
         )
         lines.append("  " + said)
         quotes = clause_text(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
@@ -456,7 +455,7 @@ def format_groups(found: Sequence[Groups]) -> str:
         lines.append("  " + _("who shares each reading:"))
         for n, p in enumerate(g.places, 1):
             shared = " | ".join(f"{v.shown}: {_sigla(v.sigla)}" for v in (p.lemma, *p.variants))
-            lines.append(f"    {n}. {aside(p.label, p.section_name)}  {shared}")
+            lines.append(f"    {n}. {aside(p.label, p.section_shown)}  {shared}")
         if not g.places:
             lines.append("    " + _("every edition reads alike"))
         lines += [
@@ -515,7 +514,7 @@ def extraction_data(extraction: Extraction, path: str, encoding: str) -> dict[st
         "file": path,
         "encoding": encoding,
         "edition_name": extraction.name,
-        "provenance": {k: v for k, v in asdict(extraction.provenance).items() if v},
+        "provenance": extraction.provenance.to_data(),
         "doubtful": extraction.doubtful,
         "skipped_strokes": extraction.skipped,
         "glyphs": dict(extraction.glyphs),
@@ -648,7 +647,7 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
         "mean_abs_offset_ms": round(c.mean_abs_ms, 3),
         "max_abs_offset_ms": round(abs(c.largest.offset_ms or 0.0), 3),
         "max_abs_offset_stroke": c.largest.index,
-        "drift_bpm": round(c.drift_bpm, 4),
+        "drift_bpm": round(c.drift_bpm, 4) + 0.0,  # never -0.0
         "tempo_first_bpm": round(c.tempo_first, 4),
         "tempo_last_bpm": round(c.tempo_last, 4),
         "strokes": [
@@ -659,7 +658,8 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
                 "expected": s.expected.symbol,
                 "heard": s.heard.symbol if s.heard is not None else None,
                 "time_s": None if s.time is None else round(s.time, 6),
-                "offset_ms": None if s.offset_ms is None else round(s.offset_ms, 3),
+                # + 0.0: never -0.0
+                "offset_ms": None if s.offset_ms is None else round(s.offset_ms, 3) + 0.0,
                 "wrong": s.wrong,
                 "doubtful": s.doubtful,
             }
@@ -671,7 +671,7 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
                 "time_s": round(e.time, 6),
                 "heard": e.drum.symbol,
                 "after": e.after,
-                "offset_ms": round(e.offset_ms, 3),
+                "offset_ms": round(e.offset_ms, 3) + 0.0,
                 "doubtful": e.doubtful,
             }
             for e in c.extra
@@ -798,18 +798,46 @@ def _drums_told(c: Check) -> str:
     return how
 
 
+def _signed(value: float, places: int) -> str:
+    """`value` with its sign, to `places` decimals; one that rounds to zero has none (0.0, never
+    +0.0 or -0.0): it is neither early nor late, neither faster nor slower."""
+    shown = round(value, places)
+    return f"{0.0:.{places}f}" if shown == 0 else f"{shown:+.{places}f}"
+
+
+def _ms(offset: float) -> str:
+    """An offset from the beat as the table shows it, to a tenth of a millisecond."""
+    return f"{_signed(offset, 1)} ms"
+
+
+def _offsets_text(c: Check) -> str:
+    """The summary's offsets: the mean and the largest, early (ahead of the beat) or late; a take
+    whose every offset rounds to zero is every stroke on time."""
+    largest = c.largest
+    offset = round(largest.offset_ms or 0.0, 1)
+    if offset == 0:
+        return _("every stroke on time (each within 0.05 ms of the even beat)")
+    said = (
+        _("mean {mean} ms, largest {largest} ms (stroke {stroke}, late)")
+        if offset > 0
+        else _("mean {mean} ms, largest {largest} ms (stroke {stroke}, early)")
+    )
+    return said.format(
+        mean=f"{c.mean_abs_ms:.1f}", largest=f"{abs(offset):.1f}", stroke=largest.index
+    )
+
+
 def format_check(c: Check, fit: Fit | None = None) -> str:
     """What `drumscore check` prints: the summary (tempo, offsets, drift, missed, extra, wrong
     strokes, and the reading the take fits clearly better, if any) and a row per stroke of the
     score."""
     t = c.timeline
     p = c.performance
-    largest = c.largest
     seconds = 60 / c.tempo_first, 60 / c.tempo_last
     drums = _drums_told(c)
     heard = ngettext(
-        "{path}: {n} stroke heard in {seconds} s ({kind}; drums told {drums})",
-        "{path}: {n} strokes heard in {seconds} s ({kind}; drums told {drums})",
+        "{path}: {n} stroke heard in {seconds} s ({kind}; {drums})",
+        "{path}: {n} strokes heard in {seconds} s ({kind}; {drums})",
         len(p),
     ).format(
         path=p.path,
@@ -821,7 +849,6 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
     against = ngettext(
         "against {score}: {n} stroke", "against {score}: {n} strokes", len(c.strokes)
     ).format(score=t.description, n=len(c.strokes))
-    offset = largest.offset_ms or 0
     fields = [
         (
             _("tempo"),
@@ -835,13 +862,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("offsets"),
-            (
-                _("mean {mean} ms, largest {largest} ms (stroke {stroke}, late)")
-                if offset > 0
-                else _("mean {mean} ms, largest {largest} ms (stroke {stroke}, early)")
-            ).format(
-                mean=f"{c.mean_abs_ms:.1f}", largest=f"{abs(offset):.1f}", stroke=largest.index
-            ),
+            _offsets_text(c),
         ),
         (
             _("drift"),
@@ -849,7 +870,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
                 "{drift} strokes a minute from the first stroke to the last "
                 "({first} → {last}; {first_s} s → {last_s} s)"
             ).format(
-                drift=f"{c.drift_bpm:+.2f}",
+                drift=_signed(c.drift_bpm, 2),
                 first=f"{c.tempo_first:.2f}",
                 last=f"{c.tempo_last:.2f}",
                 first_s=f"{seconds[0]:.4f}",
@@ -863,9 +884,11 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         (
             _("extra"),
             list_text(
-                _("{drum} at {time} s (after stroke {after})").format(
-                    drum=_drum(e.drum), time=f"{e.time:.3f}", after=e.after
-                )
+                (
+                    _("{drum} at {time} s (after stroke {after})")
+                    if e.after
+                    else _("{drum} at {time} s (before stroke 1)")
+                ).format(drum=_drum(e.drum), time=f"{e.time:.3f}", after=e.after)
                 for e in c.extra
             )
             or _("none"),
@@ -914,11 +937,11 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
                 str(s.index),
                 _drum(s.expected),
                 _drum(s.heard) + mark,
-                f"{s.offset_ms:+.1f} ms",
+                _ms(s.offset_ms or 0.0),
                 _("wrong drum") if s.wrong else "",
             ]
         )
-    header = [_("stroke"), _("expected"), _("heard"), _("offset"), ""]
+    header = [_("stroke"), _("expected"), _("heard"), _("offset"), _("fault")]
     if not any(row[-1] for row in rows):
         header, rows = header[:-1], [row[:-1] for row in rows]
     lines += ["", table(rows, header)]

@@ -1,4 +1,4 @@
-"""render's staff-notation outputs: MusicXML (.musicxml .mxl) and engraved pages (.svg .png .pdf)
+"""render's staff-notation outputs: MusicXML and engraved pages (format_choice.FORMATS) engraved
 by Verovio (in-process, the default) or MuseScore 3."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from drumscore.cli.options import whole_number
 from drumscore.conductor.timeline import Timeline
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes, write_series
-from drumscore.files.format_choice import ENGRAVED, NOTATION
+from drumscore.files.format_choice import ENGRAVED, NOTATION, suffixes
 from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.render import verovio
 from drumscore.render.midimap import MidiMap
@@ -88,9 +88,9 @@ def check_engraver(args: argparse.Namespace, kind: str) -> None:
     if args.engraver is not None and kind != "engraved":
         raise OptionError(
             _(
-                "engraver {engraver!r} is for .svg, .png and .pdf; {output!r} is not engraved, "
-                "so leave it out"
-            ).format(engraver=args.engraver, output=args.output),
+                "engraver {engraver!r} is for {engraved}; {output!r} is not engraved, so leave "
+                "it out"
+            ).format(engraver=args.engraver, engraved=suffixes("engraved"), output=args.output),
             option="engraver",
         )
 

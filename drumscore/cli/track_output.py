@@ -24,13 +24,16 @@ from drumscore.conductor.expression import Expression
 from drumscore.conductor.track import Item, Track, check_count_in
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
+from drumscore.files.format_choice import suffixes
 from drumscore.files.programme import load_programme
-from drumscore.i18n import _, ngettext, pgettext
+from drumscore.i18n import _, ngettext, phrase_text
 from drumscore.render.midimap import MidiMap
 from drumscore.render.soundfont import render_blocks
 from drumscore.timing import Tempo
 
-AUDIO_FILES = ".wav, .flac or .ogg"
+AUDIO_FILES = suffixes("audio")
+#: What can hold a programme, a loop or practice: audio or MIDI.
+TRACK_FILES = suffixes("audio", "midi")
 
 
 def check_kind(args: argparse.Namespace, kind: str) -> None:
@@ -50,8 +53,8 @@ def check_kind(args: argparse.Namespace, kind: str) -> None:
             raise OptionError(
                 _(
                     "{option} is for audio and MIDI files; notation holds one score without a "
-                    "loop, so write .wav, .flac, .ogg or .mid"
-                ).format(option=what)
+                    "loop, so write {files}"
+                ).format(option=what, files=TRACK_FILES)
             )
         if args.state is not None:
             raise OptionError(_("--state chooses the state of a --programme's scores"))
@@ -61,7 +64,7 @@ def check_kind(args: argparse.Namespace, kind: str) -> None:
             present=False,
             target=_("audio or MIDI output"),
             purpose=_("rehearsing with the sound, and notation holds the score alone"),
-            fix=_("write .wav, .flac, .ogg or .mid"),
+            fix=_("write {files}").format(files=TRACK_FILES),
         )
         if args.count_in:
             print(
@@ -184,7 +187,7 @@ def summary(track: Track) -> str:
     practice = track.items[0].practice.parameters
     if practice:
         parts.append(practice)
-    return pgettext("between the clauses of a sentence", ", ").join(parts)
+    return phrase_text(parts)
 
 
 def humanized(track: Track) -> str:
@@ -198,7 +201,7 @@ def humanized(track: Track) -> str:
 def item_line(item: Item, at: float) -> str:
     """One item of a programme: when it starts, its label, and what it plays."""
     t = item.timeline
-    parts = [f"{t.score.key} {t.section.value} ×{t.repeats}", f"{float(t.tempo.bpm):g}/min"]
+    parts = [f"{t.score.key} {t.section.shown} ×{t.repeats}", f"{float(t.tempo.bpm):g}/min"]
     if item.count_in:
         parts.append(_("count-in {n}").format(n=item.count_in))
     if item.pause:
@@ -229,7 +232,7 @@ def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> t
         if args.kit:
             sound = _("kit {name!r} ({path})").format(name=kit.name, path=args.kit)
         else:
-            sound = _("kit {name!r}").format(name=kit.name)
+            sound = kit.described
     if normalize:
         sound = _("{sound}, peak-normalised to -1 dBFS").format(sound=sound)
     else:

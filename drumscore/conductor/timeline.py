@@ -12,7 +12,7 @@ from fractions import Fraction
 from drumscore.conductor.duration import MAX_SECONDS
 from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
-from drumscore.i18n import _
+from drumscore.i18n import _, in_english
 from drumscore.model import HALF, READINGS, Reading, Score, Section, Stroke
 from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown, whole_text
 
@@ -81,10 +81,11 @@ class Timeline:
     @property
     def description(self) -> str:
         """Edition, figure, drum and section, and the name that finds the score again."""
-        text = self._with_repeats(f"{self.score.title} · {self.section.value}{self._span_text}")
+        text = self._with_repeats(f"{self.score.title} · {self.section.shown}{self._span_text}")
         return f"{text} [{self.score.key}]" if self.score.edition_id else text
 
     @property
+    @in_english
     def citation(self) -> str:
         """What was played, precisely enough to play it again: the options, the text, the source
         (in English, as the options are spelled, whatever the reader's language)."""

@@ -1444,19 +1444,18 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
         for key, value in match.groupdict().items():
             if value and key not in found:
                 found[key] = value
-    parts = [name] if name else []
-    if found.get("kanripo"):
-        parts.append(f"Kanseki Repository {found['kanripo']}")
-    if found.get("file"):
-        parts.append(f"file {found['file']}")
-    if found.get("lines"):
-        parts.append(f"lines {found['lines']}")
-    if not found and source_name and source_name != name:
-        parts.append(source_name)
+    cited = {"work": name or source_name} if found else {}
+    if not cited:
+        # no Kanripo id, file or lines: the citation as the file names itself, written once
+        parts = [name] if name else []
+        if source_name and source_name != name:
+            parts.append(source_name)
+        cited = {"written": ", ".join(parts)}
     return Provenance(
-        citation=", ".join(parts),
+        **cited,
         file=source_name,
         kanripo=found.get("kanripo", ""),
+        kanripo_file=found.get("file", ""),
         lines=found.get("lines", ""),
         commit=found.get("commit", ""),
         licence=fields.get("licence", ""),

@@ -12,7 +12,7 @@ from drumscore.editions.extract import Extraction, line_range
 from drumscore.errors import CorpusError, ExtractError, InputFileError, OptionError
 from drumscore.files.reading import parse_toml, read_input_text
 from drumscore.i18n import _
-from drumscore.model import Dating
+from drumscore.model import Dating, Wording
 
 #: Line breaks and other control characters, which a TOML comment line cannot hold.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -24,7 +24,7 @@ class Kept:
 
     id: str
     aliases: tuple[str, ...]
-    note: str
+    note: Wording
     counts: tuple[dict, ...]
     date: Dating | None = None
 
@@ -63,7 +63,7 @@ def edition_toml(
     name: str = "",
     script: str = "",
     aliases: tuple[str, ...] = (),
-    note: str = "",
+    note: str | Wording = "",
     counts: Sequence[dict] = (),
     date: Dating | None = None,
 ) -> str:
@@ -105,10 +105,14 @@ def edition_toml(
     script = script or extraction.script or "traditional"
     prov = extraction.provenance
     source = {
-        "citation": prov.citation,
-        "file": prov.file,
+        "citation": prov.written,
+        "work": prov.work,
+        "page": prov.page,
         "kanripo": prov.kanripo,
+        "kanripo_file": prov.kanripo_file,
         "lines": prov.lines,
+        "transcription": prov.transcription,
+        "file": prov.file,
         "commit": prov.commit,
         "licence": prov.licence,
     }
@@ -136,13 +140,13 @@ def edition_toml(
             dated["year"] = date.earliest
         else:
             dated.update({"from": date.earliest, "to": date.latest})
-        dated["basis"] = date.basis
+        dated["basis"] = date.basis.to_data()
     data = {
         "id": edition_id,
         "name": name,
         "aliases": list(aliases),
         "script": script,
-        "note": note,
+        "note": Wording.of(note).to_data(),
         "date": dated,
         "source": {k: v for k, v in source.items() if v},
         "glyphs": dict(extraction.glyphs),

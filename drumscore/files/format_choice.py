@@ -11,11 +11,44 @@ from drumscore.i18n import _, list_text
 DEFAULT_RATE = 44100
 MIN_RATE, MAX_RATE = 8000, 192000
 
-AUDIO = {".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG"}
-MIDI = {".mid", ".midi"}
-#: Staff notation: MusicXML written by music21, and pages engraved from it (Verovio or MuseScore).
-NOTATION = {".musicxml": "musicxml", ".xml": "musicxml", ".mxl": "mxl"}
-ENGRAVED = {".pdf": "pdf", ".png": "png", ".svg": "svg"}
+#: The one table of the files drumscore writes and reads, by extension: (kind, format name).
+#: kind is 'audio', 'midi', 'notation' (MusicXML, written by music21) or 'engraved' (pages
+#: engraved from it by Verovio or MuseScore); every list of formats in help and errors comes
+#: from here.
+FORMATS: dict[str, tuple[str, str]] = {
+    ".wav": ("audio", "WAV"),
+    ".flac": ("audio", "FLAC"),
+    ".ogg": ("audio", "OGG"),
+    ".mid": ("midi", "MIDI"),
+    ".midi": ("midi", "MIDI"),
+    ".musicxml": ("notation", "musicxml"),
+    ".xml": ("notation", "musicxml"),
+    ".mxl": ("notation", "mxl"),
+    ".svg": ("engraved", "svg"),
+    ".png": ("engraved", "png"),
+    ".pdf": ("engraved", "pdf"),
+}
+#: The pictures a plot is drawn as (matplotlib): a subset of the engraved formats.
+PLOT_SUFFIXES = (".png", ".svg")
+
+
+def _of_kind(kind: str) -> dict[str, str]:
+    return {suffix: name for suffix, (of, name) in FORMATS.items() if of == kind}
+
+
+AUDIO = _of_kind("audio")
+MIDI = set(_of_kind("midi"))
+NOTATION = _of_kind("notation")
+ENGRAVED = _of_kind("engraved")
+PLOT = {suffix: FORMATS[suffix][1] for suffix in PLOT_SUFFIXES}
+
+
+def suffixes(*kinds: str) -> str:
+    """The extensions of `kinds` (every kind if none), as help and errors list them:
+    ".wav .flac .ogg"."""
+    return " ".join(s for s, (kind, _name) in FORMATS.items() if not kinds or kind in kinds)
+
+
 DEFAULT_SUBTYPE = {"WAV": "PCM_16", "FLAC": "PCM_16", "OGG": "VORBIS"}
 
 
@@ -30,7 +63,7 @@ def kind_of(path: str | Path) -> str:
         return "notation"
     if ext in ENGRAVED:
         return "engraved"
-    known = " ".join(sorted([*AUDIO, *MIDI, *NOTATION, *ENGRAVED]))
+    known = suffixes()
     shown = ext or _("no extension")
     raise OptionError(
         _("cannot tell the format of {path!r} ({extension}); use one of: {known}").format(

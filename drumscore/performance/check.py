@@ -367,12 +367,13 @@ def check(
     for candidate, swapped in tries:
         # drums not told apart match any drum of the score
         drums = [s.drum if candidate.apart else None for s in candidate.strokes]
-        start = _start(times, drums, sounds, grid, scale)
+        counts = [s.count for s in candidate.strokes]
+        start = _start(times, drums, sounds, grid, scale, counts)
         placed = walk(times, start, scale, sounds, grid)
-        cost, pairs = align_on_beats(grid.to_beats(placed), drums, sounds)
+        cost, pairs = align_on_beats(grid.to_beats(placed), drums, sounds, counts)
         again = _placed(times, pairs, sounds)
         if again is not None:
-            cost, pairs = align_on_beats(grid.to_beats(again), drums, sounds)
+            cost, pairs = align_on_beats(grid.to_beats(again), drums, sounds, counts)
         if best is None or cost < best[0]:
             best = (cost, pairs, candidate, swapped)
     assert best is not None
@@ -403,9 +404,10 @@ def _first_scale(
     if pace is not None and pace > 0:
         return pace / asked
     heard = np.diff(times[: PACE_STROKES + 1])
-    # sounds at one time (a stroke and its click) are heard as one
-    apart = np.unique(np.round(np.asarray([s.time for s in sounds]) / (asked / 64)))
-    want = np.diff(apart[: PACE_STROKES + 1]) * (asked / 64)
+    # sounds at one time (a stroke and its click: within a 64th of a beat) are heard as one
+    at = np.sort(np.asarray([s.time for s in sounds]))
+    apart = at[np.concatenate([[True], np.diff(at) > asked / 64])]
+    want = np.diff(apart[: PACE_STROKES + 1])
     heard, want = heard[heard > 0], want[want > 0]
     if not len(heard) or not len(want):
         return 1.0
@@ -418,15 +420,21 @@ def _start(
     sounds: Sequence[Sound],
     grid: Grid,
     scale: float,
+    counts: Sequence[bool] = (),
 ) -> float:
     """Where (seconds at the asked tempo) the first heard stroke stands: on an expected sound,
     or up to SHIFTS beats before the first; the one under which most of the first heard strokes
-    fall on an expected sound with its drum (a count stroke or click: any), the nearest the
-    start first."""
+    fall on an expected sound with its drum (a count stroke or click: any; a heard count sound
+    only those), the nearest the start first."""
     beats = np.asarray([s.beat for s in sounds])
     want = np.asarray([-1 if s.drum is None else int(s.drum is Drum.PI) for s in sounds])
-    # a drum not told apart (None) fits any stroke
-    have = np.asarray([{Drum.PI: 1, Drum.GU: 0, None: 2}[d] for d in drums[:SHIFT_STROKES]])
+    # a drum not told apart (None) fits any stroke; a count sound (3) only a count or click
+    have = np.asarray(
+        [
+            3 if k < len(counts) and counts[k] else {Drum.PI: 1, Drum.GU: 0, None: 2}[d]
+            for k, d in enumerate(drums[:SHIFT_STROKES])
+        ]
+    )
     heard = (times[:SHIFT_STROKES] - times[0]) / scale
     first = sounds[0]
     before = float(grid.interval(np.asarray([first.beat]))[0])
@@ -510,7 +518,10 @@ def _placed(
 
 
 def align_on_beats(
-    positions: np.ndarray, drums: Sequence[Drum | None], sounds: Sequence[Sound]
+    positions: np.ndarray,
+    drums: Sequence[Drum | None],
+    sounds: Sequence[Sound],
+    counts: Sequence[bool] = (),
 ) -> tuple[float, list[tuple[int | None, int | None]]]:
     """The least-cost monotone alignment of heard strokes (at beat `positions`) with the
     expected sounds: (cost, pairs of heard index and sound index, None for a gap).
@@ -518,9 +529,10 @@ def align_on_beats(
     A matched pair costs 2 × GAP × (distance / MATCH_WIDTH)² + WRONG_DRUM if a stroke's drums
     differ (a count stroke or a click has no drum to be wrong, and a heard drum of None, from
     drums not told apart, differs from none); a heard stroke left over or a stroke of the score
-    left out costs GAP, a count stroke or click not heard nothing. Only sounds within BAND beats
-    of a heard stroke are considered, so the work grows with the number of strokes, not its
-    square.
+    left out costs GAP, a count stroke or click not heard nothing. A heard stroke marked in
+    `counts` (it sounds like the count sound) is matched to a count stroke or click only. Only
+    sounds within BAND beats of a heard stroke are considered, so the work grows with the
+    number of strokes, not its square.
     """
     n, m = len(positions), len(sounds)
     beats = np.asarray([s.beat for s in sounds], dtype=np.float64)
@@ -549,10 +561,11 @@ def align_on_beats(
         new = [inf] * (high - low + 1)
         moves = [0] * (high - low + 1)
         p, drum = float(positions[i]), drums[i]
+        counted = i < len(counts) and counts[i]
         row_high = row_low + len(row)
         for j in range(low, high + 1):
             best, move = inf, 0
-            if row_low <= j - 1 < row_high:
+            if row_low <= j - 1 < row_high and not (counted and sounds[j - 1].kind == STROKE):
                 sound = sounds[j - 1]
                 cost = row[j - 1 - row_low] + weight * (p - beats[j - 1]) ** 2
                 if drum is not None and sound.drum is not None and sound.drum is not drum:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drumscore.files.format_choice import suffixes
 from drumscore.i18n import _
 from drumscore.model import Drum
 
@@ -14,25 +15,29 @@ if TYPE_CHECKING:
     from drumscore.render.midimap import MidiMap
 
 #: File endings read as a MIDI performance; any other is read as audio (WAV, FLAC, OGG).
-MIDI_SUFFIXES = (".mid", ".midi")
+MIDI_SUFFIXES = tuple(suffixes("midi").split())
 
 
 @dataclass(frozen=True, slots=True)
 class HeardStroke:
     """One stroke of a performance: when it starts (seconds from the start of the file), on
-    which drum, and whether that drum is doubtful (its sound lies between the two drums')."""
+    which drum, and whether that drum is doubtful (its sound lies between the two drums').
+    A `count` onset sounds like the count sound (a count stroke or a click of the take), not a
+    drum: it is taken for one of those, never for a stroke."""
 
     time: float
     drum: Drum
     doubtful: bool = False
+    count: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Performance:
     """The strokes of one performance, in time order, and how they were found.
 
-    `how` says how the drums were told apart ("MIDI notes 41,45", "the kit 'builtin'", "a
-    split of the strokes' own sound"). When `swappable`, the drums are two groups whose names
+    `how` says, as a phrase of its own, how the drums were told apart ("鼙 on MIDI note 41,
+    鼓 on 45", "the drums told by the sound of the kit 'built-in'", "the drums told by two
+    groups of the strokes' own sound…"). When `swappable`, the drums are two groups whose names
     are a guess: the check may swap them if the score says so. When not `apart`, the drums
     could not be told apart at all: the check names none of them wrong.
     """
@@ -52,7 +57,7 @@ class Performance:
     def swapped(self) -> Performance:
         """The same strokes with 鼙 and 鼓 exchanged (for a split whose naming was a guess)."""
         other = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
-        strokes = tuple(HeardStroke(s.time, other[s.drum], s.doubtful) for s in self.strokes)
+        strokes = tuple(replace(s, drum=other[s.drum]) for s in self.strokes)
         return Performance(
             self.path, self.kind, strokes, self.duration, self.how, False, self.notes, self.apart
         )
@@ -64,7 +69,7 @@ class Performance:
             "the two groups of sounds do not follow the score's drums either way round: the "
             "drums are not told apart, and no stroke is called wrong"
         )
-        strokes = tuple(HeardStroke(s.time, s.drum, True) for s in self.strokes)
+        strokes = tuple(replace(s, doubtful=True) for s in self.strokes)
         return replace(self, strokes=strokes, notes=(*self.notes, note), apart=False)
 
 
@@ -74,12 +79,19 @@ def is_midi(path: str | Path) -> bool:
 
 
 def read_performance(
-    path: str | Path, *, midimap: MidiMap | None = None, kit: Kit | None = None, drums: str = "kit"
+    path: str | Path,
+    *,
+    midimap: MidiMap | None = None,
+    kit: Kit | None = None,
+    drums: str = "kit",
+    count_sound: bool = False,
+    click_velocity: int | None = None,
 ) -> Performance:
     """The strokes of an audio file (WAV, FLAC, OGG) or a MIDI file, chosen by its ending.
 
     `midimap` (render.midimap.MidiMap) says which MIDI notes are 鼙 and 鼓; `kit` and `drums`
-    ("kit" or "split") how the drums of a recording are told apart.
+    ("kit" or "split") how the drums of a recording are told apart; `count_sound` and
+    `click_velocity` what of the kit's count sound the take holds (see listen.read_audio).
     """
     if is_midi(path):
         from drumscore.performance.midifile import read_midi  # it imports this module
@@ -87,4 +99,6 @@ def read_performance(
         return read_midi(path, midimap)
     from drumscore.performance.listen import read_audio  # numpy, soundfile
 
-    return read_audio(path, kit=kit, drums=drums)
+    return read_audio(
+        path, kit=kit, drums=drums, count_sound=count_sound, click_velocity=click_velocity
+    )

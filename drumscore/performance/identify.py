@@ -80,7 +80,7 @@ def better_fit(performance: Performance, result: Check) -> Fit | None:
 def reading(timeline: Timeline) -> str:
     """A reading named short, as on the command line: xue/2@zhushu 投壺, lu/1@zhushu 射 ×2."""
     section = timeline.section
-    text = f"{timeline.score.key} {section.rite or section.value}"
+    text = f"{timeline.score.key} {section.rite or section.shown}"
     return text + (f" ×{timeline.repeats}" if timeline.repeats > 1 else "")
 
 

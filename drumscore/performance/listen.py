@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError
+from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
-from drumscore.i18n import _
+from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.kit import Kit, builtin_kit
@@ -75,13 +76,25 @@ SEPARATION = 4.0
 DOUBT_SHARE = 0.3
 
 
-def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") -> Performance:
+def read_audio(
+    path: str | Path,
+    *,
+    kit: Kit | None = None,
+    drums: str = "kit",
+    count_sound: bool = False,
+    click_velocity: int | None = None,
+) -> Performance:
     """The strokes of a recording (WAV, FLAC, OGG): when each starts, and on which drum.
 
     `drums` is "kit" (each stroke named after the nearest sample of `kit`, default the built-in
     kit, when the strokes sound like it; else as by "split") or "split" (the strokes put in two
     groups by their sound; the lower is 鼙, after the 釋文's 「其聲下」, and the check may swap
     the names if the score says so).
+
+    `count_sound` says the take holds count strokes or clicks (the kit's count sound): the
+    onsets that sound like it are marked as such (HeardStroke.count) and left out of telling
+    the drums apart. `click_velocity` is its clicks' velocity when it has clicks, which sound
+    with its strokes: a stroke heard with its click is told by the two sounds together.
     """
     if drums not in DRUM_METHODS:
         raise PerformanceError(
@@ -120,9 +133,9 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
             raise
         raise PerformanceError(
             _(
-                "performance {path} cannot be read as audio ({reason}); give a WAV, FLAC or OGG "
-                "recording, or a MIDI file (.mid)"
-            ).format(path=shown, reason=exc)
+                "performance {path} cannot be read as audio ({reason}); give a recording "
+                "({audio}) or a MIDI file ({midi})"
+            ).format(path=shown, reason=exc, audio=suffixes("audio"), midi=suffixes("midi"))
         ) from None
     if found.invalid:
         raise PerformanceError(
@@ -135,10 +148,17 @@ def read_audio(path: str | Path, *, kit: Kit | None = None, drums: str = "kit") 
                 "sound); give a recording of the drums, not silence"
             ).format(path=str(path), seconds=frames / rate)
         )
-    told = tell_drums(found.bands, rate, kit or builtin_kit(), drums)
+    told = tell_drums(
+        found.bands,
+        rate,
+        kit or builtin_kit(),
+        drums,
+        count_sound=count_sound,
+        click_velocity=click_velocity,
+    )
     strokes = tuple(
-        HeardStroke(float(s) / rate, d, bool(q))
-        for s, d, q in zip(found.starts, told.drums, told.doubtful, strict=True)
+        HeardStroke(float(s) / rate, d, bool(q), bool(c))
+        for s, d, q, c in zip(found.starts, told.drums, told.doubtful, told.counts, strict=True)
     )
     return Performance(
         str(path),
@@ -466,25 +486,70 @@ def shapes(bands: np.ndarray) -> np.ndarray:
 def kit_bands(kit: Kit, rate: int) -> tuple[list[Drum], np.ndarray]:
     """The drum and band energies of every sample of the kit (each layer, each round-robin
     sample) at `rate`, judged from the sample's own attack as a stroke of a recording is."""
-    drums, pieces = [], []
-    size = stroke_length(rate)
     kit = kit.at_rate(rate)
+    drums: list[Drum] = []
+    sounds: list[np.ndarray] = []
     for drum in Drum:
         for layer in kit.voice(drum).layers:
             for sample in layer.samples:
-                mono = sample.data.mean(axis=1)
-                start, _peak, _before = _refine(mono, 0, min(len(mono), rate // 20), 1)
-                piece = np.zeros(2 * size, dtype=np.float32)
-                sound = mono[start : start + size]
-                piece[size : size + len(sound)] = sound
-                pieces.append(piece)
+                sounds.append(sample.data.mean(axis=1))
                 drums.append(drum)
-    return drums, _bands_of(np.asarray(pieces), rate)
+    return drums, _sound_bands(sounds, rate)
+
+
+def count_bands(
+    kit: Kit, rate: int, click_velocity: int | None
+) -> tuple[np.ndarray, list[Drum], np.ndarray]:
+    """The band energies of the kit's count sound (every sample of it), and when a take has
+    clicks at `click_velocity`, the drum and band energies of each drum's samples (at its
+    default velocity) sounding with a click, at the levels a render mixes them at
+    (render.mix.SoundChooser): a stroke heard with its click."""
+    from drumscore.conductor.expression import default_velocity
+    from drumscore.conductor.track import COUNT_VELOCITY
+
+    kit = kit.at_rate(rate)
+    voice = kit.count_voice().at_rate(rate)
+    counts = [s.data.mean(axis=1) for layer in voice.layers for s in layer.samples]
+    drums: list[Drum] = []
+    mixed: list[np.ndarray] = []
+    if click_velocity is not None:
+        layer = voice.layer_for(click_velocity)
+        gain = click_velocity / COUNT_VELOCITY
+        clicks = [
+            voice.sample_for(n, click_velocity).mean(axis=1) * gain
+            for n in range(len(layer.samples))
+        ]
+        for drum in Drum:
+            own = kit.voice(drum)
+            velocity = default_velocity(drum)
+            for n in range(len(own.layer_for(velocity).samples)):
+                sound = own.sample_for(n, velocity).mean(axis=1)
+                for click in clicks:
+                    both = np.zeros(max(len(sound), len(click)), dtype=np.float32)
+                    both[: len(sound)] += sound
+                    both[: len(click)] += click
+                    mixed.append(both)
+                    drums.append(drum)
+    bands = _sound_bands(counts + mixed, rate)
+    return bands[: len(counts)], drums, bands[len(counts) :]
+
+
+def _sound_bands(sounds: Sequence[np.ndarray], rate: int) -> np.ndarray:
+    """The band energies of mono sounds at `rate`, each judged from its own attack as a stroke
+    of a recording is."""
+    size = stroke_length(rate)
+    pieces = np.zeros((len(sounds), 2 * size), dtype=np.float32)
+    for k, mono in enumerate(sounds):
+        start, _peak, _before = _refine(mono, 0, min(len(mono), rate // 20), 1)
+        sound = mono[start : start + size]
+        pieces[k, size : size + len(sound)] = sound
+    return _bands_of(pieces, rate)
 
 
 @dataclass(frozen=True, slots=True)
 class Told:
-    """The drums of a recording's strokes, and how they were told."""
+    """The drums of a recording's strokes, and how they were told; `counts` marks the onsets
+    that sound like the count sound (a count stroke or a click), left out of the telling."""
 
     drums: list[Drum]
     doubtful: list[bool]
@@ -492,35 +557,81 @@ class Told:
     swappable: bool
     notes: tuple[str, ...] = ()
     apart: bool = True
+    counts: list[bool] = field(default_factory=list)
 
 
-def tell_drums(bands: np.ndarray, rate: int, kit: Kit, method: str) -> Told:
+def tell_drums(
+    bands: np.ndarray,
+    rate: int,
+    kit: Kit,
+    method: str,
+    *,
+    count_sound: bool = False,
+    click_velocity: int | None = None,
+) -> Told:
     """Each stroke's drum: by the kit when `method` is "kit" and the strokes sound like it (their
     median distance to the nearest kit sample within KIT_DISTANCE_DB), else by two groups of
-    their own sound, the lower 鼙 (the check may swap the names to fit the score)."""
+    their own sound, the lower 鼙 (the check may swap the names to fit the score).
+
+    With `count_sound` (the take holds count strokes or clicks), the onsets that sound like the
+    kit's count sound are marked and left out; with `click_velocity` (its clicks' velocity),
+    a stroke is also compared with each drum sounding with a click (see count_bands)."""
     heard = shapes(bands)
-    if method == "kit":
-        drums, templates = kit_bands(kit, rate)
-        named, doubtful, distance = by_kit(heard, drums, shapes(templates))
-        if distance <= KIT_DISTANCE_DB:
-            return Told(
-                named, doubtful, _("by the sound of the kit {kit!r}").format(kit=kit.name), False
+    n = len(heard)
+    counts = np.zeros(n, dtype=bool)
+    drums, templates = kit_bands(kit, rate)
+    known = shapes(templates)
+    notes: tuple[str, ...] = ()
+    if count_sound:
+        count, mixed_drums, mixed = count_bands(kit, rate, click_velocity)
+        drums, known = drums + mixed_drums, np.concatenate([known, shapes(mixed)])
+        counts = like_count(heard, known, shapes(count))
+        if counts.any():
+            notes = (
+                ngettext(
+                    "{n} onset sounds like the count sound of {kit} (a count stroke or a "
+                    "click): not one of the drums",
+                    "{n} onsets sound like the count sound of {kit} (count strokes or clicks): "
+                    "not the drums",
+                    int(counts.sum()),
+                ).format(n=int(counts.sum()), kit=kit.described),
             )
+    strokes = ~counts
+    if method == "kit":
+        named, doubtful, nearest = by_kit(heard, drums, known)
+        distance = float(np.median(nearest[strokes])) if strokes.any() else 0.0
+        if distance <= KIT_DISTANCE_DB:
+            how = _("the drums told by the sound of {kit}").format(kit=kit.described)
+            return Told(named, doubtful, how, False, notes, True, counts.tolist())
         how = _(
-            "by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓, as they do "
-            "not sound like the kit {kit!r}"
-        ).format(kit=kit.name)
+            "the drums told by two groups of the strokes' own sound, the lower 鼙 and the higher "
+            "鼓, as they do not sound like {kit}"
+        ).format(kit=kit.described)
     else:
-        how = _("by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓")
-    named, doubtful, notes, apart = by_groups(heard, bands, rate)
-    return Told(named, doubtful, how, True, notes, apart)
+        how = _(
+            "the drums told by two groups of the strokes' own sound, the lower 鼙 and the higher 鼓"
+        )
+    some, unsure, more, apart = by_groups(heard[strokes], bands[strokes], rate)
+    named, doubtful = [Drum.GU] * n, [False] * n
+    for k, drum, doubt in zip(np.flatnonzero(strokes), some, unsure, strict=True):
+        named[k], doubtful[k] = drum, doubt
+    return Told(named, doubtful, how, True, (*notes, *more), apart, counts.tolist())
+
+
+def like_count(heard: np.ndarray, known: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Which strokes sound like the count sound: nearer one of its samples (`count`, spectral
+    shapes) than any drum's (`known`), and within KIT_DISTANCE_DB of it."""
+    to_count = np.linalg.norm(heard[:, None, :] - count[None, :, :], axis=2).min(axis=1)
+    to_drum = np.linalg.norm(heard[:, None, :] - known[None, :, :], axis=2).min(axis=1)
+    close = to_count / math.sqrt(heard.shape[1]) <= KIT_DISTANCE_DB
+    return np.asarray(close & (to_count < to_drum))
 
 
 def by_kit(
     heard: np.ndarray, drums: list[Drum], known: np.ndarray
-) -> tuple[list[Drum], list[bool], float]:
+) -> tuple[list[Drum], list[bool], np.ndarray]:
     """Each stroke's drum: that of the kit sample whose spectral shape is nearest; doubtful
-    where the other drum is nearly as near; and the strokes' median distance (dB) to the kit."""
+    where the other drum is nearly as near; and each stroke's distance (dB) to the kit."""
     distance = np.linalg.norm(heard[:, None, :] - known[None, :, :], axis=2)
     kinds = np.asarray([d is Drum.PI for d in drums])
     to_pi = distance[:, kinds].min(axis=1)
@@ -528,7 +639,7 @@ def by_kit(
     named = [Drum.PI if p <= g else Drum.GU for p, g in zip(to_pi, to_gu, strict=True)]
     margin = np.abs(to_pi - to_gu) / np.maximum(to_pi + to_gu, 1e-12)
     nearest = np.minimum(to_pi, to_gu) / math.sqrt(heard.shape[1])
-    return named, [bool(m < DOUBT_MARGIN) for m in margin], float(np.median(nearest))
+    return named, [bool(m < DOUBT_MARGIN) for m in margin], nearest
 
 
 def _two_means_1d(value: np.ndarray) -> float:

@@ -18,6 +18,7 @@ from pathlib import Path
 from statistics import median
 
 from drumscore.errors import PerformanceError
+from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_midi_header
 from drumscore.files.reading import read_input
 from drumscore.i18n import _, list_text, ngettext
@@ -56,8 +57,8 @@ def read_midi(path: str | Path, midimap: MidiMap | None = None) -> Performance:
         raise PerformanceError(
             _(
                 "performance {path!r} cannot be read as a MIDI file ({reason}); give a Standard "
-                "MIDI File (.mid) or a recording (.wav, .flac, .ogg)"
-            ).format(path=str(path), reason=exc)
+                "MIDI File ({midi}) or a recording ({audio})"
+            ).format(path=str(path), reason=exc, midi=suffixes("midi"), audio=suffixes("audio"))
         ) from None
     now = 0.0
     notes: list[Note] = []
@@ -90,7 +91,7 @@ def from_notes(
         else:
             played.append((now, drum, note_on[2] if len(note_on) > 2 else None))
     strokes, read_as = played_strokes(played)
-    mapping = _("MIDI notes {pair}").format(pair=midimap.pair)
+    mapping = _("鼙 on MIDI note {pi}, 鼓 on {gu}").format(pi=midimap.pi_note, gu=midimap.gu_note)
     if not strokes:
         found = list_text(
             f"{note} {GM_DRUM_NAMES.get(note, '')}".rstrip() + f" ×{n}"

@@ -103,11 +103,18 @@ def choose_input(name: str) -> str:
 
 class Listener:
     """The note-ons arriving on a MIDI input port, each timed on the monotonic clock from
-    `start` (the start of playback) as it arrives: a performance played along, live."""
+    `start` (the start of playback) as it arrives: a performance played along, live. `clock`
+    and `sleep` are the clock and the wait it listens on (time.monotonic, time.sleep)."""
 
-    def __init__(self, name: str, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        name: str,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
         self.name = choose_input(name)
         self.clock = clock
+        self.sleep = sleep
         self.start = clock()
         self._notes: list[tuple[float, int]] = []
         self._lock = threading.Lock()
@@ -147,6 +154,11 @@ class Listener:
 
     def elapsed(self) -> float:
         return self.clock() - self.start
+
+    def linger(self, seconds: float) -> None:
+        """Go on listening for `seconds` (a last stroke played a little late)."""
+        if seconds > 0:
+            self.sleep(seconds)
 
     def __enter__(self) -> Self:
         return self

@@ -6,6 +6,7 @@ A kit file (TOML, see docs/kits.md) names one or more samples per drum, played i
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -107,6 +108,16 @@ class Kit:
     voices: dict[Drum, Voice]
     #: The count-in sound ([count] in the kit file), or None to use the built-in kit's.
     count: Voice | None = None
+    #: True for the kit that ships with drumscore (builtin_kit).
+    builtin: bool = False
+
+    @property
+    def described(self) -> str:
+        """The kit as a sentence names it, in the reader's language: the built-in kit, or kit
+        'NAME' (the name its file gives)."""
+        if self.builtin:
+            return _("the built-in kit")
+        return _("kit {name!r}").format(name=self.name)
 
     def voice(self, drum: Drum) -> Voice:
         return self.voices[drum]
@@ -127,7 +138,8 @@ class Kit:
 @functools.lru_cache(maxsize=8)
 def _at_rate(kit: Kit, rate: int) -> Kit:
     count = kit.count.at_rate(rate) if kit.count is not None else None
-    return Kit(kit.name, rate, {d: v.at_rate(rate) for d, v in kit.voices.items()}, count)
+    voices = {d: v.at_rate(rate) for d, v in kit.voices.items()}
+    return Kit(kit.name, rate, voices, count, kit.builtin)
 
 
 def read_sample(path: str | Path, written: str | None = None) -> Sample:
@@ -396,4 +408,4 @@ def check_memory(data: dict, folder: Path, where: str) -> None:
 @functools.cache
 def builtin_kit() -> Kit:
     """The built-in kit, made by tools/make_kit.py after the 釋文's description of the two drums."""
-    return load_kit(BUILTIN_KIT)
+    return dataclasses.replace(load_kit(BUILTIN_KIT), builtin=True)

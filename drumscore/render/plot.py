@@ -12,14 +12,20 @@ from typing import TYPE_CHECKING, Any
 
 from drumscore.analysis.compare import Comparison
 from drumscore.errors import OptionError, require
-from drumscore.i18n import _, ngettext, speaking
+from drumscore.files.format_choice import PLOT
+from drumscore.i18n import _, language, list_text, ngettext, speaking
 from drumscore.model import HALF, Drum, Score, Section
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FORMATS = {".png": "png", ".svg": "svg"}
-CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "AR PL UMing TW")
+#: The CJK fonts a plot is drawn with, the first installed, for each language: the face of the
+#: reader's script first (TC draws 吳, SC 吴's forms), traditional for English (the sources' names).
+CJK_FONTS = {
+    "zh_Hant": ("Noto Sans CJK TC", "Noto Sans CJK SC", "AR PL UMing TW", "WenQuanYi Zen Hei"),
+    "zh_Hans": ("Noto Sans CJK SC", "Noto Sans CJK TC", "WenQuanYi Zen Hei", "AR PL UMing TW"),
+    "en": ("Noto Sans CJK TC", "Noto Sans CJK SC", "AR PL UMing TW", "WenQuanYi Zen Hei"),
+}
 COLOURS = {Drum.PI: "#1f5fa8", Drum.GU: "#b5371f"}
 DIFF_COLOUR = "#f2d45c"
 #: The width of an aligned column, and of the whole picture at most, in inches (at 120 dpi).
@@ -42,10 +48,10 @@ def drawn(fmt: str, draw: Callable[[str | None], bytes]) -> bytes:
     """What `draw` makes of the CJK font found (None: romanise), with that font set for this
     drawing only; `fmt` (png or svg) and matplotlib checked first, as every plot needs. The
     words are in the reader's language, or in English where no CJK font can draw Chinese."""
-    if fmt not in FORMATS.values():
+    if fmt not in PLOT.values():
         raise OptionError(
-            _("plot format {format!r} is not one drumscore draws; use png or svg").format(
-                format=fmt
+            _("plot format {format!r} is not one drumscore draws; use {formats}").format(
+                format=fmt, formats=list_text(PLOT.values())
             ),
             option="plot",
         )
@@ -142,17 +148,23 @@ def _axis_limits(columns: int) -> tuple[int, int]:
     return 0, columns + 1
 
 
-@functools.cache
 def cjk_font() -> str | None:
-    """An installed CJK font, so 半 and edition names show; else None (romanise).
+    """The installed CJK font of the reader's language (CJK_FONTS), so 半 and edition names
+    show; else None (romanise). A family of a collection (NotoSansCJK-Regular.ttc holds JP, KR,
+    SC, TC and HK) names its face: matplotlib draws that face of the file, not its first."""
+    available = _installed_fonts()
+    return next((name for name in CJK_FONTS[language()] if name in available), None)
 
-    matplotlib's cache skips font collections (.ttc), where CJK fonts usually are: those are
-    registered here, once.
-    """
+
+@functools.cache
+def _installed_fonts() -> frozenset[str]:
+    """The families matplotlib can draw with. Its cache skips font collections (.ttc), where
+    CJK fonts usually are: those are registered here, once."""
     from matplotlib import font_manager
 
+    wanted = {name for names in CJK_FONTS.values() for name in names}
     available = {f.name for f in font_manager.fontManager.ttflist}
-    if not available.intersection(CJK_FONTS):
+    if not available.intersection(wanted):
         for path in font_manager.findSystemFonts():
             if "cjk" in path.lower() or "wqy" in path.lower():
                 try:
@@ -160,7 +172,7 @@ def cjk_font() -> str | None:
                 except (OSError, RuntimeError, ValueError):
                     continue
         available = {f.name for f in font_manager.fontManager.ttflist}
-    return next((name for name in CJK_FONTS if name in available), None)
+    return frozenset(available)
 
 
 def _labels(cjk: str | None) -> dict[str, str]:

@@ -24,7 +24,7 @@ from drumscore.errors import (
     install_line,
     require,
 )
-from drumscore.i18n import _, list_text
+from drumscore.i18n import _, language, list_text
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
@@ -38,8 +38,14 @@ MEI = "http://www.music-encoding.org/ns/mei"
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-#: The text font named in the SVG; any CJK font will do where it is missing.
-TEXT_FONT = "Noto Serif CJK TC, Noto Serif CJK SC, Noto Sans CJK TC, serif"
+#: The text font named in the SVG, for each language: the face of the reader's script first (SC
+#: for 简体; TC for 繁體, and for English, whose Chinese is the sources' names); any CJK font will
+#: do where it is missing.
+TEXT_FONTS = {
+    "zh_Hans": "Noto Serif CJK SC, Noto Serif CJK TC, Noto Sans CJK SC, serif",
+    "zh_Hant": "Noto Serif CJK TC, Noto Serif CJK SC, Noto Sans CJK TC, serif",
+    "en": "Noto Serif CJK TC, Noto Serif CJK SC, Noto Sans CJK TC, serif",
+}
 #: The MEI @type given to 鼙 notes; Verovio writes it into the SVG class of the note.
 ROUND_TYPE = "drumscore-round"
 ROUND_ID = "drumscore-round-head"
@@ -55,8 +61,16 @@ TALL_PAGE = 60000
 PX_PER_INCH = 254  # 1 px of Verovio's SVG is a tenth of a millimetre
 #: Page margins in Verovio's units: 1.2 cm, and room for the staff labels "鼙 ○", "鼓 □".
 MARGIN, LABEL_WIDTH = 120, 60
-#: The size of the blank line between the lines of the page head.
-HEAD_GAP = "xx-small"
+#: The page head's font sizes, in percent of Verovio's text at scale 100: the title, the other
+#: lines, and the thin blank line between two lines that keeps one's descenders off the next.
+TITLE_SIZE, LINE_SIZE, HEAD_GAP = 110, 80, 50
+#: SVG and PNG are looked at on a screen at their own size: their staff is drawn this much
+#: larger (percent) than on the printed page (PDF: a staff space of 1.8 mm, the usual size), on
+#: the same page width, the page head kept at its size, the two staves of a system closer
+#: (in staff spaces, Verovio's default 12). A notehead of the PNG at the default 150 dpi is
+#: some 23 pixels high, not 11.
+SCREEN_SCALE = 200
+SCREEN_STAFF_SPACING = 8
 OPTIONS = {
     "xmlIdSeed": 1,  # the same ids, so the same bytes, every time
     "footer": "none",
@@ -108,13 +122,14 @@ def _toolkit() -> verovio.toolkit:
     return verovio.toolkit()
 
 
-def to_mei(musicxml: bytes, toolkit: verovio.toolkit | None = None) -> str:
-    """The MEI document Verovio reads from drumscore's MusicXML, with the two drums' noteheads."""
+def to_mei(musicxml: bytes, toolkit: verovio.toolkit | None = None, scale: int = 100) -> str:
+    """The MEI document Verovio reads from drumscore's MusicXML, with the two drums' noteheads,
+    its page head sized to stay as large on a page drawn at `scale` percent."""
     toolkit = toolkit or _toolkit()
     toolkit.setOptions(OPTIONS)
     if not toolkit.loadData(musicxml.decode("utf-8")):
         raise EngraveError(_("Verovio could not read the MusicXML document"))
-    return _shape_heads(toolkit.getMEI())
+    return _shape_heads(toolkit.getMEI(), scale)
 
 
 def staff_drums(root: ET.Element) -> dict[str, Drum]:
@@ -128,17 +143,21 @@ def staff_drums(root: ET.Element) -> dict[str, Drum]:
     return found
 
 
-def _shape_heads(mei: str) -> str:
+def _shape_heads(mei: str, scale: int = 100) -> str:
     root = ET.fromstring(mei)
+
+    def size(percent: int) -> str:  # the same size on the page whatever the scale
+        return f"{round(percent * 100 / scale)}%"
+
     drums = staff_drums(root)
     if set(drums.values()) != set(Drum):
         raise EngraveError(_("Verovio's reading of the MusicXML lacks the 鼙 and 鼓 staves"))
     for head in root.iter(f"{{{MEI}}}pgHead"):
         lines = head.findall(f"{{{MEI}}}rend")
         for number, rend in enumerate(lines):
-            rend.set("fontsize", "large" if number == 0 else "small")
+            rend.set("fontsize", size(TITLE_SIZE if number == 0 else LINE_SIZE))
         for line in lines[1:]:  # a thin blank line keeps each line's descenders off the next
-            gap = ET.Element(f"{{{MEI}}}rend", {**line.attrib, "fontsize": HEAD_GAP})
+            gap = ET.Element(f"{{{MEI}}}rend", {**line.attrib, "fontsize": size(HEAD_GAP)})
             gap.attrib.pop(XML_ID, None)
             gap.text = "\u00a0"
             head.insert(list(head).index(line), gap)
@@ -160,13 +179,29 @@ def svg_pages(
     fit: bool = True,
     page_width: int = PAGE_WIDTH,
     head: bool = True,
+    scale: int = 100,
 ) -> list[str]:
     """The SVG pages: one tall page cut to the music (`fit`), or pages of `page_height`;
     `page_width` narrower than A4 for lines a phone shows (a bar is set to the width), and
-    without the page's `head` (title and citation) where the page around it says them."""
+    without the page's `head` (title and citation) where the page around it says them. At
+    `scale` percent the music is drawn that much larger on the same page (fewer strokes a
+    line), its margins and page head as they were."""
     toolkit = _toolkit()  # one toolkit: making one loads Verovio's fonts
-    mei = to_mei(musicxml, toolkit)
-    size = {"pageHeight": page_height, "pageWidth": page_width, "adjustPageHeight": fit}
+    mei = to_mei(musicxml, toolkit, scale)
+    k = 100 / scale  # Verovio lays the page out in units drawn scale/100 as large
+    margin = round(MARGIN * k)
+    size = {
+        "pageHeight": round(page_height * k),
+        "pageWidth": round(page_width * k),
+        "adjustPageHeight": fit,
+        "scale": scale,
+        "pageMarginTop": margin,
+        "pageMarginBottom": margin,
+        "pageMarginRight": margin,
+        "pageMarginLeft": margin + LABEL_WIDTH,  # the labels are drawn at scale too
+    }
+    if scale != 100:
+        size["spacingStaff"] = SCREEN_STAFF_SPACING
     heading = {} if head else {"header": "none"}
     toolkit.setOptions({**OPTIONS, **size, **heading, "svgViewBox": True})
     if not toolkit.loadData(mei):
@@ -195,7 +230,7 @@ def _finish_svg(svg: str) -> str:
         if family == "Leipzig":  # a SMuFL note in running text: the metronome mark
             element.text = re.sub(r"[\ue000-\uf8ff]+", "♩", element.text or "")
             element.set("font-size", METRONOME_NOTE_SIZE)
-        element.set("font-family", TEXT_FONT)
+        element.set("font-family", TEXT_FONTS[language()])
     for style in root.iter(f"{{{SVG}}}style"):
         # the embedded music font serves only the metronome's note, now text
         style.text = re.sub(r"@font-face\s*\{[^}]*\}", "", style.text or "")
@@ -203,7 +238,8 @@ def _finish_svg(svg: str) -> str:
 
 
 def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:
-    """Engrave to 'svg', 'png' (cut to the music) or 'pdf' (A4 pages)."""
+    """Engrave to 'svg', 'png' (cut to the music, the staff at SCREEN_SCALE) or 'pdf' (A4
+    pages at the printed staff's size)."""
     if kind not in KINDS:
         raise OptionError(
             _("kind {kind!r} cannot be engraved; Verovio writes {formats}").format(
@@ -212,14 +248,15 @@ def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:
             option="kind",
         )
     if kind == "svg":
-        return Engraving(tuple(p.encode("utf-8") for p in svg_pages(musicxml)), "")
+        pages = svg_pages(musicxml, scale=SCREEN_SCALE)
+        return Engraving(tuple(p.encode("utf-8") for p in pages), "")
     cairosvg = require(
         "cairosvg",
         extra="notation",
         needed=_("{kind} needs cairosvg").format(kind=kind.upper()),
     )
     if kind == "png":
-        pages = svg_pages(musicxml)
+        pages = svg_pages(musicxml, scale=SCREEN_SCALE)
         return Engraving(tuple(_png(cairosvg, p, dpi) for p in pages), "")
     pages = svg_pages(musicxml, page_height=PAGE_HEIGHT, fit=False)
     return Engraving((_pdf(pages),), "")

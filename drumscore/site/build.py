@@ -101,6 +101,7 @@ def score_page(
         files=score["files"],
         tempo=shared["tempo"],
         play=shared["play"],
+        readings=shared["readings"],
         strings=strings,
         section_order=sitedata.section_order(),
         compare_query=query,
@@ -477,7 +478,8 @@ def build_site(
 
 def site_catalog(name: str) -> str:
     """The catalog a language name means (en, zh-Hant, zh_TW…); an error for one without."""
-    found = i18n.catalog_for(name)
+    named = i18n.language_named(name)
+    found = named[0] if named else None
     if found is None:
         tags = list_text(i18n.tags())
         raise OptionError(
@@ -593,6 +595,8 @@ def _build_into(
         "tempo": sitedata.tempo_data(),
         "play": sitedata.play_data(),
         "fields": grammar.field_data(),
+        "readings": sitedata.readings_data(),
+        "drum_words": sitedata.drum_words(),
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)

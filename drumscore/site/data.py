@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
@@ -18,8 +18,16 @@ from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN
-from drumscore.i18n import _, ngettext, rules
-from drumscore.model import SECTION_ORDER, STATE_SLUGS, Drum, Edition, Score, Section
+from drumscore.i18n import _, ngettext, phrase_text, rules
+from drumscore.model import (
+    READINGS,
+    SECTION_ORDER,
+    STATE_SLUGS,
+    Drum,
+    Edition,
+    Score,
+    Section,
+)
 from drumscore.play import keys
 from drumscore.site import grammar
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
@@ -120,7 +128,7 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
         "sections": section_ranges(score),
         "checks": [check.to_data() for check in check_score(score, pool)],
         "apparatus": _standing(score.key, apparatus) if apparatus else None,
-        "source": {k: v for k, v in asdict(source).items() if v} if source else {},
+        "source": source.to_data() if source else {},
     }
 
 
@@ -210,6 +218,53 @@ def play_data() -> dict:
         "rounding": "half-even",
         "practice": practice_data(),
     }
+
+
+def drum_words() -> dict[str, str]:
+    """Each drum (by its key) as a stroke's title on a score page names it (the notation's
+    macro), for the page to name the drum another reading strikes."""
+    return {Drum.PI.pinyin: _("鼙 small drum"), Drum.GU.pinyin: _("鼓 big drum")}
+
+
+def readings_data() -> list[dict]:
+    """The readings of the signs (model.READINGS, 鄭玄's first) as a score page's player applies
+    them: each one's id and name, the drum (by its key) each sign strikes, the MIDI note each
+    drum sounds on (render.midimap.MidiMap, as the site's MIDI files have them), and the line
+    the page shows for it: what it says (the reading's name and passage) and where that stands
+    (its citation, in English as every citation is)."""
+    from drumscore.render.midimap import MidiMap
+
+    midimap = MidiMap()
+    described = {Drum.PI: _("鼙 (the small drum)"), Drum.GU: _("鼓 (the big drum)")}
+    out = []
+    for reading in READINGS:
+        signs = phrase_text(
+            _("{sign} strikes {drum}").format(sign=sign, drum=drum.value)
+            for sign, drum in reading.mapping
+        )
+        out.append(
+            {
+                "id": reading.id,
+                "name": reading.name,
+                "drums": {sign: drum.pinyin for sign, drum in reading.mapping},
+                "notes": {drum.pinyin: midimap.note(drum) for drum in Drum},
+                "says": _("Read as {name}: {signs}. 「{passage}」").format(
+                    name=reading.name, signs=signs, passage=reading.passage
+                ),
+                "citation": reading.citation,
+                "read_as": reading.read_as,
+                "legend": _(
+                    "{signs}; 半 divides the pattern: 投壺 takes the strokes after it, 射 the "
+                    "whole."
+                ).format(
+                    signs=phrase_text(
+                        _("{sign} strikes {drum}").format(sign=sign, drum=described[drum])
+                        for sign, drum in reading.mapping
+                    )
+                ),
+            }
+        )
+    return out
 
 
 def practice_data() -> dict:
@@ -338,6 +393,8 @@ def strings() -> dict[str, str | list[str]]:
         "stopped": _("Stopped."),
         "switch_at_pass_end": _("{section} from the end of this pass."),
         "switch_next_play": _("{section} for the next play."),
+        "reading_at_pass_end": _("Read as {reading} from the end of this pass."),
+        "reading_next_play": _("Read as {reading} for the next play."),
         "making_wav": _("Making…"),
         "make_wav": _("Make WAV"),
         "save_wav": _("Save {name} ({seconds} s)"),
@@ -360,6 +417,8 @@ def strings() -> dict[str, str | list[str]]:
             for n in (1, 2)
         ],
         "per_section": _("Per section"),
+        # compare.js: a section's row, by its id (section_head, section_touhu, section_she)
+        **{f"section_{s.value}": s.shown for s in SECTION_ORDER},
         "section": _("section"),
         "distance": _("distance"),
         "played_both": _("Played."),

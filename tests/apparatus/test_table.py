@@ -8,7 +8,10 @@ from drumscore.apparatus.align import collate
 from drumscore.apparatus.table import apparatus_data, csv_text
 
 #: The fields of the apparatus data that are sentences for the reader, in the reader's language.
-SENTENCES = ("text", "label", "description", "differences", "disagreements", "agreements")
+SENTENCES = (
+    *("text", "label", "description", "differences", "disagreements", "agreements"),
+    *("section_shown", "citation"),
+)
 
 
 def _shape(value: object) -> object:

@@ -191,7 +191,7 @@ def test_a_midi_file_on_other_notes_names_them_and_the_option(expect_error, tmp_
     [
         (["take.wav", "lu", "--midi-notes", "38,36"], "only applies with a MIDI performance"),
         (["take.mid", "lu", "--drums", "split"], "only applies with a recording"),
-        (["take.mid", "lu", "--plot", "x.jpg"], "use a .png or .svg"),
+        (["take.mid", "lu", "--plot", "x.jpg"], "ending in .png .svg"),
         (["missing.mid", "lu"], "does not exist"),
         (["take.mid", "lu", "--repeat", "0"], "--repeat"),
         (["take.mid", "○○○", "--section", "touhu"], "半"),
@@ -217,7 +217,7 @@ def test_a_file_that_is_not_audio_is_refused(expect_error, tmp_path):
         (
             "zh_CN.UTF-8",
             ["take.wav", "lu", "--midi-notes", "38,36"],
-            "drumscore：错误：--midi-notes '38,36' 只在有 MIDI 演奏（.mid） 时适用"
+            "drumscore：错误：--midi-notes '38,36' 只在有 MIDI 演奏（.mid .midi） 时适用"
             "（用于：MIDI 文件的音符）；请改为检查 .mid 文件，或去掉 --midi-notes '38,36'",
         ),
         (
@@ -326,6 +326,40 @@ def test_a_count_in_heard_but_not_declared_is_named_and_with_the_option_left_out
     assert told["take"]["count_strokes_heard"] == 3 and told["take"]["undeclared_count_in"] == 0
     code, out, _err = cli("check", take, "lu/2", "--count-in", "3")
     assert "3 of 3 count strokes of the count-in heard and left out" in out
+
+
+def test_the_clicks_of_a_recording_are_told_from_its_strokes_and_left_out(cli, tmp_path):
+    # lu/2's touhu: 13 strokes; two passes, the second silent, 2 clicks a stroke: of the 52
+    # clicks, the first pass's 13 on a stroke sound with it, the other 39 alone
+    take = str(tmp_path / "take.wav")
+    options = ["lu/2", "--section", "touhu", "--repeat", "2", "--click", "2"]
+    options += ["--silent-every", "2", "--count-in", "2", "--bpm", "70"]
+    code, _out, err = cli("render", *options, "--rate", "16000", "-q", "-o", take)
+    assert code == 0, err
+    data = checked(cli, take, *options)
+    assert data["extra"] == [] and data["missing"] == [] and data["wrong"] == []
+    assert [s["index"] for s in data["strokes"]] == list(range(1, 14))
+    expected = [s.drum.symbol for s in resolve("lu/2").pattern.section("touhu")]
+    assert [s["heard"] for s in data["strokes"]] == expected
+    assert data["max_abs_offset_ms"] < 0.1
+    assert data["take"]["clicks_expected"] == 52 and data["take"]["clicks_heard"] == 39
+    assert data["take"]["count_strokes_heard"] == 2
+    code, out, _err = cli("check", take, *options)
+    assert "41 onsets sound like the count sound of the built-in kit" in out
+    assert "39 of 52 clicks heard and left out" in out
+
+
+def test_a_click_on_the_same_instant_as_a_stroke_neither_hides_nor_moves_it(cli, tmp_path):
+    # one click a stroke, each on its stroke's sample: every onset is a stroke and its click
+    take = str(tmp_path / "take.wav")
+    options = ["○□○○□半□○□○", "--click", "1", "--bpm", "90"]
+    code, _out, err = cli("render", *options, "--rate", "16000", "-q", "-o", take)
+    assert code == 0, err
+    data = checked(cli, take, *options)
+    assert [s["heard"] for s in data["strokes"]] == list("○□○○□□○□○")
+    assert all(abs(s["offset_ms"]) < 0.1 for s in data["strokes"])
+    assert data["tempo_bpm"] == pytest.approx(90, abs=1e-3)
+    assert data["take"]["clicks_heard"] == 0 and data["extra"] == []
 
 
 def test_render_options_check_does_not_take_are_refused_as_render_refuses_them(

@@ -154,7 +154,7 @@ def test_output_file_is_written_whole(tmp_path, capsys):
         (["collate", "--json", "--format", "csv"], "two formats"),
         (["collate", "-o", "x.doc"], "cannot tell the format of 'x.doc'"),
         (["collate", "--format", "mei"], "MEI is one file per score"),
-        (["collate", "lu", "--plot", "x.pdf"], "PNG or SVG"),
+        (["collate", "lu", "--plot", "x.pdf"], "ending in .png .svg"),
         (["collate", "lu", "--base", "nowhere"], "unknown edition 'nowhere'"),
         (["collate", "lu", "-o", "/nonexistent/x.txt"], "does not exist"),
     ],
@@ -205,12 +205,15 @@ def test_every_file_written_is_said_in_one_line_and_never_into_the_data(tmp_path
     picture, table = tmp_path / "lu2.png", tmp_path / "lu2.json"
     code, out, err = run_cli(["collate", "lu/2", "--plot", str(picture)], capsys)
     assert code == 0 and out.splitlines()[-1].startswith(f"wrote {picture}")
-    code, out, err = run_cli(["collate", "lu/2", "-o", str(table), "--plot", str(picture)], capsys)
+    written = ["-o", str(table), "--plot", str(picture), "--force"]  # the picture: again
+    code, out, err = run_cli(["collate", "lu/2", *written], capsys)
     assert code == 0 and [line.split(":")[0] for line in out.splitlines()] == [
         f"wrote {table}",
         f"wrote {picture}",
     ]
-    code, out, err = run_cli(["collate", "lu/2", "--json", "--plot", str(picture)], capsys)
+    code, out, err = run_cli(
+        ["collate", "lu/2", "--json", "--plot", str(picture), "--force"], capsys
+    )
     assert json.loads(out) and err.startswith(f"wrote {picture}")  # stdout stays JSON
     code, out, _ = run_cli(["collate", "--format", "mei", "-o", str(tmp_path / "a.mei")], capsys)
     (line,) = out.splitlines()
@@ -282,7 +285,12 @@ def site_views():
     items = data.entries(pool)
     apparatuses = data.apparatuses(pool, items)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
-    shared = {"kit": data.kit_data(), "tempo": data.tempo_data(), "play": data.play_data()}
+    shared = {
+        "kit": data.kit_data(),
+        "tempo": data.tempo_data(),
+        "play": data.play_data(),
+        "readings": data.readings_data(),
+    }
     scores, pages = [], {}
     for entry in items:
         page_data = data.page_score(entry, pool, by_score[(entry.score.figure, entry.score.state)])

@@ -96,12 +96,18 @@ def test_c_locale_is_english(cli, monkeypatch):
     assert not re.search(r"[\u4e00-\u9fff]{4}", out.replace("間若一", ""))
 
 
-def test_unknown_language_is_english_without_complaint(cli, monkeypatch):
+def test_an_unknown_language_is_refused_before_any_help_in_the_environments(cli, monkeypatch):
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     code, out, err = cli("--lang", "tlh", "render", "--help")
-    assert code == 0 and err == ""
-    assert out.startswith("usage: drumscore render")
-    assert "strokes per minute (default 60: one a second)" in out
+    assert code == 2 and out == ""
+    assert err.startswith("drumscore：錯誤：--lang 'tlh' ") and err.count("\n") == 1
+
+
+def test_a_language_given_by_another_name_gives_the_help_in_it(cli, monkeypatch):
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    code, out, err = cli("--lang", "繁體", "render", "--help")
+    assert code == 0 and "zh-Hant" in err
+    assert out.startswith("用法：drumscore render") or "每分鐘" in out
 
 
 # -- errors in each language ------------------------------------------------------------------

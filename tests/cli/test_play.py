@@ -17,6 +17,7 @@ from alsa_capture import alsa_env, play_command, read_capture
 from audio_checks import strokes
 from cli_run import expect_error
 from fake_audio import no_library
+from virtual_time import play_on_virtual_time
 
 from drumscore.cli import main
 from drumscore.conductor.timeline import arrange
@@ -380,16 +381,25 @@ def played_along(drums, interval, offsets_ms, *, start=0.01, missed=(), wrong=()
 
 def delivered_offsets(port, beats):
     """Each stroke's offset (ms) from the least-squares even beat through the times the test
-    port really delivered its notes (a busy machine may deliver one a few ms late)."""
+    port delivered its notes (on the virtual clock: exactly the times played), and that beat's
+    tempo (strokes a minute)."""
     times = np.array([t for t, _ in port.delivered])
     chosen = times[[i for i, _ in beats]]
     slope, start = np.polyfit([k for _, k in beats], chosen, 1)
-    return {k: (t - (start + slope * k)) * 1000 for (_, k), t in zip(beats, chosen, strict=True)}
+    offsets = {k: (t - (start + slope * k)) * 1000 for (_, k), t in zip(beats, chosen, strict=True)}
+    return offsets, 60 / slope
 
 
-def test_play_check_recovers_the_offsets_and_names_missed_extra_and_wrong(fake_midi, cli):
+def pads_port():
     import fake_midi_backend
 
+    return next(p for p in fake_midi_backend.opened if isinstance(p, fake_midi_backend.Input))
+
+
+def test_play_check_recovers_the_offsets_and_names_missed_extra_and_wrong(
+    fake_midi, cli, monkeypatch
+):
+    play_on_virtual_time(monkeypatch)
     drums = [s.drum for s in resolve(ALONG).pattern.strokes]
     offsets = [-0.7, 12.7, -11.2, 0.0, -5.7, -2.1, 10.3, -2.0, 2.5, -12.9, 9.1]
     notes = played_along(drums, 0.2, offsets, missed={3}, wrong={6}, extra=[(8.5, Drum.PI)])
@@ -412,24 +422,29 @@ def test_play_check_recovers_the_offsets_and_names_missed_extra_and_wrong(fake_m
     assert data["wrong"] == [7]
     assert [(e["after"], e["heard"]) for e in data["extra"]] == [(9, "○")]
     assert data["performance"]["file"] == f"MIDI input {PADS!r}"
-    port = next(p for p in fake_midi_backend.opened if isinstance(p, fake_midi_backend.Input))
+    port = pads_port()
+    # on the virtual clock every note arrives exactly when played
+    assert [t for t, _m in port.delivered] == [n[0] for n in notes]
     heard = [k for k in range(len(drums)) if k != 3]
     order = sorted(range(len(notes)), key=lambda i: notes[i][0])
     # the delivered notes in time order; the extra one (at 8.5 beats) is the 9th
     strokes_at = [i for i in order if notes[i][0] != pytest.approx(0.01 + 8.5 * 0.2)]
     beats = list(zip(strokes_at, heard, strict=True))
-    truth = delivered_offsets(port, beats)
+    truth, tempo = delivered_offsets(port, beats)
     found = {s["index"] - 1: s["offset_ms"] for s in data["strokes"] if s["offset_ms"] is not None}
     assert set(found) == set(heard)
-    for k in heard:
-        assert found[k] == pytest.approx(truth[k], abs=2.0), k
-    assert data["tempo_bpm"] == pytest.approx(300, rel=0.01)
+    for k in heard:  # exact, to the report's thousandth of a millisecond
+        assert found[k] == pytest.approx(truth[k], abs=0.0005 + 1e-9), k
+    assert data["tempo_bpm"] == pytest.approx(tempo, abs=0.00005 + 1e-9)
 
 
-def test_play_check_with_only_checks_the_other_drum_and_prints_the_report(fake_midi, cli):
+def test_play_check_with_only_checks_the_other_drum_and_prints_the_report(
+    fake_midi, cli, monkeypatch
+):
     """--only 鼙 sounds ○; the pads play □ alone, and only □ strokes are checked."""
+    play_on_virtual_time(monkeypatch)
     drums = [s.drum for s in resolve(ALONG).pattern.strokes]
-    offsets = [0.0] * len(drums)
+    offsets = [0.0, 3.1, 0.0, 0.0, -4.4, 2.6, 0.0, -1.3, 5.2, 0.0, 0.0]
     gu = [k for k, d in enumerate(drums) if d is Drum.GU]
     notes = played_along(drums, 0.2, offsets, missed={k for k in range(len(drums)) if k not in gu})
     fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True)
@@ -452,19 +467,18 @@ def test_play_check_with_only_checks_the_other_drum_and_prints_the_report(fake_m
     assert "wrong drum none" in out
     rows = [line.split() for line in out.splitlines() if re.match(r"^\d+\s", line)]
     assert [int(r[0]) - 1 for r in rows] == gu
-    import fake_midi_backend
-
-    port = next(p for p in fake_midi_backend.opened if isinstance(p, fake_midi_backend.Input))
-    truth = delivered_offsets(port, list(enumerate(gu)))
-    for r in rows:  # "+0.3 ms": the offset (ms) from the beat through the notes as delivered
-        assert float(r[-2]) == pytest.approx(truth[int(r[0]) - 1], abs=2.0), r
+    truth, _tempo = delivered_offsets(pads_port(), list(enumerate(gu)))
+    for r in rows:  # "+0.3 ms": the offset (ms) from the beat through the notes, to a tenth
+        assert float(r[-2]) == pytest.approx(truth[int(r[0]) - 1], abs=0.05 + 1e-9), r
 
 
-def test_play_check_stopped_by_ctrl_c_reports_the_strokes_played_until_then(fake_midi, cli):
-    import fake_midi_backend
-
+def test_play_check_stopped_by_ctrl_c_reports_the_strokes_played_until_then(
+    fake_midi, cli, monkeypatch
+):
+    clock = play_on_virtual_time(monkeypatch)
     drums = [s.drum for s in resolve(ALONG).pattern.strokes]
-    notes = played_along(drums, 0.2, [0.0] * len(drums))
+    offsets = [1.5, -2.5, 0.0, 4.0, -3.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0]
+    notes = played_along(drums, 0.2, offsets)
     fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True, interrupt_at=7)
     code, out, err = cli(
         "play",
@@ -482,10 +496,13 @@ def test_play_check_stopped_by_ctrl_c_reports_the_strokes_played_until_then(fake
     data = json.loads(out)
     assert [s["index"] for s in data["strokes"]] == list(range(1, 7))  # the 7th never sounded
     assert data["missing"] == [] and data["wrong"] == []
-    port = next(p for p in fake_midi_backend.opened if isinstance(p, fake_midi_backend.Input))
-    truth = delivered_offsets(port, [(k, k) for k in range(6)])
+    # stopped as the 7th stroke was to sound, 6 beats after the first: the pads' notes up to
+    # then were heard, none after
+    assert clock() == pytest.approx(6 * 0.2, abs=1e-9)
+    truth, tempo = delivered_offsets(pads_port(), [(k, k) for k in range(6)])
     for s in data["strokes"]:
-        assert s["offset_ms"] == pytest.approx(truth[s["index"] - 1], abs=2.0)
+        assert s["offset_ms"] == pytest.approx(truth[s["index"] - 1], abs=0.0005 + 1e-9)
+    assert data["tempo_bpm"] == pytest.approx(tempo, abs=0.00005 + 1e-9)
 
 
 def test_play_check_without_a_note_from_the_pads_says_so(fake_midi, cli):
@@ -530,7 +547,7 @@ def test_list_ports_shows_the_input_ports_too(fake_midi, cli):
         (["--midi-in", "pads"], "--midi-in 'pads' only applies with --check"),
         (["--json"], "--json only applies with --check"),
         (["--check", "--midi-in", "pads", "--ramp", "40:60:5"], "leave out one of them"),
-        (["--check", "--midi-in", "pads", "--plot", "x.gif"], "PNG or SVG"),
+        (["--check", "--midi-in", "pads", "--plot", "x.gif"], "ending in .png .svg"),
         (["--check", "--midi-in", "pads", "--midi-in-notes", "40,40"], "--midi-in-notes '40,40'"),
     ],
 )

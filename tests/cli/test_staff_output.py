@@ -118,7 +118,7 @@ def test_missing_musescore_writes_nothing_and_says_how_to_install(tmp_path, caps
     out = tmp_path / "lu.pdf"
     out.write_bytes(b"an older file")
     with pytest.raises(SystemExit) as exc:
-        render("lu", "-o", str(out), *MUSESCORE)
+        render("lu", "-o", str(out), "--force", *MUSESCORE)
     assert exc.value.code == 1  # not bad input: a missing program
     assert "DRUMSCORE_MUSESCORE" in one_error_line(capsys)
     assert out.read_bytes() == b"an older file"

@@ -14,7 +14,7 @@ def test_the_render_summary_in_traditional_chinese(monkeypatch, cli, tmp_path):
     assert code == 0 and err == ""
     assert out.startswith(f"已寫入 {tmp_path / 'x.wav'}：禮記注疏 · 魯鼓")
     # 魯鼓 figure 1 in 禮記注疏: 13 鼙 and 10 鼓, at the default 60 strokes a minute
-    for said in ("，23 擊，", "每分鐘 60 擊（相隔 1 秒）", "Hz 立體聲", "鼓組 'built-in'"):
+    for said in ("，23 擊，", "每分鐘 60 擊（相隔 1 秒）", "Hz 立體聲", "，內建鼓組，"):
         assert said in out, said
     assert "峰值正規化至 -1 dBFS" in out
     assert "wrote" not in out and "strokes" not in out
@@ -37,7 +37,7 @@ def test_the_render_summary_in_english(monkeypatch, cli, tmp_path):
     assert code == 0
     assert out.startswith(f"wrote {tmp_path / 'x.wav'}: ")
     assert ", 23 strokes, 60 per minute (1 s apart), " in out
-    assert "Hz stereo, kit 'built-in', peak-normalised to -1 dBFS" in out
+    assert "Hz stereo, the built-in kit, peak-normalised to -1 dBFS" in out
 
 
 def test_a_midi_render_with_a_count_in_in_traditional_chinese(monkeypatch, cli, tmp_path):

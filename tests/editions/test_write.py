@@ -42,7 +42,7 @@ def test_every_written_file_loads(tmp_path, text):
         edition_toml(found, "awkward", name=text, aliases=(text,), note=text), encoding="utf-8"
     )
     edition = load_edition(path)
-    assert (edition.name, edition.aliases, edition.note) == (text, (text,), text)
+    assert (edition.name, edition.aliases, str(edition.note)) == (text, (text,), text)
     assert edition.provenance.file == f"pass{text}age.txt"
     assert path.read_text(encoding="utf-8").splitlines()[1] == 'id = "awkward"'
 
@@ -56,7 +56,7 @@ def test_counts_are_written_and_kept(tmp_path):
     )
     assert load_edition(path).counts[0].pi == 3
     kept = kept_from(path)
-    assert (kept.id, kept.aliases, kept.note, kept.counts) == ("c", ("丙",), "n", (count,))
+    assert (kept.id, kept.aliases, str(kept.note), kept.counts) == ("c", ("丙",), "n", (count,))
 
 
 # --- bad input ---

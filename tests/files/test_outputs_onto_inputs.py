@@ -38,19 +38,23 @@ def _inputs(folder: Path) -> None:
 
 
 #: Each command whose output is one of its inputs: the arguments (IN: the input as the output
-#: names it) and the input's path in the folder.
+#: names it; --force, so that what is there is no reason to refuse) and the input's path in the
+#: folder.
 COMMANDS = [
-    (["render", "IN", "-o", "IN"], "n.mid"),
-    (["render", "IN", "-q", "-o", "IN"], "n.musicxml"),
-    (["render", "IN", "-q", "-o", "IN"], "n.flac"),
-    (["render", "lu", "--kit", "kit/kit.toml", "-q", "-o", "IN"], "kit/gu.wav"),
-    (["render", "lu", "--kit", "kit", "-q", "-o", "IN"], "kit/pi.wav"),
-    (["render", "--programme", "IN", "-q", "-o", "IN"], "p.wav"),
-    (["render", "lu", "batch/notation.mid", "-q", "-o", "batch/{state}.mid"], "batch/notation.mid"),
+    (["render", "IN", "-o", "IN", "--force"], "n.mid"),
+    (["render", "IN", "-q", "-o", "IN", "--force"], "n.musicxml"),
+    (["render", "IN", "-q", "-o", "IN", "--force"], "n.flac"),
+    (["render", "lu", "--kit", "kit/kit.toml", "-q", "-o", "IN", "--force"], "kit/gu.wav"),
+    (["render", "lu", "--kit", "kit", "-q", "-o", "IN", "--force"], "kit/pi.wav"),
+    (["render", "--programme", "IN", "-q", "-o", "IN", "--force"], "p.wav"),
+    (
+        ["render", "lu", "batch/notation.mid", "-q", "-o", "batch/{state}.mid", "--force"],
+        "batch/notation.mid",
+    ),
     (["compare", "IN", "lu", "--audio", "IN"], "n.wav"),
     (["compare", "lu", "IN", "--plot", "IN"], "n.png"),
-    (["collate", "--edition", "IN", "--format", "csv", "-o", "IN"], "e.toml"),
-    (["collate", "lu/1", "--edition", "IN", "--format", "tei", "-o", "IN"], "e.toml"),
+    (["collate", "--edition", "IN", "--format", "csv", "-o", "IN", "--force"], "e.toml"),
+    (["collate", "lu/1", "--edition", "IN", "--format", "tei", "-o", "IN", "--force"], "e.toml"),
     (["site", "site", "--edition", "site/e.toml"], "site/e.toml"),
     (["extract", "IN", "-o", "IN", "--force"], "passage.toml"),
 ]

@@ -187,7 +187,7 @@ def test_general_midi_drums_are_told_apart_by_their_own_sound_by_default(tmp_pat
     y = real_drums.placed(times, TOUHU_TWICE, real_drums.gm_drums())
     heard, result = checked_take(tmp_path, y)
     assert faults(result) == (0, 0, 0) and not result.doubtful
-    assert "two groups" in heard.how and "do not sound like the kit" in heard.how
+    assert "two groups" in heard.how and "do not sound like the built-in kit" in heard.how
     found = np.array([s.time for s in heard.strokes])
     assert np.max(np.abs(found - times)) < 0.001
 

@@ -90,7 +90,7 @@ def test_other_notes_left_out_are_counted_in_chinese(tmp_path):
     with i18n.speaking("zh_Hans"):
         performance = read_midi(path)
     assert performance.notes == ("略去其他音高（38）上的 2 个音符",)
-    assert performance.how == f"MIDI 音符 {PI},{GU}"
+    assert performance.how == f"鼙在 MIDI 音符 {PI}，鼓在 {GU}"
 
 
 # --- as a drummer plays: flams, double triggers, ghost notes ------------------------------------

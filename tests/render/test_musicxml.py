@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from drumscore import i18n
 from drumscore.conductor.expression import Expression
 from drumscore.conductor.timeline import arrange
-from drumscore.corpus import find_edition, resolve, scores
+from drumscore.corpus import SCORES_DIR, find_edition, resolve, scores
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.files.atomic import write_bytes
 from drumscore.model import Drum, Score, Section
@@ -247,6 +247,24 @@ def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_englis
     assert [c.findtext("credit-words") for c in raw_root.iter("credit")][1] == given
     # the document's identification is metadata: English whatever the reader speaks
     assert "xue/2@benyi as printed: " in root.findtext("identification/source")
+
+
+@pytest.mark.parametrize("language", ["zh_Hans", "zh_Hant", "en"])
+def test_the_staff_names_the_state_魯鼓_as_printed_in_every_language(language):
+    """禮經本義 prints its label 鲁鼓 in simplified script; the staff's title and head lines say
+    魯鼓, as every other view does in every language (the state is a term of the sources)."""
+    timeline = arrange(resolve("lu@benyi"))
+    assert 'label = "鲁鼓"' in (SCORES_DIR / "benyi.toml").read_text("utf-8")
+    with i18n.speaking(language):
+        root = ET.fromstring(musicxml_bytes(timeline))
+        shown = [timeline.score.title, timeline.heading, timeline.description]
+    texts = [
+        root.findtext("work/work-title"),
+        root.findtext("movement-title"),
+        *(c.findtext("credit-words") for c in root.iter("credit")),
+    ]
+    assert all("魯鼓" in t for t in texts[:3]) and all("魯鼓" in t for t in shown)
+    assert not [t for t in [*texts, *shown] if "鲁" in t]
 
 
 @pytest.mark.parametrize("bpm", ["60", "72", "37.5"])

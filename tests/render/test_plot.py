@@ -91,7 +91,7 @@ def test_without_a_cjk_font_the_words_stay_english(monkeypatch):
 def test_a_bad_format_is_refused_in_the_readers_language():
     with i18n.speaking("zh_Hant"), pytest.raises(OptionError) as info:
         plot.plot_comparison(comparison(), "gif")
-    assert str(info.value) == "plot 格式 'gif' 不是 drumscore 能畫的；請用 png 或 svg"
+    assert str(info.value) == "plot 格式 'gif' 不是 drumscore 能畫的；請用 png、svg"
 
 
 # --- bad input and a missing matplotlib -------------------------------------------------------
@@ -110,3 +110,52 @@ def test_an_unknown_format_is_refused():
     with pytest.raises(OptionError) as info:
         plot.plot_comparison(comparison(), "gif")
     assert info.value.option == "plot"
+
+
+@pytest.mark.parametrize(
+    ("language", "family"),
+    [("zh_Hant", "Noto Sans CJK TC"), ("zh_Hans", "Noto Sans CJK SC"), ("en", "Noto Sans CJK TC")],
+)
+def test_each_language_draws_with_the_face_of_its_script(language, family):
+    """NotoSansCJK-Regular.ttc holds the faces JP, KR, SC, TC and HK: the face drawn is the one
+    of the reader's script (吳 in its traditional form, 吴's forms in SC), not the file's first."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    with i18n.speaking(language):
+        chosen = plot.cjk_font()
+        if chosen is None or not chosen.startswith("Noto Sans CJK"):
+            pytest.skip("needs Noto Sans CJK (Debian: fonts-noto-cjk)")
+        found = []
+        plot.drawn(
+            "png",
+            lambda cjk: found.append(font_manager.findfont(font_manager.FontProperties())) or b"",
+        )
+    assert chosen == family
+    face = FT2Font(str(found[0]), face_index=getattr(found[0], "face_index", 0))
+    assert face.family_name == family
+
+
+def test_the_two_scripts_draw_吳_in_different_outlines():
+    """The glyph of 吳 as the SVG draws it (text as outlines) differs between 繁體 and 简体: each
+    is drawn from its own face of the collection."""
+    from matplotlib.figure import Figure
+
+    def outline(language: str) -> bytes:
+        with i18n.speaking(language):
+            if plot.cjk_font() is None:
+                pytest.skip("needs a CJK font (Debian: fonts-noto-cjk)")
+
+            def draw(cjk):
+                fig = Figure(figsize=(1, 1))
+                fig.text(0.1, 0.1, "吳", fontsize=40)
+                return plot.saved(fig, "svg")
+
+            svg = plot.drawn("svg", draw)
+        root = ET.fromstring(svg)
+        return b"".join(
+            (p.get("d") or "").encode() for p in root.iter("{http://www.w3.org/2000/svg}path")
+        )
+
+    hant, hans = outline("zh_Hant"), outline("zh_Hans")
+    assert hant and hans and hant != hans

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import mido
 import pytest
 from page_ink import ink_bands, margins_cm
-from svg_heads import heads_in_order
+from svg_heads import heads_in_order, round_head_size
 
 from drumscore import i18n
 from drumscore.conductor.timeline import arrange
@@ -20,7 +20,17 @@ from drumscore.errors import EngraveError, OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musicxml import musicxml_bytes
-from drumscore.render.verovio import MEI, ROUND_ID, SVG, engrave, staff_drums, to_mei
+from drumscore.render.verovio import (
+    MEI,
+    PAGE_HEIGHT,
+    PX_PER_INCH,
+    ROUND_ID,
+    SVG,
+    engrave,
+    staff_drums,
+    svg_pages,
+    to_mei,
+)
 
 verovio = pytest.importorskip("verovio")
 
@@ -81,6 +91,21 @@ def test_text_is_set_in_a_cjk_font_and_needs_no_music_font():
     svg = page.decode("utf-8")
     assert "Leipzig" not in svg and "@font-face" not in svg
     assert "Noto Serif CJK" in svg and "♩" in svg
+
+
+@pytest.mark.parametrize(
+    ("language", "first"),
+    [
+        ("zh_Hans", "Noto Serif CJK SC"),
+        ("zh_Hant", "Noto Serif CJK TC"),
+        ("en", "Noto Serif CJK TC"),
+    ],
+)
+def test_the_staff_text_asks_first_for_the_face_of_the_readers_script(language, first):
+    with i18n.speaking(language):
+        (page,) = engrave(musicxml_bytes(LU), "svg").pages
+    families = {e.get("font-family") for e in ET.fromstring(page).iter() if e.get("font-family")}
+    assert families and {f.split(",")[0] for f in families} == {first}
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -161,3 +186,22 @@ def test_png_has_print_margins_and_the_head_lines_do_not_touch(language):
     bands = ink_bands((pixels.min(axis=2) < 128).any(axis=1))
     heights = [(last - first + 1) / dpi for first, last in bands[:4]]
     assert len(bands) > 4 and max(heights) < 0.25, heights  # two touching lines are taller
+
+
+def test_a_notehead_of_the_png_at_the_default_resolution_is_some_twenty_pixels():
+    """SVG and PNG draw the staff twice the printed size (the PDF's: a staff space of 1.8 mm),
+    on the same A4 width, so that a head of the PNG at 150 dpi is legible at its own size."""
+    pytest.importorskip("cairosvg")
+    document = musicxml_bytes(LU)
+    (svg,) = engrave(document, "svg").pages
+    printed = svg_pages(document, page_height=PAGE_HEIGHT, fit=False)[0]  # as the PDF has it
+    assert round_head_size(printed) == pytest.approx(19.4, abs=0.5)  # 1.9 mm
+    assert round_head_size(svg) == pytest.approx(2 * round_head_size(printed), rel=0.01)
+    (png,) = engrave(document, "png").pages  # the default 150 dpi
+    width, _height = png_size(png)
+    page = float(ET.fromstring(svg).get("viewBox").split()[2])
+    assert page == 2100 and width == round(page * 150 / PX_PER_INCH)  # A4 wide, as before
+    assert round_head_size(svg) * width / page >= 20  # pixels of the PNG, not 11
+    # the page head is kept at its size (the margins above see no line run off the page)
+    text = "".join(ET.fromstring(svg).itertext())
+    assert LU.score.source.citation in text

@@ -846,10 +846,11 @@ def test_a_chinese_score_page_switches_language_and_still_plays(page, all_site_u
     shown = page.inner_text("main")
     assert "聆聽" in shown and "下載" in shown and "Listen" not in shown
     cjk = len(re.findall(r"[\u3400-\u9fff]", shown))
-    # the player's own words, without code, keys and the section names (the model's words)
+    # the player's own words, without code, keys, the section names and the reading's citation
+    # (the model's words)
     player = page.evaluate(
         """() => { const p = document.querySelector('.player').cloneNode(true);
-                  p.querySelectorAll('code, kbd, option').forEach((e) => e.remove());
+                  p.querySelectorAll('code, kbd, option, cite').forEach((e) => e.remove());
                   return p.textContent; }"""
     )
     assert cjk > 200 and "播放" in player
@@ -1020,3 +1021,130 @@ def test_at_phone_width_the_aligned_table_shows_its_first_strokes(page, site_url
         assert shown["inView"] == 8, (i, shown)
         assert abs(shown["after"]) <= 1, shown  # the sigla column stuck at the left
     page.set_viewport_size(DESKTOP)
+
+
+def _fetched(page, selector: str) -> bytes:
+    """The bytes a link of the page points at (a file of the site, or a blob the page made)."""
+    encoded = page.evaluate(
+        """async (selector) => {
+            const href = document.querySelector(selector).href;
+            const bytes = new Uint8Array(await (await fetch(href)).arrayBuffer());
+            let s = ''; for (let i = 0; i < bytes.length; i += 0x8000)
+              s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+            return btoa(s);
+        }""",
+        selector,
+    )
+    return base64.b64decode(encoded)
+
+
+def _notes(midi: bytes) -> list[tuple[int, str, int, int]]:
+    """Every note message of a MIDI file: (absolute tick, kind, channel, note)."""
+    import mido
+
+    out = []
+    for track in mido.MidiFile(file=io.BytesIO(midi)).tracks:
+        tick = 0
+        for message in track:
+            tick += message.time
+            if message.type in ("note_on", "note_off"):
+                out.append((tick, message.type, message.channel, message.note))
+    return sorted(out)
+
+
+def _texts(midi: bytes) -> list[str]:
+    """The text events of a MIDI file (UTF-8, as drumscore writes them; mido reads Latin-1)."""
+    import mido
+
+    return [
+        m.text.encode("latin-1").decode("utf-8")
+        for track in mido.MidiFile(file=io.BytesIO(midi)).tracks
+        for m in track
+        if m.type == "text"
+    ]
+
+
+def test_the_player_plays_and_writes_the_score_under_mao_s_reading_as_render_does(
+    page, site_url, tmp_path_factory
+):
+    """毛奇齡's reading chosen: what the page plays, its WAV and its MIDI strike 鼓 for ○ and 鼙
+    for □, as drumscore render --reading mao writes them, and the page names the reading; back
+    to 鄭玄's, the site's own MIDI file again."""
+    from audio_checks import strokes
+
+    from drumscore.model import READINGS
+    from drumscore.render.midi import midi_bytes
+    from drumscore.render.mix import render_audio
+
+    mao = READINGS[1]
+    score = corpus.resolve("lu/1@zhushu")
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    assert page.input_value("#reading") == "zheng"
+    assert "鄭玄" in page.text_content("#reading-cite")
+    standard = _fetched(page, 'a[data-kind="midi"][href$="-she.mid"]')
+    assert _notes(standard) == _notes(midi_bytes(arrange(score, Section.SHE)))
+
+    page.select_option("#reading", "mao")
+    page.wait_for_function("document.documentElement.dataset.reading === 'mao'")
+    cite = page.text_content("#reading-cite")
+    assert "毛奇齡" in cite and mao.citation in cite and mao.passage in cite
+    assert "鄭玄" not in cite
+    legend = page.text_content("#legend")
+    assert legend.startswith("○ strikes 鼓 (the big drum), □ strikes 鼙 (the small drum); 半"), (
+        legend
+    )
+    # the strokes' colours follow the drums: ○ on 鼓, □ on 鼙
+    shown = page.eval_on_selector_all(
+        ".notation .stroke", "cs => cs.map(c => [c.textContent, c.className, c.title])"
+    )
+    assert shown and all(
+        ("gu" if glyph == "○" else "pi") in cls.split() for glyph, cls, _title in shown
+    ), shown
+    assert all(
+        title.endswith(f"{glyph} {'鼓 big drum' if glyph == '○' else '鼙 small drum'}")
+        for glyph, _cls, title in shown
+    ), shown
+
+    # playback: each ○ on 鼓's sample, each □ on 鼙's, and the status says so
+    page.fill("#bpm", "120")
+    page.dispatch_event("#bpm", "change")
+    page.click("#play")
+    page.wait_for_function("window.drumscore.player.log.length >= 1", timeout=5000)
+    schedule = page.evaluate("window.drumscore.player.schedule")
+    status = page.text_content("#status")
+    page.click("#stop")
+    files = {Drum.PI: "pi.wav", Drum.GU: "gu.wav"}
+    assert [e["sample"] for e in schedule] == [
+        files[Drum.GU if s.drum is Drum.PI else Drum.PI] for s in score.pattern.strokes
+    ]
+    first = score.pattern.strokes[0].drum.symbol
+    assert f"{first} {'鼓' if first == '○' else '鼙'}" in status
+
+    # the WAV: render's under --reading mao, stroke for stroke and drum for drum
+    timeline = arrange(score, Section.SHE, Tempo.from_bpm(120), reading=mao)
+    web, rate = made_wav(page)
+    assert page.get_attribute("#wav-link", "download") == "lu-1-zhushu-she-mao-120bpm.wav"
+    ours = render_audio(timeline)
+    assert web.shape == ours.shape
+    expected = [(hit.frame, hit.drum) for hit in Track.single(timeline).hits(rate)]
+    assert expected[0][1] is Drum.GU and first == "○"
+    assert strokes(web, rate) == expected
+    assert np.corrcoef(web.mean(axis=1), ours.mean(axis=1))[0, 1] > 0.99
+
+    # the MIDI file: render's notes under --reading mao, and the reading named in it
+    link = 'a[data-kind="midi"][download$="-she-mao.mid"]'
+    made = _fetched(page, link)
+    rendered = midi_bytes(arrange(score, Section.SHE, reading=mao))
+    assert _notes(made) == _notes(rendered) != _notes(standard)
+    assert mao.read_as in _texts(made)
+    folder = Path(os.environ.get("DRUMSCORE_SCREENSHOTS") or tmp_path_factory.mktemp("reading"))
+    folder.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.locator("#player-h").scroll_into_view_if_needed()
+    page.screenshot(path=str(folder / "score-reading-mao-1280.png"))
+
+    page.select_option("#reading", "zheng")
+    page.wait_for_function("document.documentElement.dataset.reading === 'zheng'")
+    assert _fetched(page, 'a[data-kind="midi"][href$="-she.mid"]') == standard
+    assert "鄭玄" in page.text_content("#reading-cite")
+    assert page.text_content("#legend").startswith("○ strikes 鼙 (the small drum), □ strikes 鼓")

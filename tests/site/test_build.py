@@ -371,6 +371,28 @@ def test_the_page_data_carries_what_the_player_shares_with_play(site_dir):
     assert "PEAK" not in engine and "2.5) taps" not in engine
 
 
+def test_a_score_page_s_readings_are_the_model_s_and_its_scripts_name_none(site_dir):
+    """Which sign strikes which drum, on a score page, is READINGS' (鄭玄's first, the select's
+    default), with the MIDI notes the site's files sound them on; the scripts hold no sign's
+    drum of their own."""
+    from drumscore.model import READINGS, Drum
+    from drumscore.render.midimap import MidiMap
+
+    page = next((site_dir / "score").glob("lu-1-*.html"))
+    readings = _page_data(page)["readings"]
+    assert [(r["id"], r["name"], r["drums"]) for r in readings] == [
+        (r.id, r.name, {sign: drum.pinyin for sign, drum in r.mapping}) for r in READINGS
+    ]
+    assert readings[1]["drums"] == {"○": "gu", "□": "pi"}
+    assert all(r["notes"] == {d.pinyin: MidiMap().note(d) for d in Drum} for r in readings)
+    html = page.read_text(encoding="utf-8")
+    assert re.search(r'<option value="zheng" selected', html)
+    assert READINGS[0].citation in html
+    for script in ("engine.js", "score.js"):
+        text = (site_dir / "assets" / script).read_text(encoding="utf-8")
+        assert not re.search(r'"[○□]"\s*[:?]', text) and not re.search(r"'[○□]'", text), script
+
+
 def test_the_build_module_holds_no_html():
     """The pages come from templates: no string in build.py or notebook.py is markup."""
     import tokenize

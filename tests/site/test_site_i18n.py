@@ -13,6 +13,8 @@ import pytest
 
 from drumscore import corpus, i18n
 from drumscore.cli.commands import site as site_command
+from drumscore.errors import OptionError
+from drumscore.model import READINGS
 from drumscore.site import build as site_build
 from drumscore.site import data as sitedata
 from drumscore.site.build import SiteReport, build_site
@@ -79,6 +81,7 @@ def other_modules_text(language: str) -> list[str]:
             for info in data["sections"].values():
                 texts += [info["name"], info["description"]]
             texts += [w for c in data["checks"] for w in c["disagreements"]]
+        texts += [r.citation for r in READINGS]  # the readings' citations, English as all are
     return sorted({t for t in texts if t}, key=len, reverse=True)
 
 
@@ -186,7 +189,9 @@ def test_the_strings_table_comes_from_the_catalogs(all_site_dir):
         assert shown.keys() == english.keys()
         for key, value in english.items():
             first = value[0] if isinstance(value, list) else value
-            message = catalog.get(first) or catalog.get(first, contexts.get(first))
+            # a section's name is a message with a context
+            context = "the name of a section" if key.startswith("section_") else None
+            message = catalog.get(first, context=context) or catalog.get(first, contexts.get(first))
             want = message.string[0] if isinstance(message.string, tuple) else message.string
             got = shown[key][0] if isinstance(shown[key], list) else shown[key]
             assert got == want and want, key
@@ -277,9 +282,13 @@ def test_the_summary_in_each_language():
 
 def test_bad_input_a_language_the_site_is_not_built_in(expect_error, tmp_path):
     err = expect_error("site", tmp_path / "out", "--lang", "fr")
-    assert "--lang 'fr' is not a language of the site" in err
-    assert "en, zh-Hant, zh-Hans or all" in err
+    assert "--lang 'fr' is not a language drumscore speaks" in err
+    assert "en (English), zh-Hant (繁體中文), zh-Hans (简体中文)" in err
     assert not (tmp_path / "out").exists()
+    # the library refuses it too, with all among the choices
+    with pytest.raises(OptionError, match="give one of en, zh-Hant, zh-Hans or all"):
+        site_build.site_catalog("fr")
+    assert site_build.site_catalog("tw") == "zh_Hant"
 
 
 def _chinese_error(cli, *argv) -> str:
@@ -318,3 +327,18 @@ def test_the_notebook_view_follows_the_current_language():
     assert 'lang="zh-Hant"' in hant and "全譜" in hant and "第 1 擊" in hant
     assert 'lang="zh-Hans"' in hans and "全谱" in hans and "第 1 击" in hans
     assert "the whole pattern" in score_html(score)
+
+
+def test_the_compare_pages_rows_are_named_as_the_sections_are_in_each_language():
+    """compare.js names each row of the sections' table from the strings table, not by its id."""
+    code = Path(sitedata.__file__).with_name("static").joinpath("compare.js").read_text("utf-8")
+    assert 'el("th", { scope: "row" }, name)' not in code
+    expected = {
+        "en": ("head", "touhu", "she"),
+        "zh_Hant": ("半以前", "投壺", "射"),
+        "zh_Hans": ("半以前", "投壺", "射"),
+    }
+    for language, names in expected.items():
+        with i18n.speaking(language):
+            table = sitedata.strings()
+        assert tuple(table[f"section_{s}"] for s in ("head", "touhu", "she")) == names

@@ -9,15 +9,18 @@ from typing import TYPE_CHECKING
 from drumscore.cli import report
 from drumscore.cli.options import (
     add_count_in_option,
+    add_json_option,
     add_practice_options,
     add_score_options,
     add_tempo_options,
     only_with,
     plot_format,
+    plot_help,
 )
 from drumscore.cli.track_output import track_from_args
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
+from drumscore.files.format_choice import suffixes
 from drumscore.i18n import _
 from drumscore.performance.heard import is_midi, read_performance
 from drumscore.render.midimap import MidiMap
@@ -47,7 +50,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "performance",
         metavar="PERFORMANCE",
-        help=_("a recording (.wav .flac .ogg) or a MIDI file (.mid .midi)"),
+        help=_("a recording ({audio}) or a MIDI file ({midi})").format(
+            audio=suffixes("audio"), midi=suffixes("midi")
+        ),
     )
     add_score_options(p)
     add_tempo_options(p)
@@ -75,11 +80,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="PATH",
         help=_("recording: the kit whose samples the drums are told by (default the built-in kit)"),
     )
-    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    add_json_option(p)
     p.add_argument(
         "--plot",
         metavar="OUT.png",
-        help=_("draw each stroke's offset from the beat (.png or .svg)"),
+        help=plot_help(_("draw each stroke's offset from the beat")),
     )
     # what a take's track is built from (render's own), beyond the options check takes
     p.set_defaults(run=run, programme=None, state=None, velocity=None, humanize=None, seed=None)
@@ -92,7 +97,7 @@ def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
         args,
         ("midi_notes",),
         present=midi,
-        target=_("a MIDI performance (.mid)"),
+        target=_("a MIDI performance ({midi})").format(midi=suffixes("midi")),
         purpose=_("the notes of a MIDI file"),
         fix=_("check a .mid file"),
     )
@@ -100,7 +105,7 @@ def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
         args,
         ("drums", "kit"),
         present=not midi,
-        target=_("a recording (.wav .flac .ogg)"),
+        target=_("a recording ({audio})").format(audio=suffixes("audio")),
         purpose=_("telling the drums of a recording apart by their sound"),
         fix=_("check a recording"),
     )
@@ -128,8 +133,15 @@ def run(args: argparse.Namespace) -> int:
         from drumscore.render.kit import load_kit
 
         kit = load_kit(args.kit)
+    item = track.items[0]  # the take's count strokes and clicks: the kit's count sound
+    clicks = item.practice.clicks
     performance = read_performance(
-        args.performance, midimap=midimap, kit=kit, drums=args.drums or "kit"
+        args.performance,
+        midimap=midimap,
+        kit=kit,
+        drums=args.drums or "kit",
+        count_sound=bool(item.count_in or clicks),
+        click_velocity=item.practice.click_velocity if clicks else None,
     )
     result = check(performance, track, pace=pace)
     # other readings are checked as they stand: only a take of one score as it stands is compared

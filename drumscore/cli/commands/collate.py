@@ -13,7 +13,14 @@ from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.plot import plot_apparatus
 from drumscore.cli import report
-from drumscore.cli.options import plot_format
+from drumscore.cli.options import (
+    add_json_option,
+    add_output_options,
+    check_new,
+    only_with,
+    plot_format,
+    plot_help,
+)
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
 from drumscore.i18n import N_, _, list_text
@@ -39,7 +46,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "For each figure and drum: every edition's reading aligned against a base (the "
             "standard text 禮記注疏 by default), one line per place of variation with the sigla "
             "of the editions on each side, a key of the sigla, and every stated count checked "
-            "on each edition, with its quote. Exported as JSON, CSV, TEI or MEI."
+            "on each edition, with its quote. Exported as JSON, CSV, TEI or MEI (--json: the "
+            "same as --format json), to the screen or to the file -o PATH names (MEI of several "
+            "scores: PATH-lu-1.mei, …)."
         ),
     )
     p.add_argument(
@@ -73,7 +82,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "file per score); by default taken from the extension of -o"
         ),
     )
-    p.add_argument("--json", action="store_true", help=_("the same as --format json"))
+    add_json_option(p)
     p.add_argument(
         "--edition",
         action="append",
@@ -83,20 +92,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "run only; may be given several times"
         ),
     )
-    p.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        default=None,
-        help=_("write to FILE instead of the screen (MEI of several scores: FILE-lu-1.mei, …)"),
-    )
+    add_output_options(p)
     p.add_argument(
         "--plot",
         metavar="FILE.png",
         default=None,
-        help=_(
-            "draw the apparatus: editions as rows, aligned strokes as columns, the places "
-            "highlighted (PNG or SVG; needs matplotlib)"
+        help=plot_help(
+            _(
+                "draw the apparatus with matplotlib: editions as rows, aligned strokes as "
+                "columns, the places highlighted"
+            )
         ),
     )
     p.add_argument(
@@ -195,6 +200,14 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         check_writable(args.output)
     picture_format = plot_format(args.plot)
+    only_with(
+        args,
+        ("force", "quiet"),
+        present=bool(args.output or args.plot),
+        target="-o PATH",
+        purpose=_("the files written"),
+        fix=_("add -o PATH or --plot FILE.png"),
+    )
     if args.groups and fmt not in ("text", "json"):
         raise OptionError(
             _("--groups prints text or JSON, not {format}; leave out --format {format}").format(
@@ -218,6 +231,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         outputs += _mei_paths(args.output, apparatuses) if fmt == "mei" else [args.output]
     check_not_inputs(outputs)
+    for path in outputs:
+        check_new(path, args.force, "--plot" if path == args.plot else "-o")
     if args.plot:
         picture = plot_apparatus(apparatuses, picture_format or "png")
     wrote: list[str] = []
@@ -263,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         write_bytes(args.plot, picture)
         wrote.append(_("wrote {path}: the apparatus drawn").format(path=args.plot))
-    for line in wrote:
+    for line in () if args.quiet else wrote:  # -q: the files alone
         # beside a JSON, CSV, TEI or MEI document on stdout, the line goes to stderr
         if fmt == "text" or args.output:
             print(line)

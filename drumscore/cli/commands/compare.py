@@ -8,7 +8,14 @@ import json
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.cli import report
-from drumscore.cli.options import add_rate_option, add_tempo_options, only_with, plot_format
+from drumscore.cli.options import (
+    add_json_option,
+    add_rate_option,
+    add_tempo_options,
+    only_with,
+    plot_format,
+    plot_help,
+)
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
@@ -34,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("a", metavar="A", help=_("a score: lu, xue/2, 魯/2@benyi, notation, or a file"))
     p.add_argument("b", metavar="B", help=_("the other score"))
-    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    add_json_option(p)
     p.add_argument("--audio", metavar="OUT.wav", help=_("write A, a pause, then B (or --stereo)"))
     p.add_argument(
         "--stereo", action="store_true", help=_("with --audio: A left, B right, together")
@@ -55,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_tempo_options(p, repeat=False)
     add_rate_option(p, help=_("with --audio: the sample rate"))
-    p.add_argument("--plot", metavar="OUT.png", help=_("draw the aligned scores (.png or .svg)"))
+    p.add_argument("--plot", metavar="OUT.png", help=plot_help(_("draw the aligned scores")))
     p.set_defaults(run=run)
 
 
@@ -146,12 +153,12 @@ def run(args: argparse.Namespace) -> int:
         # the comment tag of the file: data, in English whatever the reader's language
         how = "A left, B right" if args.stereo else "A, a pause, then B"
         heard = f"{how}: A {a.key}, B {b.key}, --section {section} --bpm {float(tempo.bpm):g}"
-        heard += "".join(
-            f"; {side} {r.read_as}"
-            for side, r in zip("AB", readings, strict=True)
-            if r.id != "zheng"
-        )
         with speaking("en"):  # a file's tags: the same in every language, as tags_for's
+            heard += "".join(
+                f"; {side} {r.read_as}"
+                for side, r in zip("AB", readings, strict=True)
+                if r.id != "zheng"
+            )
             title = f"{a.title} / {b.title}"
         write_audio(args.audio, audio, rate, tags={"title": title, "comment": heard})
     if plot is not None:

@@ -8,6 +8,7 @@ import json
 from drumscore import corpus
 from drumscore.apparatus.align import ORDERS, check_score
 from drumscore.cli import report
+from drumscore.cli.options import add_json_option
 from drumscore.errors import ScoreNotFoundError
 from drumscore.i18n import _
 from drumscore.model import Edition
@@ -26,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "last"
         ),
     )
-    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    add_json_option(p)
     p.set_defaults(run=run_list)
 
     p = sub.add_parser("show")
@@ -35,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="SCORE",
         help=_("lu, xue/2, 魯/2@benyi, raw notation, a file, or an edition (all its scores)"),
     )
-    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    add_json_option(p)
     p.set_defaults(run=run_show)
 
 

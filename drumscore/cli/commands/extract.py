@@ -9,18 +9,27 @@ from pathlib import Path
 
 from drumscore import corpus
 from drumscore.cli import report
-from drumscore.cli.options import only_with
+from drumscore.cli.options import (
+    add_force_option,
+    add_json_option,
+    add_output_option,
+    add_quiet_option,
+    check_new,
+    only_with,
+)
 from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
 from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
 from drumscore.files.reading import as_text
-from drumscore.i18n import _, list_text, ngettext
+from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.model import Dating
 
 #: The options that describe the edition file, and so apply only with -o.
-EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "date", "date_basis", "force")
+EDITION_OPTIONS = ("id", "name", "alias", "script", "note", "date", "date_basis", "force", "quiet")
+#: What writing over an edition file keeps of it.
+KEPT = N_("its [[count]] entries, aliases, note and id are kept")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,8 +37,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "extract",
         description=_(
             "Read a passage as an edition prints it and list the drum scores in it, with "
-            "figure, drum, notation, counts and lines; or write them as an edition file (-o). "
-            "--id, --name, --alias, --script, --note and --force apply to -o."
+            "figure, drum, notation, counts and lines (--json: as JSON); or write them as the "
+            "edition file -o PATH names (a .toml file). --id, --name, --alias, --script, --note, "
+            "--force and -q apply to -o and --add; --force writes over an edition file, keeping "
+            "its [[count]] entries, aliases, note and id."
         ),
     )
     p.add_argument("file", metavar="FILE", help=_("the passage: Kanripo text or plain text"))
@@ -59,8 +70,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
     )
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help=_("machine-readable output"))
-    out.add_argument("-o", "--output", metavar="EDITION.toml", help=_("write an edition file"))
+    add_json_option(out)
+    add_output_option(out)
     out.add_argument(
         "--add",
         nargs="?",
@@ -101,14 +112,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="TEXT",
         help=_("what the date rests on: the author's dates, a preface, a printing"),
     )
-    p.add_argument(
-        "--force",
-        action="store_true",
-        help=_(
-            "write over an existing edition file, keeping its [[count]] entries, aliases, "
-            "note and id"
-        ),
-    )
+    add_force_option(p)
+    add_quiet_option(p)
     p.set_defaults(run=run)
 
 
@@ -148,13 +153,7 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
                     "--add {id!r}: the id is taken by your edition in {path!r}; choose another id"
                 ).format(id=ident, path=edition.path)
             )
-    if os.path.lexists(path) and not args.force:
-        raise OptionError(
-            _(
-                "--add {id!r}: {path!r} exists already; give --force to write it again (its "
-                "[[count]] entries, aliases and note are kept), or choose another id"
-            ).format(id=ident, path=str(path))
-        )
+    check_new(path, args.force, "--add", _(KEPT))
     return path, ident
 
 
@@ -193,13 +192,7 @@ def check_output(args: argparse.Namespace) -> Path | None:
             ).format(path=args.output, example=example)
         )
     check_writable(path)
-    if os.path.lexists(path) and not args.force:
-        raise OptionError(
-            _(
-                "-o {path!r} exists already; give --force to write it again (its [[count]] "
-                "entries, aliases and note are kept), or choose another file name"
-            ).format(path=args.output)
-        )
+    check_new(path, args.force, kept=_(KEPT))
     return path
 
 
@@ -264,6 +257,8 @@ def run(args: argparse.Namespace) -> int:
         write_bytes(output, toml.encode("utf-8"), follow_links=add_id is None)
         where = args.output or str(output)
         count = len(extraction.scores)
+        if args.quiet:
+            return 0
         print(
             ngettext(
                 "wrote {path}: {n} score from {file} ({encoding})",

@@ -6,16 +6,17 @@ import argparse
 import contextlib
 import shutil
 import sys
-import time
 
 from drumscore.cli.commands.render import _duration
 from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
 from drumscore.cli.options import (
+    add_json_option,
     add_score_options,
     add_sound_options,
     add_tempo_options,
     only_with,
     plot_format,
+    plot_help,
 )
 from drumscore.cli.track_output import track_from_args
 from drumscore.conductor.track import Hit, Track
@@ -100,11 +101,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             notes=MidiMap().pair
         ),
     )
-    p.add_argument("--json", action="store_true", help=_("with --check: the report as JSON"))
+    add_json_option(p)  # with --check: the report
     p.add_argument(
         "--plot",
         metavar="OUT.png",
-        help=_("with --check: draw each stroke's offset from the beat (.png or .svg)"),
+        help=plot_help(_("with --check: draw each stroke's offset from the beat")),
     )
     p.set_defaults(run=run)
 
@@ -268,7 +269,7 @@ def _play_along(
         if played:  # the last stroke played a little late is heard too
             last = played[-1]
             beat = float(last.timeline.tempo.interval)
-            time.sleep(max(0.0, min(beat, last.frame / player.rate + beat - listener.elapsed())))
+            listener.linger(min(beat, last.frame / player.rate + beat - listener.elapsed()))
     return played
 
 

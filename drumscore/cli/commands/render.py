@@ -9,10 +9,14 @@ from fractions import Fraction
 from drumscore.cli import render_batch, track_output
 from drumscore.cli import staff_output as staff
 from drumscore.cli.options import (
+    add_force_option,
+    add_json_option,
+    add_output_option,
     add_rate_option,
     add_score_options,
     add_sound_options,
     add_tempo_options,
+    check_new,
     only_with,
     section_help,
 )
@@ -20,7 +24,7 @@ from drumscore.conductor.duration import parse_duration
 from drumscore.conductor.track import Track
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable
-from drumscore.files.format_choice import audio_format, check_rate, kind_of
+from drumscore.files.format_choice import audio_format, check_rate, kind_of, suffixes
 from drumscore.i18n import _, list_text
 from drumscore.model import Drum
 from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
@@ -30,10 +34,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "render",
         description=_(
-            "Render a score at an even tempo (間若一). The format follows -o's extension. "
-            "Several scores (or --all), or a list of sections, render in one go to the files "
-            "that an output template names, such as -o {template}."
-        ).format(template="'out/{key}-{section}.mid'"),
+            "Render a score at an even tempo (間若一). -o PATH names the file, its format "
+            "following the extension: audio {audio}, MIDI {midi}, MusicXML {notation} or "
+            "engraved pages {engraved}; --force writes over one that is there. Several scores "
+            "(or --all), or a list of sections, render in one go to the files that a template "
+            "names with {fields}, such as -o {template}. "
+            "--json prints, instead of the summary line, what was written: every stroke's time, "
+            "drum, velocity and humanizing offset."
+        ).format(
+            audio=suffixes("audio"),
+            midi=suffixes("midi"),
+            notation=suffixes("notation"),
+            engraved=suffixes("engraved"),
+            fields="{key} {edition} {figure} {state} {section}",
+            template="'out/{key}-{section}.mid'",
+        ),
         conflict_handler="resolve",  # render's --section takes a list
     )
     add_score_options(p, optional=True)  # left out with --programme
@@ -48,19 +63,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "start, so a player's loop keeps the beat"
         ),
     )
-    p.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        metavar="FILE",
-        help=_(
-            "output file; with several scores or sections a template naming each file with "
-            "{fields}, such as {example}"
-        ).format(
-            fields="{key} {edition} {figure} {state} {section}",
-            example="'out/{key}-{section}.wav'",
-        ),
-    )
+    add_output_option(p, required=True)
+    add_force_option(p)  # -q comes with the sound options, as play has it
     add_rate_option(p, help=_("audio: sample rate"))
     p.add_argument(
         "--no-normalize",
@@ -86,14 +90,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             names=list_text(GM_DRUM_NAMES[MidiMap().note(drum)] for drum in Drum),
         ),
     )
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help=_(
-            "instead of the summary line, what was written as JSON: every stroke's time, "
-            "drum, velocity and humanizing offset"
-        ),
-    )
+    add_json_option(p)
     staff.add_options(p)
     p.set_defaults(run=run)
 
@@ -134,6 +131,7 @@ def track_of(args: argparse.Namespace) -> Track:
 def render_one(args: argparse.Namespace) -> int:
     """One score, one section, one file (or a --programme's track)."""
     check_writable(args.output)
+    check_new(args.output, args.force)
     kind = kind_of(args.output)
     midimap = MidiMap.from_option(args.midi_notes)
     _check_audio_options(args, kind)

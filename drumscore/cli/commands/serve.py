@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from drumscore.cli.commands.site import add_edition_option, add_lang_option, build, summary
+from drumscore.cli.commands.site import add_edition_option, build, lang_text, summary
 from drumscore.cli.options import whole_number
 from drumscore.errors import OptionError
 from drumscore.files import signals
@@ -23,8 +23,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "serve",
         description=_(
             "Build the site in a temporary folder and serve it on 127.0.0.1 until Ctrl-C, "
-            "which stops the server and removes the folder."
-        ),
+            "which stops the server and removes the folder. {lang}"
+        ).format(lang=lang_text()),
     )
     p.add_argument(
         "--port",
@@ -42,7 +42,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--open", action="store_true", help=_("open the site in the web browser"))
     p.add_argument("--log", action="store_true", help=_("print a line for every request"))
     add_edition_option(p)
-    add_lang_option(p)
     p.set_defaults(run=run)
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING
 
 from drumscore import i18n
+from drumscore.cli.options import add_output_options, check_new
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import _, list_text, ngettext
+from drumscore.i18n import _, list_text, ngettext, quoted
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -24,14 +26,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "Write a static site to DIR: an index of every edition and score with where "
             "the editions part, a page per score (notation, player, counts, source, downloads) and "
             "a compare view. Nothing is loaded from the network; serve DIR with any static web "
-            "server, e.g. 'python3 -m http.server -d DIR'."
-        ),
+            "server, e.g. 'python3 -m http.server -d DIR'. DIR (or -o DIR) is a new or empty "
+            "folder, or an earlier site, which --force replaces. {lang}"
+        ).format(lang=lang_text()),
     )
     p.add_argument(
-        "folder", metavar="DIR", help=_("folder to write (new, empty, or an earlier site)")
+        "folder",
+        metavar="DIR",
+        nargs="?",
+        help=_("folder to write (new, empty, or an earlier site); the same as -o DIR"),
     )
+    add_output_options(p)
     add_edition_option(p)
-    add_lang_option(p)
     p.set_defaults(run=run)
 
 
@@ -45,18 +51,12 @@ def add_edition_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_lang_option(p: argparse.ArgumentParser) -> None:
-    """The site's --lang: one language (its pages in DIR) or all (a site for each in DIR/<tag>/);
-    the messages speak it too (all: the environment's), as --lang does on every command."""
-    tags = list_text(i18n.tags())
-    p.add_argument(
-        "--lang",
-        metavar="LANG",
-        help=_(
-            "the language of the pages and messages: {languages}, or all for a site in each "
-            "in DIR/<language>/ with DIR/index.html choosing (default: the language of messages, "
-            "from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
-        ).format(languages=tags),
+def lang_text() -> str:
+    """What the site's --lang does, said in the descriptions of site and serve: --lang itself
+    is the same option on every command."""
+    return _(
+        "--lang is the language of the pages too, or all for a site in each language in "
+        "DIR/<language>/ with DIR/index.html choosing."
     )
 
 
@@ -66,7 +66,8 @@ def languages(lang: str | None) -> tuple[str, ...]:
         return ()
     if lang == "all":
         return tuple(i18n.LANGUAGES)
-    return (lang,)
+    named = i18n.language_named(lang)  # the command line has refused a language it is not
+    return (named[0] if named else lang,)
 
 
 def _user_editions(names: list[str]) -> tuple[Edition, ...]:
@@ -135,14 +136,40 @@ def summary(report: SiteReport) -> str:
     return line
 
 
+def folder_of(args: argparse.Namespace) -> str:
+    """The folder DIR or -o DIR names (one of them, or both alike); an earlier site in it is
+    replaced only with --force."""
+    from drumscore.site.build import MARKER  # the builder: when it runs
+
+    given = {name for name in (args.folder, args.output) if name is not None}
+    if len(given) != 1:
+        raise OptionError(
+            _("give the folder to write once, as DIR or as -o DIR, such as {example}").format(
+                example=quoted("drumscore site out")
+            )
+            if not given
+            else _("DIR {folder!r} and -o {output!r} name two folders; give one").format(
+                folder=args.folder, output=args.output
+            )
+        )
+    folder = given.pop()
+    if os.path.lexists(os.path.join(folder, MARKER)):
+        check_new(folder, args.force, "DIR")
+    return folder
+
+
 def run(args: argparse.Namespace) -> int:
-    report = build(args.folder, args.edition, args.lang)
-    print(_("wrote {folder}: {summary}").format(folder=args.folder, summary=summary(report)))
+    folder = folder_of(args)
+    report = build(folder, args.edition, args.lang)
+    if not args.quiet:
+        print(_("wrote {folder}: {summary}").format(folder=folder, summary=summary(report)))
     for note in report.notes:
         print(_("note: {note}").format(note=note))
+    if args.quiet:
+        return 0
     print(
         _(
             "serve it with: python3 -m http.server -d {folder} (then open http://127.0.0.1:8000/)"
-        ).format(folder=args.folder)
+        ).format(folder=folder)
     )
     return 0

@@ -13,6 +13,9 @@ const KINDS = {
   "only-b": say("kind_only_b"),
 };
 
+// a section's row is named in the reader's language (the strings table), its id kept in the data
+const SECTION_NAMES = { head: "section_head", touhu: "section_touhu", she: "section_she" };
+
 // A name, as the command line takes it (fields.resolveName, by the page data's table of names):
 // a score's name in any spelling drumscore reads (lu, lu/2, xue / 2 @ benyi, 薛/2@本義…), or
 // notation (○□○半□, 〇 and 口 too) that a reading of the site has. Returns {score} or {problem}.
@@ -119,7 +122,7 @@ function draw() {
           class: `cell ${s.drum} ${col.kind}`,
           "data-col": index,
           "data-i": i,
-          title: say("side_stroke", { side: side.toUpperCase(), n: i + 1, drum: drumName(s.drum) }),
+          title: say("side_stroke", { side: side.toUpperCase(), n: i + 1, drum: drumName(s.drum, s.glyph) }),
         },
         s.glyph,
       );
@@ -177,7 +180,7 @@ function draw() {
   t.append(head);
   for (const [name, s] of Object.entries(c.sections)) {
     const tr = el("tr");
-    tr.append(el("th", { scope: "row" }, name));
+    tr.append(el("th", { scope: "row" }, say(SECTION_NAMES[name] ?? name)));
     for (const v of [s.a.pi, s.a.gu, s.b.pi, s.b.gu, s.distance]) tr.append(el("td", {}, String(v)));
     t.append(tr);
   }
@@ -207,7 +210,7 @@ function highlight(entry, player, finished) {
   if (!current) return;
   const s = current[mark.side].strokes[mark.i];
   const side = mark.side.toUpperCase();
-  const drum = drumName(s.drum);
+  const drum = drumName(s.drum, s.glyph);
   $("status").textContent = say("side_stroke_status", { side, n: mark.i + 1, drum, bpm: player.bpm });
 }
 

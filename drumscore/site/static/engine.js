@@ -663,6 +663,83 @@ export function clampBpm(value, tempo) {
   return Math.min(tempo.max, Math.max(tempo.min, v));
 }
 
-export function drumName(drum) {
-  return drum === "pi" ? "○ 鼙" : drum === "gu" ? "□ 鼓" : say("count");
+// A stroke's sign and the drum it strikes, as the status says them ("○ 鼙"): which sign strikes
+// which drum is the reading's (the page data's), not this script's.
+export function drumName(drum, sign) {
+  if (drum !== "pi" && drum !== "gu") return say("count");
+  return `${sign} ${drum === "pi" ? "鼙" : "鼓"}`;
+}
+
+// --- MIDI under a reading of the signs ----------------------------------------------------------
+
+function readVlq(bytes, i) {
+  let value = 0;
+  for (;;) {
+    const b = bytes[i++];
+    value = value * 128 + (b & 0x7f);
+    if (!(b & 0x80)) return [value, i];
+  }
+}
+
+function vlq(n) {
+  const out = [n & 0x7f];
+  for (n = Math.floor(n / 128); n > 0; n = Math.floor(n / 128)) out.unshift((n & 0x7f) | 0x80);
+  return out;
+}
+
+// A Standard MIDI File with the notes of the percussion channel (10) changed by `notes`
+// ({from: to}), every other byte kept, and a text event `text` put first in its first track
+// (the reading it is read as). Throws on what is not a MIDI file.
+export function remapMidi(source, notes, text) {
+  const bytes = new Uint8Array(source);
+  const u32 = (i) => ((bytes[i] << 24) | (bytes[i + 1] << 16) | (bytes[i + 2] << 8) | bytes[i + 3]) >>> 0;
+  const tag = (i) => String.fromCharCode(...bytes.subarray(i, i + 4));
+  if (tag(0) !== "MThd") throw new Error("not a MIDI file");
+  const chunks = [bytes.slice(0, 8 + u32(4))];
+  let first = true;
+  for (let p = 8 + u32(4); p + 8 <= bytes.length; ) {
+    const length = u32(p + 4);
+    const data = bytes.slice(p + 8, p + 8 + length);
+    if (tag(p) === "MTrk") {
+      let status = 0;
+      for (let i = 0; i < data.length; ) {
+        i = readVlq(data, i)[1];
+        const b = data[i];
+        if (b === 0xff) {
+          const [size, at] = readVlq(data, i + 2);
+          i = at + size;
+          continue;
+        }
+        if (b === 0xf0 || b === 0xf7) {
+          const [size, at] = readVlq(data, i + 1);
+          i = at + size;
+          continue;
+        }
+        if (b & 0x80) {
+          status = b;
+          i += 1;
+        }
+        const kind = status & 0xf0;
+        if ((kind === 0x80 || kind === 0x90 || kind === 0xa0) && (status & 0x0f) === 9) {
+          if (Object.hasOwn(notes, data[i])) data[i] = notes[data[i]];
+        }
+        i += kind === 0xc0 || kind === 0xd0 ? 1 : 2;
+      }
+    }
+    let body = data;
+    if (tag(p) === "MTrk" && first && text) {
+      const encoded = new TextEncoder().encode(text);
+      const event = [0, 0xff, 0x01, ...vlq(encoded.length), ...encoded];
+      body = new Uint8Array(event.length + data.length);
+      body.set(event, 0);
+      body.set(data, event.length);
+      first = false;
+    }
+    const head = new Uint8Array(8);
+    head.set(bytes.subarray(p, p + 4), 0);
+    new DataView(head.buffer).setUint32(4, body.length);
+    chunks.push(head, body);
+    p += 8 + length;
+  }
+  return new Blob(chunks, { type: "audio/midi" });
 }

@@ -8,6 +8,7 @@ import {
   encodeWav,
   intervalOf,
   pageData,
+  remapMidi,
   renderOffline,
   roundBy,
   say,
@@ -36,14 +37,35 @@ const controls = {
   countEach: $("count-each"),
   silentEvery: $("silent-every"),
   wavLink: $("wav-link"),
+  reading: $("reading"),
+  readingCite: $("reading-cite"),
 };
 const cells = [...document.querySelectorAll(".notation .stroke")];
+const midiLinks = [...document.querySelectorAll('a[data-kind="midi"]')];
+for (const c of cells) c.dataset.title = c.title; // as built: 鄭玄's drums
+const legend = $("legend");
+const legendAsBuilt = legend.innerHTML;
+for (const a of midiLinks) {
+  a.dataset.href = a.getAttribute("href");
+  a.dataset.name = a.getAttribute("href").split("/").pop();
+}
+
+// The reading of the signs chosen (the page data's readings, drumscore's READINGS: 鄭玄's first).
+function reading() {
+  return data.readings.find((r) => r.id === controls.reading.value) ?? data.readings[0];
+}
+
+// The drum a stroke strikes in the reading chosen: by its sign, as the reading has it.
+function drumOf(stroke, chosen = reading()) {
+  return chosen.drums[stroke.glyph];
+}
 
 function sectionItems(name) {
   const range = score.sections[name];
+  const chosen = reading();
   return score.strokes
     .slice(range.start, range.stop)
-    .map((s) => ({ drum: s.drum, mark: s.i }));
+    .map((s) => ({ drum: drumOf(s, chosen), mark: s.i }));
 }
 
 // The practice options the controls ask for (as Player.start takes them); an Error saying what
@@ -80,7 +102,7 @@ function describe(entry, player) {
   const span = player.practice.span;
   const first = span && items === player.spanned ? span[0] : 0;
   const of = first ? `${first + 1}-${first + items.length}` : `${items.length}`;
-  const drum = drumName(stroke.drum) + (entry.muted ? ` ${say("muted")}` : "");
+  const drum = drumName(drumOf(stroke), stroke.glyph) + (entry.muted ? ` ${say("muted")}` : "");
   const n = first + entry.index + 1;
   return say("stroke_status", { n, of, drum, side, pass, bpm: player.bpm }) + waiting;
 }
@@ -200,6 +222,58 @@ function sectionChanged() {
 }
 
 controls.section.addEventListener("change", sectionChanged);
+
+// The MIDI files under a reading: the site's own (鄭玄's) with each sign's note moved to the
+// note of the drum the reading strikes, and the reading named in a text event; 鄭玄's as built.
+async function midiFor(chosen) {
+  const standard = data.readings[0];
+  const notes = {};
+  for (const [sign, drum] of Object.entries(chosen.drums)) {
+    notes[standard.notes[standard.drums[sign]]] = chosen.notes[drum];
+  }
+  for (const a of midiLinks) {
+    if (a.href.startsWith("blob:")) URL.revokeObjectURL(a.href);
+    if (chosen === standard) {
+      a.href = a.dataset.href;
+      a.download = a.dataset.name;
+      continue;
+    }
+    const bytes = await (await fetch(a.dataset.href)).arrayBuffer();
+    if (reading() !== chosen) return; // another reading chosen meanwhile
+    a.href = URL.createObjectURL(remapMidi(bytes, notes, chosen.read_as));
+    a.download = a.dataset.name.replace(/\.mid$/, `-${chosen.id}.mid`);
+  }
+}
+
+// Another reading chosen: the citation, the strokes' colours, the MIDI files and (from the end
+// of the pass when one plays, as a section switch) the playback follow it.
+async function readingChanged() {
+  const chosen = reading();
+  controls.readingCite.querySelector(".says").textContent = chosen.says;
+  controls.readingCite.querySelector("cite").textContent = chosen.citation;
+  // the legend as built says 鄭玄's reading; another's is said in its words
+  if (chosen === data.readings[0]) legend.innerHTML = legendAsBuilt;
+  else legend.textContent = chosen.legend;
+  for (const c of cells) {
+    const drum = drumOf(score.strokes[Number(c.dataset.i)], chosen);
+    c.classList.toggle("pi", drum === "pi");
+    c.classList.toggle("gu", drum === "gu");
+    const built = score.strokes[Number(c.dataset.i)].drum;
+    c.title = c.dataset.title.replace(data.drum_words[built], data.drum_words[drum]);
+  }
+  const name = controls.section.value;
+  if (player.switchAtPassEnd(sectionItems(name))) {
+    controls.status.textContent = say("reading_at_pass_end", { reading: chosen.name });
+  } else if (player.state !== "stopped") {
+    controls.status.textContent = say("reading_next_play", { reading: chosen.name });
+  } else {
+    showState();
+  }
+  await midiFor(chosen);
+  document.documentElement.dataset.reading = chosen.id;
+}
+
+controls.reading.addEventListener("change", readingChanged);
 bindKeys(
   {
     toggle,
@@ -227,6 +301,7 @@ bindKeys(
 function wavName(section, tempo, count, options) {
   const number = (x) => fracText(x).replace("/", "_");
   const parts = [score.slug, section];
+  if (reading() !== data.readings[0]) parts.push(reading().id);
   const { ramp, span, clicks, only, countEach, silentEvery } = options;
   if (ramp) {
     const every = ramp.every > 1 ? `-${ramp.every}` : "";
@@ -294,10 +369,12 @@ if (staff) {
   else image.addEventListener("load", toFirst, { once: true });
 }
 
+if (controls.reading.value !== data.readings[0].id) readingChanged(); // a reload keeps a choice
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
 window.drumscore = {
   player,
   score,
+  reading,
   sectionItems,
   countIn,
   practice,
