@@ -27,7 +27,7 @@ from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
 from drumscore.files.signals import held
-from drumscore.i18n import _, list_text
+from drumscore.i18n import _, aside, list_text
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes
 from drumscore.site import data as sitedata
@@ -457,7 +457,7 @@ def build_site(
         # a copy's error names its source (the package's own sample) first: name the output
         named = exc.filename2 or exc.filename
         where = (
-            f" ({os.path.relpath(named, work)})"
+            aside("", os.path.relpath(named, work))  # " (…)", in Chinese "（…）"
             if named and str(named).startswith(str(work))
             else ""
         )
