@@ -105,7 +105,7 @@ def bench_site(runs: int, folder: Path, languages: list[str], target: float, nam
         return measure([*DRUMSCORE, "site", str(out), *languages])
 
     def again() -> Cost:
-        return measure([*DRUMSCORE, "site", str(folder / "again"), *languages])
+        return measure([*DRUMSCORE, "site", str(folder / "again"), "--force", *languages])
 
     built = median(runs, fresh, warm=False)
     rebuilt = median(runs, again)
@@ -120,7 +120,7 @@ def bench_site(runs: int, folder: Path, languages: list[str], target: float, nam
 def bench_hour(runs: int, folder: Path) -> None:
     wav, mid = folder / "hour.wav", folder / "hour.mid"
     render = [*DRUMSCORE, "render", "lu", "-q", "--duration", "1h"]
-    ours = median(runs, lambda: measure([*render, "-o", str(wav)]))
+    ours = median(runs, lambda: measure([*render, "--force", "-o", str(wav)]))
     print(f"{'1 h WAV, drumscore':<34} {ours}")
     fluidsynth = shutil.which("fluidsynth")
     if fluidsynth is None or not GM.exists():

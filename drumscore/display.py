@@ -13,8 +13,6 @@ import sys
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-import wcwidth
-
 from drumscore.errors import OptionError
 from drumscore.i18n import _, aside
 from drumscore.model import Pattern, line_starts, line_text
@@ -84,6 +82,8 @@ def ambiguous_wide() -> bool:
 
 def _columns(ch: str, wide: bool) -> int:
     """The columns one character takes; an ambiguous one two when `wide`."""
+    import wcwidth  # its tables take 6 MB: loaded only for text beyond ASCII
+
     w = max(0, wcwidth.wcwidth(ch))
     if w == 1 and wide and unicodedata.east_asian_width(ch) == "A":
         return 2

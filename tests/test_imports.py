@@ -111,6 +111,25 @@ def test_rendering_midi_does_not_import_music21(tmp_path):
     assert out.read_bytes().startswith(b"MThd")
 
 
+def test_rendering_audio_loads_neither_the_engravers_nor_the_terminal_s_width_tables(tmp_path):
+    out = tmp_path / "x.wav"
+    unwanted = (
+        "wcwidth",
+        "drumscore.render.verovio",
+        "drumscore.render.musescore",
+        "urllib.request",
+    )
+    code = (
+        f"{rendering(out)}\nimport sys\n"
+        f"print('unwanted:' + ','.join(m for m in {unwanted!r} if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip().splitlines()[-2:] == ["unwanted:", "loaded:numpy,soundfile"]
+    assert out.read_bytes()[:4] == b"RIFF"
+
+
 def test_rendering_musicxml_does_import_music21(tmp_path):
     out = tmp_path / "x.musicxml"
     assert "music21" in loaded_after(rendering(out))

@@ -12,9 +12,7 @@ from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes, write_series
 from drumscore.files.format_choice import ENGRAVED, NOTATION, suffixes
 from drumscore.i18n import N_, _, list_text, ngettext
-from drumscore.render import verovio
 from drumscore.render.midimap import MidiMap
-from drumscore.render.musescore import engrave, find_musescore
 from drumscore.render.musicxml import (
     ENGRAVED_BAR,
     LYRICS,
@@ -76,7 +74,10 @@ def check(args: argparse.Namespace, kind: str) -> None:
             )
         )
     check_engraver(args, kind)
-    if kind == "engraved":
+    if kind == "engraved":  # the engravers loaded only to engrave: not for audio or MIDI
+        from drumscore.render import verovio
+        from drumscore.render.musescore import find_musescore
+
         if engraver(args) == "musescore":
             find_musescore()
         else:
@@ -130,6 +131,9 @@ def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: Midi
             return _("compressed MusicXML, {shape}").format(shape=shape)
         write_bytes(args.output, musicxml_bytes(timeline, midimap, args.lyrics))
         return _("MusicXML, {shape}").format(shape=shape)
+
+    from drumscore.render import verovio
+    from drumscore.render.musescore import engrave
 
     fmt = ENGRAVED[suffix]
     document = musicxml_bytes(timeline, midimap, args.lyrics, engraved_bar=ENGRAVED_BAR)

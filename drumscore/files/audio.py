@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -84,19 +84,20 @@ def stream_audio(
                 with held():
                     for key, value in (tags or {}).items():
                         setattr(out, key, value)
-                convert = _to_pcm16 if subtype == "PCM_16" else None
+                pcm16 = _Pcm16() if subtype == "PCM_16" else None
                 given = 0
                 for block in blocks:
                     given += len(block)
-                    block = convert(block) if convert and block.dtype.kind == "f" else block
-                    try:
-                        with held():
-                            out.write(block)
-                    except (sf.SoundFileError, AssertionError) as exc:
-                        # soundfile asserts that every frame was written: a short write
-                        raise write_failed(path, sink.failure(exc, tmp)) from None
-                    if sink.error is not None:
-                        raise write_failed(path, sink.error)
+                    floats = pcm16 is not None and block.dtype.kind == "f"
+                    for piece in pcm16.pieces(block) if pcm16 and floats else (block,):
+                        try:
+                            with held():
+                                out.write(piece)
+                        except (sf.SoundFileError, AssertionError) as exc:
+                            # soundfile asserts that every frame was written: a short write
+                            raise write_failed(path, sink.failure(exc, tmp)) from None
+                        if sink.error is not None:
+                            raise write_failed(path, sink.error)
             finally:
                 try:
                     with held():
@@ -234,9 +235,30 @@ def _wav_cues(path: Path, cues: Sequence[tuple[int, str]]) -> None:
         f.write(struct.pack("<I", size))
 
 
-def _to_pcm16(block: np.ndarray) -> np.ndarray:
-    """Float (full scale ±1) to 16-bit integers, rounded and clipped: twice libsndfile's speed."""
-    scaled = np.multiply(block, np.float32(32767), dtype=np.float32)
-    np.rint(scaled, out=scaled)
-    np.clip(scaled, -32768, 32767, out=scaled)
-    return scaled.astype(np.int16)
+#: Frames of a block converted to 16-bit integers and written at a time: the conversion's
+#: buffers stay small (a whole block's would take one and a half times its size again).
+PCM16_FRAMES = 1 << 16
+
+
+class _Pcm16:
+    """Float blocks (full scale ±1) to 16-bit integers, rounded and clipped (twice libsndfile's
+    speed), a piece of PCM16_FRAMES at a time in two buffers kept from piece to piece."""
+
+    def __init__(self) -> None:
+        self._scaled = np.empty(0, np.float32)
+        self._ints = np.empty(0, np.int16)
+
+    def pieces(self, block: np.ndarray) -> Iterator[np.ndarray]:
+        """The 16-bit samples of `block`, piece by piece; each valid until the next."""
+        shape = (min(PCM16_FRAMES, len(block)), *block.shape[1:])
+        if self._scaled.shape[1:] != shape[1:] or len(self._scaled) < shape[0]:
+            self._scaled = np.empty(shape, np.float32)
+            self._ints = np.empty(shape, np.int16)
+        for start in range(0, len(block), PCM16_FRAMES):
+            part = block[start : start + PCM16_FRAMES]
+            scaled, ints = self._scaled[: len(part)], self._ints[: len(part)]
+            np.multiply(part, np.float32(32767), out=scaled)
+            np.rint(scaled, out=scaled)
+            np.clip(scaled, -32768, 32767, out=scaled)
+            np.copyto(ints, scaled, casting="unsafe")
+            yield ints

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -349,6 +351,39 @@ def musicxml_bytes(
     return ScoreExporter().xmlHeader() + document.encode("utf-8")
 
 
+def escape_text(text: str) -> str:
+    """`text` as the text of an XML element (ElementTree writes it so)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def unescape_text(text: str) -> str:
+    """The text of an XML element as escape_text wrote it."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+#: The elements of a document's head that carry its score's words (its printed lines last).
+_WORDED = re.compile(r"(<(work-title|movement-title|source|credit-words)\b[^>]*>)[^<]*(</\2>)")
+
+
+def with_words(document: bytes, lines: Sequence[str], title: str = "") -> bytes:
+    """`document` (of musicxml_bytes) with its page's printed lines (page_head) set to `lines`,
+    in order, and its titles and source to `title`; the music as it was. Of two scores or two
+    languages of one music, the documents with the same `lines` are the same bytes: an engraving
+    of one serves both, its head's words set anew (verovio.retitle)."""
+    text = document.decode("utf-8")
+    at = text.index(_MUSIC_STARTS)
+    head = text[:at]
+    if head.count("<credit-words") != len(lines):
+        raise ValueError(f"{len(lines)} lines for a head of {head.count('<credit-words')}")
+    words = iter(lines)
+
+    def put(match: re.Match[str]) -> str:
+        said = next(words) if match.group(2) == "credit-words" else title
+        return match.group(1) + escape_text(said) + match.group(3)
+
+    return (_WORDED.sub(put, head) + text[at:]).encode("utf-8")
+
+
 @dataclass(frozen=True, slots=True)
 class _Music:
     """What the exported music depends on, the score's words aside: the key of its export."""
@@ -475,9 +510,8 @@ def _add_credits(root: Element, timeline: Timeline) -> None:
     """The heading and the citation as printed text (credits) at the head of the page."""
     from xml.etree.ElementTree import Element, SubElement
 
-    lines = citation_lines(timeline)
     credits = []
-    for number, (kind, text) in enumerate([("title", timeline.heading), *lines], 1):
+    for number, (kind, text) in enumerate(page_head(timeline), 1):
         credit = Element("credit", page="1")
         SubElement(credit, "credit-type").text = kind
         words = SubElement(credit, "credit-words", justify="center", halign="center")
@@ -490,6 +524,12 @@ def _add_credits(root: Element, timeline: Timeline) -> None:
     if "defaults" in tags:
         at = tags.index("defaults") + 1
     root[at:at] = credits
+
+
+def page_head(timeline: Timeline) -> list[tuple[str, str]]:
+    """The lines at the head of the page, (MusicXML credit type, text): the title, then the
+    citation's lines (citation_lines)."""
+    return [("title", timeline.heading), *citation_lines(timeline)]
 
 
 def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from drumscore.i18n import _, language, list_text
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
-from drumscore.render.musicxml import VOICES, musicxml_bytes
+from drumscore.render.musicxml import VOICES, escape_text, musicxml_bytes, unescape_text
 
 if TYPE_CHECKING:
     import verovio
@@ -186,27 +187,92 @@ def svg_pages(
     without the page's `head` (title and citation) where the page around it says them. At
     `scale` percent the music is drawn that much larger on the same page (fewer strokes a
     line), its margins and page head as they were."""
+    layouts = ((page_width, head),)
+    return svg_layouts(musicxml, layouts, page_height=page_height, fit=fit, scale=scale)[0]
+
+
+def svg_layouts(
+    musicxml: bytes,
+    layouts: Sequence[tuple[int, bool]],
+    *,
+    page_height: int = TALL_PAGE,
+    fit: bool = True,
+    scale: int = 100,
+) -> list[list[str]]:
+    """The SVG pages of each layout, a (page width, head) pair as svg_pages takes them: the
+    document read and its noteheads shaped once, then laid out again for each. A layout after
+    the first differs from svg_pages' alone only in the ids Verovio gives its systems."""
     toolkit = _toolkit()  # one toolkit: making one loads Verovio's fonts
     mei = to_mei(musicxml, toolkit, scale)
     k = 100 / scale  # Verovio lays the page out in units drawn scale/100 as large
     margin = round(MARGIN * k)
-    size = {
-        "pageHeight": round(page_height * k),
-        "pageWidth": round(page_width * k),
-        "adjustPageHeight": fit,
-        "scale": scale,
-        "pageMarginTop": margin,
-        "pageMarginBottom": margin,
-        "pageMarginRight": margin,
-        "pageMarginLeft": margin + LABEL_WIDTH,  # the labels are drawn at scale too
-    }
-    if scale != 100:
-        size["spacingStaff"] = SCREEN_STAFF_SPACING
-    heading = {} if head else {"header": "none"}
-    toolkit.setOptions({**OPTIONS, **size, **heading, "svgViewBox": True})
-    if not toolkit.loadData(mei):
-        raise EngraveError(_("Verovio could not read its own MEI"))
-    return [_finish_svg(toolkit.renderToSVG(n)) for n in range(1, toolkit.getPageCount() + 1)]
+    engraved = []
+    for number, (page_width, head) in enumerate(layouts):
+        size = {
+            "pageHeight": round(page_height * k),
+            "pageWidth": round(page_width * k),
+            "adjustPageHeight": fit,
+            "scale": scale,
+            "pageMarginTop": margin,
+            "pageMarginBottom": margin,
+            "pageMarginRight": margin,
+            "pageMarginLeft": margin + LABEL_WIDTH,  # the labels are drawn at scale too
+        }
+        if scale != 100:
+            size["spacingStaff"] = SCREEN_STAFF_SPACING
+        heading = {"header": "auto" if head else "none"}
+        toolkit.setOptions({**OPTIONS, **size, **heading, "svgViewBox": True})
+        if number == 0 and not toolkit.loadData(mei):
+            raise EngraveError(_("Verovio could not read its own MEI"))
+        if number:
+            toolkit.redoLayout()
+        pages = range(1, toolkit.getPageCount() + 1)
+        engraved.append([_finish_svg(toolkit.renderToSVG(n)) for n in pages])
+    return engraved
+
+
+#: A line of text in an engraving's head, as _finish_svg writes it: the size, then the words.
+_HEAD_TEXT = re.compile(r'(<tspan font-size="[\d.]+px">)([^<]*)(</tspan>)')
+_HEAD_STARTS = 'class="pgHead">'
+#: The text font of an engraving, as _finish_svg names it on every element that sets text.
+_FONT = re.compile(r'font-family="[^"]*"')
+
+
+def head_lines(svg: str) -> list[str]:
+    """The lines of text in the head of an engraving of svg_pages (none without a head), the
+    blank lines between them left out."""
+    start = svg.find(_HEAD_STARTS)
+    if start < 0:
+        return []
+    head = svg[start : svg.index("</g>", start)]
+    return [unescape_text(m.group(2)) for m in _HEAD_TEXT.finditer(head) if m.group(2) != "\u00a0"]
+
+
+def retitle(svg: str, lines: Sequence[str]) -> str | None:
+    """The engraving `svg` (a page of svg_pages with its head) with the head's lines of text
+    replaced by `lines`, in order, and its text font the current language's (TEXT_FONTS), all
+    else as it was: the music engraved once serves the page in each language, its title and
+    citation in the page's words. None where the head has not as many lines (Verovio set one
+    in parts): engrave that page itself."""
+    start = svg.find(_HEAD_STARTS)
+    if start < 0 or len(head_lines(svg)) != len(lines):
+        return None
+    end = svg.index("</g>", start)
+    words = iter(lines)
+
+    def put(match: re.Match[str]) -> str:
+        if match.group(2) == "\u00a0":
+            return match.group(0)
+        return match.group(1) + escape_text(next(words)) + match.group(3)
+
+    return in_text_font(svg[:start] + _HEAD_TEXT.sub(put, svg[start:end]) + svg[end:])
+
+
+def in_text_font(svg: str) -> str:
+    """An engraving of svg_pages with its text in the current language's font (TEXT_FONTS), as
+    its language's own engraving has it: the font is named after the layout, which it leaves
+    as it was."""
+    return _FONT.sub(f'font-family="{TEXT_FONTS[language()]}"', svg)
 
 
 def _finish_svg(svg: str) -> str:

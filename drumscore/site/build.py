@@ -8,6 +8,7 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import math
@@ -23,13 +24,14 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from drumscore import __version__, corpus, i18n
+from drumscore.analysis.compare import Comparison
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
 from drumscore.files.signals import held
 from drumscore.i18n import _, aside, list_text
 from drumscore.model import STATE_SLUGS, Edition, Section
-from drumscore.render.musicxml import musicxml_bytes
+from drumscore.render.musicxml import musicxml_bytes, page_head, with_words
 from drumscore.site import data as sitedata
 from drumscore.site import grammar
 from drumscore.site.templating import render
@@ -195,32 +197,54 @@ def compare_page(
     )
 
 
+#: The words a staff's head is engraved with, in each of its lines, for the page to set its
+#: own (Verovio's lines are as high as they would be for a title and a citation).
+STAFF_HEAD = "投壺 · figure (Ag)"
 #: A phone's engraving: the page's margins and labels, and so much page a stroke (Verovio's
 #: units), so a line, set to the page's width, shows 8 strokes or more in a phone's width at a
 #: staff space to the notation's glyph.
 NARROW_BASE, NARROW_STROKE = 360, 28
 
 
-def _staff_svg(musicxml: bytes, strokes: int | None = None) -> bytes | None:
-    """Staff notation as an SVG file, engraved in-process by Verovio where it is installed; for
-    a phone when `strokes` (the most on one line) is given: a page as wide as they need at a
-    phone's spacing (NARROW_STROKE each), without the title and citation the page shows."""
-    from drumscore.render.verovio import PAGE_WIDTH, svg_pages
+def _staff_svgs(musicxml: bytes, strokes: int) -> tuple[bytes | None, bytes | None]:
+    """Staff notation as SVG files, engraved in-process by Verovio where it is installed: the
+    page's, and a phone's, where `strokes` are the most on one line: a page as wide as they
+    need at a phone's spacing (NARROW_STROKE each), without the title and citation the page
+    shows. The document is read once, and laid out for each."""
+    from drumscore.render.verovio import PAGE_WIDTH, svg_layouts
 
-    width = PAGE_WIDTH if strokes is None else NARROW_BASE + NARROW_STROKE * strokes
+    width = min(NARROW_BASE + NARROW_STROKE * strokes, PAGE_WIDTH)
     try:
-        pages = svg_pages(musicxml, page_width=min(width, PAGE_WIDTH), head=strokes is None)
+        wide, narrow = svg_layouts(musicxml, ((PAGE_WIDTH, True), (width, False)))
     except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
-        return None
-    return pages[0].encode("utf-8") if pages else None
+        return None, None
+    return (wide[0].encode("utf-8") if wide else None), (
+        narrow[0].encode("utf-8") if narrow else None
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Staff:
+    """What a page's staff needs of an engraving: the page's and the phone's, each's key, and
+    what the page says of them (read once: the same in every language)."""
+
+    key: str
+    phone_key: str
+    svg: bytes
+    phone: bytes | None
+    spaces: float | None
+    phone_spaces: float | None
+    phone_first: float | None
 
 
 class _Artefacts:
     """What a build makes once for all its pages and languages. The staff engravings, each keyed
-    by what it is engraved from (the MusicXML document, drumscore's and Verovio's versions):
-    made once, in worker processes beside the build (one per core), or taken from an earlier site
-    where the same key was engraved. The MIDI files (in English: the same in every language) and
-    the partners of the scores (the same in every language)."""
+    by what it is engraved from (the MusicXML document of a music, its head's words stood in for
+    by STAFF_HEAD, drumscore's and Verovio's versions; each page sets its own words in the head):
+    made once for every score and language of that music, in worker processes beside the build
+    (one per core), or taken from an earlier site where the same key was engraved (the head's
+    words set again). The MIDI files (in English: the same in every language) and the
+    partners of the scores (the same in every language)."""
 
     def __init__(self, earlier: Path | None) -> None:
         self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
@@ -228,43 +252,76 @@ class _Artefacts:
             with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
                 found = json.loads((earlier / STAVES).read_text("utf-8"))
                 self.earlier = {k: (earlier / v["file"], v["sha256"]) for k, v in found.items()}
-        self.engravings: dict[str, Future[bytes | None]] = {}
+        # key -> the key of its phone's engraving, and the two engravings
+        self.engravings: dict[str, tuple[str, Future[tuple[bytes | None, bytes | None]]]] = {}
+        self.staves: dict[str, _Staff | None] = {}
         self.files: dict[str, Path] = {}  # key -> the file of this build that holds it
         self.midi: dict[tuple[str, Section], bytes] = {}
         self.partners: dict[str, str] | None = None
+        self.compared: dict[tuple[str, str], Comparison] = {}  # the same in every language
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
 
-    def request(self, musicxml: bytes, strokes: int | None = None) -> str:
-        """The key of the staff of `musicxml` (a phone's, for `strokes` a line, as _staff_svg
-        has it), its engraving started if not asked for yet."""
-        narrow = b"" if strokes is None else f"narrow {strokes}\n".encode()
-        key = hashlib.sha256(self._engraver + narrow + musicxml).hexdigest()
+    def request(self, musicxml: bytes, strokes: int) -> str:
+        """The key of the staff of `musicxml`, a phone's (`strokes` a line, as _staff_svgs
+        has it) engraved with it, the engraving started if not asked for yet."""
+        key = self._key(musicxml)
         if key not in self.engravings:
-            self.engravings[key] = self._engrave(key, musicxml, strokes)
+            phone_key = self._key(musicxml, strokes)
+            engraving = self._engrave((key, phone_key), musicxml, strokes)
+            self.engravings[key] = phone_key, engraving
         return key
 
-    def _engrave(self, key: str, musicxml: bytes, strokes: int | None) -> Future[bytes | None]:
-        done: Future[bytes | None] = Future()
+    def _key(self, musicxml: bytes, strokes: int | None = None) -> str:
+        narrow = b"" if strokes is None else f"narrow {strokes}\n".encode()
+        return hashlib.sha256(self._engraver + narrow + musicxml).hexdigest()
+
+    def _engrave(
+        self, keys: tuple[str, str], musicxml: bytes, strokes: int
+    ) -> Future[tuple[bytes | None, bytes | None]]:
+        done: Future[tuple[bytes | None, bytes | None]] = Future()
+        kept = [self._kept(key) for key in keys]
+        if kept[0] is not None and kept[1] is not None:
+            done.set_result((kept[0], kept[1]))
+            return done
+        self.engraved += sum(k is None for k in kept)  # the page's and the phone's
+        if self._pool is None and _cores() > 1:
+            self._pool = ProcessPoolExecutor(max_workers=_cores(), initializer=_worker_signals)
+        if self._pool is None:  # one core: no worker process is worth it
+            done.set_result(_staff_svgs(musicxml, strokes))
+            return done
+        return self._pool.submit(_staff_svgs, musicxml, strokes)
+
+    def _kept(self, key: str) -> bytes | None:
+        """The engraving of `key` in the earlier site, as that build wrote it; or None."""
         if key in self.earlier:
             path, digest = self.earlier[key]
             with contextlib.suppress(OSError):
                 kept = path.read_bytes()
-                if hashlib.sha256(kept).hexdigest() == digest:  # as that build wrote it
-                    done.set_result(kept)
-                    return done
-        self.engraved += 1
-        if self._pool is None and _cores() > 1:
-            self._pool = ProcessPoolExecutor(max_workers=_cores(), initializer=_worker_signals)
-        if self._pool is None:  # one core: no worker process is worth it
-            done.set_result(_staff_svg(musicxml, strokes))
-            return done
-        return self._pool.submit(_staff_svg, musicxml, strokes)
+                if hashlib.sha256(kept).hexdigest() == digest:
+                    return kept
+        return None
 
-    def svg(self, key: str) -> bytes | None:
-        """The engraving of `key`; None without Verovio."""
-        return self.engravings[key].result()
+    def staff(self, key: str) -> _Staff | None:
+        """The engravings of `key` (as request gave it) and what they measure; None without
+        Verovio."""
+        if key not in self.staves:
+            phone_key, engraving = self.engravings[key]
+            svg, phone = engraving.result()
+            found = None
+            if svg is not None:
+                found = _Staff(
+                    key,
+                    phone_key,
+                    svg,
+                    phone,
+                    staff_spaces(svg),
+                    staff_spaces(phone) if phone else None,
+                    first_head(phone) if phone else None,
+                )
+            self.staves[key] = found
+        return self.staves[key]
 
     def keep(self, work: Path) -> None:
         """Where this build's engravings are, in work/STAVES, for the next build."""
@@ -278,6 +335,13 @@ class _Artefacts:
             }
             text = json.dumps(kept, indent=0, sort_keys=True) + "\n"
             (work / STAVES).write_text(text, encoding="utf-8")
+
+    def settle(self) -> None:
+        """Every engraving asked for made, and the worker processes ended."""
+        for key in self.engravings:
+            self.staff(key)
+        self.close()
+        self._pool = None
 
     def close(self) -> None:
         if self._pool is not None:
@@ -358,6 +422,26 @@ def first_head(svg: bytes) -> float | None:
     if not (x and shift and width):
         return None
     return round((float(shift.group(1)) + float(x.group(1))) / width, 4)
+
+
+def _page_staff(staff: _Staff, lines: list[str], whole: bytes) -> bytes:
+    """The page's staff: the engraving of its music with the page's `lines` (its title and
+    citation in the current language) set in its head, or, where that cannot be done, the
+    page's own document (`whole`) engraved."""
+    from drumscore.render.verovio import retitle
+
+    page = retitle(staff.svg.decode("utf-8"), lines)
+    if page is not None:
+        return page.encode("utf-8")
+    return _staff_svgs(whole, 1)[0] or staff.svg
+
+
+def _phone_staff(svg: bytes) -> bytes:
+    """The phone's staff, its words (the staff labels, the tempo) in the current language's
+    font."""
+    from drumscore.render.verovio import in_text_font
+
+    return in_text_font(svg.decode("utf-8")).encode("utf-8")
 
 
 def _write_files(
@@ -556,27 +640,81 @@ def _build_languages(
     made: _Artefacts,
 ) -> SiteReport:
     """A whole site in each language in work/TAG/, each with its own files (the engravings and
-    MusicXML carry their words in its language), and work/index.html linking to each."""
+    MusicXML carry their words in its language), and work/index.html linking to each.
+
+    The first language is built here, making what every language shares (the engravings, the
+    exports, the alignments); the others then side by side, one a core, in processes forked
+    from this one, which have all that made already (where the system forks)."""
     tags = tuple(i18n.LANGUAGES[c][0] for c in catalogs)
     alternates = Alternates(tags)
     report = SiteReport(work, languages=tags)
+    build = functools.partial(_build_language, work, pool, progress, musicxml, made, alternates)
+    parts = [build(catalogs[0])]
+    rest = catalogs[1:]
+    forked = _forking(len(rest))
+    if forked is None:
+        parts += [build(catalog) for catalog in rest]
+    else:
+        made.settle()  # every engraving made, and its workers ended: nothing left to fork
+        global _forked_build
+        _forked_build = build
+        try:
+            with forked as side:
+                beside = [side.submit(_build_forked, c) for c in rest[1:]]
+                parts.append(build(rest[0]))
+                parts += [f.result() for f in beside]
+        finally:
+            _forked_build = None
     sites = []
-    for catalog, tag in zip(catalogs, tags, strict=True):
-        with i18n.speaking(catalog):
-            part = _build_into(work / tag, pool, progress, musicxml, made, alternates)
-            sites.append(
-                {
-                    "tag": tag,
-                    "name": i18n.LANGUAGES[catalog][1],
-                    "title": _("The drum scores of 投壺"),
-                }
-            )
+    for catalog, (part, title) in zip(catalogs, parts, strict=True):
+        tag = i18n.LANGUAGES[catalog][0]
+        sites.append({"tag": tag, "name": i18n.LANGUAGES[catalog][1], "title": title})
         # each language's site has the same files, counted once; the notes in the reader's
         report.scores, report.files, report.staff = part.scores, part.files, part.staff
         if catalog == i18n.language():
             report.notes = part.notes
     (work / "index.html").write_text(render("languages.html", sites=sites), "utf-8")
     return report
+
+
+def _build_language(
+    work: Path,
+    pool: tuple[Edition, ...],
+    progress: Callable[[str], None] | None,
+    musicxml: bool,
+    made: _Artefacts,
+    alternates: Alternates,
+    catalog: str,
+) -> tuple[SiteReport, str]:
+    """The site in `catalog`'s language in work/TAG/, and its title."""
+    with i18n.speaking(catalog):
+        tag = i18n.LANGUAGES[catalog][0]
+        part = _build_into(work / tag, pool, progress, musicxml, made, alternates)
+        return part, _("The drum scores of 投壺")
+
+
+#: The build of one language, for a forked process to call (set while the processes run).
+_forked_build: Callable[[str], tuple[SiteReport, str]] | None = None
+
+
+def _build_forked(catalog: str) -> tuple[SiteReport, str]:
+    assert _forked_build is not None
+    return _forked_build(catalog)
+
+
+def _forking(languages: int) -> ProcessPoolExecutor | None:
+    """Processes forked from this one for `languages` built beside it; None on one core, for
+    fewer than two languages, or where the system does not fork."""
+    import multiprocessing
+
+    workers = min(languages - 1, _cores() - 1)
+    if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_signals,
+    )
 
 
 def _build_into(
@@ -602,7 +740,7 @@ def _build_into(
     _copy_static(work)
     (work / "score").mkdir()
     (work / "files").mkdir()
-    comparisons = sitedata.comparisons(items)
+    comparisons = sitedata.comparisons(items, made.compared)
     if made.partners is None:
         made.partners = sitedata.partners(items)
     partners = made.partners
@@ -624,8 +762,9 @@ def _build_into(
         if whole and not long:
             pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it
             longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
-            phone_key = made.request(whole, longest or len(pattern))
-            staffed.append((entry, score, made.request(whole), phone_key))
+            lines = [text for _, text in page_head(arrange(entry.score, Section.SHE))]
+            music = with_words(whole, [STAFF_HEAD] * len(lines))
+            staffed.append((score, whole, lines, made.request(music, longest or len(pattern))))
         if whole and long:
             report.notes.append(
                 _(
@@ -634,22 +773,22 @@ def _build_into(
                 ).format(key=key, limit=f"{STAFF_LIMIT:,}")
             )
         scores.append(score)
-    for entry, score, staff, narrow_staff in staffed:  # engraved meanwhile
-        svg = made.svg(staff)
-        if svg:
-            files = score["files"]
-            files["staff-she"] = f"files/{entry.slug}-she.svg"
-            (work / files["staff-she"]).write_bytes(svg)
-            made.files.setdefault(staff, work / files["staff-she"])
-            score["staff_spaces"] = staff_spaces(svg)
-            phone = made.svg(narrow_staff)
-            if phone:
-                files["staff-she-narrow"] = f"files/{entry.slug}-she-narrow.svg"
-                (work / files["staff-she-narrow"]).write_bytes(phone)
-                made.files.setdefault(narrow_staff, work / files["staff-she-narrow"])
-                score["staff_narrow"] = staff_spaces(phone)
-                score["staff_first"] = first_head(phone)
-            report.staff += 1
+    for score, whole, lines, staff_key in staffed:  # engraved meanwhile
+        staff = made.staff(staff_key)
+        if staff is None:
+            continue
+        files = score["files"]
+        files["staff-she"] = f"files/{score['slug']}-she.svg"
+        (work / files["staff-she"]).write_bytes(_page_staff(staff, lines, whole))
+        made.files.setdefault(staff.key, work / files["staff-she"])
+        score["staff_spaces"] = staff.spaces
+        if staff.phone:
+            files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
+            (work / files["staff-she-narrow"]).write_bytes(_phone_staff(staff.phone))
+            made.files.setdefault(staff.phone_key, work / files["staff-she-narrow"])
+            score["staff_narrow"] = staff.phone_spaces
+            score["staff_first"] = staff.phone_first
+        report.staff += 1
     by_key = {s["key"]: s for s in scores}
     for score in scores:
         partner = by_key.get(partners.get(score["key"], ""))

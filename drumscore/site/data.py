@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from drumscore.analysis.compare import compare, comparison_data
+from drumscore.analysis.compare import Comparison, compare, comparison_data
 from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
@@ -147,15 +147,24 @@ def _standing(key: str, apparatus: dict) -> dict:
     return {"score": apparatus["score"], "summary": apparatus["summary"], "reading": None}
 
 
-def comparisons(items: Iterable[Entry]) -> dict[str, dict]:
-    """Every pair of distinct notations among the scores, keyed 'A|B' (the notation of each)."""
+def comparisons(
+    items: Iterable[Entry], compared: dict[tuple[str, str], Comparison] | None = None
+) -> dict[str, dict]:
+    """Every pair of distinct notations among the scores, keyed 'A|B' (the notation of each).
+    `compared`: the alignments made already (of a build in another language), to which the
+    new are added, by the keys of the two scores: their words are read in the current language,
+    the alignment is the same in every one."""
+    compared = {} if compared is None else compared
     distinct: dict[str, Score] = {}
     for entry in items:
         distinct.setdefault(entry.score.pattern.notation, entry.score)
     out = {}
     for a in distinct.values():
         for b in distinct.values():
-            out[f"{a.pattern.notation}|{b.pattern.notation}"] = comparison_data(compare(a, b))
+            if (a.key, b.key) not in compared:
+                compared[a.key, b.key] = compare(a, b)
+            found = compared[a.key, b.key]
+            out[f"{a.pattern.notation}|{b.pattern.notation}"] = comparison_data(found)
     return out
 
 

@@ -21,7 +21,15 @@ from drumscore.model import Drum, Score, Section
 from drumscore.notation import parse
 from drumscore.render.midi import midi_bytes
 from drumscore.render.midimap import MidiMap
-from drumscore.render.musicxml import LYRICS, bars, build_score, musicxml_bytes, mxl_bytes
+from drumscore.render.musicxml import (
+    LYRICS,
+    bars,
+    build_score,
+    musicxml_bytes,
+    mxl_bytes,
+    page_head,
+    with_words,
+)
 from drumscore.timing import Tempo
 
 music21 = pytest.importorskip("music21")
@@ -448,3 +456,32 @@ def test_the_tempo_words_and_the_metronome_mark_are_one_direction_words_first():
     assert directions[0].findtext("direction-type/words").strip() == "間若一"
     assert directions[0].findtext("direction-type/metronome/per-minute") == "72"
     assert sum("間若一" in (w.text or "") for w in root.iter("words")) == 1
+
+
+def test_one_music_s_documents_with_the_same_words_are_the_same_bytes():
+    one, other = (arrange(resolve(key)) for key in ("lu/1@benyi", "lu/1@zhushu"))
+    assert one.strokes == other.strokes and one.score.title != other.score.title
+    documents = [musicxml_bytes(one), musicxml_bytes(other)]
+    with i18n.speaking("zh_Hant"):
+        documents.append(musicxml_bytes(one))
+    lines = [text for _, text in page_head(one)]
+    assert [w.text for w in ET.fromstring(documents[0]).iter("credit-words")] == lines
+    stood_in = {with_words(d, ["a & <b>"] * len(lines), "t") for d in documents}
+    assert len(stood_in) == 1 and len(set(documents)) == 3
+    root = ET.fromstring(stood_in.pop())
+    assert [w.text for w in root.iter("credit-words")] == ["a & <b>"] * len(lines)
+    assert {root.findtext(p) for p in ("work/work-title", "movement-title")} == {"t"}
+    assert root.findtext("identification/source") == "t"
+    assert parsed_strokes(root) == parsed_strokes(ET.fromstring(documents[0])) != []
+    with pytest.raises(ValueError):
+        with_words(documents[0], lines[1:])
+
+
+def parsed_strokes(root) -> list[tuple[str, str]]:
+    """Each part's notes: the instrument and the notehead, in order."""
+    return [
+        (n.find("instrument").get("id"), n.findtext("notehead"))
+        for part in root.iter("part")
+        for n in part.iter("note")
+        if n.find("rest") is None
+    ]

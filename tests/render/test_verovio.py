@@ -19,15 +19,20 @@ from drumscore.corpus import resolve
 from drumscore.errors import EngraveError, OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
-from drumscore.render.musicxml import musicxml_bytes
+from drumscore.render.musicxml import musicxml_bytes, page_head
 from drumscore.render.verovio import (
     MEI,
     PAGE_HEIGHT,
+    PAGE_WIDTH,
     PX_PER_INCH,
     ROUND_ID,
     SVG,
+    TEXT_FONTS,
     engrave,
+    head_lines,
+    retitle,
     staff_drums,
+    svg_layouts,
     svg_pages,
     to_mei,
 )
@@ -84,6 +89,67 @@ def test_svg_has_round_and_square_heads_in_pattern_order_and_the_citation(key):
     # the round head is a ring: two concentric circles, filled even-odd
     round_head = ET.fromstring(page).find(f".//{{{SVG}}}g[@id='{ROUND_ID}']/{{{SVG}}}path")
     assert round_head.get("fill-rule") == "evenodd" and round_head.get("d").count("a") == 4
+
+
+def _without_head(svg: str) -> bytes:
+    root = ET.fromstring(svg)
+    for parent in root.iter():
+        for child in list(parent):
+            if child.get("class") == "pgHead":
+                parent.remove(child)
+    return ET.tostring(root)
+
+
+def test_a_page_in_another_language_is_the_engraving_with_the_head_s_words_set_anew():
+    timeline = arrange(resolve("xue/2@benyi"))
+    with i18n.speaking("en"):
+        english = svg_pages(musicxml_bytes(timeline))[0]
+        words = [text for _, text in page_head(timeline)]
+    with i18n.speaking("zh_Hant"):
+        chinese = svg_pages(musicxml_bytes(timeline))[0]
+        translated = [text for _, text in page_head(timeline)]
+    assert head_lines(english) == words and head_lines(chinese) == translated
+    assert words != translated and len(words) == 4
+    assert retitle(english, words) == english  # Verovio sets the words as given
+    page = retitle(english, translated)
+    assert page is not None and head_lines(page) == translated
+    # the music as engraved once, the head's lines where they were
+    assert _without_head(page) == _without_head(english)
+    assert heads_in_order(page) == heads_in_order(chinese) != ""
+    assert len(page) - len(english) == len("".join(translated)) - len("".join(words))
+    # each language's text font, as its own engraving names it
+    with i18n.speaking("zh_Hans"):
+        simplified = retitle(english, translated)
+    assert simplified is not None and f'font-family="{TEXT_FONTS["zh_Hans"]}"' in simplified
+    assert TEXT_FONTS["zh_Hans"] not in english and TEXT_FONTS["zh_Hans"] not in page
+    assert simplified.count("font-family=") == english.count("font-family=") > 0
+    # words that are markup stay words
+    marked = retitle(english, ["<b> & </b>", *translated[1:]])
+    assert marked is not None and head_lines(marked)[0] == "<b> & </b>"
+    assert "".join(ET.fromstring(marked).itertext()).count("<b> & </b>") == 1
+
+
+def test_a_head_of_other_lines_or_none_is_not_set_anew():
+    english = svg_pages(musicxml_bytes(LU))[0]
+    lines = head_lines(english)
+    assert retitle(english, lines[:-1]) is None and retitle(english, [*lines, "x"]) is None
+    phone = svg_pages(musicxml_bytes(LU), page_width=600, head=False)[0]
+    assert head_lines(phone) == [] and retitle(phone, lines) is None
+
+
+def test_a_phone_s_layout_of_the_document_read_once_shows_what_its_own_engraving_shows():
+    document = musicxml_bytes(LU)
+    page, phone = svg_layouts(document, ((PAGE_WIDTH, True), (600, False)))
+    assert page == svg_pages(document)
+    alone = svg_pages(document, page_width=600, head=False)
+    assert [re.sub(r'id="[^"]*"', "", p) for p in phone] == [
+        re.sub(r'id="[^"]*"', "", p) for p in alone
+    ]
+    assert heads_in_order(phone[0]) == "".join(s.drum.symbol for s in LU.strokes)
+    width = float(ET.fromstring(phone[0]).get("viewBox").split()[2])
+    assert width < float(ET.fromstring(page[0]).get("viewBox").split()[2]) and not head_lines(
+        phone[0]
+    )
 
 
 def test_text_is_set_in_a_cjk_font_and_needs_no_music_font():

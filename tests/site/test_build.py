@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import mido
@@ -204,7 +205,8 @@ def test_a_rebuilt_site_is_the_site_built_fresh(tmp_path):
     first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
     second = _edition(tmp_path, "two", "○□○半□", "□□○半○")
     again = tmp_path / "again"
-    build_site(again, [first], corpus_editions=False, languages=("en", "zh_Hant"))
+    # the staves kept from a site in one language serve the others too, as if engraved anew
+    assert build_site(again, [first], corpus_editions=False, languages=("zh_Hant",)).engraved == 4
     build_site(again, [first, second], corpus_editions=False, languages=("en", "zh_Hant"))
     fresh = tmp_path / "fresh"
     build_site(fresh, [first, second], corpus_editions=False, languages=("en", "zh_Hant"))
@@ -235,6 +237,112 @@ def test_adding_an_edition_engraves_only_its_own_staves(tmp_path):
     assert 'class="notehead"' in (out / "files" / "lu-1-two-she.svg").read_text("utf-8")
     report = build_site(out, [first, second], corpus_editions=False)
     assert (report.engraved, report.staff) == (0, 3)
+
+
+def test_each_staff_is_engraved_once_for_every_language_with_the_head_in_each(tmp_path):
+    pytest.importorskip("verovio")
+    from drumscore.render.verovio import head_lines
+
+    first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
+    second = _edition(tmp_path, "two", "○□○半□")
+    out = tmp_path / "site"
+    languages = ("en", "zh_Hant", "zh_Hans")
+    report = build_site(out, [first, second], corpus_editions=False, languages=languages)
+    # a page's and a phone's for each music: the two editions' figure 1 read alike
+    assert (report.engraved, report.staff) == (4, 3)
+    for slug, strokes in (("lu-1-one", 4), ("lu-2-one", 6), ("lu-1-two", 4)):
+        staves = {
+            tag: (out / tag / "files" / f"{slug}-she.svg").read_text("utf-8")
+            for tag in report.languages
+        }
+        heads = {tag: head_lines(svg) for tag, svg in staves.items()}
+        for tag, lines in heads.items():
+            document = ET.fromstring((out / tag / "files" / f"{slug}-she.musicxml").read_bytes())
+            assert lines == [w.text for w in document.iter("credit-words")], tag
+        assert heads["en"][0].endswith(f"{slug[3]} · 射 (the whole pattern)")
+        assert (
+            heads["zh-Hant"][0].endswith("射（整個鼓譜）") and heads["zh-Hans"] != heads["zh-Hant"]
+        )
+        # the music and the layout the same in each; the phone's, without words, the same file
+        music = {
+            re.sub(r'class="pgHead">.*?</g>|font-family="[^"]*"', "", svg, flags=re.S)
+            for svg in staves.values()
+        }
+        assert len(music) == 1 and music.pop().count('class="notehead"') == strokes
+        phones = {
+            t: (out / t / "files" / f"{slug}-she-narrow.svg").read_text("utf-8") for t in staves
+        }
+        assert (
+            phones["en"] == phones["zh-Hant"]
+            and 'font-family="Noto Serif CJK SC' in phones["zh-Hans"]
+        )
+        fontless = {re.sub(r'font-family="[^"]*"', "", phone) for phone in phones.values()}
+        assert len(fontless) == 1
+    for name in ("she.svg", "she-narrow.svg"):
+        one, two = (
+            (out / "en/files" / f"lu-1-{e}-{name}").read_text("utf-8") for e in ("one", "two")
+        )
+        assert one != two or "pgHead" not in one
+        assert re.sub(r'class="pgHead">.*?</g>', "", one, flags=re.S) == re.sub(
+            r'class="pgHead">.*?</g>', "", two, flags=re.S
+        )
+
+
+def test_languages_built_side_by_side_make_the_site_built_one_after_another(tmp_path, monkeypatch):
+    from drumscore.site import build
+
+    first = _edition(tmp_path, "one", "○□○半□", "○○□半○□□")
+    languages = ("en", "zh_Hant", "zh_Hans")
+    forks = []
+    forking = build._forking
+    monkeypatch.setattr(build, "_forking", lambda n: forks.append(forking(n)) or forks[-1])
+    build_site(tmp_path / "beside", [first], corpus_editions=False, languages=languages)
+    monkeypatch.setattr(build, "_forking", lambda n: None)
+    build_site(tmp_path / "after", [first], corpus_editions=False, languages=languages)
+    beside, after = _files(tmp_path / "beside"), _files(tmp_path / "after")
+    assert sorted(beside) == sorted(after) and len(beside) > 60
+    assert [name for name in after if beside[name] != after[name]] == []
+    assert len(forks) == 1 and (forks[0] is not None) == (build._cores() > 1)
+
+
+def test_a_language_built_beside_that_fails_leaves_no_site_and_says_where(tmp_path, monkeypatch):
+    import errno
+
+    from drumscore.errors import WriteError
+    from drumscore.site import build
+
+    into = build._build_into
+
+    def full_disk(work, *args, **kwargs):
+        if work.name == "zh-Hans":  # the last: built in a forked process where there are two cores
+            raise OSError(errno.ENOSPC, "No space left on device", str(work / "index.html"))
+        return into(work, *args, **kwargs)
+
+    monkeypatch.setattr(build, "_build_into", full_disk)
+    first = _edition(tmp_path, "one", "○□○半□")
+    with pytest.raises(WriteError, match=r"site'.*\(zh-Hans/index.html\): No space left on device"):
+        build_site(
+            tmp_path / "site",
+            [first],
+            corpus_editions=False,
+            languages=("en", "zh_Hant", "zh_Hans"),
+        )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.toml"]
+
+
+def test_a_head_that_cannot_be_set_anew_has_its_page_engraved_itself(tmp_path, monkeypatch):
+    pytest.importorskip("verovio")
+    from drumscore.render import verovio
+
+    monkeypatch.setattr(verovio, "retitle", lambda svg, lines: None)
+    out = tmp_path / "site"
+    build_site(
+        out, [_edition(tmp_path, "one", "○□○半□")], corpus_editions=False, languages=("zh_Hant",)
+    )
+    svg = (out / "zh-Hant" / "files" / "lu-1-one-she.svg").read_text("utf-8")
+    document = ET.fromstring((out / "zh-Hant" / "files" / "lu-1-one-she.musicxml").read_bytes())
+    assert verovio.head_lines(svg) == [w.text for w in document.iter("credit-words")]
+    assert verovio.head_lines(svg)[0].endswith("射（整個鼓譜）")
 
 
 def test_a_staff_is_read_from_an_earlier_site_only_as_it_was_written(tmp_path):
