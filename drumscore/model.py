@@ -543,7 +543,7 @@ READINGS: tuple[Reading, ...] = (
         "zheng",
         "鄭玄 禮記注",
         Provenance(
-            work="鄭玄 注, 禮記 投壺, 禮記注疏 卷五十八",
+            work="禮記注疏 卷五十八 投壺 鄭玄 注",
             kanripo="KR1d0053",
             kanripo_file="KR1d0053_058.txt",
         ),

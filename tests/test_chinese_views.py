@@ -6,11 +6,7 @@ script labels, in 繁體中文 and 简体中文.
 A finding is an ASCII word that is none of the names a reader types or reads as they are (an id,
 a file name, code, a format, a GM instrument, a unit: the allow-list below), a ", " "; " ": " or
 half-width "( )" on a line of Chinese text, or a space after a full-width stop (。，；：、).
-
-The edition data still punctuated or worded in English (citations, with the readings' sources,
-a licence, a name with half-width parentheses) is read out of every view first, field by field;
-`test_edition_data_reads_in_chinese` holds each of those fields to the same rule, expected to fail
-until it is shown in Chinese (then its case passes, and the field is to leave EDITION_FIELDS).
+The edition data (names, citations, licences, notes, dates) is scanned as the views show it.
 """
 
 from __future__ import annotations
@@ -29,7 +25,6 @@ from drumscore import corpus
 from drumscore.cli import build_parser, main
 from drumscore.conductor.timeline import arrange
 from drumscore.conductor.track import Track
-from drumscore.editions.extract import extract
 from drumscore.files.programme import builtin_programmes
 from drumscore.i18n import speaking, tags
 from drumscore.model import READINGS
@@ -302,44 +297,12 @@ def views(tmp_path_factory) -> dict[str, dict[str, str]]:
     return found
 
 
-#: The fields of the edition data still shown in English, each with a way to read its values.
-EDITION_FIELDS = {
-    "citation": lambda e: [str(e.provenance.citation)],
-    "licence": lambda e: [e.provenance.licence] if e.provenance.licence else [],
-    "name": lambda e: [e.name],
-}
-
-
-def _edition_values(field: str, language: str) -> list[str]:
-    """The values of a field in every edition, and in the edition file extract would write, as
-    they are shown in `language`."""
-    with speaking(language):
-        found = {v for e in corpus.editions() for v in EDITION_FIELDS[field](e) if v}
-        if field == "citation":
-            passage = extract(PASSAGE.read_text("utf-8"), source_name=PASSAGE.name)
-            found.add(str(passage.provenance.citation))
-            found |= {str(r.citation) for r in READINGS}  # the readings' sources, cited alike
-    return sorted(found)
-
-
-def _without_edition_data(text: str, language: str, keep: str = "") -> str:
-    """`text` with the values of the edition files' fields (all but `keep`) taken out."""
-    values = {
-        v for field in EDITION_FIELDS if field != keep for v in _edition_values(field, language)
-    }
-    for value in sorted(values, key=len, reverse=True):
-        text = text.replace(value, "鼓")
-    return text
-
-
-def _report(views, language: str, keep: str = "") -> list[str]:
+def _report(views, language: str) -> list[str]:
     names = _names()
     report = []
     for view, text in views[language].items():
         assert text.strip(), f"{view} showed nothing"
-        report += [
-            f"[{view}] {f}" for f in findings(_without_edition_data(text, language, keep), names)
-        ]
+        report += [f"[{view}] {f}" for f in findings(text, names)]
     return list(dict.fromkeys(re.sub(r"^\[site score/.*?\]", "[site score]", r) for r in report))
 
 
@@ -347,21 +310,6 @@ def _report(views, language: str, keep: str = "") -> list[str]:
 def test_every_view_reads_in_chinese(views, language):
     report = _report(views, language)
     assert not report, f"{len(report)} lines in {language}:\n" + "\n".join(report)
-
-
-@pytest.mark.parametrize(
-    "field",
-    [
-        pytest.param(f, marks=pytest.mark.xfail(strict=True, reason="given in English"))
-        for f in EDITION_FIELDS
-    ],
-)
-def test_edition_data_reads_in_chinese(views, field):
-    """Each English field of the edition files, as the views show it: expected to fail until the
-    field is shown in Chinese (then this case passes, and its mark is to go)."""
-    assert _edition_values(field, "zh-Hant")
-    report = [line for language in LANGUAGES for line in _report(views, language, keep=field)]
-    assert not report, f"{len(report)} lines:\n" + "\n".join(report[:40])
 
 
 # -- the scan itself finds what it is for --------------------------------------------------------

@@ -64,8 +64,8 @@ def test_collate_in_traditional_chinese_keeps_names_and_sigla(monkeypatch, cli):
     # sigla as written in the witnesses, edition names as printed
     for siglum, name in [
         ("zhushu", "禮記注疏（642-653）——"),
-        ("benyi-skqs", "禮經本義 (四庫全書本)"),
-        ("yueshu-118", "樂書 (卷一百十八)"),
+        ("benyi-skqs", "禮經本義（四庫全書本）"),
+        ("yueshu-118", "樂書（卷一百十八）"),
         ("吳澄本", "見於 yishu"),
     ]:
         assert name in names[siglum], siglum
