@@ -164,7 +164,7 @@ class _Text(html.parser.HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not self.skipping:
-            self.parts.append(data)
+            self.parts.append(" ".join(data.split("\n")))  # a line break in HTML is a space
 
 
 def page_text(path: Path) -> str:
