@@ -81,8 +81,8 @@ def language_named(name: str) -> tuple[str, bool] | None:
     names none of them (fr)."""
     key = name.strip().casefold()
     if len(items := re.split(r"[,:;]", key)) > 1:  # a list (zh-Hant,en; zh_TW:en): its first
-        found = next((n for n in map(language_named, items) if n is not None), None)
-        return (found[0], False) if found is not None else None
+        first = next((n for n in map(language_named, items) if n is not None), None)
+        return (first[0], False) if first is not None else None
     for catalog, (tag, _own) in LANGUAGES.items():
         if key in (catalog.casefold(), tag.casefold()):
             return catalog, True
