@@ -338,8 +338,8 @@ def test_printed_glyphs_without_their_mapping_say_where_the_mapping_goes(tmp_pat
 # --- in each reader's language ------------------------------------------------------------------
 
 NAMES_HELP = {
-    "zh_Hant": "鼓譜名稱為 lu 或 xue（也可寫 魯/鲁、薛/辥），可加 /2 表示第二圖",
-    "zh_Hans": "鼓谱名称为 lu 或 xue（也可写 魯/鲁、薛/辥），可加 /2 表示第二图",
+    "zh_Hant": "鼓譜名稱為 lu 或 xue（也可寫 魯／鲁、薛／辥），可加 /2 表示第二圖",
+    "zh_Hans": "鼓谱名称为 lu 或 xue（也可写 魯／鲁、薛／辥），可加 /2 表示第二图",
     "en": "scores are named lu or xue (also 魯/鲁, 薛/辥), optionally /2 for the second figure",
 }
 
@@ -383,8 +383,8 @@ def test_a_missing_file_is_an_unknown_score_with_no_guess(
 @pytest.mark.parametrize(
     ("language", "start"),
     [
-        ("zh_Hant", "未知的版本 'benyl'（是不是 'benyi'？）；現有的版本：zhushu (禮記注疏)"),
-        ("zh_Hans", "未知的版本 'benyl'（是不是 'benyi'？）；现有的版本：zhushu (禮記注疏)"),
+        ("zh_Hant", "未知的版本 'benyl'（是不是 'benyi'？）；現有的版本：zhushu（禮記注疏）"),
+        ("zh_Hans", "未知的版本 'benyl'（是不是 'benyi'？）；现有的版本：zhushu（禮記注疏）"),
         (
             "en",
             "unknown edition 'benyl' (did you mean 'benyi'?); the editions are: zhushu (禮記注疏)",
@@ -411,8 +411,8 @@ def test_a_name_like_no_state_gets_no_guess():
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用 'drumscore extract"]),
-        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用 'drumscore extract"]),
+        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用「drumscore extract"]),
+        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用「drumscore extract"]),
         ("en", ["is not notation: this looks like a passage", "hint: use 'drumscore extract"]),
     ],
 )

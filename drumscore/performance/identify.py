@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from drumscore.conductor.timeline import Timeline, arrange
 from drumscore.corpus import DEFAULT_EDITION, find_edition
 from drumscore.errors import DrumscoreError, PerformanceError
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, aside, ngettext
 from drumscore.model import READINGS, Section
 from drumscore.performance.check import Check, check
 from drumscore.performance.heard import Performance
@@ -92,7 +92,7 @@ def reading(timeline: Timeline, signs: bool = False) -> str:
     section = timeline.section
     text = f"{timeline.score.key} {section.rite or section.shown}"
     text += f" ×{timeline.repeats}" if timeline.repeats > 1 else ""
-    return text + (f" ({timeline.reading.name})" if signs else "")
+    return aside(text, timeline.reading.name) if signs else text
 
 
 def fit_text(fit: Fit, given: Timeline) -> str:

@@ -10,7 +10,7 @@ from drumscore import i18n
 from drumscore.cli.options import add_output_options, check_new
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, list_text, ngettext, quoted
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -131,7 +131,7 @@ def summary(report: SiteReport) -> str:
     )
     if report.languages:
         line += _("; in each of {languages}, in its own folder").format(
-            languages=", ".join(report.languages)
+            languages=list_text(report.languages)
         )
     return line
 
@@ -147,7 +147,7 @@ def folder_of(args: argparse.Namespace) -> str:
     if len(given) != 1:
         raise OptionError(
             _("give the folder to write once, as DIR or as -o DIR, such as {example}").format(
-                example="'drumscore site out'"
+                example=quoted("drumscore site out")
             )
             if not given
             else _("DIR {folder!r} and -o {output!r} name two folders; give one").format(
