@@ -20,6 +20,7 @@ import difflib
 import functools
 import gettext
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -79,6 +80,9 @@ def language_named(name: str) -> tuple[str, bool] | None:
     name of a language (tw, 繁體, simplified, chinese) or one mistyped (zh-Hnat). None when it
     names none of them (fr)."""
     key = name.strip().casefold()
+    if len(items := re.split(r"[,:;]", key)) > 1:  # a list (zh-Hant,en; zh_TW:en): its first
+        first = next((n for n in map(language_named, items) if n is not None), None)
+        return (first[0], False) if first is not None else None
     for catalog, (tag, _own) in LANGUAGES.items():
         if key in (catalog.casefold(), tag.casefold()):
             return catalog, True

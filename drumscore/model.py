@@ -441,7 +441,7 @@ class Wording:
     texts: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def of(cls, value: str | dict[str, str] | Wording, option: str = "text") -> Wording:
+    def of(cls, value: str | dict[str, Any] | Wording, option: str = "text") -> Wording:
         """A Wording from a text, or a table of texts by language (tag or catalog: zh-Hant,
         zh_Hans, en); a language that has no catalog is refused."""
         if isinstance(value, Wording):
@@ -457,6 +457,17 @@ class Wording:
                         "{option} gives a text in {language!r}, which drumscore does not speak; "
                         "write it under one of {tags}"
                     ).format(option=option, language=name, tags=list_text(tags())),
+                    option=option,
+                )
+            if not isinstance(text, str):  # a key the schema does not name (zh_TW, C)
+                shown = repr(text)
+                raise OptionError(
+                    _("{where}: {key} must be {expected}, not {value}").format(
+                        where=option,
+                        key=name,
+                        expected=_("text"),
+                        value=shown if len(shown) <= 40 else shown[:40] + "…",
+                    ),
                     option=option,
                 )
             if text:

@@ -248,6 +248,34 @@ def test_a_malformed_edition_file_is_a_corpus_error(tmp_path, content, expected)
     assert expected in str(err.value) and str(path) in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("table", "value", "key"),
+    [
+        ("note", "zh_TW = 5", "zh_TW"),
+        ("note", 'zh_TW = {a = "b"}', "zh_TW"),
+        ("note", "C = 1.5", "C"),
+        ("basis", "zh_CN = [1]", "zh_CN"),
+    ],
+)
+def test_a_text_under_a_locale_name_that_is_not_text_is_refused_naming_its_key(
+    tmp_path, table, value, key
+):
+    """The schema names the tags (zh-Hant); a locale name (zh_TW, C) means the same language,
+    and its value is checked as theirs is: text, not a number or a table to be shown."""
+    text = (
+        (corpus.SCORES_DIR / "chenhao.toml")
+        .read_text(encoding="utf-8")
+        .replace('"chenhao"', '"mine"')
+    )
+    text = re.sub(rf"^{table}\.en = .*$", f"{table}.{value}", text, count=1, flags=re.M)
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CorpusError) as err:
+        load_edition(path)
+    said = str(err.value)
+    assert str(path) in said and f"{key} must be text, not " in said
+
+
 # --- dates and glyph mappings of the edition files ---
 
 

@@ -278,26 +278,35 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise SystemExit(code)
 
 
+#: The commands whose --lang takes all: a site in each language.
+ALL_LANGUAGES = ("site", "serve")
 #: argparse's own gettext functions, given back when a run ends (main may run in a host program).
 _ARGPARSE_GETTEXT = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]
 
 
-def choose_language(argv: Sequence[str]) -> str:
-    """Speak the language the last --lang names (before a lone --), else the environment's, with
-    argparse's own messages in it too, before any help or message is made; returns the catalog."""
+def lang_given(argv: Sequence[str]) -> str | None:
+    """What the last --lang names (before a lone --), as argparse reads it, or None."""
     chosen: str | None = None
     for index, item in enumerate(argv):
         if item == "--":
             break
         name, equals, value = item.partition("=")
-        if len(name) < 5 or not "--lang".startswith(name):  # argparse takes --lan for --lang
+        # argparse takes --la and --lan for --lang (--l too, where no other option starts so)
+        if len(name) < 3 or not "--lang".startswith(name):
             continue
         if equals:
             chosen = value
         elif index + 1 < len(argv):
             chosen = argv[index + 1]
+    return chosen
+
+
+def choose_language(argv: Sequence[str]) -> str:
+    """Speak the language the last --lang names (before a lone --), else the environment's, with
+    argparse's own messages in it too, before any help or message is made; returns the catalog."""
+    chosen = lang_given(argv)
     argparse._, argparse.ngettext = _, ngettext  # type: ignore[attr-defined]
-    if chosen is None or chosen == "all":
+    if chosen is None or chosen.casefold() == "all":  # all: site and serve, checked by _main
         return set_language(None)
     named = language_named(chosen)
     if named is None:
@@ -314,7 +323,7 @@ def choose_language(argv: Sequence[str]) -> str:
         tag, name = LANGUAGES[catalog]
         say(
             _("--lang {value!r} is taken as {tag} ({name})").format(
-                value=chosen, tag=tag, name=name
+                value=chosen[:40], tag=tag, name=name
             )
         )
     return catalog
@@ -601,6 +610,17 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    if (lang_given(arguments) or "").casefold() == "all" and args.command not in ALL_LANGUAGES:
+        fail(
+            _(
+                "--lang all is for a site in every language ({commands}); give {command} one "
+                "of {languages}"
+            ).format(
+                commands=list_text(ALL_LANGUAGES),
+                command=args.command,
+                languages=list_text(tags()),
+            )
+        )
     try:
         return args.run(args)
     except DrumscoreError as exc:

@@ -586,6 +586,10 @@ def _check_target(out: Path) -> None:
             ).format(path=str(out))
         )
     parent = out.resolve().parent
+    if parent.exists() and not parent.is_dir():
+        raise OutputError(
+            _("{path!r} is a file; give a folder for the site").format(path=str(parent))
+        )
     if not parent.is_dir():
         raise OutputError(
             _("folder {path!r} does not exist; create it first").format(path=str(parent))

@@ -64,7 +64,7 @@ def languages(lang: str | None) -> tuple[str, ...]:
     """The languages --lang asks the site in: every one for all, none (the current) unsaid."""
     if lang is None:
         return ()
-    if lang == "all":
+    if lang.casefold() == "all":
         return tuple(i18n.LANGUAGES)
     named = i18n.language_named(lang)  # the command line has refused a language it is not
     return (named[0] if named else lang,)
@@ -141,7 +141,9 @@ def folder_of(args: argparse.Namespace) -> str:
     replaced only with --force."""
     from drumscore.site.build import MARKER  # the builder: when it runs
 
-    given = {name for name in (args.folder, args.output) if name is not None}
+    # an empty name names no folder; A and ./A name one
+    named = [name for name in (args.folder, args.output) if name]
+    given = {os.path.normpath(name) for name in named}
     if len(given) != 1:
         raise OptionError(
             _("give the folder to write once, as DIR or as -o DIR, such as {example}").format(
@@ -152,7 +154,7 @@ def folder_of(args: argparse.Namespace) -> str:
                 folder=args.folder, output=args.output
             )
         )
-    folder = given.pop()
+    folder = named[0]
     if os.path.lexists(os.path.join(folder, MARKER)):
         check_new(folder, args.force, "DIR")
     return folder
