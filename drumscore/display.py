@@ -1,28 +1,110 @@
-"""Text for people: patterns with the 半 division visible, and tables that line up with CJK text."""
+"""Text for people: patterns with the 半 division visible, and tables that line up with CJK text.
+
+Columns are counted as the terminal draws them: a CJK ideograph takes two, a combining mark none.
+The East Asian Ambiguous characters (○ □ — · │ █) take one column in most terminals and two in
+some set up for CJK text; `set_ambiguous_wide` says which, else `from_environment` tells as far
+as it reliably can (docs/languages.md).
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from drumscore.errors import OptionError
+from drumscore.i18n import _, aside
 from drumscore.model import Pattern, line_starts, line_text
+
+#: The environment variable that says the terminal draws ambiguous characters wide (1) or not (0).
+AMBIGUOUS_WIDE_VARIABLE = "DRUMSCORE_AMBIGUOUS_WIDE"
+#: The Windows console code pages of CJK text (Japanese, Simplified Chinese, Korean, Traditional
+#: Chinese), in which the console draws the ambiguous characters two columns wide.
+CJK_CODE_PAGES = frozenset({932, 936, 949, 950})
+
+#: Whether ambiguous characters count two columns; None: as the environment says.
+_ambiguous_wide: bool | None = None
+
+
+def _console_code_page() -> int | None:
+    """The output code page of the Windows console this process writes to; None elsewhere."""
+    if sys.platform != "win32":
+        return None
+    import ctypes
+
+    page = ctypes.windll.kernel32.GetConsoleOutputCP()  # type: ignore[attr-defined]
+    return int(page) or None
+
+
+def from_environment(
+    environ: Mapping[str, str] | None = None, code_page: int | None = None
+) -> bool:
+    """Whether the terminal draws ambiguous characters two columns wide, as far as it can be told:
+    DRUMSCORE_AMBIGUOUS_WIDE=1 (or 0), else a Windows console (not Windows Terminal, which draws
+    them narrow) whose output code page is a CJK one (`code_page`: that page, for a test).
+    Nothing else tells reliably: a CJK locale does not, nor TERM. Raises OptionError for another
+    value of the variable."""
+    env = os.environ if environ is None else environ
+    value = env.get(AMBIGUOUS_WIDE_VARIABLE, "").strip()
+    if value in ("0", "1"):
+        return value == "1"
+    if value:
+        raise OptionError(
+            _(
+                "{name}={value!r} says neither 1 (ambiguous characters such as ○ □ — · are drawn "
+                "two columns wide) nor 0 (one column); set it to 1 or 0, or unset it"
+            ).format(name=AMBIGUOUS_WIDE_VARIABLE, value=value)
+        )
+    if env.get("WT_SESSION"):
+        return False
+    page = _console_code_page() if code_page is None else code_page
+    return page in CJK_CODE_PAGES
+
+
+def set_ambiguous_wide(wide: bool | None) -> bool | None:
+    """Count the East Asian Ambiguous characters two columns wide (True), one (False), or as the
+    environment says (None); returns the setting before, to give back."""
+    global _ambiguous_wide
+    before, _ambiguous_wide = _ambiguous_wide, wide
+    return before
+
+
+def ambiguous_wide() -> bool:
+    """Whether ambiguous characters count two columns now (a bad environment value: one)."""
+    if _ambiguous_wide is not None:
+        return _ambiguous_wide
+    try:
+        return from_environment()
+    except OptionError:
+        return False
+
+
+def _columns(ch: str, wide: bool) -> int:
+    """The columns one character takes; an ambiguous one two when `wide`."""
+    import wcwidth  # its tables take 6 MB: loaded only for text beyond ASCII
+
+    w = max(0, wcwidth.wcwidth(ch))
+    if w == 1 and wide and unicodedata.east_asian_width(ch) == "A":
+        return 2
+    return w
 
 
 def width(text: str) -> int:
-    """Terminal columns `text` takes (wcwidth): CJK ideographs count two, combining marks none;
-    a control character, which prints nothing of its own, none."""
+    """Terminal columns `text` takes (wcwidth): CJK ideographs count two, combining marks none,
+    ambiguous characters two where the terminal draws them so (`ambiguous_wide`); a control
+    character, which prints nothing of its own, none."""
     if text.isascii() and text.isprintable():  # the common case (help, English), one column each
         return len(text)
-    import wcwidth  # its tables take 6 MB: loaded only for text beyond ASCII
-
-    return sum(max(0, wcwidth.wcwidth(c)) for c in text)
+    wide = ambiguous_wide()
+    return sum(_columns(c, wide) for c in text)
 
 
 def char_name(ch: str) -> str:
     """A character quoted with its code point and Unicode name, e.g. 'A' (U+0041 LATIN CAPITAL…)."""
     name = unicodedata.name(ch, "")
     code = f"U+{ord(ch):04X}"
-    return f"{ch!r} ({code} {name})" if name else f"{ch!r} ({code})"
+    return aside(repr(ch), f"{code} {name}" if name else code)
 
 
 def _printable(ch: str) -> str:
@@ -56,12 +138,11 @@ def cut(text: str, columns: int, ellipsis: str = "…") -> str:
     character that would straddle the edge is left out whole."""
     if width(text) <= columns:
         return text
-    import wcwidth
-
     room = columns - width(ellipsis)
     kept, used = [], 0
+    wide = ambiguous_wide()
     for ch in text:
-        w = max(0, wcwidth.wcwidth(ch))
+        w = _columns(ch, wide)
         if used + w > room:
             break
         kept.append(ch)
@@ -84,6 +165,22 @@ def table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def labelled_lines(fields: Sequence[tuple[str, str]]) -> list[str]:
+    """Lines of a label (ending in its colon) and a value, the values lined up: "edition: a"
+    padded after the colon; a label with a full-width colon (Chinese) padded before it with
+    ideographic spaces, so that its value follows the colon with no space: "注　：a"."""
+    widest = max(width(name) for name, _value in fields)
+    lines = []
+    for name, value in fields:
+        if name.endswith("："):
+            gap = widest - width(name)
+            fill = "\u3000" * (gap // 2) + " " * (gap % 2)
+            lines.append(f"{name[:-1]}{fill}：{value}")
+        else:
+            lines.append(pad(name, widest + 1) + value)
+    return lines
 
 
 def divided(pattern: Pattern) -> str:

@@ -20,6 +20,7 @@ import difflib
 import functools
 import gettext
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -79,6 +80,9 @@ def language_named(name: str) -> tuple[str, bool] | None:
     name of a language (tw, 繁體, simplified, chinese) or one mistyped (zh-Hnat). None when it
     names none of them (fr)."""
     key = name.strip().casefold()
+    if len(items := re.split(r"[,:;]", key)) > 1:  # a list (zh-Hant,en; zh_TW:en): its first
+        first = next((n for n in map(language_named, items) if n is not None), None)
+        return (first[0], False) if first is not None else None
     for catalog, (tag, _own) in LANGUAGES.items():
         if key in (catalog.casefold(), tag.casefold()):
             return catalog, True
@@ -191,10 +195,74 @@ def pgettext(context: str, message: str) -> str:
     return _catalog(language()).pgettext(context, message)
 
 
+def rules() -> dict[str, str]:
+    """The joins of a sentence by the current language's rule, each a pattern of the catalogs:
+    English runs a list and phrases with ", ", clauses with "; ", a note in parentheses after a
+    space, a label's colon, a dash with spaces, a full stop and '' around a command; Chinese with
+    、 ， ； （ ） ： —— 。 「」 and no space beside them. Text a Chinese reader sees is joined
+    through these (or the helpers below), never by hand."""
+    return {
+        # TRANSLATORS: the separator between the items of a list
+        "list": pgettext("between the items of a list", ", "),
+        # TRANSLATORS: the separator between two clauses of one sentence
+        "clause": pgettext("between clauses", "; "),
+        # TRANSLATORS: the separator between the short phrases of one clause
+        "phrase": pgettext("between the clauses of a sentence", ", "),
+        # TRANSLATORS: a note in parentheses after a text
+        "aside": pgettext("a note in parentheses", "{text} ({note})"),
+        # TRANSLATORS: a note in parentheses on its own
+        "parens": pgettext("parentheses around a note", "({note})"),
+        # TRANSLATORS: the end of a sentence that another follows
+        "stop": pgettext("the end of a sentence", ". "),
+        # TRANSLATORS: two sentences one after the other
+        "sentences": pgettext("two sentences in a row", "{text} {then}"),
+        # TRANSLATORS: a label and what it labels
+        "label": pgettext("a label and its text", "{label}: {text}"),
+        # TRANSLATORS: a dash between two parts of a line
+        "dash": pgettext("a dash between two parts", "{text} — {then}"),
+        # TRANSLATORS: quotes around a command or a path
+        "quote": pgettext("quotes around a command or path", "'{text}'"),
+    }
+
+
 def list_text(items: Iterable[str]) -> str:
     """Items of a list as a sentence runs them on: "a, b, c" (in Chinese "a、b、c")."""
-    # TRANSLATORS: the separator between the items of a list
-    return pgettext("between the items of a list", ", ").join(items)
+    return rules()["list"].join(items)
+
+
+def clause_text(clauses: Iterable[str]) -> str:
+    """Clauses of one sentence: "a; b" (in Chinese "a；b")."""
+    return rules()["clause"].join(clauses)
+
+
+def phrase_text(phrases: Iterable[str]) -> str:
+    """Short phrases of one clause: "a, b" (in Chinese "a，b")."""
+    return rules()["phrase"].join(phrases)
+
+
+def aside(text: str, note: str) -> str:
+    """`text` with `note` after it in parentheses: "a (b)" (in Chinese "a（b）")."""
+    return rules()["aside"].format(text=text, note=note)
+
+
+def labelled(label: str, text: str) -> str:
+    """`text` after its label and a colon: "a: b" (in Chinese "a：b")."""
+    return rules()["label"].format(label=label, text=text)
+
+
+def sentences(text: str, then: str) -> str:
+    """Two sentences in a row: "A. B." (in Chinese "A。B。", no space between)."""
+    return rules()["sentences"].format(text=text, then=then)
+
+
+def quoted(text: str) -> str:
+    """A command or a path quoted: 'a' (in Chinese 「a」)."""
+    return rules()["quote"].format(text=text)
+
+
+def dashed(text: str, then: str) -> str:
+    """Two parts of a line with a dash between: "a — b" (in Chinese "a——b")."""
+    return rules()["dash"].format(text=text, then=then)
 
 
 def N_(message: str) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from drumscore.errors import OptionError
-from drumscore.i18n import LANGUAGES, N_, _, catalog_for, language, pgettext, tags
+from drumscore.i18n import LANGUAGES, N_, _, aside, catalog_for, language, list_text, pgettext, tags
 
 
 class Drum(enum.Enum):
@@ -79,7 +79,7 @@ class State(enum.StrEnum):
         if state is None:
             raise OptionError(
                 _("state {value!r} is neither 魯 (lu) nor 薛 (xue); write one of {names}").format(
-                    value=text, names=", ".join(STATE_SPELLINGS)
+                    value=text, names=list_text(STATE_SPELLINGS)
                 ),
                 option="state",
             )
@@ -115,7 +115,7 @@ class Section(enum.Enum):
             return value
         found = SECTION_SPELLINGS.get(value)
         if found is None:
-            names = ", ".join(repr(s.value) for s in cls)
+            names = list_text(repr(s.value) for s in cls)
             raise OptionError(
                 _("unknown section {value!r}; choose one of {names}").format(
                     value=value, names=names
@@ -357,7 +357,7 @@ class Pattern:
         section = self.side(index)
         if section is Section.SHE:
             return section.rite
-        return f"{section.span} ({section.rite})" if section.rite else section.span
+        return aside(section.span, section.rite) if section.rite else section.span
 
     @property
     def notation(self) -> str:
@@ -441,7 +441,7 @@ class Wording:
     texts: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def of(cls, value: str | dict[str, str] | Wording, option: str = "text") -> Wording:
+    def of(cls, value: str | dict[str, Any] | Wording, option: str = "text") -> Wording:
         """A Wording from a text, or a table of texts by language (tag or catalog: zh-Hant,
         zh_Hans, en); a language that has no catalog is refused."""
         if isinstance(value, Wording):
@@ -456,7 +456,18 @@ class Wording:
                     _(
                         "{option} gives a text in {language!r}, which drumscore does not speak; "
                         "write it under one of {tags}"
-                    ).format(option=option, language=name, tags=", ".join(tags())),
+                    ).format(option=option, language=name, tags=list_text(tags())),
+                    option=option,
+                )
+            if not isinstance(text, str):  # a key the schema does not name (zh_TW, C)
+                shown = repr(text)
+                raise OptionError(
+                    _("{where}: {key} must be {expected}, not {value}").format(
+                        where=option,
+                        key=name,
+                        expected=_("text"),
+                        value=shown if len(shown) <= 40 else shown[:40] + "…",
+                    ),
                     option=option,
                 )
             if text:
@@ -530,7 +541,7 @@ class Reading:
                 return reading
         raise OptionError(
             _("reading {value!r} is not known; the readings are {names}").format(
-                value=str(text)[:40], names=", ".join(f"{r.id} ({r.name})" for r in READINGS)
+                value=str(text)[:40], names=list_text(aside(r.id, r.name) for r in READINGS)
             ),
             option="reading",
         )
@@ -543,7 +554,7 @@ READINGS: tuple[Reading, ...] = (
         "zheng",
         "鄭玄 禮記注",
         Provenance(
-            work="鄭玄 注, 禮記 投壺, 禮記注疏 卷五十八",
+            work="禮記注疏 卷五十八 投壺 鄭玄 注",
             kanripo="KR1d0053",
             kanripo_file="KR1d0053_058.txt",
         ),

@@ -248,6 +248,34 @@ def test_a_malformed_edition_file_is_a_corpus_error(tmp_path, content, expected)
     assert expected in str(err.value) and str(path) in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("table", "value", "key"),
+    [
+        ("note", "zh_TW = 5", "zh_TW"),
+        ("note", 'zh_TW = {a = "b"}', "zh_TW"),
+        ("note", "C = 1.5", "C"),
+        ("basis", "zh_CN = [1]", "zh_CN"),
+    ],
+)
+def test_a_text_under_a_locale_name_that_is_not_text_is_refused_naming_its_key(
+    tmp_path, table, value, key
+):
+    """The schema names the tags (zh-Hant); a locale name (zh_TW, C) means the same language,
+    and its value is checked as theirs is: text, not a number or a table to be shown."""
+    text = (
+        (corpus.SCORES_DIR / "chenhao.toml")
+        .read_text(encoding="utf-8")
+        .replace('"chenhao"', '"mine"')
+    )
+    text = re.sub(rf"^{table}\.en = .*$", f"{table}.{value}", text, count=1, flags=re.M)
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CorpusError) as err:
+        load_edition(path)
+    said = str(err.value)
+    assert str(path) in said and f"{key} must be text, not " in said
+
+
 # --- dates and glyph mappings of the edition files ---
 
 
@@ -310,8 +338,8 @@ def test_printed_glyphs_without_their_mapping_say_where_the_mapping_goes(tmp_pat
 # --- in each reader's language ------------------------------------------------------------------
 
 NAMES_HELP = {
-    "zh_Hant": "鼓譜名稱為 lu 或 xue（也可寫 魯/鲁、薛/辥），可加 /2 表示第二圖",
-    "zh_Hans": "鼓谱名称为 lu 或 xue（也可写 魯/鲁、薛/辥），可加 /2 表示第二图",
+    "zh_Hant": "鼓譜名稱為 lu 或 xue（也可寫 魯／鲁、薛／辥），可加 /2 表示第二圖",
+    "zh_Hans": "鼓谱名称为 lu 或 xue（也可写 魯／鲁、薛／辥），可加 /2 表示第二图",
     "en": "scores are named lu or xue (also 魯/鲁, 薛/辥), optionally /2 for the second figure",
 }
 
@@ -355,8 +383,8 @@ def test_a_missing_file_is_an_unknown_score_with_no_guess(
 @pytest.mark.parametrize(
     ("language", "start"),
     [
-        ("zh_Hant", "未知的版本 'benyl'（是不是 'benyi'？）；現有的版本：zhushu (禮記注疏)"),
-        ("zh_Hans", "未知的版本 'benyl'（是不是 'benyi'？）；现有的版本：zhushu (禮記注疏)"),
+        ("zh_Hant", "未知的版本 'benyl'（是不是 'benyi'？）；現有的版本：zhushu（禮記注疏）"),
+        ("zh_Hans", "未知的版本 'benyl'（是不是 'benyi'？）；现有的版本：zhushu（禮記注疏）"),
         (
             "en",
             "unknown edition 'benyl' (did you mean 'benyi'?); the editions are: zhushu (禮記注疏)",
@@ -383,8 +411,8 @@ def test_a_name_like_no_state_gets_no_guess():
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用 'drumscore extract"]),
-        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用 'drumscore extract"]),
+        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用「drumscore extract"]),
+        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用「drumscore extract"]),
         ("en", ["is not notation: this looks like a passage", "hint: use 'drumscore extract"]),
     ],
 )

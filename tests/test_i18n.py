@@ -301,7 +301,10 @@ def test_language_named_tells_exact_from_close_and_none():
     assert i18n.language_named("") is None
 
 
-@pytest.mark.parametrize("argv", [["--lan", "zh-Hant"], ["--lan=zh-Hant"], ["--lang=zh-Hant"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["--lan", "zh-Hant"], ["--lan=zh-Hant"], ["--lang=zh-Hant"], ["--la", "zh-Hant"], ["--l=tw"]],
+)
 def test_lang_is_read_as_argparse_reads_it_abbreviated_too(monkeypatch, cli, argv):
     monkeypatch.setenv("LANG", "C.UTF-8")
     code, out, _ = cli("list", *argv)
@@ -315,6 +318,46 @@ def test_the_last_lang_wins_and_none_is_read_after_a_lone_dash_dash(monkeypatch,
     assert code == 2 and err.startswith("drumscore：錯誤：")
     code, _, err = cli("--lang", "zh-Hans", "show", "--", "--lang=zh-Hant")
     assert code == 2 and err.startswith("drumscore：错误：")
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("en,zh-Hant", "en"), ("zh-Hant,en", "zh_Hant"), ("fr:zh_CN", "zh_Hans"), ("x;en_GB", "en")],
+)
+def test_a_list_of_languages_is_read_by_its_first_that_drumscore_speaks(name, expected):
+    """Read as LANGUAGE is read, its first language first: not the closest spelling of the whole
+    (en,zh-Hant was taken as zh-Hant, the one it spells most of)."""
+    assert i18n.language_named(name) == (expected, False)
+    assert i18n.language_named("fr,de") is None
+
+
+# -- bad input --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [["--la", "fr"], ["--lan=fr"], ["--l", "fr"]])
+def test_an_abbreviated_lang_naming_no_language_is_refused_not_ignored(monkeypatch, cli, argv):
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    err = _error(cli, "show", "lu", *argv)
+    assert (
+        err.startswith("drumscore: error: --lang 'fr' is not a language") and err.count("\n") == 1
+    )
+
+
+@pytest.mark.parametrize("value", ["all", "ALL"])
+def test_lang_all_outside_site_and_serve_is_refused_naming_them(monkeypatch, cli, tmp_path, value):
+    """all builds a site in every language; a command that speaks one was silently given the
+    environment's."""
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    err = _error(cli, "render", "lu", "--lang", value, "-o", tmp_path / "x.mid")
+    assert err.startswith("drumscore: error: --lang all is for a site") and err.count("\n") == 1
+    assert "site, serve" in err and "render" in err and "zh-Hant" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_long_near_lang_is_said_shortened(monkeypatch, cli):
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    code, _out, err = cli("show", "lu", "--lang", "en," + "x" * 5000)
+    assert code == 0 and len(err.splitlines()) == 1 and len(err) < 200
 
 
 def test_argparse_speaks_its_own_language_again_after_a_run(monkeypatch, cli):

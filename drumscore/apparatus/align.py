@@ -30,7 +30,7 @@ from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes,
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import N_, _, ngettext
+from drumscore.i18n import N_, _, aside, list_text, ngettext
 from drumscore.model import (
     HALF,
     SECTION_ORDER,
@@ -451,7 +451,7 @@ class Apparatus:
         for p in self.places:
             for v in p.reported:
                 if v.printed:
-                    printed = " ".join(f"{s} ({names[s]})" for s in v.printed)
+                    printed = " ".join(aside(s, names[s]) for s in v.printed)
                     out.append(f"{' = '.join(str(r) for r in v.reports)} = {printed}")
         return tuple(out)
 
@@ -579,7 +579,7 @@ def witnesses_of(
     if order not in ORDERS:
         raise OptionError(
             _("order {value!r} is not one of {choices}; give one of them").format(
-                value=order, choices=", ".join(ORDERS)
+                value=order, choices=list_text(ORDERS)
             ),
             option="order",
         )

@@ -7,7 +7,7 @@ import io
 from collections.abc import Sequence
 
 from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
-from drumscore.i18n import _
+from drumscore.i18n import _, aside
 
 
 def _witness(w: Witness) -> dict:
@@ -115,7 +115,7 @@ def apparatus_data(a: Apparatus) -> dict:
 
 def csv_name(w: Witness) -> str:
     """A witness's name in the alignment table: a reported text says who reports it."""
-    return f"{w.name} ({w.described})" if w.reported else w.name
+    return aside(w.name, w.described) if w.reported else w.name
 
 
 def csv_text(apparatuses: Sequence[Apparatus]) -> str:

@@ -262,6 +262,13 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """argparse's check of a choice, its choices listed by the language's rule."""
+        if action.choices is not None and value not in action.choices:
+            choices = list_text(repr(c) for c in action.choices)
+            message = argparse._("invalid choice: %(value)r (choose from %(choices)s)")  # type: ignore[attr-defined]
+            raise argparse.ArgumentError(action, message % {"value": value, "choices": choices})
+
     def error(self, message: str) -> None:  # type: ignore[override]
         fail(_("{message} (see '{help}')").format(message=message, help=f"{self.prog} --help"))
 
@@ -271,26 +278,35 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise SystemExit(code)
 
 
+#: The commands whose --lang takes all: a site in each language.
+ALL_LANGUAGES = ("site", "serve")
 #: argparse's own gettext functions, given back when a run ends (main may run in a host program).
 _ARGPARSE_GETTEXT = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]
 
 
-def choose_language(argv: Sequence[str]) -> str:
-    """Speak the language the last --lang names (before a lone --), else the environment's, with
-    argparse's own messages in it too, before any help or message is made; returns the catalog."""
+def lang_given(argv: Sequence[str]) -> str | None:
+    """What the last --lang names (before a lone --), as argparse reads it, or None."""
     chosen: str | None = None
     for index, item in enumerate(argv):
         if item == "--":
             break
         name, equals, value = item.partition("=")
-        if len(name) < 5 or not "--lang".startswith(name):  # argparse takes --lan for --lang
+        # argparse takes --la and --lan for --lang (--l too, where no other option starts so)
+        if len(name) < 3 or not "--lang".startswith(name):
             continue
         if equals:
             chosen = value
         elif index + 1 < len(argv):
             chosen = argv[index + 1]
+    return chosen
+
+
+def choose_language(argv: Sequence[str]) -> str:
+    """Speak the language the last --lang names (before a lone --), else the environment's, with
+    argparse's own messages in it too, before any help or message is made; returns the catalog."""
+    chosen = lang_given(argv)
     argparse._, argparse.ngettext = _, ngettext  # type: ignore[attr-defined]
-    if chosen is None or chosen == "all":
+    if chosen is None or chosen.casefold() == "all":  # all: site and serve, checked by _main
         return set_language(None)
     named = language_named(chosen)
     if named is None:
@@ -307,10 +323,33 @@ def choose_language(argv: Sequence[str]) -> str:
         tag, name = LANGUAGES[catalog]
         say(
             _("--lang {value!r} is taken as {tag} ({name})").format(
-                value=chosen, tag=tag, name=name
+                value=chosen[:40], tag=tag, name=name
             )
         )
     return catalog
+
+
+def ambiguous_wide_asked(argv: Sequence[str]) -> bool:
+    """Whether --ambiguous-wide stands in `argv` (before a lone --), as argparse would take it."""
+    for item in argv:
+        if item == "--":
+            break
+        if len(item) >= 5 and "--ambiguous-wide".startswith(item):
+            return True
+    return False
+
+
+def _add_ambiguous_wide(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ambiguous-wide",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help=_(
+            "count the characters a CJK terminal may draw two columns wide (○ □ — · │) as two, "
+            "so that tables, compare's marks and the play display line up there (also "
+            "DRUMSCORE_AMBIGUOUS_WIDE=1)"
+        ),
+    )
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
@@ -320,7 +359,7 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
         help=_(
             "the language of messages and help: {languages} "
             "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
-        ).format(languages=", ".join(tags())),
+        ).format(languages=list_text(tags())),
     )
 
 
@@ -437,8 +476,10 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
 
 
 def _finish(name: str, command: argparse.ArgumentParser) -> None:
-    """What every command's parser has: --lang, and an example after its help."""
+    """What every command's parser has: --lang, --ambiguous-wide, and an example after its
+    help."""
     _add_lang(command)
+    _add_ambiguous_wide(command)
     if command.epilog is None and name in EXAMPLES:
         command.epilog = _("example: {command}").format(command=EXAMPLES[name])
 
@@ -462,6 +503,7 @@ def build_parser(*, lazy: bool = False) -> argparse.ArgumentParser:
         help=_("show the version and exit"),
     )
     _add_lang(parser)
+    _add_ambiguous_wide(parser)
     parser.register("action", "commands", _Commands)
     sub = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=_Parser, action="commands"
@@ -530,6 +572,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = signals.install()
     previous = on_stale_removed(_stale_removed)
     previous_skipped = on_skipped(_skipped)
+    previous_wide = display.set_ambiguous_wide(None)
     _left_out.clear()
     try:
         with signals.raising(), watch_inputs():
@@ -543,12 +586,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         _left_out.clear()
         on_stale_removed(previous)
         on_skipped(previous_skipped)
+        display.set_ambiguous_wide(previous_wide)
         signals.restore(handlers)
 
 
 def _main(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     choose_language(arguments)
+    try:
+        wide = ambiguous_wide_asked(arguments) or display.from_environment()
+    except DrumscoreError as exc:
+        fail(str(exc), exc.exit_status)
+    display.set_ambiguous_wide(wide)
     parser = build_parser(lazy=True)
     args, extra = parser.parse_known_args(arguments)
     if extra:
@@ -561,6 +610,17 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    if (lang_given(arguments) or "").casefold() == "all" and args.command not in ALL_LANGUAGES:
+        fail(
+            _(
+                "--lang all is for a site in every language ({commands}); give {command} one "
+                "of {languages}"
+            ).format(
+                commands=list_text(ALL_LANGUAGES),
+                command=args.command,
+                languages=list_text(tags()),
+            )
+        )
     try:
         return args.run(args)
     except DrumscoreError as exc:

@@ -22,7 +22,7 @@ from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import DEFAULT_RATE, PLOT
-from drumscore.i18n import N_, _, list_text, ngettext
+from drumscore.i18n import N_, _, clause_text, list_text, ngettext
 from drumscore.model import Drum, Reading, Section
 from drumscore.timing import Tempo, whole_text
 
@@ -36,7 +36,7 @@ def section_help() -> str:
         if section is Section.SHE:
             text = _("{section} (default)").format(section=text)
         said.append(text)
-    return _("; ").join(said)
+    return clause_text(said)
 
 
 def whole_number(text: str) -> int:

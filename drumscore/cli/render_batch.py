@@ -29,7 +29,7 @@ from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.files.atomic import check_not_inputs
 from drumscore.files.format_choice import kind_of
-from drumscore.i18n import _, carried, ngettext
+from drumscore.i18n import _, carried, list_text, ngettext
 from drumscore.model import STATE_SLUGS, Score, Section
 
 #: The placeholders of an output template and what they stand for.
@@ -113,7 +113,7 @@ def plan(args: argparse.Namespace) -> list[Item]:
     fields = _fields(template)
     unknown = sorted(set(fields) - set(PLACEHOLDERS))
     if unknown:
-        known = ", ".join("{" + k + "}" for k in PLACEHOLDERS)
+        known = list_text("{" + k + "}" for k in PLACEHOLDERS)
         raise OptionError(
             _("output template {template!r} has unknown placeholder {unknown}; use {known}").format(
                 template=template, unknown="{" + unknown[0] + "}", known=known

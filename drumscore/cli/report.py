@@ -7,6 +7,7 @@ and aligned columns are numbered from 1, as everywhere drumscore shows them.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -14,9 +15,9 @@ from drumscore import display
 from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
-from drumscore.display import divided, table
+from drumscore.display import divided, labelled_lines, table
 from drumscore.editions.extract import line_range
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, aside, clause_text, dashed, list_text, ngettext
 from drumscore.model import HALF, Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
     prov = score.source
     fields: list[tuple[str, str]] = []
     if score.edition_id:
-        value = f"{score.edition_name} ({score.edition_id})"
+        value = aside(score.edition_name, score.edition_id)
         if edition is not None and edition.user:
             value = _("{edition} — your edition, {path}").format(edition=value, path=edition.path)
         fields.append((_("edition:"), value))
@@ -134,11 +135,12 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
         if prov.commit:
             fields.append((_("commit:"), prov.commit))
         if prov.licence:
-            fields.append((_("licence:"), prov.licence))
+            fields.append((_("licence:"), _licence(prov.licence)))
     if edition is not None and edition.date is not None:
-        fields.append((_("date:"), f"{edition.date.text} ({edition.date.basis})"))
+        date = edition.date
+        fields.append((_("date:"), aside(date.text, str(date.basis)) if date.basis else date.text))
     if edition is not None and edition.glyphs:
-        read = ", ".join(
+        read = list_text(
             _("{glyph} read as {stroke}").format(glyph=g, stroke=t) for g, t in edition.glyphs
         )
         fields.append(
@@ -147,9 +149,8 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
     if edition is not None and edition.note:
         fields.append((_("note:"), str(edition.note)))
     if fields:
-        widest = max(display.width(name) for name, _value in fields) + 1
         lines += [""] if score.edition_id else []
-        lines += [f"  {display.pad(name, widest)}{value}" for name, value in fields]
+        lines += ["  " + line for line in labelled_lines(fields)]
     return "\n".join(lines)
 
 
@@ -167,8 +168,8 @@ def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
     lines = []
     for check in checks:
         stated = check.stated
-        verdict = "; ".join(w for _w, whys in check.disagreeing() for w in whys) or _("agrees")
-        quoted = ", ".join(dict.fromkeys(q.siglum for q in check.quotes))
+        verdict = clause_text(w for _w, whys in check.disagreeing() for w in whys) or _("agrees")
+        quoted = list_text(dict.fromkeys(q.siglum for q in check.quotes))
         lines.append(
             _("{by}, {section}: 鼙 {pi} 鼓 {gu} (quoted in {sigla}) — {verdict}").format(
                 by=stated.by,
@@ -202,28 +203,33 @@ def score_summary(score: Score, checks: Sequence[StatedCheck] = ()) -> str:
 
 
 def alignment_lines(c: Comparison) -> list[str]:
-    """The two rows, one above the other; each stroke takes two columns, 半 stands in a gap."""
+    """The two rows, one above the other, and the marks below; each stroke takes one cell (two
+    columns, three where the terminal draws ○ □ · wide), 半 stands in a cell of its own."""
     halves = {"a": c.half_column("a"), "b": c.half_column("b")}
     shared = {h for h in halves.values() if h is not None}
+    step = max(display.width(s) for s in ("○", "□", "·")) + 1  # 半, two columns, fills a cell
+
+    def cell(text: str) -> str:
+        return display.pad(text, step)
 
     def row(side: str) -> str:
         cells = []
         for index, column in enumerate([*c.columns, None]):
             if index in shared:
-                cells.append(HALF if halves[side] == index else "  ")
+                cells.append(cell(HALF if halves[side] == index else ""))
             if column is None:
                 break
             stroke = column.a if side == "a" else column.b
-            cells.append(stroke.drum.symbol + " " if stroke else "· ")
+            cells.append(cell(stroke.drum.symbol if stroke else "·"))
         return "".join(cells).rstrip()
 
     marks = []
     for index, column in enumerate([*c.columns, None]):
         if index in shared:
-            marks.append("  ")
+            marks.append(cell(""))
         if column is None:
             break
-        marks.append(MARKS[column.kind] + " ")
+        marks.append(cell(MARKS[column.kind]))
     return [f"A  {row('a')}", f"B  {row('b')}", f"   {''.join(marks).rstrip()}"]
 
 
@@ -305,14 +311,13 @@ def format_place(p: Place) -> str:
                 if v.first
                 else ""
             )
-            said = "; ".join(t for t in (v.description, first) if t)
-            described = f" ({said})" if said else ""
+            said = clause_text(t for t in (v.description, first) if t)
             agrees = "".join(f" = {r.siglum}" for r in v.reports)
-            readings.append(f"{v.shown} {_sigla(v.printed)}{agrees}{described}")
+            reading = f"{v.shown} {_sigla(v.printed)}{agrees}"
+            readings.append(aside(reading, said) if said else reading)
     where = p.section.shown if p.section else _after(p.position - 1)
-    return f"{p.label} ({where})  {p.lemma.shown} {_sigla(p.lemma.printed)} ] " + "; ".join(
-        readings
-    )
+    lemma = f"{p.lemma.shown} {_sigla(p.lemma.printed)}"
+    return f"{aside(p.label, where)}  {lemma} ] " + clause_text(readings)
 
 
 def format_reported(p: Place) -> list[str]:
@@ -328,7 +333,7 @@ def format_reported(p: Place) -> list[str]:
             said = said.format(
                 siglum=r.siglum, source=r.reported_by, quote=r.quote, description=v.description
             )
-            lines.append(f"{p.label} ({where})  {p.lemma.shown} ] {v.shown} {said}")
+            lines.append(f"{aside(p.label, where)}  {p.lemma.shown} ] {v.shown} {said}")
     return lines
 
 
@@ -345,7 +350,7 @@ def format_counts(a: Apparatus) -> list[str]:
             by=st.by, section=st.section.shown, span=st.section.span, pi=st.pi, gu=st.gu
         )
         lines.append("  " + said)
-        quotes = "; ".join(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
+        quotes = clause_text(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)
         if quotes:
             lines.append("    " + _("quoted: {quotes}").format(quotes=quotes))
         if s.agreeing:
@@ -356,7 +361,7 @@ def format_counts(a: Apparatus) -> list[str]:
         for siglum, why in s.disagreeing():
             why_groups.setdefault(why, []).append(siglum)
         for why, group in why_groups.items():
-            said = _("disagree: {sigla} — {why}").format(sigla=_sigla(group), why="; ".join(why))
+            said = _("disagree: {sigla} — {why}").format(sigla=_sigla(group), why=clause_text(why))
             lines.append("    " + said)
     return lines
 
@@ -367,8 +372,8 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
         for w in a.witnesses:
             cite = w.provenance.citation if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
-            when = f" ({w.date.text})" if w.date else ""
-            seen.setdefault(w.siglum, f"{w.described}{when}{mark}" + (f" — {cite}" if cite else ""))
+            what = (aside(w.described, w.date.text) if w.date else w.described) + mark
+            seen.setdefault(w.siglum, dashed(what, cite) if cite else what)
     widest = max(display.width(s) for s in seen)
     return [f"  {display.pad(siglum, widest)}  {what}" for siglum, what in seen.items()]
 
@@ -451,7 +456,7 @@ def format_groups(found: Sequence[Groups]) -> str:
         lines.append("  " + _("who shares each reading:"))
         for n, p in enumerate(g.places, 1):
             shared = " | ".join(f"{v.shown}: {_sigla(v.sigla)}" for v in (p.lemma, *p.variants))
-            lines.append(f"    {n}. {p.label} ({p.section_shown})  {shared}")
+            lines.append(f"    {n}. {aside(p.label, p.section_shown)}  {shared}")
         if not g.places:
             lines.append("    " + _("every edition reads alike"))
         lines += [
@@ -596,7 +601,7 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
             ).format(n=extraction.skipped)
         )
     if extraction.glyphs:
-        read = ", ".join(
+        read = list_text(
             _("{glyph} as {stroke}").format(glyph=g, stroke=t) for g, t in extraction.glyphs
         )
         out.append(
@@ -875,11 +880,11 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("missed"),
-            ", ".join(f"{s.index} {_drum(s.expected)}" for s in c.missing) or _("none"),
+            list_text(f"{s.index} {_drum(s.expected)}" for s in c.missing) or _("none"),
         ),
         (
             _("extra"),
-            ", ".join(
+            list_text(
                 (
                     _("{drum} at {time} s (after stroke {after})")
                     if e.after
@@ -891,7 +896,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("wrong drum"),
-            ", ".join(
+            list_text(
                 _("{stroke} ({expected} expected, {heard} heard)").format(
                     stroke=s.index, expected=_drum(s.expected), heard=_drum(s.heard)
                 )
@@ -901,7 +906,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
     ]
     if c.doubtful or any(e.doubtful for e in c.extra):
-        strokes = ", ".join(str(s.index) for s in c.doubtful)
+        strokes = list_text(str(s.index) for s in c.doubtful)
         if not c.doubtful:
             said = _("the drum of some extra strokes sounds between the two: marked ?")
         elif any(e.doubtful for e in c.extra):
@@ -978,3 +983,10 @@ def render_data(track: Track, output: str, rate: int) -> dict[str, Any]:
             if hit.drum is not None and not hit.click
         ],
     }
+
+
+def _licence(licence: str) -> str:
+    """A licence as the edition files give it, "CC BY-SA 4.0 (Kanseki Repository)", with its
+    holder in the reader's parentheses."""
+    found = re.fullmatch(r"(.+?) \((.+)\)", licence)
+    return aside(found[1], found[2]) if found else licence

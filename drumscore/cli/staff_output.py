@@ -11,7 +11,7 @@ from drumscore.conductor.timeline import Timeline
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes, write_series
 from drumscore.files.format_choice import ENGRAVED, NOTATION, suffixes
-from drumscore.i18n import N_, _, ngettext
+from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musicxml import (
     ENGRAVED_BAR,
@@ -151,7 +151,7 @@ def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: Midi
         paths = [Path(args.output)]
     if len(paths) > 1:
         shape += ngettext("; {n} page: {paths}", "; {n} pages: {paths}", len(paths)).format(
-            n=len(paths), paths=", ".join(str(p) for p in paths)
+            n=len(paths), paths=list_text(str(p) for p in paths)
         )
     return _("{format} engraved by {engraver}, {shape}").format(
         format=fmt.upper(), engraver=by, shape=shape

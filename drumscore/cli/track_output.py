@@ -26,7 +26,7 @@ from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import suffixes
 from drumscore.files.programme import load_programme
-from drumscore.i18n import _, ngettext, pgettext
+from drumscore.i18n import _, ngettext, phrase_text
 from drumscore.render.midimap import MidiMap
 from drumscore.render.soundfont import render_blocks
 from drumscore.timing import Tempo
@@ -187,7 +187,7 @@ def summary(track: Track) -> str:
     practice = track.items[0].practice.parameters
     if practice:
         parts.append(practice)
-    return pgettext("between the clauses of a sentence", ", ").join(parts)
+    return phrase_text(parts)
 
 
 def humanized(track: Track) -> str:

@@ -132,7 +132,7 @@ class Found:
             parts.append(ngettext("{n} translation line", "{n} translation lines", n).format(n=n))
         unseen = sorted({j.text for j in self.joined if j.kind == "invisible character"})
         if unseen:
-            parts.append(_("invisible characters ({names})").format(names=", ".join(unseen)))
+            parts.append(_("invisible characters ({names})").format(names=list_text(unseen)))
         n = len(self.notes)
         if n:
             parts.append(ngettext("{n} note", "{n} notes", n).format(n=n))
@@ -1374,7 +1374,7 @@ def _shown(text: str) -> str:
     """`text` fit to print: each invisible character named by code point and name instead."""
     if not any(c in lexer.INVISIBLE for c in text):
         return text
-    return ", ".join(
+    return list_text(
         f"U+{ord(c):04X} {unicodedata.name(c, '')}".strip() for c in dict.fromkeys(text)
     )
 

@@ -124,6 +124,8 @@ def write_failed(path: str | Path, exc: OSError) -> WriteError:
 
 def check_writable(path: str | Path) -> Path:
     """The output path, after checking its folder exists and it is not itself a folder."""
+    if not str(path):
+        raise OutputError(_("the output name is empty; give a file name such as 'out.wav'"))
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
     for part in path.parts:
@@ -145,7 +147,13 @@ def check_writable(path: str | Path) -> Path:
     if path.is_dir():
         raise OutputError(
             _("output {path!r} is a folder; give a file name such as {example!r}").format(
-                path=str(path), example=str(path / "out.wav")
+                path=str(path), example=str(path / f"out{path.suffix or '.wav'}")
+            )
+        )
+    if os.path.lexists(parent) and not parent.is_dir():
+        raise OutputError(
+            _("in output {output!r}, {path!r} is not a folder; choose another output path").format(
+                output=str(path), path=str(parent)
             )
         )
     if not parent.is_dir():

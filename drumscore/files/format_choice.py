@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from drumscore.errors import OptionError
-from drumscore.i18n import _
+from drumscore.i18n import _, list_text
 
 #: Audio sample rates: the default, and the range accepted.
 DEFAULT_RATE = 44100
@@ -103,7 +103,7 @@ def audio_format(
     given = subtype or DEFAULT_SUBTYPE[fmt]
     subtype = (subtype or DEFAULT_SUBTYPE[fmt]).upper()
     if len(subtype) > _MAX_SUBTYPE or not sf.check_format(fmt, subtype):
-        usable = ", ".join(sf.available_subtypes(fmt))
+        usable = list_text(sf.available_subtypes(fmt))
         shown = given if len(subtype) <= _MAX_SUBTYPE else given[:_MAX_SUBTYPE] + "…"
         raise OptionError(
             _("subtype {value!r} cannot be written as {format}; use one of: {usable}").format(
@@ -113,7 +113,7 @@ def audio_format(
         )
     rates = SUBTYPE_RATES.get(subtype)
     if rate is not None and rates is not None and rate not in rates:
-        khz = ", ".join(f"{r // 1000}" for r in rates)
+        khz = list_text(f"{r // 1000}" for r in rates)
         raise OptionError(
             _(
                 "subtype {value} takes a sample rate of {khz} kHz, not {rate} Hz; give a rate of "

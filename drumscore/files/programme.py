@@ -17,7 +17,7 @@ from drumscore.conductor.track import Item, Practice, Track, check_count_in
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
 from drumscore.files.reading import check_schema, parse_toml, read_input_text
-from drumscore.i18n import _
+from drumscore.i18n import _, list_text
 from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State
 from drumscore.timing import Tempo
 
@@ -64,7 +64,7 @@ def _programme_text(name: str) -> tuple[str, str]:
         raise ProgrammeError(
             _(
                 "no programme file {name!r}; give a TOML file or a built-in programme: {known}"
-            ).format(name=name, known=", ".join(builtin_programmes()))
+            ).format(name=name, known=list_text(builtin_programmes()))
         ) from None
 
 
@@ -109,7 +109,7 @@ def load_programme(
     if unknown:
         raise ProgrammeError(
             _("{where}: unknown key {key!r}; a programme has {keys} and [[item]] tables").format(
-                where=where, key=unknown[0], keys=", ".join(TOP_KEYS[:2])
+                where=where, key=unknown[0], keys=list_text(TOP_KEYS[:2])
             )
         )
     entries = data.get("item")
@@ -142,7 +142,7 @@ def load_programme(
         if bad:
             raise ProgrammeError(
                 _("{where}: unknown key {key!r}; use {keys}").format(
-                    where=at, key=bad[0], keys=", ".join(ITEM_KEYS)
+                    where=at, key=bad[0], keys=list_text(ITEM_KEYS)
                 )
             )
         score_name = entry.get("score")

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from drumscore.conductor.timeline import Timeline, arrange
 from drumscore.corpus import DEFAULT_EDITION, find_edition
 from drumscore.errors import DrumscoreError, PerformanceError
-from drumscore.i18n import _, ngettext
-from drumscore.model import Section
+from drumscore.i18n import _, aside, ngettext
+from drumscore.model import READINGS, Section
 from drumscore.performance.check import Check, check
 from drumscore.performance.heard import Performance
 
@@ -36,23 +36,32 @@ def faults(result: Check) -> int:
 
 def candidates(timeline: Timeline) -> list[Timeline]:
     """The other readings a take of `timeline` might play: every score of its edition (the
-    default edition for a score that is not in one), each section, with as many passes;
-    readings of the same strokes as the one checked, or of each other, counted once."""
+    default edition for a score that is not in one), each section, with as many passes, read
+    as the take's signs were read; and its own score and section under the other readings of
+    the signs; readings of the same strokes as the one checked, or of each other, counted once."""
     score = timeline.score
     try:
         edition = find_edition(score.edition_id or DEFAULT_EDITION)
     except DrumscoreError:  # an edition file gone since: the default's scores, then
         edition = find_edition(DEFAULT_EDITION)
-    seen = {tuple(s.drum for s in timeline.strokes)}
+    seen = {_drums(timeline)}
     out = []
+    options = [(timeline.score, timeline.section, r) for r in READINGS if r != timeline.reading]
     for other in edition.scores:
-        for section in Section.in_order():
-            strokes = tuple(s.drum for s in other.pattern.section(section))
-            if not strokes or strokes in seen:
-                continue
-            seen.add(strokes)
-            out.append(arrange(other, section, repeats=timeline.repeats))
+        options.extend((other, section, timeline.reading) for section in Section.in_order())
+    for other, section, signs in options:
+        if not other.pattern.section(section):
+            continue
+        arranged = arrange(other, section, repeats=timeline.repeats, reading=signs)
+        if _drums(arranged) in seen:
+            continue
+        seen.add(_drums(arranged))
+        out.append(arranged)
     return out
+
+
+def _drums(timeline: Timeline) -> tuple[object, ...]:
+    return tuple(s.drum for s in timeline.strokes)
 
 
 def better_fit(performance: Performance, result: Check) -> Fit | None:
@@ -77,24 +86,35 @@ def better_fit(performance: Performance, result: Check) -> Fit | None:
     return best
 
 
-def reading(timeline: Timeline) -> str:
-    """A reading named short, as on the command line: xue/2@zhushu 投壺, lu/1@zhushu 射 ×2."""
+def reading(timeline: Timeline, signs: bool = False) -> str:
+    """A reading named short, as on the command line: xue/2@zhushu 投壺, lu/1@zhushu 射 ×2; with
+    `signs`, whose reading of the signs it is too: lu/1@zhushu 射 (毛奇齡 經問 卷十六)."""
     section = timeline.section
     text = f"{timeline.score.key} {section.rite or section.shown}"
-    return text + (f" ×{timeline.repeats}" if timeline.repeats > 1 else "")
+    text += f" ×{timeline.repeats}" if timeline.repeats > 1 else ""
+    return aside(text, timeline.reading.name) if signs else text
 
 
 def fit_text(fit: Fit, given: Timeline) -> str:
     """The report's line: this take fits xue/2@zhushu 投壺: 0 faults, against 3 for xue/1 投壺."""
+    signs = fit.timeline.reading != given.reading  # each named by its reading of the signs
     return ngettext(
         "this take fits {other}: {n} fault, against {against} for {given}",
         "this take fits {other}: {n} faults, against {against} for {given}",
         fit.faults,
-    ).format(other=reading(fit.timeline), n=fit.faults, against=fit.against, given=reading(given))
+    ).format(
+        other=reading(fit.timeline, signs),
+        n=fit.faults,
+        against=fit.against,
+        given=reading(given, signs),
+    )
 
 
 def wrong_score(fit: Fit, given: Timeline) -> PerformanceError:
-    """The error a check ends with when the take fits another reading clearly better."""
-    return PerformanceError(
-        _("{fits}; check it against that score and section").format(fits=fit_text(fit, given))
-    )
+    """The error a check ends with when the take fits another reading clearly better: another
+    score or section, or the same under another reading of the signs."""
+    if fit.timeline.reading != given.reading:
+        message = _("{fits}; check it with that reading of the signs")
+    else:
+        message = _("{fits}; check it against that score and section")
+    return PerformanceError(message.format(fits=fit_text(fit, given)))

@@ -21,7 +21,7 @@ from drumscore.errors import PerformanceError
 from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_midi_header
 from drumscore.files.reading import read_input
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, list_text, ngettext
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
@@ -93,7 +93,7 @@ def from_notes(
     strokes, read_as = played_strokes(played)
     mapping = _("鼙 on MIDI note {pi}, 鼓 on {gu}").format(pi=midimap.pi_note, gu=midimap.gu_note)
     if not strokes:
-        found = ", ".join(
+        found = list_text(
             f"{note} {GM_DRUM_NAMES.get(note, '')}".rstrip() + f" ×{n}"
             for note, n in others.most_common(4)
         )
@@ -116,7 +116,7 @@ def from_notes(
     remarks: tuple[str, ...] = read_as
     if others:
         ignored = sum(others.values())
-        keys = ", ".join(str(n) for n in sorted(others))
+        keys = list_text(str(n) for n in sorted(others))
         left_out = ngettext(
             "{n} note on other keys ({keys}) left out",
             "{n} notes on other keys ({keys}) left out",
@@ -171,7 +171,7 @@ def played_strokes(
         i = j
     read: list[str] = []
     if flams:
-        at = ", ".join(f"{t:.3f} s" for t in flams[:6]) + (", …" if len(flams) > 6 else "")
+        at = list_text([f"{t:.3f} s" for t in flams[:6]] + (["…"] if len(flams) > 6 else []))
         read.append(
             ngettext(
                 "{n} flam: its grace note (at {at}) left out, the louder note taken for the stroke",

@@ -174,7 +174,7 @@ def plain_lines(timeline: Timeline, k: int, seconds: float) -> list[str]:
 
 #: The keys of live play, as shown on screen and in --help.
 KEYS = (
-    ("space", N_("pause")),
+    (N_("space"), N_("pause")),  # the space bar, named in the reader's language
     ("+/-", N_("tempo ±1")),
     ("]/[", "±5"),
     ("t", N_("tap")),
@@ -192,7 +192,11 @@ STOP_WAITS = N_("stop at end of pass")
 
 def keys_line(columns: int = 80, items: int = 1) -> str:
     """The keys, as much of them as fits in `columns`."""
-    words = [f"{key} {_(what)}" for key, what in KEYS if key != "n" or items > 1]
+    words = [
+        f"{_(key) if key == 'space' else key} {_(what)}"
+        for key, what in KEYS
+        if key != "n" or items > 1
+    ]
     line = "  " + _("keys: {keys}").format(keys=" · ".join(words))
     if width(line) > columns:
         line = "  " + " · ".join(words)
@@ -271,17 +275,22 @@ _DIGITS = {
 
 
 def big_shape(shape: str, size: int) -> list[str]:
-    """A ○ (ring) or □ (square outline) `size` rows high, two columns to a cell so it looks round.
+    """A ○ (ring) or □ (square outline) `size` rows high, two columns to a cell so it looks round
+    (one block to a cell where the terminal draws a block two columns wide).
 
     Any other shape (a count number) is drawn in large block digits.
     """
     size = max(5, size)
+    ink = FULL * (2 // width(FULL))  # one block where the terminal draws it two columns wide
     if shape not in SYMBOLS.values():
         scale = max(1, size // 5)
         rows = []
         for r in range(5):
             line = "  ".join(
-                "".join(ch * 2 * scale for ch in _DIGITS.get(d, _DIGITS["0"])[r]) for d in shape
+                "".join(
+                    (ink if ch == FULL else "  ") * scale for ch in _DIGITS.get(d, _DIGITS["0"])[r]
+                )
+                for d in shape
             )
             rows += [line] * scale
         return rows
@@ -298,7 +307,7 @@ def big_shape(shape: str, size: int) -> list[str]:
             else:
                 edge = max(abs(x), abs(y))
                 inside = radius - thick < edge <= radius + 1e-9
-            cells.append(FULL * 2 if inside else "  ")
+            cells.append(ink if inside else "  ")
         rows.append("".join(cells).rstrip())
     return rows
 

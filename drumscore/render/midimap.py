@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from drumscore.conductor.expression import DEFAULT_VELOCITY, drum_pair
 from drumscore.errors import OptionError
-from drumscore.i18n import _
+from drumscore.i18n import _, clause_text
 from drumscore.model import Drum
 
 #: MIDI channel 10 (0-based 9): the General MIDI percussion channel.
@@ -80,4 +80,4 @@ class MidiMap:
             n = self.note(drum)
             return f"{drum.value} {drum.symbol} → {n} {GM_DRUM_NAMES.get(n, '')}".rstrip()
 
-        return f"{one(Drum.PI)}; {one(Drum.GU)}"
+        return clause_text([one(Drum.PI), one(Drum.GU)])

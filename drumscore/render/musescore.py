@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drumscore.errors import EngraveError, MissingDependencyError, OptionError
-from drumscore.i18n import N_, _
+from drumscore.i18n import N_, _, list_text
 
 #: Executable names tried in order; DRUMSCORE_MUSESCORE overrides them with a path or name.
 MUSESCORE_NAMES = ("mscore3", "musescore3", "mscore", "musescore")
@@ -102,7 +102,7 @@ def engrave(
     if kind not in PAGE_FORMATS:
         raise OptionError(
             _("kind {kind!r} cannot be engraved; MuseScore writes {formats}").format(
-                kind=kind, formats=", ".join(PAGE_FORMATS)
+                kind=kind, formats=list_text(PAGE_FORMATS)
             ),
             option="kind",
         )

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
 from drumscore.errors import OptionError
-from drumscore.i18n import _
+from drumscore.i18n import _, list_text
 from drumscore.model import HALF, Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
@@ -139,7 +139,7 @@ def check_lyrics(lyrics: str | None) -> str | None:
     """The lyrics choice, or an OptionError naming the choices."""
     if lyrics is None or lyrics in LYRICS:
         return lyrics
-    choices = ", ".join(repr(k) for k in LYRICS)
+    choices = list_text(repr(k) for k in LYRICS)
     raise OptionError(
         _("lyrics {value!r} is not known; choose one of {choices}").format(
             value=lyrics, choices=choices

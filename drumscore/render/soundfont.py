@@ -22,7 +22,7 @@ from drumscore.conductor.track import Track, as_track
 from drumscore.errors import DrumscoreError, InputMissingError, SoundFontError, require
 from drumscore.files.cstderr import captured
 from drumscore.files.reading import open_input
-from drumscore.i18n import _
+from drumscore.i18n import _, aside
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ def open_synth(soundfont: str | Path, rate: int) -> fluidsynth.Synth:
         selected = sfid >= 0 and synth.program_select(PERCUSSION_CHANNEL, sfid, DRUM_BANK, 0) == 0
     if not selected:
         synth.delete()
-        why = f" ({said[-1].strip()})" if said else ""
+        why = aside("", said[-1].strip()) if said else ""  # " (…)", in Chinese "（…）"
         raise SoundFontError(
             _(
                 "FluidSynth cannot load a drum kit from SoundFont {path!r}{why}; give a General "

@@ -25,7 +25,7 @@ from drumscore.errors import (
     install_line,
     require,
 )
-from drumscore.i18n import _, language
+from drumscore.i18n import _, language, list_text
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
@@ -309,7 +309,7 @@ def engrave(musicxml: bytes, kind: str, *, dpi: int = 150) -> Engraving:
     if kind not in KINDS:
         raise OptionError(
             _("kind {kind!r} cannot be engraved; Verovio writes {formats}").format(
-                kind=kind, formats=", ".join(KINDS)
+                kind=kind, formats=list_text(KINDS)
             ),
             option="kind",
         )

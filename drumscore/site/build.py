@@ -30,7 +30,7 @@ from drumscore.conductor.timeline import Timeline, arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
 from drumscore.files.signals import held
-from drumscore.i18n import _
+from drumscore.i18n import _, aside, list_text
 from drumscore.model import READINGS, STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes, page_head, with_words
 from drumscore.site import data as sitedata
@@ -553,7 +553,7 @@ def build_site(
         # a copy's error names its source (the package's own sample) first: name the output
         named = exc.filename2 or exc.filename
         where = (
-            f" ({os.path.relpath(named, work)})"
+            aside("", os.path.relpath(named, work))  # " (…)", in Chinese "（…）"
             if named and str(named).startswith(str(work))
             else ""
         )
@@ -577,7 +577,7 @@ def site_catalog(name: str) -> str:
     named = i18n.language_named(name)
     found = named[0] if named else None
     if found is None:
-        tags = ", ".join(i18n.tags())
+        tags = list_text(i18n.tags())
         raise OptionError(
             _("lang {value!r} is not a language of the site; give one of {tags} or all").format(
                 value=name, tags=tags
@@ -598,6 +598,10 @@ def _check_target(out: Path) -> None:
             ).format(path=str(out))
         )
     parent = out.resolve().parent
+    if parent.exists() and not parent.is_dir():
+        raise OutputError(
+            _("{path!r} is a file; give a folder for the site").format(path=str(parent))
+        )
     if not parent.is_dir():
         raise OutputError(
             _("folder {path!r} does not exist; create it first").format(path=str(parent))

@@ -18,7 +18,7 @@ from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, ngettext, phrase_text, rules
 from drumscore.model import (
     READINGS,
     SECTION_ORDER,
@@ -244,7 +244,7 @@ def readings_data() -> list[dict]:
     described = {Drum.PI: _("鼙 (the small drum)"), Drum.GU: _("鼓 (the big drum)")}
     out = []
     for reading in READINGS:
-        signs = ", ".join(
+        signs = phrase_text(
             _("{sign} strikes {drum}").format(sign=sign, drum=drum.value)
             for sign, drum in reading.mapping
         )
@@ -261,7 +261,7 @@ def readings_data() -> list[dict]:
                     "{signs}; 半 divides the pattern: 投壺 takes the strokes after it, 射 the "
                     "whole."
                 ).format(
-                    signs=", ".join(
+                    signs=phrase_text(
                         _("{sign} strikes {drum}").format(sign=sign, drum=described[drum])
                         for sign, drum in reading.mapping
                     )
@@ -431,4 +431,6 @@ def strings() -> dict[str, str | list[str]]:
         ),
         "paused_compare": _("Paused at {bpm} a minute; space resumes on the beat."),
         "tempo": _("{bpm} strokes a minute."),
+        # a label and its text by the language's rule ("A: …", in Chinese "A：…")
+        "labelled": rules()["label"],
     }

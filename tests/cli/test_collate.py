@@ -285,7 +285,12 @@ def site_views():
     items = data.entries(pool)
     apparatuses = data.apparatuses(pool, items)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
-    shared = {"kit": data.kit_data(), "tempo": data.tempo_data(), "play": data.play_data()}
+    shared = {
+        "kit": data.kit_data(),
+        "tempo": data.tempo_data(),
+        "play": data.play_data(),
+        "readings": data.readings_data(),
+    }
     scores, pages = [], {}
     for entry in items:
         page_data = data.page_score(entry, pool, by_score[(entry.score.figure, entry.score.state)])

@@ -137,11 +137,21 @@ def _before_drumscore(code: int, err: str, signum: int) -> bool:
     if code == -signum and err == "":
         return True
     lines = err.strip().splitlines()
+    frames = [line.strip() for line in lines if line.lstrip().startswith("File")]
     return (
         "Traceback (most recent call last):" in lines
         and lines[-1] == "KeyboardInterrupt"
-        and not any("/drumscore/" in line for line in lines if line.lstrip().startswith("File"))
+        and all(_before_the_policy(frame) for frame in frames if "/drumscore/" in frame)
     )
+
+
+#: The modules drumscore runs before its signal policy is installed: the package's first lines
+#: and the policy's own module, while they are imported (their module level, not install()).
+_START_UP = ("drumscore/__init__.py", "drumscore/files/__init__.py", "drumscore/files/signals.py")
+
+
+def _before_the_policy(frame: str) -> bool:
+    return frame.endswith("in <module>") and any(f'{name}"' in frame for name in _START_UP)
 
 
 @settings(

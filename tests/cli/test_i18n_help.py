@@ -115,10 +115,11 @@ def test_a_language_given_by_another_name_gives_the_help_in_it(cli, monkeypatch)
 USAGE_ERRORS = {
     "zh_Hant": (
         "drumscore：錯誤：參數 --repeat：'abc' 不是至多 12 位數的整數"
-        "（見 'drumscore render --help'）"
+        "（見「drumscore render --help」）"
     ),
     "zh_Hans": (
-        "drumscore：错误：参数 --repeat：'abc' 不是至多 12 位的整数（见 'drumscore render --help'）"
+        "drumscore：错误：参数 --repeat：'abc' 不是至多 12 位的整数"
+        "（见「drumscore render --help」）"
     ),
     "en": (
         "drumscore: error: argument --repeat: 'abc' is not a whole number of at most 12 digits "
@@ -164,8 +165,8 @@ def test_two_options_given_where_they_do_nothing_are_joined_in_chinese(cli, monk
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "drumscore：錯誤：無法辨識的參數：--bogus（見 'drumscore list --help'）"),
-        ("zh_Hans", "drumscore：错误：无法识别的参数：--bogus（见 'drumscore list --help'）"),
+        ("zh_Hant", "drumscore：錯誤：無法辨識的參數：--bogus（見「drumscore list --help」）"),
+        ("zh_Hans", "drumscore：错误：无法识别的参数：--bogus（见「drumscore list --help」）"),
         ("en", "drumscore: error: unrecognized arguments: --bogus (see 'drumscore list --help')"),
     ],
 )

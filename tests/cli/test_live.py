@@ -182,7 +182,7 @@ def test_the_live_display_in_traditional_chinese_fits(tmp_path, monkeypatch, col
     )
     text = "\n".join(lines)
     assert sum("按鍵：" in line for line in lines) == 1, lines  # the key help, once
-    for field in ("space 暫停", "t 打拍", "q 本遍後停", "Esc 立即停止", "第 1 遍", "秒"):
+    for field in ("空白鍵 暫停", "t 打拍", "q 本遍後停", "Esc 立即停止", "第 1 遍", "秒"):
         assert field in text, (field, lines)  # every field whole, none split across lines
     assert sum(zh_stroke([line]) is not None for line in lines) == 1, lines
     painted = [line for line in terminal.painted() if line]

@@ -42,7 +42,7 @@ def test_show_in_simplified_chinese(monkeypatch, cli):
     assert "注家所述的击数：" in out and "各版本原文所述的击数：" in out
     # the quotes as the editions print them, traditional characters kept
     assert "徐伯魯，射（benyi-skqs）：「其全則鼙聲十三鼔聲十」" in out
-    assert "徐伯魯，投壺：鼙 7 鼓 5（见 benyi, benyi-skqs 所引）— 相符" in out
+    assert "徐伯魯，投壺：鼙 7 鼓 5（见 benyi、benyi-skqs 所引）——相符" in out
     header = next(line for line in out.splitlines() if "击数" in line)
     assert header.split() == ["段", "击数", "○", "鼙", "□", "鼓"]
     fields = {line.split("：")[0].strip(): line for line in out.splitlines() if "：" in line[:8]}
@@ -63,16 +63,16 @@ def test_collate_in_traditional_chinese_keeps_names_and_sigla(monkeypatch, cli):
     names = {line.split()[0]: line for line in key}
     # sigla as written in the witnesses, edition names as printed
     for siglum, name in [
-        ("zhushu", "禮記注疏 (642-653)"),
-        ("benyi-skqs", "禮經本義 (四庫全書本)"),
-        ("yueshu-118", "樂書 (卷一百十八)"),
+        ("zhushu", "禮記注疏（642-653）——"),
+        ("benyi-skqs", "禮經本義（四庫全書本）"),
+        ("yueshu-118", "樂書（卷一百十八）"),
         ("吳澄本", "見於 yishu"),
     ]:
         assert name in names[siglum], siglum
     # the descriptions line up, 吳澄本 counted six columns wide
     assert len({_column(line, line.split()[1]) for line in key}) == 1
     assert "相符：zhushu benyi benyi-skqs" in out
-    assert "不符：wuli — " in out
+    assert "不符：wuli——" in out
     assert "□ ] ○ 吳澄本（見於 yishu：「吳澄本作○」" in out
     assert "sigla:" not in out and "agree:" not in out
 
@@ -81,7 +81,7 @@ def test_compare_in_traditional_chinese(monkeypatch, cli):
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     code, out, _ = cli("compare", "lu", "xue")
     assert code == 0
-    assert "處差異 — " in out and "處僅見於 B（+）" in out
+    assert "處差異——" in out and "處僅見於 B（+）" in out
     header = next(line for line in out.splitlines() if "編輯距離" in line)
     assert header.split() == ["段", "A", "B", "編輯距離", "結論"]
     assert "不同" in out and "differs" not in out

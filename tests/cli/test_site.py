@@ -197,6 +197,25 @@ def test_an_existing_site_folder_keeps_its_mode(tmp_path, capsys, no_musicxml):
     assert (out / "index.html").is_file()
 
 
+def test_a_site_beneath_a_file_is_refused_naming_the_file(tmp_path, capsys):
+    (tmp_path / "f").write_text("x", encoding="utf-8")
+    err = expect_error(["site", str(tmp_path / "f" / "s")], capsys)
+    assert f"{str(tmp_path / 'f')!r} is a file" in err and "does not exist" not in err
+    assert (tmp_path / "f").read_text(encoding="utf-8") == "x"
+
+
+def test_an_empty_site_folder_name_is_asked_for_not_read_as_the_current_folder(tmp_path, capsys):
+    err = expect_error(["site", ""], capsys)
+    assert "give the folder to write" in err and "'.'" not in err
+
+
+def test_dir_and_o_naming_one_folder_two_ways_are_one_folder(tmp_path, capsys, no_musicxml):
+    out = tmp_path / "s"
+    code, _, err = run_cli(["site", str(out), "-o", str(tmp_path / "." / "s") + "/", "-q"], capsys)
+    assert code == 0, err
+    assert (out / "index.html").is_file()
+
+
 def test_a_read_only_site_folder_is_an_error_not_replaced(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()

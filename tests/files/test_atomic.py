@@ -136,10 +136,33 @@ def test_a_folder_as_output_is_refused(tmp_path):
         check_writable(tmp_path)
 
 
-def test_a_file_as_folder_is_refused(tmp_path):
+def test_a_file_as_folder_is_refused_as_no_folder_not_as_missing(tmp_path):
     (tmp_path / "file").write_text("x")
-    with pytest.raises(OutputError, match="does not exist"):
+    with pytest.raises(OutputError) as err:
         write_bytes(tmp_path / "file" / "a.wav", b"x")
+    said = str(err.value)
+    assert f"{str(tmp_path / 'file')!r} is not a folder" in said
+    assert "does not exist" not in said and "mkdir" not in said  # mkdir -p would fail on it
+    assert (tmp_path / "file").read_text() == "x"
+
+
+def test_a_device_as_folder_is_refused_as_no_folder():
+    with pytest.raises(OutputError, match="'/dev/null' is not a folder"):
+        check_writable("/dev/null/x.wav")
+
+
+def test_an_empty_output_name_is_refused_as_empty_not_as_the_current_folder():
+    with pytest.raises(OutputError) as err:
+        check_writable("")
+    assert "empty" in str(err.value) and "'.'" not in str(err.value)
+
+
+@pytest.mark.parametrize(("name", "example"), [("a.xml", "out.xml"), ("b.mid", "out.mid")])
+def test_a_folder_as_output_gets_an_example_of_its_own_format(tmp_path, name, example):
+    (tmp_path / name).mkdir()
+    with pytest.raises(OutputError) as err:
+        check_writable(tmp_path / name)
+    assert repr(str(tmp_path / name / example)) in str(err.value)
 
 
 def test_a_series_into_a_missing_folder_is_refused(tmp_path):

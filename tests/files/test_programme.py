@@ -130,8 +130,8 @@ def test_a_missing_programme_file_in_each_language(cli, monkeypatch, tmp_path, l
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "曲目單 'p.toml' 第 1 項：未知的鍵 'tempo'；請用 label, score"),
-        ("zh_Hans", "曲目单 'p.toml' 第 1 项：未知的键 'tempo'；请用 label, score"),
+        ("zh_Hant", "曲目單 'p.toml' 第 1 項：未知的鍵 'tempo'；請用 label、score"),
+        ("zh_Hans", "曲目单 'p.toml' 第 1 项：未知的键 'tempo'；请用 label、score"),
         ("en", "programme 'p.toml', item 1: unknown key 'tempo'; use label, score"),
     ],
 )

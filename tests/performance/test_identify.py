@@ -7,7 +7,7 @@ from performances import take, write_midi
 
 from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
-from drumscore.model import Section
+from drumscore.model import READINGS, Reading, Section
 from drumscore.performance import identify
 from drumscore.performance.check import check
 from drumscore.performance.heard import read_performance
@@ -58,3 +58,28 @@ def test_the_readings_tried_are_each_strokes_once_and_never_the_one_checked():
     assert len(seen) == len(set(seen)) and tuple(drums("lu", "touhu")) not in seen
     assert all(t.repeats == 2 for t in tried)
     assert np.all([len(t.strokes) > 0 for t in tried])
+
+
+def test_a_take_under_the_other_reading_of_the_signs_names_that_reading(tmp_path):
+    """The same score and section read as 毛奇齡 reads the signs: named by the readings, not
+    as the same score and section twice."""
+    mao = Reading.parse("mao")
+    played = [s.drum for s in arrange(resolve("lu"), reading=mao).strokes]
+    t = take(played, 80, spread_ms=10)
+    heard = read_performance(write_midi(tmp_path / "take.mid", t))
+    given = arrange(resolve("lu"))
+    result = check(heard, given)
+    fit = identify.better_fit(heard, result)
+    assert fit is not None and fit.faults == 0 and fit.timeline.reading is mao
+    assert fit.timeline.score == given.score and fit.timeline.section is given.section
+    said = str(identify.wrong_score(fit, given))
+    assert said.startswith(f"this take fits lu/1@zhushu 射 ({mao.name}): 0 faults, against ")
+    assert f"for lu/1@zhushu 射 ({READINGS[0].name}); " in said
+    assert said.endswith("check it with that reading of the signs")
+
+
+def test_other_scores_are_tried_under_the_reading_the_take_was_checked_by():
+    mao = Reading.parse("mao")
+    tried = identify.candidates(arrange(resolve("lu"), reading=mao))
+    assert [t.reading for t in tried].count(READINGS[0]) == 1  # the same score, 鄭玄's reading
+    assert all(t.reading is mao for t in tried if t.score != resolve("lu"))

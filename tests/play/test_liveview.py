@@ -274,7 +274,7 @@ def test_the_status_and_keys_in_traditional_chinese():
     assert line.split("  ")[1:2] == ["第 5/5 擊"]
     for field in ("97/分", "已暫停", "[本遍結束時停止]", "2.00 秒"):
         assert f"  {field}" in line, field
-    assert keys.startswith("  按鍵：space 暫停 · +/- 速度 ±1")
+    assert keys.startswith("  按鍵：空白鍵 暫停 · +/- 速度 ±1")
     assert "Esc 立即停止" in keys and "next" not in keys
     assert "預備拍 2/3" in counting
 

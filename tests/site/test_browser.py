@@ -518,6 +518,20 @@ def test_bad_input_an_unknown_name_is_said_on_the_compare_page(page, site_url):
     assert "B: unknown figure" in page.inner_text("#problem")  # as the command line says
 
 
+@pytest.mark.parametrize("tag", ["zh-Hant", "zh-Hans"])
+def test_the_compare_view_labels_a_and_b_with_a_full_width_colon_in_chinese(
+    page, all_site_url, tag
+):
+    """What compare.js writes itself: "A：" before each side's name and each side's problem."""
+    goto(page, all_site_url, f"{tag}/compare.html?a=lu&b=xue")
+    summary = page.inner_text("#summary")
+    assert summary.count("A：") == 1 and summary.count("B：") == 1
+    assert "A: " not in summary and "B: " not in summary
+    goto(page, all_site_url, f"{tag}/compare.html?a=lu&b=xue/3")
+    problem = page.inner_text("#problem")
+    assert problem.startswith("B：") and "B: " not in problem and "3" in problem
+
+
 def test_a_score_page_compares_with_the_reading_that_differs_most(page, site_url):
     goto(page, site_url, f"score/{slug('lu/2@zhushu')}.html")
     page.click("#compare-link")
@@ -884,6 +898,24 @@ def test_screenshots_of_a_traditional_chinese_score_page(page, all_site_url, tmp
         shot = folder / f"score-zh-Hant-{size['width']}.png"
         page.screenshot(path=str(shot), full_page=bool(wanted))
         assert shot.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(
+    ("tag", "marks"), [("zh-Hant", "「」『』"), ("zh-Hans", "「」『』"), ("en", "“”‘’")]
+)
+def test_a_quotation_takes_the_marks_of_the_page_s_language(page, all_site_url, tag, marks):
+    """The stated counts' quotes (<q lang="zh">) drawn with 「」 on a Chinese page, as the
+    command line quotes, and with “” on an English one."""
+    goto(page, all_site_url, f"{tag}/score/{slug('lu/1@benyi')}.html")
+    quotes = page.evaluate(
+        """() => [...document.querySelectorAll('main q')].map((q) => {
+                  const open = getComputedStyle(q, '::before').content;
+                  return [getComputedStyle(q).quotes, open, q.lang]; })"""
+    )
+    assert quotes, "no quotation on the page"
+    expected = " ".join(f'"{m}"' for m in marks)
+    for computed, before, lang in quotes:
+        assert computed == expected and before == "open-quote" and lang == "zh"
 
 
 def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):

@@ -21,7 +21,7 @@ from drumscore.cli.track_output import track_from_args
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import suffixes
-from drumscore.i18n import _
+from drumscore.i18n import _, ngettext
 from drumscore.performance.heard import is_midi, read_performance
 from drumscore.render.midimap import MidiMap
 
@@ -146,10 +146,32 @@ def run(args: argparse.Namespace) -> int:
     result = check(performance, track, pace=pace)
     # other readings are checked as they stand: only a take of one score as it stands is compared
     fit = better_fit(performance, result) if track.plain else None
+    if fit is not None and not (item.count_in or clicks) and performance.kind == "audio":
+        _refuse_untold_count(args.performance, kit, args.drums or "kit")
     show(result, args.plot, fmt, json_output=args.json, fit=fit)
     if fit is not None:
         raise wrong_score(fit, track.first)  # the report is out; the command is to change
     return 0
+
+
+def _refuse_untold_count(path: str, kit: Kit | None, drums: str) -> None:
+    """A recording that fits another score better only as it holds count strokes or clicks
+    that check was not told of (a take rendered with --count-in or --click): say that, not the
+    other score."""
+    counted = read_performance(path, kit=kit, drums=drums, count_sound=True)
+    n = sum(stroke.count for stroke in counted.strokes)
+    if n:
+        raise OptionError(
+            ngettext(
+                "performance {path!r} holds {n} onset that sounds like the count sound (a count "
+                "stroke or a click), which check was not told of; give the options the take was "
+                "made with, such as --count-in N or --click N",
+                "performance {path!r} holds {n} onsets that sound like the count sound (count "
+                "strokes or clicks), which check was not told of; give the options the take was "
+                "made with, such as --count-in N or --click N",
+                n,
+            ).format(path=path, n=n)
+        )
 
 
 def show(

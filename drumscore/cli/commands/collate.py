@@ -23,7 +23,7 @@ from drumscore.cli.options import (
 )
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
-from drumscore.i18n import N_, _
+from drumscore.i18n import N_, _, list_text
 from drumscore.model import Edition
 
 FORMAT_NAMES = {"text": N_("text"), "json": "JSON", "csv": "CSV", "tei": "TEI", "mei": "MEI"}
@@ -154,7 +154,7 @@ def _format(args: argparse.Namespace) -> str:
     if args.output:
         suffix = Path(args.output).suffix.lower()
         if suffix not in FORMAT_OF_SUFFIX:
-            known = ", ".join(FORMAT_OF_SUFFIX)
+            known = list_text(FORMAT_OF_SUFFIX)
             raise OptionError(
                 _(
                     "cannot tell the format of {path!r} from its extension ({known}); give --format"
@@ -259,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
                 write_bytes(path, data)
             wrote.append(
                 _("wrote {paths}: MEI, one file per score").format(
-                    paths=", ".join(str(p) for p in paths)
+                    paths=list_text(str(p) for p in paths)
                 )
             )
         else:

@@ -23,7 +23,7 @@ from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_writable, write_bytes
 from drumscore.files.reading import as_text
-from drumscore.i18n import N_, _, ngettext
+from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.model import Dating
 
 #: The options that describe the edition file, and so apply only with -o.
@@ -272,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
                 key=lambda s: (s.figure, s.state != "魯"),
             )
             names = [f"{s.state.slug}/{s.figure}@{add_id}" for s in written if s.state]
-            print(_("the scores are named {names}").format(names=", ".join(names)))
+            print(_("the scores are named {names}").format(names=list_text(names)))
         return 0
     if args.json:
         data = report.extraction_data(extraction, args.file, encoding)

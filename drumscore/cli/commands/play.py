@@ -23,7 +23,7 @@ from drumscore.conductor.track import Hit, Track
 from drumscore.display import table
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, aside, list_text, ngettext
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
@@ -227,7 +227,7 @@ def _check_options(args: argparse.Namespace) -> str | None:
     if not args.check:
         return None
     if args.midi_in is None:
-        ports = ", ".join(repr(n) for n in midiport.input_ports()) or _("none")
+        ports = list_text(repr(n) for n in midiport.input_ports()) or _("none")
         raise OptionError(
             _(
                 "--check listens on a MIDI input port: give --midi-in NAME (the ports: {ports})"
@@ -393,7 +393,7 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
         )
     else:
         feed = Feed(track, kit=kit, loop=args.loop)
-    return AudioPlayer(feed, device), f"{device.name!r} ({device.hostapi})"
+    return AudioPlayer(feed, device), aside(repr(device.name), device.hostapi)
 
 
 def _list_devices() -> int:

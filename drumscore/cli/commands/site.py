@@ -10,7 +10,7 @@ from drumscore import i18n
 from drumscore.cli.options import add_output_options, check_new
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, list_text, ngettext, quoted
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -64,7 +64,7 @@ def languages(lang: str | None) -> tuple[str, ...]:
     """The languages --lang asks the site in: every one for all, none (the current) unsaid."""
     if lang is None:
         return ()
-    if lang == "all":
+    if lang.casefold() == "all":
         return tuple(i18n.LANGUAGES)
     named = i18n.language_named(lang)  # the command line has refused a language it is not
     return (named[0] if named else lang,)
@@ -131,7 +131,7 @@ def summary(report: SiteReport) -> str:
     )
     if report.languages:
         line += _("; in each of {languages}, in its own folder").format(
-            languages=", ".join(report.languages)
+            languages=list_text(report.languages)
         )
     return line
 
@@ -141,18 +141,20 @@ def folder_of(args: argparse.Namespace) -> str:
     replaced only with --force."""
     from drumscore.site.build import MARKER  # the builder: when it runs
 
-    given = {name for name in (args.folder, args.output) if name is not None}
+    # an empty name names no folder; A and ./A name one
+    named = [name for name in (args.folder, args.output) if name]
+    given = {os.path.normpath(name) for name in named}
     if len(given) != 1:
         raise OptionError(
             _("give the folder to write once, as DIR or as -o DIR, such as {example}").format(
-                example="'drumscore site out'"
+                example=quoted("drumscore site out")
             )
             if not given
             else _("DIR {folder!r} and -o {output!r} name two folders; give one").format(
                 folder=args.folder, output=args.output
             )
         )
-    folder = given.pop()
+    folder = named[0]
     if os.path.lexists(os.path.join(folder, MARKER)):
         check_new(folder, args.force, "DIR")
     return folder

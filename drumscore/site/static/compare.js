@@ -65,8 +65,8 @@ function choose() {
   const ra = resolve(inputA.value);
   const rb = resolve(inputB.value);
   const problems = [];
-  if (ra.problem) problems.push(`A: ${ra.problem}`);
-  if (rb.problem) problems.push(`B: ${rb.problem}`);
+  if (ra.problem) problems.push(say("labelled", { label: "A", text: ra.problem }));
+  if (rb.problem) problems.push(say("labelled", { label: "B", text: rb.problem }));
   const box = $("problem");
   box.textContent = problems.join("\n");
   box.hidden = problems.length === 0;
@@ -161,9 +161,9 @@ function draw() {
     return node;
   };
   const pa = el("p");
-  pa.append("A: ", link(a), ` [${a.key}]`);
+  pa.append(say("labelled", { label: "A", text: "" }), link(a), ` [${a.key}]`);
   const pb = el("p");
-  pb.append("B: ", link(b), ` [${b.key}]`);
+  pb.append(say("labelled", { label: "B", text: "" }), link(b), ` [${b.key}]`);
   const verdict = c.identical
     ? say("identical")
     : say("differences", { n: c.distance, half: c.half.description });

@@ -1,0 +1,347 @@
+"""Everything a Chinese reader sees, scanned for the marks of English left in it: every command's
+help and a representative output of every command (list, show, render, collate as text and CSV,
+compare, check, extract), what play shows, a refusal of each command, and the site's pages and
+script labels, in 繁體中文 and 简体中文.
+
+A finding is an ASCII word that is none of the names a reader types or reads as they are (an id,
+a file name, code, a format, a GM instrument, a unit: the allow-list below), a ", " "; " ": " or
+half-width "( )" on a line of Chinese text, or a space after a full-width stop (。，；：、).
+The edition data (names, citations, licences, notes, dates) is scanned as the views show it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import html.parser
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from drumscore import corpus
+from drumscore.cli import build_parser, main
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
+from drumscore.files.programme import builtin_programmes
+from drumscore.i18n import speaking, tags
+from drumscore.model import READINGS
+from drumscore.play import liveview
+from drumscore.render.midimap import GM_DRUM_NAMES
+from drumscore.timing import Tempo
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSAGE = ROOT / "tests" / "sources" / "KR1d0053_058_禮記注疏.txt"
+LANGUAGES = ("zh-Hant", "zh-Hans")
+
+#: Words shown as they are in every language, beyond the rules of `_allowed`: the program and
+#: its commands' names, formats and standards, units, the names of a kit, a key and a source.
+ALLOWED = {
+    *("drumscore", "python3", "pip", "Ctrl-C", "Kanripo", "Kanseki", "Repository"),
+    *("MusicXML", "MuseScore", "Verovio", "FluidSynth", "SoundFont", "OpenCC", "matplotlib"),
+    *(
+        "notation",
+        "General",
+        "PortAudio",
+        "Esc",
+        "Hz",
+        "ms",
+        "dBFS",
+        "built-in",
+        "utf-8",
+        "pí",
+        "gǔ",
+    ),
+    # the names of a site page's fields, as its messages start (the CLI's start with the flag)
+    *("ramp", "strokes", "only"),
+}
+#: Words the edition files hold in English (their citations): read as the data they are.
+CJK = r"\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+HAS_CJK = re.compile(f"[{CJK}]")
+FULL_STOP_SPACE = re.compile(r"[。，；：、][ \t]")
+HALF_PUNCT = re.compile(r"[,;:] ")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
+
+
+def _names() -> set[str]:
+    """The ids a reader types: editions and their aliases, states, sections, drums, every command
+    and every choice an option offers."""
+    found = {"lu", "xue", "head", "touhu", "she", "pi", "gu", "A", "B"}
+    for edition in corpus.editions():
+        found |= {edition.id, *edition.aliases}
+    parser = build_parser()
+    stack = [parser]
+    while stack:
+        p = stack.pop()
+        for action in p._actions:
+            choices = getattr(action, "choices", None) or {}
+            for choice in choices:
+                found.add(str(choice))
+            if isinstance(choices, dict):
+                stack.extend(c for c in choices.values() if hasattr(c, "_actions"))
+    found |= set(builtin_programmes()) | {r.id for r in READINGS} | {*tags(), "all"}
+    for name in GM_DRUM_NAMES.values():
+        found |= set(name.split())
+    return found
+
+
+def _allowed(token: str, names: set[str]) -> bool:
+    """An ASCII word that is shown as it is: a flag, a path, an id, code, a metavar or a format
+    name (upper case), a code point, or a word of the allow-list."""
+    bare = token.lstrip("([<'\"“「『`").rstrip(")]>'\"”」』`*,;:.!?")
+    return (
+        not re.search("[A-Za-z]", bare)
+        or bare.startswith(("-", "."))  # a flag, a file's extension
+        or bool(re.search(r"[/@_={}<>+%|\\]|\w\.\w|://", bare))  # a path, a name, code
+        or bool(re.fullmatch(r"\[+\w+\]+", token))  # a table of an edition file
+        or bool(re.fullmatch(r"'[^']*'[^']*", token.lstrip("（(")))  # a value given, echoed
+        or bool(re.search(r"\d", bare))  # an id: KR1d0060, a commit, 90s, P5
+        or bare.isupper()  # a metavar or a format: SCORE, MIDI
+        or len(bare) == 1  # a key, a variable: q, n
+        or bare in ALLOWED
+        or bare in names
+        or all(part in names for part in bare.split(","))  # a list a flag takes: touhu,she
+    )
+
+
+def findings(text: str, names: set[str]) -> list[str]:
+    """Each line that holds English or half-width punctuation where a Chinese reader reads, with
+    what was found in it."""
+    found = []
+    for line in text.splitlines():
+        if line.lstrip().startswith(("usage:", "用法：", "例：")):
+            continue  # the usage and the example: what is typed
+        marks = []
+        line = re.sub(r"(-[\w-]+(?: [A-Z]\S*)?), (?=-)", r"\1 ", line)  # -h, --help
+        shown = re.sub(r"「[\x20-\x7e]+」", "「」", line)  # a command or a path quoted, as typed
+        tokens = [t for t in re.split(f"[\\s{CJK}—…·]+", shown) if t]
+        words = [t for t in tokens if not _allowed(t, names)]
+        if words:
+            marks.append("English " + " ".join(words))
+        if HAS_CJK.search(line):
+            marks += [f"half-width {m.group().strip()!r}" for m in HALF_PUNCT.finditer(line)]
+            if re.search(r"[()]", line):
+                marks.append("half-width ( )")
+            if re.search(f"[{CJK}]/[{CJK}]", line):
+                marks.append("half-width '/'")
+        if FULL_STOP_SPACE.search(line):
+            marks.append("a space after a full-width stop")
+        if marks:
+            found.append(f"{line.strip()}  <- {'; '.join(dict.fromkeys(marks))}")
+    return found
+
+
+class _Text(html.parser.HTMLParser):
+    """A page's text as a reader meets it: its text and its titles, labels and alternatives,
+    without its scripts, styles, code and the notation's drawing."""
+
+    SKIP = frozenset({"script", "style", "code", "svg", "kbd", "pre"})
+    SHOWN = ("title", "aria-label", "alt", "placeholder")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.SKIP:
+            self.skipping += 1
+            if self.skipping == 1 and tag in ("code", "kbd"):
+                self.parts.append("⟨⟩")  # code stands where it is, shown as it is
+        for name, value in attrs:
+            if name in self.SHOWN and value:
+                self.parts.append("\n" + value + "\n")
+        if tag in ("p", "li", "tr", "h1", "h2", "h3", "dt", "dd", "div", "br", "td", "th"):
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIP:
+            self.skipping -= 1
+        if tag in ("p", "li", "tr", "h1", "h2", "h3", "dd", "div", "caption"):
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.parts.append(" ".join(data.split("\n")))  # a line break in HTML is a space
+
+
+def page_text(path: Path) -> str:
+    parser = _Text()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return "\n".join(" ".join(line.split()) for line in "".join(parser.parts).splitlines())
+
+
+def script_labels(path: Path) -> str:
+    """The labels a page hands its script (the <script type="application/json"> strings)."""
+    found = re.findall(
+        r'<script[^>]*type="application/json"[^>]*>(.*?)</script>', path.read_text("utf-8"), re.S
+    )
+    lines = []
+    for block in found:
+        data = json.loads(block)
+        strings = data.get("strings", {}) if isinstance(data, dict) else {}
+        for value in strings.values():
+            lines += value if isinstance(value, list) else [value]
+    return "\n".join(lines)
+
+
+#: The keys of collate's CSV, the same in every language (docs/languages.md).
+CSV_KEYS = {"column", "section", "place", "lemma"}
+
+
+def csv_cells(text: str) -> str:
+    """A CSV's cells, one a line, without its header rows and keys (fixed in every language)."""
+    rows = csv.reader(io.StringIO(text))
+    return "\n".join(c for row in rows if row[:1] != ["score"] for c in row if c not in CSV_KEYS)
+
+
+def _run(*argv: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as exc:
+            code = exc.code
+    assert code in (0, None), (argv, err.getvalue())
+    return out.getvalue() + err.getvalue()
+
+
+def _refused(*argv: str) -> str:
+    """What a refused run says (exit 2)."""
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as exc:
+            code = exc.code
+    assert code == 2, (argv, err.getvalue())
+    return err.getvalue()
+
+
+#: A refusal of each command, and of the kinds of bad input: names, values, choices, files.
+REFUSALS = [
+    ("show", "nope"),
+    ("list", "--edition", "nope"),
+    ("render", "lu", "--bpm", "0", "-o", "{folder}/a.wav"),
+    ("render", "lu", "-o", "{folder}/a.xyz"),
+    ("render", "○X", "-o", "{folder}/a.mid"),
+    ("render", "lu", "--repeat", "abc", "-o", "{folder}/a.mid"),
+    ("compare", "lu"),
+    ("compare", "lu", "xue", "--reading", "nope", "--audio", "{folder}/a.wav"),
+    ("collate", "lu@zhushu"),
+    ("collate", "lu", "--format", "xml"),
+    ("check", "{folder}/none.wav", "lu"),
+    ("extract", "{folder}/none.txt"),
+    ("play", "lu", "--programme", "{folder}/none.toml"),
+    ("site",),
+    ("list", "--bogus"),
+]
+
+
+def play_view() -> str:
+    """What drumscore play shows, in the current language: the live display (the notation, the
+    status with what waits, the keys, the big display) and the lines written to a file."""
+    timeline = arrange(corpus.resolve("lu"), None, Tempo.from_bpm(60), 2)
+    hits = Track.single(timeline, 2).hits(44100)
+    waiting = (liveview.STOP_WAITS, liveview.SWITCH_WAITS)
+    state = liveview.LiveState(bpm=60, paused=True, waiting=waiting, items=2, label="lu")
+    lines = [*liveview.hit_frame(hits[5], state, 200, keys=True)]
+    lines += liveview.big_frame(hits[5], state, 80, 30) or []
+    lines += liveview.big_frame(hits[0], state, 80, 30) or []
+    for k in range(len(timeline.strokes) + 1):
+        lines += liveview.plain_lines(timeline, k, float(k))
+    return "\n".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", line) for line in lines)
+
+
+def _commands() -> list[str]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return list(sub.choices)
+
+
+@pytest.fixture(scope="module")
+def views(tmp_path_factory) -> dict[str, dict[str, str]]:
+    """Every view, in each language: {language: {view: text}}."""
+    found: dict[str, dict[str, str]] = {}
+    for language in LANGUAGES:
+        folder = tmp_path_factory.mktemp(language)
+        lang = ("--lang", language)
+        shown = {"help": _run(*lang, "--help")}
+        for command in _commands():
+            shown[f"{command} --help"] = _run(*lang, command, "--help")
+        mid, wav = folder / "lu.mid", folder / "lu.wav"
+        shown |= {
+            "list": _run(*lang, "list"),
+            "show": _run(*lang, "show", "lu") + _run(*lang, "show", "xue/2@benyi"),
+            "render": _run(*lang, "render", "lu", "-o", mid)
+            + _run(*lang, "render", "lu", "-o", wav),
+            "collate": _run(*lang, "collate", "lu/2"),
+            "collate csv": csv_cells(_run(*lang, "collate", "lu/2", "--format", "csv")),
+            "compare": _run(*lang, "compare", "lu", "xue"),
+            "check": _run(*lang, "check", mid, "lu"),
+            "extract": _run(*lang, "extract", PASSAGE),
+        }
+        shown["refusals"] = "".join(
+            _refused(*lang, *(a.format(folder=folder) for a in argv)) for argv in REFUSALS
+        )
+        with speaking(language):
+            shown["play"] = play_view()
+        site = folder / "site"
+        shown["site"] = _run(*lang, "site", site)
+        for page in sorted(site.rglob("*.html")):
+            shown[f"site {page.relative_to(site)}"] = page_text(page)
+        shown["site labels"] = script_labels(site / "compare.html")
+        found[language] = shown
+    return found
+
+
+def _report(views, language: str) -> list[str]:
+    names = _names()
+    report = []
+    for view, text in views[language].items():
+        assert text.strip(), f"{view} showed nothing"
+        report += [f"[{view}] {f}" for f in findings(text, names)]
+    return list(dict.fromkeys(re.sub(r"^\[site score/.*?\]", "[site score]", r) for r in report))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_view_reads_in_chinese(views, language):
+    report = _report(views, language)
+    assert not report, f"{len(report)} lines in {language}:\n" + "\n".join(report)
+
+
+# -- the scan itself finds what it is for --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "mark"),
+    [
+        ("語言：en, zh-Hant, zh-Hans", "half-width ','"),
+        ("漏擊 22 □ 鼓, 23 ○ 鼙", "half-width ','"),
+        ("相隔 1 秒; MIDI 第 10 通道", "half-width ';'"),
+        ("drumscore: 錯誤：某事", "half-width ':'"),
+        ("A (多數，見下)", "half-width ( )"),
+        ("s 切換投壺/射", "half-width '/'"),
+        ("已寫入。 下一句", "a space after a full-width stop"),
+        ("引文 the first stroke 鼙", "English the first stroke"),
+        ("如「drumscore site out」再寫 out", "English out"),
+    ],
+)
+def test_the_scan_finds_each_mark(line, mark):
+    (found,) = findings(line, _names())
+    assert mark in found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "已寫入 lu.mid：23 擊（MIDI）",
+        "見 benyi、benyi-skqs 所引",
+        "--lang LANG  語言",
+        "鼙 ○ → 41 Low Floor Tom",
+    ],
+)
+def test_the_scan_passes_what_is_shown_as_it_is(line):
+    assert findings(line, _names()) == []
