@@ -6,7 +6,7 @@ out, and every renderer (audio, MIDI, notation, playback) reads that one layout,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from drumscore.conductor.duration import MAX_SECONDS
@@ -42,14 +42,20 @@ class Timeline:
     span: tuple[int, int] | None = None
     #: How the signs are read: which drum each strikes (鄭玄's by default).
     reading: Reading = READINGS[0]
+    #: The strokes, once laid out (see strokes).
+    _played: tuple[Stroke, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def strokes(self) -> tuple[Stroke, ...]:
         """The strokes played, each on the drum the reading strikes: the one place the reading
-        is applied, so audio, MIDI, notation, playback and checks follow it alike."""
-        strokes = self.score.pattern.section(self.section)
-        strokes = strokes if self.span is None else strokes[self.span[0] : self.span[1]]
-        return self.reading.strokes(strokes)
+        is applied, so audio, MIDI, notation, playback and checks follow it alike. Made once:
+        the conductor asks for them at every stroke, and another reading makes new ones."""
+        if self._played is None:
+            strokes = self.score.pattern.section(self.section)
+            strokes = strokes if self.span is None else strokes[self.span[0] : self.span[1]]
+            object.__setattr__(self, "_played", self.reading.strokes(strokes))
+        assert self._played is not None
+        return self._played
 
     @property
     def first_stroke(self) -> int:

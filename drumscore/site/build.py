@@ -20,17 +20,18 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from drumscore import __version__, corpus, i18n
 from drumscore.analysis.compare import Comparison
-from drumscore.conductor.timeline import arrange
+from drumscore.conductor.timeline import Timeline, arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
 from drumscore.files.signals import held
 from drumscore.i18n import _, aside, list_text
-from drumscore.model import STATE_SLUGS, Edition, Section
+from drumscore.model import READINGS, STATE_SLUGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes, page_head, with_words
 from drumscore.site import data as sitedata
 from drumscore.site import grammar
@@ -43,7 +44,8 @@ MARKER = ".drumscore-site"
 #: A file in every built site with staff notation: the file of each engraving, by the hash of
 #: what it was engraved from, so that a rebuild engraves only what is new.
 STAVES = ".drumscore-staves.json"
-#: Sections written as MIDI and as MusicXML at build time (at the default tempo).
+#: Sections written as MIDI and as MusicXML at build time (at the default tempo, under each
+#: reading of the signs).
 MIDI_SECTIONS = (Section.SHE, Section.TOUHU, Section.HEAD)
 MUSICXML_SECTIONS = (Section.SHE, Section.TOUHU)
 #: The longest pattern a page shows engraved: Verovio's time grows as the square of a bar, and
@@ -256,12 +258,22 @@ class _Artefacts:
         self.engravings: dict[str, tuple[str, Future[tuple[bytes | None, bytes | None]]]] = {}
         self.staves: dict[str, _Staff | None] = {}
         self.files: dict[str, Path] = {}  # key -> the file of this build that holds it
-        self.midi: dict[tuple[str, Section], bytes] = {}
+        self.midi: dict[tuple[str, Section, Fraction, str], bytes] = {}
         self.partners: dict[str, str] | None = None
         self.compared: dict[tuple[str, str], Comparison] = {}  # the same in every language
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
+
+    def midi_of(self, timeline: Timeline) -> bytes:
+        """The MIDI file of `timeline` (as `drumscore render` writes it), made once for every
+        language: by its score, section, tempo and reading, all a site's timeline varies."""
+        from drumscore.render.midi import midi_bytes
+
+        key = (timeline.score.key, timeline.section, timeline.tempo.interval, timeline.reading.id)
+        if key not in self.midi:
+            self.midi[key] = midi_bytes(timeline)
+        return self.midi[key]
 
     def request(self, musicxml: bytes, strokes: int) -> str:
         """The key of the staff of `musicxml`, a phone's (`strokes` a line, as _staff_svgs
@@ -445,34 +457,34 @@ def _phone_staff(svg: bytes) -> bytes:
 
 
 def _write_files(
-    out: Path, entry: sitedata.Entry, files: dict[str, str], musicxml: bool, made: _Artefacts
-) -> tuple[int, bytes | None]:
-    """MIDI of each section and MusicXML of 射 and 投壺; the count and the 射 MusicXML."""
-    from drumscore.render.midi import midi_bytes
-
+    out: Path, entry: sitedata.Entry, musicxml: bool, made: _Artefacts
+) -> tuple[dict[str, dict[str, str]], int, bytes | None]:
+    """MIDI of each section and MusicXML of 射 and 投壺, under each reading of the signs (READINGS,
+    the files of 鄭玄's named as the score's, the others' with the reading's id after the
+    section): what `drumscore render` writes for that score, section, default tempo and reading.
+    The files of each reading by their kind and section, the count, and 鄭玄's 射 MusicXML."""
     written = 0
     whole = None
-    folder = out / "files"
+    files: dict[str, dict[str, str]] = {reading.id: {} for reading in READINGS}
     for section in MIDI_SECTIONS:
         if section not in entry.score.pattern.sections():
             continue
-        timeline = arrange(entry.score, section)
-        name = f"files/{entry.slug}-{section.value}.mid"
-        midi = made.midi.get((entry.score.key, section))
-        if midi is None:
-            midi = made.midi[entry.score.key, section] = midi_bytes(timeline)
-        (folder / Path(name).name).write_bytes(midi)
-        files[f"midi-{section.value}"] = name
-        written += 1
-        if musicxml and section in MUSICXML_SECTIONS:
-            name = f"files/{entry.slug}-{section.value}.musicxml"
-            xml = musicxml_bytes(timeline)
-            (folder / Path(name).name).write_bytes(xml)
-            if section is Section.SHE:
-                whole = xml
-            files[f"musicxml-{section.value}"] = name
+        for reading in READINGS:
+            timeline = arrange(entry.score, section, reading=reading)
+            stem = f"files/{entry.slug}-{section.value}"
+            if reading is not READINGS[0]:
+                stem += f"-{reading.id}"
+            (out / f"{stem}.mid").write_bytes(made.midi_of(timeline))
+            files[reading.id][f"midi-{section.value}"] = f"{stem}.mid"
             written += 1
-    return written, whole
+            if musicxml and section in MUSICXML_SECTIONS:
+                xml = musicxml_bytes(timeline)
+                (out / f"{stem}.musicxml").write_bytes(xml)
+                if section is Section.SHE and reading is READINGS[0]:
+                    whole = xml
+                files[reading.id][f"musicxml-{section.value}"] = f"{stem}.musicxml"
+                written += 1
+    return files, written, whole
 
 
 def _copy_static(out: Path) -> None:
@@ -758,10 +770,10 @@ def _build_into(
         apparatus = by_score.get((entry.score.figure, entry.score.state))
         score = sitedata.page_score(entry, pool, apparatus)
         key = entry.score.key
-        files: dict[str, str] = {}
-        count, whole = _write_files(work, entry, files, musicxml, made)
+        downloads, count, whole = _write_files(work, entry, musicxml, made)
         report.files += count
-        score["files"] = files
+        score["files"] = dict(downloads[READINGS[0].id])  # the page's links, as built
+        score["downloads"] = downloads  # each reading's, for the page to link the one chosen
         long = len(entry.score.pattern) > STAFF_LIMIT
         if whole and not long:
             pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it

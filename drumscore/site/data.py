@@ -237,13 +237,10 @@ def drum_words() -> dict[str, str]:
 
 def readings_data() -> list[dict]:
     """The readings of the signs (model.READINGS, 鄭玄's first) as a score page's player applies
-    them: each one's id and name, the drum (by its key) each sign strikes, the MIDI note each
-    drum sounds on (render.midimap.MidiMap, as the site's MIDI files have them), and the line
-    the page shows for it: what it says (the reading's name and passage) and where that stands
-    (its citation, in English as every citation is)."""
-    from drumscore.render.midimap import MidiMap
-
-    midimap = MidiMap()
+    them: each one's id and name, the drum (by its key) each sign strikes, and the line the page
+    shows for it: what it says (the reading's name and passage) and where that stands (its
+    citation, in English as every citation is). The downloads of each reading are files of the
+    site (a score's "downloads")."""
     described = {Drum.PI: _("鼙 (the small drum)"), Drum.GU: _("鼓 (the big drum)")}
     out = []
     for reading in READINGS:
@@ -256,12 +253,10 @@ def readings_data() -> list[dict]:
                 "id": reading.id,
                 "name": reading.name,
                 "drums": {sign: drum.pinyin for sign, drum in reading.mapping},
-                "notes": {drum.pinyin: midimap.note(drum) for drum in Drum},
                 "says": _("Read as {name}: {signs}. 「{passage}」").format(
                     name=reading.name, signs=signs, passage=reading.passage
                 ),
                 "citation": reading.citation,
-                "read_as": reading.read_as,
                 "legend": _(
                     "{signs}; 半 divides the pattern: 投壺 takes the strokes after it, 射 the "
                     "whole."

@@ -39,6 +39,24 @@ def test_a_timeline_strikes_the_drums_of_its_reading():
     assert "read as" not in arrange(score).citation
 
 
+def test_a_long_pattern_is_laid_out_under_a_reading_once():
+    """The conductor asks for a timeline's strokes at every stroke: under 毛奇齡's reading they
+    are made once (not once a stroke, which made 2,000 strokes take seconds), and each strikes
+    the other drum of 鄭玄's."""
+    from drumscore.conductor.track import Track
+    from drumscore.model import Score
+    from drumscore.notation import parse
+
+    score = Score(parse("○□○" * 700))
+    read = arrange(score, reading=MAO)
+    assert read.strokes is read.strokes
+    swapped = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
+    plain = Track.single(arrange(score)).hits(1000)
+    hits = Track.single(read).hits(1000)
+    assert [(h.frame, h.drum) for h in hits] == [(h.frame, swapped[h.drum]) for h in plain]
+    assert len(hits) == 2100
+
+
 def _midi_notes(path):
     midi = mido.MidiFile(path)
     notes = [m.note for t in midi.tracks for m in t if m.type == "note_on" and m.velocity]

@@ -586,9 +586,9 @@ def test_screenshots_and_no_sideways_scroll(page, site_url, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def staff_site(tmp_path_factory):
-    """A site of one edition with its staff notation (MusicXML and Verovio), served."""
-    pytest.importorskip("verovio", reason="Verovio (the notation extra) is not installed")
+def edition_site(tmp_path_factory):
+    """A site of one edition, with its MusicXML downloads (and its staff notation where Verovio
+    is installed), served: its address and the edition file."""
     import threading
 
     from drumscore.site.build import build_site
@@ -604,9 +604,16 @@ def staff_site(tmp_path_factory):
     build_site(out, [corpus.load_edition(mine)], corpus_editions=False)
     server = make_server(out, port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield url_of(server)
+    yield url_of(server), mine
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="module")
+def staff_site(edition_site):
+    """The site of one edition with its staff notation (Verovio), served."""
+    pytest.importorskip("verovio", reason="Verovio (the notation extra) is not installed")
+    return edition_site[0]
 
 
 def _heads_and_glyphs(page) -> dict:
@@ -1023,21 +1030,6 @@ def test_at_phone_width_the_aligned_table_shows_its_first_strokes(page, site_url
     page.set_viewport_size(DESKTOP)
 
 
-def _fetched(page, selector: str) -> bytes:
-    """The bytes a link of the page points at (a file of the site, or a blob the page made)."""
-    encoded = page.evaluate(
-        """async (selector) => {
-            const href = document.querySelector(selector).href;
-            const bytes = new Uint8Array(await (await fetch(href)).arrayBuffer());
-            let s = ''; for (let i = 0; i < bytes.length; i += 0x8000)
-              s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-            return btoa(s);
-        }""",
-        selector,
-    )
-    return base64.b64decode(encoded)
-
-
 def _notes(midi: bytes) -> list[tuple[int, str, int, int]]:
     """Every note message of a MIDI file: (absolute tick, kind, channel, note)."""
     import mido
@@ -1073,7 +1065,6 @@ def test_the_player_plays_and_writes_the_score_under_mao_s_reading_as_render_doe
     from audio_checks import strokes
 
     from drumscore.model import READINGS
-    from drumscore.render.midi import midi_bytes
     from drumscore.render.mix import render_audio
 
     mao = READINGS[1]
@@ -1081,8 +1072,9 @@ def test_the_player_plays_and_writes_the_score_under_mao_s_reading_as_render_doe
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     assert page.input_value("#reading") == "zheng"
     assert "鄭玄" in page.text_content("#reading-cite")
-    standard = _fetched(page, 'a[data-kind="midi"][href$="-she.mid"]')
-    assert _notes(standard) == _notes(midi_bytes(arrange(score, Section.SHE)))
+    rendered = tmp_path_factory.mktemp("rendered")
+    standard = _offered(page)
+    assert standard == _rendered(rendered, "lu/1@zhushu", standard, "zheng")
 
     page.select_option("#reading", "mao")
     page.wait_for_function("document.documentElement.dataset.reading === 'mao'")
@@ -1131,12 +1123,13 @@ def test_the_player_plays_and_writes_the_score_under_mao_s_reading_as_render_doe
     assert strokes(web, rate) == expected
     assert np.corrcoef(web.mean(axis=1), ours.mean(axis=1))[0, 1] > 0.99
 
-    # the MIDI file: render's notes under --reading mao, and the reading named in it
-    link = 'a[data-kind="midi"][download$="-she-mao.mid"]'
-    made = _fetched(page, link)
-    rendered = midi_bytes(arrange(score, Section.SHE, reading=mao))
-    assert _notes(made) == _notes(rendered) != _notes(standard)
-    assert mao.read_as in _texts(made)
+    # the MIDI files: render's under --reading mao, byte for byte, the reading named in them
+    made = _offered(page)
+    assert made == _rendered(rendered, "lu/1@zhushu", made, "mao")
+    assert sorted(made) == sorted(name.replace(".mid", "-mao.mid") for name in standard)
+    she = made["lu-1-zhushu-she-mao.mid"]
+    assert _notes(she) != _notes(standard["lu-1-zhushu-she.mid"])
+    assert any(mao.read_as in text for text in _texts(she))
     folder = Path(os.environ.get("DRUMSCORE_SCREENSHOTS") or tmp_path_factory.mktemp("reading"))
     folder.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -1145,6 +1138,90 @@ def test_the_player_plays_and_writes_the_score_under_mao_s_reading_as_render_doe
 
     page.select_option("#reading", "zheng")
     page.wait_for_function("document.documentElement.dataset.reading === 'zheng'")
-    assert _fetched(page, 'a[data-kind="midi"][href$="-she.mid"]') == standard
+    assert _offered(page) == standard
     assert "鄭玄" in page.text_content("#reading-cite")
     assert page.text_content("#legend").startswith("○ strikes 鼙 (the small drum), □ strikes 鼓")
+
+
+def _offered(page) -> dict[str, bytes]:
+    """The MIDI and MusicXML files the page's downloads lead to now: each link's file name (the
+    name a browser saves it by) and its bytes."""
+    found = page.evaluate(
+        """async () => {
+            const out = {};
+            for (const a of document.querySelectorAll('a[data-kind]')) {
+                const bytes = new Uint8Array(await (await fetch(a.href)).arrayBuffer());
+                let s = ''; for (let i = 0; i < bytes.length; i += 0x8000)
+                  s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+                out[a.href.split('/').pop()] = btoa(s);
+            }
+            return out;
+        }"""
+    )
+    return {name: base64.b64decode(data) for name, data in found.items()}
+
+
+def _rendered(folder: Path, name: str, offered: dict[str, bytes], reading: str) -> dict[str, bytes]:
+    """What `drumscore render NAME --section S --reading READING -o FILE` writes for each file
+    `offered` (its section and format read from its name), by the same names."""
+    from cli_run import run_quietly
+
+    out = {}
+    for file in offered:
+        found = re.search(r"-(she|touhu|head)(?:-mao)?\.(mid|musicxml)$", file)
+        assert found, file
+        path = folder / f"{reading}-{file}"
+        argv = ["render", name, "--section", found[1], "--reading", reading, "-o", str(path)]
+        code, err = run_quietly([*argv, "--force"])
+        assert code == 0, err
+        out[file] = path.read_bytes()
+    return out
+
+
+def test_the_musicxml_and_midi_offered_follow_the_reading_as_render_writes_them(
+    page, edition_site, tmp_path_factory
+):
+    """Every download of a page with MusicXML, under 毛奇齡's reading, is the file render writes
+    with --reading mao (under 鄭玄's, render's default); its MusicXML read back by music21 has
+    every ○ on 鼓's line and every □ on 鼙's."""
+    from music21 import converter
+
+    url, edition = edition_site
+    name = f"lu/2@{edition}"
+    rendered = tmp_path_factory.mktemp("rendered")
+    goto(page, url, "score/lu-2-mine.html")
+    standard = _offered(page)
+    assert sorted(standard) == [
+        f"lu-2-mine-{section}.{kind}"
+        for section, kind in (
+            ("head", "mid"),
+            ("she", "mid"),
+            ("she", "musicxml"),
+            ("touhu", "mid"),
+            ("touhu", "musicxml"),
+        )
+    ]
+    assert standard == _rendered(rendered, name, standard, "zheng")
+    page.select_option("#reading", "mao")
+    page.wait_for_function("document.documentElement.dataset.reading === 'mao'")
+    made = _offered(page)
+    assert sorted(made) == sorted(f.replace(".", "-mao.") for f in standard)
+    assert made == _rendered(rendered, name, made, "mao")
+
+    signs = [s.drum.symbol for s in corpus.resolve("lu/2").pattern.strokes]
+    for file, data in (("lu-2-mine-she-mao.musicxml", made), ("lu-2-mine-she.musicxml", standard)):
+        parsed = converter.parseData(data[file].decode("utf-8"), format="musicxml")
+        struck = {}  # the beat of each note, and the drum whose line it stands on
+        for part in parsed.parts:
+            drum = part.partName.split()[0]
+            for k, n in enumerate(part.recurse().notesAndRests):
+                if not n.isRest:
+                    struck[k] = drum
+        heard = [struck[k] for k in sorted(struck)]
+        if "mao" in file:
+            assert heard == ["鼓" if sign == "○" else "鼙" for sign in signs], heard
+        else:
+            assert heard == ["鼙" if sign == "○" else "鼓" for sign in signs], heard
+    page.select_option("#reading", "zheng")
+    page.wait_for_function("document.documentElement.dataset.reading === 'zheng'")
+    assert _offered(page) == standard

@@ -481,18 +481,35 @@ def test_the_page_data_carries_what_the_player_shares_with_play(site_dir):
 
 def test_a_score_page_s_readings_are_the_model_s_and_its_scripts_name_none(site_dir):
     """Which sign strikes which drum, on a score page, is READINGS' (鄭玄's first, the select's
-    default), with the MIDI notes the site's files sound them on; the scripts hold no sign's
-    drum of their own."""
+    default), each reading with its own MIDI files, whose notes strike its drums; the scripts
+    hold no sign's drum of their own."""
     from drumscore.model import READINGS, Drum
     from drumscore.render.midimap import MidiMap
 
     page = next((site_dir / "score").glob("lu-1-*.html"))
-    readings = _page_data(page)["readings"]
+    data = _page_data(page)
+    readings = data["readings"]
     assert [(r["id"], r["name"], r["drums"]) for r in readings] == [
         (r.id, r.name, {sign: drum.pinyin for sign, drum in r.mapping}) for r in READINGS
     ]
     assert readings[1]["drums"] == {"○": "gu", "□": "pi"}
-    assert all(r["notes"] == {d.pinyin: MidiMap().note(d) for d in Drum} for r in readings)
+    score = data["score"]
+    downloads = score["downloads"]
+    assert sorted(downloads) == sorted(r.id for r in READINGS)
+    assert downloads["zheng"] == {k: v for k, v in score["files"].items() if "staff" not in k}
+    assert (
+        sorted(downloads["mao"])
+        == sorted(downloads["zheng"])
+        == ["midi-head", "midi-she", "midi-touhu"]
+    )
+    signs = [s.drum.symbol for s in corpus.resolve(score["key"]).pattern.strokes]
+    notes = {d.value: MidiMap().note(d) for d in Drum}
+    for reading in READINGS:
+        data = (site_dir / downloads[reading.id]["midi-she"]).read_bytes()
+        midi = mido.MidiFile(file=io.BytesIO(data))
+        played = [m.note for t in midi.tracks for m in t if m.type == "note_on" and m.velocity]
+        drums = dict(reading.mapping)
+        assert played == [notes[drums[sign].value] for sign in signs], reading.id
     html = page.read_text(encoding="utf-8")
     assert re.search(r'<option value="zheng" selected', html)
     assert READINGS[0].citation in html

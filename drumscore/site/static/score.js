@@ -8,7 +8,6 @@ import {
   encodeWav,
   intervalOf,
   pageData,
-  remapMidi,
   renderOffline,
   roundBy,
   say,
@@ -41,13 +40,16 @@ const controls = {
   readingCite: $("reading-cite"),
 };
 const cells = [...document.querySelectorAll(".notation .stroke")];
-const midiLinks = [...document.querySelectorAll('a[data-kind="midi"]')];
 for (const c of cells) c.dataset.title = c.title; // as built: 鄭玄's drums
 const legend = $("legend");
 const legendAsBuilt = legend.innerHTML;
-for (const a of midiLinks) {
-  a.dataset.href = a.getAttribute("href");
-  a.dataset.name = a.getAttribute("href").split("/").pop();
+// The MIDI and MusicXML links, each by its kind and section (as the page data's downloads name
+// them): the site writes every reading's files, and a link leads to the chosen reading's.
+const fileLinks = new Map();
+for (const a of document.querySelectorAll("a[data-kind]")) {
+  const built = Object.entries(score.downloads[data.readings[0].id]);
+  const found = built.find(([, path]) => data.root + path === a.getAttribute("href"));
+  if (found) fileLinks.set(a, found[0]);
 }
 
 // The reading of the signs chosen (the page data's readings, drumscore's READINGS: 鄭玄's first).
@@ -223,31 +225,16 @@ function sectionChanged() {
 
 controls.section.addEventListener("change", sectionChanged);
 
-// The MIDI files under a reading: the site's own (鄭玄's) with each sign's note moved to the
-// note of the drum the reading strikes, and the reading named in a text event; 鄭玄's as built.
-async function midiFor(chosen) {
-  const standard = data.readings[0];
-  const notes = {};
-  for (const [sign, drum] of Object.entries(chosen.drums)) {
-    notes[standard.notes[standard.drums[sign]]] = chosen.notes[drum];
-  }
-  for (const a of midiLinks) {
-    if (a.href.startsWith("blob:")) URL.revokeObjectURL(a.href);
-    if (chosen === standard) {
-      a.href = a.dataset.href;
-      a.download = a.dataset.name;
-      continue;
-    }
-    const bytes = await (await fetch(a.dataset.href)).arrayBuffer();
-    if (reading() !== chosen) return; // another reading chosen meanwhile
-    a.href = URL.createObjectURL(remapMidi(bytes, notes, chosen.read_as));
-    a.download = a.dataset.name.replace(/\.mid$/, `-${chosen.id}.mid`);
-  }
+// The downloads under a reading: the files the site wrote for it, as drumscore render writes
+// them with that reading.
+function linkFiles(chosen) {
+  const files = score.downloads[chosen.id];
+  for (const [a, file] of fileLinks) a.setAttribute("href", data.root + files[file]);
 }
 
-// Another reading chosen: the citation, the strokes' colours, the MIDI files and (from the end
+// Another reading chosen: the citation, the strokes' colours, the downloads and (from the end
 // of the pass when one plays, as a section switch) the playback follow it.
-async function readingChanged() {
+function readingChanged() {
   const chosen = reading();
   controls.readingCite.querySelector(".says").textContent = chosen.says;
   controls.readingCite.querySelector("cite").textContent = chosen.citation;
@@ -269,7 +256,7 @@ async function readingChanged() {
   } else {
     showState();
   }
-  await midiFor(chosen);
+  linkFiles(chosen);
   document.documentElement.dataset.reading = chosen.id;
 }
 
