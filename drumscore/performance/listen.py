@@ -545,7 +545,7 @@ def _sound_bands(sounds: Sequence[np.ndarray], rate: int) -> np.ndarray:
     lead = max(size, quiet)
     pieces = np.zeros((len(sounds), 2 * size), dtype=np.float32)
     for k, mono in enumerate(sounds):
-        span = np.zeros(lead + max(len(mono), size), dtype=np.float32)
+        span = np.zeros(lead + len(mono) + size, dtype=np.float32)
         span[lead : lead + len(mono)] = mono
         start = _refine(span, lead, lead + min(len(mono), rate // 20), quiet)[0]
         pieces[k] = span[start - size : start + size]

@@ -147,6 +147,27 @@ def test_a_kit_sample_alone_in_a_recording_is_heard_as_the_kit_hears_it(tmp_path
         assert np.sqrt(np.mean(apart**2)) < 0.01  # dB; 鼙 stood 1.7 dB off at 44.1 kHz
 
 
+@pytest.mark.parametrize(("length", "attack"), [(None, 10), (300, 20), (2, 1)])
+def test_a_short_sound_or_a_late_attack_is_judged_as_in_a_recording(tmp_path, length, attack):
+    """A kit's sound no longer than a stroke's judged length (or just over it) with its attack
+    a few samples in: the same band energies as the sound recorded alone."""
+    size = listen.stroke_length(RATE)
+    length = length or size + 3
+    t = np.arange(length - attack)
+    sound = np.zeros(length, np.float32)
+    sound[:attack] = 1e-3
+    sound[attack:] = np.cos(2 * np.pi * 300 * t / RATE) * np.exp(-t / (RATE * 0.004))
+    at = round(0.3 * RATE)
+    y = np.zeros(at + length + RATE // 2, np.float32)
+    y[at : at + length] = sound
+    sf.write(tmp_path / "one.wav", y, RATE, subtype="FLOAT")
+    with sf.SoundFile(tmp_path / "one.wav") as audio:
+        found = listen.find_strokes(audio)
+    assert len(found.starts) == 1
+    template = listen.shapes(listen._sound_bands([sound], RATE))[0]
+    assert np.sqrt(np.mean((listen.shapes(found.bands)[0] - template) ** 2)) < 0.01
+
+
 #: Renders of the built-in kit: score, section, strokes a minute, rate, more of render's options.
 OWN_RENDERS = [
     ("lu", "touhu", 60, 44100, ()),
