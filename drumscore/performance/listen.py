@@ -535,14 +535,20 @@ def count_bands(
 
 
 def _sound_bands(sounds: Sequence[np.ndarray], rate: int) -> np.ndarray:
-    """The band energies of mono sounds at `rate`, each judged from its own attack as a stroke
-    of a recording is."""
+    """The band energies of mono sounds at `rate`, each judged as a stroke of a recording is
+    (strokes_at, stroke_bands): placed after silence, its attack found by _refine over the
+    same milliseconds, its first samples taken after it and those before it (up to the
+    attack) as what sounded before the stroke. So a recording of the sound alone gives the
+    same energies."""
     size = stroke_length(rate)
+    quiet = round(QUIET_SECONDS * rate)
+    lead = max(size, quiet)
     pieces = np.zeros((len(sounds), 2 * size), dtype=np.float32)
     for k, mono in enumerate(sounds):
-        start, _peak, _before = _refine(mono, 0, min(len(mono), rate // 20), 1)
-        sound = mono[start : start + size]
-        pieces[k, size : size + len(sound)] = sound
+        span = np.zeros(lead + len(mono) + size, dtype=np.float32)
+        span[lead : lead + len(mono)] = mono
+        start = _refine(span, lead, lead + min(len(mono), rate // 20), quiet)[0]
+        pieces[k] = span[start - size : start + size]
     return _bands_of(pieces, rate)
 
 
