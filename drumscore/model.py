@@ -511,6 +511,15 @@ class Reading:
         sign = stroke.drum.symbol
         return next(d for g, d in self.mapping if g == sign)
 
+    def sign(self, drum: Drum) -> str:
+        """The sign (○ or □) that strikes `drum` in this reading: what a stroke on it was
+        printed as, so that the written outputs show the sign and the drum apart."""
+        return next(g for g, d in self.mapping if d is drum)
+
+    def label(self, drum: Drum) -> str:
+        """`drum` with the sign that strikes it in this reading: "鼙 ○" (鄭玄), "鼙 □" (毛奇齡)."""
+        return f"{drum.value} {self.sign(drum)}"
+
     def strokes(self, strokes: tuple[Stroke, ...]) -> tuple[Stroke, ...]:
         """`strokes` with each on the drum this reading strikes."""
         if self is READINGS[0]:

@@ -138,7 +138,7 @@ def render(args: argparse.Namespace, kind: str, midimap: MidiMap, track: Track) 
             detail = _("MIDI channel 10: {notes}, count {note}")
         else:
             detail = _("MIDI channel 10: {notes}")
-        detail = detail.format(notes=midimap.describe(), note=midimap.count_note)
+        detail = detail.format(notes=midimap.describe(track.first.reading), note=midimap.count_note)
     else:
         if args.soundfont and args.loopable:
             raise OptionError(

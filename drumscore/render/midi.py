@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 import mido
 
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Item, Track, as_track
 from drumscore.i18n import in_english
-from drumscore.model import HALF, Drum
+from drumscore.model import HALF, Drum, Reading
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
 
@@ -33,7 +34,13 @@ def _delta_track(events: list[tuple[int, mido.Message | mido.MetaMessage]]) -> m
 
 #: A MIDI time signature holds at most 255 beats; a longer bar gets none (see docs/rendering.md).
 MAX_NUMERATOR = 255
-DRUMS_NAME = "鼙 ○ / 鼓 □"
+
+
+def drums_name(readings: Sequence[Reading]) -> str:
+    """The drums with the signs that strike them in each of `readings` (one, as a rule):
+    "鼙 ○ / 鼓 □" as 鄭玄 reads them, "鼙 □ / 鼓 ○" as 毛奇齡 does."""
+    named = dict.fromkeys(" / ".join(r.label(d) for d in Drum) for r in readings)
+    return "; ".join(named)
 
 
 def bar_starts(timeline: Timeline) -> list[tuple[int, int]]:
@@ -128,11 +135,12 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
         conductor += [(0, _text("text", track.first.citation)), (0, _text("text", name))]
         notes = [
             (0, _text("track_name", f"Pi and Gu drums ({name})")),
-            (0, _text("text", DRUMS_NAME)),
+            (0, _text("text", drums_name([track.first.reading]))),
         ]
     else:
         conductor += [(0, _text("text", track.citation))] if track.citation else []
-        notes = [(0, _text("track_name", f"{DRUMS_NAME} / count"))]
+        readings = [item.timeline.reading for item in track.items]
+        notes = [(0, _text("track_name", f"{drums_name(readings)} / count"))]
     starts, beat, tick = [], 0, 0
     for item in track.items:
         timeline = item.timeline

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from drumscore.conductor.expression import DEFAULT_VELOCITY, drum_pair
 from drumscore.errors import OptionError
 from drumscore.i18n import _, clause_text
-from drumscore.model import Drum
+from drumscore.model import READINGS, Drum, Reading
 
 #: MIDI channel 10 (0-based 9): the General MIDI percussion channel.
 PERCUSSION_CHANNEL = 9
@@ -75,9 +75,12 @@ class MidiMap:
             )
         return cls(pi_note=pi, gu_note=gu)
 
-    def describe(self) -> str:
+    def describe(self, reading: Reading = READINGS[0]) -> str:
+        """Each drum, with the sign that strikes it in `reading`, and its note: "鼙 ○ → 41 Low
+        Floor Tom; 鼓 □ → 45 Low Tom"."""
+
         def one(drum: Drum) -> str:
             n = self.note(drum)
-            return f"{drum.value} {drum.symbol} → {n} {GM_DRUM_NAMES.get(n, '')}".rstrip()
+            return f"{reading.label(drum)} → {n} {GM_DRUM_NAMES.get(n, '')}".rstrip()
 
         return clause_text([one(Drum.PI), one(Drum.GU)])

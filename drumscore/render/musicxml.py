@@ -1,7 +1,9 @@
 """Staff notation: a Timeline as MusicXML through music21, ○ and □ kept as note shapes.
 
 One percussion staff; 鼙 and 鼓 are two unpitched instruments on their own staff positions, with
-the MIDI notes of the MidiMap so notation programs play what the MIDI file plays. The scores have
+the MIDI notes of the MidiMap so notation programs play what the MIDI file plays. A note stands on
+the staff of the drum it strikes and has the head of the sign it was printed as, which differ
+under another reading of the signs (model.Reading). The scores have
 no metre, so each section is one bar under a hidden time signature (see docs/notation.md).
 music21 is imported only inside these functions.
 """
@@ -31,11 +33,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class StaffVoice:
-    """How one drum is written: its part, notehead, staff position and instrument."""
+    """How one drum is written: its part, staff position and instrument (its part's name and its
+    notes' head are those of the sign that strikes it, see NOTEHEADS and Reading.label)."""
 
     part_id: str
-    part_name: str
-    notehead: str
     step: str
     octave: int
     instrument_id: str
@@ -46,12 +47,15 @@ class StaffVoice:
 #: drums as two instruments of one part, but music21 (and so everything built on it) reads only
 #: the first instrument of a part: two parts keep both drums in every reader. The other drum's
 #: beats are rests that are not printed, so each staff shows only its own strokes.
-#: "so" (the round shape-note head) drawn hollow is a round ○; "la" (the square one) is a □.
 #: Instrument names stay ASCII: MuseScore 3 keeps drum names in Latin-1.
 VOICES = {
-    Drum.PI: StaffVoice("P1", "鼙 ○", "so", "E", 4, "P1-PI", "Pi (small drum)"),
-    Drum.GU: StaffVoice("P2", "鼓 □", "la", "E", 4, "P2-GU", "Gu (big drum)"),
+    Drum.PI: StaffVoice("P1", "E", 4, "P1-PI", "Pi (small drum)"),
+    Drum.GU: StaffVoice("P2", "E", 4, "P2-GU", "Gu (big drum)"),
 }
+
+#: The notehead of each sign as printed, whichever drum the reading strikes with it: "so" (the
+#: round shape-note head) drawn hollow is a round ○; "la" (the square one) is a □.
+NOTEHEADS = {Drum.PI.symbol: "so", Drum.GU.symbol: "la"}
 
 #: What each lyrics choice writes under each stroke.
 LYRICS = {
@@ -171,7 +175,10 @@ def build_score(
 
     midimap = midimap or MidiMap()
     chosen = check_lyrics(lyrics)
+    reading = timeline.reading
     words = LYRICS[chosen] if chosen else None
+    if chosen == "glyph":  # the sign as printed, whichever drum it strikes
+        words = {drum: reading.sign(drum) for drum in Drum}
     score = stream.Score()
     score.metadata = metadata.Metadata()
     score.metadata.title = timeline.score.title
@@ -189,7 +196,7 @@ def build_score(
     for drum in Drum:
         voice = VOICES[drum]
         part = stream.Part(id=voice.part_id)
-        part.partName = voice.part_name
+        part.partName = reading.label(drum)
         part.partAbbreviation = drum.value
         part.insert(0, _instrument(drum, midimap))
         previous_length = None
@@ -216,7 +223,7 @@ def build_score(
             strokes = hits[span.start : span.start + span.length]
             measure.append(
                 [
-                    _stroke_note(e.drum, velocity[e.drum], words)
+                    _stroke_note(e.drum, velocity[e.drum], words, reading.sign(e.drum))
                     if e.drum is drum
                     else _silent_beat()
                     for e in strokes
@@ -285,12 +292,15 @@ def velocities(timeline: Timeline, midimap: MidiMap) -> dict[Drum, int]:
     return {d: v if (v := given[d]) is not None else midimap.velocity(d) for d in Drum}
 
 
-def _stroke_note(drum: Drum, velocity: int, words: dict[Drum, str] | None) -> note.Unpitched:
+def _stroke_note(
+    drum: Drum, velocity: int, words: dict[Drum, str] | None, sign: str
+) -> note.Unpitched:
+    """A stroke on `drum`'s staff, headed as `sign` (the sign that struck it) is printed."""
     from music21 import note
 
     voice = VOICES[drum]
     n = note.Unpitched(displayName=f"{voice.step}{voice.octave}", type="quarter")
-    n.notehead = voice.notehead
+    n.notehead = NOTEHEADS[sign]
     n.noteheadFill = False
     n.stemDirection = "noStem"
     n.volume.velocity = velocity  # written as the note's dynamics, velocity / 90 × 100
@@ -309,8 +319,8 @@ def musicxml_bytes(
     """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline; the same bytes each time.
 
     `engraved_bar`: the document for an engraver, long sections cut (see build_score). The music
-    is exported once for each distinct music (strokes, bars, tempo, velocities, map, lyrics),
-    whatever the score's title and citation, which are set in a copy of it."""
+    is exported once for each distinct music (strokes, bars, tempo, velocities, map, lyrics,
+    reading), whatever the score's title and citation, which are set in a copy of it."""
     from xml.etree.ElementTree import Element, SubElement
 
     from music21.musicxml.helpers import dumpString
@@ -327,6 +337,7 @@ def musicxml_bytes(
         midimap,
         lyrics,
         engraved_bar,
+        timeline.reading.mapping,
     )
     exported, music_text = _exported(music, timeline)
     # the document's head (titles, identification, credits) made for this score, its music as
@@ -395,6 +406,8 @@ class _Music:
     midimap: MidiMap
     lyrics: str | None
     engraved_bar: int | None
+    #: The reading's signs and drums: each part's name and its notes' head.
+    signs: tuple[tuple[str, Drum], ...]
 
 
 _exports: dict[_Music, tuple[Element, str]] = {}

@@ -29,7 +29,13 @@ from drumscore.i18n import _, language, list_text
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musescore import Engraving
-from drumscore.render.musicxml import VOICES, escape_text, musicxml_bytes, unescape_text
+from drumscore.render.musicxml import (
+    NOTEHEADS,
+    VOICES,
+    escape_text,
+    musicxml_bytes,
+    unescape_text,
+)
 
 if TYPE_CHECKING:
     import verovio
@@ -60,7 +66,7 @@ ROUND_PATH = (
 PAGE_WIDTH, PAGE_HEIGHT = 2100, 2970
 TALL_PAGE = 60000
 PX_PER_INCH = 254  # 1 px of Verovio's SVG is a tenth of a millimetre
-#: Page margins in Verovio's units: 1.2 cm, and room for the staff labels "鼙 ○", "鼓 □".
+#: Page margins in Verovio's units: 1.2 cm, and room for the staff labels ("鼙 ○", "鼓 □").
 MARGIN, LABEL_WIDTH = 120, 60
 #: The page head's font sizes, in percent of Verovio's text at scale 100: the title, the other
 #: lines, and the thin blank line between two lines that keeps one's descenders off the next.
@@ -128,9 +134,10 @@ def to_mei(musicxml: bytes, toolkit: verovio.toolkit | None = None, scale: int =
     its page head sized to stay as large on a page drawn at `scale` percent."""
     toolkit = toolkit or _toolkit()
     toolkit.setOptions(OPTIONS)
-    if not toolkit.loadData(musicxml.decode("utf-8")):
+    text = musicxml.decode("utf-8")
+    if not toolkit.loadData(text):
         raise EngraveError(_("Verovio could not read the MusicXML document"))
-    return _shape_heads(toolkit.getMEI(), scale)
+    return _shape_heads(toolkit.getMEI(), head_signs(text), scale)
 
 
 def staff_drums(root: ET.Element) -> dict[str, Drum]:
@@ -144,7 +151,25 @@ def staff_drums(root: ET.Element) -> dict[str, Drum]:
     return found
 
 
-def _shape_heads(mei: str, scale: int = 100) -> str:
+def head_signs(musicxml: str) -> dict[Drum, str]:
+    """Each drum's sign as its notes are headed in drumscore's MusicXML (the one sign that
+    strikes it in the document's reading); a drum with no stroke is left out. Verovio keeps
+    neither head, so the MEI's are set from these."""
+    signs = {head: sign for sign, head in NOTEHEADS.items()}
+    found: dict[Drum, str] = {}
+    for drum in Drum:
+        at = musicxml.find(f'<part id="{VOICES[drum].part_id}"')
+        head = _NOTEHEAD.search(musicxml, at) if at >= 0 else None
+        if head is not None and head.group(1) in signs:
+            found[drum] = signs[head.group(1)]
+    return found
+
+
+#: A notehead of drumscore's MusicXML and its shape.
+_NOTEHEAD = re.compile(r"<notehead\b[^>]*>([^<]*)</notehead>")
+
+
+def _shape_heads(mei: str, signs: dict[Drum, str], scale: int = 100) -> str:
     root = ET.fromstring(mei)
 
     def size(percent: int) -> str:  # the same size on the page whatever the scale
@@ -164,11 +189,12 @@ def _shape_heads(mei: str, scale: int = 100) -> str:
             head.insert(list(head).index(line), gap)
     for staff in root.iter(f"{{{MEI}}}staff"):
         drum = drums.get(staff.get("n", ""))
+        sign = signs.get(drum) if drum is not None else None
         for note in staff.iter(f"{{{MEI}}}note"):
-            if drum is Drum.GU:
+            if sign == Drum.GU.symbol:
                 note.set("head.shape", "rectangle")
                 note.set("head.fill", "void")
-            elif drum is Drum.PI:
+            elif sign == Drum.PI.symbol:
                 note.set("type", ROUND_TYPE)
     return _serialise(root, MEI)
 

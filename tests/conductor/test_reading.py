@@ -139,3 +139,83 @@ def test_compare_audio_hears_one_score_under_two_readings(tmp_path, cli):
     a, b = mono[:rate], mono[len(mono) // 2 :][:rate]
     assert np.abs(a).max() > 0 and np.abs(b).max() > 0
     assert "error" in cli("compare", "lu", "lu", "--audio", path, "--reading", "a,b,c")[2]
+
+
+def test_sign_is_the_inverse_of_drum_in_every_reading():
+    for reading in READINGS:
+        for sign, drum in reading.mapping:
+            assert reading.sign(drum) == sign
+    assert [MAO.label(d) for d in (Drum.PI, Drum.GU)] == ["鼙 □", "鼓 ○"]
+    assert [READINGS[0].label(d) for d in (Drum.PI, Drum.GU)] == ["鼙 ○", "鼓 □"]
+
+
+def _parts_by_drum(path):
+    """Each drum's part, as its place in the part list, told by the MIDI note its instrument
+    plays (not by its name)."""
+    root = ET.parse(path).getroot()
+    notes = {MidiMap().note(d): d for d in Drum}
+    return {
+        notes[int(p.findtext("midi-instrument/midi-unpitched")) - 1]: k
+        for k, p in enumerate(root.iter("score-part"))
+    }
+
+
+def test_musicxml_heads_are_the_printed_signs_on_the_staves_of_the_drums_struck(tmp_path, cli):
+    music21 = pytest.importorskip("music21")
+    path = tmp_path / "lu.musicxml"
+    code, _out, err = cli("render", "lu", "--reading", "mao", "--lyrics", "glyph", "-o", path)
+    assert code == 0, err
+    ids = _parts_by_drum(path)
+    parsed = music21.converter.parse(path.read_bytes(), format="musicxml", forceSource=True)
+    parts = list(parsed.parts)
+    strokes = [c for c in LU1 if c != "半"]
+    # under 毛奇齡 ○ strikes 鼓 and □ 鼙: each staff holds the other sign than under 鄭玄
+    for drum, sign, head, name in ((Drum.GU, "○", "so", "鼓 ○"), (Drum.PI, "□", "la", "鼙 □")):
+        part = parts[ids[drum]]
+        assert part.partName == name
+        notes = list(part.flatten().notes)
+        assert notes and {n.notehead for n in notes} == {head}
+        assert not any(n.noteheadFill for n in notes)
+        assert [n.offset for n in notes] == [float(k) for k, c in enumerate(strokes) if c == sign]
+        assert [n.lyric for n in notes] == [sign] * len(notes)
+
+
+def test_midi_text_and_summary_name_each_drum_with_the_sign_that_strikes_it(tmp_path, cli):
+    for reading, names in (("zheng", "鼙 ○ / 鼓 □"), ("mao", "鼙 □ / 鼓 ○")):
+        path = tmp_path / f"{reading}.mid"
+        code, out, err = cli("render", "lu", "--reading", reading, "-o", path)
+        assert code == 0, err
+        midi = mido.MidiFile(path, charset="utf-8")
+        assert [m.text for m in midi.tracks[1] if m.type == "text"] == [names]
+        pi, gu = names.split(" / ")
+        assert f"{pi} → {MidiMap().note(Drum.PI)} " in out
+        assert f"{gu} → {MidiMap().note(Drum.GU)} " in out
+
+
+def test_an_engraving_under_mao_draws_the_printed_signs_on_the_staves_of_the_drums(tmp_path, cli):
+    pytest.importorskip("verovio")
+    from svg_heads import heads_in_order
+
+    from drumscore.render.musicxml import musicxml_bytes
+    from drumscore.render.verovio import MEI, ROUND_TYPE, engrave, staff_drums, to_mei
+
+    document = musicxml_bytes(arrange(resolve("lu"), reading=MAO))
+    (page,) = engrave(document, "svg").pages
+    assert heads_in_order(page) == LU1.replace("半", "")
+    root = ET.fromstring(to_mei(document))
+    labels = {d.get("n"): d.findtext(f"{{{MEI}}}label") for d in root.iter(f"{{{MEI}}}staffDef")}
+    drums = staff_drums(root)
+    assert {drums[n]: labels[n] for n in drums} == {Drum.PI: "鼙 □", Drum.GU: "鼓 ○"}
+    for staff in root.iter(f"{{{MEI}}}staff"):
+        notes = list(staff.iter(f"{{{MEI}}}note"))
+        assert notes
+        if drums[staff.get("n")] is Drum.GU:  # the ○ of the notation
+            assert all(n.get("type") == ROUND_TYPE and not n.get("head.shape") for n in notes)
+        else:
+            assert all(n.get("head.shape") == "rectangle" for n in notes)
+    pytest.importorskip("cairosvg")
+    mao, zheng = tmp_path / "mao.png", tmp_path / "zheng.png"
+    assert cli("render", "lu", "--reading", "mao", "-o", mao)[0] == 0
+    assert cli("render", "lu", "-o", zheng)[0] == 0
+    assert mao.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert mao.read_bytes() != zheng.read_bytes()
