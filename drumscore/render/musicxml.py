@@ -557,13 +557,13 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     command = ("rights", _("drumscore's name of this reading: {played}").format(played=played))
     signs = []
     if timeline.reading.id != "zheng":
+        # two lines: the reading, then where it stands, each short enough for the page's width
         signs = [
             (
                 "subtitle",
-                _("the signs read as {name} reads them ({citation})").format(
-                    name=timeline.reading.name, citation=timeline.reading.citation
-                ),
-            )
+                _("the signs read as {name} reads them").format(name=timeline.reading.name),
+            ),
+            ("subtitle", str(timeline.reading.citation)),
         ]
     if not score.edition_id:
         return [
