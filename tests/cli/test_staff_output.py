@@ -83,7 +83,7 @@ def test_a_png_series_replaces_the_pages_of_a_longer_render(tmp_path, capsys):
     pages = sorted(p.name for p in tmp_path.glob("big-[0-9].png") if p.name != "big-02.png")
     assert len(pages) >= 2 and pages[0] == "big-2.png"
     assert "pages: " in capsys.readouterr().out
-    assert render("lu", "--dpi", "36", "-o", str(out), *MUSESCORE) == 0
+    assert render("lu", "--dpi", "36", "-o", str(out), "--force", *MUSESCORE) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*mine, "big.png"])
     assert out.read_bytes().startswith(b"\x89PNG")
     assert all((tmp_path / name).read_bytes() == b"mine" for name in mine)
