@@ -166,11 +166,6 @@ def restore(previous: dict[int, object]) -> None:
             signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
-def installed() -> bool:
-    """Whether the policy's handler is in force for SIGTERM (the command line installed it)."""
-    return signal.getsignal(signal.SIGTERM) is _handle
-
-
 @contextlib.contextmanager
 def held() -> Iterator[None]:
     """Keep SIGINT, SIGTERM and SIGHUP inside the block (a C library that calls back into Python,

@@ -11,6 +11,7 @@ dither, so the same events give the same samples in every process.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,29 +188,24 @@ def synth_samples(synth: fluidsynth.Synth, frames: int) -> np.ndarray:
     return out
 
 
+@functools.cache
 def _write_float() -> Any:
     """libfluidsynth's fluid_synth_write_float, as pyfluidsynth's own functions are declared."""
-    global _WRITE_FLOAT
-    if _WRITE_FLOAT is None:
-        import ctypes
+    import ctypes
 
-        fluidsynth = _fluidsynth()
-        _WRITE_FLOAT = fluidsynth.cfunc(
-            "fluid_synth_write_float",
-            ctypes.c_int,
-            ("synth", ctypes.c_void_p, 1),
-            ("len", ctypes.c_int, 1),
-            ("lout", ctypes.c_void_p, 1),
-            ("loff", ctypes.c_int, 1),
-            ("lincr", ctypes.c_int, 1),
-            ("rout", ctypes.c_void_p, 1),
-            ("roff", ctypes.c_int, 1),
-            ("rincr", ctypes.c_int, 1),
-        )
-    return _WRITE_FLOAT
-
-
-_WRITE_FLOAT: Any = None
+    fluidsynth = _fluidsynth()
+    return fluidsynth.cfunc(
+        "fluid_synth_write_float",
+        ctypes.c_int,
+        ("synth", ctypes.c_void_p, 1),
+        ("len", ctypes.c_int, 1),
+        ("lout", ctypes.c_void_p, 1),
+        ("loff", ctypes.c_int, 1),
+        ("lincr", ctypes.c_int, 1),
+        ("rout", ctypes.c_void_p, 1),
+        ("roff", ctypes.c_int, 1),
+        ("rincr", ctypes.c_int, 1),
+    )
 
 
 def _blocks(

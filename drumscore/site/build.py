@@ -257,7 +257,8 @@ class _Artefacts:
         # key -> the key of its phone's engraving, and the two engravings
         self.engravings: dict[str, tuple[str, Future[tuple[bytes | None, bytes | None]]]] = {}
         self.staves: dict[str, _Staff | None] = {}
-        self.files: dict[str, Path] = {}  # key -> the file of this build that holds it
+        # key -> the file of this build that holds it, and the hash of its bytes
+        self.files: dict[str, tuple[Path, str]] = {}
         self.midi: dict[tuple[str, Section, Fraction, str], bytes] = {}
         self.partners: dict[str, str] | None = None
         self.compared: dict[tuple[str, str], Comparison] = {}  # the same in every language
@@ -335,15 +336,17 @@ class _Artefacts:
             self.staves[key] = found
         return self.staves[key]
 
+    def write(self, key: str, path: Path, engraving: bytes) -> None:
+        """Write the engraving of `key` to `path`; the first file of each key is kept (keep)."""
+        path.write_bytes(engraving)
+        self.files.setdefault(key, (path, hashlib.sha256(engraving).hexdigest()))
+
     def keep(self, work: Path) -> None:
         """Where this build's engravings are, in work/STAVES, for the next build."""
         if self.files:
             kept = {
-                key: {
-                    "file": path.relative_to(work).as_posix(),
-                    "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-                }
-                for key, path in self.files.items()
+                key: {"file": path.relative_to(work).as_posix(), "sha256": digest}
+                for key, (path, digest) in self.files.items()
             }
             text = json.dumps(kept, indent=0, sort_keys=True) + "\n"
             (work / STAVES).write_text(text, encoding="utf-8")
@@ -795,13 +798,11 @@ def _build_into(
             continue
         files = score["files"]
         files["staff-she"] = f"files/{score['slug']}-she.svg"
-        (work / files["staff-she"]).write_bytes(_page_staff(staff, lines, whole))
-        made.files.setdefault(staff.key, work / files["staff-she"])
+        made.write(staff.key, work / files["staff-she"], _page_staff(staff, lines, whole))
         score["staff_spaces"] = staff.spaces
         if staff.phone:
             files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
-            (work / files["staff-she-narrow"]).write_bytes(_phone_staff(staff.phone))
-            made.files.setdefault(staff.phone_key, work / files["staff-she-narrow"])
+            made.write(staff.phone_key, work / files["staff-she-narrow"], _phone_staff(staff.phone))
             score["staff_narrow"] = staff.phone_spaces
             score["staff_first"] = staff.phone_first
         report.staff += 1
