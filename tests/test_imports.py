@@ -14,11 +14,16 @@ print("loaded:" + ",".join(heavy))
 """
 
 
-def loaded_after(code: str) -> list[str]:
+def output_lines(code: str) -> list[str]:
+    """What `code` prints in a fresh interpreter, then the heavy modules it loaded (last line)."""
     result = subprocess.run(
         [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
     )
-    line = result.stdout.strip().splitlines()[-1]
+    return result.stdout.strip().splitlines()
+
+
+def loaded_after(code: str) -> list[str]:
+    line = output_lines(code)[-1]
     assert line.startswith("loaded:")
     return [m for m in line.removeprefix("loaded:").split(",") if m]
 
@@ -50,10 +55,7 @@ def test_help_loads_no_command_module_nor_what_they_need():
         "print('commands:' + ','.join(sorted(m for m in sys.modules\n"
         "      if m.startswith('drumscore.cli.commands.') or m in extra)))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
-    )
-    lines = result.stdout.strip().splitlines()
+    lines = output_lines(code)
     assert lines[-1] == "loaded:"
     assert lines[-2] == "commands:"
 
@@ -69,10 +71,8 @@ def test_no_command_s_help_loads_a_heavy_module_nor_the_site_builder():
         "print('builder:' + ','.join(m for m in ('jinja2', 'http.server', 'drumscore.site.build')\n"
         "                           if m in sys.modules))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip().splitlines()[-2:] == ["builder:", "loaded:"]
+    lines = output_lines(code)
+    assert lines[-2:] == ["builder:", "loaded:"]
 
 
 def test_a_command_loads_its_own_module_alone():
@@ -83,10 +83,8 @@ def test_a_command_loads_its_own_module_alone():
         "print('commands:' + ','.join(sorted(m for m in sys.modules\n"
         "      if m.startswith('drumscore.cli.commands.'))))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip().splitlines()[-2] == "commands:drumscore.cli.commands.corpus"
+    lines = output_lines(code)
+    assert lines[-2] == "commands:drumscore.cli.commands.corpus"
 
 
 def test_the_notation_modules_import_music21_only_when_called():
@@ -123,10 +121,8 @@ def test_rendering_audio_loads_neither_the_engravers_nor_the_terminal_s_width_ta
         f"{rendering(out)}\nimport sys\n"
         f"print('unwanted:' + ','.join(m for m in {unwanted!r} if m in sys.modules))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip().splitlines()[-2:] == ["unwanted:", "loaded:numpy,soundfile"]
+    lines = output_lines(code)
+    assert lines[-2:] == ["unwanted:", "loaded:numpy,soundfile"]
     assert out.read_bytes()[:4] == b"RIFF"
 
 

@@ -1,21 +1,10 @@
-import functools
-
+from edit_distance import levenshtein
 from hypothesis import given
 from hypothesis import strategies as st
 
 from drumscore.apparatus.linear import align
 
 seqs = st.lists(st.sampled_from("○□"), max_size=12)
-
-
-def levenshtein(a, b):
-    @functools.cache
-    def d(i, j):
-        if i == 0 or j == 0:
-            return i + j
-        return min(d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + (a[i - 1] != b[j - 1]))
-
-    return d(len(a), len(b))
 
 
 @given(seqs, seqs)
