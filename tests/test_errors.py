@@ -140,7 +140,9 @@ def test_an_optional_library_that_prints_at_import_does_not_reach_the_output(
         "print('found at libchatty.so.3')\nVALUE = 7\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    module = errors.require("chatty_library_here", extra="soundfont")
-    assert module.VALUE == 7
-    assert capsys.readouterr().out == ""
-    sys.modules.pop("chatty_library_here", None)
+    try:
+        module = errors.require("chatty_library_here", extra="soundfont")
+        assert module.VALUE == 7
+        assert capsys.readouterr().out == ""
+    finally:
+        sys.modules.pop("chatty_library_here", None)
