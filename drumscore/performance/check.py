@@ -152,10 +152,6 @@ class Expected:
             return tuple(s for s in self.sounds if s.kind == STROKE)
         return self.sounds
 
-    @property
-    def strokes(self) -> int:
-        return sum(s.kind == STROKE for s in self.sounds)
-
     def counted(self, kind: str) -> int:
         """How many sounds of `kind` (count or click) the take is to hold."""
         return sum(s.kind == kind for s in self.sounds)
