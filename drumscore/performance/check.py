@@ -152,10 +152,6 @@ class Expected:
             return tuple(s for s in self.sounds if s.kind == STROKE)
         return self.sounds
 
-    @property
-    def strokes(self) -> int:
-        return sum(s.kind == STROKE for s in self.sounds)
-
     def counted(self, kind: str) -> int:
         """How many sounds of `kind` (count or click) the take is to hold."""
         return sum(s.kind == kind for s in self.sounds)
@@ -182,16 +178,21 @@ class Grid:
         at = np.clip(np.searchsorted(self.beats, beat, side="right") - 1, 0, len(steps) - 1)
         return np.asarray(steps[at])
 
+    def _ends(self) -> tuple[float, float]:
+        """Seconds a beat lasts before the first beat and after the last."""
+        t, b = self.times, self.beats
+        return (t[1] - t[0]) / (b[1] - b[0]), (t[-1] - t[-2]) / (b[-1] - b[-2])
+
     def to_beats(self, time: np.ndarray) -> np.ndarray:
         t, b = self.times, self.beats
-        first, last = (t[1] - t[0]) / (b[1] - b[0]), (t[-1] - t[-2]) / (b[-1] - b[-2])
+        first, last = self._ends()
         inside = np.interp(time, t, b)
         inside = np.where(time < t[0], b[0] + (time - t[0]) / first, inside)
         return np.where(time > t[-1], b[-1] + (time - t[-1]) / last, inside)
 
     def to_times(self, beat: np.ndarray) -> np.ndarray:
         t, b = self.times, self.beats
-        first, last = (t[1] - t[0]) / (b[1] - b[0]), (t[-1] - t[-2]) / (b[-1] - b[-2])
+        first, last = self._ends()
         inside = np.interp(beat, b, t)
         inside = np.where(beat < b[0], t[0] + (beat - b[0]) * first, inside)
         return np.where(beat > b[-1], t[-1] + (beat - b[-1]) * last, inside)

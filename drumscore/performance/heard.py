@@ -58,9 +58,7 @@ class Performance:
         """The same strokes with 鼙 and 鼓 exchanged (for a split whose naming was a guess)."""
         other = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
         strokes = tuple(replace(s, drum=other[s.drum]) for s in self.strokes)
-        return Performance(
-            self.path, self.kind, strokes, self.duration, self.how, False, self.notes, self.apart
-        )
+        return replace(self, strokes=strokes, swappable=False)
 
     def untold(self) -> Performance:
         """The same strokes with their drums not told apart (two groups of sounds that do not

@@ -11,7 +11,7 @@ from drumscore.corpus import DEFAULT_EDITION, find_edition
 from drumscore.errors import DrumscoreError, PerformanceError
 from drumscore.i18n import _, aside, ngettext
 from drumscore.model import READINGS, Section
-from drumscore.performance.check import Check, check
+from drumscore.performance.check import FAR_LONGER, Check, check
 from drumscore.performance.heard import Performance
 
 #: Another reading fits clearly better when it has at most half the faults of the one checked
@@ -72,12 +72,12 @@ def better_fit(performance: Performance, result: Check) -> Fit | None:
         return None
     best: Fit | None = None
     for timeline in candidates(result.timeline):
-        if not 0.5 * len(timeline) <= len(performance) <= 1.5 * len(timeline) + 4:
+        if not 0.5 * len(timeline) <= len(performance) <= FAR_LONGER * len(timeline) + 4:
             continue  # far longer or shorter than that reading: not it
         try:
             other = check(performance, timeline)
         except DrumscoreError:
-            continue  # far longer or shorter than that reading: not it
+            continue  # a take check refuses against that reading: not it
         count = faults(other)
         if count + MARGIN > against or 2 * count > against:
             continue
