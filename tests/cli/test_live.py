@@ -4,7 +4,6 @@ resize (SIGWINCH) repaints it whole."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import sys
@@ -46,9 +45,14 @@ class Terminal:
         """Read what the program writes until `predicate(lines)` holds."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            with contextlib.suppress(pexpect.TIMEOUT):
+            quiet = False
+            try:
                 self.stream.feed(self.child.read_nonblocking(65536, timeout=0.05))
-            if predicate(self.lines()):
+            except pexpect.TIMEOUT:
+                quiet = True
+            # a frame may come in several reads: the screen is judged once the program has
+            # paused (nothing for 50 ms), never half-painted
+            if quiet and predicate(self.lines()):
                 return self.lines()
         raise AssertionError("\n".join(self.lines()))
 
