@@ -11,6 +11,12 @@ handed to a thread runs in a copy of the caller's (`carried`), speaking the call
 
 A message written where no language is known yet (a table at import time) is marked with `N_` and
 translated with `_` where it is shown.
+
+A value the English message quotes with `{name!r}` (a name, a path, a number as typed) is written
+by the Chinese catalogs in 「{name}」. What `!r` does besides quoting — a newline, a tab or another
+control character shown escaped, so the message stays one line — the message does for every
+language: `_`, `ngettext` and `pgettext` return a `Message`, whose `format` hands each value of a
+field the English converts with `!r` over as a `Shown`, formatted escaped in every placeholder.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import functools
 import gettext
 import os
 import re
+import string
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -180,19 +187,77 @@ def in_english(make: Callable[P, R]) -> Callable[P, R]:
     return english
 
 
+class Shown(str):
+    """A value as a message shows it: `str` of it (in 「{name}」) as `repr` of it without the
+    quotes, a newline, tab, escape or other control character written as Python writes it (\\n,
+    \\t, \\x1b); `repr` of it as of the plain string."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format(_escaped(str.__str__(self)), spec)
+
+    def __str__(self) -> str:
+        return _escaped(str.__str__(self))
+
+
+def _escaped(text: str) -> str:
+    """`text` with every character that is not printable written as repr writes it."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted_fields(message: str) -> frozenset[str]:
+    """The fields of a message (its English) that it converts with !r."""
+    try:
+        parsed = list(string.Formatter().parse(message))
+    except ValueError:  # a message with a lone brace, never formatted
+        return frozenset()
+    return frozenset(
+        name for _text, name, _spec, conversion in parsed if name and conversion == "r"
+    )
+
+
+class Message(str):
+    """A message in the current language that remembers which of its fields the English quotes
+    with !r: `format` shows their string values as `Shown` (one line) in every language."""
+
+    __slots__ = ("quoted_fields",)
+    quoted_fields: frozenset[str]
+
+    def __new__(cls, text: str, english: str = "") -> Message:
+        made = super().__new__(cls, text)
+        made.quoted_fields = _quoted_fields(english)
+        return made
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        if self.quoted_fields:
+            args = tuple(
+                Shown(a) if str(i) in self.quoted_fields and isinstance(a, str) else a
+                for i, a in enumerate(args)
+            )
+            kwargs = {
+                k: Shown(v) if k in self.quoted_fields and isinstance(v, str) else v
+                for k, v in kwargs.items()
+            }
+        return str.format(self, *args, **kwargs)
+
+
 def _(message: str) -> str:
     """`message` in the current language."""
-    return _catalog(language()).gettext(message)
+    return Message(_catalog(language()).gettext(message), message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for a count `n`, in the current language."""
-    return _catalog(language()).ngettext(singular, plural, n)
+    return Message(_catalog(language()).ngettext(singular, plural, n), singular + plural)
 
 
 def pgettext(context: str, message: str) -> str:
     """`message` in the current language, where the same English reads two ways (a context)."""
-    return _catalog(language()).pgettext(context, message)
+    return Message(_catalog(language()).pgettext(context, message), message)
 
 
 def rules() -> dict[str, str]:
