@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 
 from drumscore.errors import OptionError
-from drumscore.i18n import _, aside
+from drumscore.i18n import _, aside, quoted
 from drumscore.model import Pattern, line_starts, line_text
 
 #: The environment variable that says the terminal draws ambiguous characters wide (1) or not (0).
@@ -104,7 +104,7 @@ def char_name(ch: str) -> str:
     """A character quoted with its code point and Unicode name, e.g. 'A' (U+0041 LATIN CAPITAL…)."""
     name = unicodedata.name(ch, "")
     code = f"U+{ord(ch):04X}"
-    return aside(repr(ch), f"{code} {name}" if name else code)
+    return aside(quoted(ch), f"{code} {name}" if name else code)
 
 
 def _printable(ch: str) -> str:

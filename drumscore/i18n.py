@@ -210,14 +210,13 @@ def _escaped(text: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _quoted_fields(message: str) -> frozenset[str]:
-    """The fields of a message (its English) that it converts with !r."""
+    """The fields of a message (its English) that it converts with !r (or %(name)r)."""
+    found = set(re.findall(r"%\((\w+)\)r", message))  # argparse's %(value)r
     try:
         parsed = list(string.Formatter().parse(message))
     except ValueError:  # a message with a lone brace, never formatted
-        return frozenset()
-    return frozenset(
-        name for _text, name, _spec, conversion in parsed if name and conversion == "r"
-    )
+        return frozenset(found)
+    return frozenset(found | {name for _text, name, _spec, how in parsed if name and how == "r"})
 
 
 class Message(str):
@@ -243,6 +242,14 @@ class Message(str):
                 for k, v in kwargs.items()
             }
         return str.format(self, *args, **kwargs)
+
+    def __mod__(self, values: object) -> str:
+        if self.quoted_fields and isinstance(values, Mapping):
+            values = {
+                k: Shown(v) if k in self.quoted_fields and isinstance(v, str) else v
+                for k, v in values.items()
+            }
+        return str.__mod__(self, values)
 
 
 def _(message: str) -> str:
@@ -321,8 +328,8 @@ def sentences(text: str, then: str) -> str:
 
 
 def quoted(text: str) -> str:
-    """A command or a path quoted: 'a' (in Chinese 「a」)."""
-    return rules()["quote"].format(text=text)
+    """A command, a path or a value quoted: 'a' (in Chinese 「a」), on one line (`Shown`)."""
+    return rules()["quote"].format(text=Shown(text))
 
 
 def dashed(text: str, then: str) -> str:

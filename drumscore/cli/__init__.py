@@ -21,6 +21,7 @@ from drumscore.i18n import (
     LANGUAGES,
     N_,
     _,
+    aside,
     language_named,
     list_text,
     ngettext,
@@ -311,7 +312,7 @@ def choose_language(argv: Sequence[str]) -> str:
     named = language_named(chosen)
     if named is None:
         set_language(None)  # refused in the environment's language
-        languages = list_text(f"{tag} ({name})" for tag, name in LANGUAGES.values())
+        languages = list_text(aside(tag, name) for tag, name in LANGUAGES.values())
         fail(
             _(
                 "--lang {value!r} is not a language drumscore speaks; choose one of {languages}"
