@@ -89,8 +89,8 @@ def load_edition(path: str | Path, *, cite_by_path: bool = True) -> Edition:
     path = Path(path)
     try:
         text = read_input_text(path, "edition file")
-    except InputMissingError:
-        raise ScoreNotFoundError(_("no such score file: {path!r}").format(path=str(path))) from None
+    except InputMissingError as exc:
+        raise ScoreNotFoundError(str(exc)) from None
     data = parse_toml(text, str(path), CorpusError)
     return edition_from_dict(data, where=str(path), ref=str(path) if cite_by_path else None)
 

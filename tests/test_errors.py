@@ -119,8 +119,8 @@ def test_the_install_line_speaks_the_readers_language_and_keeps_the_commands(lan
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "--velocity 須為兩個 MIDI 力度值，先鼙後鼓，例如 '72,112'；收到的是 '1,2,3'"),
-        ("zh_Hans", "--velocity 须为两个 MIDI 力度值，先鼙后鼓，例如 '72,112'；收到的是 '1,2,3'"),
+        ("zh_Hant", "--velocity 須為兩個 MIDI 力度值，先鼙後鼓，例如「72,112」；收到的是「1,2,3」"),
+        ("zh_Hans", "--velocity 须为两个 MIDI 力度值，先鼙后鼓，例如「72,112」；收到的是「1,2,3」"),
         ("en", "--velocity takes two MIDI velocities, 鼙 then 鼓, such as '72,112'; got '1,2,3'"),
     ],
 )

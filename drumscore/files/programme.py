@@ -17,7 +17,7 @@ from drumscore.conductor.track import Item, Practice, Track, check_count_in
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
 from drumscore.files.reading import check_schema, parse_toml, read_input_text
-from drumscore.i18n import _, list_text
+from drumscore.i18n import _, clause_text, list_text
 from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State
 from drumscore.timing import Tempo
 
@@ -60,11 +60,10 @@ def _programme_text(name: str) -> tuple[str, str]:
     try:
         where = _("programme {name!r}").format(name=str(name))
         return read_input_text(path, "programme file"), where
-    except InputMissingError:
+    except InputMissingError as exc:
+        hint = _("give a TOML file or a built-in programme: {known}")
         raise ProgrammeError(
-            _(
-                "no programme file {name!r}; give a TOML file or a built-in programme: {known}"
-            ).format(name=name, known=list_text(builtin_programmes()))
+            clause_text([str(exc), hint.format(known=list_text(builtin_programmes()))])
         ) from None
 
 
