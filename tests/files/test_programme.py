@@ -116,7 +116,11 @@ def test_count_ins_and_pauses_count_toward_the_budget(tmp_path):
     [
         ("zh_Hant", "找不到檔案「nosuch.toml」（曲目單檔案）；請指定 TOML 檔案或內建曲目單：rite"),
         ("zh_Hans", "找不到文件「nosuch.toml」（曲目单文件）；请指定 TOML 文件或内置曲目单：rite"),
-        ("en", "programme file 'nosuch.toml' does not exist; give a TOML file or a built-in programme: rite"),
+        (
+            "en",
+            "programme file 'nosuch.toml' does not exist; "
+            "give a TOML file or a built-in programme: rite",
+        ),
     ],
 )
 def test_a_missing_programme_file_in_each_language(cli, monkeypatch, tmp_path, language, expected):
