@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
 from drumscore.errors import OptionError
-from drumscore.i18n import _, list_text
+from drumscore.i18n import _, clause_text, labelled, list_text
 from drumscore.model import HALF, Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
@@ -553,7 +553,12 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     The page is read, so its lines are in the reader's language; the command stays as typed.
     """
     score = timeline.score
-    played = timeline.citation.split("; ", 1)[0]
+    parts = [score.key, labelled(_("section"), timeline.section.shown)]
+    if timeline.span is not None:
+        first, last = timeline.span[0] + 1, timeline.span[1]
+        parts.append(_("strokes {first} to {last}").format(first=first, last=last))
+    parts.append(_("{bpm:g} strokes a minute").format(bpm=float(timeline.tempo.bpm)))
+    played = clause_text(parts)
     command = ("rights", _("drumscore's name of this reading: {played}").format(played=played))
     signs = []
     if timeline.reading.id != "zheng":

@@ -187,7 +187,8 @@ def test_the_page_head_cites_the_reading():
     for part in ("禮經本義", "figure 2", "薛鼓", "投壺", score.printed.strip(), "xue/2@benyi"):
         assert part in words
     assert score.source.citation in words
-    assert "drumscore's name of this reading: xue/2@benyi, section touhu, bpm 60" in words
+    said = "drumscore's name of this reading: xue/2@benyi; section: touhu; 60 strokes a minute"
+    assert said in words
 
 
 def test_mxl_is_a_zip_that_music21_reads_to_the_same_strokes(tmp_path):
