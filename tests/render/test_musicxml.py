@@ -251,7 +251,7 @@ def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_englis
     words = [c.findtext("credit-words") for c in root.iter("credit")]
     assert words[1] == printed + timeline.score.printed.strip()
     # the reading's name stays as typed; its label, section and tempo in the reader's language
-    label, named = words[-1].split("：", 1)
+    _label, named = words[-1].split("：", 1)
     assert named.startswith("xue/2@benyi；") and "touhu" not in named and "bpm" not in named
     assert not words[-1].startswith("drumscore's")
     assert [c.findtext("credit-words") for c in raw_root.iter("credit")][1] == given
