@@ -25,6 +25,7 @@ from drumscore.i18n import (
     language_named,
     list_text,
     ngettext,
+    quoted,
     set_language,
     tags,
 )
@@ -266,7 +267,7 @@ class _Parser(argparse.ArgumentParser):
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """argparse's check of a choice, its choices listed by the language's rule."""
         if action.choices is not None and value not in action.choices:
-            choices = list_text(repr(c) for c in action.choices)
+            choices = list_text(quoted(str(c)) for c in action.choices)
             message = argparse._("invalid choice: %(value)r (choose from %(choices)s)")  # type: ignore[attr-defined]
             raise argparse.ArgumentError(action, message % {"value": value, "choices": choices})
 

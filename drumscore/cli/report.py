@@ -808,7 +808,7 @@ def _signed(value: float, places: int) -> str:
 
 def _ms(offset: float) -> str:
     """An offset from the beat as the table shows it, to a tenth of a millisecond."""
-    return f"{_signed(offset, 1)} ms"
+    return _("{offset} ms").format(offset=_signed(offset, 1))
 
 
 def _offsets_text(c: Check) -> str:
