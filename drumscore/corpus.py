@@ -30,7 +30,7 @@ from drumscore.files.reading import (
     read_input,
     read_input_text,
 )
-from drumscore.i18n import _, aside, language, list_text, ngettext, tags
+from drumscore.i18n import _, aside, language, list_text, ngettext, tags, written
 from drumscore.model import (
     STATE_SPELLINGS,
     Dating,
@@ -522,7 +522,7 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
                 path=broken.path, reason=broken.reason
             )
         )
-    known = list_text(aside(e.id, e.name) for e in pool)
+    known = list_text(aside(e.id, written(e.name)) for e in pool)
     names = [n for e in pool for n in (e.id, *e.aliases)]
     close = difflib.get_close_matches(name.strip(), names, n=1)
     if close:
@@ -545,7 +545,7 @@ def scores(edition: Edition | None = None) -> tuple[Score, ...]:
 
 
 def _name_help() -> str:
-    names = list_text(aside(e.id, e.name) for e in editions())
+    names = list_text(aside(e.id, written(e.name)) for e in editions())
     return _(
         "scores are named lu or xue (also 魯/鲁, 薛/辥), optionally /2 for the second figure and "
         "@EDITION for another edition ({names}); or give notation such as '○□○半○□' or a file"

@@ -313,8 +313,12 @@ def phrase_text(phrases: Iterable[str]) -> str:
 
 
 def aside(text: str, note: str) -> str:
-    """`text` with `note` after it in parentheses: "a (b)" (in Chinese "a（b）")."""
-    return rules()["aside"].format(text=text, note=note)
+    """`text` with `note` after it in parentheses: "a (b)" (in Chinese "a（b）"); a note that
+    holds parentheses of its own has them as 〔〕 inside （）, as Chinese nests them."""
+    rule = rules()["aside"]
+    if "（" in rule and "（" in note:
+        note = note.replace("（", "〔").replace("）", "〕")
+    return rule.format(text=text, note=note)
 
 
 def labelled(label: str, text: str) -> str:
@@ -335,6 +339,23 @@ def quoted(text: str) -> str:
 def dashed(text: str, then: str) -> str:
     """Two parts of a line with a dash between: "a — b" (in Chinese "a——b")."""
     return rules()["dash"].format(text=text, then=then)
+
+
+#: The traditional characters of the sources' names (editions, commentators, states' labels,
+#: titles) and their simplified forms, one for one as OpenCC t2s writes each (乾 and 榦 are
+#: kept: 乾隆 and 黃榦 keep them in simplified text too). tests/test_regional_terms.py holds the
+#: table to OpenCC and to every name of the corpus.
+SIMPLIFIED_NAMES = str.maketrans(
+    "並個傳儀兩則叢吳問國圓圖壺夾寫寶庫廣後從復慶應換擊數於晉暘書楊樂標欽沒淵為盡禮穎節簡經綱緊編續義聲與處衛見計訓記註語說謂講譜讀輿進達鄭鄰釋錄開間閣陳頁頒題體魯黃齡",
+    "并个传仪两则丛吴问国圆图壶夹写宝库广后从复庆应换击数于晋旸书杨乐标钦没渊为尽礼颖节简经纲紧编续义声与处卫见计训记注语说谓讲谱读舆进达郑邻释录开间阁陈页颁题体鲁黄龄",
+)
+
+
+def written(name: str) -> str:
+    """A name of the sources (an edition, a commentator, a state's label, a rite, a title) as the
+    reader's script writes it in prose: simplified for 简体, as printed otherwise. A quotation
+    of the text keeps its printed form, so it never goes through here."""
+    return name.translate(SIMPLIFIED_NAMES) if language() == "zh_Hans" else name
 
 
 def N_(message: str) -> str:

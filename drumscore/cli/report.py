@@ -17,7 +17,7 @@ from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, labelled_lines, table
 from drumscore.editions.extract import line_range
-from drumscore.i18n import _, aside, clause_text, dashed, list_text, ngettext
+from drumscore.i18n import _, aside, clause_text, dashed, list_text, ngettext, written
 from drumscore.model import HALF, Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
@@ -43,10 +43,10 @@ def list_table(
     dates = {e.id: e.date.text for e in editions if e.date is not None}
     rows = []
     for s in scores:
-        name = s.edition_name
+        name = written(s.edition_name)
         if s.edition_id in users:
-            name = _("{edition} (yours)").format(edition=s.edition_name)
-        cells = [name, dates.get(s.edition_id, "-"), str(s.figure), f"{s.state}鼓"]
+            name = _("{edition} (yours)").format(edition=name)
+        cells = [name, dates.get(s.edition_id, "-"), str(s.figure), written(f"{s.state}鼓")]
         for section in Section.in_order():
             cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
         cells.append(s.key)
@@ -105,7 +105,10 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
         lines += ["", "  " + _("the stated counts in the words of the editions:")]
         for c, q in quoted:
             said = _("{by}, {section} ({siglum}): 「{quote}」").format(
-                by=c.stated.by, section=c.stated.section.shown, siglum=q.siglum, quote=q.text
+                by=written(c.stated.by),
+                section=c.stated.section.shown,
+                siglum=q.siglum,
+                quote=q.text,
             )
             lines.append("    " + said)
     if score.notes:
@@ -123,7 +126,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
     prov = score.source
     fields: list[tuple[str, str]] = []
     if score.edition_id:
-        value = aside(score.edition_name, score.edition_id)
+        value = aside(written(score.edition_name), score.edition_id)
         if edition is not None and edition.user:
             value = _("{edition} — your edition, {path}").format(edition=value, path=edition.path)
         fields.append((_("edition:"), value))
@@ -172,7 +175,7 @@ def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
         quoted = list_text(dict.fromkeys(q.siglum for q in check.quotes))
         lines.append(
             _("{by}, {section}: 鼙 {pi} 鼓 {gu} (quoted in {sigla}) — {verdict}").format(
-                by=stated.by,
+                by=written(stated.by),
                 section=stated.section.shown,
                 pi=stated.pi,
                 gu=stated.gu,
@@ -347,7 +350,7 @@ def format_counts(a: Apparatus) -> list[str]:
     for s in a.counts:
         st = s.stated
         said = _("{by}, {section} ({span}): 鼙 {pi} 鼓 {gu}").format(
-            by=st.by, section=st.section.shown, span=st.section.span, pi=st.pi, gu=st.gu
+            by=written(st.by), section=st.section.shown, span=st.section.span, pi=st.pi, gu=st.gu
         )
         lines.append("  " + said)
         quotes = clause_text(f"「{q.text}」 {q.siglum}" for q in s.quotes if q.text)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
 from drumscore.errors import OptionError
-from drumscore.i18n import _, clause_text, labelled, list_text
+from drumscore.i18n import _, clause_text, labelled, list_text, written
 from drumscore.model import HALF, Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
@@ -585,7 +585,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
         (
             "subtitle",
             _("as printed in {edition}, figure {figure}, {state}鼓: {printed}").format(
-                edition=score.edition_name,
+                edition=written(score.edition_name),
                 figure=score.figure,
                 state=score.state,
                 printed=score.printed.strip(),
