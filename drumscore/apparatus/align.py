@@ -30,7 +30,7 @@ from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes,
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import N_, _, aside, list_text, ngettext
+from drumscore.i18n import N_, _, aside, list_text, ngettext, written
 from drumscore.model import (
     HALF,
     SECTION_ORDER,
@@ -311,7 +311,7 @@ def disagreements(counts: Counts, stated: StatedCount) -> tuple[str, ...]:
     """How a reading's counts differ from a stated count: ('鼙 22 where 徐伯魯 counts 21', …)."""
     return tuple(
         _("{drum} {have} where {by} counts {want}").format(
-            drum=drum.value, have=have, by=stated.by, want=want
+            drum=drum.value, have=have, by=written(stated.by), want=want
         )
         for drum, have, want in ((Drum.PI, counts.pi, stated.pi), (Drum.GU, counts.gu, stated.gu))
         if have != want

@@ -587,7 +587,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
             _("as printed in {edition}, figure {figure}, {state}鼓: {printed}").format(
                 edition=written(score.edition_name),
                 figure=score.figure,
-                state=score.state,
+                state=written(str(score.state)),
                 printed=score.printed.strip(),
             ),
         )
