@@ -484,3 +484,18 @@ def test_every_brace_message_formats_in_translation(catalogs, language):
             except (ValueError, KeyError, IndexError) as exc:
                 bad.append((ids[0], text, exc))
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("zh-Hant", "（無法辨識其格式）"),
+        ("zh-Hans", "（无法识别其格式）"),
+        ("en", "(its format is not"),
+    ],
+)
+def test_libsndfiles_reason_is_said_in_the_readers_language(cli, tmp_path, language, reason):
+    take = tmp_path / "take.wav"
+    take.write_text("not audio\n", encoding="utf-8")
+    err = _error(cli, "--lang", language, "check", take, "lu")
+    assert reason in err and "Format not recognised" not in err and len(err.splitlines()) == 1

@@ -16,6 +16,7 @@ from typing import BinaryIO
 import numpy as np
 
 from drumscore.errors import DrumscoreError, InputMissingError, KitError
+from drumscore.files.audio import unreadable
 from drumscore.files.reading import check_schema, open_input, parse_toml, read_input_text
 from drumscore.i18n import _, clause_text
 from drumscore.model import Drum
@@ -171,7 +172,7 @@ def read_sample(path: str | Path, written: str | None = None) -> Sample:
         raise KitError(
             _(
                 "kit sample {sample} cannot be read as audio ({reason}); use WAV, FLAC or OGG"
-            ).format(sample=shown, reason=exc)
+            ).format(sample=shown, reason=unreadable(exc))
         ) from None
     if not np.all(np.isfinite(data)):
         raise KitError(
