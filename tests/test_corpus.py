@@ -347,8 +347,8 @@ NAMES_HELP = {
 @pytest.mark.parametrize(
     ("language", "start"),
     [
-        ("zh_Hant", "未知的鼓譜 'luu/2'（是不是 'lu/2'？）；"),
-        ("zh_Hans", "未知的鼓谱 'luu/2'（是不是 'lu/2'？）；"),
+        ("zh_Hant", "未知的鼓譜「luu/2」（是不是「lu/2」？）；"),
+        ("zh_Hans", "未知的鼓谱「luu/2」（是不是「lu/2」？）；"),
         ("en", "unknown score 'luu/2' (did you mean 'lu/2'?); "),
     ],
 )
@@ -363,8 +363,8 @@ def test_a_mistyped_score_name_is_told_the_name_it_may_mean(
 @pytest.mark.parametrize(
     ("language", "start"),
     [
-        ("zh_Hant", "未知的鼓譜 'nosuch.txt'；鼓譜名稱為"),
-        ("zh_Hans", "未知的鼓谱 'nosuch.txt'；鼓谱名称为"),
+        ("zh_Hant", "未知的鼓譜「nosuch.txt」；鼓譜名稱為"),
+        ("zh_Hans", "未知的鼓谱「nosuch.txt」；鼓谱名称为"),
         ("en", "unknown score 'nosuch.txt'; scores are named"),
     ],
 )
@@ -383,8 +383,8 @@ def test_a_missing_file_is_an_unknown_score_with_no_guess(
 @pytest.mark.parametrize(
     ("language", "start"),
     [
-        ("zh_Hant", "未知的版本 'benyl'（是不是 'benyi'？）；現有的版本：zhushu（禮記注疏）"),
-        ("zh_Hans", "未知的版本 'benyl'（是不是 'benyi'？）；现有的版本：zhushu（禮記注疏）"),
+        ("zh_Hant", "未知的版本「benyl」（是不是「benyi」？）；現有的版本：zhushu（禮記注疏）"),
+        ("zh_Hans", "未知的版本「benyl」（是不是「benyi」？）；现有的版本：zhushu（礼记注疏）"),
         (
             "en",
             "unknown edition 'benyl' (did you mean 'benyi'?); the editions are: zhushu (禮記注疏)",
@@ -411,8 +411,8 @@ def test_a_name_like_no_state_gets_no_guess():
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用「drumscore extract"]),
-        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用「drumscore extract"]),
+        ("zh_Hant", ["不是譜字：這看來是某個版本的一段原文", "提示：請用「drumscore extract"]),
+        ("zh_Hans", ["不是谱字：这看来是某个版本的一段原文", "提示：请用「drumscore extract"]),
         ("en", ["is not notation: this looks like a passage", "hint: use 'drumscore extract"]),
     ],
 )
