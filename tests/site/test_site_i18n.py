@@ -130,13 +130,13 @@ def test_the_english_page_would_fail_the_check(all_site_dir):
 
 
 def test_each_language_speaks_its_own_words(all_site_dir):
-    """Traditional and Simplified differ where they should: 聆聽 / 聆听, 鼓譜 / 鼓谱; the
-    source's characters (投壺, 鼙) stay traditional in both."""
+    """Traditional and Simplified differ where they should: 聆聽 / 聆听, 鼓譜 / 鼓谱, and the
+    rite's name in prose, 投壺 / 投壶 (鼙 is the same in both)."""
     hant = visible_text(read(all_site_dir, "zh-Hant", "score"))
     hans = visible_text(read(all_site_dir, "zh-Hans", "score"))
     assert "聆聽" in hant and "聆听" in hans and "聆听" not in hant
     assert "下載" in hant and "下载" in hans
-    assert "投壺" in hans and "鼙" in hans and "投壶" not in hans
+    assert "投壶" in hans and "鼙" in hans and "投壶" not in hant
     assert "Listen" in visible_text(read(all_site_dir, "en", "score"))
 
 
@@ -145,7 +145,7 @@ def test_the_top_page_links_every_language_in_its_own_words(all_site_dir):
     for tag in TAGS:
         assert f'href="{tag}/index.html"' in text and (all_site_dir / tag / "index.html").is_file()
     assert "繁體中文" in text and "简体中文" in text and "English" in text
-    assert "投壺鼓譜" in text and "投壺鼓谱" in text  # each title in its own script
+    assert "投壺鼓譜" in text and "投壶鼓谱" in text  # each title in its own script
     assert (all_site_dir / ".drumscore-site").is_file()
 
 
@@ -272,7 +272,7 @@ def test_the_summary_in_each_language():
     report = SiteReport(Path("x"), scores=68, files=204, staff=2, seconds=1.25)
     with i18n.speaking("zh_Hant"):
         assert site_command.summary(report) == (
-            "68 個鼓譜頁面、索引頁與比較頁，204 個 MIDI 與 MusicXML 檔案，2 份五線譜，用時 1.2 秒"
+            "68 個鼓譜頁面、索引頁與比較頁，204 個 MIDI 與 MusicXML 檔案，2 份五線譜，耗時 1.2 秒"
         )
     with i18n.speaking("en"):
         assert site_command.summary(report).startswith("68 score pages, the index")
@@ -303,7 +303,7 @@ def test_bad_input_an_edition_file_said_in_traditional_chinese(cli, monkeypatch,
     """The site speaks the environment's language with --lang all, so its errors do too."""
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     err = _chinese_error(cli, "site", tmp_path / "out", "--lang", "all", "--edition", "mine.txt")
-    assert err.startswith("drumscore：錯誤：--edition 'mine.txt'：請指定版本檔案（.toml）或資料夾")
+    assert err.startswith("drumscore：錯誤：--edition「mine.txt」：請指定版本檔案（.toml）或資料夾")
     assert not (tmp_path / "out").exists()
 
 
@@ -336,7 +336,7 @@ def test_the_compare_pages_rows_are_named_as_the_sections_are_in_each_language()
     expected = {
         "en": ("head", "touhu", "she"),
         "zh_Hant": ("半以前", "投壺", "射"),
-        "zh_Hans": ("半以前", "投壺", "射"),
+        "zh_Hans": ("半以前", "投壶", "射"),
     }
     for language, names in expected.items():
         with i18n.speaking(language):
