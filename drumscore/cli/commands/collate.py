@@ -16,10 +16,10 @@ from drumscore.cli import report
 from drumscore.cli.options import (
     add_json_option,
     add_output_options,
+    add_plot_option,
     check_new,
     only_with,
     plot_format,
-    plot_help,
 )
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
@@ -93,16 +93,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
     )
     add_output_options(p)
-    p.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        default=None,
-        help=plot_help(
-            _(
-                "draw the apparatus with matplotlib: editions as rows, aligned strokes as "
-                "columns, the places highlighted"
-            )
+    add_plot_option(
+        p,
+        _(
+            "draw the apparatus with matplotlib: editions as rows, aligned strokes as "
+            "columns, the places highlighted"
         ),
+        metavar="FILE.png",
     )
     p.add_argument(
         "--groups",
@@ -198,8 +195,8 @@ def run(args: argparse.Namespace) -> int:
     fmt = _format(args)
     pairs = _pairs(args.score)
     if args.output:
-        check_writable(args.output)
-    picture_format = plot_format(args.plot)
+        check_writable(args.output)  # whether it is there: below, once the inputs are read
+    picture_format = plot_format(args.plot, args.force)
     only_with(
         args,
         ("force", "quiet"),

@@ -9,16 +9,19 @@ from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.cli import report
 from drumscore.cli.options import (
+    WritesTo,
+    add_force_option,
     add_json_option,
+    add_plot_option,
     add_rate_option,
     add_tempo_options,
+    check_output,
     only_with,
     plot_format,
-    plot_help,
 )
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
-from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import AUDIO, audio_format, check_rate
 from drumscore.i18n import _, speaking
 from drumscore.model import Reading, Score, Section
@@ -42,7 +45,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("a", metavar="A", help=_("a score: lu, xue/2, 魯/2@benyi, notation, or a file"))
     p.add_argument("b", metavar="B", help=_("the other score"))
     add_json_option(p)
-    p.add_argument("--audio", metavar="OUT.wav", help=_("write A, a pause, then B (or --stereo)"))
+    p.add_argument(
+        "--audio",
+        action=WritesTo,
+        metavar="OUT.wav",
+        help=_("write A, a pause, then B (or --stereo)"),
+    )
     p.add_argument(
         "--stereo", action="store_true", help=_("with --audio: A left, B right, together")
     )
@@ -62,7 +70,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_tempo_options(p, repeat=False)
     add_rate_option(p, help=_("with --audio: the sample rate"))
-    p.add_argument("--plot", metavar="OUT.png", help=plot_help(_("draw the aligned scores")))
+    add_plot_option(p, _("draw the aligned scores"))
+    add_force_option(p)
     p.set_defaults(run=run)
 
 
@@ -77,8 +86,16 @@ def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
         fix=_("add --audio"),
     )
     tempo = Tempo.from_options(args.bpm, args.interval)
+    only_with(
+        args,
+        ("force",),
+        present=bool(args.audio or args.plot),
+        target="--audio OUT.wav",
+        purpose=_("the files written"),
+        fix=_("add --audio OUT.wav or --plot OUT.png"),
+    )
     rate = check_rate(args.rate)
-    fmt = plot_format(args.plot)
+    fmt = plot_format(args.plot, args.force)
     if args.audio:
         from pathlib import Path
 
@@ -89,7 +106,7 @@ def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
                 )
             )
         audio_format(args.audio)
-        check_writable(args.audio)
+        check_output(args.audio, args.force, "--audio")
     return tempo, rate, fmt
 
 

@@ -10,18 +10,20 @@ from pathlib import Path
 from drumscore import corpus
 from drumscore.cli import report
 from drumscore.cli.options import (
+    WritesTo,
     add_force_option,
     add_json_option,
     add_output_option,
     add_quiet_option,
     check_new,
+    check_output,
     only_with,
 )
 from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
 from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
-from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.atomic import write_bytes
 from drumscore.files.reading import as_text
 from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.model import Dating
@@ -74,6 +76,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_output_option(out)
     out.add_argument(
         "--add",
+        action=WritesTo,
         nargs="?",
         const="",
         metavar="ID",
@@ -157,7 +160,7 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
     return path, ident
 
 
-def check_output(args: argparse.Namespace) -> Path | None:
+def edition_output(args: argparse.Namespace) -> Path | None:
     """The edition file that -o names, checked before anything is read: None without -o."""
     if args.add is not None:
         return check_add(args)[0]
@@ -191,8 +194,7 @@ def check_output(args: argparse.Namespace) -> Path | None:
                 "as {example!r}"
             ).format(path=args.output, example=example)
         )
-    check_writable(path)
-    check_new(path, args.force, kept=_(KEPT))
+    check_output(path, args.force, kept=_(KEPT))
     return path
 
 
@@ -214,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     glyph_map = parse_glyph_options(args.glyph)
     labels = parse_label_options(args.label)
     add_id = check_add(args)[1] if args.add is not None else None
-    output = check_output(args)
+    output = edition_output(args)
     date = _date(args)
     from drumscore.files.reading import release
 

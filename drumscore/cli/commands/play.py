@@ -10,13 +10,14 @@ import sys
 from drumscore.cli.commands.render import _duration
 from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
 from drumscore.cli.options import (
+    add_force_option,
     add_json_option,
+    add_plot_option,
     add_score_options,
     add_sound_options,
     add_tempo_options,
     only_with,
     plot_format,
-    plot_help,
 )
 from drumscore.cli.track_output import track_from_args
 from drumscore.conductor.track import Hit, Track
@@ -102,11 +103,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
     )
     add_json_option(p)  # with --check: the report
-    p.add_argument(
-        "--plot",
-        metavar="OUT.png",
-        help=plot_help(_("with --check: draw each stroke's offset from the beat")),
-    )
+    add_plot_option(p, _("with --check: draw each stroke's offset from the beat"))
+    add_force_option(p)
     p.set_defaults(run=run)
 
 
@@ -219,7 +217,7 @@ def _check_options(args: argparse.Namespace) -> str | None:
     """play --check's options checked before anything plays: the plot's format."""
     only_with(
         args,
-        ("midi_in", "midi_in_notes", "json", "plot"),
+        ("midi_in", "midi_in_notes", "json", "plot", "force"),
         present=args.check,
         target="--check",
         purpose=_("listening to a performance played along"),
@@ -241,7 +239,14 @@ def _check_options(args: argparse.Namespace) -> str | None:
             )
         )
     MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
-    return plot_format(args.plot)
+    only_with(
+        args,
+        ("force",),
+        present=bool(args.plot),
+        target="--plot OUT.png",
+        purpose=_("the files written"),
+    )
+    return plot_format(args.plot, args.force)
 
 
 def _play_along(

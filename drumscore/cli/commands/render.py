@@ -16,14 +16,13 @@ from drumscore.cli.options import (
     add_score_options,
     add_sound_options,
     add_tempo_options,
-    check_new,
+    check_output,
     only_with,
     section_help,
 )
 from drumscore.conductor.duration import parse_duration
 from drumscore.conductor.track import Track
 from drumscore.errors import OptionError
-from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import audio_format, check_rate, kind_of, suffixes
 from drumscore.i18n import _, list_text
 from drumscore.model import Drum
@@ -130,8 +129,7 @@ def track_of(args: argparse.Namespace) -> Track:
 
 def render_one(args: argparse.Namespace) -> int:
     """One score, one section, one file (or a --programme's track)."""
-    check_writable(args.output)
-    check_new(args.output, args.force)
+    check_output(args.output, args.force)
     kind = kind_of(args.output)
     midimap = MidiMap.from_option(args.midi_notes)
     _check_audio_options(args, kind)
