@@ -35,7 +35,7 @@ from drumscore.timing import (
     MIN_BPM,
     Tempo,
     number_text,
-    shown,
+    split_list,
     whole_text,
 )
 
@@ -94,14 +94,17 @@ class Ramp:
     def parse(cls, text: str) -> Ramp:
         """START:STOP:STEP[:EVERY], such as 40:60:5 (40, 45, … 60 strokes a minute, a pass each)."""
         raw = str(text).strip()
-        parts = raw.split(":") if len(raw) <= MAX_RAMP_LENGTH else []
         example = RAMP_EXAMPLE
-        if len(parts) not in (3, 4):
-            raise OptionError(
-                _("ramp takes {example}; not {value}").format(example=_(example), value=shown(raw)),
-                option="ramp",
-                key="ramp_format",
-            )
+        parts = split_list(
+            raw,
+            parameter="ramp",
+            form="START:STOP:STEP[:EVERY]",
+            example="40:60:5",
+            sep=":",
+            counts=(3, 4),
+            max_length=MAX_RAMP_LENGTH,
+            key="ramp_format",
+        )
         start, stop, step = (number_text(part, "ramp", example, OptionError) for part in parts[:3])
         for bpm in (start, stop):
             if not MIN_BPM <= bpm <= MAX_BPM:

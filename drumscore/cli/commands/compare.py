@@ -26,7 +26,7 @@ from drumscore.files.format_choice import AUDIO, audio_format, check_rate
 from drumscore.i18n import _, speaking
 from drumscore.model import Reading, Score, Section
 from drumscore.render.plot import plot_comparison
-from drumscore.timing import Tempo
+from drumscore.timing import Tempo, split_list
 
 #: Options that shape the --audio file only; the comparison itself does not use them.
 AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate", "reading")
@@ -128,13 +128,9 @@ def _readings(text: str | None) -> tuple[Reading, Reading]:
     """--reading: one reading for A and B, or two (zheng,mao)."""
     if text is None:
         return Reading.parse(None), Reading.parse(None)
-    parts = text.split(",")
-    if len(parts) > 2:
-        raise OptionError(
-            _("--reading {value!r}: give one reading, or two for A and B (zheng,mao)").format(
-                value=text
-            )
-        )
+    parts = split_list(
+        text, parameter="reading", form="READING[,READING]", example="zheng,mao", counts=(1, 2)
+    )
     first = Reading.parse(parts[0])
     return first, Reading.parse(parts[-1])
 
