@@ -21,7 +21,7 @@ from drumscore.conductor.track import (
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.files.atomic import check_writable
-from drumscore.files.format_choice import DEFAULT_RATE, PLOT
+from drumscore.files.format_choice import DEFAULT_RATE, PLOT, choose
 from drumscore.i18n import N_, _, clause_text, list_text, ngettext
 from drumscore.model import Drum, Reading, Section
 from drumscore.timing import Tempo, whole_text
@@ -160,13 +160,7 @@ def plot_format(path: str | None, force: bool) -> str | None:
     new, or `force`), before anything is computed; None without --plot."""
     if not path:
         return None
-    fmt = PLOT.get(Path(path).suffix.lower())
-    if fmt is None:
-        raise OptionError(
-            _("--plot {path!r}: a plot is a picture; use a file name ending in {suffixes}").format(
-                path=path, suffixes=" ".join(PLOT)
-            )
-        )
+    fmt = choose("plot", path, "plot")[1]
     check_output(path, force, "--plot")
     return fmt
 

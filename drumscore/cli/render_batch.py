@@ -28,7 +28,7 @@ from drumscore.conductor.track import Track
 from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.files.atomic import check_not_inputs
-from drumscore.files.format_choice import kind_of
+from drumscore.files.format_choice import choose
 from drumscore.i18n import _, carried, list_text, ngettext
 from drumscore.model import STATE_SLUGS, Score, Section
 from drumscore.timing import split_list
@@ -193,7 +193,7 @@ MAX_WORKERS = 4
 
 
 def workers_for(output: str) -> int:
-    if kind_of(output) not in ("audio", "midi"):
+    if choose("score", output, "output")[0] not in ("audio", "midi"):
         return 1
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 

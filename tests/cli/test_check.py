@@ -191,7 +191,7 @@ def test_a_midi_file_on_other_notes_names_them_and_the_option(expect_error, tmp_
     [
         (["take.wav", "lu", "--midi-notes", "38,36"], "only applies with a MIDI performance"),
         (["take.mid", "lu", "--drums", "split"], "only applies with a recording"),
-        (["take.mid", "lu", "--plot", "x.jpg"], "ending in .png .svg"),
+        (["take.mid", "lu", "--plot", "x.jpg"], "use one of: .png .svg"),
         (["missing.mid", "lu"], "does not exist"),
         (["take.mid", "lu", "--repeat", "0"], "--repeat"),
         (["take.mid", "○○○", "--section", "touhu"], "半"),

@@ -547,7 +547,7 @@ def test_list_ports_shows_the_input_ports_too(fake_midi, cli):
         (["--midi-in", "pads"], "--midi-in 'pads' only applies with --check"),
         (["--json"], "--json only applies with --check"),
         (["--check", "--midi-in", "pads", "--ramp", "40:60:5"], "leave out one of them"),
-        (["--check", "--midi-in", "pads", "--plot", "x.gif"], "ending in .png .svg"),
+        (["--check", "--midi-in", "pads", "--plot", "x.gif"], "use one of: .png .svg"),
         (["--check", "--midi-in", "pads", "--midi-in-notes", "40,40"], "--midi-in-notes '40,40'"),
     ],
 )

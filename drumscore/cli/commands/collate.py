@@ -23,20 +23,13 @@ from drumscore.cli.options import (
 )
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
+from drumscore.files.format_choice import choose
 from drumscore.i18n import N_, _, list_text
 from drumscore.model import Edition
 
 FORMAT_NAMES = {"text": N_("text"), "json": "JSON", "csv": "CSV", "tei": "TEI", "mei": "MEI"}
 #: --format values, and the one an -o extension implies when --format is not given.
 FORMATS = ("text", "json", "csv", "tei", "mei")
-FORMAT_OF_SUFFIX = {
-    ".txt": "text",
-    ".json": "json",
-    ".csv": "csv",
-    ".tei": "tei",
-    ".xml": "tei",
-    ".mei": "mei",
-}
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -149,15 +142,7 @@ def _format(args: argparse.Namespace) -> str:
     if args.format:
         return args.format
     if args.output:
-        suffix = Path(args.output).suffix.lower()
-        if suffix not in FORMAT_OF_SUFFIX:
-            known = list_text(FORMAT_OF_SUFFIX)
-            raise OptionError(
-                _(
-                    "cannot tell the format of {path!r} from its extension ({known}); give --format"
-                ).format(path=args.output, known=known)
-            )
-        return FORMAT_OF_SUFFIX[suffix]
+        return choose("apparatus", args.output, "output")[1]
     return "text"
 
 

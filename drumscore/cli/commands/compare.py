@@ -22,7 +22,7 @@ from drumscore.cli.options import (
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
-from drumscore.files.format_choice import AUDIO, audio_format, check_rate
+from drumscore.files.format_choice import audio_format, check_rate, choose
 from drumscore.i18n import _, speaking
 from drumscore.model import Reading, Score, Section
 from drumscore.render.plot import plot_comparison
@@ -97,14 +97,7 @@ def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
     rate = check_rate(args.rate)
     fmt = plot_format(args.plot, args.force)
     if args.audio:
-        from pathlib import Path
-
-        if Path(args.audio).suffix.lower() not in AUDIO:
-            raise OptionError(
-                _("--audio {path!r}: use a file name ending in one of: {suffixes}").format(
-                    path=args.audio, suffixes=" ".join(AUDIO)
-                )
-            )
+        choose("audio", args.audio, "audio")
         audio_format(args.audio)
         check_output(args.audio, args.force, "--audio")
     return tempo, rate, fmt

@@ -24,6 +24,7 @@ from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
+from drumscore.files.format_choice import choose
 from drumscore.files.reading import as_text
 from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.model import Dating
@@ -186,14 +187,7 @@ def edition_output(args: argparse.Namespace) -> Path | None:
                 path=args.output, example=str(path / "mine.toml")
             )
         )
-    if path.suffix.lower() != ".toml":
-        example = str(path.with_name((path.stem.strip(".") or "mine") + ".toml"))
-        raise OptionError(
-            _(
-                "-o {path!r}: an edition file is TOML; give a file name ending in .toml, such "
-                "as {example!r}"
-            ).format(path=args.output, example=example)
-        )
+    choose("edition", path, "output")
     check_output(path, args.force, kept=_(KEPT))
     return path
 

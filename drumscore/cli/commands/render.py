@@ -23,7 +23,7 @@ from drumscore.cli.options import (
 from drumscore.conductor.duration import parse_duration
 from drumscore.conductor.track import Track
 from drumscore.errors import OptionError
-from drumscore.files.format_choice import audio_format, check_rate, kind_of, suffixes
+from drumscore.files.format_choice import audio_format, check_rate, choose, suffixes
 from drumscore.i18n import _, list_text
 from drumscore.model import Drum
 from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
@@ -130,7 +130,7 @@ def track_of(args: argparse.Namespace) -> Track:
 def render_one(args: argparse.Namespace) -> int:
     """One score, one section, one file (or a --programme's track)."""
     check_output(args.output, args.force)
-    kind = kind_of(args.output)
+    kind, _format = choose("score", args.output, "output")
     midimap = MidiMap.from_option(args.midi_notes)
     _check_audio_options(args, kind)
     staff.check_engraver(args, kind)

@@ -1,6 +1,8 @@
-"""One overwrite rule for every file any command writes: each output option, found in the argparse
-parsers themselves (so a new one is caught), refuses a file already there without --force, exit 2,
-in the one message pattern, and leaves the file byte-identical; --force writes over it."""
+"""Every file any command writes, each output option found in the argparse parsers themselves (so
+a new one is caught): one overwrite rule (a file already there is refused without --force, exit
+2, in the one message pattern, and left byte-identical; --force writes over it), and one table
+of formats (format_choice.OUTPUTS: every extension README lists is in it, and each option refuses
+an extension it cannot write with the list of those it can)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ from sourcefiles import source_text
 
 from drumscore.cli import build_parser
 from drumscore.cli.options import WritesTo
+from drumscore.files.format_choice import OUTPUTS, suffixes
 from drumscore.site.build import MARKER
 
+README = Path(__file__).resolve().parents[2] / "README.md"
 #: What is already there: no command could have written these bytes.
 THERE = b"already here, not drumscore's\n"
 
@@ -138,3 +142,62 @@ def test_force_without_a_file_to_write_is_refused(folder, capsys, command):
     argv = [_take(folder, capsys) if a == "TAKE" else a for a in command.split()]
     err = expect_error([*argv, "--force"], capsys)
     assert "--force only applies with" in err
+
+
+# --- one table of formats ---------------------------------------------------------------------
+
+#: The table each output option's file is chosen from (format_choice.OUTPUTS); None for what is
+#: no file of a format: an edition id (--add), a site's folder.
+TABLE_OF = {
+    ("render", "-o"): "score",
+    ("compare", "--audio"): "audio",
+    ("compare", "--plot"): "plot",
+    ("check", "--plot"): "plot",
+    ("play", "--plot"): "plot",
+    ("collate", "-o"): "apparatus",
+    ("collate", "--plot"): "plot",
+    ("extract", "-o"): "edition",
+    ("extract", "--add"): None,
+    ("site", "DIR"): None,
+    ("site", "-o"): None,
+}
+
+
+def test_every_output_option_has_its_table():
+    assert set(TABLE_OF) == output_options()
+
+
+def test_every_extension_readme_lists_is_in_the_table_and_every_one_of_the_table_in_readme():
+    text = README.read_text(encoding="utf-8")
+    start = text.index("**Output** by the extension of `-o`")
+    paragraph = text[start : text.index("\n\n", start)]
+    listed = set(re.findall(r"`(\.[a-z0-9]+)`", paragraph))
+    tabled = {suffix for table in OUTPUTS.values() for suffix in table}
+    assert listed == tabled
+
+
+@pytest.mark.parametrize(
+    "option", sorted(o for o, table in TABLE_OF.items() if table is not None), ids="-".join
+)
+@pytest.mark.parametrize("extension", [".doc", ".mp3", ""])
+def test_an_extension_an_option_cannot_write_is_refused_with_those_it_can(
+    folder, capsys, option, extension
+):
+    argv, _name, prepare = CASES[option]
+    given = prepare(folder, capsys) if prepare else ""
+    out = str(folder / f"new{extension}")
+    argv = [out if a == "OUT" else given if a in ("TAKE", "PASSAGE") else a for a in argv]
+    err = expect_error(argv, capsys)
+    flag = option[1]
+    known = suffixes(output=TABLE_OF[option])
+    assert err.startswith(f"drumscore: error: {flag} {out!r}"), err
+    assert err.endswith(f"; use one of: {known}\n"), err
+    assert known.split() == list(OUTPUTS[TABLE_OF[option]])
+    assert not (folder / f"new{extension}").exists()
+
+
+def test_the_same_extension_is_what_its_output_makes_it():
+    """.xml is MusicXML for render and TEI for collate; .png a page for one, a plot for another."""
+    assert OUTPUTS["score"][".xml"] == ("notation", "musicxml")
+    assert OUTPUTS["apparatus"][".xml"] == ("apparatus", "tei")
+    assert OUTPUTS["plot"][".png"][1] == OUTPUTS["score"][".png"][1] == "png"
