@@ -81,7 +81,7 @@ def check(args: argparse.Namespace, kind: str) -> None:
         if engraver(args) == "musescore":
             find_musescore()
         else:
-            verovio.check_installed(Path(args.output).suffix.lower().lstrip("."))
+            verovio.check_installed(choose("score", args.output, "output")[1])
 
 
 def check_engraver(args: argparse.Namespace, kind: str) -> None:
