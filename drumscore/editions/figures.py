@@ -34,6 +34,10 @@ _STATES = tuple(State)
 class Reader(RunReader):
     """The parser: figures from the items `RunReader` reads from the tokens."""
 
+    def __init__(self, source: str, tables: lexer.Tables, partial: bool) -> None:
+        super().__init__(source, tables, partial)
+        self._pairs: dict[int, tuple] = {}  # id(run) → (label item, side, figure, state)
+
     def figures(self, runs: list[Run]) -> list[Run]:
         """The patterns in reading order; their labels, sides and states in self._pairs."""
         items = self.items

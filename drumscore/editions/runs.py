@@ -27,7 +27,6 @@ from drumscore.model import Position, line_starts
 MIN_STROKES = 3
 #: Text between two runs at most this long (without spaces and punctuation) interrupts them.
 MAX_INTERRUPTION = 2
-FOLLOWS, PRECEDES = "follows", "precedes"
 #: Tokens that may stand inside a pattern between its strokes.
 _INSIDE = frozenset(
     {
@@ -175,7 +174,6 @@ class RunReader:
         self._line_starts = line_starts(source)
         self._doubts: dict[int, list[str]] = {}  # id(run) → doubts
         self._remarks: dict[int, list[str]] = {}
-        self._pairs: dict[int, tuple] = {}  # id(run) → (label item, side, figure, state)
         self._gaps: list[tuple] = []  # (run, run, gap) for text between two runs
         self.skipped = 0  # strokes read as part of the prose
 
