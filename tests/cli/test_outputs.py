@@ -78,6 +78,7 @@ def test_every_option_that_names_a_file_to_write_is_an_output():
     not marked would escape the rule and this test."""
     parser = build_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    looking = set()
     for name, command in sub.choices.items():
         for action in command._actions:
             looks = action.dest in ("output", "plot", "audio") or re.fullmatch(
@@ -85,6 +86,9 @@ def test_every_option_that_names_a_file_to_write_is_an_output():
             )
             if looks:
                 assert isinstance(action, WritesTo), (name, action.option_strings)
+                looking.add((name, action.option_strings[0]))
+    # what only its own marking finds: an edition id, a site's folder given as DIR
+    assert looking == output_options() - {("extract", "--add"), ("site", "DIR")}
 
 
 def _prepare(folder: Path, name: str) -> Path:
