@@ -19,6 +19,7 @@ from drumscore.display import divided, labelled_lines, table
 from drumscore.editions.extract import line_range
 from drumscore.i18n import _, aside, clause_text, dashed, list_text, ngettext
 from drumscore.model import HALF, Edition, Pattern, Score, Section
+from drumscore.units import milliseconds, per_minute, rate, seconds
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison
@@ -719,60 +720,62 @@ def _take_data(c: Check) -> dict[str, Any]:
 
 def take_lines(c: Check) -> list[str]:
     """What the check left out of the stroke count, and why: the take's count strokes and
-    clicks (heard, or on a MIDI note of their own), its silent strokes, its ramp."""
+    clicks (heard, or read on a MIDI note of their own), its silent strokes, its ramp; each said
+    once, under the label "left out"."""
     from drumscore.performance.check import CLICK, COUNT
 
     take = c.expected
     said: list[str] = []
-    if take is not None:
-        midi = c.performance.kind == "midi"
-        for kind, total in ((COUNT, take.counted(COUNT)), (CLICK, take.counted(CLICK))):
-            if not total:
-                continue
-            if midi:
-                text = (
-                    ngettext(
-                        "{n} count stroke of the count-in, on its own note: left out",
-                        "{n} count strokes of the count-in, on their own note: left out",
-                        total,
-                    )
-                    if kind == COUNT
-                    else ngettext(
-                        "{n} click, on its own note: left out",
-                        "{n} clicks, on their own note: left out",
-                        total,
-                    )
-                )
-                said.append(text.format(n=total))
-                continue
-            text = (
-                ngettext(
-                    "{heard} of {n} count stroke of the count-in heard and left out",
-                    "{heard} of {n} count strokes of the count-in heard and left out",
-                    total,
-                )
-                if kind == COUNT
-                else ngettext(
-                    "{heard} of {n} click heard and left out (one on a stroke sounds with it)",
-                    "{heard} of {n} clicks heard and left out (one on a stroke sounds with it)",
-                    total,
-                )
+    if take is None:
+        return said
+    midi = c.performance.kind == "midi"
+    total = take.counted(COUNT)
+    if total:
+        heard = c.recognised_as(COUNT)
+        if midi:
+            text = ngettext(
+                "{n} count stroke of the count-in, on its own note",
+                "{n} count strokes of the count-in, on their own note",
+                total,
             )
-            said.append(text.format(heard=c.recognised_as(kind), n=total))
-        if take.silent:
-            said.append(
-                ngettext(
-                    "{n} stroke laid out silent (silent passes, one drum): not checked",
-                    "{n} strokes laid out silent (silent passes, one drum): not checked",
-                    take.silent,
-                ).format(n=take.silent)
+        elif heard == total:
+            text = ngettext(
+                "{n} count stroke of the count-in, heard",
+                "{n} count strokes of the count-in, all heard",
+                total,
             )
-        if take.practice.ramp is not None:
-            said.append(
-                _("ramp {ramp}: the even beat is its tempi scaled by the performer's").format(
-                    ramp=take.practice.ramp.text
-                )
+        else:
+            text = ngettext(
+                "{n} count stroke of the count-in, {heard} heard",
+                "{n} count strokes of the count-in, {heard} heard",
+                total,
             )
+        said.append(text.format(n=total, heard=heard))
+    total = take.counted(CLICK)
+    if total:
+        if midi:
+            text = ngettext("{n} click, on its own note", "{n} clicks, on their own note", total)
+        else:
+            text = ngettext(
+                "{n} click, {heard} heard (a click with a stroke is heard as the stroke)",
+                "{n} clicks, {heard} heard (a click with a stroke is heard as the stroke)",
+                total,
+            )
+        said.append(text.format(n=total, heard=c.recognised_as(CLICK)))
+    if take.silent:
+        said.append(
+            ngettext(
+                "{n} stroke laid out silent (silent passes, one drum)",
+                "{n} strokes laid out silent (silent passes, one drum)",
+                take.silent,
+            ).format(n=take.silent)
+        )
+    if take.practice.ramp is not None:
+        said.append(
+            _("ramp {ramp}: the even beat is its tempi scaled by the performer's").format(
+                ramp=take.practice.ramp.text
+            )
+        )
     return said
 
 
@@ -800,15 +803,16 @@ def _drums_told(c: Check) -> str:
 
 
 def _signed(value: float, places: int) -> str:
-    """`value` with its sign, to `places` decimals; one that rounds to zero has none (0.0, never
-    +0.0 or -0.0): it is neither early nor late, neither faster nor slower."""
+    """`value` with its sign (a minus sign −, not a hyphen), to `places` decimals; one that rounds
+    to zero has none (0.0, never +0.0 or −0.0): it is neither early nor late, neither faster nor
+    slower."""
     shown = round(value, places)
-    return f"{0.0:.{places}f}" if shown == 0 else f"{shown:+.{places}f}"
+    return f"{0.0:.{places}f}" if shown == 0 else f"{shown:+.{places}f}".replace("-", "\u2212")
 
 
 def _ms(offset: float) -> str:
     """An offset from the beat as the table shows it, to a tenth of a millisecond."""
-    return f"{_signed(offset, 1)} ms"
+    return milliseconds(_signed(offset, 1))
 
 
 def _offsets_text(c: Check) -> str:
@@ -817,14 +821,18 @@ def _offsets_text(c: Check) -> str:
     largest = c.largest
     offset = round(largest.offset_ms or 0.0, 1)
     if offset == 0:
-        return _("every stroke on time (each within 0.05 ms of the even beat)")
+        return _("every stroke on time (each within {offset} of the even beat)").format(
+            offset=milliseconds("0.05")
+        )
     said = (
-        _("mean {mean} ms, largest {largest} ms (stroke {stroke}, late)")
+        _("mean {mean}, largest {largest} (stroke {stroke}, late)")
         if offset > 0
-        else _("mean {mean} ms, largest {largest} ms (stroke {stroke}, early)")
+        else _("mean {mean}, largest {largest} (stroke {stroke}, early)")
     )
     return said.format(
-        mean=f"{c.mean_abs_ms:.1f}", largest=f"{abs(offset):.1f}", stroke=largest.index
+        mean=milliseconds(f"{c.mean_abs_ms:.1f}"),
+        largest=milliseconds(f"{abs(offset):.1f}"),
+        stroke=largest.index,
     )
 
 
@@ -834,16 +842,24 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
     score."""
     t = c.timeline
     p = c.performance
-    seconds = 60 / c.tempo_first, 60 / c.tempo_last
+    apart = 60 / c.tempo_first, 60 / c.tempo_last
     drums = _drums_told(c)
-    heard = ngettext(
-        "{path}: {n} stroke heard in {seconds} s ({kind}; {drums})",
-        "{path}: {n} strokes heard in {seconds} s ({kind}; {drums})",
-        len(p),
-    ).format(
+    if p.kind == "midi":  # a MIDI file's strokes are read, not heard
+        heard = ngettext(
+            "{path}: {n} stroke read in {time} ({kind}; {drums})",
+            "{path}: {n} strokes read in {time} ({kind}; {drums})",
+            len(p),
+        )
+    else:
+        heard = ngettext(
+            "{path}: {n} stroke heard in {time} ({kind}; {drums})",
+            "{path}: {n} strokes heard in {time} ({kind}; {drums})",
+            len(p),
+        )
+    heard = heard.format(
         path=p.path,
         n=len(p),
-        seconds=f"{p.duration:.1f}",
+        time=seconds(f"{p.duration:.1f}"),
         kind="MIDI" if p.kind == "midi" else _("audio"),
         drums=drums,
     )
@@ -854,12 +870,14 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         (
             _("tempo"),
             ngettext(
-                "{bpm} strokes a minute ({interval} s apart), the even beat fitted to {n} stroke "
-                "by least squares",
-                "{bpm} strokes a minute ({interval} s apart), the even beat fitted to {n} strokes "
-                "by least squares",
+                "{tempo} ({interval} apart), the even beat fitted to {n} stroke by least squares",
+                "{tempo} ({interval} apart), the even beat fitted to {n} strokes by least squares",
                 len(c.matched),
-            ).format(bpm=f"{c.tempo_bpm:.2f}", interval=f"{c.interval:.4f}", n=len(c.matched)),
+            ).format(
+                tempo=per_minute(f"{c.tempo_bpm:.2f}"),
+                interval=seconds(f"{c.interval:.4f}"),
+                n=len(c.matched),
+            ),
         ),
         (
             _("offsets"),
@@ -868,14 +886,12 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         (
             _("drift"),
             _(
-                "{drift} strokes a minute from the first stroke to the last "
-                "({first} → {last}; {first_s} s → {last_s} s)"
+                "from the first stroke to the last, the tempo changes by {drift} ({tempi}; "
+                "strokes {intervals} apart)"
             ).format(
-                drift=_signed(c.drift_bpm, 2),
-                first=f"{c.tempo_first:.2f}",
-                last=f"{c.tempo_last:.2f}",
-                first_s=f"{seconds[0]:.4f}",
-                last_s=f"{seconds[1]:.4f}",
+                drift=rate(_signed(c.drift_bpm, 2)),
+                tempi=rate(f"{c.tempo_first:.2f} → {c.tempo_last:.2f}"),
+                intervals=seconds(f"{apart[0]:.4f} → {apart[1]:.4f}"),
             ),
         ),
         (
@@ -886,10 +902,10 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
             _("extra"),
             list_text(
                 (
-                    _("{drum} at {time} s (after stroke {after})")
+                    _("{drum} at {time} (after stroke {after})")
                     if e.after
-                    else _("{drum} at {time} s (before stroke 1)")
-                ).format(drum=_drum(e.drum), time=f"{e.time:.3f}", after=e.after)
+                    else _("{drum} at {time} (before stroke 1)")
+                ).format(drum=_drum(e.drum), time=seconds(f"{e.time:.3f}"), after=e.after)
                 for e in c.extra
             )
             or _("none"),

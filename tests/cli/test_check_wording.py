@@ -52,7 +52,9 @@ def test_a_perfect_midi_take_is_on_time_and_says_which_note_is_which_drum(cli, r
     assert first.endswith("(MIDI; 鼙 on MIDI note 41, 鼓 on 45)")
     summary = dict(line.split(None, 1) for line in out.splitlines()[3:9])
     assert summary["offsets"] == "every stroke on time (each within 0.05 ms of the even beat)"
-    assert summary["drift"].startswith("0.00 strokes a minute")
+    assert summary["drift"].startswith(
+        "from the first stroke to the last, the tempo changes by 0.00/min"
+    )
     assert "early" not in out and "late" not in out
     table = rows(out)
     assert len(table) == len(LU.strokes)
@@ -96,7 +98,7 @@ def test_a_humanized_take_names_its_largest_offset_early_or_late_as_the_table_si
     assert said is not None, out
     size, stroke, side = said.groups()
     row = next(r for r in rows(out) if r[0] == stroke)
-    assert row[3] == ("-" if side == "early" else "+") + f"{size} ms"
+    assert row[3] == ("\u2212" if side == "early" else "+") + f"{size} ms"
     assert float(size) > 1  # humanized by up to 20 ms
 
 

@@ -36,7 +36,7 @@ def test_the_render_summary_in_english(monkeypatch, cli, tmp_path):
     code, out, _ = cli("render", "lu", "-o", tmp_path / "x.wav")
     assert code == 0
     assert out.startswith(f"wrote {tmp_path / 'x.wav'}: ")
-    assert ", 23 strokes, 60 per minute (1 s apart), " in out
+    assert ", 23 strokes, 60/min (1 s apart), " in out
     assert "Hz stereo, the built-in kit, peak-normalised to -1 dBFS" in out
 
 
