@@ -17,9 +17,19 @@ from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, labelled_lines, table
 from drumscore.editions.extract import line_range
-from drumscore.i18n import _, aside, clause_text, dashed, list_text, ngettext
+from drumscore.i18n import (
+    _,
+    aside,
+    clause_text,
+    dashed,
+    list_text,
+    milliseconds,
+    ngettext,
+    per_minute,
+    rate,
+    seconds,
+)
 from drumscore.model import HALF, Edition, Pattern, Score, Section
-from drumscore.units import milliseconds, per_minute, rate, seconds
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison

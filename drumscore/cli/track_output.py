@@ -26,11 +26,19 @@ from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import suffixes
 from drumscore.files.programme import load_programme
-from drumscore.i18n import _, ngettext, pgettext, phrase_text
+from drumscore.i18n import (
+    _,
+    hertz,
+    milliseconds,
+    ngettext,
+    per_minute,
+    pgettext,
+    phrase_text,
+    seconds,
+)
 from drumscore.render.midimap import MidiMap
 from drumscore.render.soundfont import render_blocks
 from drumscore.timing import Tempo
-from drumscore.units import hertz, milliseconds, per_minute, seconds
 
 AUDIO_FILES = suffixes("audio")
 #: What can hold a programme, a loop or practice: audio or MIDI.

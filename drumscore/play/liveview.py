@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from drumscore import units
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import Hit
 from drumscore.display import centre, cut, width, wrap_phrases
-from drumscore.i18n import N_, _, pgettext
+from drumscore.i18n import N_, _, per_minute, pgettext
+from drumscore.i18n import seconds as seconds_text
 from drumscore.model import HALF, SYMBOLS, Drum, Section
 
 #: Reverse video marks the stroke being heard; strokes already heard in this pass are dimmed.
@@ -149,7 +149,7 @@ def plain_lines(timeline: Timeline, k: int, seconds: float) -> list[str]:
     if index == timeline.half_index:
         lines.append("-- 半 --")
     stroke = timeline.strokes[index]
-    at = units.seconds(f"{seconds:>9.3f}")
+    at = seconds_text(f"{seconds:>9.3f}")
     lines.append(
         f"{k + 1:>5}  {at}  {stroke.drum.symbol} {stroke.drum.value}  "
         f"{index + 1:>3}/{n}  {part(timeline, index)}"
@@ -227,7 +227,7 @@ def hit_status(hit: Hit, state: LiveState) -> str:
         fields = [_("count {number}/{count}").format(number=hit.k + 1, count=hit.count_in)]
     else:
         fields = _stroke_fields(t, hit.index, hit.pass_no, state.loop)
-    fields += [units.per_minute(f"{state.bpm:g}"), units.seconds(f"{state.seconds:.2f}")]
+    fields += [per_minute(f"{state.bpm:g}"), seconds_text(f"{state.seconds:.2f}")]
     if state.paused:
         fields.append(_("PAUSED"))
     fields += waiting_notes(state)
@@ -335,16 +335,17 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         else:
             passes = [_("pass {number} of {count}").format(number=hit.pass_no, count=t.repeats)]
         passes += [*paused, *waiting_notes(state)]
-    tempo = units.per_minute(f"{state.bpm:g}")
+    tempo = per_minute(f"{state.bpm:g}")
     below = [name, f"{t.section.description}   {tempo}", "   ".join(passes)]
     top = [t.score.title] + ([item_line(state).strip()] if state.items > 1 else [])
     keys = keys_line(columns, state.items)
+    limit = columns - 1  # the last column stays free, so no line wraps (see fit)
+    below = [piece.strip() for line in below for piece in wrap_phrases(line, limit)]
     room = rows - len(top) - len(below) - 4
     size = min(room, (columns - 4) // 2)
     picture = big_shape(shape, size)
     if len(picture) > room or max(width(p) for p in picture) > columns:
         picture = big_shape(shape, max(5, room // 2))
-    limit = columns - 1  # the last column stays free, so no line wraps (see fit)
     body = [centre(c, limit) for c in top] + [""]
     pad = max(0, (limit - max(width(p) for p in picture)) // 2)
     body += [cut(" " * pad + p, limit) for p in picture] + [""]

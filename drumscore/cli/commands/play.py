@@ -23,12 +23,11 @@ from drumscore.conductor.track import Hit, Track
 from drumscore.display import table, wrap_phrases
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
-from drumscore.i18n import _, aside, list_text, ngettext
+from drumscore.i18n import _, aside, list_text, ngettext, per_minute, seconds
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
-from drumscore.units import per_minute, seconds
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -181,11 +180,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fitted(line: str) -> str:
-    """A line for a terminal broken where the language breaks, never by the terminal inside a
-    word; as it is when not a terminal (a log keeps one line)."""
+    """A line for a terminal broken between its phrases, never by the terminal inside a word
+    (fitted); as it is when not a terminal (a log keeps one line)."""
     if not sys.stdout.isatty():
         return line
-    return "\n".join(wrap_phrases(line, shutil.get_terminal_size().columns - 1))
+    return "\n".join(fitted(line, shutil.get_terminal_size().columns))
+
+
+def fitted(line: str, columns: int) -> list[str]:
+    """`line` in lines for a terminal `columns` wide, the last column left free (liveview.fit),
+    broken between its phrases: the fields and clauses display.wrap_phrases names."""
+    return wrap_phrases(line, columns - 1)
 
 
 def playing_line(args: argparse.Namespace, track: Track, where: str, keys: bool) -> str:
