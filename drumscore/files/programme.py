@@ -10,6 +10,8 @@ conductor plays.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -190,7 +192,10 @@ def load_programme(
         except DrumscoreError as exc:
             raise ProgrammeError(_("{where}: {reason}").format(where=at, reason=exc)) from None
         pause = _seconds(entry.get("pause", 0), "pause", at, zero=True)
-        label = _wording(entry.get("label", f"item {number}"), _("{where}: label").format(where=at))
+        if "label" in entry:
+            label = _wording(entry["label"], _("{where}: label").format(where=at))
+        else:
+            label = _in_each_language(functools.partial(_default_label, number))
         items.append(Item(timeline, counted, pause, label, practice or Practice()))
         so_far += items[-1].seconds
         check_length(
@@ -231,12 +236,27 @@ def _state_name(slug: str) -> str:
     return pgettext("the drums of a state", "lu")
 
 
+def _default_label(number: int) -> str:
+    """The label of an item the file gives none: item 2 (第 2 項)."""
+    # TRANSLATORS: the label of a programme's item that its file gives no label
+    return pgettext("a programme item's label", "item {number}").format(number=number)
+
+
 def _with_state(title: Wording, slug: str) -> Wording:
     """The title with the state its scores are of, in each language: "… (lu)", 「…・魯鼓」."""
+
+    def shown() -> str:
+        # TRANSLATORS: a programme's title and the state whose drums it plays
+        said = pgettext("a programme's title and its state", "{title} ({state})")
+        return said.format(title=title, state=_state_name(slug))
+
+    return _in_each_language(shown)
+
+
+def _in_each_language(make: Callable[[], str]) -> Wording:
+    """A text made in each language there is a catalog for, shown in the reader's."""
     texts = []
     for catalog in LANGUAGES:
         with speaking(catalog):
-            # TRANSLATORS: a programme's title and the state whose drums it plays
-            shown = pgettext("a programme's title and its state", "{title} ({state})")
-            texts.append((catalog, shown.format(title=title, state=_state_name(slug))))
+            texts.append((catalog, make()))
     return Wording(tuple(texts))

@@ -199,6 +199,17 @@ def test_a_programme_file_gives_its_texts_by_language(tmp_path):
         assert (track.description, str(track.items[0].label)) == ("an afternoon", "第一局")
 
 
+def test_an_item_without_a_label_is_numbered_in_the_readers_language(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('[[item]]\nscore = "lu"\n\n[[item]]\nscore = "xue"\n', encoding="utf-8")
+    second = load_programme(str(path)).items[1]
+    said = {}
+    for language in ("en", "zh-Hant", "zh-Hans"):
+        with i18n.speaking(language):
+            said[language] = str(second.label)
+    assert said == {"en": "item 2", "zh-Hant": "第 2 項", "zh-Hans": "第 2 项"}
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [
