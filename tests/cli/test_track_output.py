@@ -44,7 +44,7 @@ def test_a_midi_render_with_a_count_in_in_traditional_chinese(monkeypatch, cli, 
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     code, out, _ = cli("render", "lu", "--count-in", "4", "-o", tmp_path / "x.mid")
     assert code == 0
-    assert "23 擊及 4 擊預備拍" in out and "MIDI 第 10 通道：" in out
+    assert "23 擊及預備拍 4 下" in out and "MIDI 第 10 通道：" in out
 
 
 # --- bad input --------------------------------------------------------------------------------
