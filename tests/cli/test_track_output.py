@@ -140,3 +140,8 @@ def test_the_rites_midi_file_is_the_same_in_every_language(monkeypatch, cli, tmp
         "round 2 (再投): figure 2",
         "round 3 (三投): figure 2",
     ]
+
+
+def test_a_one_stroke_render_says_1_stroke(cli, tmp_path):
+    code, out, _ = cli("render", "○", "-o", tmp_path / "x.mid")
+    assert code == 0 and "1 stroke," in out and "1 strokes" not in out
