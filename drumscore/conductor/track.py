@@ -28,7 +28,7 @@ from drumscore.conductor.expression import default_velocity
 from drumscore.conductor.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _, in_english, list_text, ngettext
-from drumscore.model import Drum, Section
+from drumscore.model import Drum, Section, Wording
 from drumscore.timing import (
     MAX_BPM,
     MAX_NUMBER_LENGTH,
@@ -256,7 +256,7 @@ class Item:
     timeline: Timeline
     count_in: int = 0
     pause: Fraction = Fraction(0)
-    label: str = ""
+    label: str | Wording = ""
     practice: Practice = Practice()
 
     def __post_init__(self) -> None:
@@ -323,8 +323,8 @@ class Track:
 
     items: tuple[Item, ...]
     loopable: bool = False
-    title: str = ""
-    citation: str = ""
+    title: str | Wording = ""
+    citation: str | Wording = ""
 
     def __post_init__(self) -> None:
         if not self.items:
@@ -416,7 +416,7 @@ class Track:
         """(frame, label) at the start of each item: for cue points in an audio file, in
         English as everything a sound file records."""
         return [
-            (at, item.label or item.timeline.description)
+            (at, str(item.label) or item.timeline.description)
             for at, item in zip(self.starts(rate), self.items, strict=True)
         ]
 
@@ -425,7 +425,7 @@ class Track:
         if len(self.items) == 1:
             return self.first.description
         n = len(self.items)
-        return self.title or ngettext("{n} item", "{n} items", n).format(n=n)
+        return str(self.title) or ngettext("{n} item", "{n} items", n).format(n=n)
 
     @property
     def plain(self) -> bool:
@@ -440,14 +440,14 @@ class Track:
     @property
     def heading(self) -> str:
         """What a file of the track is called: the score's heading, or the programme's title."""
-        return self.first.heading if len(self.items) == 1 else self.title or self.description
+        return self.first.heading if len(self.items) == 1 else self.description
 
     @property
     def comment(self) -> str:
         """What the track plays, precisely enough to play it again: each item's citation."""
         if len(self.items) == 1:
             return self.first.citation
-        lines = [self.citation] if self.citation else []
+        lines = [str(self.citation)] if self.citation else []
         return "\n".join([*lines, *(f"{i.label}: {i.timeline.citation}" for i in self.items)])
 
 

@@ -6,7 +6,6 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from drumscore.cli import report
 from drumscore.cli.options import (
     add_count_in_option,
     add_force_option,
@@ -18,6 +17,7 @@ from drumscore.cli.options import (
     only_with,
     plot_format,
 )
+from drumscore.cli.reports.check import check_data, format_check
 from drumscore.cli.track_output import track_from_args
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
@@ -194,10 +194,10 @@ def show(
 
         write_bytes(plot, plot_check(result, fmt or "png"))
     if json_output:
-        data = report.check_data(result, fit)
+        data = check_data(result, fit)
         data["written"] = [plot] if plot else []
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    print(report.format_check(result, fit))
+    print(format_check(result, fit))
     if plot:
         print(_("wrote {path}").format(path=plot))

@@ -12,7 +12,6 @@ from drumscore.apparatus.align import DEFAULT_BASE, ORDERS, SCORES, Apparatus, c
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.plot import plot_apparatus
-from drumscore.cli import report
 from drumscore.cli.options import (
     add_json_option,
     add_output_options,
@@ -21,6 +20,7 @@ from drumscore.cli.options import (
     only_with,
     plot_format,
 )
+from drumscore.cli.reports.apparatus import apparatus_text, format_groups
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
 from drumscore.files.format_choice import choose
@@ -223,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
         if fmt == "json":
             text = json.dumps([groups_data(g) for g in found], ensure_ascii=False, indent=2) + "\n"
         else:
-            text = report.format_groups(found)
+            text = format_groups(found)
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
             wrote.append(
@@ -247,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(files[0].decode("utf-8"), end="")
     else:
-        text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
+        text = apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
             wrote.append(

@@ -7,7 +7,6 @@ import json
 
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
-from drumscore.cli import report
 from drumscore.cli.options import (
     WritesTo,
     add_force_option,
@@ -19,6 +18,7 @@ from drumscore.cli.options import (
     only_with,
     plot_format,
 )
+from drumscore.cli.reports.compare import format_comparison
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         data["written"] = [p for p in (args.audio, args.plot) if p]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(report.format_comparison(comparison))
+    print(format_comparison(comparison))
     if audio is not None:
         said = _("A left, B right") if args.stereo else _("A, a pause, then B")
         print(

@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 
 from drumscore import corpus
-from drumscore.cli import report
 from drumscore.cli.options import (
     WritesTo,
     add_force_option,
@@ -19,6 +18,7 @@ from drumscore.cli.options import (
     check_output,
     only_with,
 )
+from drumscore.cli.reports.extract import extraction_data, extraction_table
 from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
 from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
@@ -271,8 +271,8 @@ def run(args: argparse.Namespace) -> int:
             print(_("the scores are named {names}").format(names=list_text(names)))
         return 0
     if args.json:
-        data = report.extraction_data(extraction, args.file, encoding)
+        data = extraction_data(extraction, args.file, encoding)
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(report.extraction_table(extraction, args.file, encoding))
+    print(extraction_table(extraction, args.file, encoding))
     return 0

@@ -155,7 +155,9 @@ def render_one(args: argparse.Namespace) -> int:
             print(track_output.wrote(args.output, track_output.summary(track), detail))
         code = 0
     if args.json:
-        from drumscore.cli.report import render_data  # the apparatus's tables: only for --json
+        from drumscore.cli.reports.render import (
+            render_data,  # the apparatus's tables: only for --json
+        )
 
         rate = args.rate if kind == "audio" else 48000  # MIDI and notation: beats, not frames
         data = render_data(track, args.output, rate)
