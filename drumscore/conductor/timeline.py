@@ -46,14 +46,23 @@ class Timeline:
     _played: tuple[Stroke, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
+    def printed(self) -> tuple[Stroke, ...]:
+        """The strokes played as the pattern prints them: each stroke's drum is the one its sign
+        (○ or □) strikes in 鄭玄's reading, whatever reading is played."""
+        strokes = self.score.pattern.section(self.section)
+        return strokes if self.span is None else strokes[self.span[0] : self.span[1]]
+
+    def sign(self, index: int) -> str:
+        """The sign (○ or □) that stroke `index` (from 0) of the played strokes is printed as."""
+        return self.reading.sign(self.strokes[index].drum)
+
+    @property
     def strokes(self) -> tuple[Stroke, ...]:
         """The strokes played, each on the drum the reading strikes: the one place the reading
         is applied, so audio, MIDI, notation, playback and checks follow it alike. Made once:
         the conductor asks for them at every stroke, and another reading makes new ones."""
         if self._played is None:
-            strokes = self.score.pattern.section(self.section)
-            strokes = strokes if self.span is None else strokes[self.span[0] : self.span[1]]
-            object.__setattr__(self, "_played", self.reading.strokes(strokes))
+            object.__setattr__(self, "_played", self.reading.strokes(self.printed))
         assert self._played is not None
         return self._played
 
