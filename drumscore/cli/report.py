@@ -18,7 +18,7 @@ from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, labelled_lines, table
 from drumscore.editions.extract import line_range
 from drumscore.i18n import _, aside, clause_text, dashed, list_text, ngettext
-from drumscore.model import HALF, Edition, Pattern, Score, Section
+from drumscore.model import HALF, Edition, Pattern, Reading, Score, Section
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison
@@ -613,8 +613,10 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
 # --- check ------------------------------------------------------------------------------------
 
 
-def _drum(drum: Any) -> str:
-    return f"{drum.symbol} {drum.value}" if drum is not None else "—"
+def _drum(drum: Any, reading: Reading) -> str:
+    """A drum with the sign that strikes it in `reading`: "○ 鼓" as 毛奇齡 reads the signs (a
+    stroke of the score is shown as printed, with the drum it strikes)."""
+    return f"{reading.sign(drum)} {drum.value}" if drum is not None else "—"
 
 
 def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
@@ -642,6 +644,7 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
             "repeats": t.repeats,
             "strokes": len(c.strokes),
         },
+        **reading_data(t.reading),
         "tempo_bpm": round(c.tempo_bpm, 4),
         "interval_s": round(c.interval, 6),
         "start_s": round(c.start, 6),
@@ -656,8 +659,10 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
                 "index": s.index,
                 "pass": (s.index - 1) // n + 1,
                 "stroke": (s.index - 1) % n + 1,
-                "expected": s.expected.symbol,
-                "heard": s.heard.symbol if s.heard is not None else None,
+                "expected": s.sign,
+                "expected_drum": s.expected.value,
+                "heard": t.reading.sign(s.heard) if s.heard is not None else None,
+                "heard_drum": s.heard.value if s.heard is not None else None,
                 "time_s": None if s.time is None else round(s.time, 6),
                 # + 0.0: never -0.0
                 "offset_ms": None if s.offset_ms is None else round(s.offset_ms, 3) + 0.0,
@@ -670,7 +675,8 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
         "extra": [
             {
                 "time_s": round(e.time, 6),
-                "heard": e.drum.symbol,
+                "heard": t.reading.sign(e.drum),
+                "heard_drum": e.drum.value,
                 "after": e.after,
                 "offset_ms": round(e.offset_ms, 3) + 0.0,
                 "doubtful": e.doubtful,
@@ -880,7 +886,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("missed"),
-            list_text(f"{s.index} {_drum(s.expected)}" for s in c.missing) or _("none"),
+            list_text(f"{s.index} {_drum(s.expected, t.reading)}" for s in c.missing) or _("none"),
         ),
         (
             _("extra"),
@@ -889,7 +895,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
                     _("{drum} at {time} s (after stroke {after})")
                     if e.after
                     else _("{drum} at {time} s (before stroke 1)")
-                ).format(drum=_drum(e.drum), time=f"{e.time:.3f}", after=e.after)
+                ).format(drum=_drum(e.drum, t.reading), time=f"{e.time:.3f}", after=e.after)
                 for e in c.extra
             )
             or _("none"),
@@ -898,7 +904,9 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
             _("wrong drum"),
             list_text(
                 _("{stroke} ({expected} expected, {heard} heard)").format(
-                    stroke=s.index, expected=_drum(s.expected), heard=_drum(s.heard)
+                    stroke=s.index,
+                    expected=_drum(s.expected, t.reading),
+                    heard=_drum(s.heard, t.reading),
                 )
                 for s in c.wrong
             )
@@ -930,14 +938,14 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
     rows = []
     for s in c.strokes:
         if s.missed:
-            rows.append([str(s.index), _drum(s.expected), "—", "", _("missed")])
+            rows.append([str(s.index), _drum(s.expected, t.reading), "—", "", _("missed")])
             continue
         mark = "?" if s.doubtful else ""
         rows.append(
             [
                 str(s.index),
-                _drum(s.expected),
-                _drum(s.heard) + mark,
+                _drum(s.expected, t.reading),
+                _drum(s.heard, t.reading) + mark,
                 _ms(s.offset_ms or 0.0),
                 _("wrong drum") if s.wrong else "",
             ]
@@ -952,10 +960,22 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
 # --- render -----------------------------------------------------------------------------------
 
 
+def reading_data(reading: Reading) -> dict[str, Any]:
+    """A reading of the signs as JSON keys: its id (always, 鄭玄's too), its name, and the drum
+    each sign strikes."""
+    return {
+        "reading": reading.id,
+        "reading_name": reading.name,
+        "signs": {sign: drum.value for sign, drum in reading.mapping},
+    }
+
+
 def render_data(track: Track, output: str, rate: int) -> dict[str, Any]:
     """What `drumscore render --json` prints: the file, the reading and tempo, and every stroke
-    as rendered (laid out at `rate` frames a second): its time, the humanizing offset applied
-    to it, its velocity, and whether it was muted."""
+    as rendered (laid out at `rate` frames a second): its numbers (over every pass, its pass,
+    in the pass, in the section), its sign as printed and the drum it strikes under the
+    reading, its time, the humanizing offset applied to it, its velocity, and whether it was
+    muted."""
     timeline = track.first
     tempo = timeline.tempo
     expression = timeline.expression
@@ -970,17 +990,22 @@ def render_data(track: Track, output: str, rate: int) -> dict[str, Any]:
         "interval_s": float(tempo.interval),
         "humanize_ms": humanize,
         "seed": expression.seed if expression is not None and humanize else None,
+        **reading_data(timeline.reading),
         "strokes": [
             {
                 "index": hit.k + 1,
-                "drum": hit.drum.symbol,
+                "pass": hit.pass_no,
+                "stroke": hit.in_pass,
+                "number": hit.number,
+                "sign": hit.sign,
+                "drum": hit.drum.value,
                 "time_s": hit.frame / rate,
                 "offset_ms": hit.offset * 1000,
                 "velocity": hit.velocity,
                 "muted": hit.muted,
             }
             for hit in track.hits(rate)
-            if hit.drum is not None and not hit.click
+            if hit.drum is not None
         ],
     }
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 from drumscore.conductor.duration import MAX_SECONDS
 from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
-from drumscore.i18n import _, in_english
+from drumscore.i18n import _, in_english, phrase_text
 from drumscore.model import HALF, READINGS, Reading, Score, Section, Stroke
 from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown, whole_text
 
@@ -95,9 +95,13 @@ class Timeline:
 
     @property
     def description(self) -> str:
-        """Edition, figure, drum and section, and the name that finds the score again."""
+        """Edition, figure, drum and section, and the name that finds the score again, with the
+        reading when it is not 鄭玄's."""
         text = self._with_repeats(f"{self.score.title} · {self.section.shown}{self._span_text}")
-        return f"{text} [{self.score.key}]" if self.score.edition_id else text
+        named = [] if self.reading.is_default else [self.reading.named]
+        if self.score.edition_id:
+            named.insert(0, self.score.key)
+        return f"{text} [{phrase_text(named)}]" if named else text
 
     @property
     @in_english
@@ -108,6 +112,8 @@ class Timeline:
         span = f", strokes {self.span[0] + 1}-{self.span[1]}" if self.span is not None else ""
         played = f"{score.key}, section {self.section.value}{span}"
         played += f", bpm {float(self.tempo.bpm):g}"
+        if not self.reading.is_default:
+            played += f", reading {self.reading.id}"
         if self.repeats > 1:
             played += f", repeats {self.repeats}"
         expression = self.expression
@@ -118,7 +124,7 @@ class Timeline:
             parts.append(f"as printed: {score.printed.strip()}")
         if score.source and score.source.citation:
             parts.append(score.source.citation)
-        if self.reading is not READINGS[0]:
+        if not self.reading.is_default:
             parts.append(self.reading.read_as)
         return "; ".join(parts)
 

@@ -49,10 +49,10 @@ def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:
     if timeline.section is Section.TOUHU:
         cells.append((HALF_CELL + " ", HALF_CELL + " "))
     half = timeline.half_index
-    for j, stroke in enumerate(timeline.strokes):
+    for j in range(len(timeline.strokes)):
         if j == half:
             cells.append((f" {HALF_CELL} ", f" {HALF_CELL} "))
-        symbol = stroke.drum.symbol
+        symbol = timeline.sign(j)  # as printed, whichever drum the reading strikes
         if j == index:
             styled = HIGHLIGHT + symbol + HIGHLIGHT_END
         elif j < index:
@@ -97,7 +97,7 @@ def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> 
     else:
         passes = _("pass {number}/{repeats}").format(number=pass_no, repeats=timeline.repeats)
     number = _("stroke {number}/{count}").format(number=index + 1, count=len(timeline.strokes))
-    return [number, f"{stroke.drum.symbol} {stroke.drum.value}", part(timeline, index), passes]
+    return [number, f"{timeline.sign(index)} {stroke.drum.value}", part(timeline, index), passes]
 
 
 def _seconds(seconds: float) -> str:
@@ -164,7 +164,7 @@ def plain_lines(timeline: Timeline, k: int, seconds: float) -> list[str]:
     stroke = timeline.strokes[index]
     at = _("{seconds} s").format(seconds=f"{seconds:>9.3f}")
     lines.append(
-        f"{k + 1:>5}  {at}  {stroke.drum.symbol} {stroke.drum.value}  "
+        f"{k + 1:>5}  {at}  {timeline.sign(index)} {stroke.drum.value}  "
         f"{index + 1:>3}/{n}  {part(timeline, index)}"
     )
     return lines
@@ -323,10 +323,9 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         name = _("count {number} of {count}").format(number=hit.k + 1, count=hit.count_in)
         passes = [_("count-in"), *paused]
     else:
-        stroke = t.strokes[hit.index]
-        shape = stroke.drum.symbol
-        number = _("stroke {number} of {count}").format(number=hit.index + 1, count=len(t.strokes))
-        name = f"{stroke.drum.symbol} {stroke.drum.value}   {number}"
+        shape = hit.sign
+        number = _("stroke {number} of {count}").format(number=hit.in_pass, count=len(t.strokes))
+        name = f"{hit.sign} {t.strokes[hit.index].drum.value}   {number}"
         if state.loop:
             passes = [_("pass {number}").format(number=hit.pass_no)]
         else:

@@ -112,7 +112,7 @@ def test_json_reports_the_offsets_the_render_applied(tmp_path, capsys):
     heard = [(t - k * beat) / beat * 800 for k, t in enumerate(ticks)]
     assert np.allclose(heard, reported, atol=0.9) and np.ptp(reported) > 20
     symbols = [s.drum.symbol for s in resolve("xue").pattern.strokes]
-    assert [s["drum"] for s in data["strokes"]] == symbols
+    assert [s["sign"] for s in data["strokes"]] == symbols
 
 
 # --- bad input -------------------------------------------------------------------------------
