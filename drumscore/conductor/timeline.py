@@ -112,13 +112,13 @@ class Timeline:
         span = f", strokes {self.span[0] + 1}-{self.span[1]}" if self.span is not None else ""
         played = f"{score.key}, section {self.section.value}{span}"
         played += f", bpm {float(self.tempo.bpm):g}"
-        if not self.reading.is_default:
-            played += f", reading {self.reading.id}"
         if self.repeats > 1:
             played += f", repeats {self.repeats}"
         expression = self.expression
         if expression is not None and not expression.is_plain:
             played += f", {expression.parameters}"
+        if not self.reading.is_default:
+            played += f", reading {self.reading.id}"
         parts = [played]
         if score.printed:
             parts.append(f"as printed: {score.printed.strip()}")
