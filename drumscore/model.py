@@ -505,14 +505,14 @@ class Reading:
     passage: str
     #: Each sign and the drum it strikes.
     mapping: tuple[tuple[str, Drum], ...]
-    #: Whose reading it is (marked for the catalogs: a name is written in each script).
-    by: str = ""
+    #: How a summary cites it, marked for the catalogs (each script writes the name its way).
+    said: str = ""
 
     @property
     def named(self) -> str:
         """The reading as a summary cites it, in the reader's language: "reading: 毛奇齡 (mao)";
         「毛奇齡說」 in Chinese."""
-        return _("reading: {by} ({id})").format(by=_(self.by), id=self.id)
+        return _(self.said)
 
     @property
     def is_default(self) -> bool:
@@ -583,7 +583,7 @@ READINGS: tuple[Reading, ...] = (
         ),
         "圜者擊鼙，方者擊鼓",
         (("○", Drum.PI), ("□", Drum.GU)),
-        N_("鄭玄"),
+        N_("reading: 鄭玄 (zheng)"),
     ),
     Reading(
         "mao",
@@ -597,7 +597,7 @@ READINGS: tuple[Reading, ...] = (
         ),
         "其半字以前皆射禮之節，半字以後則投壺之節，方者鞞皷，圓者大皷",
         (("○", Drum.GU), ("□", Drum.PI)),
-        N_("毛奇齡"),
+        N_("reading: 毛奇齡 (mao)"),
     ),
 )
 
