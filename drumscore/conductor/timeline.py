@@ -44,6 +44,8 @@ class Timeline:
     reading: Reading = READINGS[0]
     #: The strokes, once laid out (see strokes).
     _played: tuple[Stroke, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    #: The printed signs of the strokes, once laid out (see signs).
+    _signs: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def printed(self) -> tuple[Stroke, ...]:
@@ -52,9 +54,17 @@ class Timeline:
         strokes = self.score.pattern.section(self.section)
         return strokes if self.span is None else strokes[self.span[0] : self.span[1]]
 
+    @property
+    def signs(self) -> tuple[str, ...]:
+        """The sign (○ or □) each played stroke is printed as; made once, as `strokes` is."""
+        if self._signs is None:
+            object.__setattr__(self, "_signs", tuple(s.drum.symbol for s in self.printed))
+        assert self._signs is not None
+        return self._signs
+
     def sign(self, index: int) -> str:
         """The sign (○ or □) that stroke `index` (from 0) of the played strokes is printed as."""
-        return self.reading.sign(self.strokes[index].drum)
+        return self.signs[index]
 
     @property
     def strokes(self) -> tuple[Stroke, ...]:

@@ -745,8 +745,8 @@ class Conductor:
                 )
             ]
         strokes = timeline.strokes
-        stroke = strokes[self._k % len(strokes)]
-        sign = timeline.reading.sign(stroke.drum)
+        index = self._k % len(strokes)
+        stroke, sign = strokes[index], timeline.signs[index]
         beat_frame = frame
         if self._shape is not None:
             velocity, offset = self._shape(self._k, stroke.drum, timeline.tempo.interval)
