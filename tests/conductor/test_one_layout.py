@@ -1,6 +1,6 @@
 """The conductor's laid-out strokes are the one truth: whatever the practice options, reading and
 section, the same strokes (times to the sample, signs, drums, roles, levels) are found in the MIDI
-file (read back with mido), in the rendered audio (each hit's sound found by analysis), in what a
+file (read back with mido), in the rendered WAV file (each hit's sound found by analysis), in what a
 live play sends to a MIDI port, and in the takes check and play --check expect.
 
 The audio is mixed from a kit of impulses: 鼙 a unit sample on the left channel, 鼓 on the right,
@@ -11,11 +11,14 @@ and its gain can be read off the samples without knowing how the mix was made.
 from __future__ import annotations
 
 import io
+import tempfile
 from fractions import Fraction
+from pathlib import Path
 
 import mido
 import numpy as np
 import pytest
+import soundfile as sf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from virtual_time import on_virtual_time
@@ -23,6 +26,7 @@ from virtual_time import on_virtual_time
 from drumscore.conductor.timeline import arrange
 from drumscore.conductor.track import Hit, Practice, Ramp, Role, Track
 from drumscore.corpus import resolve
+from drumscore.files.audio import stream_audio
 from drumscore.model import READINGS, Drum
 from drumscore.performance.check import CLICK, COUNT, LAYOUT_RATE, STROKE, Expected
 from drumscore.play.midiport import MICROSECONDS
@@ -109,9 +113,14 @@ def midi_found(track: Track) -> tuple[list[tuple], list[tuple[float, str]]]:
 
 
 def audio_found(track: Track) -> list[tuple[int, str, float]]:
-    """(onset frame, sound, gain) of every sound in the mix, read off the impulses."""
+    """(onset frame, sound, gain) of every sound in the WAV file rendered (float samples at the
+    kit's level, read back with soundfile), read off the impulses."""
     p = plan(track, KIT, RATE)
-    audio = np.concatenate([b.copy() for b in blocks(p, normalize=False)])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "take.wav"
+        stream_audio(path, blocks(p, normalize=False), RATE, p.frames, subtype="FLOAT")
+        audio, rate = sf.read(path, dtype="float32", always_2d=True)
+    assert rate == RATE and len(audio) == p.frames
     found = []
     for f in np.flatnonzero(np.any(audio != 0, axis=1)):
         left, right = (float(x) for x in audio[f])
