@@ -49,15 +49,16 @@ def bar_starts(timeline: Timeline) -> list[tuple[int, int]]:
 
 
 def ascii_name(timeline: Timeline) -> str:
-    """The track name for tools that read MIDI text as Latin-1: the score's key, section, tempo."""
+    """The track name for tools that read MIDI text as Latin-1: the score's key, section, tempo,
+    repeats and (when it is not 鄭玄's) reading."""
     score = timeline.score
     if score.edition_id:
         name = score.key
     else:
         name = "notation " + score.pattern.notation.translate(ASCII_GLYPHS)
-    return f"{name} {timeline.section.value} {float(timeline.tempo.bpm):g} bpm" + (
-        f" x{timeline.repeats}" if timeline.repeats > 1 else ""
-    )
+    repeats = f" x{timeline.repeats}" if timeline.repeats > 1 else ""
+    reading = "" if timeline.reading.is_default else f" reading {timeline.reading.id}"
+    return f"{name} {timeline.section.value} {float(timeline.tempo.bpm):g} bpm{repeats}{reading}"
 
 
 #: ○ → o (鼙, pi), □ → # (鼓, gu), 半 → |.

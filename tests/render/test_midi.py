@@ -273,6 +273,7 @@ def test_the_text_names_the_reading_the_ramp_and_the_click():
     assert any(", reading mao;" in t for t in texts)  # the citation plays it again
     name = next(m.name for m in midi.tracks[0] if m.type == "track_name")
     assert "reading: 毛奇齡 (mao)" in name
+    assert "lu/1@zhushu touhu 60 bpm x3 reading mao" in texts  # the name in ASCII
     # and not the same text under 鄭玄's reading
     zheng = arrange(resolve("lu"), "touhu", repeats=3)
     other = read_back(midi_bytes(Track.single(zheng, practice=practice)))
