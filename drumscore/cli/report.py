@@ -614,9 +614,13 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
 
 
 def _drum(drum: Any, reading: Reading) -> str:
-    """A drum with the sign that strikes it in `reading`: "○ 鼓" as 毛奇齡 reads the signs (a
-    stroke of the score is shown as printed, with the drum it strikes)."""
+    """A drum heard, with the sign that strikes it in `reading`: "○ 鼓" as 毛奇齡 reads them."""
     return f"{reading.sign(drum)} {drum.value}" if drum is not None else "—"
+
+
+def _printed(stroke: Any) -> str:
+    """A stroke of the score as printed, with the drum it strikes under the reading: "○ 鼓"."""
+    return f"{stroke.sign} {stroke.expected.value}"
 
 
 def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
@@ -886,7 +890,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("missed"),
-            list_text(f"{s.index} {_drum(s.expected, t.reading)}" for s in c.missing) or _("none"),
+            list_text(f"{s.index} {_printed(s)}" for s in c.missing) or _("none"),
         ),
         (
             _("extra"),
@@ -905,7 +909,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
             list_text(
                 _("{stroke} ({expected} expected, {heard} heard)").format(
                     stroke=s.index,
-                    expected=_drum(s.expected, t.reading),
+                    expected=_printed(s),
                     heard=_drum(s.heard, t.reading),
                 )
                 for s in c.wrong
@@ -938,13 +942,13 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
     rows = []
     for s in c.strokes:
         if s.missed:
-            rows.append([str(s.index), _drum(s.expected, t.reading), "—", "", _("missed")])
+            rows.append([str(s.index), _printed(s), "—", "", _("missed")])
             continue
         mark = "?" if s.doubtful else ""
         rows.append(
             [
                 str(s.index),
-                _drum(s.expected, t.reading),
+                _printed(s),
                 _drum(s.heard, t.reading) + mark,
                 _ms(s.offset_ms or 0.0),
                 _("wrong drum") if s.wrong else "",
