@@ -89,15 +89,17 @@ def notation_line(timeline: Timeline, k: int, columns: int = 80) -> str:
     return "  " + ("…" if lo > 0 else "") + text + ("…" if hi < len(cells) - 1 else "")
 
 
-def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> list[str]:
-    """The status line's fields for a stroke: its number, drum, side of 半 and pass."""
-    stroke = timeline.strokes[index]
+def _stroke_fields(hit: Hit, loop: bool) -> list[str]:
+    """The status line's fields for a stroke as laid out: its number in the pass, its sign as
+    printed with the drum it strikes, its side of 半 and its pass."""
+    timeline = hit.timeline
     if loop:
-        passes = _("pass {number}").format(number=pass_no)
+        passes = _("pass {number}").format(number=hit.pass_no)
     else:
-        passes = _("pass {number}/{repeats}").format(number=pass_no, repeats=timeline.repeats)
-    number = _("stroke {number}/{count}").format(number=index + 1, count=len(timeline.strokes))
-    return [number, f"{timeline.sign(index)} {stroke.drum.value}", part(timeline, index), passes]
+        passes = _("pass {number}/{repeats}").format(number=hit.pass_no, repeats=timeline.repeats)
+    number = _("stroke {number}/{count}").format(number=hit.in_pass, count=len(timeline.strokes))
+    assert hit.drum is not None  # a stroke, not a count
+    return [number, f"{hit.sign} {hit.drum.value}", part(timeline, hit.index), passes]
 
 
 def _seconds(seconds: float) -> str:
@@ -219,11 +221,10 @@ class LiveState:
 
 def hit_status(hit: Hit, state: LiveState) -> str:
     """Stroke (or count) number, drum, side of 半, pass, tempo in force, time, and what waits."""
-    t = hit.timeline
     if hit.is_count:
         fields = [_("count {number}/{count}").format(number=hit.k + 1, count=hit.count_in)]
     else:
-        fields = _stroke_fields(t, hit.index, hit.pass_no, state.loop)
+        fields = _stroke_fields(hit, state.loop)
     fields += [_("{bpm}/min").format(bpm=f"{state.bpm:g}"), _seconds(state.seconds)]
     if state.paused:
         fields.append(_("PAUSED"))
@@ -323,9 +324,10 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         name = _("count {number} of {count}").format(number=hit.k + 1, count=hit.count_in)
         passes = [_("count-in"), *paused]
     else:
+        assert hit.drum is not None  # a stroke, not a count
         shape = hit.sign
         number = _("stroke {number} of {count}").format(number=hit.in_pass, count=len(t.strokes))
-        name = f"{hit.sign} {t.strokes[hit.index].drum.value}   {number}"
+        name = f"{hit.sign} {hit.drum.value}   {number}"
         if state.loop:
             passes = [_("pass {number}").format(number=hit.pass_no)]
         else:
