@@ -355,7 +355,6 @@ VIEWS = [
 #: Views that others are rewording, each failing until their branch lands: marked here so that
 #: the mark is removed (strict) the moment the view reads in Chinese.
 PENDING = {
-    "programme rite": "the built-in programme rite is English in every language (its own branch)",
     "site score pages": "the site's counts name sections by id (徐伯魯，touhu：) (site branch)",
     "site index": "the site's apparatus names sections by id (（head）) (site branch)",
 }
@@ -430,7 +429,6 @@ def test_every_view_reads_in_chinese(views, language, view):
 #: 简体 views that still show names in their printed form where prose should simplify them,
 #: each failing until its branch lands (strict: the mark goes the moment the view passes).
 AS_PRINTED = {
-    "programme rite": "the built-in programme rite is English and traditional (its own branch)",
     "collate": "the apparatus names editions as printed (禮記注疏, 魯鼓) (apparatus branch)",
     "collate csv": "the apparatus names editions as printed (禮記注疏) (apparatus branch)",
     "extract": "the label column shows each label as printed (魯鼓), not as a quotation",

@@ -10,7 +10,7 @@ def test_collate_in_traditional_chinese_keeps_names_and_sigla(monkeypatch, cli):
     code, out, _ = cli("collate", "lu")
     assert code == 0
     lines = out.splitlines()
-    assert "底本 禮記注疏（zhushu）" in lines[0] and "個版本" in lines[0]
+    assert "底本《禮記注疏》（zhushu）" in lines[0] and "個版本" in lines[0]
     key = lines[lines.index("版本代號：") + 1 : lines.index("所述擊數：") - 1]
     names = {line.split()[0]: line for line in key}
     # sigla as written in the witnesses, edition names as printed
