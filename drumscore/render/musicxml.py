@@ -558,6 +558,8 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
         first, last = timeline.span[0] + 1, timeline.span[1]
         parts.append(_("strokes {first} to {last}").format(first=first, last=last))
     parts.append(_("{bpm:g} strokes a minute").format(bpm=float(timeline.tempo.bpm)))
+    if timeline.reading.id != "zheng":
+        parts.append(_("read as {reading}").format(reading=timeline.reading.id))
     played = clause_text(parts)
     command = ("rights", _("drumscore's name of this reading: {played}").format(played=played))
     signs = []

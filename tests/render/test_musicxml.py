@@ -198,7 +198,8 @@ def test_the_page_head_line_names_another_reading_of_the_signs():
     root = ET.fromstring(musicxml_bytes(timeline))
     credits = {c.findtext("credit-type"): c.findtext("credit-words") for c in root.iter("credit")}
     assert credits["rights"] == (
-        "drumscore's name of this reading: lu/1@zhushu, section she, bpm 60, reading mao"
+        "drumscore's name of this reading: lu/1@zhushu; section: she; 60 strokes a minute; "
+        "read as mao"
     )
 
 
