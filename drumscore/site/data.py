@@ -17,7 +17,7 @@ from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
-from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN
+from drumscore.conductor.track import CLICK_VELOCITY, COUNT_VELOCITY, MAX_CLICKS, MAX_COUNT_IN
 from drumscore.i18n import _, ngettext, phrase_text, rules
 from drumscore.model import (
     READINGS,
@@ -174,7 +174,10 @@ def marks() -> dict[str, str]:
 
 
 def kit_data() -> dict:
-    """The built-in kit as the page plays it: sample files and each drum's left/right gain."""
+    """The built-in kit as the page plays it: sample files, each drum's left/right gain (and the
+    count sound's, each a float32 as drumscore's mixer has it), and the
+    velocity the count sound is recorded at and a click's unless another is chosen (a click's
+    gain is its velocity over the count's, as drumscore's mixer has it)."""
     from drumscore.render.kit import builtin_kit
 
     kit = builtin_kit()
@@ -191,6 +194,9 @@ def kit_data() -> dict:
             for d in Drum
         },
         "count": COUNT_FILE,
+        "count_gain": [float(g) for g in kit.count_voice().stereo_gain],
+        "count_velocity": COUNT_VELOCITY,
+        "click_velocity": CLICK_VELOCITY,
     }
 
 
@@ -221,7 +227,9 @@ def play_data() -> dict:
         "taps": keys.TAPS,
         "tap_decimals": keys.TAP_DECIMALS,
         "max_count_in": MAX_COUNT_IN,
+        "max_repeat": MAX_REPEAT,
         "peak_dbfs": PEAK_DBFS,
+        "peak_level": 10 ** (PEAK_DBFS / 20),  # the level the peak is brought to (gain_for)
         "rate": DEFAULT_RATE,
         "ab_pause": PAUSE_STROKES,
         "rounding": "half-even",
@@ -273,10 +281,12 @@ def readings_data() -> list[dict]:
 
 def practice_data() -> dict:
     """What the page's practice controls share with the practice options of render and play: the
-    most clicks a stroke takes, the longest silent-pass period, and each drum's label by the key
+    most clicks a stroke takes, the velocity of a click (its default and range), the longest
+    silent-pass period, and each drum's label by the key
     the page plays (the names it is read by are the fields' grammar, grammar.field_data)."""
     return {
         "max_clicks": MAX_CLICKS,
+        "click_level": {"default": CLICK_VELOCITY, "min": 1, "max": 127},
         "max_silent_every": MAX_REPEAT,
         "drums": {drum.pinyin: {"label": drum.value} for drum in Drum},
     }

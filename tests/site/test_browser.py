@@ -716,7 +716,10 @@ def test_the_practice_controls_schedule_what_drumscore_s_conductor_lays_out(
 ):
     """Click 2, only 鼙, strokes 5-12 and ramp 40:60:5 set on the page: the first pass scheduled
     is the conductor's first pass for the same options (at 40 a minute, clicks halfway, ○ heard
-    and □ muted, strokes 5 to 12), and the status names stroke 5 of 5-12."""
+    and □ muted, strokes 5 to 12), and the status numbers the first stroke played as the
+    terminal does (`drumscore play --strokes 5-12` says "stroke 1/8": the strokes played)."""
+    from drumscore.play.liveview import _stroke_fields
+
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     set_practice(page, "2", "pi", "5-12", "40:60:5")
     page.check("#loop")
@@ -740,7 +743,9 @@ def test_the_practice_controls_schedule_what_drumscore_s_conductor_lays_out(
         assert abs(e["time"] - start - h.frame / rate) <= 2 / rate
     assert [e["sub"] for e in first if e.get("click")][:2] == [0, 0.5]
     assert {e["mark"] + 1 for e in first if not e.get("click")} == set(range(5, 13))
-    assert status.startswith("stroke 5/5-12 ")
+    spanned = arrange(corpus.resolve("lu"), Section.SHE, strokes_range="5-12")
+    terminal = _stroke_fields(spanned, 0, 1, True)[0]
+    assert terminal == "stroke 1/8" and status.startswith(terminal + " ")
     # a muted stroke is scheduled (so it lights up) but no sound was started for it
     assert any(e.get("muted") for e in first) and all(
         e["sample"] != "gu.wav" or e["muted"] for e in first
@@ -933,8 +938,8 @@ def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
 
 def test_play_and_the_page_label_strokes_15_to_17_of_lu_alike(page, site_url):
     """Strokes 15-17 of 魯's whole pattern (after 半, which stands after stroke 11): the page's
-    status line names each where drumscore play names it (liveview.part)."""
-    from drumscore.play.liveview import part
+    status line numbers and names each as drumscore play does (stroke 1/3 to 3/3, liveview.part)."""
+    from drumscore.play.liveview import _stroke_fields, part
 
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     set_practice(page, "0", "", "15-17", "")
@@ -951,15 +956,17 @@ def test_play_and_the_page_label_strokes_15_to_17_of_lu_alike(page, site_url):
     )
     page.click("#play")
     page.wait_for_function(
-        "window.seen.some((s) => s.startsWith('stroke 17/'))"
+        "window.seen.some((s) => s.startsWith('stroke 3/3 '))"
         " && window.drumscore.player.state === 'stopped'",
         timeout=10000,
     )
     seen = page.evaluate("window.seen")
     set_practice(page, "0", "", "", "")
     timeline = arrange(corpus.resolve("lu"), Section.SHE, strokes_range="15-17")
-    for i, n in enumerate(range(15, 18)):
-        line = next(s for s in seen if s.startswith(f"stroke {n}/15-17 "))
+    assert not [s for s in seen if "15-17" in s or s.startswith("stroke 15/")]
+    for i in range(3):
+        number = _stroke_fields(timeline, i, 1, False)[0]  # the terminal's: "stroke 1/3"…
+        line = next(s for s in seen if s.startswith(f"{number} "))
         assert f" · {part(timeline, i)} · " in line, line
         assert part(timeline, i) == "after 半 (投壺)"
 
