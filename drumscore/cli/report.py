@@ -7,7 +7,6 @@ and aligned columns are numbered from 1, as everywhere drumscore shows them.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -135,7 +134,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
         if prov.commit:
             fields.append((_("commit:"), prov.commit))
         if prov.licence:
-            fields.append((_("licence:"), _licence(prov.licence)))
+            fields.append((_("licence:"), prov.licence_shown))
     if edition is not None and edition.date is not None:
         date = edition.date
         fields.append((_("date:"), aside(date.text, str(date.basis)) if date.basis else date.text))
@@ -983,10 +982,3 @@ def render_data(track: Track, output: str, rate: int) -> dict[str, Any]:
             if hit.drum is not None and not hit.click
         ],
     }
-
-
-def _licence(licence: str) -> str:
-    """A licence as the edition files give it, "CC BY-SA 4.0 (Kanseki Repository)", with its
-    holder in the reader's parentheses."""
-    found = re.fullmatch(r"(.+?) \((.+)\)", licence)
-    return aside(found[1], found[2]) if found else licence

@@ -31,7 +31,7 @@ from drumscore.site import grammar
 from drumscore.site.artefacts import STAVES, Artefacts, cores, worker_signals
 from drumscore.site.pages import ONE_LANGUAGE, Alternates, compare_page, index_page, score_page
 from drumscore.site.staff import STAFF_HEAD, page_staff, phone_staff
-from drumscore.site.templating import render
+from drumscore.site.templating import render, source_lang
 
 __all__ = [
     "MARKER",
@@ -364,6 +364,7 @@ def _build_into(
         "fields": grammar.field_data(),
         "readings": sitedata.readings_data(),
         "drum_words": sitedata.drum_words(),
+        "source_lang": source_lang(),
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)

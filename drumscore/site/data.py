@@ -25,11 +25,14 @@ from drumscore.model import (
     STATE_SLUGS,
     Drum,
     Edition,
+    Provenance,
+    Reading,
     Score,
     Section,
 )
 from drumscore.play import keys
 from drumscore.site import grammar
+from drumscore.site.script import prose
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
 
 #: Sample files of the built-in kit, as the site ships them.
@@ -112,8 +115,12 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     score = entry.score
     printed = printed_glyphs(score)
     source = score.source
+    given = score.to_data()
     return {
-        **score.to_data(),
+        **given,
+        # the names in the page's prose, in its script (the printed text as printed)
+        "title": prose(given["title"]),
+        "edition_name": prose(given["edition_name"]) if given["edition_name"] else None,
         "slug": entry.slug,
         "strokes": [
             {
@@ -126,10 +133,37 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
             for j, s in enumerate(score.pattern.strokes)
         ],
         "sections": section_ranges(score),
-        "checks": [check.to_data() for check in check_score(score, pool)],
+        "checks": [
+            {**c, "by": prose(c["by"]), "section": Section(c["section"]).shown}
+            for c in (check.to_data() for check in check_score(score, pool))
+        ],
         "apparatus": _standing(score.key, apparatus) if apparatus else None,
-        "source": source.to_data() if source else {},
+        "source": _source(source) if source else {},
     }
+
+
+def _source(source: Provenance) -> dict[str, str]:
+    """An edition's source as its page shows it: the citation in the page's script, the licence
+    as every view shows it (its holder in the reader's parentheses)."""
+    found = source.to_data()
+    if "citation" in found:
+        found["citation"] = prose(found["citation"])
+    if source.licence:
+        found["licence"] = source.licence_shown
+    return found
+
+
+def reading_name(reading: Reading) -> str:
+    """A reading of the signs named as prose cites it: its commentator and his work, the work in
+    the reader's title marks (鄭玄《禮記注》, 毛奇齡《經問》卷十六), in the page's script."""
+    author, title, *chapter = reading.name.split()
+    if chapter:
+        name = _("{author} {title} {chapter}").format(
+            author=author, title=title, chapter=" ".join(chapter)
+        )
+    else:
+        name = _("{author} {title}").format(author=author, title=title)
+    return prose(name)
 
 
 def _standing(key: str, apparatus: dict) -> dict:
@@ -259,12 +293,12 @@ def readings_data() -> list[dict]:
         out.append(
             {
                 "id": reading.id,
-                "name": reading.name,
+                "name": reading_name(reading),
                 "drums": {sign: drum.pinyin for sign, drum in reading.mapping},
                 "says": _("Read as {name}: {signs}. 「{passage}」").format(
-                    name=reading.name, signs=signs, passage=reading.passage
+                    name=reading_name(reading), signs=signs, passage=reading.passage
                 ),
-                "citation": reading.citation,
+                "citation": prose(reading.citation),
                 "legend": _(
                     "{signs}; 半 divides the pattern: 投壺 takes the strokes after it, 射 the "
                     "whole."

@@ -10,6 +10,7 @@ from drumscore import i18n
 from drumscore.i18n import _
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.site import data as sitedata
+from drumscore.site.script import prose
 from drumscore.site.templating import render
 
 
@@ -78,7 +79,7 @@ def index_page(
                 **r,
                 "letter": chr(ord("A") + i),
                 "links": [
-                    {**s, "edition_name": name}
+                    {**s, "edition_name": prose(name)}
                     for s, name in zip(r["scores"], r["editions"], strict=True)
                 ],
             }
@@ -96,9 +97,9 @@ def index_page(
         )
     editions = [
         {
-            "name": e.name,
+            "name": prose(e.name),
             "id": e.id,
-            "citation": e.provenance.citation,
+            "citation": prose(e.provenance.citation),
             "scores": [s for s in scores if s["edition"] == e.id],
         }
         for e in pool

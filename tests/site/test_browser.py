@@ -909,8 +909,8 @@ def test_screenshots_of_a_traditional_chinese_score_page(page, all_site_url, tmp
     ("tag", "marks"), [("zh-Hant", "「」『』"), ("zh-Hans", "「」『』"), ("en", "“”‘’")]
 )
 def test_a_quotation_takes_the_marks_of_the_page_s_language(page, all_site_url, tag, marks):
-    """The stated counts' quotes (<q lang="zh">) drawn with 「」 on a Chinese page, as the
-    command line quotes, and with “” on an English one."""
+    """The stated counts' quotes (<q lang="zh-Hant">, or the 简体 page's zh-Hans) drawn with 「」
+    on a Chinese page, as the command line quotes, and with “” on an English one."""
     goto(page, all_site_url, f"{tag}/score/{slug('lu/1@benyi')}.html")
     quotes = page.evaluate(
         """() => [...document.querySelectorAll('main q')].map((q) => {
@@ -920,7 +920,8 @@ def test_a_quotation_takes_the_marks_of_the_page_s_language(page, all_site_url, 
     assert quotes, "no quotation on the page"
     expected = " ".join(f'"{m}"' for m in marks)
     for computed, before, lang in quotes:
-        assert computed == expected and before == "open-quote" and lang == "zh"
+        source = tag if tag.startswith("zh-") else "zh-Hant"
+        assert computed == expected and before == "open-quote" and lang == source
 
 
 def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):

@@ -561,7 +561,7 @@ def test_every_score_page_shows_the_stated_counts_with_their_quotes(site_dir):
         for check in check_score(entry.score):
             for quote in check.quotes:
                 if quote.text:
-                    assert f'<q lang="zh">{quote.text}</q>' in counts, (entry.slug, quote)
+                    assert f'<q lang="zh-Hant">{quote.text}</q>' in counts, (entry.slug, quote)
                     shown += 1
     assert shown > 0
 
