@@ -1233,3 +1233,25 @@ def test_the_musicxml_and_midi_offered_follow_the_reading_as_render_writes_them(
     page.select_option("#reading", "zheng")
     page.wait_for_function("document.documentElement.dataset.reading === 'zheng'")
     assert _offered(page) == standard
+
+
+@pytest.mark.parametrize("tag", ["zh-Hant", "zh-Hans"])
+def test_a_chinese_page_sets_no_citation_in_italics_and_breaks_no_flag(page, all_site_url, tag):
+    """At a phone's width: the reading's citation stands upright (CJK has no italic), every
+    flag of the practice help stays on one line (never broken at its hyphen), and the page
+    does not scroll sideways."""
+    page.set_viewport_size(PHONE)
+    goto(page, all_site_url, f"{tag}/score/{slug('lu/1@zhushu')}.html")
+    found = page.evaluate(
+        """() => ({
+            cite: [...document.querySelectorAll('cite')].map((c) => getComputedStyle(c).fontStyle),
+            flags: [...document.querySelectorAll('#practice-help code')].map(
+                (c) => [c.textContent, c.getClientRects().length]),
+            wide: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        })"""
+    )
+    assert found["cite"] and set(found["cite"]) == {"normal"}
+    flags = dict(found["flags"])
+    assert {"--silent-every", "--count-in-each", "--click-level"} <= set(flags)
+    assert set(flags.values()) == {1}, flags
+    assert found["wide"] <= 0
