@@ -477,4 +477,6 @@ def strings() -> dict[str, str | list[str]]:
         "tempo": _("{bpm} strokes a minute."),
         # a label and its text by the language's rule ("A: …", in Chinese "A：…")
         "labelled": rules()["label"],
+        # a note after a text, in the language's parentheses: " (…)", in Chinese "（…）"
+        "aside": rules()["aside"],
     }

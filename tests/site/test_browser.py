@@ -492,7 +492,7 @@ def test_the_compare_view_takes_every_name_the_command_line_takes(page, site_url
     goto(page, site_url, "compare.html?a=lu&b=lu/2")
     assert _shown_keys(page) == ["lu/1@zhushu", "lu/2@zhushu"]
     summary = page.inner_text("#summary")
-    assert "[lu/1@zhushu]" in summary and "[lu/2@zhushu]" in summary
+    assert "(lu/1@zhushu)" in summary and "(lu/2@zhushu)" in summary and "[" not in summary
     assert page.locator("#problem").is_hidden()
     benyi = corpus.resolve("xue/2@benyi")
     # a name in another spelling, and raw notation (with 〇 and 口) that an edition reads
@@ -527,6 +527,8 @@ def test_the_compare_view_labels_a_and_b_with_a_full_width_colon_in_chinese(
     summary = page.inner_text("#summary")
     assert summary.count("A：") == 1 and summary.count("B：") == 1
     assert "A: " not in summary and "B: " not in summary
+    # each side's name in full-width parentheses, no […]
+    assert "（lu/1@zhushu）" in summary and "（xue/1@zhushu）" in summary and "[" not in summary
     goto(page, all_site_url, f"{tag}/compare.html?a=lu&b=xue/3")
     problem = page.inner_text("#problem")
     assert problem.startswith("B：") and "B: " not in problem and "3" in problem

@@ -161,9 +161,9 @@ function draw() {
     return node;
   };
   const pa = el("p");
-  pa.append(say("labelled", { label: "A", text: "" }), link(a), ` [${a.key}]`);
+  pa.append(say("labelled", { label: "A", text: "" }), link(a), say("aside", { text: "", note: a.key }));
   const pb = el("p");
-  pb.append(say("labelled", { label: "B", text: "" }), link(b), ` [${b.key}]`);
+  pb.append(say("labelled", { label: "B", text: "" }), link(b), say("aside", { text: "", note: b.key }));
   const verdict = c.identical
     ? say("identical")
     : say("differences", { n: c.distance, half: c.half.description });
