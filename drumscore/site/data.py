@@ -426,8 +426,9 @@ def strings() -> dict[str, str | list[str]]:
         "count": _("count"),
         # score.js: the player's status line and buttons
         "count_in": _("count-in {k} of {of} · {bpm} a minute"),
-        "pass_loop": _("pass {n}"),
-        "pass_once": _("pass {n}/1"),
+        # a pass as drumscore play numbers it: looping, or of the passes asked for
+        "pass_loop": _("pass {number}"),
+        "pass_once": _("pass {number}/{repeats}"),
         "muted": _("(muted)"),
         "stroke_status": _("stroke {n}/{of} {drum} · {side} · {pass} · {bpm} a minute"),
         "starting": _("Starting · {bpm} a minute"),

@@ -1257,3 +1257,46 @@ def test_a_chinese_page_sets_no_citation_in_italics_and_breaks_no_flag(page, all
     assert {"--silent-every", "--count-in-each", "--click-level"} <= set(flags)
     assert set(flags.values()) == {1}, flags
     assert found["wide"] <= 0
+
+
+def test_passes_played_once_are_numbered_as_drumscore_play_numbers_them(page, site_url):
+    """Passes 2 and strokes 1-2 at 300 a minute, not looping: the page plays two passes and
+    its status line says each stroke and pass as `drumscore play --repeat 2 --strokes 1-2`
+    does (stroke 1/2 … pass 2/2), then the play ends."""
+    from drumscore.play.liveview import _stroke_fields
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    set_practice(page, "0", "", "1-2", "")
+    page.fill("#repeat", "2")
+    page.fill("#bpm", "300")
+    page.dispatch_event("#bpm", "change")
+    page.evaluate(
+        """() => {
+            window.seen = [];
+            new MutationObserver(() => window.seen.push(
+                document.getElementById('status').textContent)).observe(
+                document.getElementById('status'), {childList: true, characterData: true,
+                subtree: true});
+        }"""
+    )
+    page.click("#play")
+    page.wait_for_function(
+        "window.seen.some((s) => s.startsWith('stroke 2/2 ') && s.includes('2/2 ·'))"
+        " && window.drumscore.player.state === 'stopped'",
+        timeout=10000,
+    )
+    seen = page.evaluate("window.seen")
+    page.fill("#repeat", "")
+    set_practice(page, "0", "", "", "")
+    timeline = arrange(
+        corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(300), 2, strokes_range="1-2"
+    )
+    for pass_no in (1, 2):
+        for i in range(2):
+            number, _drum, _part, passes = _stroke_fields(timeline, i, pass_no, False)
+            assert any(s.startswith(f"{number} ") and f" · {passes} · " in s for s in seen), (
+                number,
+                passes,
+                seen,
+            )
+    assert not any("3/2" in s for s in seen)

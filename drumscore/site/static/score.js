@@ -106,7 +106,7 @@ function describe(entry, player) {
   const items = player.passOf(entry.k).items;
   const stroke = score.strokes[entry.mark];
   const side = stroke.side; // where it stands, as drumscore play says it (Pattern.side_label)
-  const pass = say(player.loop ? "pass_loop" : "pass_once", { n: entry.pass });
+  const pass = say(player.loop ? "pass_loop" : "pass_once", { number: entry.pass, repeats: player.repeats });
   // numbered as drumscore play numbers them: in the strokes played (a span's from its first)
   const of = items.length;
   const drum = drumName(drumOf(stroke), stroke.glyph) + (entry.muted ? ` ${say("muted")}` : "");
