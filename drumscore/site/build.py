@@ -30,7 +30,6 @@ from drumscore.site import data as sitedata
 from drumscore.site import grammar
 from drumscore.site.artefacts import STAVES, Artefacts, cores, worker_signals
 from drumscore.site.pages import ONE_LANGUAGE, Alternates, compare_page, index_page, score_page
-from drumscore.site.script import prose
 from drumscore.site.staff import STAFF_HEAD, page_staff, phone_staff
 from drumscore.site.templating import render, source_lang
 
@@ -393,8 +392,7 @@ def _build_into(
         if whole and not long:
             pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it
             longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
-            # the head's title and citation, in the page's script (as its prose names them)
-            lines = [prose(text) for _, text in page_head(arrange(entry.score, Section.SHE))]
+            lines = [text for _, text in page_head(arrange(entry.score, Section.SHE))]
             music = with_words(whole, [STAFF_HEAD] * len(lines))
             staffed.append((score, whole, lines, made.request(music, longest or len(pattern))))
         if whole and long:
