@@ -433,6 +433,13 @@ class Provenance:
             )
         return text
 
+    @property
+    def licence_shown(self) -> str:
+        """The licence as the edition files give it, "CC BY-SA 4.0 (Kanseki Repository)", with
+        its holder in the reader's parentheses (every view shows it so)."""
+        found = re.fullmatch(r"(.+?) \((.+)\)", self.licence)
+        return aside(found[1], found[2]) if found else self.licence
+
     def to_data(self) -> dict[str, str]:
         """The provenance as JSON-ready data: the citation in the reader's language, then the
         parts it has (work, Kanripo id, file, lines, commit, licence…)."""

@@ -500,7 +500,7 @@ class Departure:
     change: Change
 
     def __str__(self) -> str:
-        section = self.section.value if self.section is not None else HALF
+        section = self.section.shown if self.section is not None else HALF
         return _("{where} ({section}): {change}").format(
             where=self.where, section=section, change=self.change
         )

@@ -409,8 +409,8 @@ def test_the_summary_in_english_has_the_plural_where_the_count_asks_for_it():
 @pytest.mark.parametrize(
     ("language", "fewer", "after", "substituted"),
     [
-        ("zh_Hant", "1（she）：第 1–2 擊這串 ○ 少了一個", "第 2 擊之後", "○ 作 □"),
-        ("zh_Hans", "1（she）：第 1–2 击这串 ○ 少了一个", "第 2 击之后", "○ 作 □"),
+        ("zh_Hant", "1（射）：第 1–2 擊這串 ○ 少了一個", "第 2 擊之後", "○ 作 □"),
+        ("zh_Hans", "1（射）：第 1–2 击这串 ○ 少了一个", "第 2 击之后", "○ 作 □"),
         ("en", "1 (she): one ○ fewer in the run 1–2", "after 2", "□ for ○"),
     ],
 )

@@ -7,7 +7,6 @@ everywhere drumscore shows them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -130,7 +129,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
         if prov.commit:
             fields.append((_("commit:"), prov.commit))
         if prov.licence:
-            fields.append((_("licence:"), _licence(prov.licence)))
+            fields.append((_("licence:"), prov.licence_shown))
     if edition is not None and edition.date is not None:
         date = edition.date
         fields.append((_("date:"), aside(date.text, str(date.basis)) if date.basis else date.text))
@@ -192,10 +191,3 @@ def score_summary(score: Score, checks: Sequence[StatedCheck] = ()) -> str:
         lines += ["", "  " + _("counts stated by the commentators:")]
         lines += [f"    {line}" for line in count_check_lines(checks)]
     return "\n".join(lines)
-
-
-def _licence(licence: str) -> str:
-    """A licence as the edition files give it, "CC BY-SA 4.0 (Kanseki Repository)", with its
-    holder in the reader's parentheses."""
-    found = re.fullmatch(r"(.+?) \((.+)\)", licence)
-    return aside(found[1], found[2]) if found else licence
