@@ -363,9 +363,8 @@ def _terminal_counts(tag: str) -> list[str]:
     with contextlib.redirect_stdout(out):
         assert main(["--lang", tag, "show", "lu"]) == 0
     lines = [ln.strip() for ln in out.getvalue().splitlines()]
-    return [
-        ln.split("（")[0] for ln in lines if re.match(r"\S+，(投壺|投壶|射|半以前)：鼙 \d+ 鼓 \d+", ln)
-    ]
+    counted = re.compile(r"\S+，(投壺|投壶|射|半以前)：鼙 \d+ 鼓 \d+")
+    return [ln.split("（")[0] for ln in lines if counted.match(ln)]
 
 
 @pytest.mark.parametrize(
