@@ -1,7 +1,7 @@
 """Two scores side by side: the apparatus of two witnesses (A the base), read as aligned strokes,
 places of difference, and per section their counts and distance.
 
-The alignment is the apparatus's (apparatus.align.pair), so `compare A B` and `collate` give the
+The alignment is the apparatus's (apparatus.gather.pair), so `compare A B` and `collate` give the
 same places, the same kind of each difference and the same stroke numbers.
 """
 
@@ -10,17 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from drumscore.apparatus.align import (
-    HALF,
-    SAME,
-    Apparatus,
-    difference,
-    differences,
-    pair,
-)
+from drumscore.apparatus.align import differences
+from drumscore.apparatus.gather import pair
+from drumscore.apparatus.places import SAME, Apparatus, difference
 from drumscore.apparatus.table import place_data
 from drumscore.i18n import _
-from drumscore.model import Counts, Score, Section, Stroke
+from drumscore.model import HALF, Counts, Score, Section, Stroke
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +133,7 @@ def _strokes(apparatus: Apparatus, a: Score, b: Score) -> tuple[tuple[Column, ..
 
 
 def compare(a: Score, b: Score) -> Comparison:
-    """A and B as the apparatus of two witnesses (apparatus.align.pair), and every section both
+    """A and B as the apparatus of two witnesses (apparatus.gather.pair), and every section both
     have compared."""
     apparatus = pair(a, b)
     columns, halves = _strokes(apparatus, a, b)

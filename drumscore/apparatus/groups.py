@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from drumscore.apparatus.align import Apparatus, Place
+from drumscore.apparatus.places import Apparatus, Place
 
 
 @dataclass(frozen=True, slots=True)

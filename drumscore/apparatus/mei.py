@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from drumscore.apparatus.align import HALF, Apparatus, Place, Variant, Witness
+from drumscore.apparatus.places import Apparatus, Place, Variant, Witness
 from drumscore.apparatus.tei import namespaced, xml_id
 from drumscore.i18n import in_english
+from drumscore.model import HALF
 
 MEI = "http://www.music-encoding.org/ns/mei"
 ID = "{http://www.w3.org/XML/1998/namespace}id"

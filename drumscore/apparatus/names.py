@@ -10,7 +10,11 @@ needs at run time nowhere); it also tells the script a passage is written in.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from drumscore.model import Edition
 
 #: Each traditional character the sources use, and below it at the same place its simplified form.
 TRADITIONAL = (
@@ -94,3 +98,20 @@ def shown(name: str) -> str:
     """The name a source is shown by: the corpus's spelling where it has one (吴澄本 → 吳澄本),
     else the name as written."""
     return _BY_KEY.get(key(name), name.strip())
+
+
+def sigla(pool: Sequence[Edition]) -> dict[int, str]:
+    """A short, unique siglum for each edition (by id(edition)): its id (a user's edition that
+    repeats an id, or whose id is not a plain name, gets a suffix or a cleaned form)."""
+    taken: dict[str, str] = {}
+    out = {}
+    for edition in pool:
+        stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in edition.id).strip("-.")
+        if not stem or not (stem[0].isalpha() or stem[0] == "_"):
+            stem = f"ed-{stem}" if stem else "ed"
+        siglum, n = stem, 2
+        while siglum in taken:
+            siglum, n = f"{stem}-{n}", n + 1
+        taken[siglum] = edition.id
+        out[id(edition)] = siglum
+    return out

@@ -14,8 +14,9 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.align import HALF, Apparatus
+from drumscore.apparatus.places import Apparatus
 from drumscore.i18n import _
+from drumscore.model import HALF
 from drumscore.render.plot import MAX_INCHES, drawn, saved
 
 if TYPE_CHECKING:

@@ -6,8 +6,9 @@ import csv
 import io
 from collections.abc import Sequence
 
-from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
+from drumscore.apparatus.places import Apparatus, Place, Reading, Variant, Witness
 from drumscore.i18n import _, aside
+from drumscore.model import HALF
 
 
 def _witness(w: Witness) -> dict:

@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from drumscore import __version__
-from drumscore.apparatus.align import Apparatus, Witness
+from drumscore.apparatus.places import Apparatus, Witness
 from drumscore.i18n import in_english
 
 TEI = "http://www.tei-c.org/ns/1.0"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from drumscore import display
-from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
+from drumscore.apparatus.places import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.display import divided, labelled_lines, table
@@ -22,8 +22,9 @@ from drumscore.model import HALF, Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison
-    from drumscore.apparatus.align import Apparatus, Place, StatedCheck
+    from drumscore.apparatus.counts import StatedCheck
     from drumscore.apparatus.groups import Groups
+    from drumscore.apparatus.places import Apparatus, Place
     from drumscore.conductor.track import Track
     from drumscore.editions.extract import Extraction, Found
     from drumscore.performance.check import Check

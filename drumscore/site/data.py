@@ -13,8 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from drumscore.analysis.compare import Comparison, compare, comparison_data
-from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
+from drumscore.apparatus.counts import check_score
+from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build
 from drumscore.apparatus.groups import groups, groups_data
+from drumscore.apparatus.places import MARKS
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN

@@ -19,7 +19,7 @@ from drumscore.model import Pattern, Score
 from drumscore.site.templating import render
 
 if TYPE_CHECKING:
-    from drumscore.apparatus.align import Apparatus
+    from drumscore.apparatus.places import Apparatus
 
 
 def _audio(score: Score) -> dict:

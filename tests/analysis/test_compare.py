@@ -99,7 +99,7 @@ def test_where_half_stands_is_said_in_the_readers_language(language, moved, only
 
 def _readings():
     """Each figure and drum: one edition for each distinct reading of the corpus."""
-    from drumscore.apparatus.align import SCORES
+    from drumscore.apparatus.gather import SCORES
     from drumscore.corpus import builtin_editions
 
     out = []
@@ -139,7 +139,7 @@ def test_compare_json_is_the_two_witness_apparatus_for_every_pair_of_readings(ca
 
     from cli_run import run_cli
 
-    from drumscore.apparatus.align import build
+    from drumscore.apparatus.gather import build
     from drumscore.apparatus.table import apparatus_data
 
     pairs = 0
@@ -182,7 +182,7 @@ def test_compare_json_is_the_two_witness_apparatus_for_every_pair_of_readings(ca
 
 
 def test_compare_and_collate_agree_on_tongjie_but_for_what_a_note_tells_collate():
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
 
     c = compare(resolve("lu/2@zhushu"), resolve("lu/2@tongjie"))
     kinds = [col.kind for col in c.columns if col.differs]

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drumscore import i18n
-from drumscore.apparatus.align import SCORES, build, collate
+from drumscore.apparatus.gather import SCORES, build, collate
 from drumscore.corpus import edition_from_dict, editions
 
 
@@ -230,7 +230,7 @@ def test_stated_counts_keep_the_quote_of_every_edition_that_prints_them():
 
 
 def test_check_score_checks_one_score_with_the_quotes():
-    from drumscore.apparatus.align import check_score
+    from drumscore.apparatus.counts import check_score
     from drumscore.corpus import resolve
 
     checks = check_score(resolve("xue/2@benyi"))

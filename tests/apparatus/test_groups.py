@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drumscore.apparatus.align import collate
+from drumscore.apparatus.gather import collate
 from drumscore.apparatus.groups import average_linkage, groups, groups_data
 from drumscore.corpus import editions
 

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from drumscore import i18n
-from drumscore.apparatus.align import collate
+from drumscore.apparatus.gather import collate
 from drumscore.apparatus.plot import figure, plot_apparatus
 from drumscore.render import plot as render_plot
 

@@ -4,7 +4,7 @@ the same in every language; the sentences in it speak the reader's language."""
 from __future__ import annotations
 
 from drumscore import i18n
-from drumscore.apparatus.align import collate
+from drumscore.apparatus.gather import collate
 from drumscore.apparatus.table import apparatus_data, csv_text
 
 #: The fields of the apparatus data that are sentences for the reader, in the reader's language.
