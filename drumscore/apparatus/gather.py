@@ -66,6 +66,7 @@ def witnesses_of(
             edition.provenance,
             edition.script,
             date=edition.date,
+            short=edition.short,
         )
         found.append((witness, edition))
     if order == "date":

@@ -10,6 +10,7 @@ their reporters' but where the note speaks), and kept in the places.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from drumscore.apparatus.places import Apparatus, Place
@@ -44,10 +45,15 @@ class Groups:
 
     @property
     def tree(self) -> str:
+        """The grouping as a Newick string, its leaves the sigla (see newick)."""
+        return self.newick()
+
+    def newick(self, label: Callable[[str], str] | None = None) -> str:
         """The grouping as a Newick string, branch lengths the difference of merge heights;
-        groups joined at the same height (editions that read alike) are one node."""
+        groups joined at the same height (editions that read alike) are one node; each leaf
+        its siglum, or `label` of it (the short name a Chinese view cites)."""
         nodes: dict[tuple[str, ...], tuple[list, float]] = {(s,): ([], 0.0) for s in self.sigla}
-        names: dict[tuple[str, ...], str] = {(s,): s for s in self.sigla}
+        names: dict[tuple[str, ...], str] = {(s,): label(s) if label else s for s in self.sigla}
 
         def children(key: tuple[str, ...], height: float) -> list[tuple[tuple[str, ...], float]]:
             kids, own = nodes[key]

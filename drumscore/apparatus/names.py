@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
+from drumscore.i18n import language
+
 if TYPE_CHECKING:
-    from drumscore.model import Edition
+    from drumscore.model import Edition, Wording
 
 #: Each traditional character the sources use, and below it at the same place its simplified form.
 TRADITIONAL = (
@@ -115,3 +117,15 @@ def sigla(pool: Sequence[Edition]) -> dict[int, str]:
         taken[siglum] = edition.id
         out[id(edition)] = siglum
     return out
+
+
+def chinese() -> bool:
+    """Whether the reader's language is Chinese: its views cite editions by their short names
+    and word the apparatus as a 校勘記 (衍, 脫, 作)."""
+    return language().startswith("zh")
+
+
+def cited(name: str, short: Wording) -> str:
+    """An edition as a Chinese view cites it: its short name in the reader's script (as 阮元's
+    校勘記 cites 閩本、監本、毛本), or 《name》 for an edition without one."""
+    return str(short) or f"《{name}》"

@@ -9,13 +9,14 @@ drumscore.apparatus.wording). `place_name` gives the one name of a place that ev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.wording import describe
-from drumscore.i18n import _, aside, ngettext
-from drumscore.model import HALF, STATE_SLUGS, Dating, Provenance, Score, Section
+from drumscore.apparatus.names import chinese, cited
+from drumscore.apparatus.wording import describe, located, numeral, stroke_range
+from drumscore.i18n import _, aside, list_text, ngettext, pgettext
+from drumscore.model import HALF, STATE_SLUGS, Dating, Provenance, Score, Section, Wording
 
 if TYPE_CHECKING:
     from drumscore.apparatus.counts import StatedCheck
@@ -39,6 +40,17 @@ class Witness:
     quote: str = ""
     #: When the edition's text was made (None: undated, or a text known from a note).
     date: Dating | None = None
+    #: The edition's short name per script (Edition.short), which Chinese views cite it by.
+    short: Wording = field(default_factory=Wording)
+
+    @property
+    def cited(self) -> str:
+        """The witness as the reader's view names it: in English its siglum; in Chinese its
+        short name (注疏本, 通解), 《name》 for an edition without one, and a text a note reports
+        by its own name (吳澄本). Apparatus.cite names the base 底本《…》 instead."""
+        if not chinese() or self.reported:
+            return self.siglum
+        return cited(self.name, self.short)
 
     @property
     def notation(self) -> str:
@@ -117,7 +129,7 @@ class Run:
     last: int
 
     def __str__(self) -> str:
-        return f"{self.first}–{self.last}" if self.last != self.first else str(self.first)
+        return stroke_range(self.first, self.last)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,14 +142,18 @@ class Where:
     last: int = 0
 
     def __str__(self) -> str:
-        """`11`, `11–12`, `after 21`, `before 1`, `半`, in the current language."""
+        """`11`, `11–12`, `after 21`, `before 1`, `半`, in the current language (in Chinese
+        numbered alike: `第 11 擊`, `第 11—12 擊`, `第 21 擊後`)."""
         if self.kind == "half":
             return HALF
         if self.kind == "after":
             return _("after {stroke}").format(stroke=self.first)
         if self.kind == "before":
             return _("before {stroke}").format(stroke=self.first)
-        return str(Run("", self.first, self.last))
+        # TRANSLATORS: a place of the apparatus named by the base strokes it holds: 11, 11–12
+        return pgettext("strokes of a place", "{strokes}").format(
+            strokes=stroke_range(self.first, self.last)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,9 +166,17 @@ class Change:
     reading: str
     run: Run | None = None
     half: int | None = None
+    #: Whether the place follows the base's last stroke (strokes added at the end).
+    at_end: bool = False
 
     def __str__(self) -> str:
-        return describe(self.lemma, self.reading, self.run, self.half)
+        return describe(self.lemma, self.reading, self.run, self.half, self.at_end)
+
+    @property
+    def located(self) -> bool:
+        """Whether the wording names the strokes itself (`第 3—4 擊處衍一 ○`); otherwise a
+        校勘記 sentence says where before it (`第 4 擊 ○ 作 □`), or `末` for the end."""
+        return self.at_end or located(self.lemma, self.reading, self.run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +313,43 @@ class Apparatus:
 
     @property
     def title(self) -> str:
+        if chinese():  # 魯鼓第一圖
+            return pgettext("a 校勘記 heading", "{state}鼓 figure {figure}").format(
+                state=self.state, figure=numeral(self.figure)
+            )
         return _("{state}鼓 · figure {figure}").format(state=self.state, figure=self.figure)
+
+    def cite(self, siglum: str) -> str:
+        """A witness as the reader's view names it (Witness.cited); in Chinese the base is
+        底本《name》 wherever it is named."""
+        for i, w in enumerate(self.witnesses):
+            if w.siglum == siglum:
+                if i == 0 and chinese():
+                    return self.base_named
+                return w.cited
+        return siglum
+
+    @property
+    def base_named(self) -> str:
+        """The base as Chinese views name it, in one wording: 底本《禮記注疏》."""
+        # TRANSLATORS: how a Chinese 校勘記 names its base text: 底本《禮記注疏》
+        return pgettext("the base of a 校勘記", "base 《{name}》").format(name=self.base.name)
+
+    def named(self, sigla: Iterable[str]) -> str:
+        """Witnesses as a view lists them: ids with spaces in English; short names with 、 in
+        Chinese."""
+        if not chinese():
+            return " ".join(sigla)
+        return list_text(self.cite(s) for s in sigla)
+
+    def described(self, w: Witness) -> str:
+        """Who a witness is, for a key of sigla: its name, or who reports it and how (in
+        Chinese as a 校勘記 introduces it: 見義疏所引：「吳澄本作○」)."""
+        if w.reported:
+            return _("reported in {edition}: 「{quote}」").format(
+                edition=self.cite(w.reported_by), quote=w.quote
+            )
+        return w.name
 
     def row(self, index: int) -> tuple[str, ...]:
         """Witness `index`'s cells across the columns."""
@@ -343,15 +403,34 @@ class Apparatus:
 
     @property
     def agreements(self) -> tuple[str, ...]:
-        """Where a reported reading is also printed, the sentence saying so:
-        '大戴禮 (reported in yishu: 「…」) = kr1d0085 (朱熹 儀禮經傳通解)'."""
+        """Where a reported reading is also printed, the sentence saying so: in English
+        '大戴禮 (reported in yishu: 「…」) = tongjie (儀禮經傳通解)'; in Chinese
+        '通解末多 □○，與大戴禮合（見義疏所引：「…」）'."""
         names = {w.siglum: w.name for w in self.witnesses}
         out = []
         for p in self.places:
             for v in p.reported:
-                if v.printed:
-                    printed = " ".join(aside(s, names[s]) for s in v.printed)
-                    out.append(f"{' = '.join(str(r) for r in v.reports)} = {printed}")
+                if not v.printed:
+                    continue
+                if chinese():
+                    for r in v.reports:
+                        out.append(
+                            aside(
+                                pgettext(
+                                    "a 校勘記 sentence", "{sigla}: {description}, as {source} reads"
+                                ).format(
+                                    sigla=self.named(v.printed),
+                                    description=v.description,
+                                    source=r.siglum,
+                                ),
+                                _("reported in {edition}: 「{quote}」").format(
+                                    edition=self.cite(r.reported_by), quote=r.quote
+                                ),
+                            )
+                        )
+                    continue
+                printed = " ".join(aside(s, names[s]) for s in v.printed)
+                out.append(f"{' = '.join(str(r) for r in v.reports)} = {printed}")
         return tuple(out)
 
     def column_label(self, index: int) -> str:
@@ -399,7 +478,10 @@ class Departure:
     change: Change
 
     def __str__(self) -> str:
-        section = self.section.value if self.section is not None else HALF
+        if self.section is None:
+            section = HALF
+        else:  # the id in English, as the JSON has it; the name a reader knows in Chinese
+            section = self.section.shown if chinese() else self.section.value
         return _("{where} ({section}): {change}").format(
             where=self.where, section=section, change=self.change
         )
@@ -445,7 +527,9 @@ def _departures(a: Apparatus, mine: int, theirs: int) -> list[Departure]:
         reading = "".join(c.cells[mine] for c in columns[start:stop])
         where = place_name(columns, start, stop, total)[1]
         run = run_at(columns, start, stop) if where.kind != "half" else None
-        out.append(Departure(where, section_at(columns, start, stop), Change(lemma, reading, run)))
+        at_end = where.kind == "after" and where.first == total
+        change = Change(lemma, reading, run, at_end=at_end)
+        out.append(Departure(where, section_at(columns, start, stop), change))
     return out
 
 
@@ -542,6 +626,7 @@ def find_places(witnesses: Sequence[Witness], columns: Sequence[Column]) -> tupl
                     text,
                     run,
                     _half_at(columns, start, stop, witnesses, [w.siglum for w in found]),
+                    label.kind == "after" and label.first == total,
                 ),
                 texts,
                 index,

@@ -375,8 +375,8 @@ def test_the_corpus_by_date_keeps_every_place_and_count():
 
 #: The summary's two clauses in each Chinese catalog: the count, its measure word and the words.
 SUMMARY = {
-    "zh_Hant": ("{n} 處刊本相異", "{m} 條異文出自注文"),
-    "zh_Hans": ("{n} 处刊本相异", "{m} 条异文出自注文"),
+    "zh_Hant": ("刊本異文 {n} 處", "注文所載異文 {m} 處"),
+    "zh_Hans": ("刊本异文 {n} 处", "注文所载异文 {m} 处"),
 }
 
 
@@ -409,8 +409,8 @@ def test_the_summary_in_english_has_the_plural_where_the_count_asks_for_it():
 @pytest.mark.parametrize(
     ("language", "fewer", "after", "substituted"),
     [
-        ("zh_Hant", "1（she）：第 1–2 擊這串 ○ 少了一個", "第 2 擊之後", "○ 作 □"),
-        ("zh_Hans", "1（she）：第 1–2 击这串 ○ 少了一个", "第 2 击之后", "○ 作 □"),
+        ("zh_Hant", "第 1 擊（射）：第 1—2 擊處脫一 ○", "第 2 擊後", "○ 作 □"),
+        ("zh_Hans", "第 1 击（射）：第 1—2 击处脱一 ○", "第 2 击后", "○ 作 □"),
         ("en", "1 (she): one ○ fewer in the run 1–2", "after 2", "□ for ○"),
     ],
 )

@@ -13,7 +13,7 @@ from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.places import Apparatus
 from drumscore.apparatus.plot import plot_apparatus
-from drumscore.cli import report
+from drumscore.apparatus.text import apparatus_text, format_groups
 from drumscore.cli.options import (
     add_json_option,
     add_output_options,
@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
         if fmt == "json":
             text = json.dumps([groups_data(g) for g in found], ensure_ascii=False, indent=2) + "\n"
         else:
-            text = report.format_groups(found)
+            text = format_groups(found)
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
             wrote.append(
@@ -266,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(files[0].decode("utf-8"), end="")
     else:
-        text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
+        text = apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
             wrote.append(
