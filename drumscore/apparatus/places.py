@@ -155,6 +155,18 @@ class Where:
             strokes=stroke_range(self.first, self.last)
         )
 
+    @property
+    def tick(self) -> str:
+        """The short form a plot's axis writes under a column: `11`, `after 21` (`21後`)."""
+        if self.kind == "after":
+            # TRANSLATORS: under a plot's column of strokes added after base stroke 21 (21後)
+            return pgettext("a plot's axis", "after {stroke}").format(stroke=self.first)
+        if self.kind == "before":
+            return pgettext("a plot's axis", "before {stroke}").format(stroke=self.first)
+        if self.kind == "half":
+            return HALF
+        return stroke_range(self.first, self.last)
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -436,8 +448,12 @@ class Apparatus:
     def column_label(self, index: int) -> str:
         """Column `index` named as every view names a place (`place_name`): `11`, `半`,
         `after 21`."""
+        return str(self.column_where(index))
+
+    def column_where(self, index: int) -> Where:
+        """Where column `index` stands, as `place_name` says it."""
         total = len(self.base.score.pattern.strokes)
-        return str(place_name(self.columns, index, index + 1, total)[1])
+        return place_name(self.columns, index, index + 1, total)[1]
 
     def place_of_column(self) -> dict[int, int]:
         """Column index → number (from 1) of the place it belongs to."""

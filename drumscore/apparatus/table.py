@@ -6,6 +6,7 @@ import csv
 import io
 from collections.abc import Sequence
 
+from drumscore.apparatus.names import chinese
 from drumscore.apparatus.places import Apparatus, Place, Reading, Variant, Witness
 from drumscore.i18n import _, aside
 from drumscore.model import HALF
@@ -114,9 +115,12 @@ def apparatus_data(a: Apparatus) -> dict:
     }
 
 
-def csv_name(w: Witness) -> str:
-    """A witness's name in the alignment table: a reported text says who reports it."""
-    return aside(w.name, w.described) if w.reported else w.name
+def csv_name(a: Apparatus, w: Witness) -> str:
+    """A witness's name in the alignment table: a reported text says who reports it; a Chinese
+    table names an edition as its apparatus cites it (注疏本, 底本《禮記注疏》)."""
+    if w.reported:
+        return aside(w.name, a.described(w))
+    return a.cite(w.siglum) if chinese() else w.name
 
 
 def csv_text(apparatuses: Sequence[Apparatus]) -> str:
@@ -135,7 +139,7 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
         )
         writer.writerow([a.key, "place", "", *(place_of.get(k, "") for k in range(n))])
         for i, w in enumerate(a.witnesses):
-            writer.writerow([a.key, w.siglum, csv_name(w), *a.row(i)])
+            writer.writerow([a.key, w.siglum, csv_name(a, w), *a.row(i)])
     writer.writerow([])
     writer.writerow(
         ["score", "places where the printed editions part", "readings reported by notes"]
@@ -152,7 +156,7 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
                 what = _("lemma") if v is p.lemma else v.description
                 for r in v.reports:
                     what = _("{description}; {siglum} reported in {by}: {quote}").format(
-                        description=what, siglum=r.siglum, by=r.reported_by, quote=r.quote
+                        description=what, siglum=r.siglum, by=a.cite(r.reported_by), quote=r.quote
                     )
                 writer.writerow(
                     [
