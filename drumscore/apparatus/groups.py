@@ -181,18 +181,25 @@ def groups(a: Apparatus) -> Groups:
 def groups_data(g: Groups) -> dict:
     """JSON-ready: the places with the editions sharing each reading, the matrix, the merges,
     the tree and the editions that read alike; its words in the reader's language."""
+    from drumscore.apparatus.text import alike_text, between, sharing
+
+    a = g.apparatus
     return {
-        "score": g.apparatus.key,
-        "summary": g.apparatus.summary,
+        "score": a.key,
+        "summary": a.summary,
         "sigla": list(g.sigla),
+        "cited": [a.cite(s) for s in g.sigla],
         "places": [
             {
                 "place": n,
                 "label": p.label,
                 "section": p.section_name,
+                "section_shown": p.section_shown,
                 "readings": [
-                    {"text": v.text, "sigla": list(v.sigla)} for v in (p.lemma, *p.variants)
+                    {"text": v.text, "sigla": list(v.sigla), "shared": sharing(a, v)}
+                    for v in (p.lemma, *p.variants)
                 ],
+                "between": between(),
             }
             for n, p in enumerate(g.places, 1)
         ],
@@ -202,5 +209,7 @@ def groups_data(g: Groups) -> dict:
             for m in g.merges
         ],
         "tree": g.tree,
+        "tree_cited": g.newick(a.cite),
         "alike": [list(s) for s in g.alike],
+        "alike_text": alike_text(g),
     }

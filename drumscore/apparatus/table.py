@@ -8,14 +8,17 @@ from collections.abc import Sequence
 
 from drumscore.apparatus.names import chinese
 from drumscore.apparatus.places import Apparatus, Place, Reading, Variant, Witness
+from drumscore.apparatus.wording import years
 from drumscore.i18n import _, aside
 from drumscore.model import HALF
 
 
-def _witness(w: Witness) -> dict:
+def _witness(a: Apparatus, w: Witness) -> dict:
     p = w.provenance
     return {
         "siglum": w.siglum,
+        # how the reader's view names it: the siglum in English, 注疏本 or 底本《…》 in Chinese
+        "cited": a.cite(w.siglum),
         "edition": w.name,
         "reported_by": w.reported_by or None,
         "quote": w.quote or None,
@@ -24,6 +27,7 @@ def _witness(w: Witness) -> dict:
         "notation": w.notation,
         "printed": w.score.printed,
         "date": w.date.text if w.date else None,
+        "date_shown": years(w.date.text) if w.date else None,
         "source": {
             "citation": p.citation if p else "",
             "file": p.file if p else "",
@@ -92,10 +96,11 @@ def apparatus_data(a: Apparatus) -> dict:
         "figure": a.figure,
         "state": a.state,
         "base": a.base.siglum,
+        "base_cited": a.cite(a.base.siglum),
         "summary": summary_data(a),
         "agreements": list(a.agreements),
         "readings": [reading_data(r) for r in a.readings],
-        "witnesses": [_witness(w) for w in a.witnesses],
+        "witnesses": [_witness(a, w) for w in a.witnesses],
         "columns": [
             {
                 "label": labels[k],

@@ -11,7 +11,6 @@ short names, the base as 底本《禮記注疏》, each reading a sentence with 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -19,7 +18,7 @@ from drumscore import display
 from drumscore.apparatus.names import chinese
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
-from drumscore.apparatus.wording import stroke_range
+from drumscore.apparatus.wording import years
 from drumscore.i18n import _, aside, clause_text, dashed, labelled, ngettext, pgettext
 
 if TYPE_CHECKING:
@@ -41,13 +40,6 @@ def apparatus_text(
     if fmt == "tei":
         return tei_bytes(apparatuses).decode("utf-8")
     return format_apparatuses(apparatuses, marks)
-
-
-def years(text: str) -> str:
-    """A date as a view writes it: `1130-1200`, in Chinese `1130—1200`."""
-    if not chinese():
-        return text
-    return re.sub(r"(\d+)-(\d+)", lambda m: stroke_range(int(m[1]), int(m[2])), text)
 
 
 def _first(a: Apparatus, v: Variant) -> str:
@@ -280,12 +272,24 @@ def sharing(a: Apparatus, v: Variant) -> str:
     )
 
 
+def between() -> str:
+    """What stands between the readings of a place, and between groups: ` | ` (in Chinese ；)."""
+    # TRANSLATORS: collate --groups: between the readings of a place, and between groups
+    return pgettext("between readings in the groups", " | ")
+
+
+def alike_text(g: Groups) -> str:
+    """The editions that read alike, group by group: `zhushu benyi | wuli`; in Chinese
+    `（注疏本、本義）；（五禮通考）`."""
+    # TRANSLATORS: collate --groups: one group of editions that read alike
+    group = pgettext("a group of editions that read alike", "{sigla}")
+    return between().join(group.format(sigla=g.apparatus.named(s)) for s in g.alike)
+
+
 def format_groups(found: Sequence[Groups]) -> str:
     """The groups as text: per score, the editions sharing each reading at each
     place, the agreement of every two editions (per cent of aligned strokes), the editions that
     read alike and the average-linkage grouping."""
-    # TRANSLATORS: collate --groups: between the readings of a place, and between groups
-    between = pgettext("between readings in the groups", " | ")
     blocks = []
     for g in found:
         a = g.apparatus
@@ -297,7 +301,7 @@ def format_groups(found: Sequence[Groups]) -> str:
         lines = [head, ""]
         lines.append("  " + _("who shares each reading:"))
         for n, p in enumerate(g.places, 1):
-            shared = between.join(sharing(a, v) for v in (p.lemma, *p.variants))
+            shared = between().join(sharing(a, v) for v in (p.lemma, *p.variants))
             lines.append(f"    {n}. {aside(p.label, p.section_shown)}  {shared}")
         if not g.places:
             lines.append("    " + _("every edition reads alike"))
@@ -306,10 +310,7 @@ def format_groups(found: Sequence[Groups]) -> str:
             "  " + _("agreement (per cent of the aligned strokes two editions read alike):"),
         ]
         lines += ["    " + ln for ln in _agreement_table(g)]
-        # TRANSLATORS: collate --groups: one group of editions that read alike
-        group = pgettext("a group of editions that read alike", "{sigla}")
-        alike = between.join(group.format(sigla=a.named(s)) for s in g.alike)
-        lines += ["", "  " + _("read alike: {groups}").format(groups=alike)]
+        lines += ["", "  " + _("read alike: {groups}").format(groups=alike_text(g))]
         tree = g.newick(a.cite) if chinese() else g.tree
         lines.append(
             "  " + _("grouping (average linkage on 1 − agreement): {tree}").format(tree=tree)

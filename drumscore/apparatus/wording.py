@@ -8,9 +8,10 @@ another stroke (`○ 作 □`), 倒 for two strokes transposed, 末多 for strok
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from drumscore.i18n import N_, _, pgettext
+from drumscore.i18n import N_, _, language, pgettext
 from drumscore.model import HALF
 
 if TYPE_CHECKING:
@@ -36,6 +37,13 @@ def stroke_range(first: int, last: int) -> str:
         return str(first)
     # TRANSLATORS: a range of stroke numbers or years (GB/T 15834: 11—12)
     return pgettext("a range of numbers", "{first}–{last}").format(first=first, last=last)
+
+
+def years(text: str) -> str:
+    """A date as a view writes it: `1130-1200`, in Chinese `1130—1200` (GB/T 15834)."""
+    if not language().startswith("zh"):
+        return text
+    return re.sub(r"(\d+)-(\d+)", lambda m: stroke_range(int(m[1]), int(m[2])), text)
 
 
 def located(lemma: str, reading: str, run: Run | None) -> bool:

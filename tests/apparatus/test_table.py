@@ -10,7 +10,7 @@ from drumscore.apparatus.table import apparatus_data, csv_text
 #: The fields of the apparatus data that are sentences for the reader, in the reader's language.
 SENTENCES = (
     *("text", "label", "description", "differences", "disagreements", "agreements"),
-    *("section_shown", "citation"),
+    *("section_shown", "citation", "cited", "base_cited", "date_shown"),
 )
 
 
