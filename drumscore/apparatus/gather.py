@@ -199,15 +199,69 @@ def build(
 
 def pair(a: Score, b: Score) -> Apparatus:
     """Two readings as the apparatus of two witnesses, A (the base) and B: what `compare`
-    shows, aligned as `collate` aligns each edition with its base (no notes, no counts)."""
+    shows (no notes, no counts).
+
+    Two readings of one figure and drum that editions of the corpus print are aligned as
+    `collate` aligns them: their rows of the corpus's apparatus (with the evidence of the
+    notes, such as 欽定禮記義疏's that the 大戴禮 ends with □○), the columns where both have
+    nothing left out, so that every place of `compare` is one of `collate`'s. Any other two are
+    aligned as `collate` aligns each edition with its base.
+    """
     witnesses = (
         Witness("A", a.edition_name or a.title, a, None),
         Witness("B", b.edition_name or b.title, b, None),
     )
-    columns = column_objects(lay_out(witnesses))
+    rows = collated_rows(a, b)
+    laid = rows if rows is not None else lay_out(witnesses)
+    columns = column_objects(laid)
     return Apparatus(
         a.figure or 0, a.state, witnesses, columns, find_places(witnesses, columns), (), ()
     )
+
+
+def collated_rows(
+    a: Score, b: Score, editions: Sequence[Edition] | None = None
+) -> list[list[str]] | None:
+    """A's and B's rows of the apparatus `collate` builds of their figure and drum over the
+    editions (default: the corpus), without the columns where both have nothing; None unless
+    both are printed in those editions."""
+    if not (a.edition_id and b.edition_id and a.figure and a.state):
+        return None
+    if (a.figure, a.state) != (b.figure, b.state):
+        return None
+    pool = corpus_editions() if editions is None else tuple(editions)
+    apparatus = _collation(pool, a.figure, str(a.state))
+    if apparatus is None:
+        return None
+    printed = [w.score for w in apparatus.printed]
+    if a not in printed or b not in printed:
+        return None
+    i, j = printed.index(a), printed.index(b)
+    rows = [[c.cells[i], c.cells[j]] for c in apparatus.columns]
+    return [cells for cells in rows if any(cells)]
+
+
+#: The apparatus of each figure and drum over a pool of editions, built once (by id of the
+#: pool, which it keeps alive): `compare` reads pairs of rows out of it.
+_COLLATIONS: dict[tuple[int, int, str], tuple[Sequence[Edition], Apparatus | None]] = {}
+
+
+def _collation(pool: Sequence[Edition], figure: int, state: str) -> Apparatus | None:
+    """`collate`'s apparatus of one score over `pool`, its default base (or, where the base
+    lacks the score, the first edition that has it), as `collate` and the site build it."""
+    key = (id(pool), figure, state)
+    found = _COLLATIONS.get(key)
+    if found is not None and found[0] is pool:
+        return found[1]
+    having = [e for e in pool if e.score(state, figure) is not None]
+    apparatus = None
+    if having:
+        base = DEFAULT_BASE if any(e.id == DEFAULT_BASE for e in having) else having[0].id
+        apparatus = build(pool, figure, state, base)
+    if len(_COLLATIONS) > 64:
+        _COLLATIONS.clear()
+    _COLLATIONS[key] = (pool, apparatus)
+    return apparatus
 
 
 def collate(
