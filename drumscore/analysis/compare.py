@@ -12,9 +12,11 @@ from typing import Any
 
 from drumscore.apparatus.align import differences
 from drumscore.apparatus.gather import pair
+from drumscore.apparatus.names import chinese, cited
 from drumscore.apparatus.places import SAME, Apparatus, difference
 from drumscore.apparatus.table import place_data
-from drumscore.i18n import _
+from drumscore.apparatus.wording import numeral
+from drumscore.i18n import _, pgettext
 from drumscore.model import HALF, Counts, Score, Section, Stroke
 
 
@@ -67,6 +69,19 @@ class Comparison:
     @property
     def identical(self) -> bool:
         return self.a.pattern.notation == self.b.pattern.notation
+
+    def title(self, side: str) -> str:
+        """Side `a` or `b` as the reader's view names it: its title (禮記注疏 · 魯鼓 · figure 2);
+        in Chinese, an edition of the corpus by its short name, as the apparatus cites it
+        (通解魯鼓第二圖)."""
+        score = self.a if side == "a" else self.b
+        witness = self.apparatus.witnesses[0 if side == "a" else 1]
+        if not (chinese() and score.edition_id and score.figure and score.state):
+            return score.title
+        heading = pgettext("a 校勘記 heading", "{state}鼓 figure {figure}").format(
+            state=score.state, figure=numeral(score.figure)
+        )
+        return f"{cited(witness.name, witness.short)}{heading}"
 
     @property
     def distance(self) -> int:
@@ -158,8 +173,18 @@ def comparison_data(c: Comparison) -> dict[str, Any]:
     page reads (strokes numbered from 1; `half_after_column` counts aligned stroke columns from
     0; `places` as collate's JSON writes them, each column's `place` its number there)."""
     return {
-        "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
-        "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
+        "a": {
+            "key": c.a.key,
+            "title": c.a.title,
+            "cited": c.title("a"),
+            "notation": c.a.pattern.notation,
+        },
+        "b": {
+            "key": c.b.key,
+            "title": c.b.title,
+            "cited": c.title("b"),
+            "notation": c.b.pattern.notation,
+        },
         "identical": c.identical,
         "strokes_identical": c.strokes_identical,
         "distance": c.distance,

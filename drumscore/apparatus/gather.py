@@ -22,7 +22,7 @@ from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
 from drumscore.i18n import _, list_text
-from drumscore.model import Edition, PrintedNote, Score, State
+from drumscore.model import Edition, PrintedNote, Score, State, Wording
 from drumscore.notation import parse
 
 #: The base edition when none is chosen: the standard text.
@@ -208,8 +208,8 @@ def pair(a: Score, b: Score) -> Apparatus:
     aligned as `collate` aligns each edition with its base.
     """
     witnesses = (
-        Witness("A", a.edition_name or a.title, a, None),
-        Witness("B", b.edition_name or b.title, b, None),
+        Witness("A", a.edition_name or a.title, a, None, short=_short(a)),
+        Witness("B", b.edition_name or b.title, b, None, short=_short(b)),
     )
     rows = collated_rows(a, b)
     laid = rows if rows is not None else lay_out(witnesses)
@@ -217,6 +217,16 @@ def pair(a: Score, b: Score) -> Apparatus:
     return Apparatus(
         a.figure or 0, a.state, witnesses, columns, find_places(witnesses, columns), (), ()
     )
+
+
+def _short(score: Score) -> Wording:
+    """The short name of the corpus edition that prints `score` (none for other readings)."""
+    if not score.edition_id:
+        return Wording()
+    for edition in corpus_editions():
+        if edition.id == score.edition_id and score in edition.scores:
+            return edition.short
+    return Wording()
 
 
 def collated_rows(

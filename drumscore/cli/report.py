@@ -230,7 +230,7 @@ def alignment_lines(c: Comparison) -> list[str]:
 
 
 def format_comparison(c: Comparison) -> str:
-    lines = [f"A  {c.a.title}    [{c.a.key}]", f"B  {c.b.title}    [{c.b.key}]", ""]
+    lines = [f"A  {c.title('a')}    [{c.a.key}]", f"B  {c.title('b')}    [{c.b.key}]", ""]
     lines += alignment_lines(c)
     kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
     if c.identical:

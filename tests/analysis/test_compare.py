@@ -228,3 +228,15 @@ def test_compare_puts_tongjie_s_added_strokes_where_collate_does():
     # of the run of □ it joins (after stroke 4), the added ○ after the last stroke
     free = compare(resolve("○□○○□"), resolve("○□○○□□○"))
     assert [p.label for p in free.apparatus.places] == ["after 4", "after 5"]
+
+
+def test_a_chinese_comparison_cites_editions_by_their_short_names():
+    c = compare(resolve("lu/2@zhushu"), resolve("lu/2@tongjie"))
+    with i18n.speaking("zh_Hant"):
+        data = comparison_data(c)
+        assert (c.title("a"), c.title("b")) == ("注疏本魯鼓第二圖", "通解魯鼓第二圖")
+    assert (data["a"]["cited"], data["b"]["key"]) == ("注疏本魯鼓第二圖", "lu/2@tongjie")
+    with i18n.speaking("zh_Hans"):
+        assert compare(resolve("lu/2@weishi"), resolve("○□○")).title("a") == "卫氏集说魯鼓第二图"
+    with i18n.speaking("en"):
+        assert c.title("b") == c.b.title == "儀禮經傳通解 · 魯鼓 · figure 2"
