@@ -11,12 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from drumscore.apparatus.align import differences
-from drumscore.apparatus.gather import pair
-from drumscore.apparatus.names import chinese, cited
+from drumscore.apparatus.gather import cited_title, pair
 from drumscore.apparatus.places import SAME, Apparatus, difference
 from drumscore.apparatus.table import place_data
-from drumscore.apparatus.wording import numeral
-from drumscore.i18n import _, pgettext
+from drumscore.i18n import _
 from drumscore.model import HALF, Counts, Score, Section, Stroke
 
 
@@ -71,17 +69,10 @@ class Comparison:
         return self.a.pattern.notation == self.b.pattern.notation
 
     def title(self, side: str) -> str:
-        """Side `a` or `b` as the reader's view names it: its title (禮記注疏 · 魯鼓 · figure 2);
-        in Chinese, an edition of the corpus by its short name, as the apparatus cites it
-        (通解魯鼓第二圖)."""
-        score = self.a if side == "a" else self.b
-        witness = self.apparatus.witnesses[0 if side == "a" else 1]
-        if not (chinese() and score.edition_id and score.figure and score.state):
-            return score.title
-        heading = pgettext("a 校勘記 heading", "{state}鼓 figure {figure}").format(
-            state=score.state, figure=numeral(score.figure)
-        )
-        return f"{cited(witness.name, witness.short)}{heading}"
+        """Side `a` or `b` as the reader's view names it (gather.cited_title): its title
+        (禮記注疏 · 魯鼓 · figure 2); in Chinese an edition of the corpus by its short name, as
+        the apparatus cites it (通解魯鼓第二圖)."""
+        return cited_title(self.a if side == "a" else self.b)
 
     @property
     def distance(self) -> int:

@@ -16,12 +16,14 @@ from drumscore.apparatus.align import (
     strokes_at,
 )
 from drumscore.apparatus.counts import checks
+from drumscore.apparatus.names import chinese, cited
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
 from drumscore.apparatus.places import Apparatus, Column, Witness, WitnessNote, find_places
+from drumscore.apparatus.wording import numeral
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import _, list_text
+from drumscore.i18n import _, list_text, pgettext
 from drumscore.model import Edition, PrintedNote, Score, State, Wording
 from drumscore.notation import parse
 
@@ -217,6 +219,17 @@ def pair(a: Score, b: Score) -> Apparatus:
     return Apparatus(
         a.figure or 0, a.state, witnesses, columns, find_places(witnesses, columns), (), ()
     )
+
+
+def cited_title(score: Score) -> str:
+    """A score as the reader's view names it: its title (禮記注疏 · 魯鼓 · figure 2); in
+    Chinese, a score an edition prints by the edition's short name (通解魯鼓第二圖)."""
+    if not (chinese() and score.edition_id and score.figure and score.state):
+        return score.title
+    heading = pgettext("a 校勘記 heading", "{state}鼓 figure {figure}").format(
+        state=score.state, figure=numeral(score.figure)
+    )
+    return f"{cited(score.edition_name, _short(score))}{heading}"
 
 
 def _short(score: Score) -> Wording:

@@ -185,9 +185,7 @@ def _labels(cjk: str | None) -> dict[str, str]:
     return {"half": "ban (half)", "head": Section.HEAD.value, "touhu": Section.TOUHU.value}
 
 
-def _name(
-    score: Score, cjk: str | None, side: str, comparison: Comparison | None = None
-) -> str:
+def _name(score: Score, cjk: str | None, side: str, comparison: Comparison | None = None) -> str:
     """The row's label: the score's name (in Chinese an edition's short name, as compare's
     text names it from `comparison`), or "notation" for raw notation without a CJK font; long
     notation is cut to its start and its stroke count, so the label fits the picture."""

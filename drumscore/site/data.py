@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from drumscore.analysis.compare import Comparison, compare, comparison_data
 from drumscore.apparatus.counts import check_score
-from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build
+from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.places import MARKS
 from drumscore.apparatus.table import apparatus_data
@@ -116,6 +116,7 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     source = score.source
     return {
         **score.to_data(),
+        "cited": cited_title(score),  # as compare and the apparatus name it (通解魯鼓第二圖)
         "slug": entry.slug,
         "strokes": [
             {

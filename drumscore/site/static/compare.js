@@ -157,7 +157,7 @@ function draw() {
   const summary = $("summary");
   summary.replaceChildren();
   const link = (s) => {
-    const node = el("a", { href: `score/${s.slug}.html`, lang: "zh" }, s.title);
+    const node = el("a", { href: `score/${s.slug}.html`, lang: "zh" }, s.cited || s.title);
     return node;
   };
   const pa = el("p");
