@@ -64,7 +64,10 @@ def describe(
     parts = []
     if lem != rdg:
         fewer = len(lem) - len(rdg)
-        if located(lemma, reading, run):
+        if not lem and at_end:
+            # TRANSLATORS: strokes a witness has after the base's last one (通解末多 □○)
+            parts.append(pgettext("strokes added at the end", "adds {strokes}").format(strokes=rdg))
+        elif located(lemma, reading, run):
             assert run is not None
             word = _WORDS.get(abs(fewer))
             many = _(word) if word else str(abs(fewer))
@@ -85,9 +88,6 @@ def describe(
             )
         elif not rdg:
             parts.append(_("omits {strokes}").format(strokes=lem))
-        elif not lem and at_end:
-            # TRANSLATORS: strokes a witness has after the base's last one (通解末多 □○)
-            parts.append(pgettext("strokes added at the end", "adds {strokes}").format(strokes=rdg))
         elif not lem:
             parts.append(_("adds {strokes}").format(strokes=rdg))
         elif len(lem) == 2 and lem[0] != lem[1] and rdg == lem[::-1]:
