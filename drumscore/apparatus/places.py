@@ -570,7 +570,32 @@ def _spans(columns: Sequence[Column]) -> list[tuple[int, int]]:
             spans.append((start, k))
         else:
             k += 1
-    return spans
+    return _transpositions(columns, spans)
+
+
+def _transpositions(
+    columns: Sequence[Column], spans: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The spans with two that one column parts joined where a witness reads two strokes of
+    the base transposed (□○ for ○□): the tie-break rule aligns such a pair as a stroke added
+    and one lacking around the stroke between, which a reader sees as one place (倒)."""
+    out: list[tuple[int, int]] = []
+    for start, stop in spans:
+        if out and out[-1][1] + 1 == start:
+            first = out[-1][0]
+            region = columns[first:stop]
+            lemma = "".join(c.cells[0] for c in region)
+            readings = {"".join(c.cells[w] for c in region) for w in range(len(region[0].cells))}
+            if (
+                len(lemma) == 2
+                and HALF not in lemma
+                and lemma[0] != lemma[1]
+                and lemma[::-1] in readings
+            ):
+                out[-1] = (first, stop)
+                continue
+        out.append((start, stop))
+    return out
 
 
 def _base_run(columns: Sequence[Column], start: int, symbol: str) -> Run | None:
