@@ -170,7 +170,7 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
     seen: dict[str, str] = {}
     for a in apparatuses:
         for w in a.witnesses:
-            cite = w.provenance.citation if w.provenance else ""
+            cite = years(w.provenance.citation) if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
             described = a.described(w)
             what = (aside(described, years(w.date.text)) if w.date else described) + mark
