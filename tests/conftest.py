@@ -15,8 +15,14 @@ import cli_run
 import pytest
 import sourcefiles
 import system_tools
+from hypothesis import settings
 
 from drumscore import i18n
+
+# Property tests judge what the code does, never how fast: speed is measured in bench/, so a busy
+# machine (two test runs on two cores) must not fail a test by Hypothesis's per-example deadline.
+settings.register_profile("drumscore", deadline=None)
+settings.load_profile("drumscore")
 
 #: Where a test's user folders point: HOME and the XDG folders (platformdirs follows them),
 #: matplotlib's; drumscore's editions folder is then the one in XDG_DATA_HOME (none listed).

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from drumscore.apparatus.places import Apparatus, Place
+from drumscore.apparatus.wording import alike_text, between, sharing
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +182,6 @@ def groups(a: Apparatus) -> Groups:
 def groups_data(g: Groups) -> dict:
     """JSON-ready: the places with the editions sharing each reading, the matrix, the merges,
     the tree and the editions that read alike; its words in the reader's language."""
-    from drumscore.apparatus.text import alike_text, between, sharing
-
     a = g.apparatus
     return {
         "score": a.key,

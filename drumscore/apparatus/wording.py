@@ -15,7 +15,8 @@ from drumscore.i18n import N_, _, language, pgettext
 from drumscore.model import HALF
 
 if TYPE_CHECKING:
-    from drumscore.apparatus.places import Run
+    from drumscore.apparatus.groups import Groups
+    from drumscore.apparatus.places import Apparatus, Run, Variant
 
 
 #: Counts of strokes written as words in a description ("one ○ fewer").
@@ -107,3 +108,32 @@ def describe(
     if len(parts) == 2:
         return _("{first}; {second}").format(first=parts[0], second=parts[1])
     return "".join(parts)
+
+
+# --- who shares a reading (collate's groups, in every view) ---------------------------------
+
+
+def between() -> str:
+    """What stands between the readings of a place, and between groups: ` | ` (in Chinese ；)."""
+    # TRANSLATORS: collate --groups: between the readings of a place, and between groups
+    return pgettext("between readings in the groups", " | ")
+
+
+def alike_text(g: Groups) -> str:
+    """The editions that read alike, group by group: `zhushu benyi | wuli`; in Chinese
+    `（注疏本、本義）；（五禮通考）`."""
+    # TRANSLATORS: collate --groups: one group of editions that read alike
+    group = pgettext("a group of editions that read alike", "{sigla}")
+    return between().join(group.format(sigla=g.apparatus.named(s)) for s in g.alike)
+
+
+def sharing(a: Apparatus, v: Variant) -> str:
+    """Who has one reading at a place: `○: zhushu benyi`; in Chinese `作 ○ 者：注疏本、本義`,
+    `無此擊者：…`."""
+    if not v.text:
+        # TRANSLATORS: collate --groups: the witnesses with nothing at a place (無此擊者：…)
+        return pgettext("who shares a reading", "—: {sigla}").format(sigla=a.named(v.sigla))
+    # TRANSLATORS: collate --groups: the witnesses with this reading at a place (作 ○ 者：…)
+    return pgettext("who shares a reading", "{text}: {sigla}").format(
+        text=v.text, sigla=a.named(v.sigla)
+    )

@@ -28,14 +28,14 @@ from drumscore.conductor.expression import default_velocity
 from drumscore.conductor.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _, in_english, list_text, ngettext
-from drumscore.model import Drum, Section
+from drumscore.model import Drum, Section, Wording
 from drumscore.timing import (
     MAX_BPM,
     MAX_NUMBER_LENGTH,
     MIN_BPM,
     Tempo,
     number_text,
-    shown,
+    split_list,
     whole_text,
 )
 
@@ -94,14 +94,17 @@ class Ramp:
     def parse(cls, text: str) -> Ramp:
         """START:STOP:STEP[:EVERY], such as 40:60:5 (40, 45, … 60 strokes a minute, a pass each)."""
         raw = str(text).strip()
-        parts = raw.split(":") if len(raw) <= MAX_RAMP_LENGTH else []
         example = RAMP_EXAMPLE
-        if len(parts) not in (3, 4):
-            raise OptionError(
-                _("ramp takes {example}; not {value}").format(example=_(example), value=shown(raw)),
-                option="ramp",
-                key="ramp_format",
-            )
+        parts = split_list(
+            raw,
+            parameter="ramp",
+            form="START:STOP:STEP[:EVERY]",
+            example="40:60:5",
+            sep=":",
+            counts=(3, 4),
+            max_length=MAX_RAMP_LENGTH,
+            key="ramp_format",
+        )
         start, stop, step = (number_text(part, "ramp", example, OptionError) for part in parts[:3])
         for bpm in (start, stop):
             if not MIN_BPM <= bpm <= MAX_BPM:
@@ -253,7 +256,7 @@ class Item:
     timeline: Timeline
     count_in: int = 0
     pause: Fraction = Fraction(0)
-    label: str = ""
+    label: str | Wording = ""
     practice: Practice = Practice()
 
     def __post_init__(self) -> None:
@@ -320,8 +323,8 @@ class Track:
 
     items: tuple[Item, ...]
     loopable: bool = False
-    title: str = ""
-    citation: str = ""
+    title: str | Wording = ""
+    citation: str | Wording = ""
 
     def __post_init__(self) -> None:
         if not self.items:
@@ -413,7 +416,7 @@ class Track:
         """(frame, label) at the start of each item: for cue points in an audio file, in
         English as everything a sound file records."""
         return [
-            (at, item.label or item.timeline.description)
+            (at, str(item.label) or item.timeline.description)
             for at, item in zip(self.starts(rate), self.items, strict=True)
         ]
 
@@ -422,7 +425,7 @@ class Track:
         if len(self.items) == 1:
             return self.first.description
         n = len(self.items)
-        return self.title or ngettext("{n} item", "{n} items", n).format(n=n)
+        return str(self.title) or ngettext("{n} item", "{n} items", n).format(n=n)
 
     @property
     def plain(self) -> bool:
@@ -437,14 +440,14 @@ class Track:
     @property
     def heading(self) -> str:
         """What a file of the track is called: the score's heading, or the programme's title."""
-        return self.first.heading if len(self.items) == 1 else self.title or self.description
+        return self.first.heading if len(self.items) == 1 else self.description
 
     @property
     def comment(self) -> str:
         """What the track plays, precisely enough to play it again: each item's citation."""
         if len(self.items) == 1:
             return self.first.citation
-        lines = [self.citation] if self.citation else []
+        lines = [str(self.citation)] if self.citation else []
         return "\n".join([*lines, *(f"{i.label}: {i.timeline.citation}" for i in self.items)])
 
 

@@ -138,7 +138,7 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
             (0, _text("text", drums_name([track.first.reading]))),
         ]
     else:
-        conductor += [(0, _text("text", track.citation))] if track.citation else []
+        conductor += [(0, _text("text", str(track.citation)))] if track.citation else []
         readings = [item.timeline.reading for item in track.items]
         notes = [(0, _text("track_name", f"{drums_name(readings)} / count"))]
     starts, beat, tick = [], 0, 0
@@ -151,7 +151,7 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
             conductor.append((at, _tempo(item.tempo_of(p))))
             at += item.pass_beats(p) * TICKS_PER_BEAT
         if not single:
-            conductor.append((tick, _text("marker", item.label)))
+            conductor.append((tick, _text("marker", str(item.label))))
             conductor.append((tick, _text("text", timeline.citation)))
             conductor.append((tick, _text("text", ascii_name(timeline))))
         conductor.append((tick, _text("marker", timeline.section.label)))

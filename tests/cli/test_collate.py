@@ -152,9 +152,9 @@ def test_output_file_is_written_whole(tmp_path, capsys):
     ("argv", "message"),
     [
         (["collate", "--json", "--format", "csv"], "two formats"),
-        (["collate", "-o", "x.doc"], "cannot tell the format of 'x.doc'"),
+        (["collate", "-o", "x.doc"], "-o 'x.doc': it does not write .doc files; use one of: .txt"),
         (["collate", "--format", "mei"], "MEI is one file per score"),
-        (["collate", "lu", "--plot", "x.pdf"], "ending in .png .svg"),
+        (["collate", "lu", "--plot", "x.pdf"], "use one of: .png .svg"),
         (["collate", "lu", "--base", "nowhere"], "unknown edition 'nowhere'"),
         (["collate", "lu", "-o", "/nonexistent/x.txt"], "does not exist"),
     ],

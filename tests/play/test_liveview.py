@@ -239,7 +239,7 @@ def test_the_big_display_fills_the_terminal_and_gives_way_on_a_small_one():
     assert len(screen) == 34
     assert all(width(line) <= 100 for line in screen)
     text = "\n".join(screen)
-    assert "□ 鼓" in text and "stroke 2 of 5" in text and "60 strokes a minute" in text
+    assert "□ 鼓" in text and "stroke 2 of 5" in text and "60/min" in text
     assert sum(line.count(liveview.FULL) for line in screen) > 500  # drawn large
     assert "keys:" in screen[-1]
     counting = "\n".join(liveview.big_frame(_hit(count_in=4, beat=2), state, 100, 34))
@@ -271,12 +271,12 @@ def test_the_status_and_keys_in_traditional_chinese():
         line = liveview.hit_status(_hit(beat=4), state)
         keys = liveview.keys_line(200)
         counting = liveview.hit_status(_hit(count_in=3, beat=1), state)
-    assert line.split("  ")[1:2] == ["第 5/5 擊"]
-    for field in ("97/分", "已暫停", "[本遍結束時停止]", "2.00 秒"):
+    assert line.split("  ")[1:2] == ["第 5 擊（共 5）"]
+    for field in ("每分鐘 97 擊", "已暫停", "〔本遍結束時停止〕", "2.00 秒"):
         assert f"  {field}" in line, field
     assert keys.startswith("  按鍵：空白鍵 暫停 · +/- 速度 ±1")
     assert "Esc 立即停止" in keys and "next" not in keys
-    assert "預備拍 2/3" in counting
+    assert "預備拍第 2 下（共 3）" in counting
 
 
 def test_the_big_display_in_simplified_chinese():
@@ -297,7 +297,9 @@ def test_every_chinese_line_fits_and_no_field_is_split(columns):
         lines = liveview.hit_frame(_hit(beat=4), state, columns, keys=True)
     assert all(liveview.shown_width(line) <= columns - 1 for line in lines)
     text = "\n".join(lines)
-    for field in ("已暫停", "123.5/分", "[本遍結束時切換]", "[本遍結束時停止]", "第 1/3 項：初投"):
+    fields = ("已暫停", "每分鐘 123.5 擊", "〔本遍結束時切換〕", "〔本遍結束時停止〕")
+    fields += ("第 1 項（共 3）：初投",)
+    for field in fields:
         assert field in text or columns < width(field) + 3, field
 
 

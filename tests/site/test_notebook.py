@@ -73,7 +73,7 @@ def test_register_hands_the_view_to_ipython_s_html_formatter():
     assert shell.html.types == {
         Score: score_html,
         Pattern: pattern_html,
-        "drumscore.apparatus.align.Apparatus": apparatus_html,
+        "drumscore.apparatus.places.Apparatus": apparatus_html,
     }
 
 

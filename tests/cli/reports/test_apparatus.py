@@ -1,5 +1,8 @@
-"""The apparatus as a Chinese reader reads it: editions by their short names, the readings in the
-terms of a 校勘記 (衍, 脫, 作), in the text, the CSV and the site; English keeps its own words."""
+"""cli/reports/apparatus.py: collate's text and groups as a Chinese reader reads them (editions by
+their short names, the readings in the terms of a 校勘記: 衍, 脫, 作), the CSV and the site alike;
+English keeps its own words."""
+
+from __future__ import annotations
 
 import csv
 import html
@@ -7,12 +10,13 @@ import io
 import re
 
 import pytest
+from speaking import column_of
 
 from drumscore import corpus, i18n
 from drumscore.apparatus.gather import SCORES, collate
 from drumscore.apparatus.groups import groups
 from drumscore.apparatus.table import csv_text
-from drumscore.apparatus.text import format_apparatuses, format_groups, where_of
+from drumscore.cli.reports.apparatus import format_apparatuses, format_groups, where_of
 from drumscore.model import HALF
 
 CHINESE = ("zh_Hant", "zh_Hans")
@@ -162,3 +166,27 @@ def test_the_site_s_apparatus_cites_editions_by_short_name_and_says_衍_脫_作(
     assert "始見於" not in said and "始见于" not in said
     for words in KIND_WORDS.values():
         assert any(w in said for w in words)
+
+
+def test_collate_in_traditional_chinese_keeps_names_and_cites_the_editions(monkeypatch, cli):
+    monkeypatch.setenv("LANG", "zh_TW.UTF-8")
+    code, out, _ = cli("collate", "lu")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("魯鼓第一圖　底本《禮記注疏》；校本 16 種；")
+    key = lines[lines.index("版本簡稱：") + 1 : lines.index("所述擊數：") - 1]
+    names = {line.split()[0]: line for line in key}
+    # editions by their short names, edition names as printed
+    for cited, name in [
+        ("底本《禮記注疏》", "禮記注疏（642—653）——"),
+        ("本義四庫本", "禮經本義（四庫全書本）"),
+        ("樂書卷百十八", "樂書（卷一百十八）"),
+        ("吳澄本", "見義疏所引"),
+    ]:
+        assert name in names[cited], cited
+    # the descriptions line up, 吳澄本 counted six columns wide
+    assert len({column_of(line, line.split()[1]) for line in key}) == 1
+    assert "相符：底本《禮記注疏》、本義、本義四庫本" in out
+    assert "不符：五禮通考——" in out
+    assert "第 8 擊（半以前）：吳澄本，見義疏所引：「吳澄本作○」；□ 作 ○" in out
+    assert "sigla:" not in out and "agree:" not in out

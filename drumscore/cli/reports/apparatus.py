@@ -1,5 +1,5 @@
-"""The apparatus as text, what `collate` prints: one line per place, the notes, the key of sigla,
-the stated counts; and who goes with whom (the groups).
+"""What `drumscore collate` prints: the apparatus as text (one line per place, the notes, the key
+of sigla, the stated counts), who goes with whom (the groups); or as JSON, CSV or TEI.
 
 English lists ids and marks the lemma with `]` (`11 (touhu)  ○ zhushu … ] — weishi … (one ○
 fewer in the run 11–12; first in yueshu, 1101)`). Chinese writes a 校勘記: editions by their
@@ -18,7 +18,7 @@ from drumscore import display
 from drumscore.apparatus.names import chinese
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
-from drumscore.apparatus.wording import years
+from drumscore.apparatus.wording import alike_text, between, sharing, years
 from drumscore.i18n import _, aside, clause_text, dashed, labelled, ngettext, pgettext
 
 if TYPE_CHECKING:
@@ -258,32 +258,6 @@ def _agreement_table(g: Groups) -> list[str]:
         lines.append(f"{display.pad(s, first)}  {said}")
     lines[0] = lines[0].rstrip()
     return [ln.rstrip() for ln in lines]
-
-
-def sharing(a: Apparatus, v: Variant) -> str:
-    """Who has one reading at a place: `○: zhushu benyi`; in Chinese `作 ○ 者：注疏本、本義`,
-    `無此擊者：…`."""
-    if not v.text:
-        # TRANSLATORS: collate --groups: the witnesses with nothing at a place (無此擊者：…)
-        return pgettext("who shares a reading", "—: {sigla}").format(sigla=a.named(v.sigla))
-    # TRANSLATORS: collate --groups: the witnesses with this reading at a place (作 ○ 者：…)
-    return pgettext("who shares a reading", "{text}: {sigla}").format(
-        text=v.text, sigla=a.named(v.sigla)
-    )
-
-
-def between() -> str:
-    """What stands between the readings of a place, and between groups: ` | ` (in Chinese ；)."""
-    # TRANSLATORS: collate --groups: between the readings of a place, and between groups
-    return pgettext("between readings in the groups", " | ")
-
-
-def alike_text(g: Groups) -> str:
-    """The editions that read alike, group by group: `zhushu benyi | wuli`; in Chinese
-    `（注疏本、本義）；（五禮通考）`."""
-    # TRANSLATORS: collate --groups: one group of editions that read alike
-    group = pgettext("a group of editions that read alike", "{sigla}")
-    return between().join(group.format(sigla=g.apparatus.named(s)) for s in g.alike)
 
 
 def format_groups(found: Sequence[Groups]) -> str:
