@@ -505,6 +505,20 @@ class Reading:
     passage: str
     #: Each sign and the drum it strikes.
     mapping: tuple[tuple[str, Drum], ...]
+    #: How a summary cites it, marked for the catalogs (each script writes the name its way).
+    said: str = ""
+
+    @property
+    def named(self) -> str:
+        """The reading as a summary cites it, in the reader's language: "reading: 毛奇齡 (mao)";
+        「毛奇齡說」 in Chinese."""
+        return _(self.said)
+
+    @property
+    def is_default(self) -> bool:
+        """Whether it is 鄭玄's, the reading every edition follows and an output may leave
+        unsaid in its text (never in its data)."""
+        return self is READINGS[0]
 
     def drum(self, stroke: Stroke) -> Drum:
         """The drum `stroke` strikes in this reading (the stroke's sign is its drum's symbol)."""
@@ -522,7 +536,7 @@ class Reading:
 
     def strokes(self, strokes: tuple[Stroke, ...]) -> tuple[Stroke, ...]:
         """`strokes` with each on the drum this reading strikes."""
-        if self is READINGS[0]:
+        if self.is_default:
             return strokes
         return tuple(Stroke(self.drum(s), s.index, s.pos) for s in strokes)
 
@@ -569,6 +583,7 @@ READINGS: tuple[Reading, ...] = (
         ),
         "圜者擊鼙，方者擊鼓",
         (("○", Drum.PI), ("□", Drum.GU)),
+        N_("reading: 鄭玄 (zheng)"),
     ),
     Reading(
         "mao",
@@ -582,6 +597,7 @@ READINGS: tuple[Reading, ...] = (
         ),
         "其半字以前皆射禮之節，半字以後則投壺之節，方者鞞皷，圓者大皷",
         (("○", Drum.GU), ("□", Drum.PI)),
+        N_("reading: 毛奇齡 (mao)"),
     ),
 )
 

@@ -19,6 +19,7 @@ played without a change is, sample for sample, what is rendered:
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -456,14 +457,26 @@ def as_track(played: Timeline | Track) -> Track:
     return played if isinstance(played, Track) else Track.single(played)
 
 
+class Role(enum.Enum):
+    """What a laid-out sound is: a stroke of the score, a count stroke, or a click."""
+
+    STROKE = "stroke"
+    COUNT = "count-in"
+    CLICK = "click"
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One sound at a frame: a stroke of a timeline, or (drum None) a count stroke or a click.
+    """One sound laid out at a frame: the one truth every writer, player and checker reads.
 
-    `k` is the stroke's number in `timeline` (pass × strokes + index), or for a count stroke its
-    number from 0; `count_in` is how many count strokes the item has. `timeline` is the one in
-    force when the hit was laid out: its tempo and section. A `muted` stroke is laid out (a
-    display shows it) but not heard; a `click` sounds `sub` of a beat after stroke k's beat.
+    A stroke of a timeline carries the sign it is printed as (`sign`, ○ or □ from the pattern)
+    and the drum it strikes under the timeline's reading (`drum`); a count stroke or a click has
+    neither (drum None). `k` is the stroke's number in `timeline` (pass × strokes + index), or for
+    a count stroke its number from 0; `count_in` is how many count strokes the item has.
+    `timeline` is the one in force when the hit was laid out: its tempo, section and reading. A
+    `muted` stroke is laid out (a display shows it) but not heard; a `click` sounds `sub` of a
+    beat after stroke k's beat. Its level is `velocity` (MIDI) and `gain` (audio); its note lasts
+    `note_beats` of a beat (the one note-off rule).
     """
 
     frame: int
@@ -478,8 +491,16 @@ class Hit:
     muted: bool = False
     click: bool = False
     sub: Fraction = Fraction(0)
-    #: The share of a beat the hit's note may last: a half of it (a click: of its subdivision).
+    #: The share of a beat the hit's sound takes: a whole beat, a click its subdivision.
     share: Fraction = Fraction(1)
+    #: The sign the stroke is printed as (○ or □), "" for a count stroke or a click.
+    sign: str = ""
+
+    @property
+    def role(self) -> Role:
+        if self.click:
+            return Role.CLICK
+        return Role.COUNT if self.drum is None else Role.STROKE
 
     @property
     def is_count(self) -> bool:
@@ -487,12 +508,44 @@ class Hit:
 
     @property
     def index(self) -> int:
-        """Which stroke of the section (from 0)."""
+        """Which stroke of the played strokes (from 0): its number in the pass, less one."""
         return self.k % len(self.timeline.strokes)
+
+    @property
+    def in_pass(self) -> int:
+        """The stroke's number in its pass, from 1 (a span of strokes counted from its first)."""
+        return self.index + 1
+
+    @property
+    def number(self) -> int:
+        """The stroke's number in its section, from 1 (as a span of strokes is given)."""
+        return self.timeline.first_stroke + self.index + 1
 
     @property
     def pass_no(self) -> int:
         return self.k // len(self.timeline.strokes) + 1
+
+    @property
+    def gain(self) -> float:
+        """The level of the hit's sample: its velocity over its sound's own (a drum's default
+        velocity, or COUNT_VELOCITY for the count sound a count stroke and a click play)."""
+        reference = COUNT_VELOCITY if self.drum is None else default_velocity(self.drum)
+        return self.velocity / reference
+
+    @property
+    def note_beats(self) -> Fraction:
+        """How long the hit's note lasts, in beats: half its share (half a beat, a click half
+        its subdivision), so that no note overlaps the next."""
+        return self.share / 2
+
+    @property
+    def note_seconds(self) -> Fraction:
+        """note_beats at the tempo the hit was laid out at."""
+        return self.note_beats * self.timeline.tempo.interval
+
+    def note_frames(self, rate: int) -> int:
+        """note_seconds in frames at `rate`: where a player ends the note after the hit's frame."""
+        return _round(self.note_seconds * rate)
 
 
 @dataclass
@@ -695,7 +748,8 @@ class Conductor:
                 )
             ]
         strokes = timeline.strokes
-        stroke = strokes[self._k % len(strokes)]
+        index = self._k % len(strokes)
+        stroke, sign = strokes[index], timeline.signs[index]
         beat_frame = frame
         if self._shape is not None:
             velocity, offset = self._shape(self._k, stroke.drum, timeline.tempo.interval)
@@ -707,7 +761,7 @@ class Conductor:
         practice = item.practice
         heard = practice.sounds(stroke.drum, self._k // len(strokes) + 1)
         where = (self.beat, self.item_no, timeline, self._k, item.count_in)
-        laid = [Hit(frame, stroke.drum, velocity, *where, offset, muted=not heard)]
+        laid = [Hit(frame, stroke.drum, velocity, *where, offset, muted=not heard, sign=sign)]
         clicks = practice.clicks
         for j in range(clicks):
             sub = Fraction(j, clicks)

@@ -50,10 +50,10 @@ def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:
     if timeline.section is Section.TOUHU:
         cells.append((HALF_CELL + " ", HALF_CELL + " "))
     half = timeline.half_index
-    for j, stroke in enumerate(timeline.strokes):
+    for j in range(len(timeline.strokes)):
         if j == half:
             cells.append((f" {HALF_CELL} ", f" {HALF_CELL} "))
-        symbol = stroke.drum.symbol
+        symbol = timeline.sign(j)  # as printed, whichever drum the reading strikes
         if j == index:
             styled = HIGHLIGHT + symbol + HIGHLIGHT_END
         elif j < index:
@@ -90,15 +90,17 @@ def notation_line(timeline: Timeline, k: int, columns: int = 80) -> str:
     return "  " + ("…" if lo > 0 else "") + text + ("…" if hi < len(cells) - 1 else "")
 
 
-def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> list[str]:
-    """The status line's fields for a stroke: its number, drum, side of 半 and pass."""
-    stroke = timeline.strokes[index]
+def _stroke_fields(hit: Hit, loop: bool) -> list[str]:
+    """The status line's fields for a stroke as laid out: its number in the pass, its sign as
+    printed with the drum it strikes, its side of 半 and its pass."""
+    timeline = hit.timeline
     if loop:
-        passes = _("pass {number}").format(number=pass_no)
+        passes = _("pass {number}").format(number=hit.pass_no)
     else:
-        passes = _("pass {number}/{repeats}").format(number=pass_no, repeats=timeline.repeats)
-    number = _("stroke {number}/{count}").format(number=index + 1, count=len(timeline.strokes))
-    return [number, f"{stroke.drum.symbol} {stroke.drum.value}", part(timeline, index), passes]
+        passes = _("pass {number}/{repeats}").format(number=hit.pass_no, repeats=timeline.repeats)
+    number = _("stroke {number}/{count}").format(number=hit.in_pass, count=len(timeline.strokes))
+    assert hit.drum is not None  # a stroke, not a count
+    return [number, f"{hit.sign} {hit.drum.value}", part(timeline, hit.index), passes]
 
 
 def repaint(lines: list[str], previous: int) -> str:
@@ -151,7 +153,7 @@ def plain_lines(timeline: Timeline, k: int, seconds: float) -> list[str]:
     stroke = timeline.strokes[index]
     at = seconds_text(f"{seconds:>9.3f}")
     lines.append(
-        f"{k + 1:>5}  {at}  {stroke.drum.symbol} {stroke.drum.value}  "
+        f"{k + 1:>5}  {at}  {timeline.sign(index)} {stroke.drum.value}  "
         f"{index + 1:>3}/{n}  {part(timeline, index)}"
     )
     return lines
@@ -222,11 +224,10 @@ def waiting_notes(state: LiveState) -> list[str]:
 
 def hit_status(hit: Hit, state: LiveState) -> str:
     """Stroke (or count) number, drum, side of 半, pass, tempo in force, time, and what waits."""
-    t = hit.timeline
     if hit.is_count:
         fields = [_("count {number}/{count}").format(number=hit.k + 1, count=hit.count_in)]
     else:
-        fields = _stroke_fields(t, hit.index, hit.pass_no, state.loop)
+        fields = _stroke_fields(hit, state.loop)
     fields += [per_minute(f"{state.bpm:g}"), seconds_text(f"{state.seconds:.2f}")]
     if state.paused:
         fields.append(_("PAUSED"))
@@ -326,10 +327,10 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         name = _("count {number} of {count}").format(number=hit.k + 1, count=hit.count_in)
         passes = [_("count-in"), *paused]
     else:
-        stroke = t.strokes[hit.index]
-        shape = stroke.drum.symbol
-        number = _("stroke {number} of {count}").format(number=hit.index + 1, count=len(t.strokes))
-        name = f"{stroke.drum.symbol} {stroke.drum.value}   {number}"
+        assert hit.drum is not None  # a stroke, not a count
+        shape = hit.sign
+        number = _("stroke {number} of {count}").format(number=hit.in_pass, count=len(t.strokes))
+        name = f"{hit.sign} {hit.drum.value}   {number}"
         if state.loop:
             passes = [_("pass {number}").format(number=hit.pass_no)]
         else:

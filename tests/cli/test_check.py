@@ -383,3 +383,28 @@ def test_render_options_check_does_not_take_are_refused_as_render_refuses_them(
     path = str(write_midi(tmp_path / "take.mid", take(LU, 60)))
     assert "--ramp" in expect_error("check", path, "lu", "--ramp", "40:60:5", "--bpm", "60")
     assert "--count-in" in expect_error("check", path, "lu", "--count-in-each")
+
+
+def test_a_render_under_mao_checked_under_mao_has_no_fault_and_shows_the_printed_signs(
+    cli, tmp_path
+):
+    """render lu --reading mao, then check it --reading mao: every stroke on its beat and drum;
+    the report shows each stroke as printed (○/□ from the pattern) with the drum 毛奇齡's
+    reading strikes with it (○ 鼓, □ 鼙), and names the reading."""
+    wav = tmp_path / "x.wav"
+    code, out, err = cli("render", "lu", "--reading", "mao", "--bpm", "150", "-o", wav)
+    assert code == 0, err
+    assert "reading: 毛奇齡 (mao)" in out
+    code, out, err = cli("check", wav, "lu", "--reading", "mao")
+    assert code == 0, err
+    assert "reading: 毛奇齡 (mao)" in out
+    assert "missed     none" in out and "extra      none" in out and "wrong drum none" in out
+    rows = [line.split() for line in out.splitlines() if line[:1].isdigit()]
+    signs = [s.drum.symbol for s in resolve("lu").pattern.strokes]
+    mao = {"○": "鼓", "□": "鼙"}
+    assert [(r[1], r[2]) for r in rows] == [(sign, mao[sign]) for sign in signs]
+    assert [(r[3], r[4]) for r in rows] == [(sign, mao[sign]) for sign in signs]
+    data = checked(cli, wav, "lu", "--reading", "mao")
+    assert data["reading"] == "mao" and data["missing"] == data["wrong"] == data["extra"] == []
+    assert [s["expected"] for s in data["strokes"]] == signs
+    assert [s["heard_drum"] for s in data["strokes"]] == [mao[sign] for sign in signs]

@@ -40,7 +40,7 @@ def test_render_writes_notation_music21_reads(tmp_path, capsys, name):
     pattern = resolve("lu").pattern
     assert drums_in(out) == "".join(s.drum.symbol for s in pattern.strokes)
     said = capsys.readouterr().out
-    assert str(out) in said and "72 per minute" in said and "2 bars" in said
+    assert str(out) in said and "72/min" in said and "2 bars" in said
 
 
 def test_render_section_and_midi_notes_reach_the_file(tmp_path):

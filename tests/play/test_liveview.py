@@ -314,3 +314,23 @@ def test_a_span_of_strokes_is_labelled_where_its_strokes_stand():
     assert [part(late, i) for i in range(3)] == ["after 半 (投壺)"] * 3
     across = arrange(lu, Section.SHE, strokes_range="10-12")
     assert [part(across, i) for i in range(3)] == ["before 半", "before 半", "after 半 (投壺)"]
+
+
+def test_under_another_reading_every_view_shows_the_sign_as_printed_with_the_drum_it_strikes():
+    """毛奇齡 reads ○ as 鼓 and □ as 鼙: the notation line keeps the pattern's signs, and the
+    status, the plain lines and the big display show each stroke's printed sign with that drum."""
+    from drumscore.model import Reading
+
+    mao = arrange(resolve(NOTATION), None, Tempo.from_bpm(120), reading=Reading.parse("mao"))
+    strokes = resolve(NOTATION).pattern.strokes
+    read = {"○": "鼓", "□": "鼙"}
+    line = plain(liveview.notation_line(mao, 0, 200))
+    assert "".join(c for c in line if c in "○□") == NOTATION.replace("半", "")
+    state = liveview.LiveState(bpm=120)
+    for hit in Track.single(mao).hits(44100):
+        sign = strokes[hit.index].drum.symbol
+        shown = f"{sign} {read[sign]}"
+        assert shown in liveview.hit_status(hit, state)
+        assert shown in liveview.plain_lines(mao, hit.k, 0.0)[-1]
+        assert shown in "\n".join(liveview.big_frame(hit, state, 100, 34))
+        assert highlighted(liveview.notation_line(mao, hit.k, 200))[1] == sign

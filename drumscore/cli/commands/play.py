@@ -20,7 +20,7 @@ from drumscore.cli.options import (
     plot_format,
 )
 from drumscore.cli.track_output import track_from_args
-from drumscore.conductor.track import Hit, Track
+from drumscore.conductor.track import Hit, Role, Track
 from drumscore.display import table, wrap_phrases
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
@@ -165,15 +165,14 @@ def run(args: argparse.Namespace) -> int:
     if listener is not None:
         with listener:
             heard = _play_along(args, track, player, keys, listener)
-        _report(args, track, heard, listener, fmt)
+        _report(args, track, heard, player.rate, listener, fmt)
         return 0
     if not args.quiet:
         print(_fitted(playing_line(args, track, where, keys)), flush=True)
     played = _play(args, track, player, keys)
     if not args.quiet:
-        print(
-            ngettext("played {n} stroke", "played {n} strokes", len(played)).format(n=len(played))
-        )
+        n = sum(hit.role is Role.STROKE for hit in played)
+        print(ngettext("played {n} stroke", "played {n} strokes", n).format(n=n))
     return 0
 
 
@@ -286,20 +285,23 @@ def _report(
     args: argparse.Namespace,
     track: Track,
     played: list[Hit],
+    rate: int,
     listener: midiport.Listener,
     fmt: str | None,
 ) -> None:
-    """The check of what the pads played against the strokes that sounded (all of them, less
-    the drum --only sounds, which the pads leave to the player)."""
+    """The check of what the pads played against the strokes laid out as they sounded (all of
+    them, less the drum --only sounds, which the pads leave to the player): the take the
+    conductor laid out, count-ins and live changes included (Expected.of_hits)."""
     import dataclasses
 
     from drumscore.cli.commands.check import show
-    from drumscore.performance.check import check  # numpy
+    from drumscore.performance.check import Expected, check  # numpy
     from drumscore.performance.midifile import from_notes
 
     notes = listener.notes
     name = _("MIDI input {port!r}").format(port=listener.name)
-    if not played:
+    strokes = [hit for hit in played if hit.role is Role.STROKE]
+    if not strokes:
         raise PerformanceError(
             _("the score was stopped before its first stroke: there is nothing to check")
         )
@@ -314,12 +316,16 @@ def _report(
     performance = from_notes(notes, listener.elapsed(), midimap, name, option="midi_in_notes")
     item = track.items[0]
     only = item.practice.only
-    expected = [None if only is not None and h.drum is only else h.drum for h in played]
-    passes = max(h.pass_no for h in played)
-    timeline = dataclasses.replace(played[0].timeline, repeats=passes)
-    result = check(
-        performance, timeline, expected=expected, pace=float(item.timeline.tempo.interval)
+    passes = max(hit.pass_no for hit in strokes)
+    timeline = dataclasses.replace(strokes[0].timeline, repeats=passes)
+    take = Expected.of_hits(
+        played,
+        rate,
+        timeline,
+        item=item,
+        played=lambda hit: only is None or hit.drum is not only,
     )
+    result = check(performance, take, pace=float(item.timeline.tempo.interval))
     show(result, args.plot, fmt, json_output=args.json)
 
 
@@ -332,7 +338,8 @@ def _play(
     display: bool = True,
 ) -> list[Hit]:
     """Play to the end (or until a key stops it), showing each hit (unless not `display`); the
-    strokes played (count strokes not), also appended to `played` as they sound."""
+    hits played (strokes and count strokes; clicks are heard, not shown), also appended to
+    `played` as they sound."""
     controls = Controls(player, track.first.tempo.bpm, section=track.first.section)
     big = BigView if args.big else LiveView
     view = (big(keys) if sys.stdout.isatty() else PlainView()) if display else _NoView()
@@ -345,7 +352,7 @@ def _play(
                 if controls.stop_now:
                     break
                 controls.passed(hit)
-                if hit is not None and not hit.is_count:
+                if hit is not None:
                     played.append(hit)
                 shown = hit or getattr(view, "last", None)
                 if shown is None:

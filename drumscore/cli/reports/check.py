@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from drumscore import display
+from drumscore.cli.reports.render import reading_data
 from drumscore.display import table
 from drumscore.i18n import (
     _,
@@ -22,12 +23,19 @@ from drumscore.i18n import (
 )
 
 if TYPE_CHECKING:
+    from drumscore.model import Reading
     from drumscore.performance.check import Check
     from drumscore.performance.identify import Fit
 
 
-def _drum(drum: Any) -> str:
-    return f"{drum.symbol} {drum.value}" if drum is not None else "—"
+def _drum(drum: Any, reading: Reading) -> str:
+    """A drum heard, with the sign that strikes it in `reading`: "○ 鼓" as 毛奇齡 reads them."""
+    return f"{reading.sign(drum)} {drum.value}" if drum is not None else "—"
+
+
+def _printed(stroke: Any) -> str:
+    """A stroke of the score as printed, with the drum it strikes under the reading: "○ 鼓"."""
+    return f"{stroke.sign} {stroke.expected.value}"
 
 
 def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
@@ -55,6 +63,7 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
             "repeats": t.repeats,
             "strokes": len(c.strokes),
         },
+        **reading_data(t.reading),
         "tempo_bpm": round(c.tempo_bpm, 4),
         "interval_s": round(c.interval, 6),
         "start_s": round(c.start, 6),
@@ -69,8 +78,10 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
                 "index": s.index,
                 "pass": (s.index - 1) // n + 1,
                 "stroke": (s.index - 1) % n + 1,
-                "expected": s.expected.symbol,
-                "heard": s.heard.symbol if s.heard is not None else None,
+                "expected": s.sign,
+                "expected_drum": s.expected.value,
+                "heard": t.reading.sign(s.heard) if s.heard is not None else None,
+                "heard_drum": s.heard.value if s.heard is not None else None,
                 "time_s": None if s.time is None else round(s.time, 6),
                 # + 0.0: never -0.0
                 "offset_ms": None if s.offset_ms is None else round(s.offset_ms, 3) + 0.0,
@@ -83,7 +94,8 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
         "extra": [
             {
                 "time_s": round(e.time, 6),
-                "heard": e.drum.symbol,
+                "heard": t.reading.sign(e.drum),
+                "heard_drum": e.drum.value,
                 "after": e.after,
                 "offset_ms": round(e.offset_ms, 3) + 0.0,
                 "doubtful": e.doubtful,
@@ -308,7 +320,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("missed"),
-            list_text(f"{s.index} {_drum(s.expected)}" for s in c.missing) or _("none"),
+            list_text(f"{s.index} {_printed(s)}" for s in c.missing) or _("none"),
         ),
         (
             _("extra"),
@@ -317,7 +329,9 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
                     _("{drum} at {time} (after stroke {after})")
                     if e.after
                     else _("{drum} at {time} (before stroke 1)")
-                ).format(drum=_drum(e.drum), time=seconds(f"{e.time:.3f}"), after=e.after)
+                ).format(
+                    drum=_drum(e.drum, t.reading), time=seconds(f"{e.time:.3f}"), after=e.after
+                )
                 for e in c.extra
             )
             or _("none"),
@@ -326,7 +340,9 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
             _("wrong drum"),
             list_text(
                 _("{stroke} ({expected} expected, {heard} heard)").format(
-                    stroke=s.index, expected=_drum(s.expected), heard=_drum(s.heard)
+                    stroke=s.index,
+                    expected=_printed(s),
+                    heard=_drum(s.heard, t.reading),
                 )
                 for s in c.wrong
             )
@@ -358,14 +374,14 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
     rows = []
     for s in c.strokes:
         if s.missed:
-            rows.append([str(s.index), _drum(s.expected), "—", "", _("missed")])
+            rows.append([str(s.index), _printed(s), "—", "", _("missed")])
             continue
         mark = "?" if s.doubtful else ""
         rows.append(
             [
                 str(s.index),
-                _drum(s.expected),
-                _drum(s.heard) + mark,
+                _printed(s),
+                _drum(s.heard, t.reading) + mark,
                 _ms(s.offset_ms or 0.0),
                 _("wrong drum") if s.wrong else "",
             ]
