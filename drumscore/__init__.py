@@ -53,7 +53,7 @@ from drumscore.timing import Tempo
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import compare
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
     from drumscore.conductor.expression import Expression
     from drumscore.conductor.timeline import Timeline, arrange
     from drumscore.corpus import resolve
@@ -77,7 +77,7 @@ _LAZY = {
     "to_midi": "drumscore.render.midi",
     "musicxml_bytes": "drumscore.render.musicxml",
     "compare": "drumscore.analysis.compare",
-    "collate": "drumscore.apparatus.align",
+    "collate": "drumscore.apparatus.gather",
     "extract": "drumscore.editions.extract",
     "check": "drumscore.performance.check",
 }

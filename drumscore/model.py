@@ -771,7 +771,8 @@ class Edition:
 
     `glyphs` are the signs its transcription draws strokes with beyond the glyph table (◍ for □),
     each with the stroke it stands for, so that `printed` stays as the text has it; `date` says
-    when the text was made.
+    when the text was made; `short` the name a Chinese view of the apparatus cites it by, as a
+    校勘記 cites 閩本、監本、毛本 (drumscore.apparatus.names.cited).
     """
 
     id: str
@@ -788,6 +789,8 @@ class Edition:
     user: bool = field(default=False, compare=False)
     glyphs: tuple[tuple[str, str], ...] = ()
     date: Dating | None = None
+    #: The short name Chinese scholarship cites it by (注疏本, 通解, 樂書卷三十五), per script.
+    short: Wording = Wording()
 
     @property
     def date_key(self) -> tuple[int, int, str]:

@@ -13,8 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from drumscore.analysis.compare import Comparison, compare, comparison_data
-from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
+from drumscore.apparatus.counts import check_score
+from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title
 from drumscore.apparatus.groups import groups, groups_data
+from drumscore.apparatus.places import MARKS
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import CLICK_VELOCITY, COUNT_VELOCITY, MAX_CLICKS, MAX_COUNT_IN
@@ -121,6 +123,7 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
         # the names in the page's prose, in its script (the printed text as printed)
         "title": prose(given["title"]),
         "edition_name": prose(given["edition_name"]) if given["edition_name"] else None,
+        "cited": cited_title(score),  # as compare and the apparatus name it (通解魯鼓第二圖)
         "slug": entry.slug,
         "strokes": [
             {

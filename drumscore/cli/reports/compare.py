@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drumscore import display
-from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
+from drumscore.apparatus.places import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.display import table
 from drumscore.i18n import (
     _,
@@ -50,7 +50,7 @@ def alignment_lines(c: Comparison) -> list[str]:
 
 
 def format_comparison(c: Comparison) -> str:
-    lines = [f"A  {c.a.title}    [{c.a.key}]", f"B  {c.b.title}    [{c.b.key}]", ""]
+    lines = [f"A  {c.title('a')}    [{c.a.key}]", f"B  {c.title('b')}    [{c.b.key}]", ""]
     lines += alignment_lines(c)
     kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
     if c.identical:

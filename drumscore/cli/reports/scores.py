@@ -21,7 +21,7 @@ from drumscore.i18n import (
 from drumscore.model import Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
-    from drumscore.apparatus.align import StatedCheck
+    from drumscore.apparatus.counts import StatedCheck
 
 
 def list_table(
