@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from drumscore.i18n import language
+from drumscore.site.script import prose
 
 if TYPE_CHECKING:
     from drumscore.model import Edition, Wording
@@ -128,4 +129,4 @@ def chinese() -> bool:
 def cited(name: str, short: Wording) -> str:
     """An edition as a Chinese view cites it: its short name in the reader's script (as 阮元's
     校勘記 cites 閩本、監本、毛本), or 《name》 for an edition without one."""
-    return str(short) or f"《{name}》"
+    return str(short) or f"《{prose(name)}》"

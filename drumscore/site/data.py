@@ -392,6 +392,9 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]
         apparatus = build(pool, figure, state, base, order="date")
         data = apparatus_data(apparatus)
         data["groups"] = groups_data(groups(apparatus))
+        for place, shown in zip(apparatus.places, data["places"], strict=True):
+            # a Chinese 校勘記 names the base's editions only where they are few (諸本同)
+            shown["names_lemma"] = place.names_lemma
         for w in data["witnesses"]:
             w["slug"] = slugs.get(w["key"], "")
         for r in data["readings"]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from drumscore.i18n import language
 
-_TRADITIONAL = "傳儀問圖壺庫晉書樂欽淵禮經綱義衛訓記註說講鄭閣陳魯齡"
-_SIMPLIFIED = "传仪问图壶库晋书乐钦渊礼经纲义卫训记注说讲郑阁陈鲁龄"
+_TRADITIONAL = "吳傳儀問圖壺庫晉書樂欽淵禮經綱義衛訓記註說講鄭閣陳魯齡"
+_SIMPLIFIED = "吴传仪问图壶库晋书乐钦渊礼经纲义卫训记注说讲郑阁陈鲁龄"
 SIMPLIFIED = str.maketrans(_TRADITIONAL, _SIMPLIFIED)
 
 
