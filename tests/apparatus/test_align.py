@@ -357,9 +357,9 @@ def test_the_summary_states_both_counts_in_chinese(language):
         n, m = len(a.parting), len(a.reports)
         with i18n.speaking(language):
             said = a.summary
-        assert said == (
-            f"{places.format(n=n) if n else no_places}；{readings.format(m=m) if m else no_readings}"
-        )
+        parted = places.format(n=n) if n else no_places
+        reported = readings.format(m=m) if m else no_readings
+        assert said == f"{parted}；{reported}"
         assert " 0 " not in said
 
 

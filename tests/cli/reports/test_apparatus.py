@@ -192,3 +192,131 @@ def test_collate_in_traditional_chinese_keeps_names_and_cites_the_editions(monke
     assert "不符：五禮通考——" in out
     assert "第 8 擊（半以前）：吳澄本，見義疏所引：「吳澄本作○」；□ 作 ○" in out
     assert "sigla:" not in out and "agree:" not in out
+
+
+# --- a 校勘記 names the editions that depart (諸本同 for the rest) -----------------------------
+
+
+def few_with_the_base():
+    """A score where the base and one other edition read ○ and three read □: the base stands
+    with few."""
+    printed = {"e0": "○□○□", "e1": "○□○□", "e2": "○□□□", "e3": "○□□□", "e4": "○□□□"}
+    return [
+        corpus.edition_from_dict(
+            {"id": i, "name": f"古本{i[1]}", "score": [{"figure": 1, "state": "魯", "printed": p}]}
+        )
+        for i, p in printed.items()
+    ]
+
+
+def named_in(line: str, names: set[str]) -> set[str]:
+    """The editions a 校勘記 line names: in each clause (after 唯), the names listed with 、 up
+    to what they read; notes in （） left out."""
+    body = re.sub(r"（[^（）]*）", "", line.split("：", 1)[1])
+    found = set()
+    for clause in body.split("；"):
+        *listed, last = clause.removeprefix("唯").split("、")
+        assert set(listed) <= names, clause
+        found |= set(listed)
+        found.add(max((n for n in names if last.startswith(n)), key=len, default=last))
+    return found
+
+
+def expected_names(a, p) -> set[str]:
+    """Who departs at a place, and the editions with the base when they are no more than those."""
+    departing = [s for v in p.variants for s in v.printed]
+    named = set(departing)
+    if len(p.lemma.printed) <= len(departing):
+        named |= set(p.lemma.printed)
+    return {a.cite(s) for s in named}
+
+
+@pytest.mark.parametrize("language", CHINESE)
+def test_a_chinese_place_names_the_editions_that_depart_and_the_base_only_with_few(
+    apparatuses, language
+):
+    from drumscore.apparatus.gather import build
+
+    few = build(few_with_the_base(), 1, "魯", base="e0")
+    with i18n.speaking(language):
+        seen_lemma = seen_implied = 0
+        for a in (*apparatuses, few):
+            names = {a.cite(w.siglum) for w in a.witnesses}
+            lines = format_apparatuses([a]).splitlines()
+            for p in a.parting:
+                line = next(ln for ln in lines if ln.startswith(f"  {where_of(p)}："))
+                assert named_in(line, names) == expected_names(a, p), line
+                lemma_named = a.cite(p.lemma.printed[0]) in named_in(line, names)
+                assert line.split("：", 1)[1].startswith("唯") == lemma_named, line
+                seen_lemma += lemma_named
+                seen_implied += not lemma_named
+        assert seen_lemma and seen_implied  # both kinds of line were read
+        text = format_apparatuses([few])
+    assert (
+        "第 3 擊（射）：唯底本《古本0》、《古本1》作 ○；《古本2》、《古本3》、《古本4》 ○ 作 □"
+        in (text.replace("击", "擊"))
+    )
+
+
+@pytest.mark.parametrize("language", CHINESE)
+def test_the_site_s_chinese_places_name_the_same_editions_as_the_text(apparatuses, language):
+    from drumscore.site import data
+    from drumscore.site.build import index_page
+
+    pool = (*corpus.editions(), *few_with_the_base())
+    with i18n.speaking(language):
+        shown = data.apparatuses(tuple(corpus.editions()), [])
+        page = index_page([], shown, corpus.editions())
+        items = re.findall(r'<ol class="places">(.*?)</ol>', page, re.S)
+        few_page = index_page([], data.apparatuses(tuple(few_with_the_base()), []), pool)
+    assert len(items) == len(apparatuses)
+    for a, listed in zip(apparatuses, items, strict=True):
+        lines = [
+            html.unescape(re.sub(r"<[^>]+>", "", li))
+            for li in re.findall(r"<li.*?</li>", listed, re.S)
+        ]
+        with i18n.speaking(language):
+            names = {a.cite(w.siglum) for w in a.witnesses}
+            for p, line in zip(a.places, lines, strict=True):
+                if p.editions_part:
+                    assert named_in(line, names) == expected_names(a, p), line
+    (listed,) = re.findall(r'<ol class="places">(.*?)</ol>', few_page, re.S)
+    said = html.unescape(re.sub(r"<[^>]+>", "", listed))
+    assert "唯底本《古本0》、《古本1》作 ○；《古本2》、《古本3》、《古本4》 ○ 作 □" in said
+
+
+def test_english_json_and_csv_keep_every_edition_at_every_place(apparatuses):
+    import json
+
+    from drumscore.cli.reports.apparatus import apparatus_text
+
+    with i18n.speaking("en"):
+        text = format_apparatuses(apparatuses)
+        shown = json.loads(apparatus_text(apparatuses, "json"))
+    for a, data in zip(apparatuses, shown, strict=True):
+        for p, place in zip(a.places, data["places"], strict=True):
+            assert place["lemma"]["printed"] == list(p.lemma.printed)
+            if p.editions_part:
+                line = next(ln for ln in text.splitlines() if ln.startswith(f"  {where_of(p)}  "))
+                assert set(line.split()) >= set(p.lemma.printed) | {
+                    s for v in p.variants for s in v.printed
+                }
+    with i18n.speaking("zh_Hant"):
+        rows = list(csv.reader(io.StringIO(csv_text(apparatuses))))
+    lemmas = [r for r in rows if len(r) == 8 and r[7] == "底本讀法"]
+    assert {len(r[6].split()) for r in lemmas} >= {16}  # the editions with the base, all listed
+
+
+def test_no_traditional_form_is_left_in_简体_prose(apparatuses):
+    """Outside quotations 「…」 and the notation, 简体 apparatus is as OpenCC's t2s writes it."""
+    opencc = pytest.importorskip("opencc")
+    convert = opencc.OpenCC("t2s").convert
+    with i18n.speaking("zh_Hans"):
+        text = format_apparatuses(apparatuses) + format_groups([groups(a) for a in apparatuses])
+        rows = list(csv.reader(io.StringIO(csv_text(apparatuses))))
+    prose_cells = [r[2] for r in rows if len(r) > 2 and r[1] not in ("column", "section", "place")]
+    prose_cells += [r[7] for r in rows if len(r) == 8]
+    for line in [*text.splitlines(), *prose_cells]:
+        line = re.sub(r"「[^」]*」", "", line)
+        assert convert(line) == line, line
+    assert "底本《礼记注疏》" in text and "与大戴礼合" in text and "吴澄本" in text
