@@ -320,3 +320,23 @@ def test_no_traditional_form_is_left_in_简体_prose(apparatuses):
         line = re.sub(r"「[^」]*」", "", line)
         assert convert(line) == line, line
     assert "底本《礼记注疏》" in text and "与大戴礼合" in text and "吴澄本" in text
+
+
+@pytest.mark.parametrize(
+    ("language", "said"), [("zh_Hant", "第 1 擊處衍一 ○"), ("zh_Hans", "第 1 击处衍一 ○")]
+)
+def test_a_stroke_added_to_a_run_of_one_reads_衍(language, said):
+    from drumscore.apparatus.gather import build
+
+    pool = [
+        corpus.edition_from_dict(
+            {"id": i, "name": f"古本{n}", "score": [{"figure": 1, "state": "魯", "printed": p}]}
+        )
+        for n, (i, p) in enumerate({"e0": "○□○", "e1": "○○□○"}.items())
+    ]
+    a = build(pool, 1, "魯", base="e0")
+    (place,) = a.parting
+    (variant,) = place.variants
+    assert len(variant.text) == len(place.lemma.text) + 1  # the data: one ○ more
+    with i18n.speaking(language):
+        assert f"；《古本1》{said}" in format_apparatuses([a])  # after 唯底本…無
