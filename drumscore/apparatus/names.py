@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from drumscore.i18n import language
-from drumscore.site.script import prose
 
 if TYPE_CHECKING:
     from drumscore.model import Edition, Wording
@@ -56,6 +55,14 @@ def folded(text: str) -> str:
     """`text` with each traditional character in its simplified form: the one key of a name
     under both scripts (folded("吳澄本") == folded("吴澄本"))."""
     return text.translate(_FOLD)
+
+
+def prose(text: str) -> str:
+    """`text`, a name in a view's prose (an edition, its citation, a commentator, a reading, a
+    state's drum), in the script of the language speaking: simplified in 简体 (礼记注疏, 徐伯鲁,
+    鲁鼓), as given in any other. Quotations, the notation, printed text and variant readings
+    never pass through here."""
+    return folded(text) if language() == "zh_Hans" else text
 
 
 def script_of(text: str) -> Script | None:

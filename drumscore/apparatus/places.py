@@ -13,11 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.names import chinese, cited
+from drumscore.apparatus.names import chinese, cited, prose
 from drumscore.apparatus.wording import describe, located, numeral, stroke_range
 from drumscore.i18n import _, aside, list_text, ngettext, pgettext
 from drumscore.model import HALF, STATE_SLUGS, Dating, Provenance, Score, Section, Wording
-from drumscore.site.script import prose
 
 if TYPE_CHECKING:
     from drumscore.apparatus.counts import StatedCheck

@@ -15,12 +15,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drumscore import display
-from drumscore.apparatus.names import chinese
+from drumscore.apparatus.names import chinese, prose
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.apparatus.wording import alike_text, between, sharing, years
 from drumscore.i18n import _, aside, clause_text, dashed, labelled, ngettext, pgettext
-from drumscore.site.script import prose
 
 if TYPE_CHECKING:
     from drumscore.apparatus.groups import Groups

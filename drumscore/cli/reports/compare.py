@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drumscore import display
+from drumscore.apparatus.names import prose
 from drumscore.apparatus.places import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.display import table
 from drumscore.i18n import _, list_text, ngettext
 from drumscore.model import HALF
-from drumscore.site.script import prose
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import Comparison
