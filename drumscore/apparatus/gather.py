@@ -227,7 +227,7 @@ def cited_title(score: Score) -> str:
     if not (chinese() and score.edition_id and score.figure and score.state):
         return score.title
     heading = pgettext("a 校勘記 heading", "{state}鼓 figure {figure}").format(
-        state=score.state, figure=numeral(score.figure)
+        state=names.prose(score.state), figure=numeral(score.figure)
     )
     return f"{cited(score.edition_name, _short(score))}{heading}"
 

@@ -57,6 +57,14 @@ def folded(text: str) -> str:
     return text.translate(_FOLD)
 
 
+def prose(text: str) -> str:
+    """`text`, a name in a view's prose (an edition, its citation, a commentator, a reading, a
+    state's drum), in the script of the language speaking: simplified in 简体 (礼记注疏, 徐伯鲁,
+    鲁鼓), as given in any other. Quotations, the notation, printed text and variant readings
+    never pass through here."""
+    return folded(text) if language() == "zh_Hans" else text
+
+
 def script_of(text: str) -> Script | None:
     """The script `text` is written in, by which script's own characters it holds more of; None
     when it holds none of either (notation, or characters both scripts write alike)."""
@@ -128,4 +136,4 @@ def chinese() -> bool:
 def cited(name: str, short: Wording) -> str:
     """An edition as a Chinese view cites it: its short name in the reader's script (as 阮元's
     校勘記 cites 閩本、監本、毛本), or 《name》 for an edition without one."""
-    return str(short) or f"《{name}》"
+    return str(short) or f"《{prose(name)}》"

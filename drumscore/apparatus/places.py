@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.names import chinese, cited
+from drumscore.apparatus.names import chinese, cited, prose
 from drumscore.apparatus.wording import describe, located, numeral, stroke_range
 from drumscore.i18n import _, aside, list_text, ngettext, pgettext
 from drumscore.model import HALF, STATE_SLUGS, Dating, Provenance, Score, Section, Wording
@@ -48,8 +48,10 @@ class Witness:
         """The witness as the reader's view names it: in English its siglum; in Chinese its
         short name (注疏本, 通解), 《name》 for an edition without one, and a text a note reports
         by its own name (吳澄本). Apparatus.cite names the base 底本《…》 instead."""
-        if not chinese() or self.reported:
+        if not chinese():
             return self.siglum
+        if self.reported:
+            return prose(self.siglum)
         return cited(self.name, self.short)
 
     @property
@@ -269,13 +271,26 @@ class Place:
 
     @property
     def section_shown(self) -> str:
-        """Its section's name in the reader's language (Section.shown), or 半."""
-        return self.section.shown if self.section is not None else HALF
+        """Its section's name in the reader's language and script (Section.shown), or 半."""
+        return prose(self.section.shown) if self.section is not None else HALF
 
     @property
     def editions_part(self) -> bool:
         """Whether printed editions part here (not only a text an edition's note reports)."""
         return any(v.printed for v in self.variants)
+
+    @property
+    def departing(self) -> tuple[Variant, ...]:
+        """The readings of printed editions that depart from the base here."""
+        return tuple(v for v in self.variants if v.printed)
+
+    @property
+    def names_lemma(self) -> bool:
+        """Whether a 校勘記 names the editions that read with the base here: only where they are
+        few (no more than the editions that depart), `唯底本、某本作 ○`; elsewhere they are
+        implied (諸本同) and only the departing editions are named."""
+        departing = sum(len(v.printed) for v in self.departing)
+        return len(self.lemma.printed) <= departing
 
     @property
     def reported(self) -> tuple[Variant, ...]:
@@ -327,7 +342,7 @@ class Apparatus:
     def title(self) -> str:
         if chinese():  # 魯鼓第一圖
             return pgettext("a 校勘記 heading", "{state}鼓 figure {figure}").format(
-                state=self.state, figure=numeral(self.figure)
+                state=prose(self.state), figure=numeral(self.figure)
             )
         return _("{state}鼓 · figure {figure}").format(state=self.state, figure=self.figure)
 
@@ -345,7 +360,9 @@ class Apparatus:
     def base_named(self) -> str:
         """The base as Chinese views name it, in one wording: 底本《禮記注疏》."""
         # TRANSLATORS: how a Chinese 校勘記 names its base text: 底本《禮記注疏》
-        return pgettext("the base of a 校勘記", "base 《{name}》").format(name=self.base.name)
+        return pgettext("the base of a 校勘記", "base 《{name}》").format(
+            name=prose(self.base.name)
+        )
 
     def named(self, sigla: Iterable[str]) -> str:
         """Witnesses as a view lists them: ids with spaces in English; short names with 、 in
@@ -401,10 +418,16 @@ class Apparatus:
                 "{count} place where the printed editions part",
                 "{count} places where the printed editions part",
                 places,
-            ).format(count=places),
+            ).format(count=places)
+            if places
+            # TRANSLATORS: a 校勘記's heading when the printed editions never part (刊本無異文)
+            else _("no place where the printed editions part"),
             reports=ngettext(
                 "{count} reading reported by notes", "{count} readings reported by notes", reports
-            ).format(count=reports),
+            ).format(count=reports)
+            if reports
+            # TRANSLATORS: a 校勘記's heading when no note reports a reading (注文無異文)
+            else _("no reading reported by notes"),
         )
 
     @property
@@ -433,7 +456,7 @@ class Apparatus:
                                 ).format(
                                     sigla=self.named(v.printed),
                                     description=v.description,
-                                    source=r.siglum,
+                                    source=self.cite(r.siglum),
                                 ),
                                 _("reported in {edition}: 「{quote}」").format(
                                     edition=self.cite(r.reported_by), quote=r.quote

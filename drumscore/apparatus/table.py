@@ -124,7 +124,7 @@ def csv_name(a: Apparatus, w: Witness) -> str:
     """A witness's name in the alignment table: a reported text says who reports it; a Chinese
     table names an edition as its apparatus cites it (注疏本, 底本《禮記注疏》)."""
     if w.reported:
-        return aside(w.name, a.described(w))
+        return aside(a.cite(w.siglum) if chinese() else w.name, a.described(w))
     return a.cite(w.siglum) if chinese() else w.name
 
 
@@ -161,7 +161,10 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
                 what = _("lemma") if v is p.lemma else v.description
                 for r in v.reports:
                     what = _("{description}; {siglum} reported in {by}: {quote}").format(
-                        description=what, siglum=r.siglum, by=a.cite(r.reported_by), quote=r.quote
+                        description=what,
+                        siglum=a.cite(r.siglum),
+                        by=a.cite(r.reported_by),
+                        quote=r.quote,
                     )
                 writer.writerow(
                     [

@@ -75,7 +75,8 @@ def describe(
             if fewer > 0:
                 said = _("{many} {symbol} fewer in the run {run}")
             elif run.first == run.last:
-                said = _("{strokes} for {symbol} at {stroke}")
+                # TRANSLATORS: strokes added to a run of one stroke (第 1 擊處衍一 ○)
+                said = _("{many} {symbol} more at stroke {stroke}")
             else:
                 said = _("{many} {symbol} more in the run {run}")
             parts.append(
@@ -83,7 +84,6 @@ def describe(
                     many=many,
                     symbol=run.symbol,
                     run=run,
-                    strokes=run.symbol * (1 - fewer),
                     stroke=run.first,
                 )
             )

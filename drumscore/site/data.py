@@ -16,6 +16,7 @@ from drumscore.analysis.compare import Comparison, compare, comparison_data
 from drumscore.apparatus.counts import check_score
 from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title
 from drumscore.apparatus.groups import groups, groups_data
+from drumscore.apparatus.names import prose
 from drumscore.apparatus.places import MARKS
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
@@ -34,7 +35,6 @@ from drumscore.model import (
 )
 from drumscore.play import keys
 from drumscore.site import grammar
-from drumscore.site.script import prose
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
 
 #: Sample files of the built-in kit, as the site ships them.
@@ -392,6 +392,9 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]
         apparatus = build(pool, figure, state, base, order="date")
         data = apparatus_data(apparatus)
         data["groups"] = groups_data(groups(apparatus))
+        for place, shown in zip(apparatus.places, data["places"], strict=True):
+            # a Chinese 校勘記 names the base's editions only where they are few (諸本同)
+            shown["names_lemma"] = place.names_lemma
         for w in data["witnesses"]:
             w["slug"] = slugs.get(w["key"], "")
         for r in data["readings"]:

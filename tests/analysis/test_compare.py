@@ -237,6 +237,6 @@ def test_a_chinese_comparison_cites_editions_by_their_short_names():
         assert (c.title("a"), c.title("b")) == ("注疏本魯鼓第二圖", "通解魯鼓第二圖")
     assert (data["a"]["cited"], data["b"]["key"]) == ("注疏本魯鼓第二圖", "lu/2@tongjie")
     with i18n.speaking("zh_Hans"):
-        assert compare(resolve("lu/2@weishi"), resolve("○□○")).title("a") == "卫氏集说魯鼓第二图"
+        assert compare(resolve("lu/2@weishi"), resolve("○□○")).title("a") == "卫氏集说鲁鼓第二图"
     with i18n.speaking("en"):
         assert c.title("b") == c.b.title == "儀禮經傳通解 · 魯鼓 · figure 2"

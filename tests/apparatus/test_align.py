@@ -336,33 +336,44 @@ def test_the_corpus_by_date_keeps_every_place_and_count():
 # --- in the reader's language ---
 
 
-#: The summary's two clauses in each Chinese catalog: the count, its measure word and the words.
+#: The summary's two clauses in each Chinese catalog: the count, its measure word and the words;
+#: and what each says when there is none (no 0 處).
 SUMMARY = {
-    "zh_Hant": ("刊本異文 {n} 處", "注文所載異文 {m} 處"),
-    "zh_Hans": ("刊本异文 {n} 处", "注文所载异文 {m} 处"),
+    "zh_Hant": ("刊本異文 {n} 處", "注文所載異文 {m} 處", "刊本無異文", "注文無異文"),
+    "zh_Hans": ("刊本异文 {n} 处", "注文所载异文 {m} 处", "刊本无异文", "注文无异文"),
 }
 
 
 @pytest.mark.parametrize("language", list(SUMMARY))
 def test_the_summary_states_both_counts_in_chinese(language):
+    alike = one("○□○", "○□○")
     single = one("○□○", "○□□")
     several = one("○□○□○", "□□○□□")
     (lu2,) = collate(scores=[(2, "魯")])
-    assert len(single.parting) == 1 and len(several.parting) > 1 and len(lu2.reports) == 1
-    places, readings = SUMMARY[language]
-    for a in (single, several, lu2):
+    assert not alike.parting and len(single.parting) == 1 and len(several.parting) > 1
+    assert len(lu2.reports) == 1 and not single.reports
+    places, readings, no_places, no_readings = SUMMARY[language]
+    for a in (alike, single, several, lu2):
         n, m = len(a.parting), len(a.reports)
         with i18n.speaking(language):
-            assert a.summary == f"{places.format(n=n)}；{readings.format(m=m)}"
+            said = a.summary
+        parted = places.format(n=n) if n else no_places
+        reported = readings.format(m=m) if m else no_readings
+        assert said == f"{parted}；{reported}"
+        assert " 0 " not in said
 
 
 def test_the_summary_in_english_has_the_plural_where_the_count_asks_for_it():
+    alike = one("○□○", "○□○")
     single = one("○□○", "○□□")
     several = one("○□○□○", "□□○□□")
     (lu2,) = collate(scores=[(2, "魯")])
     with i18n.speaking("en"):
+        assert alike.summary == (
+            "no place where the printed editions part; no reading reported by notes"
+        )
         assert single.summary == (
-            "1 place where the printed editions part; 0 readings reported by notes"
+            "1 place where the printed editions part; no reading reported by notes"
         )
         n = len(several.parting)
         assert several.summary.startswith(f"{n} places where the printed editions part; ")

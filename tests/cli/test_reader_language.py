@@ -193,7 +193,7 @@ def test_collate_csv_says_who_reports_a_reading_in_the_readers_language(monkeypa
     places = rows[start + 1 :]
     described = [r[-1] for r in places]
     reported = [d for d in described if "吳澄本" in d]
-    assert reported and all("見" in d and "所引：" in d for d in reported)
+    assert reported and all("，見" in d and "所引：「" in d for d in reported)
     assert not [d for d in described if "reported in" in d or d == "lemma"]
     # the section column keeps its ids, as the CSV's headers and kinds do
     assert {r[3] for r in places} <= {"head", "touhu", "she", "半"}

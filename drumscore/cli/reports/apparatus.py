@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drumscore import display
-from drumscore.apparatus.names import chinese
+from drumscore.apparatus.names import chinese, prose
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.apparatus.wording import alike_text, between, sharing, years
-from drumscore.i18n import _, aside, clause_text, dashed, labelled, ngettext, pgettext, written
+from drumscore.i18n import _, aside, clause_text, dashed, labelled, ngettext, pgettext
 
 if TYPE_CHECKING:
     from drumscore.apparatus.groups import Groups
@@ -51,7 +51,7 @@ def _first(a: Apparatus, v: Variant) -> str:
 
 def where_of(p: Place) -> str:
     """A place's name with its section: `11 (touhu)`, `第 11 擊（投壺）`."""
-    where = p.section.shown if p.section else _after(p.position - 1)
+    where = p.section_shown if p.section else _after(p.position - 1)
     return aside(p.label, where)
 
 
@@ -74,40 +74,41 @@ def format_place(a: Apparatus, p: Place) -> str:
 
 
 def lemma_clause(a: Apparatus, p: Place) -> str:
-    """What the lemma's witnesses read, as a 校勘記 says it: `底本《禮記注疏》、本義作 ○`, or
-    `…無` where they have nothing."""
+    """What the few editions with the base read, as a 校勘記 says it where it names them
+    (Place.names_lemma): `唯底本《禮記注疏》、本義作 ○`, or `唯…無` where they have nothing."""
     sigla = a.named(p.lemma.printed)
     if not p.lemma.text:
-        # TRANSLATORS: a 校勘記: these witnesses have nothing at this place (底本、本義無)
-        return pgettext("a 校勘記 lemma", "{sigla} have nothing here").format(sigla=sigla)
-    # TRANSLATORS: a 校勘記: these witnesses read this text here (底本《禮記注疏》、本義作 ○)
-    return pgettext("a 校勘記 lemma", "{sigla} read {text}").format(sigla=sigla, text=p.lemma.text)
+        # TRANSLATORS: a 校勘記: only these witnesses have nothing at this place (唯底本、本義無)
+        return pgettext("a 校勘記 lemma", "only {sigla} have nothing here").format(sigla=sigla)
+    # TRANSLATORS: a 校勘記: only these witnesses read this text here (唯底本《禮記注疏》作 ○)
+    return pgettext("a 校勘記 lemma", "only {sigla} read {text}").format(
+        sigla=sigla, text=p.lemma.text
+    )
 
 
-def reading_sentence(a: Apparatus, p: Place, v: Variant) -> str:
-    """A reading as a 校勘記 says it, its witnesses the subject and the place before what they
-    read: `纂圖本第 3—4 擊處衍一 ○`, `五禮通考第 4 擊 ○ 作 □`, `通解末多 □○，與大戴禮合` (a
-    text a note reports reads so too)."""
+def reading_sentence(a: Apparatus, v: Variant) -> str:
+    """A reading as a 校勘記 says it under its place, its editions the subject: `纂圖本第 3—4
+    擊處衍一 ○`, `五禮通考 ○ 作 □`, `通解末多 □○，與大戴禮合` (a text a note reports reads so
+    too)."""
     description = v.description
-    if v.change is not None and not v.change.located:
-        gap = " " if description[:1] in "○□半—" else ""
-        description = f"{p.label}{gap}{description}"
-    said = f"{a.named(v.printed)}{description}"
+    gap = " " if description[:1] in "○□半—" else ""
+    said = f"{a.named(v.printed)}{gap}{description}"
     for r in v.reports:
         said = pgettext("a 校勘記 sentence", "{sigla}: {description}, as {source} reads").format(
-            sigla=a.named(v.printed), description=description, source=r.siglum
+            sigla=a.named(v.printed), description=f"{gap}{description}", source=a.cite(r.siglum)
         )
     return said
 
 
 def _chinese_place(a: Apparatus, p: Place) -> str:
-    readings = []
-    for v in p.variants:
-        if v.printed:
-            said = reading_sentence(a, p, v)
-            first = _first(a, v)
-            readings.append(aside(said, first) if first else said)
-    return labelled(where_of(p), clause_text([lemma_clause(a, p), *readings]))
+    """A place as a 校勘記 line: the editions that depart, each with what it reads (the
+    others read with the base, 諸本同), and the base's editions too where they are few."""
+    readings = [lemma_clause(a, p)] if p.names_lemma else []
+    for v in p.departing:
+        said = reading_sentence(a, v)
+        first = _first(a, v)
+        readings.append(aside(said, first) if first else said)
+    return labelled(where_of(p), clause_text(readings))
 
 
 def format_reported(a: Apparatus, p: Place) -> list[str]:
@@ -121,7 +122,7 @@ def format_reported(a: Apparatus, p: Place) -> list[str]:
             else:
                 said = _("{siglum} (in {source}: 「{quote}」)")
             said = said.format(
-                siglum=r.siglum,
+                siglum=a.cite(r.siglum),
                 source=a.cite(r.reported_by),
                 quote=r.quote,
                 description=v.description,
@@ -143,7 +144,11 @@ def format_counts(a: Apparatus) -> list[str]:
     for s in a.counts:
         st = s.stated
         said = _("{by}, {section} ({span}): 鼙 {pi} 鼓 {gu}").format(
-            by=written(st.by), section=st.section.shown, span=st.section.span, pi=st.pi, gu=st.gu
+            by=prose(st.by),
+            section=prose(st.section.shown),
+            span=st.section.span,
+            pi=st.pi,
+            gu=st.gu,
         )
         lines.append("  " + said)
         quotes = clause_text(
@@ -170,9 +175,9 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
     seen: dict[str, str] = {}
     for a in apparatuses:
         for w in a.witnesses:
-            cite = years(w.provenance.citation) if w.provenance else ""
+            cite = prose(years(w.provenance.citation)) if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
-            described = a.described(w)
+            described = prose(a.described(w)) if not w.reported else a.described(w)
             what = (aside(described, years(w.date.text)) if w.date else described) + mark
             seen.setdefault(a.cite(w.siglum), dashed(what, cite) if cite else what)
     widest = max(display.width(s) for s in seen)
@@ -185,9 +190,14 @@ def heading(a: Apparatus, editions: int) -> str:
     (校本 the editions collated with the base)."""
     if chinese():
         others = editions - 1
-        collated = ngettext(
-            "{n} edition collated with the base", "{n} editions collated with the base", others
-        ).format(n=others)
+        collated = (
+            ngettext(
+                "{n} edition collated with the base", "{n} editions collated with the base", others
+            ).format(n=others)
+            if others
+            # TRANSLATORS: a 校勘記's heading when the base is the only edition (無校本)
+            else _("no edition collated with the base")
+        )
         return _("{title} {base}: {editions}; {summary}").format(
             title=a.title, base=a.base_named, editions=collated, summary=a.summary
         )
