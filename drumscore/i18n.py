@@ -341,21 +341,50 @@ def dashed(text: str, then: str) -> str:
     return rules()["dash"].format(text=text, then=then)
 
 
-#: The traditional characters of the sources' names (editions, commentators, states' labels,
-#: titles) and their simplified forms, one for one as OpenCC t2s writes each (乾 and 榦 are
-#: kept: 乾隆 and 黃榦 keep them in simplified text too). tests/test_regional_terms.py holds the
-#: table to OpenCC and to every name of the corpus.
-SIMPLIFIED_NAMES = str.maketrans(
-    "並個傳儀兩則叢吳問國圓圖壺夾寫寶庫廣後從復慶應換擊數於晉暘書楊樂標欽沒淵為盡禮穎節簡經綱緊編續義聲與處衛見計訓記註語說謂講譜讀輿進達鄭鄰釋錄開間閣陳頁頒題體魯黃齡",
-    "并个传仪两则丛吴问国圆图壶夹写宝库广后从复庆应换击数于晋旸书杨乐标钦没渊为尽礼颖节简经纲紧编续义声与处卫见计训记注语说谓讲谱读舆进达郑邻释录开间阁陈页颁题体鲁黄龄",
+#: Each traditional character the sources and their names write (editions, citations,
+#: commentators, states' labels, section names, titles, the witnesses' notes), and below it at the
+#: same place its simplified form, one for one as OpenCC t2s writes each; 乾 and 榦 are left out:
+#: 乾隆 and 黃榦 keep them in simplified text too. The one table of the two scripts:
+#: tests/test_i18n.py holds it to OpenCC and to every name of the corpus.
+TRADITIONAL = (
+    "並亂來倉個側傑備傳傷僞儀優兇內兩別則剛劉動勝勸勻協卻參叢吳呂問喪嚴囪國圓圖執堅報塤墾壇壞壺夾"
+    "奪孫學宮實審寫寶將專尋對屍屨屬嶽帥師帶幣幹庫廁廂廟廢廣廬張彄彌彥後徑從復徵徹悅惡慤慶憂憑應懼"
+    "戰戶挾採換搖撲擇擊據擻擼敗敵數斂斬於時晉暘書會東棄楊榮樂標橫櫻欽歟歡歸殘殯毆決沒況淵湊準溫滿"
+    "潔潛瀆災為無營爲牆狀狹猶獲獵獻畢畫異當發盡盤眾矇禡禮禰禱種稱積穎節範簡簫籌籤籩紀約紆納純紙級"
+    "細紹終絃結絞絰經綱綺緊緦編緩練縛縣縮縱總繼繾續纚罰羆羣義習聖聞聰聲職聽肅脩脫膚臘臺與興舉舊舘"
+    "蓋薦藝蘊蘋處虛號虧衆衛裏補複褻襲見視親覲觀觴觶觸計訊訓訖記設許註証詒詔詞詢詩詮詳誅語誤誥說説"
+    "談請論諳諶諸諾謀謂謙講謠證識譙譜譽讀變讓豈豐貍貟負貢貪貶費賀賈賓賜賞賢賤質贊趙趨踰躋躍車軍載"
+    "輒輕輿辭辯農連進過達遙遜遞遠適遷選遺還鄉鄭鄰釋鈞鈧鉞銘鋒鋪鋭錄錯録鍵鏜鐘長門閉開閒間閣閱闊闔"
+    "闕闖闢陰陳陸陽階隨隻雖雙離難雲韋韓頁頂頃順須預頒頓頗領頭頴頸頻題類風飲餉養餘餚饗馬馮騎騶驚驛"
+    "體鬥魚魯鮮鳴鴆鶚鷺黃點黨齊齋齒齡"
 )
+SIMPLIFIED = (
+    "并乱来仓个侧杰备传伤伪仪优凶内两别则刚刘动胜劝匀协却参丛吴吕问丧严囱国圆图执坚报埙垦坛坏壶夹"
+    "夺孙学宫实审写宝将专寻对尸屦属岳帅师带币干库厕厢庙废广庐张𫸩弥彦后径从复征彻悦恶悫庆忧凭应惧"
+    "战户挟采换摇扑择击据擞撸败敌数敛斩于时晋旸书会东弃杨荣乐标横樱钦欤欢归残殡殴决没况渊凑准温满"
+    "洁潜渎灾为无营为墙状狭犹获猎献毕画异当发尽盘众蒙祃礼祢祷种称积颖节范简箫筹签笾纪约纡纳纯纸级"
+    "细绍终弦结绞绖经纲绮紧缌编缓练缚县缩纵总继缱续𫄥罚罴群义习圣闻聪声职听肃修脱肤腊台与兴举旧馆"
+    "盖荐艺蕴苹处虚号亏众卫里补复亵袭见视亲觐观觞觯触计讯训讫记设许注证诒诏词询诗诠详诛语误诰说说"
+    "谈请论谙谌诸诺谋谓谦讲谣证识谯谱誉读变让岂丰狸贠负贡贪贬费贺贾宾赐赏贤贱质赞赵趋逾跻跃车军载"
+    "辄轻舆辞辩农连进过达遥逊递远适迁选遗还乡郑邻释钧钪钺铭锋铺锐录错录键镗钟长门闭开闲间阁阅阔阖"
+    "阙闯辟阴陈陆阳阶随只虽双离难云韦韩页顶顷顺须预颁顿颇领头颕颈频题类风饮饷养余肴飨马冯骑驺惊驿"
+    "体斗鱼鲁鲜鸣鸩鹗鹭黄点党齐斋齿龄"
+)
+_T2S = str.maketrans(TRADITIONAL, SIMPLIFIED)
 
 
-def written(name: str) -> str:
-    """A name of the sources (an edition, a commentator, a state's label, a rite, a title) as the
-    reader's script writes it in prose: simplified for 简体, as printed otherwise. A quotation
-    of the text keeps its printed form, so it never goes through here."""
-    return name.translate(SIMPLIFIED_NAMES) if language() == "zh_Hans" else name
+def simplified(text: str) -> str:
+    """`text` with each traditional character of the table in its simplified form, whatever the
+    language: also the key that matches a name under both scripts (吳澄本 and 吴澄本)."""
+    return text.translate(_T2S)
+
+
+def written(text: str) -> str:
+    """Prose in the reader's script: a name of the sources (an edition, its citation, a
+    commentator, a reading, a state's label, a section, a title) simplified for 简体, as given
+    in any other language. Quotations 「…」 of printed text, the score's signs and the variant
+    readings keep their printed forms, so they never go through here."""
+    return simplified(text) if language() == "zh_Hans" else text
 
 
 # --- units: after a number, as each language writes them ----------------------------------------

@@ -499,3 +499,65 @@ def test_libsndfiles_reason_is_said_in_the_readers_language(cli, tmp_path, langu
     take.write_text("not audio\n", encoding="utf-8")
     err = _error(cli, "--lang", language, "check", take, "lu")
     assert reason in err and "Format not recognised" not in err and len(err.splitlines()) == 1
+
+
+# --- the one table of the two scripts (i18n.written, i18n.simplified) ---
+
+
+def _names_of_the_sources() -> set[str]:
+    """Every name the views write in prose: editions, their citations and short names, the
+    scores' titles and labels, the commentators who count, the readings, the sections."""
+    from drumscore import corpus
+    from drumscore.apparatus.counts import check_score
+    from drumscore.model import READINGS, SECTION_TABLE, Section
+
+    pool = corpus.editions()
+    found = {r.name for r in READINGS} | {s.rite for s in SECTION_TABLE.values() if s.rite}
+    found |= {r.citation for r in READINGS}
+    for edition in pool:
+        found |= {edition.name, edition.provenance.citation}
+        found |= {text for language, text in edition.short.texts if language == "zh_Hant"}
+        for score in edition.scores:
+            found |= {score.edition_name, score.title, f"{score.state}鼓"}
+            found |= {check.stated.by for check in check_score(score, pool)}
+        found |= {count.by for count in edition.counts}
+    with i18n.speaking("zh_Hant"):
+        found |= {section.shown for section in Section}
+    return {name for name in found if name}
+
+
+def test_the_one_table_writes_each_character_as_opencc_does():
+    opencc = pytest.importorskip("opencc")
+    convert = opencc.OpenCC("t2s").convert
+    assert len(i18n.TRADITIONAL) == len(i18n.SIMPLIFIED) > 400
+    assert len(set(i18n.TRADITIONAL)) == len(i18n.TRADITIONAL)  # each character once
+    wrong = {
+        t: (s, convert(t))
+        for t, s in zip(i18n.TRADITIONAL, i18n.SIMPLIFIED, strict=True)
+        if convert(t) != s
+    }
+    assert wrong == {}
+    assert not set("乾榦") & set(i18n.TRADITIONAL)  # 乾隆, 黃榦 keep them in simplified text
+
+
+def test_every_name_of_the_sources_is_written_in_simplified_for_a_simplified_reader():
+    opencc = pytest.importorskip("opencc")
+    convert = opencc.OpenCC("t2s").convert
+    names = _names_of_the_sources()
+    assert len(names) > 50 and "禮記注疏" in names and "投壺" in names
+    with i18n.speaking("zh_Hans"):
+        wrong = {n: i18n.written(n) for n in names if i18n.written(n) != convert(n)}
+    kept = {n: w for n, w in wrong.items() if set(n) & {"乾", "榦"}}  # 乾隆, 黃榦 as written
+    assert wrong == kept
+    for language in ("zh_Hant", "en"):
+        with i18n.speaking(language):
+            assert {n for n in names if i18n.written(n) != n} == set()  # as printed
+
+
+def test_only_a_simplified_reader_s_prose_changes_script():
+    with i18n.speaking("zh_Hans"):
+        assert i18n.written("禮記注疏・魯鼓・第一圖") == "礼记注疏・鲁鼓・第一图"
+        assert i18n.written("徐伯魯") == "徐伯鲁" and i18n.written("鄭玄") == "郑玄"
+    assert i18n.simplified("吳澄本") == "吴澄本"  # the key, whatever the language
+    with i18n.speaking("zh_Hant"):
+        assert i18n.written("禮記注疏・魯鼓") == "禮記注疏・魯鼓"

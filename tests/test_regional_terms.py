@@ -125,41 +125,6 @@ def test_the_script_check_finds_traditional_prose():
     assert to_simplified.convert(text) != text
 
 
-def _names_of_the_sources() -> list[str]:
-    """Every name the corpus shows in prose: editions, their works and labels, the readings'
-    names and citations, the commentators who count, the rites."""
-    from drumscore import corpus
-    from drumscore.model import READINGS, SECTION_TABLE
-
-    found = {r.name for r in READINGS} | {s.rite for s in SECTION_TABLE.values() if s.rite}
-    for edition in corpus.editions():
-        found |= {edition.name, edition.provenance.work}
-        for score in edition.scores:
-            found |= {score.edition_name, str(score.state) + "鼓"}
-        found |= {count.by for count in edition.counts}
-    return sorted(n for n in found if n)
-
-
-def test_the_names_table_writes_each_character_as_opencc_does():
-    to_simplified = opencc.OpenCC("t2s")
-    table = i18n.SIMPLIFIED_NAMES
-    assert len(table) >= 80
-    for traditional, simplified in table.items():
-        assert to_simplified.convert(chr(traditional)) == chr(simplified)
-
-
-def test_every_name_of_the_sources_is_written_in_simplified_for_a_simplified_reader():
-    to_simplified = opencc.OpenCC("t2s")
-    names = _names_of_the_sources()
-    assert len(names) > 20 and "禮記注疏" in names and "鄭玄" in " ".join(names)
-    with i18n.speaking("zh_Hans"):
-        wrong = [(n, i18n.written(n)) for n in names if i18n.written(n) != to_simplified.convert(n)]
-    kept = [(n, w) for n, w in wrong if set(n) & {"乾", "榦"}]  # 乾隆, 黃榦: kept as written
-    assert wrong == kept, wrong
-    with i18n.speaking("zh_Hant"):
-        assert [i18n.written(n) for n in names] == names  # 繁體: as printed
-
-
 @pytest.mark.parametrize(
     ("language", "shown"),
     [

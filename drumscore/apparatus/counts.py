@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from drumscore.apparatus import names
 from drumscore.corpus import editions as corpus_editions
-from drumscore.i18n import _
+from drumscore.i18n import _, written
 from drumscore.model import SECTION_ORDER, Counts, Drum, Edition, Score, StatedCount
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def disagreements(counts: Counts, stated: StatedCount) -> tuple[str, ...]:
     """How a reading's counts differ from a stated count: ('鼙 22 where 徐伯魯 counts 21', …)."""
     return tuple(
         _("{drum} {have} where {by} counts {want}").format(
-            drum=drum.value, have=have, by=names.prose(stated.by), want=want
+            drum=drum.value, have=have, by=written(stated.by), want=want
         )
         for drum, have, want in ((Drum.PI, counts.pi, stated.pi), (Drum.GU, counts.gu, stated.gu))
         if have != want

@@ -23,7 +23,7 @@ from drumscore.apparatus.wording import numeral
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import _, list_text, pgettext
+from drumscore.i18n import _, list_text, pgettext, written
 from drumscore.model import Edition, PrintedNote, Score, State, Wording
 from drumscore.notation import parse
 
@@ -227,7 +227,7 @@ def cited_title(score: Score) -> str:
     if not (chinese() and score.edition_id and score.figure and score.state):
         return score.title
     heading = pgettext("a 校勘記 heading", "{state}鼓 figure {figure}").format(
-        state=names.prose(score.state), figure=numeral(score.figure)
+        state=written(str(score.state)), figure=numeral(score.figure)
     )
     return f"{cited(score.edition_name, _short(score))}{heading}"
 

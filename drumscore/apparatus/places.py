@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.names import chinese, cited, prose
+from drumscore.apparatus.names import chinese, cited
 from drumscore.apparatus.wording import describe, located, numeral, stroke_range
-from drumscore.i18n import _, aside, list_text, ngettext, pgettext
+from drumscore.i18n import _, aside, list_text, ngettext, pgettext, written
 from drumscore.model import HALF, STATE_SLUGS, Dating, Provenance, Score, Section, Wording
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class Witness:
         if not chinese():
             return self.siglum
         if self.reported:
-            return prose(self.siglum)
+            return written(self.siglum)
         return cited(self.name, self.short)
 
     @property
@@ -272,7 +272,7 @@ class Place:
     @property
     def section_shown(self) -> str:
         """Its section's name in the reader's language and script (Section.shown), or 半."""
-        return prose(self.section.shown) if self.section is not None else HALF
+        return written(self.section.shown) if self.section is not None else HALF
 
     @property
     def editions_part(self) -> bool:
@@ -342,7 +342,7 @@ class Apparatus:
     def title(self) -> str:
         if chinese():  # 魯鼓第一圖
             return pgettext("a 校勘記 heading", "{state}鼓 figure {figure}").format(
-                state=prose(self.state), figure=numeral(self.figure)
+                state=written(str(self.state)), figure=numeral(self.figure)
             )
         return _("{state}鼓 · figure {figure}").format(state=self.state, figure=self.figure)
 
@@ -361,7 +361,7 @@ class Apparatus:
         """The base as Chinese views name it, in one wording: 底本《禮記注疏》."""
         # TRANSLATORS: how a Chinese 校勘記 names its base text: 底本《禮記注疏》
         return pgettext("the base of a 校勘記", "base 《{name}》").format(
-            name=prose(self.base.name)
+            name=written(self.base.name)
         )
 
     def named(self, sigla: Iterable[str]) -> str:

@@ -16,12 +16,11 @@ from drumscore.analysis.compare import Comparison, compare, comparison_data
 from drumscore.apparatus.counts import check_score
 from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title
 from drumscore.apparatus.groups import groups, groups_data
-from drumscore.apparatus.names import prose
 from drumscore.apparatus.places import MARKS
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import CLICK_VELOCITY, COUNT_VELOCITY, MAX_CLICKS, MAX_COUNT_IN
-from drumscore.i18n import _, ngettext, phrase_text, rules
+from drumscore.i18n import _, ngettext, phrase_text, rules, written
 from drumscore.model import (
     READINGS,
     SECTION_ORDER,
@@ -121,8 +120,8 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     return {
         **given,
         # the names in the page's prose, in its script (the printed text as printed)
-        "title": prose(given["title"]),
-        "edition_name": prose(given["edition_name"]) if given["edition_name"] else None,
+        "title": written(given["title"]),
+        "edition_name": written(given["edition_name"]) if given["edition_name"] else None,
         "cited": cited_title(score),  # as compare and the apparatus name it (通解魯鼓第二圖)
         "slug": entry.slug,
         "strokes": [
@@ -137,7 +136,7 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
         ],
         "sections": section_ranges(score),
         "checks": [
-            {**c, "by": prose(c["by"]), "section": Section(c["section"]).shown}
+            {**c, "by": written(c["by"]), "section": Section(c["section"]).shown}
             for c in (check.to_data() for check in check_score(score, pool))
         ],
         "apparatus": _standing(score.key, apparatus) if apparatus else None,
@@ -150,7 +149,7 @@ def _source(source: Provenance) -> dict[str, str]:
     as every view shows it (its holder in the reader's parentheses)."""
     found = source.to_data()
     if "citation" in found:
-        found["citation"] = prose(found["citation"])
+        found["citation"] = written(found["citation"])
     if source.licence:
         found["licence"] = source.licence_shown
     return found
@@ -166,7 +165,7 @@ def reading_name(reading: Reading) -> str:
         )
     else:
         name = _("{author} {title}").format(author=author, title=title)
-    return prose(name)
+    return written(name)
 
 
 def _standing(key: str, apparatus: dict) -> dict:
@@ -301,7 +300,7 @@ def readings_data() -> list[dict]:
                 "says": _("Read as {name}: {signs}. 「{passage}」").format(
                     name=reading_name(reading), signs=signs, passage=reading.passage
                 ),
-                "citation": prose(reading.citation),
+                "citation": written(reading.citation),
                 "legend": _(
                     "{signs}; 半 divides the pattern: 投壺 takes the strokes after it, 射 the "
                     "whole."

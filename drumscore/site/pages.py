@@ -7,10 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drumscore import i18n
-from drumscore.i18n import _
+from drumscore.i18n import _, written
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.site import data as sitedata
-from drumscore.site.script import prose
 from drumscore.site.templating import render
 
 
@@ -79,7 +78,7 @@ def index_page(
                 **r,
                 "letter": chr(ord("A") + i),
                 "links": [
-                    {**s, "edition_name": prose(name)}
+                    {**s, "edition_name": written(name)}
                     for s, name in zip(r["scores"], r["editions"], strict=True)
                 ],
             }
@@ -97,9 +96,9 @@ def index_page(
         )
     editions = [
         {
-            "name": prose(e.name),
+            "name": written(e.name),
             "id": e.id,
-            "citation": prose(e.provenance.citation),
+            "citation": written(e.provenance.citation),
             "scores": [s for s in scores if s["edition"] == e.id],
         }
         for e in pool

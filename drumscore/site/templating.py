@@ -9,9 +9,8 @@ from collections.abc import Callable
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from drumscore.i18n import _, ngettext, pgettext, rules, tag
+from drumscore.i18n import _, ngettext, pgettext, rules, tag, written
 from drumscore.model import Section
-from drumscore.site.script import prose
 
 #: The templates, HTML-escaped wherever they show a value; an unknown name is an error.
 TEMPLATES = Environment(
@@ -33,8 +32,8 @@ TEMPLATES.globals["lang"] = tag
 TEMPLATES.globals["shown"] = lambda section: (
     Section(section).shown if section in {s.value for s in Section} else section
 )
-#: A name of the sources in the page's prose, in its script (site/script.py).
-TEMPLATES.globals["prose"] = prose
+#: A name of the sources in the page's prose, in its script (i18n.written).
+TEMPLATES.globals["written"] = written
 #: The joins of a sentence by the language's rule (i18n.rules), a value escaped, markup kept.
 TEMPLATES.globals["sep"] = lambda kind: rules()[kind]
 TEMPLATES.globals["list_text"] = lambda items: Markup(rules()["list"]).join(items)

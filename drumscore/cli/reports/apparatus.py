@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drumscore import display
-from drumscore.apparatus.names import chinese, prose
+from drumscore.apparatus.names import chinese
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.apparatus.wording import alike_text, between, sharing, years
-from drumscore.i18n import _, aside, clause_text, dashed, labelled, ngettext, pgettext
+from drumscore.i18n import _, aside, clause_text, dashed, labelled, ngettext, pgettext, written
 
 if TYPE_CHECKING:
     from drumscore.apparatus.groups import Groups
@@ -144,8 +144,8 @@ def format_counts(a: Apparatus) -> list[str]:
     for s in a.counts:
         st = s.stated
         said = _("{by}, {section} ({span}): 鼙 {pi} 鼓 {gu}").format(
-            by=prose(st.by),
-            section=prose(st.section.shown),
+            by=written(st.by),
+            section=written(st.section.shown),
             span=st.section.span,
             pi=st.pi,
             gu=st.gu,
@@ -175,9 +175,9 @@ def format_key(apparatuses: Sequence[Apparatus], marks: dict[str, str] | None = 
     seen: dict[str, str] = {}
     for a in apparatuses:
         for w in a.witnesses:
-            cite = prose(years(w.provenance.citation)) if w.provenance else ""
+            cite = written(years(w.provenance.citation)) if w.provenance else ""
             mark = (marks or {}).get(w.siglum, "")
-            described = prose(a.described(w)) if not w.reported else a.described(w)
+            described = written(a.described(w)) if not w.reported else a.described(w)
             what = (aside(described, years(w.date.text)) if w.date else described) + mark
             seen.setdefault(a.cite(w.siglum), dashed(what, cite) if cite else what)
     widest = max(display.width(s) for s in seen)

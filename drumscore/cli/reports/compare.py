@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drumscore import display
-from drumscore.apparatus.names import prose
 from drumscore.apparatus.places import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.display import table
-from drumscore.i18n import _, list_text, ngettext
+from drumscore.i18n import _, list_text, ngettext, written
 from drumscore.model import HALF
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ def format_comparison(c: Comparison) -> str:
     lines += ["", *verdict, ""]
     rows = [
         [
-            prose(s.section.shown),
+            written(s.section.shown),
             str(s.a),
             str(s.b),
             str(s.distance),
