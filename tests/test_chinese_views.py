@@ -427,28 +427,8 @@ def test_every_view_reads_in_chinese(views, language, view):
     assert not report, f"{len(report)} lines of {view} in {language}:\n" + "\n".join(report)
 
 
-#: 简体 views that still show names in their printed form where prose should simplify them,
-#: each failing until its branch lands (strict: the mark goes the moment the view passes).
-AS_PRINTED = {
-    "collate csv": "the apparatus keeps 底本《禮記注疏》 as printed in 简体 (its own rule)",
-    "extract": "the label column shows each label as printed (魯鼓), not as a quotation",
-    "site index": "the site keeps 投壺 (its header) and edition names as printed in 简体 prose",
-    "site score pages": "the site keeps 投壺 (its header) and edition names as printed in 简体",
-    "site compare page": "the site's header keeps 投壺 as printed in 简体 prose",
-}
-
-
 def _simplified_cases() -> list:
-    return [
-        pytest.param(
-            view,
-            marks=[pytest.mark.xfail(strict=True, reason=AS_PRINTED[view])]
-            if view in AS_PRINTED
-            else [],
-            id=view,
-        )
-        for view in VIEWS
-    ]
+    return [pytest.param(view, id=view) for view in VIEWS]
 
 
 @pytest.mark.parametrize("view", _simplified_cases())

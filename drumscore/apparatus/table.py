@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from drumscore.apparatus.names import chinese
 from drumscore.apparatus.places import Apparatus, Place, Reading, Variant, Witness
 from drumscore.apparatus.wording import years
-from drumscore.i18n import _, aside
+from drumscore.i18n import _, aside, written
 from drumscore.model import HALF
 
 
@@ -144,7 +144,9 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
         )
         writer.writerow([a.key, "place", "", *(place_of.get(k, "") for k in range(n))])
         for i, w in enumerate(a.witnesses):
-            writer.writerow([a.key, w.siglum, csv_name(a, w), *a.row(i)])
+            # a siglum is an edition's id, or the name of a text a note reports (大戴禮): a name,
+            # in the reader's script as every name of the prose (大戴礼 in 简体)
+            writer.writerow([a.key, written(w.siglum), csv_name(a, w), *a.row(i)])
     writer.writerow([])
     writer.writerow(
         ["score", "places where the printed editions part", "readings reported by notes"]
@@ -174,7 +176,7 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
                         p.section_name,
                         p.lemma.text,
                         v.text,
-                        " ".join(v.sigla),
+                        " ".join(written(siglum) for siglum in v.sigla),
                         what,
                     ]
                 )

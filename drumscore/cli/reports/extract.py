@@ -76,7 +76,9 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
         pattern = s.pattern
         drum = written(f"{s.state}鼓") if s.state else _("(no label)")
         mark = "? " if f.doubtful else ""
-        cells = [mark + str(s.figure or "?"), drum, f.label]
+        # the label as the passage prints it is a quotation of the source: in 「」 in every
+        # language (as the apparatus quotes printed text), so 简体 shows 「魯鼓」 beside 鲁鼓
+        cells = [mark + str(s.figure or "?"), drum, f"「{f.label}」" if f.label else ""]
         for section in shown:
             cells.append(str(pattern.counts(section)) if section in pattern.sections() else "-")
         cells.append(line_range(*f.lines))
