@@ -33,6 +33,7 @@ from drumscore.files.reading import (
 from drumscore.i18n import _, aside, language, list_text, ngettext, tags, written
 from drumscore.model import (
     STATE_SPELLINGS,
+    WORK_PARTS,
     Dating,
     Edition,
     PrintedNote,
@@ -42,6 +43,7 @@ from drumscore.model import (
     State,
     StatedCount,
     Wording,
+    Work,
 )
 from drumscore.notation import might_be_notation, parse
 
@@ -120,7 +122,8 @@ EDITION_SCHEMA = {
     "aliases": [str],
     "note": _TEXT,
     "short": _TEXT,
-    "source": {k: str for k in _SOURCE_KEYS},
+    # the work: a table of its parts (model.Work), or one string of them (older files)
+    "source": {**{k: str for k in _SOURCE_KEYS}, "work": (str, {k: str for k in WORK_PARTS})},
     "glyphs": dict,
     "date": {"year": int, "from": int, "to": int, "basis": _TEXT},
     "score": [
@@ -177,9 +180,13 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
     source = data.get("source", {})
     if not isinstance(source, dict):
         raise CorpusError(_("{where}: [source] should be a table").format(where=where))
+    work = source.get("work")
+    if isinstance(work, dict) and not str(work.get("title", "")).strip():
+        raise CorpusError(_("{where}: [source.work] needs a title").format(where=where))
     provenance = Provenance(
         written=str(source.get("citation", "")),
-        **{k: str(source.get(k, "")) for k in _SOURCE_KEYS if k != "citation"},
+        work=Work.of(work) if work else None,
+        **{k: str(source.get(k, "")) for k in _SOURCE_KEYS if k not in ("citation", "work")},
     )
     glyphs = _glyphs(data.get("glyphs", {}), where)
     extra = dict(glyphs)

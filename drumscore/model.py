@@ -20,6 +20,7 @@ from drumscore.i18n import (
     language,
     list_text,
     pgettext,
+    speaking,
     tags,
     written,
 )
@@ -386,6 +387,107 @@ class Pattern:
         return self.notation
 
 
+#: The parts of a cited work, in the order a citation names them (Work).
+WORK_PARTS = ("author", "title", "juan", "chapter", "part", "collection", "copy")
+#: A printing an old edition file names in its one string of the work: 四庫全書文淵閣本.
+_PRINTING = re.compile(r"(?P<collection>四庫全書|四部叢刊)(?P<copy>\S*?)本")
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """A work as a citation names it, by its parts: the author (蔡德晉), the title (禮記注疏), the
+    卷 (卷五十八), the chapter (投壺), the layer of the text cited (鄭玄注), and the printing:
+    the collection (四庫全書) and its copy (文淵閣). `cited` composes them in the reader's
+    language: 《禮記注疏》卷五十八〈投壺〉，文淵閣《四庫全書》本 in 繁體, the same in
+    simplified characters in 简体, and the parts one after the other in English (禮記注疏
+    卷五十八 投壺 四庫全書文淵閣本)."""
+
+    title: str
+    author: str = ""
+    juan: str = ""
+    chapter: str = ""
+    part: str = ""
+    collection: str = ""
+    copy: str = ""
+
+    @classmethod
+    def of(cls, value: str | dict[str, Any] | Work) -> Work:
+        """A Work from an edition file's `work`: a table of its parts, or (an older file) one
+        string of them, space-separated in citation order (蔡德晉 禮經本義 投壺, 禮記注疏
+        卷五十八 投壺 四庫全書文淵閣本): the token that starts with 卷 is the 卷, a
+        四庫全書…本 or 四部叢刊…本 the printing; before the 卷 the title, after an author;
+        after it the chapter. Without a 卷, three tokens are author, title and chapter, two
+        title and chapter."""
+        if isinstance(value, Work):
+            return value
+        if isinstance(value, dict):
+            return cls(**{k: str(value.get(k, "")) for k in WORK_PARTS})
+        tokens = value.split()
+        found: dict[str, str] = {}
+        rest = []
+        for token in tokens:
+            printing = _PRINTING.fullmatch(token)
+            if printing:
+                found.update(printing.groupdict())
+            elif token.startswith("卷") and "juan" not in found:
+                found["juan"] = token
+                rest.append("|")
+            else:
+                rest.append(token)
+        if "|" in rest:
+            at = rest.index("|")
+            before, after = rest[:at], rest[at + 1 :]
+        else:
+            before = rest[:-1] if len(rest) > 1 else rest
+            after = rest[-1:] if len(rest) > 1 else []
+        if len(before) > 1:
+            found["author"] = before[0]
+            before = before[1:]
+        found["title"] = " ".join(before)
+        if after:
+            found["chapter"] = " ".join(after)
+        return cls(**found)
+
+    def to_data(self) -> dict[str, str]:
+        """The parts it has, as an edition file writes them."""
+        return {k: getattr(self, k) for k in WORK_PARTS if getattr(self, k)}
+
+    @property
+    def cited(self) -> str:
+        """The work as the reader's language cites it: in Chinese the title in 《》, the chapter
+        in 〈〉, the printing after a comma as 文淵閣《四庫全書》本 (in simplified characters in
+        简体); in English the parts as the edition names them, one after the other."""
+        # TRANSLATORS: a book's title in a citation (Chinese: in 書名號 《》)
+        parts = [self.author, pgettext("a cited title", "{title}").format(title=self.title)]
+        parts.append(self.juan)
+        if self.chapter:
+            # TRANSLATORS: a chapter's name in a citation (Chinese: in 篇名號 〈〉)
+            parts.append(pgettext("a cited chapter", "{chapter}").format(chapter=self.chapter))
+        parts.append(self.part)
+        text = ""
+        for part in filter(None, parts):
+            # TRANSLATORS: two parts of a cited work one after the other (Chinese: no space)
+            text = (
+                pgettext("the parts of a cited work", "{text} {then}").format(text=text, then=part)
+                if text
+                else part
+            )
+        if self.collection:
+            # TRANSLATORS: the printing of a cited work: its collection and the copy of it
+            # (四庫全書, 文淵閣); Chinese writes 文淵閣《四庫全書》本
+            printing = pgettext("a cited printing", "{collection}{copy}本").format(
+                collection=self.collection, copy=self.copy
+            )
+            # TRANSLATORS: a cited work and its printing (Chinese: after a full-width comma)
+            text = pgettext("a cited work and its printing", "{work} {printing}").format(
+                work=text, printing=printing
+            )
+        return written(text)
+
+    def __str__(self) -> str:
+        return self.cited
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """Where an edition's text comes from, precise enough to cite: its parts (the work, page,
@@ -399,8 +501,8 @@ class Provenance:
     lines: str = ""
     commit: str = ""
     licence: str = ""
-    #: The work as it is cited, in its own characters (禮記注疏 卷五十八 投壺, 四庫全書 文淵閣本).
-    work: str = ""
+    #: The work, by its parts (Work: title, 卷, chapter, printing), cited in the reader's language.
+    work: Work | None = None
     page: str = ""
     #: The file of the Kanseki Repository that holds the text (KR1d0053_058.txt).
     kanripo_file: str = ""
@@ -412,9 +514,9 @@ class Provenance:
         """The citation in the reader's language, composed from its parts: "禮經本義, Kanseki
         Repository KR1d0044, file KR1d0044_017.txt, lines 141-155"; the written one where the
         edition file gives no work."""
-        if not self.work:
+        if self.work is None:
             return written(self.written)
-        parts = [written(self.work)]
+        parts = [self.work.cited]
         if self.page:
             parts.append(_("p.{page}").format(page=self.page))
         if self.kanripo:
@@ -440,11 +542,13 @@ class Provenance:
         found = re.fullmatch(r"(.+?) \((.+)\)", self.licence)
         return aside(found[1], found[2]) if found else self.licence
 
-    def to_data(self) -> dict[str, str]:
+    def to_data(self) -> dict[str, Any]:
         """The provenance as JSON-ready data: the citation in the reader's language, then the
-        parts it has (work, Kanripo id, file, lines, commit, licence…)."""
+        parts it has (work by its parts, Kanripo id, file, lines, commit, licence…)."""
         parts = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "written"}
-        found = {k: v for k, v in parts.items() if v}
+        found: dict[str, Any] = {k: v for k, v in parts.items() if v}
+        if self.work is not None:
+            found["work"] = self.work.to_data()
         return {"citation": self.citation, **found} if self.citation else found
 
 
@@ -516,7 +620,8 @@ class Reading:
     score's strokes are laid out to be played (conductor.timeline), so every output follows it."""
 
     id: str
-    name: str
+    #: The commentator and his work (鄭玄《禮記注》), cited in the reader's language (str of it).
+    name: Work
     #: Where the passage stands, precise enough to find it (edition, 卷, page, Kanripo lines).
     source: Provenance
     #: The passage, as the source prints it.
@@ -566,9 +671,9 @@ class Reading:
     @property
     def read_as(self) -> str:
         """What a citation says of the reading, in the reader's language: "read as 毛奇齡 經問
-        卷十六 reads it (…)"."""
+        卷十六 reads it (…)" (依毛奇齡《經問》卷十六…)."""
         return _("read as {name} reads it ({citation})").format(
-            name=written(self.name), citation=self.citation
+            name=self.name.cited, citation=self.citation
         )
 
     @classmethod
@@ -578,12 +683,15 @@ class Reading:
             return READINGS[0]
         key = str(text).strip().casefold()
         for reading in READINGS:
-            if key in (reading.id, reading.name.casefold()) or key == reading.name.split()[0]:
+            named = {reading.id, reading.name.author, str(reading.name).casefold()}
+            with speaking("en"):
+                named.add(str(reading.name).casefold())
+            if key in named:
                 return reading
         raise OptionError(
             _("reading {value!r} is not known; the readings are {names}").format(
                 value=str(text)[:40],
-                names=list_text(aside(r.id, written(r.name)) for r in READINGS),
+                names=list_text(aside(r.id, str(r.name)) for r in READINGS),
             ),
             option="reading",
         )
@@ -594,9 +702,9 @@ class Reading:
 READINGS: tuple[Reading, ...] = (
     Reading(
         "zheng",
-        "鄭玄 禮記注",
+        Work("禮記注", author="鄭玄"),
         Provenance(
-            work="禮記注疏 卷五十八 投壺 鄭玄 注",
+            work=Work("禮記注疏", juan="卷五十八", chapter="投壺", part="鄭玄注"),
             kanripo="KR1d0053",
             kanripo_file="KR1d0053_058.txt",
         ),
@@ -606,9 +714,9 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "mao",
-        "毛奇齡 經問 卷十六",
+        Work("經問", author="毛奇齡", juan="卷十六"),
         Provenance(
-            work="毛奇齡 經問 卷十六",
+            work=Work("經問", author="毛奇齡", juan="卷十六"),
             page="17a",
             kanripo="KR1g0022",
             kanripo_file="KR1g0022_016.txt",

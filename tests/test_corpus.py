@@ -489,3 +489,144 @@ def test_an_extracted_edition_keeps_its_short_name_when_written_again(tmp_path):
     assert dict(edition.short.texts) == {"zh_Hant": "某本甲", "zh_Hans": "某本乙"}
     with i18n.speaking("zh_Hans"):
         assert cited(edition.name, edition.short) == "某本乙"
+
+
+# --- citations: the work by its parts, composed in the reader's language ---
+
+SCORE = '[[score]]\nfigure = 1\nstate = "lu"\nprinted = "○□半○"\n'
+ZHUSHU_PARTS = (
+    'work = { title = "禮記注疏", juan = "卷五十八", chapter = "投壺", '
+    'collection = "四庫全書", copy = "文淵閣" }\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "cited"),
+    [
+        ("zh_Hant", "《禮記注疏》卷五十八〈投壺〉，文淵閣《四庫全書》本"),
+        ("zh_Hans", "《礼记注疏》卷五十八〈投壶〉，文渊阁《四库全书》本"),
+        ("en", "禮記注疏 卷五十八 投壺 四庫全書文淵閣本"),
+    ],
+)
+@pytest.mark.parametrize(
+    "source",
+    [ZHUSHU_PARTS, 'work = "禮記注疏 卷五十八 投壺 四庫全書文淵閣本"\n'],
+    ids=["parts", "an older file's one string"],
+)
+def test_a_citation_is_composed_from_the_work_s_parts_in_each_language(
+    tmp_path, language, cited, source
+):
+    from drumscore import i18n
+
+    path = tmp_path / "mine.toml"
+    path.write_text('id = "mine"\nname = "某本"\n[source]\n' + source + 'lines = "1-2"\n' + SCORE)
+    edition = load_edition(path)
+    work = edition.provenance.work
+    assert (work.title, work.juan, work.chapter) == ("禮記注疏", "卷五十八", "投壺")
+    assert (work.collection, work.copy) == ("四庫全書", "文淵閣")
+    with i18n.speaking(language):
+        assert work.cited == cited
+        assert edition.provenance.citation.startswith(cited)
+
+
+@pytest.mark.parametrize(
+    ("parts", "hant", "hans", "en"),
+    [
+        (
+            {"author": "蔡德晉", "title": "禮經本義", "chapter": "投壺"},
+            "蔡德晉《禮經本義》〈投壺〉",
+            "蔡德晋《礼经本义》〈投壶〉",
+            "蔡德晉 禮經本義 投壺",
+        ),
+        (
+            {"title": "纂圖互註禮記", "juan": "卷十九", "collection": "四部叢刊"},
+            "《纂圖互註禮記》卷十九，《四部叢刊》本",
+            "《纂图互注礼记》卷十九，《四部丛刊》本",
+            "纂圖互註禮記 卷十九 四部叢刊本",
+        ),
+        (
+            {"author": "毛奇齡", "title": "經問", "juan": "卷十六"},
+            "毛奇齡《經問》卷十六",
+            "毛奇龄《经问》卷十六",
+            "毛奇齡 經問 卷十六",
+        ),
+    ],
+)
+def test_each_part_of_a_work_takes_its_place_and_its_marks(parts, hant, hans, en):
+    from drumscore import i18n
+    from drumscore.model import Work
+
+    work = Work.of(parts)
+    for language, cited in (("zh_Hant", hant), ("zh_Hans", hans), ("en", en)):
+        with i18n.speaking(language):
+            assert str(work) == cited
+    assert Work.of(en) == work  # an older file's string reads back to the same parts
+
+
+def test_the_readings_are_cited_with_title_marks():
+    from drumscore import i18n
+    from drumscore.model import READINGS
+
+    zheng, mao = READINGS
+    with i18n.speaking("zh_Hant"):
+        assert (str(zheng.name), str(mao.name)) == ("鄭玄《禮記注》", "毛奇齡《經問》卷十六")
+        assert zheng.citation.startswith("《禮記注疏》卷五十八〈投壺〉鄭玄注，")
+    with i18n.speaking("zh_Hans"):
+        assert (str(zheng.name), str(mao.name)) == ("郑玄《礼记注》", "毛奇龄《经问》卷十六")
+    with i18n.speaking("en"):
+        assert (str(zheng.name), str(mao.name)) == ("鄭玄 禮記注", "毛奇齡 經問 卷十六")
+
+
+def test_every_builtin_edition_gives_its_work_by_parts_and_cites_it_with_title_marks():
+    from drumscore import i18n
+
+    for edition in corpus.builtin_editions():
+        work = edition.provenance.work
+        assert work is not None and work.title, edition.id
+        with i18n.speaking("zh_Hant"):
+            cited = edition.provenance.citation
+        assert cited.startswith((f"《{work.title}》", f"{work.author}《{work.title}》")), cited
+        assert ("《四庫全書》本" in cited) == (work.collection == "四庫全書"), cited
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('work = { juan = "卷一" }\n', "needs a title"),
+        ("work = { title = 5 }\n", "work"),
+        ("work = 5\n", "work"),
+    ],
+)
+def test_a_bad_work_is_refused(tmp_path, source, expected):
+    path = tmp_path / "mine.toml"
+    path.write_text('id = "mine"\nname = "某本"\n[source]\n' + source + SCORE)
+    with pytest.raises(CorpusError) as err:
+        load_edition(path)
+    assert expected in str(err.value)
+
+
+def test_a_rewritten_edition_keeps_its_work_s_parts(tmp_path):
+    """editions.write writes the work as a [source.work] table of its parts and keeps a
+    rewritten file's (its 卷, chapter and printing), which the passage's header does not give."""
+    from drumscore.editions.extract import extract
+    from drumscore.editions.write import edition_toml, kept_from
+
+    passage = (
+        "# source: Kanseki Repository KR1d0053, lines 1-2\n"
+        "魯鼓○□○○□□○□○○□半○□○□○○○□□○□○薛鼓○□○○○□□○□○○□□○□○○□□○半○□○○○□□○"
+    )
+    extraction = extract(passage, edition_name="禮記注疏")
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        'id = "mine"\nname = "禮記注疏"\n[source]\n' + ZHUSHU_PARTS + SCORE, encoding="utf-8"
+    )
+    text = edition_toml(extraction, "mine", work=kept_from(path).work)
+    assert tomllib.loads(text)["source"]["work"] == {
+        "title": "禮記注疏",
+        "juan": "卷五十八",
+        "chapter": "投壺",
+        "collection": "四庫全書",
+        "copy": "文淵閣",
+    }
+    path.write_text(text, encoding="utf-8")
+    assert load_edition(path).provenance.work == kept_from(path).work

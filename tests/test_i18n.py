@@ -512,10 +512,13 @@ def _names_of_the_sources() -> set[str]:
     from drumscore.model import READINGS, SECTION_TABLE, Section
 
     pool = corpus.editions()
-    found = {r.name for r in READINGS} | {s.rite for s in SECTION_TABLE.values() if s.rite}
-    found |= {r.citation for r in READINGS}
+    found = {s.rite for s in SECTION_TABLE.values() if s.rite}
+    with i18n.speaking("zh_Hant"):  # the citations composed as a 繁體 reader reads them
+        works = [r.name for r in READINGS] + [r.source.work for r in READINGS]
+        works += [edition.provenance.work for edition in pool]
+        found |= {work.cited for work in works if work is not None}
     for edition in pool:
-        found |= {edition.name, edition.provenance.citation}
+        found.add(edition.name)
         found |= {text for language, text in edition.short.texts if language == "zh_Hant"}
         for score in edition.scores:
             found |= {score.edition_name, score.title, f"{score.state}鼓"}

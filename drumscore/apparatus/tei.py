@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from drumscore import __version__
 from drumscore.apparatus.places import Apparatus, Witness
 from drumscore.i18n import LANGUAGES, in_english
+from drumscore.model import Provenance
 
 TEI = "http://www.tei-c.org/ns/1.0"
 XML = "http://www.w3.org/XML/1998/namespace"
@@ -78,7 +79,8 @@ def _witness(parent: ET.Element, w: Witness) -> None:
     p = w.provenance
     if p is None:
         return
-    bibl = _e(element, "bibl", p.citation)
+    bibl = _e(element, "bibl")
+    _cited(bibl, p)
     if p.kanripo:
         _e(bibl, "idno", p.kanripo, type="Kanripo")
     if p.file:
@@ -202,6 +204,10 @@ def tei_document(apparatuses: Sequence[Apparatus]) -> ET.ElementTree:
     header = root.find(f"{{{TEI}}}teiHeader")
     assert header is not None
     ET.indent(header, space="  ", level=1)
+    for bibl in header.iter(f"{{{TEI}}}bibl"):  # a citation's text runs on, unindented
+        parts = [c for c in bibl if c.get(_PART) is not None]
+        for child in parts:
+            child.tail = child.attrib.pop(_PART)
     return ET.ElementTree(root)
 
 
@@ -211,3 +217,42 @@ def tei_bytes(apparatuses: Sequence[Apparatus]) -> bytes:
     root = tree.getroot()
     assert root is not None
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+#: The text after a part of a cited work, kept on it until the header is indented (which
+#: would otherwise put a line break between the parts of the citation).
+_PART = "drumscore-tail"
+#: Where each part of a cited work goes in a TEI <bibl> (model.Work).
+_WORK_TAGS = {
+    "author": ("author", {}),
+    "title": ("title", {"level": "m"}),
+    "juan": ("biblScope", {"unit": "juan"}),
+    "chapter": ("title", {"level": "a"}),
+    "part": ("note", {"type": "part"}),
+}
+
+
+def _cited(bibl: ET.Element, p: Provenance) -> None:
+    """The citation as the document's language composes it (Provenance.citation), each part of
+    the work marked (<author>, <title>, <biblScope unit="juan">, <title level="a">, <edition>),
+    the rest after it as text: the <bibl>'s text reads as the citation does."""
+    citation = p.citation
+    work = p.work
+    if work is None or not citation.startswith(work.cited):
+        bibl.text = citation
+        return
+    last: ET.Element | None = None
+    for part, (tag, attrs) in _WORK_TAGS.items():
+        value = getattr(work, part)
+        if not value:
+            continue
+        if last is not None:
+            last.set(_PART, " ")
+        last = _e(bibl, tag, value, **attrs)
+    if work.collection:
+        printing = work.cited.rsplit(" ", 1)[-1]  # 四庫全書文淵閣本, as English composes it
+        if last is not None:
+            last.set(_PART, " ")
+        last = _e(bibl, "edition", printing)
+    assert last is not None  # a work has its title
+    last.set(_PART, citation[len(work.cited) :])

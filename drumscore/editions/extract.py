@@ -25,7 +25,7 @@ from drumscore.editions.figures import Reader
 from drumscore.editions.found import Extraction, Found, Joined, line_range
 from drumscore.editions.readings import parse_glyph_options, parse_label_options
 from drumscore.editions.runs import Run
-from drumscore.model import Provenance
+from drumscore.model import Provenance, Work
 from drumscore.timing import whole_text
 
 __all__ = [
@@ -127,8 +127,10 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
         for key, value in match.groupdict().items():
             if value and key not in found:
                 found[key] = value
-    cited = {"work": name or source_name} if found else {}
-    if not cited:
+    title = name.strip() or source_name.strip()
+    work = Work(title) if found and title else None
+    cited: dict[str, str] = {}
+    if work is None:
         # no Kanripo id, file or lines: the citation as the file names itself, written once
         parts = [name] if name else []
         if source_name and source_name != name:
@@ -136,6 +138,7 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
         cited = {"written": ", ".join(parts)}
     return Provenance(
         **cited,
+        work=work,
         file=source_name,
         kanripo=found.get("kanripo", ""),
         kanripo_file=found.get("file", ""),

@@ -12,7 +12,7 @@ from drumscore.editions.extract import Extraction, line_range
 from drumscore.errors import CorpusError, ExtractError, InputFileError, OptionError
 from drumscore.files.reading import parse_toml, read_input_text
 from drumscore.i18n import _
-from drumscore.model import Dating, Wording
+from drumscore.model import Dating, Wording, Work
 
 #: Line breaks and other control characters, which a TOML comment line cannot hold.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -29,6 +29,8 @@ class Kept:
     date: Dating | None = None
     #: The short name a Chinese view cites the edition by, per script.
     short: Wording = field(default_factory=Wording)
+    #: The work by its parts (title, 卷, chapter, printing), as the file gives them.
+    work: Work | None = None
 
 
 def kept_from(path: str | Path) -> Kept:
@@ -55,6 +57,7 @@ def kept_from(path: str | Path) -> Kept:
         tuple(data.get("count", ())),
         edition.date,
         edition.short,
+        edition.provenance.work,
     )
 
 
@@ -74,10 +77,13 @@ def edition_toml(
     counts: Sequence[dict] = (),
     date: Dating | None = None,
     short: str | Wording = "",
+    work: Work | None = None,
 ) -> str:
     """The TOML text of an edition file holding every labelled score of `extraction`, in
     `script` (by default the script the passage is written in).
 
+    `work` is the work by its parts (a rewritten file's: its 卷, chapter and printing), written
+    as the [source.work] table; by default the work the passage's header names.
     `counts` are [[count]] tables (as corpus.load_edition reads them), written after the scores.
     The glyph mapping the passage was read with is written as the [glyphs] table, so that each
     score's `printed` keeps the signs of the text and still reads as notation.
@@ -112,9 +118,10 @@ def edition_toml(
     name = name or extraction.name
     script = script or extraction.script or "traditional"
     prov = extraction.provenance
-    source = {
+    cited = work or prov.work
+    source: dict[str, object] = {
         "citation": prov.written,
-        "work": prov.work,
+        "work": cited.to_data() if cited else {},
         "page": prov.page,
         "kanripo": prov.kanripo,
         "kanripo_file": prov.kanripo_file,

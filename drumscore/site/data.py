@@ -28,7 +28,6 @@ from drumscore.model import (
     Drum,
     Edition,
     Provenance,
-    Reading,
     Score,
     Section,
 )
@@ -153,19 +152,6 @@ def _source(source: Provenance) -> dict[str, str]:
     if source.licence:
         found["licence"] = source.licence_shown
     return found
-
-
-def reading_name(reading: Reading) -> str:
-    """A reading of the signs named as prose cites it: its commentator and his work, the work in
-    the reader's title marks (鄭玄《禮記注》, 毛奇齡《經問》卷十六), in the page's script."""
-    author, title, *chapter = reading.name.split()
-    if chapter:
-        name = _("{author} {title} {chapter}").format(
-            author=author, title=title, chapter=" ".join(chapter)
-        )
-    else:
-        name = _("{author} {title}").format(author=author, title=title)
-    return written(name)
 
 
 def _standing(key: str, apparatus: dict) -> dict:
@@ -295,10 +281,10 @@ def readings_data() -> list[dict]:
         out.append(
             {
                 "id": reading.id,
-                "name": reading_name(reading),
+                "name": reading.name.cited,
                 "drums": {sign: drum.pinyin for sign, drum in reading.mapping},
                 "says": _("Read as {name}: {signs}. 「{passage}」").format(
-                    name=reading_name(reading), signs=signs, passage=reading.passage
+                    name=reading.name.cited, signs=signs, passage=reading.passage
                 ),
                 "citation": written(reading.citation),
                 "legend": _(

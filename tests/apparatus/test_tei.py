@@ -43,6 +43,20 @@ def test_every_witness_reads_back_exactly_as_its_edition_prints_it(document):
     assert checked == 4 * len(editions()) == 68
 
 
+def test_a_witness_s_citation_marks_each_part_of_its_work(document):
+    root = ET.fromstring(document)
+    witnesses = {w.get(XML_ID): w for w in root.iterfind(".//t:sourceDesc/t:listWit/t:witness", NS)}
+    bibl = witnesses["zhushu"].find("t:bibl", NS)
+    assert bibl.findtext("t:title[@level='m']", namespaces=NS) == "禮記注疏"
+    assert bibl.findtext("t:biblScope[@unit='juan']", namespaces=NS) == "卷五十八"
+    assert bibl.findtext("t:title[@level='a']", namespaces=NS) == "投壺"
+    assert bibl.findtext("t:edition", namespaces=NS) == "四庫全書文淵閣本"
+    text = "".join(bibl.itertext()).strip()
+    assert text.startswith("禮記注疏 卷五十八 投壺 四庫全書文淵閣本, Kanseki Repository KR1d0053")
+    bibl = witnesses["benyi"].find("t:bibl", NS)
+    assert bibl.findtext("t:author", namespaces=NS) == "蔡德晉"
+
+
 def test_the_header_lists_each_edition_with_source_and_provenance(document):
     root = ET.fromstring(document)
     method = root.find(".//t:encodingDesc/t:variantEncoding", NS)

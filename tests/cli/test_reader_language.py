@@ -12,7 +12,7 @@ from cli_run import expect_error, run_cli
 from drumscore import i18n
 from drumscore.corpus import builtin_editions, edition_from_dict
 from drumscore.errors import CorpusError
-from drumscore.model import READINGS, Provenance, Section, Wording
+from drumscore.model import READINGS, Provenance, Section, Wording, Work
 
 #: English words of the edition notes and bases (a Chinese text holding one is English left over).
 ENGLISH = re.compile(
@@ -47,21 +47,24 @@ def test_every_built_in_edition_gives_its_note_and_basis_in_each_language(editio
     [
         (
             "zh_TW.UTF-8",
-            "642 年完成，653 年頒行",
-            "第 1 圖的薛鼓中間有換頁",
-            "Kanseki Repository KR1d0053，檔案 KR1d0053_058.txt，第 437-452 行",
+            "642 年成書，653 年頒行",
+            "第一圖的薛鼓中間有換頁",
+            "《禮記注疏》卷五十八〈投壺〉，文淵閣《四庫全書》本，Kanseki Repository KR1d0053，"
+            "檔案 KR1d0053_058.txt，第 437-452 行",
         ),
         (
             "zh_CN.UTF-8",
             "642 年成书，653 年颁行",
             "第一图的薛鼓中间有换页",
-            "Kanseki Repository KR1d0053，文件 KR1d0053_058.txt，第 437-452 行",
+            "《礼记注疏》卷五十八〈投壶〉，文渊阁《四库全书》本，Kanseki Repository KR1d0053，"
+            "文件 KR1d0053_058.txt，第 437-452 行",
         ),
         (
             "C.UTF-8",
             "completed 642 and issued 653",
             "A page break falls inside the first 薛 pattern",
-            "Kanseki Repository KR1d0053, file KR1d0053_058.txt, lines 437-452",
+            "禮記注疏 卷五十八 投壺 四庫全書文淵閣本, Kanseki Repository KR1d0053, "
+            "file KR1d0053_058.txt, lines 437-452",
         ),
     ],
 )
@@ -77,11 +80,12 @@ def test_show_gives_the_editions_data_in_the_readers_language(
 
 
 def test_a_transcriptions_citation_is_composed_with_its_page():
-    prov = Provenance(work="蔡德晉 禮經本義 投壺", page="38", transcription="001_a.txt", lines="3")
+    work = Work("禮經本義", author="蔡德晉", chapter="投壺")
+    prov = Provenance(work=work, page="38", transcription="001_a.txt", lines="3")
     expected = {
         "en": "蔡德晉 禮經本義 投壺, p.38 (transcription 001_a.txt)",
-        "zh_Hant": "蔡德晉 禮經本義 投壺，第 38 頁（錄文 001_a.txt）",
-        "zh_Hans": "蔡德晋 礼经本义 投壶，第 38 页（录文 001_a.txt）",
+        "zh_Hant": "蔡德晉《禮經本義》〈投壺〉，第 38 頁（錄文 001_a.txt）",
+        "zh_Hans": "蔡德晋《礼经本义》〈投壶〉，第 38 页（录文 001_a.txt）",
     }
     for language, text in expected.items():
         with i18n.speaking(language):
@@ -92,7 +96,7 @@ def test_a_reading_is_cited_in_the_readers_language():
     mao = READINGS[1]
     with i18n.speaking("zh_Hant"):
         said = mao.read_as
-    assert said.startswith("依毛奇齡 經問 卷十六的釋讀（毛奇齡 經問 卷十六，第 17a 頁，")
+    assert said.startswith("依毛奇齡《經問》卷十六的釋讀（毛奇齡《經問》卷十六，第 17a 頁，")
     assert said.endswith("檔案 KR1g0022_016.txt，第 298-299 行）")
     with i18n.speaking("en"):
         assert mao.read_as.startswith(

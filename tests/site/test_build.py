@@ -491,7 +491,7 @@ def test_a_score_page_s_readings_are_the_model_s_and_its_scripts_name_none(site_
     data = _page_data(page)
     readings = data["readings"]
     assert [(r["id"], r["name"], r["drums"]) for r in readings] == [
-        (r.id, r.name, {sign: drum.pinyin for sign, drum in r.mapping}) for r in READINGS
+        (r.id, str(r.name), {sign: drum.pinyin for sign, drum in r.mapping}) for r in READINGS
     ]
     assert readings[1]["drums"] == {"○": "gu", "□": "pi"}
     score = data["score"]

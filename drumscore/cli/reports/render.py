@@ -15,7 +15,7 @@ def reading_data(reading: Reading) -> dict[str, Any]:
     each sign strikes."""
     return {
         "reading": reading.id,
-        "reading_name": reading.name,
+        "reading_name": reading.name.cited,
         "signs": {sign: drum.value for sign, drum in reading.mapping},
     }
 
