@@ -447,6 +447,23 @@ def test_every_simplified_view_is_in_simplified_characters(views, view):
     assert not left, f"{len(left)} lines of {view}:\n" + "\n".join(left)
 
 
+def test_a_printed_label_is_quoted_and_the_drum_beside_it_is_in_the_reader_s_script(views):
+    """extract's label column shows what the passage prints, a quotation: 「魯鼓」 in both
+    scripts; the drum column is prose: 鲁鼓 in 简体."""
+    hans = [line.split() for line in views["zh-Hans"]["extract"].splitlines()]
+    hant = [line.split() for line in views["zh-Hant"]["extract"].splitlines()]
+    assert ["1", "鲁鼓", "「魯鼓」"] in [row[:3] for row in hans]
+    assert ["1", "魯鼓", "「魯鼓」"] in [row[:3] for row in hant]
+
+
+def test_the_site_names_the_section_and_the_editions_in_the_page_s_script(views):
+    index = views["zh-Hans"]["site index"]
+    assert "drumscore 投壶" in index and "投壺" not in index.replace("「", "\n「")[:200]
+    assert "礼经本义（四库全书本）" in index and "禮經本義" not in index
+    assert "《礼记注疏》卷五十八〈投壶〉，文渊阁《四库全书》本" in index
+    assert "《禮記注疏》卷五十八〈投壺〉，文淵閣《四庫全書》本" in views["zh-Hant"]["site index"]
+
+
 # -- the scan itself finds what it is for --------------------------------------------------------
 
 
