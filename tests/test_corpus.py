@@ -434,7 +434,7 @@ def test_a_passage_given_as_notation_is_told_to_extract(
 
 def test_every_edition_has_a_short_name_in_each_script_unique_among_the_editions():
     from drumscore import i18n
-    from drumscore.apparatus.names import folded
+    from drumscore.i18n import simplified
 
     for language, script in (("zh_Hant", "traditional"), ("zh_Hans", "simplified")):
         with i18n.speaking(language):
@@ -444,7 +444,7 @@ def test_every_edition_has_a_short_name_in_each_script_unique_among_the_editions
         for edition in corpus.builtin_editions():
             given = dict(edition.short.texts)
             assert given.get(language) == shorts[edition.id]  # written for this script
-            assert folded(given["zh_Hant"]) == folded(given["zh_Hans"])  # the same name
+            assert simplified(given["zh_Hant"]) == simplified(given["zh_Hans"])  # the same name
         # one of the two printings of 樂書 by its 卷, the base by its kind
         assert shorts["yueshu-118"].endswith("卷百十八") and shorts["zhushu"] == "注疏本"
         assert script == "traditional" or shorts["weishi"] == "卫氏集说"

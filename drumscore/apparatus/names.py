@@ -2,7 +2,7 @@
 
 The notes and counts of the editions name texts and commentators (吳澄本, 大戴禮, 徐伯魯); an
 edition in simplified script names them 吴澄本, 大戴礼, 徐伯鲁. They are one source: matched by
-their folded form (drumscore.i18n's one table of the two scripts), and shown by the name the
+their simplified form (drumscore.i18n's one table of the two scripts), and shown by the name the
 corpus and the notes use. The same table tells the script a passage is written in.
 """
 
@@ -23,20 +23,14 @@ _ONLY_SIMPLIFIED = frozenset(SIMPLIFIED) - frozenset(TRADITIONAL)
 Script = Literal["traditional", "simplified"]
 
 
-def folded(text: str) -> str:
-    """`text` with each traditional character in its simplified form: the one key of a name
-    under both scripts (folded("吳澄本") == folded("吴澄本"))."""
-    return simplified(text)
-
-
 def script_of(text: str) -> Script | None:
     """The script `text` is written in, by which script's own characters it holds more of; None
     when it holds none of either (notation, or characters both scripts write alike)."""
     traditional = sum(1 for c in text if c in _ONLY_TRADITIONAL)
-    simplified = sum(1 for c in text if c in _ONLY_SIMPLIFIED)
-    if traditional == simplified:
+    simple = sum(1 for c in text if c in _ONLY_SIMPLIFIED)
+    if traditional == simple:
         return None
-    return "traditional" if traditional > simplified else "simplified"
+    return "traditional" if traditional > simple else "simplified"
 
 
 #: The names of sources that the corpus's notes and counts and the project's notes use, as
@@ -60,12 +54,12 @@ KNOWN = (
     "陳暘",
     "王應麟",
 )
-_BY_KEY = {folded(name): name for name in KNOWN}
+_BY_KEY = {simplified(name): name for name in KNOWN}
 
 
 def key(name: str) -> str:
     """What `name` is matched by: the same for 吳澄本 and 吴澄本."""
-    return folded(name.strip())
+    return simplified(name.strip())
 
 
 def shown(name: str) -> str:
