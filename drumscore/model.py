@@ -488,6 +488,15 @@ class Work:
         return self.cited
 
 
+def _joined(parts: Sequence[str]) -> str:
+    """The parts of a citation one after the other, as the reader's language joins them."""
+    text = parts[0]
+    for part in parts[1:]:
+        # TRANSLATORS: a citation and its next part (page, repository, file, lines)
+        text = _("{citation}, {part}").format(citation=text, part=part)
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """Where an edition's text comes from, precise enough to cite: its parts (the work, page,
@@ -516,7 +525,32 @@ class Provenance:
         edition file gives no work."""
         if self.work is None:
             return written(self.written)
-        parts = [self.work.cited]
+        text = _joined([self.work.cited, *self._places()])
+        if self.transcription:
+            text = _("{citation} (transcription {file})").format(
+                citation=text, file=self.transcription
+            )
+        return text
+
+    @property
+    def citation_lines(self) -> tuple[str, str]:
+        """The citation on a narrow page, as the staff's head prints it: the work, then where in
+        it (page, Kanripo id, file and lines, or the transcription), each in the reader's
+        language; a citation written whole and nothing under it where the file gives no work.
+        Always two lines, so that one engraving serves every score of the same music."""
+        if self.work is None:
+            return (self.citation, "")
+        places = self._places()
+        where = _joined(places) if places else ""
+        if self.transcription:
+            where = _("{citation} (transcription {file})").format(
+                citation=where, file=self.transcription
+            )
+        return (self.work.cited, where.strip())
+
+    def _places(self) -> list[str]:
+        """The parts of the citation after the work: page, repository, file and lines."""
+        parts = []
         if self.page:
             parts.append(_("p.{page}").format(page=self.page))
         if self.kanripo:
@@ -525,15 +559,7 @@ class Provenance:
             parts.append(_("file {file}").format(file=self.kanripo_file))
         if self.lines and not self.transcription:  # a transcription's lines are its own
             parts.append(_("lines {lines}").format(lines=self.lines))
-        text = parts[0]
-        for part in parts[1:]:
-            # TRANSLATORS: a citation and its next part (page, repository, file, lines)
-            text = _("{citation}, {part}").format(citation=text, part=part)
-        if self.transcription:
-            text = _("{citation} (transcription {file})").format(
-                citation=text, file=self.transcription
-            )
-        return text
+        return parts
 
     @property
     def licence_shown(self) -> str:

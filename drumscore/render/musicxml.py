@@ -595,7 +595,8 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
         )
     ]
     if score.source and score.source.citation:
-        lines.append(("subtitle", score.source.citation))
+        # the work, then where in it: one line would run past the page's width
+        lines.extend(("subtitle", line) for line in score.source.citation_lines)
     lines.extend(signs)
     lines.append(command)
     return lines

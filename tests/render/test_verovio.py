@@ -85,7 +85,11 @@ def test_svg_has_round_and_square_heads_in_pattern_order_and_the_citation(key):
     score = timeline.score
     for part in (score.edition_name, f"figure {score.figure}", "射", score.printed.strip()):
         assert part in text
-    assert score.source.citation in text and score.key in text and "半" in text
+    assert (
+        all(line in text for line in score.source.citation_lines)
+        and score.key in text
+        and "半" in text
+    )
     # the round head is a ring: two concentric circles, filled even-odd
     round_head = ET.fromstring(page).find(f".//{{{SVG}}}g[@id='{ROUND_ID}']/{{{SVG}}}path")
     assert round_head.get("fill-rule") == "evenodd" and round_head.get("d").count("a") == 4
@@ -109,7 +113,9 @@ def test_a_page_in_another_language_is_the_engraving_with_the_head_s_words_set_a
         chinese = svg_pages(musicxml_bytes(timeline))[0]
         translated = [text for _, text in page_head(timeline)]
     assert head_lines(english) == words and head_lines(chinese) == translated
-    assert words != translated and len(words) == 4
+    assert (
+        words != translated and len(words) == 5
+    )  # title, as printed, the work, where in it, the name
     assert retitle(english, words) == english  # Verovio sets the words as given
     page = retitle(english, translated)
     assert page is not None and head_lines(page) == translated
@@ -238,7 +244,8 @@ def test_pdf_ink_is_at_least_a_centimetre_from_every_edge(key):
 
 
 @pytest.mark.parametrize(
-    ("language", "reading"), [("en", "zheng"), ("zh_Hant", "zheng"), ("en", "mao")]
+    ("language", "reading"),
+    [("en", "zheng"), ("zh_Hant", "zheng"), ("en", "mao"), ("zh_Hant", "mao")],
 )
 def test_png_has_print_margins_and_the_head_lines_do_not_touch(language, reading):
     pytest.importorskip("cairosvg")
@@ -252,9 +259,9 @@ def test_png_has_print_margins_and_the_head_lines_do_not_touch(language, reading
     pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
     # a head line too long for the page would run into the margin (毛奇齡's citation once did)
     assert min(margins_cm(pixels, dpi).values()) >= 1.0, margins_cm(pixels, dpi)
-    # title, "as printed in …", the source, (the reading, where it stands,) the drumscore name:
-    # bands of ink, each one line
-    lines = 4 if reading == "zheng" else 6
+    # title, "as printed in …", the work, where in it, (the reading, where it stands,) the
+    # drumscore name: bands of ink, each one line
+    lines = 5 if reading == "zheng" else 7
     bands = ink_bands((pixels.min(axis=2) < 128).any(axis=1))
     heights = [(last - first + 1) / dpi for first, last in bands[:lines]]
     assert len(bands) > lines and max(heights) < 0.25, heights  # two touching lines are taller
@@ -276,4 +283,4 @@ def test_a_notehead_of_the_png_at_the_default_resolution_is_some_twenty_pixels()
     assert round_head_size(svg) * width / page >= 20  # pixels of the PNG, not 11
     # the page head is kept at its size (the margins above see no line run off the page)
     text = "".join(ET.fromstring(svg).itertext())
-    assert LU.score.source.citation in text
+    assert all(line in text for line in LU.score.source.citation_lines)
