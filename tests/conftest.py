@@ -122,9 +122,12 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.fixture(autouse=True)
 def own_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """HOME, the XDG folders and the editions folder inside this test's temporary folders."""
+    """HOME, the XDG folders and the editions folder inside this test's temporary folders,
+    removed when it ends (as pyproject's tmp_path_retention_policy removes a passing test's
+    tmp_path): the run's temporary folder holds only what the tests running now write."""
     saved = {name: os.environ.get(name) for name in USER_FOLDERS}
-    _point_user_folders(tmp_path_factory.mktemp("user"))
+    user = tmp_path_factory.mktemp("user")
+    _point_user_folders(user)
     i18n.set_language(None)
     yield
     i18n.set_language(None)
@@ -133,6 +136,7 @@ def own_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+    shutil.rmtree(user, ignore_errors=True)
 
 
 @pytest.fixture
