@@ -39,7 +39,7 @@ from drumscore.errors import *  # noqa: F403  (every exception class, as errors.
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import compare
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
     from drumscore.conductor.expression import Expression
     from drumscore.conductor.timeline import Timeline, arrange
     from drumscore.corpus import resolve
@@ -96,7 +96,7 @@ _LAZY = {
     "to_midi": "drumscore.render.midi",
     "musicxml_bytes": "drumscore.render.musicxml",
     "compare": "drumscore.analysis.compare",
-    "collate": "drumscore.apparatus.align",
+    "collate": "drumscore.apparatus.gather",
     "extract": "drumscore.editions.extract",
     "check": "drumscore.performance.check",
 }

@@ -119,6 +119,7 @@ EDITION_SCHEMA = {
     "script": str,
     "aliases": [str],
     "note": _TEXT,
+    "short": _TEXT,
     "source": {k: str for k in _SOURCE_KEYS},
     "glyphs": dict,
     "date": {"year": int, "from": int, "to": int, "basis": _TEXT},
@@ -278,6 +279,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         path=where,
         glyphs=glyphs,
         date=_date(data.get("date"), where),
+        short=_wording(data.get("short", ""), _("{where}: short").format(where=where)),
     )
 
 

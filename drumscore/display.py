@@ -9,6 +9,7 @@ as it reliably can (docs/languages.md).
 from __future__ import annotations
 
 import os
+import re
 import sys
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -227,3 +228,58 @@ def divided(pattern: Pattern) -> str:
     if pattern.half is None:
         return symbols
     return f"{symbols[: pattern.half]} │半│ {symbols[pattern.half :]}"
+
+
+#: Where a line of text may break between phrases: a run of two spaces or more (between the
+#: fields of a status line), the space after " ·" (between the keys, the parts of a title), a
+#: space after an English comma, semicolon or colon, and just after a Chinese clause mark
+#: (，、；：。). A mark stays with the phrase it ends; anywhere else is inside a phrase.
+_PHRASE_BREAK = re.compile(r" {2,}|(?<= ·) |(?<=[,;:]) +|(?<=[，、；：。])")
+
+
+def phrases(text: str) -> list[tuple[str, str]]:
+    """`text` as (separator, phrase) pairs, the separator what stood before the phrase ("" for
+    the first, and after a Chinese mark): the units a wrapped line keeps whole."""
+    out: list[tuple[str, str]] = []
+    at, before = 0, ""
+    for found in _PHRASE_BREAK.finditer(text):
+        if found.start() == at and found.group() == "":
+            continue
+        out.append((before, text[at : found.start()]))
+        at, before = found.end(), found.group()
+    out.append((before, text[at:]))
+    return [(sep, phrase) for sep, phrase in out if phrase]
+
+
+def wrap_phrases(text: str, columns: int) -> list[str]:
+    """`text` in lines of at most `columns` terminal columns (CJK two, ambiguous characters as
+    `ambiguous_wide` says), broken only between phrases (see `phrases`), the separator at a
+    break dropped; the lines after the first indented as the first is. A phrase wider than a
+    line on its own is broken between its words, and a word wider than that is cut."""
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    room = max(1, columns)
+    lines: list[str] = []
+    line = ""
+    for sep, phrase in phrases(text.strip(" ")):
+        joined = line + sep + phrase if line else indent + phrase
+        if width(joined) <= room:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        line = indent + phrase
+        if width(line) > room:  # the phrase alone is too wide: between its words
+            words = line.split(" ")
+            line = ""
+            for word in words:
+                joined = f"{line} {word}" if line.strip() else (line + word)
+                if line.strip() and width(joined) > room:
+                    lines.append(line)
+                    joined = indent + word
+                line = joined
+            if width(line) > room:
+                lines.append(cut(line, room))
+                line = ""
+    if line:
+        lines.append(line)
+    return lines

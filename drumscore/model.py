@@ -422,6 +422,13 @@ class Provenance:
             )
         return text
 
+    @property
+    def licence_shown(self) -> str:
+        """The licence as the edition files give it, "CC BY-SA 4.0 (Kanseki Repository)", with
+        its holder in the reader's parentheses (every view shows it so)."""
+        found = re.fullmatch(r"(.+?) \((.+)\)", self.licence)
+        return aside(found[1], found[2]) if found else self.licence
+
     def to_data(self) -> dict[str, str]:
         """The provenance as JSON-ready data: the citation in the reader's language, then the
         parts it has (work, Kanripo id, file, lines, commit, licence…)."""
@@ -505,6 +512,20 @@ class Reading:
     passage: str
     #: Each sign and the drum it strikes.
     mapping: tuple[tuple[str, Drum], ...]
+    #: How a summary cites it, marked for the catalogs (each script writes the name its way).
+    said: str = ""
+
+    @property
+    def named(self) -> str:
+        """The reading as a summary cites it, in the reader's language: "reading: 毛奇齡 (mao)";
+        「毛奇齡說」 in Chinese."""
+        return _(self.said)
+
+    @property
+    def is_default(self) -> bool:
+        """Whether it is 鄭玄's, the reading every edition follows and an output may leave
+        unsaid in its text (never in its data)."""
+        return self is READINGS[0]
 
     def drum(self, stroke: Stroke) -> Drum:
         """The drum `stroke` strikes in this reading (the stroke's sign is its drum's symbol)."""
@@ -522,7 +543,7 @@ class Reading:
 
     def strokes(self, strokes: tuple[Stroke, ...]) -> tuple[Stroke, ...]:
         """`strokes` with each on the drum this reading strikes."""
-        if self is READINGS[0]:
+        if self.is_default:
             return strokes
         return tuple(Stroke(self.drum(s), s.index, s.pos) for s in strokes)
 
@@ -569,6 +590,7 @@ READINGS: tuple[Reading, ...] = (
         ),
         "圜者擊鼙，方者擊鼓",
         (("○", Drum.PI), ("□", Drum.GU)),
+        N_("reading: 鄭玄 (zheng)"),
     ),
     Reading(
         "mao",
@@ -582,6 +604,7 @@ READINGS: tuple[Reading, ...] = (
         ),
         "其半字以前皆射禮之節，半字以後則投壺之節，方者鞞皷，圓者大皷",
         (("○", Drum.GU), ("□", Drum.PI)),
+        N_("reading: 毛奇齡 (mao)"),
     ),
 )
 
@@ -736,7 +759,8 @@ class Edition:
 
     `glyphs` are the signs its transcription draws strokes with beyond the glyph table (◍ for □),
     each with the stroke it stands for, so that `printed` stays as the text has it; `date` says
-    when the text was made.
+    when the text was made; `short` the name a Chinese view of the apparatus cites it by, as a
+    校勘記 cites 閩本、監本、毛本 (drumscore.apparatus.names.cited).
     """
 
     id: str
@@ -753,6 +777,8 @@ class Edition:
     user: bool = field(default=False, compare=False)
     glyphs: tuple[tuple[str, str], ...] = ()
     date: Dating | None = None
+    #: The short name Chinese scholarship cites it by (注疏本, 通解, 樂書卷三十五), per script.
+    short: Wording = Wording()
 
     @property
     def date_key(self) -> tuple[int, int, str]:

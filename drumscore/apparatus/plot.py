@@ -14,8 +14,10 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.align import HALF, Apparatus
+from drumscore.apparatus.names import chinese
+from drumscore.apparatus.places import Apparatus, Witness
 from drumscore.i18n import _
+from drumscore.model import HALF
 from drumscore.render.plot import MAX_INCHES, drawn, saved
 
 if TYPE_CHECKING:
@@ -60,7 +62,7 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     # a column is 0.27 inch (19.4 points) wide, a row about 20 points high
     ax.scatter(*halves, marker="|", s=15.0**2, color="black", linewidths=2.2, zorder=2)
     ax.scatter(*gaps, marker="_", s=5.8**2, color="#999999", linewidths=1.2, zorder=2)
-    labels = [a.column_label(k) for k in range(len(a.columns))]
+    labels = [a.column_where(k).tick for k in range(len(a.columns))]
     if not cjk:
         labels = ["ban" if label == HALF else label for label in labels]
     step = max(1, math.ceil(len(a.columns) / LABELLED_COLUMNS))  # a long reading: every step-th
@@ -69,14 +71,22 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     for (_at, _text, columns), tick in zip(ticks, ax.get_xticklabels(), strict=True):
         if any(k in place_of for k in columns):
             tick.set_fontweight("bold")
+
+    def named(w: Witness) -> str:
+        if cjk and chinese():  # as the Chinese apparatus cites it: 注疏本, 底本《禮記注疏》
+            return a.cite(w.siglum)
+        return f"{w.siglum}  {w.name}" if cjk else w.siglum
+
     names = [
         (
-            _("{siglum}  reported in {edition}").format(siglum=w.siglum, edition=w.reported_by)
+            _("{siglum}  reported in {edition}").format(
+                siglum=w.siglum, edition=a.cite(w.reported_by)
+            )
             if cjk
             else f"{w.siglum} (reported)"
         )
         if w.reported
-        else (f"{w.siglum}  {w.name}" if cjk else w.siglum)
+        else named(w)
         for w in a.witnesses
     ]
     ax.set_yticks(range(rows - 1, -1, -1), names, fontsize=8)
@@ -95,7 +105,10 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     state = a.title if cjk else f"{a.key.split('/')[0]} drum, figure {a.figure}"
     ax.set_title(
         _("{score} · {title} · base {base} · {summary}").format(
-            score=a.key, title=state, base=a.base.siglum, summary=a.summary
+            score=a.key,
+            title=state,
+            base=f"《{a.base.name}》" if cjk and chinese() else a.base.siglum,
+            summary=a.summary,
         ),
         fontsize=9,
         loc="left",

@@ -60,7 +60,7 @@ def strikes(played: Timeline | Track, rate: int, midimap: MidiMap | None = None)
         if hit.muted:
             continue
         note = midimap.hit_note(hit.drum)
-        off = hit.frame + round(hit.timeline.tempo.interval * hit.share * rate / 2)
+        off = hit.frame + hit.note_frames(rate)
         found.append(Strike(hit.frame, note, hit.velocity, off))
     found.sort(key=lambda s: s.frame)
     return found

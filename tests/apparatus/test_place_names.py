@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from cli_run import run_cli
 
-from drumscore.apparatus.align import collate
+from drumscore.apparatus.gather import collate
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes

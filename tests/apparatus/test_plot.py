@@ -12,7 +12,7 @@ pytest.importorskip("matplotlib")
 import itertools
 
 from drumscore import i18n
-from drumscore.apparatus.align import collate
+from drumscore.apparatus.gather import collate
 from drumscore.apparatus.plot import figure, plot_apparatus
 from drumscore.render import plot as render_plot
 
@@ -48,14 +48,17 @@ def test_the_title_and_legend_are_in_traditional_chinese(cjk, lu2):
         fig = drawn_figure([lu2])
     title = fig.axes[0].get_title(loc="left")
     n, m = len(lu2.parting), len(lu2.reports)
-    assert title == f"lu/2 · 魯鼓 · 第 2 圖 · 底本 zhushu · {n} 處刊本相異；{m} 條異文出自注文"
+    assert title == f"lu/2 · 魯鼓第二圖 · 底本《禮記注疏》 · 刊本異文 {n} 處；注文所載異文 {m} 處"
     legend = fig.texts[0].get_text()
     assert (
         legend.startswith("圓 = ○ 鼙，方 = □ 鼓，豎線 = 半")
         and "藍色 = 僅有注文所述的異文" in legend
     )
     names = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    assert "大戴禮  見於 yishu" in names
+    # the rows are named as the Chinese apparatus cites the editions, never by their ids
+    assert names[0] == "底本《禮記注疏》" and "通解" in names and "樂書卷百十八" in names
+    assert "大戴禮  見義疏所引" in names
+    assert not [n for n in names if any(w.siglum in n for w in lu2.printed)]
 
 
 def test_every_chinese_character_is_drawn_from_a_font_that_has_it(cjk, lu2):

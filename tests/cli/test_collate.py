@@ -152,9 +152,9 @@ def test_output_file_is_written_whole(tmp_path, capsys):
     ("argv", "message"),
     [
         (["collate", "--json", "--format", "csv"], "two formats"),
-        (["collate", "-o", "x.doc"], "cannot tell the format of 'x.doc'"),
+        (["collate", "-o", "x.doc"], "-o 'x.doc': it does not write .doc files; use one of: .txt"),
         (["collate", "--format", "mei"], "MEI is one file per score"),
-        (["collate", "lu", "--plot", "x.pdf"], "ending in .png .svg"),
+        (["collate", "lu", "--plot", "x.pdf"], "use one of: .png .svg"),
         (["collate", "lu", "--base", "nowhere"], "unknown edition 'nowhere'"),
         (["collate", "lu", "-o", "/nonexistent/x.txt"], "does not exist"),
     ],
@@ -364,7 +364,7 @@ def test_every_view_states_the_same_places_and_reported_readings(tmp_path, capsy
 
 def test_the_csv_and_the_plot_have_a_row_for_every_reported_witness(tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
 
     out, svg = tmp_path / "app.csv", tmp_path / "app.svg"
     code, _, _ = run_cli(["collate", "-o", str(out), "--plot", str(svg)], capsys)
@@ -440,7 +440,7 @@ def test_groups_refuses_a_format_it_does_not_print(capsys):
 
 
 def test_order_date_puts_every_view_s_rows_in_date_order(tmp_path, capsys):
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
 
     key = {e.id: e.date_key for e in editions()}
     base = "zhushu"

@@ -122,8 +122,7 @@ def test_passage_read_is_bounded_whatever_its_size_says(capsys, monkeypatch):
 OPTION_ERRORS = [
     (
         ["-o", "{d}/zs.wav"],
-        "-o '{d}/zs.wav': an edition file is TOML; give a file name ending in "
-        ".toml, such as '{d}/zs.toml'",
+        "-o '{d}/zs.wav': it does not write .wav files; use one of: .toml",
     ),
     (["-o", ""], "-o '' is an empty file name"),
     (["-o", " "], "-o ' ' is an empty file name"),

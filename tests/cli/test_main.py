@@ -143,7 +143,7 @@ BAD = [
     (["render", "lu/3", "-o", "{d}/a.wav"], "unknown figure"),
     (["render", "lu@nowhere", "-o", "{d}/a.wav"], "unknown edition"),
     (["render", "lu", "-o", "{d}/missing/a.wav"], "does not exist"),
-    (["render", "lu", "-o", "{d}/a.xyz"], "cannot tell the format"),
+    (["render", "lu", "-o", "{d}/a.xyz"], "it does not write .xyz files; use one of"),
     (["render", "lu", "-o", "{d}"], "is a folder"),
     (["render", "○□", "--section", "touhu", "-o", "{d}/a.wav"], "no 半"),
     (["render", "○□X", "-o", "{d}/a.wav"], "column 3"),

@@ -97,7 +97,7 @@ def test_names_that_collide_are_refused_before_any_work(tmp_path, capsys):
     [
         (["lu", "-o", "{nope}.mid"], "unknown placeholder {nope}"),
         (["lu", "-o", "{key.mid"], "malformed"),
-        (["lu", "--section", "touhu,touhu", "-o", "{key}.mid"], "twice"),
+        (["lu", "--section", "touhu,touhu", "-o", "{key}.mid"], "repeats item 1"),
         (["lu", "--section", "touhu,bad", "-o", "{key}.mid"], "'bad'"),
         (["lu", "--all", "-o", "{key}.mid"], "leave the SCORE names out"),
     ],

@@ -24,8 +24,9 @@ def test_notes_are_read_pi_first():
 
 @pytest.mark.parametrize(
     ("text", "needle"),
-    [("45", "two MIDI notes"), ("a,b", "two MIDI notes"), ("45,128", "outside 0-127"),
-     ("-1,40", "outside 0-127"), ("40,40", "both drums note 40"), ("1,2,3", "two MIDI notes")],
+    [("45", "1 item where it takes 2"), ("a,b", "two MIDI notes"), ("45,128", "outside 0-127"),
+     ("-1,40", "outside 0-127"), ("40,40", "both drums note 40"),
+     ("1,2,3", "3 items where it takes 2")],
 )  # fmt: skip
 def test_bad_notes_say_what_is_wrong_and_name_the_parameter(text, needle):
     with pytest.raises(OptionError) as info:

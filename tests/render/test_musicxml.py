@@ -190,6 +190,17 @@ def test_the_page_head_cites_the_reading():
     assert "drumscore's name of this reading: xue/2@benyi, section touhu, bpm 60" in words
 
 
+def test_the_page_head_line_names_another_reading_of_the_signs():
+    from drumscore.model import Reading
+
+    timeline = arrange(resolve("lu"), reading=Reading.parse("mao"))
+    root = ET.fromstring(musicxml_bytes(timeline))
+    credits = {c.findtext("credit-type"): c.findtext("credit-words") for c in root.iter("credit")}
+    assert credits["rights"] == (
+        "drumscore's name of this reading: lu/1@zhushu, section she, bpm 60, reading mao"
+    )
+
+
 def test_mxl_is_a_zip_that_music21_reads_to_the_same_strokes(tmp_path):
     timeline = arrange(resolve("xue/2@benyi"))
     data = mxl_bytes(timeline)
