@@ -202,9 +202,16 @@ class KeyReader:
 
 
 class PlainView:
-    """A line per stroke as it sounds, for pipes and logs."""
+    """A line per stroke as it sounds, for pipes and logs (and one per stroke heard, with
+    play --listen)."""
+
+    def __init__(self) -> None:
+        self.said = 0  # the heard lines printed
 
     def show(self, hit: Hit | None, state: LiveState) -> None:
+        if len(state.heard) > self.said:
+            print("\n".join(state.heard[self.said :]), flush=True)
+            self.said = len(state.heard)
         if hit is None:
             return
         if hit.is_count:

@@ -153,11 +153,12 @@ class Listener:
         start = max(0, now - self.probe)
         first = int(np.ceil(start * frame_of))  # a probe starts on a frame of the take's envelope
         start = round(first * self.hop)
-        if now - start > self.warm:
+        if now - start > self.warm or start == 0:
             fresh = listen.Envelope(self.rate)
             fresh.feed(self.samples.span(start, now))
             flux = fresh.finish()[0]
-            warm = int(np.ceil(self.warm * frame_of))
+            # from the take's start, the silence the envelope supposes before it is there
+            warm = int(np.ceil(self.warm * frame_of)) if start else 0
             # frames whose onset can be judged now: strokes_at's span heard, the zeros past the
             # end of the probe far enough away
             last = int((now - self.reach) * frame_of) - first

@@ -74,9 +74,10 @@ def assert_heard_as_checked(path, sizes):
     bpm=st.floats(90, 170),
     fault=st.sampled_from(["none", "missed", "wrong", "extra"]),
     sizes=st.lists(st.floats(0, np.log(44100)), min_size=1, max_size=40),
+    start=st.floats(0.03, 0.6),
 )
 def test_any_chunking_hears_what_check_finds_within_60_ms(
-    tmp_path_factory, seed, bpm, fault, sizes
+    tmp_path_factory, seed, bpm, fault, sizes, start
 ):
     faults = {
         "none": {},
@@ -85,6 +86,8 @@ def test_any_chunking_hears_what_check_finds_within_60_ms(
         "extra": {"extra": [(3.5, G)]},
     }[fault]
     t = take(ORDER, bpm, seed=seed, **faults)
+    t.start = start  # the first stroke as soon as 30 ms into the take
+    t.extra = [(t.time(beat), drum) for beat, drum in faults.get("extra", [])]
     path = write_audio(tmp_path_factory.mktemp("take") / "take.wav", t)
     # chunk sizes from one frame to one second, evenly spread in their logarithm
     assert_heard_as_checked(path, [int(np.exp(s)) for s in sizes])

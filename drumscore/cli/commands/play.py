@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import shutil
 import sys
+from typing import TYPE_CHECKING
 
 from drumscore.cli.commands.render import _duration
 from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
@@ -24,11 +25,19 @@ from drumscore.conductor.track import Hit, Role, Track
 from drumscore.display import table, wrap_phrases
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
+from drumscore.files.format_choice import suffixes
 from drumscore.i18n import _, aside, list_text, ngettext, per_minute, seconds
 from drumscore.play import midiport
-from drumscore.play.liveview import LiveState
+from drumscore.play.listening import AudioListener, LiveCheck, TakeInput
+from drumscore.play.liveview import LiveState, verdict_line
 from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
+
+if TYPE_CHECKING:
+    from drumscore.performance.stream import Heard
+
+#: How often play --listen looks for strokes heard between the strokes it plays (s).
+LISTEN_POLL = 0.02
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,6 +111,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             notes=MidiMap().pair
         ),
     )
+    p.add_argument(
+        "--listen",
+        action="store_true",
+        help=_(
+            "listen to drums played along through --input while the score plays, show each "
+            "stroke as it is heard (its offset from the even beat, missed, extra, wrong drum) "
+            "and, when it ends (or q, Esc, Ctrl-C), report as 'drumscore check' does; with "
+            "--only the drums play the other drum"
+        ),
+    )
+    p.add_argument(
+        "--input",
+        metavar="SOURCE",
+        help=_(
+            "with --listen: an audio input (a number or (part of) a name from --list-devices) "
+            "or a recorded take ({audio}), delivered at its own pace as a microphone would"
+        ).format(audio=suffixes("audio")),
+    )
     add_json_option(p)  # with --check: the report
     add_plot_option(p, _("with --check: draw each stroke's offset from the beat"))
     add_force_option(p)
@@ -150,11 +177,18 @@ def run(args: argparse.Namespace) -> int:
     )
     fmt = _check_options(args)
     track = track_from_args(args, _duration(args))
-    if args.check and len(track.items) > 1:
+    along = "--check" if args.check else "--listen" if args.listen else None
+    if along and len(track.items) > 1:
         raise OptionError(
-            _("--check listens to one score played; leave out --programme or --check")
+            _("{option} listens to one score played; leave out --programme or {option}").format(
+                option=along
+            )
         )
-    listener = midiport.Listener(args.midi_in) if args.check else None
+    listener: midiport.Listener | AudioListener | None = None
+    if args.check:
+        listener = midiport.Listener(args.midi_in)
+    elif args.listen:
+        listener = _audio_listener(args, track)
     try:
         player, where = _player(args, track)
     except BaseException:
@@ -165,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     if listener is not None:
         with listener:
             heard = _play_along(args, track, player, keys, listener)
-        _report(args, track, heard, player.rate, listener, fmt)
+            _report(args, track, heard, player.rate, listener, fmt)
         return 0
     if not args.quiet:
         print(_fitted(playing_line(args, track, where, keys)), flush=True)
@@ -217,31 +251,61 @@ def playing_line(args: argparse.Namespace, track: Track, where: str, keys: bool)
 
 
 def _check_options(args: argparse.Namespace) -> str | None:
-    """play --check's options checked before anything plays: the plot's format."""
+    """play --check's and --listen's options checked before anything plays: the plot's format."""
+    if args.check and args.listen:
+        raise OptionError(
+            _(
+                "--check listens to MIDI pads and --listen to drums through an audio input; "
+                "give one of them"
+            )
+        )
     only_with(
         args,
-        ("midi_in", "midi_in_notes", "json", "plot", "force"),
+        ("midi_in", "midi_in_notes"),
         present=args.check,
         target="--check",
         purpose=_("listening to a performance played along"),
     )
-    if not args.check:
+    only_with(
+        args,
+        ("input",),
+        present=args.listen,
+        target="--listen",
+        purpose=_("listening to drums played along"),
+    )
+    only_with(
+        args,
+        ("json", "plot", "force"),
+        present=args.check or args.listen,
+        target=_("--check or --listen"),
+        purpose=_("listening to a performance played along"),
+    )
+    if not (args.check or args.listen):
         return None
-    if args.midi_in is None:
+    option = "--check" if args.check else "--listen"
+    if args.ramp is not None:
+        raise OptionError(
+            _(
+                "{option} fits one even beat to the performance, and --ramp changes the tempo "
+                "every pass; leave out one of them"
+            ).format(option=option)
+        )
+    if args.listen and args.input is None:
+        raise OptionError(
+            _(
+                "--listen hears the drums through an audio input: give --input DEVICE (see "
+                "--list-devices) or --input TAKE.wav (a recorded take)"
+            )
+        )
+    if args.check and args.midi_in is None:
         ports = list_text(repr(n) for n in midiport.input_ports()) or _("none")
         raise OptionError(
             _(
                 "--check listens on a MIDI input port: give --midi-in NAME (the ports: {ports})"
             ).format(ports=ports)
         )
-    if args.ramp is not None:
-        raise OptionError(
-            _(
-                "--check fits one even beat to the performance, and --ramp changes the tempo "
-                "every pass; leave out one of them"
-            )
-        )
-    MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
+    if args.check:
+        MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
     only_with(
         args,
         ("force",),
@@ -252,33 +316,96 @@ def _check_options(args: argparse.Namespace) -> str | None:
     return plot_format(args.plot, args.force)
 
 
+def _audio_listener(args: argparse.Namespace, track: Track) -> AudioListener:
+    """play --listen's listener on its --input, hearing the count sound as check does."""
+    item = track.items[0]
+    clicks = item.practice.clicks
+    return AudioListener(
+        args.input,
+        count_sound=bool(item.count_in or clicks),
+        click_velocity=item.practice.click_velocity if clicks else None,
+    )
+
+
 def _play_along(
     args: argparse.Namespace,
     track: Track,
     player: Player,
     keys: bool,
-    listener: midiport.Listener,
+    listener: midiport.Listener | AudioListener,
 ) -> list[Hit]:
-    """Play while the listener takes the pads' notes: the strokes played, until the end, a key
-    or Ctrl-C (which here ends the play, not the command: the report follows)."""
-    if not args.quiet and not args.json:
-        print(
-            _("playing {what} and listening on MIDI input {port!r}; {stop}").format(
-                what=track.description,
-                port=listener.name,
-                stop=_("q or Esc stops") if keys else _("Ctrl-C stops"),
-            ),
-            flush=True,
+    """Play while the listener takes the pads' notes or hears the drums: the strokes played,
+    until the end, a key or Ctrl-C (which here ends the play, not the command: the report
+    follows)."""
+    stop = _("q or Esc stops") if keys else _("Ctrl-C stops")
+    live: _Live | None = None
+    if isinstance(listener, AudioListener):
+        live = _Live(listener, track, player.rate)
+        line = _("playing {what} and listening to {source}; {stop}").format(
+            what=track.description, source=_source(listener), stop=stop
         )
+    else:
+        line = _("playing {what} and listening on MIDI input {port!r}; {stop}").format(
+            what=track.description, port=listener.name, stop=stop
+        )
+    if not args.quiet and not args.json:
+        print(line, flush=True)
     played: list[Hit] = []
     listener.begin(early=float(track.first.tempo.interval) / 2)
     with signals.ctrl_c_stops():
-        _play(args, track, player, keys, played, display=not args.json)
+        _play(args, track, player, keys, played, display=not args.json, live=live)
         if played:  # the last stroke played a little late is heard too
             last = played[-1]
             beat = float(last.timeline.tempo.interval)
             listener.linger(min(beat, last.frame / player.rate + beat - listener.elapsed()))
+    if live is not None and not args.json:  # the strokes heard after the score's last
+        late = live(None)[live.shown :]
+        if late:
+            print("\n".join(late), flush=True)
     return played
+
+
+def _source(listener: AudioListener) -> str:
+    """Where play --listen hears the drums, as a phrase."""
+    if isinstance(listener.input, TakeInput):
+        return _("the take {path}").format(path=listener.input.shown)
+    return _("audio input {name}").format(name=listener.input.shown)
+
+
+class _Live:
+    """What play --listen shows of the drums heard: a line for each stroke as it is judged."""
+
+    def __init__(self, listener: AudioListener, track: Track, rate: int) -> None:
+        item = track.items[0]
+        self.listener = listener
+        self.check = LiveCheck(rate, float(item.timeline.tempo.interval), item.practice.only)
+        self.lines: tuple[str, ...] = ()
+        self.shown = 0  # the lines shown while playing
+        self._waiting: list[Heard] = []  # heard, not yet judged
+        self._taken = 0  # of the listener's strokes heard
+
+    def __call__(self, hit: Hit | None) -> tuple[str, ...]:
+        """The lines heard so far, once `hit` (if any) has sounded."""
+        if hit is not None:
+            self.check.expect(hit)
+        self.listener.catch_up()
+        self._waiting += self.listener.heard[self._taken :]
+        self._taken = len(self.listener.heard)
+        verdicts = []
+        while self._waiting:
+            heard = self._waiting[0].stroke
+            if heard.count:
+                self._waiting.pop(0)
+                continue
+            verdict = self.check.hear(heard.time, heard.drum)
+            if verdict is None:
+                break
+            verdicts.append(verdict)
+            self._waiting.pop(0)
+        verdicts += self.check.passed(self.listener.heard_until)
+        if verdicts:
+            self.lines += tuple(verdict_line(v) for v in verdicts)
+        return self.lines
 
 
 def _report(
@@ -286,7 +413,7 @@ def _report(
     track: Track,
     played: list[Hit],
     rate: int,
-    listener: midiport.Listener,
+    listener: midiport.Listener | AudioListener,
     fmt: str | None,
 ) -> None:
     """The check of what the pads played against the strokes laid out as they sounded (all of
@@ -298,22 +425,25 @@ def _report(
     from drumscore.performance.check import Expected, check  # numpy
     from drumscore.performance.midifile import from_notes
 
-    notes = listener.notes
-    name = _("MIDI input {port!r}").format(port=listener.name)
     strokes = [hit for hit in played if hit.role is Role.STROKE]
     if not strokes:
         raise PerformanceError(
             _("the score was stopped before its first stroke: there is nothing to check")
         )
-    if not notes:
-        raise PerformanceError(
-            _(
-                "no note arrived on MIDI input {port!r} while the score played: there is "
-                "nothing to check; play the pads along, on the port they send to"
-            ).format(port=listener.name)
-        )
-    midimap = MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
-    performance = from_notes(notes, listener.elapsed(), midimap, name, option="midi_in_notes")
+    if isinstance(listener, AudioListener):
+        performance = listener.finish()
+    else:
+        notes = listener.notes
+        name = _("MIDI input {port!r}").format(port=listener.name)
+        if not notes:
+            raise PerformanceError(
+                _(
+                    "no note arrived on MIDI input {port!r} while the score played: there is "
+                    "nothing to check; play the pads along, on the port they send to"
+                ).format(port=listener.name)
+            )
+        midimap = MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
+        performance = from_notes(notes, listener.elapsed(), midimap, name, option="midi_in_notes")
     item = track.items[0]
     only = item.practice.only
     passes = max(hit.pass_no for hit in strokes)
@@ -336,6 +466,7 @@ def _play(
     keys: bool,
     played: list[Hit] | None = None,
     display: bool = True,
+    live: _Live | None = None,
 ) -> list[Hit]:
     """Play to the end (or until a key stops it), showing each hit (unless not `display`); the
     hits played (strokes and count strokes; clicks are heard, not shown), also appended to
@@ -348,12 +479,14 @@ def _play(
     reader = KeyReader(controls.press) if keys else contextlib.nullcontext()
     with player, reader:
         try:
-            for hit in player.hits(poll=0.1 if keys else None):
+            poll = LISTEN_POLL if live is not None else 0.1 if keys else None
+            for hit in player.hits(poll=poll):
                 if controls.stop_now:
                     break
                 controls.passed(hit)
                 if hit is not None:
                     played.append(hit)
+                heard = live(hit) if live is not None else ()
                 shown = hit or getattr(view, "last", None)
                 if shown is None:
                     continue
@@ -368,8 +501,11 @@ def _play(
                     label=str(item.label),
                     loop=args.loop and len(track.items) == 1,
                     seconds=shown.frame / rate,
+                    heard=heard,
                 )
                 view.show(hit, state)
+                if live is not None:
+                    live.shown = len(heard)
             if not controls.stop_now:
                 player.wait()
         finally:

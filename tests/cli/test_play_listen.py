@@ -1,0 +1,126 @@
+"""drumscore play --listen: drums played along, heard through an audio input (here a recorded
+take delivered at its own pace, on a virtual clock) while the score plays, each stroke shown as
+it is heard, and check's own report at the end."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from performances import take, write_audio
+from virtual_time import play_on_virtual_time
+
+from drumscore.cli.commands import play as play_command
+from drumscore.corpus import resolve
+
+SYNTH = "Fake synth"
+ALONG = "○□○○□半○□□○○□"  # 11 strokes
+BPM = 200
+
+
+def listening_on_virtual_time(monkeypatch):
+    """The MIDI player and the audio listener of `play` timed on one VirtualClock: the take is
+    heard exactly as fast as the score plays, however busy the machine."""
+    clock = play_on_virtual_time(monkeypatch)
+    made = play_command.AudioListener
+
+    class Timed(made):  # type: ignore[misc,valid-type]
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, clock=clock, sleep=clock.wait, **kwargs)
+
+    monkeypatch.setattr(play_command, "AudioListener", Timed)
+    return clock
+
+
+@pytest.fixture
+def faulty_take(tmp_path):
+    """A take of ALONG at BPM with stroke 4 missed and stroke 7 on the other drum."""
+    drums = [s.drum for s in resolve(ALONG).pattern.strokes]
+    t = take(drums, BPM, seed=5, spread_ms=15, missed=[3], wrong=[6])
+    t.start = 0.05
+    return write_audio(tmp_path / "take.wav", t)
+
+
+def test_play_listen_json_is_checks_json_on_the_same_take(fake_midi, cli, monkeypatch, faulty_take):
+    listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    code, checked, err = cli("check", faulty_take, ALONG, "--bpm", BPM, "--json")
+    assert code == 0, err
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", faulty_take,
+        "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    heard, expected = json.loads(out), json.loads(checked)
+    assert heard["missing"] == expected["missing"] == [4]
+    assert heard["wrong"] == expected["wrong"] == [7]
+    assert heard == expected  # the same strokes, drums, offsets and faults, to the digit
+
+
+def test_each_stroke_is_shown_as_it_is_heard_then_checks_report(
+    fake_midi, cli, monkeypatch, faulty_take
+):
+    listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", faulty_take,
+    )  # fmt: skip
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "listening to the take" in lines[0]
+    heard = [line for line in lines if re.match(r"stroke \d+", line)]
+    numbers = [int(re.match(r"stroke (\d+)", line)[1]) for line in heard]
+    # every stroke of the score once, in order: the missed one said missed, the wrong one wrong
+    assert sorted(numbers) == list(range(1, 12)), out
+    assert "stroke 4 (鼙) missed" in heard
+    assert any(line.startswith("stroke 7: 鼙 where the score has 鼓") for line in heard)
+    # the offsets shown, from the performer's own beat, are near check's (its fitted beat)
+    report = out[out.index("stroke  expected") :]
+    offsets = {}
+    for line in heard:
+        m = re.match(r"stroke (\d+): .* ([+-]\d+) ms$", line)
+        if m:
+            offsets[int(m[1])] = int(m[2])
+    checked = {
+        int(m[1]): float(m[2].replace("−", "-"))
+        for m in re.finditer(r"^(\d+)\s.*?([+−]\d+\.\d) ms", report, re.M)
+    }
+    assert set(offsets) == set(checked) and len(offsets) == 10, out
+    assert max(abs(offsets[k] - checked[k]) for k in offsets) < 12
+    # and the report is check's: the fitted tempo, the faults
+    assert "missed     4 ○ 鼙" in out
+    assert "wrong drum 7 (□ 鼓 expected, ○ 鼙 heard)" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--listen"], "--listen hears the drums through an audio input: give --input"),
+        (["--input", "take.wav"], "--input"),
+        (["--listen", "--check", "--input", "take.wav"], "give one of them"),
+        (["--listen", "--input", "take.wav", "--ramp", "2"], "--listen fits one even beat"),
+    ],
+)
+def test_bad_listen_options_are_one_line(expect_error, argv, said):
+    err = expect_error("play", ALONG, *argv)
+    assert said in err
+
+
+def test_a_take_that_cannot_be_read_is_one_line(expect_error, tmp_path):
+    (tmp_path / "take.wav").write_bytes(b"not a recording")
+    err = expect_error("play", ALONG, "--listen", "--input", tmp_path / "take.wav")
+    assert "cannot be read as audio" in err and "take.wav" in err
+
+
+def test_silence_says_there_is_nothing_to_check(fake_midi, cli, monkeypatch, tmp_path):
+    import soundfile as sf
+
+    listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    sf.write(tmp_path / "quiet.wav", np.zeros(44100 * 5, np.float32), 44100)
+    code, _out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input",
+        tmp_path / "quiet.wav",
+    )  # fmt: skip
+    assert code == 2
+    assert "holds no strokes" in err and "Traceback" not in err
