@@ -192,11 +192,29 @@ class AudioListener:
     def finish(self) -> Performance:
         """The strokes of the whole take, as check finds them in its recording (a recording's
         rest, after the score, heard at once)."""
+        self._rest()
+        return self.listener.finish()
+
+    def _rest(self) -> None:
+        """A recording's rest, after the score, heard at once (not shown)."""
         with self._lock:
             if isinstance(self.input, TakeInput):
                 for block in self.input.take(float("inf")):
                     self.listener.feed(block)
-            return self.listener.finish()
+
+    def recording(self, fmt: str) -> bytes:
+        """The take heard, as a recording in `fmt` (WAV, FLAC, OGG): the samples the listener
+        heard (the channels' mean), as floats in a WAV, so that check reads the strokes heard."""
+        import io
+
+        import soundfile as sf
+
+        self._rest()
+        subtype = {"WAV": "FLOAT", "FLAC": "PCM_24", "OGG": "VORBIS"}[fmt]
+        samples = self.listener.samples
+        data = io.BytesIO()
+        sf.write(data, samples.span(0, samples.frames), samples.samplerate, subtype, format=fmt)
+        return data.getvalue()
 
     def __enter__(self) -> AudioListener:
         return self

@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+import soundfile as sf
 from performances import take, write_audio
 from virtual_time import play_on_virtual_time
 
@@ -92,11 +93,38 @@ def test_each_stroke_is_shown_as_it_is_heard_then_checks_report(
     assert "wrong drum 7 (□ 鼓 expected, ○ 鼙 heard)" in out
 
 
+def test_the_take_heard_is_kept_whole_and_checks_as_the_take(
+    fake_midi, cli, monkeypatch, faulty_take, tmp_path
+):
+    listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    kept = tmp_path / "kept.wav"
+    argv = ["play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", faulty_take]
+    code, out, err = cli(*argv, "--record", kept)
+    assert code == 0, err
+    assert f"wrote {kept}" in out
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+    original = sf.info(faulty_take)
+    assert (sf.info(kept).frames, sf.info(kept).channels) == (original.frames, 1)
+    # the mono samples the listener heard, to the bit: check finds the same strokes in it
+    mono = sf.read(faulty_take, dtype="float32")[0].mean(axis=1)
+    assert np.max(np.abs(sf.read(kept, dtype="float32")[0] - mono)) < 1e-6
+    _code, of_take, _err = cli("check", faulty_take, ALONG, "--bpm", BPM, "--json")
+    _code, of_kept, _err = cli("check", kept, ALONG, "--bpm", BPM, "--json")
+    strokes = [(s["heard"], s["offset_ms"]) for s in json.loads(of_take)["strokes"]]
+    assert [(s["heard"], s["offset_ms"]) for s in json.loads(of_kept)["strokes"]] == strokes
+    # a second run does not write over it without --force
+    code, _out, err = cli(*argv, "--record", kept)
+    assert code == 2 and "--record" in err and "--force" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
         (["--listen"], "--listen hears the drums through an audio input: give --input"),
         (["--input", "take.wav"], "--input"),
+        (["--record", "take.wav"], "--record"),
+        (["--listen", "--input", "take.wav", "--record", "take.mp4"], "--record"),
         (["--listen", "--check", "--input", "take.wav"], "give one of them"),
         (["--listen", "--input", "take.wav", "--ramp", "2"], "--listen fits one even beat"),
     ],
@@ -113,8 +141,6 @@ def test_a_take_that_cannot_be_read_is_one_line(expect_error, tmp_path):
 
 
 def test_silence_says_there_is_nothing_to_check(fake_midi, cli, monkeypatch, tmp_path):
-    import soundfile as sf
-
     listening_on_virtual_time(monkeypatch)
     fake_midi(outputs=[SYNTH])
     sf.write(tmp_path / "quiet.wav", np.zeros(44100 * 5, np.float32), 44100)

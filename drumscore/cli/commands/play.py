@@ -17,6 +17,7 @@ from drumscore.cli.options import (
     add_score_options,
     add_sound_options,
     add_tempo_options,
+    check_output,
     only_with,
     plot_format,
 )
@@ -25,7 +26,8 @@ from drumscore.conductor.track import Hit, Role, Track
 from drumscore.display import table, wrap_phrases
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
-from drumscore.files.format_choice import suffixes
+from drumscore.files.atomic import write_bytes
+from drumscore.files.format_choice import choose, suffixes
 from drumscore.i18n import _, aside, list_text, ngettext, per_minute, seconds
 from drumscore.play import midiport
 from drumscore.play.listening import AudioListener, LiveCheck, TakeInput
@@ -129,6 +131,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "or a recorded take ({audio}), delivered at its own pace as a microphone would"
         ).format(audio=suffixes("audio")),
     )
+    p.add_argument(
+        "--record",
+        metavar="TAKE.wav",
+        help=_(
+            "with --listen: keep the take heard in this recording ({audio}), written whole when "
+            "listening ends"
+        ).format(audio=suffixes("audio")),
+    )
     add_json_option(p)  # with --check: the report
     add_plot_option(p, _("with --check: draw each stroke's offset from the beat"))
     add_force_option(p)
@@ -199,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
     if listener is not None:
         with listener:
             heard = _play_along(args, track, player, keys, listener)
+            if args.record and isinstance(listener, AudioListener):
+                _keep(args, listener)
             _report(args, track, heard, player.rate, listener, fmt)
         return 0
     if not args.quiet:
@@ -268,7 +280,7 @@ def _check_options(args: argparse.Namespace) -> str | None:
     )
     only_with(
         args,
-        ("input",),
+        ("input", "record"),
         present=args.listen,
         target="--listen",
         purpose=_("listening to drums played along"),
@@ -309,11 +321,21 @@ def _check_options(args: argparse.Namespace) -> str | None:
     only_with(
         args,
         ("force",),
-        present=bool(args.plot),
-        target="--plot OUT.png",
+        present=bool(args.plot or args.record),
+        target=_("--plot OUT.png or --record TAKE.wav"),
         purpose=_("the files written"),
     )
+    if args.record:
+        choose("audio", args.record, "--record")
+        check_output(args.record, args.force, "--record")
     return plot_format(args.plot, args.force)
+
+
+def _keep(args: argparse.Namespace, listener: AudioListener) -> None:
+    """play --listen --record: the take heard, written whole (files.atomic)."""
+    write_bytes(args.record, listener.recording(choose("audio", args.record, "--record")[1]))
+    if not args.quiet and not args.json:
+        print(_("wrote {path}").format(path=args.record), flush=True)
 
 
 def _audio_listener(args: argparse.Namespace, track: Track) -> AudioListener:
