@@ -91,17 +91,17 @@ class DeviceInput:
     """A PortAudio input (a microphone): its blocks as they arrive, the channels' mean."""
 
     def __init__(self, name: str) -> None:
-        from drumscore.play.audio import load_sounddevice
+        from drumscore.play.audio import choose_device, load_sounddevice
 
         sd = load_sounddevice()
+        device = choose_device(name, "input")
         self._queue: queue.SimpleQueue[np.ndarray] = queue.SimpleQueue()
+        self.name = device.name
+        self.shown = repr(device.name)
+        self.rate = int(device.default_rate)
         try:
-            device = sd.query_devices(int(name) if name.strip().isdigit() else name, "input")
-            self.name = str(device["name"])
-            self.shown = repr(self.name)
-            self.rate = int(device["default_samplerate"])
             self.stream = sd.InputStream(
-                device=device["index"],
+                device=device.index,
                 samplerate=self.rate,
                 blocksize=BLOCK,
                 dtype="float32",

@@ -150,3 +150,95 @@ def test_silence_says_there_is_nothing_to_check(fake_midi, cli, monkeypatch, tmp
     )  # fmt: skip
     assert code == 2
     assert "holds no strokes" in err and "Traceback" not in err
+
+
+class FakeMicrophone:
+    """Enough of sounddevice for one PortAudio input that plays `take` (mono samples) into its
+    stream's callback a block at a time, each block when its time has passed on `clock`, as a
+    sound card delivers what its microphone heard."""
+
+    class PortAudioError(Exception):
+        pass
+
+    def __init__(self, take, rate, clock):
+        import types
+
+        self.take, self.rate, self.clock = take, rate, clock
+        self.default = types.SimpleNamespace(device=[0, -1])
+        self.opened = []
+        mic = self
+
+        class InputStream:
+            def __init__(self, device, samplerate, blocksize, dtype, callback):
+                assert (device, samplerate, dtype) == (0, mic.rate, "float32")
+                self.callback, self.blocksize = callback, blocksize
+                mic.opened.append(self)
+
+            def start(self):
+                t0 = mic.clock()
+                for at in range(0, len(mic.take), self.blocksize):
+                    block = mic.take[at : at + self.blocksize, None]
+                    due = t0 + (at + len(block)) / mic.rate
+                    mic.clock.at(due, lambda b=block: self.callback(b, len(b), None, None))
+
+            def stop(self):
+                pass
+
+            def close(self):
+                pass
+
+        self.InputStream = InputStream
+
+    def query_devices(self, kind=None):
+        return [
+            {
+                "index": 0,
+                "name": "Fake microphone",
+                "hostapi": 0,
+                "max_input_channels": 1,
+                "max_output_channels": 0,
+                "default_samplerate": float(self.rate),
+            }
+        ]
+
+    def query_hostapis(self):
+        return [{"name": "test"}]
+
+
+def test_a_microphone_is_heard_as_check_hears_its_take(fake_midi, cli, monkeypatch, faulty_take):
+    from drumscore.play import audio
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    samples, rate = sf.read(faulty_take, dtype="float32")
+    mic = FakeMicrophone(samples.mean(axis=1).astype(np.float32), rate, clock)
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: mic)
+    code, checked, err = cli("check", faulty_take, ALONG, "--bpm", BPM, "--json")
+    assert code == 0, err
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", "microphone",
+    )  # fmt: skip
+    assert code == 0, err
+    assert len(mic.opened) == 1
+    assert "listening to audio input 'Fake microphone'" in out
+    assert "stroke 4 (鼙) missed" in out.splitlines()
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", "0", "--json",
+    )  # fmt: skip
+    heard, expected = json.loads(out), json.loads(checked)
+    assert heard["performance"]["file"] == "Fake microphone"
+    # the microphone heard what is left of the take when the score ends (not its silent tail)
+    heard["performance"].pop("file"), expected["performance"].pop("file")
+    heard["performance"].pop("duration_s", None), expected["performance"].pop("duration_s", None)
+    assert heard == expected
+
+
+def test_the_inputs_are_listed_for_listen(cli, monkeypatch):
+    from drumscore.play import audio
+
+    mic = FakeMicrophone(np.zeros(10, np.float32), 48000, None)
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: mic)
+    code, out, _err = cli("play", "--list-devices")
+    assert code == 0
+    assert "audio inputs (for --listen --input):" in out
+    assert re.search(r"\*\s+0\s+Fake microphone\s+test", out)

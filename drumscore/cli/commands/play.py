@@ -572,26 +572,35 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
 
 
 def _list_devices() -> int:
-    from drumscore.play.audio import output_devices
+    from drumscore.play.audio import input_devices, output_devices
 
     devices = output_devices()
     if not devices:
         print(
             _("no audio output devices; 'drumscore render SCORE -o out.wav' writes a file instead")
         )
-        return 0
-    rows = [
-        [
-            "*" if d.is_default else "",
-            str(d.index),
-            d.name,
-            d.hostapi,
-            str(d.channels),
-            f"{d.default_rate:g}",
+    else:
+        rows = [
+            [
+                "*" if d.is_default else "",
+                str(d.index),
+                d.name,
+                d.hostapi,
+                str(d.channels),
+                f"{d.default_rate:g}",
+            ]
+            for d in devices
         ]
-        for d in devices
-    ]
-    print(table(rows, ["", "#", _("name"), _("system"), _("channels"), "Hz"]))
+        print(table(rows, ["", "#", _("name"), _("system"), _("channels"), "Hz"]))
+    inputs = input_devices()
+    if inputs:
+        print(_("audio inputs (for --listen --input):"))
+        print(
+            table(
+                [["*" if d.is_default else "", str(d.index), d.name, d.hostapi] for d in inputs],
+                ["", "#", _("name"), _("system")],
+            )
+        )
     return 0
 
 
