@@ -152,7 +152,7 @@ class AudioListener:
         self.name = self.input.name
         self.clock = clock
         self.sleep = sleep
-        self.start = clock()
+        self.start = self.opened = clock()
         self._lock = threading.Lock()
         self.listener: Listener = Listener(
             self.input.rate,
@@ -168,6 +168,12 @@ class AudioListener:
 
     def elapsed(self) -> float:
         return self.clock() - self.start
+
+    @property
+    def offset(self) -> float:
+        """How long before playback the input's first sample was heard (s): a microphone
+        starts when the listener opens; a recording is delivered from playback's start."""
+        return self.start - self.opened if isinstance(self.input, DeviceInput) else 0.0
 
     def catch_up(self) -> list[Heard]:
         """Feed what has sounded so far; the strokes it let be told."""
@@ -256,12 +262,17 @@ class LiveCheck:
     them (`hear`): its nearest stroke of the score within half a beat, once the first stroke
     heard has set the performer's own beat; the strokes passed with none heard (`passed`)."""
 
-    def __init__(self, rate: int, interval: float, only: Drum | None = None) -> None:
+    def __init__(
+        self, rate: int, interval: float, only: Drum | None = None, lag: float | None = None
+    ) -> None:
         self.rate = rate
         self.interval = interval
         self.only = only
         self.expected: list[_Expected] = []
         self.lags: list[float] = []  # heard − laid out, of the strokes matched
+        #: The round trip measured (with the input's start before playback's): the strokes
+        #: heard are put on the score's clock by it, not by the performer's first strokes.
+        self.fixed = lag
 
     def expect(self, hit: Hit) -> None:
         if hit.role is not Role.STROKE or hit.drum is None or hit.drum is self.only:
@@ -270,6 +281,8 @@ class LiveCheck:
 
     @property
     def lag(self) -> float | None:
+        if self.fixed is not None:
+            return self.fixed
         return sum(self.lags) / len(self.lags) if self.lags else None
 
     def hear(self, time: float, drum: Drum) -> Verdict | None:
@@ -287,7 +300,7 @@ class LiveCheck:
             return Verdict("extra", drum)
         best.heard = True
         self.lags.append(time - best.time)
-        offset = (time - best.time - (self.lag or 0.0)) * 1000
+        offset = (time - best.time - (self.lag or 0.0)) * 1000  # from the score's beat when fixed
         kind = "played" if best.drum is drum else "wrong"
         return Verdict(kind, drum, best.drum, best.number, offset)
 

@@ -28,9 +28,9 @@ from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
 from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import choose, suffixes
-from drumscore.i18n import _, aside, list_text, ngettext, per_minute, seconds
+from drumscore.i18n import _, aside, list_text, milliseconds, ngettext, per_minute, seconds
 from drumscore.play import midiport
-from drumscore.play.listening import AudioListener, LiveCheck, TakeInput
+from drumscore.play.listening import AudioListener, DeviceInput, LiveCheck, TakeInput, is_device
 from drumscore.play.liveview import LiveState, verdict_line
 from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
@@ -132,6 +132,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ).format(audio=suffixes("audio")),
     )
     p.add_argument(
+        "--calibrate",
+        action="store_true",
+        help=_(
+            "play clicks through --device and hear them back through --input (a microphone "
+            "near the speaker), measure the round trip and keep it for that pair, so that "
+            "--listen puts the strokes it hears on the score's clock; then stop"
+        ),
+    )
+    p.add_argument(
         "--record",
         metavar="TAKE.wav",
         help=_(
@@ -161,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.list_devices:
         return _list_devices()
+    if args.calibrate:
+        return _calibrate(args)
     if args.list_ports:
         return _list_ports()
     if args.score is None and args.programme is None:
@@ -280,8 +291,15 @@ def _check_options(args: argparse.Namespace) -> str | None:
     )
     only_with(
         args,
-        ("input", "record"),
+        ("record",),
         present=args.listen,
+        target="--listen",
+        purpose=_("listening to drums played along"),
+    )
+    only_with(
+        args,
+        ("input",),
+        present=args.listen or args.calibrate,
         target="--listen",
         purpose=_("listening to drums played along"),
     )
@@ -331,6 +349,44 @@ def _check_options(args: argparse.Namespace) -> str | None:
     return plot_format(args.plot, args.force)
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    """play --calibrate: the round trip from --device to --input, measured and kept."""
+    from drumscore.play import latency
+    from drumscore.play.audio import choose_device
+
+    if args.score is not None:
+        raise OptionError(
+            _("{option} measures and stops; leave out the score {score!r}").format(
+                option="--calibrate", score=args.score
+            )
+        )
+    if args.input is not None and not is_device(args.input):
+        raise OptionError(
+            _(
+                "--calibrate hears the clicks through an audio input, not a recording: give "
+                "--input DEVICE (see --list-devices)"
+            )
+        )
+    output = choose_device(args.device)
+    heard = latency.measure(output, choose_device(args.input, "input"))
+    path = latency.store(heard)
+    print(
+        _(
+            "the round trip from {output!r} to {input!r} is {delay} (each click within "
+            "{spread} of it, {n} of {count} heard back); kept in {path}"
+        ).format(
+            output=heard.output,
+            input=heard.input,
+            delay=milliseconds(f"{heard.seconds * 1000:.1f}"),
+            spread=milliseconds(f"{heard.spread * 1000:.1f}"),
+            n=heard.clicks,
+            count=latency.CLICKS,
+            path=path,
+        )
+    )
+    return 0
+
+
 def _keep(args: argparse.Namespace, listener: AudioListener) -> None:
     """play --listen --record: the take heard, written whole (files.atomic)."""
     write_bytes(args.record, listener.recording(choose("audio", args.record, "--record")[1]))
@@ -362,7 +418,10 @@ def _play_along(
     stop = _("q or Esc stops") if keys else _("Ctrl-C stops")
     live: _Live | None = None
     if isinstance(listener, AudioListener):
-        live = _Live(listener, track, player.rate)
+        lag = None
+        if isinstance(listener.input, DeviceInput):
+            lag = _round_trip(args, player, listener)
+        live = _Live(listener, track, player.rate, lag)
         line = _("playing {what} and listening to {source}; {stop}").format(
             what=track.description, source=_source(listener), stop=stop
         )
@@ -387,6 +446,30 @@ def _play_along(
     return played
 
 
+def _round_trip(args: argparse.Namespace, player: Player, listener: AudioListener) -> float | None:
+    """The round trip measured from the player's output to the listener's input (play
+    --calibrate), if it was; else a note saying how the strokes are timed without it."""
+    from drumscore.play import latency
+
+    device = getattr(player, "device", None)
+    output = device.name if device is not None else ""
+    found = latency.stored(output, listener.name) if output else None
+    if found is not None:
+        return found.seconds
+    if not args.quiet and not args.json:
+        print(
+            _(
+                "no round trip measured from {output} to {input} (drumscore play "
+                "--calibrate): the strokes heard are timed against the performer's own first "
+                "strokes"
+            ).format(
+                output=repr(output) if output else _("the MIDI port"), input=repr(listener.name)
+            ),
+            flush=True,
+        )
+    return None
+
+
 def _source(listener: AudioListener) -> str:
     """Where play --listen hears the drums, as a phrase."""
     if isinstance(listener.input, TakeInput):
@@ -397,10 +480,16 @@ def _source(listener: AudioListener) -> str:
 class _Live:
     """What play --listen shows of the drums heard: a line for each stroke as it is judged."""
 
-    def __init__(self, listener: AudioListener, track: Track, rate: int) -> None:
+    def __init__(
+        self, listener: AudioListener, track: Track, rate: int, lag: float | None = None
+    ) -> None:
         item = track.items[0]
         self.listener = listener
-        self.check = LiveCheck(rate, float(item.timeline.tempo.interval), item.practice.only)
+        # a round trip measured: the strokes heard put on the score's clock
+        fixed = None if lag is None else lag + listener.offset
+        self.check = LiveCheck(
+            rate, float(item.timeline.tempo.interval), item.practice.only, lag=fixed
+        )
         self.lines: tuple[str, ...] = ()
         self.shown = 0  # the lines shown while playing
         self._waiting: list[Heard] = []  # heard, not yet judged
