@@ -285,15 +285,20 @@ class LiveCheck:
             return self.fixed
         return sum(self.lags) / len(self.lags) if self.lags else None
 
-    def hear(self, time: float, drum: Drum) -> Verdict | None:
+    def hear(self, time: float, drum: Drum, *, final: bool = False) -> Verdict | None:
         """The verdict on a stroke heard at `time` (s from the start of playback); None while
-        no stroke of the score has sounded to set the performer's beat by (ask again later)."""
+        no stroke of the score has sounded to set the performer's beat by, or while the strokes
+        laid out end more than half a beat before it (ask again later, or `final`ly)."""
         lag = self.lag
         if lag is None:  # the first stroke heard: the first of the score not yet heard
             waiting = [e for e in self.expected if not e.heard]
             if not waiting:
                 return None
             lag = time - waiting[0].time
+        elif not final and (
+            not self.expected or time - lag > self.expected[-1].time + self.interval / 2
+        ):
+            return None  # its stroke of the score may not be laid out yet
         near = [e for e in self.expected if not e.heard]
         best = min(near, key=lambda e: abs(time - lag - e.time), default=None)
         if best is None or abs(time - lag - best.time) > self.interval / 2:

@@ -83,3 +83,20 @@ def test_the_first_stroke_heard_sets_the_performers_beat():
     due = played[2].frame / 44100 + live.lag + 0.25 + 0.06
     assert live.passed(due - 0.01) == []
     assert [v.number for v in live.passed(due + 0.01)] == [3]
+
+
+def test_a_stroke_heard_before_its_stroke_is_laid_out_waits_for_it():
+    played = [h for h in hits() if h.drum is not None]
+    live = LiveCheck(44100, 0.5)
+    live.expect(played[0])
+    assert live.hear(played[0].frame / 44100 + 0.1, P) is not None  # sets the beat
+    # the display is behind: stroke 2 sounded and was heard before the player said it was laid
+    second = played[1].frame / 44100 + 0.1
+    assert live.hear(second, G) is None
+    live.expect(played[1])
+    heard = live.hear(second, G)
+    assert heard is not None and (heard.kind, heard.number) == ("played", 2)
+    assert abs(heard.offset_ms) < 1e-6
+    # after the score's last stroke, only the end says it is extra
+    assert live.hear(second + 2.0, G) is None
+    assert live.hear(second + 2.0, G, final=True) == Verdict("extra", G)

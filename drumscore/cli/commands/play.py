@@ -440,7 +440,7 @@ def _play_along(
             beat = float(last.timeline.tempo.interval)
             listener.linger(min(beat, last.frame / player.rate + beat - listener.elapsed()))
     if live is not None and not args.json:  # the strokes heard after the score's last
-        late = live(None)[live.shown :]
+        late = live(None, final=True)[live.shown :]
         if late:
             print("\n".join(late), flush=True)
     return played
@@ -495,8 +495,9 @@ class _Live:
         self._waiting: list[Heard] = []  # heard, not yet judged
         self._taken = 0  # of the listener's strokes heard
 
-    def __call__(self, hit: Hit | None) -> tuple[str, ...]:
-        """The lines heard so far, once `hit` (if any) has sounded."""
+    def __call__(self, hit: Hit | None, final: bool = False) -> tuple[str, ...]:
+        """The lines heard so far, once `hit` (if any) has sounded; `final`ly, when the score
+        has ended, the strokes heard after its last are judged too."""
         if hit is not None:
             self.check.expect(hit)
         self.listener.catch_up()
@@ -508,7 +509,7 @@ class _Live:
             if heard.count:
                 self._waiting.pop(0)
                 continue
-            verdict = self.check.hear(heard.time, heard.drum)
+            verdict = self.check.hear(heard.time, heard.drum, final=final)
             if verdict is None:
                 break
             verdicts.append(verdict)
