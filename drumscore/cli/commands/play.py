@@ -6,10 +6,17 @@ import argparse
 import contextlib
 import shutil
 import sys
-from typing import TYPE_CHECKING
 
 from drumscore.cli.commands.render import _duration
-from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
+from drumscore.cli.live import (
+    KEY_HELP,
+    BigView,
+    Controls,
+    HeardLines,
+    KeyReader,
+    LiveView,
+    PlainView,
+)
 from drumscore.cli.options import (
     add_force_option,
     add_json_option,
@@ -30,13 +37,10 @@ from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import choose, suffixes
 from drumscore.i18n import _, aside, list_text, milliseconds, ngettext, per_minute, seconds
 from drumscore.play import midiport
-from drumscore.play.listening import AudioListener, DeviceInput, LiveCheck, TakeInput, is_device
-from drumscore.play.liveview import LiveState, verdict_line
+from drumscore.play.listening import AudioListener, DeviceInput, TakeInput, is_device
+from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
-
-if TYPE_CHECKING:
-    from drumscore.performance.stream import Heard
 
 #: How often play --listen looks for strokes heard between the strokes it plays (s).
 LISTEN_POLL = 0.02
@@ -416,12 +420,12 @@ def _play_along(
     until the end, a key or Ctrl-C (which here ends the play, not the command: the report
     follows)."""
     stop = _("q or Esc stops") if keys else _("Ctrl-C stops")
-    live: _Live | None = None
+    live: HeardLines | None = None
     if isinstance(listener, AudioListener):
         lag = None
         if isinstance(listener.input, DeviceInput):
             lag = _round_trip(args, player, listener)
-        live = _Live(listener, track, player.rate, lag)
+        live = HeardLines(listener, track, player.rate, lag)
         line = _("playing {what} and listening to {source}; {stop}").format(
             what=track.description, source=_source(listener), stop=stop
         )
@@ -475,49 +479,6 @@ def _source(listener: AudioListener) -> str:
     if isinstance(listener.input, TakeInput):
         return _("the take {path}").format(path=listener.input.shown)
     return _("audio input {name}").format(name=listener.input.shown)
-
-
-class _Live:
-    """What play --listen shows of the drums heard: a line for each stroke as it is judged."""
-
-    def __init__(
-        self, listener: AudioListener, track: Track, rate: int, lag: float | None = None
-    ) -> None:
-        item = track.items[0]
-        self.listener = listener
-        # a round trip measured: the strokes heard put on the score's clock
-        fixed = None if lag is None else lag + listener.offset
-        self.check = LiveCheck(
-            rate, float(item.timeline.tempo.interval), item.practice.only, lag=fixed
-        )
-        self.lines: tuple[str, ...] = ()
-        self.shown = 0  # the lines shown while playing
-        self._waiting: list[Heard] = []  # heard, not yet judged
-        self._taken = 0  # of the listener's strokes heard
-
-    def __call__(self, hit: Hit | None, final: bool = False) -> tuple[str, ...]:
-        """The lines heard so far, once `hit` (if any) has sounded; `final`ly, when the score
-        has ended, the strokes heard after its last are judged too."""
-        if hit is not None:
-            self.check.expect(hit)
-        self.listener.catch_up()
-        self._waiting += self.listener.heard[self._taken :]
-        self._taken = len(self.listener.heard)
-        verdicts = []
-        while self._waiting:
-            heard = self._waiting[0].stroke
-            if heard.count:
-                self._waiting.pop(0)
-                continue
-            verdict = self.check.hear(heard.time, heard.drum, final=final)
-            if verdict is None:
-                break
-            verdicts.append(verdict)
-            self._waiting.pop(0)
-        verdicts += self.check.passed(self.listener.heard_until)
-        if verdicts:
-            self.lines += tuple(verdict_line(v) for v in verdicts)
-        return self.lines
 
 
 def _report(
@@ -578,7 +539,7 @@ def _play(
     keys: bool,
     played: list[Hit] | None = None,
     display: bool = True,
-    live: _Live | None = None,
+    live: HeardLines | None = None,
 ) -> list[Hit]:
     """Play to the end (or until a key stops it), showing each hit (unless not `display`); the
     hits played (strokes and count strokes; clicks are heard, not shown), also appended to
