@@ -135,8 +135,8 @@ class Listener:
         chunk = np.asarray(chunk, dtype=np.float32).reshape(-1)
         if not np.all(np.isfinite(chunk)):
             raise PerformanceError(
-                _("performance {path} holds invalid (NaN or infinite) samples").format(
-                    path=repr(self.source)
+                _("performance {path!r} holds invalid (NaN or infinite) samples").format(
+                    path=self.source
                 )
             )
         self.samples.append(chunk)

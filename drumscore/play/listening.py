@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from drumscore.conductor.track import Hit, Role
 from drumscore.errors import PerformanceError, PlaybackError
+from drumscore.files.audio import unreadable
 from drumscore.files.format_choice import suffixes
 from drumscore.i18n import _
 from drumscore.model import Drum
@@ -55,10 +56,13 @@ class TakeInput:
         except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
             raise PerformanceError(
                 _(
-                    "performance {path} cannot be read as audio ({reason}); give a recording "
+                    "performance {path!r} cannot be read as audio ({reason}); give a recording "
                     "({audio}) or a MIDI file ({midi})"
                 ).format(
-                    path=repr(path), reason=exc, audio=suffixes("audio"), midi=suffixes("midi")
+                    path=path,
+                    reason=unreadable(exc),
+                    audio=suffixes("audio"),
+                    midi=suffixes("midi"),
                 ),
                 option="input",
             ) from None
