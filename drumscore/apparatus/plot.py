@@ -66,9 +66,10 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     if not cjk:
         labels = ["ban" if label == HALF else label for label in labels]
     step = max(1, math.ceil(len(a.columns) / LABELLED_COLUMNS))  # a long reading: every step-th
-    ax.set_xticks(range(0, len(a.columns), step), labels[::step], fontsize=6)
-    for k, tick in zip(range(0, len(a.columns), step), ax.get_xticklabels(), strict=True):
-        if k in place_of:
+    ticks = _ticks(labels, step)
+    ax.set_xticks([tick[0] for tick in ticks], [tick[1] for tick in ticks], fontsize=6)
+    for (_at, _text, columns), tick in zip(ticks, ax.get_xticklabels(), strict=True):
+        if any(k in place_of for k in columns):
             tick.set_fontweight("bold")
 
     def named(w: Witness) -> str:
@@ -112,6 +113,28 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
         fontsize=9,
         loc="left",
     )
+
+
+def _ticks(labels: Sequence[str], step: int) -> list[tuple[float, str, list[int]]]:
+    """Each tick's place, label and columns: every `step`-th column's label, columns in a row
+    with one label (strokes inserted after one stroke: `after 21`) labelled once in their
+    middle, and a label of several words on two lines, to stay within its column."""
+    ticks: list[tuple[float, str, list[int]]] = []
+    for k in range(0, len(labels), step):
+        if ticks and ticks[-1][1] == labels[k]:
+            ticks[-1][2].append(k)
+        else:
+            ticks.append((k, labels[k], [k]))
+    laid = []
+    for _first, label, columns in ticks:
+        words = label.split(" ")
+        if len(words) > 1:  # broken at the space nearest its middle
+            cut = min(
+                range(1, len(words)), key=lambda n: abs(2 * len(" ".join(words[:n])) - len(label))
+            )
+            label = " ".join(words[:cut]) + "\n" + " ".join(words[cut:])
+        laid.append(((columns[0] + columns[-1]) / 2, label, columns))
+    return laid
 
 
 def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:

@@ -9,10 +9,9 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from drumscore import __version__, display
-from drumscore.corpus import SkippedFile, on_skipped
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files import signals
 from drumscore.files.atomic import on_stale_removed
@@ -29,6 +28,9 @@ from drumscore.i18n import (
     set_language,
     tags,
 )
+
+if TYPE_CHECKING:
+    from drumscore.corpus import SkippedFile
 
 #: Each command: its name, the module of drumscore.cli.commands that parses and runs it (its
 #: add_parser(subparsers) and run(args) -> int), and its line in drumscore --help. The module is
@@ -573,7 +575,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     _reconfigure_streams()
     handlers = signals.install()
     previous = on_stale_removed(_stale_removed)
-    previous_skipped = on_skipped(_skipped)
     previous_wide = display.set_ambiguous_wide(None)
     _left_out.clear()
     try:
@@ -587,7 +588,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         argparse._, argparse.ngettext = _ARGPARSE_GETTEXT  # type: ignore[attr-defined]
         _left_out.clear()
         on_stale_removed(previous)
-        on_skipped(previous_skipped)
         display.set_ambiguous_wide(previous_wide)
         signals.restore(handlers)
 
@@ -623,6 +623,11 @@ def _main(argv: Sequence[str] | None) -> int:
                 languages=list_text(tags()),
             )
         )
+    # the corpus is loaded by the commands that use it (not by --help): its warnings are heard
+    # from here on
+    from drumscore.corpus import on_skipped
+
+    previous_skipped = on_skipped(_skipped)
     try:
         return args.run(args)
     except DrumscoreError as exc:
@@ -663,6 +668,8 @@ def _main(argv: Sequence[str] | None) -> int:
                 EXIT_FAILURE,
             )
         fail(_("input/output failed: {reason}").format(reason=reason), EXIT_FAILURE)
+    finally:
+        on_skipped(previous_skipped)
 
 
 def interrupted(exc: KeyboardInterrupt) -> int:

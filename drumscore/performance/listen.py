@@ -144,6 +144,21 @@ def read_audio(
         raise PerformanceError(
             _("performance {path!r} holds invalid (NaN or infinite) samples").format(path=shown)
         )
+    return performance_of(found, str(path), rate, frames, kit, drums, count_sound, click_velocity)
+
+
+def performance_of(
+    found: Found,
+    path: str,
+    rate: int,
+    frames: int,
+    kit: Kit | None = None,
+    drums: str = "kit",
+    count_sound: bool = False,
+    click_velocity: int | None = None,
+) -> Performance:
+    """The performance of the strokes found in `frames` samples at `rate` (from a file, or
+    heard as it was played: performance.stream), their drums told as read_audio tells them."""
     if len(found.starts) == 0:
         raise PerformanceError(
             _(

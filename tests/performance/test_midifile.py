@@ -81,7 +81,7 @@ def test_a_file_with_no_notes_is_refused_in_chinese(tmp_path, language, expected
     path = save(tmp_path / "empty.mid", [mido.MetaMessage("end_of_track", time=0)])
     with i18n.speaking(language), pytest.raises(PerformanceError) as info:
         read_midi(path)
-    assert str(info.value).startswith("演奏 ")
+    assert str(info.value).startswith(f"演奏「{path}」")
     assert expected in str(info.value)
 
 
