@@ -24,7 +24,7 @@ from drumscore.conductor.track import Hit, Role, Track
 from drumscore.display import table, wrap_phrases
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
-from drumscore.i18n import _, aside, list_text, ngettext, per_minute, seconds
+from drumscore.i18n import _, aside, list_text, ngettext, per_minute, quoted, seconds
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
@@ -410,7 +410,7 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
         )
     else:
         feed = Feed(track, kit=kit, loop=args.loop)
-    return AudioPlayer(feed, device), aside(repr(device.name), device.hostapi)
+    return AudioPlayer(feed, device), aside(quoted(device.name), device.hostapi)
 
 
 def _list_devices() -> int:
