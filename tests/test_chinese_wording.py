@@ -123,3 +123,20 @@ def test_compare_says_where_half_stands_in_each(cli, lang, line):
     assert code == 0, err
     assert line in out.splitlines()
     assert "移動了" not in out and "移动了" not in out and "編輯距離" not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "stated", "quoted"),
+    [
+        ("zh-Hant", "徐伯魯，投壺：鼙 7 鼓 5（見本義、本義四庫本所引）——相符", "李光坡，射（述註）"),
+        ("zh-Hans", "徐伯鲁，投壶：鼙 7 鼓 5（见本义、本义四库本所引）——相符", "李光坡，射（述注）"),
+    ],
+)
+def test_show_cites_the_editions_quoting_a_count_by_their_short_names(cli, lang, stated, quoted):
+    """As the 校勘記 cites them (本義, 述註), never by siglum (benyi, shuzhu) in Chinese prose."""
+    code, out, err = cli("--lang", lang, "show", "lu")
+    assert code == 0, err
+    lines = [line.strip() for line in out.splitlines()]
+    assert stated in lines
+    assert any(line.startswith(quoted) for line in lines)
+    assert "benyi" not in out.split("版本")[0] and "shuzhu" not in out

@@ -224,7 +224,8 @@ def test_a_file_that_is_not_audio_is_refused(expect_error, tmp_path):
             "zh_TW.UTF-8",
             ["take.mid", "lu", "--drums", "split", "--kit", "k"],
             "drumscore：錯誤：--drums「split」 與 --kit「k」 只在有 錄音（.wav .flac .ogg） 時適用"
-            "（用於：依聲音分辨錄音中的兩鼓）；請改為檢查錄音，或去掉 --drums「split」 與 --kit「k」",
+            "（用於：依聲音分辨錄音中的兩鼓）；請改為檢查錄音，"
+            "或去掉 --drums「split」 與 --kit「k」",
         ),
     ],
 )
