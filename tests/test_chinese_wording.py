@@ -140,3 +140,21 @@ def test_show_cites_the_editions_quoting_a_count_by_their_short_names(cli, lang,
     assert stated in lines
     assert any(line.startswith(quoted) for line in lines)
     assert "benyi" not in out.split("版本")[0] and "shuzhu" not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "missed", "wrong"),
+    [
+        ("zh-Hant", "漏擊       第 1 擊 ○ 鼙、第 2 擊 □ 鼓、", "擊錯鼓     第 19 擊（應為 □ 鼓，"),
+        ("zh-Hans", "漏击       第 1 击 ○ 鼙、第 2 击 □ 鼓、", "击错鼓     第 19 击（应为 □ 鼓，"),
+    ],
+)
+def test_check_numbers_the_strokes_it_lists(cli, tmp_path, lang, missed, wrong):
+    """A missed or wrong stroke is 第 N 擊, never a bare number beside a drum."""
+    take = tmp_path / "lu.mid"
+    assert cli("render", "lu", "-o", take, "-q")[0] == 0
+    code, out, _err = cli("--lang", lang, "check", take, "xue")
+    assert code == 2
+    lines = out.splitlines()
+    assert any(line.startswith(missed) for line in lines), out
+    assert any(line.startswith(wrong) for line in lines), out
