@@ -475,8 +475,16 @@ def _as_given(option: str, value: object) -> str:
     if value is True:
         return flag_for(option)
     if isinstance(value, list):
-        return " ".join(f"{flag_for(option)} {v!r}" for v in value)
-    return f"{flag_for(option)} {value!r}"
+        return " ".join(_given_value(option, v) for v in value)
+    return _given_value(option, value)
+
+
+def _given_value(option: str, value: object) -> str:
+    """An option with the value it was given, the value quoted as it was typed when it is text:
+    "--reading 'zheng,mao'" (in Chinese --reading「zheng,mao」), "--rate 48000"."""
+    if isinstance(value, str):
+        return _("{option} {value!r}").format(option=flag_for(option), value=value)
+    return f"{flag_for(option)} {value}"
 
 
 def only_with(

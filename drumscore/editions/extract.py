@@ -129,11 +129,12 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
                 found[key] = value
     cited = {"work": name or source_name} if found else {}
     if not cited:
-        # no Kanripo id, file or lines: the citation as the file names itself, written once
-        parts = [name] if name else []
-        if source_name and source_name != name:
-            parts.append(source_name)
-        cited = {"written": ", ".join(parts)}
+        # no Kanripo id, file or lines: the work the passage names, read from its file (composed
+        # in the reader's language: 投壺（錄文 passage.txt）); either alone where it is all there is
+        if name and source_name and source_name != name:
+            cited = {"work": name, "transcription": source_name}
+        else:
+            cited = {"written": name or source_name}
     return Provenance(
         **cited,
         file=source_name,

@@ -47,8 +47,8 @@ def test_every_built_in_edition_gives_its_note_and_basis_in_each_language(editio
     [
         (
             "zh_TW.UTF-8",
-            "642 年完成，653 年頒行",
-            "第 1 圖的薛鼓中間有換頁",
+            "642 年成書，653 年頒行",
+            "第一圖的薛鼓中間有換頁",
             "Kanseki Repository KR1d0053，檔案 KR1d0053_058.txt，第 437-452 行",
         ),
         (
