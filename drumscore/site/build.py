@@ -8,6 +8,7 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import shutil
@@ -21,7 +22,13 @@ from pathlib import Path
 from drumscore import corpus, i18n
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
-from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
+from drumscore.files.atomic import (
+    appeared,
+    check_not_inside,
+    make_temporary,
+    remove_temporary,
+    rename_new,
+)
 from drumscore.files.signals import held
 from drumscore.i18n import _, aside, list_text
 from drumscore.model import READINGS, Edition, Section
@@ -210,6 +217,15 @@ def _check_target(out: Path) -> None:
                 "give a new or empty folder (the site would replace what is there)"
             ).format(path=str(out))
         )
+    if out.is_dir() and (out / MARKER).exists():
+        foreign = sorted(entry.name for entry in out.iterdir() if entry.name not in _site_names())
+        if foreign:
+            raise OutputError(
+                _(
+                    "folder {path!r} holds {name!r}, which drumscore did not write there; move "
+                    "it out or give another folder (the site would replace the folder)"
+                ).format(path=str(out), name=foreign[0])
+            )
     parent = out.resolve().parent
     if parent.exists() and not parent.is_dir():
         raise OutputError(
@@ -225,6 +241,11 @@ def _check_target(out: Path) -> None:
                 "folder {path!r} is read-only; make it writable (chmod u+w) or give another folder"
             ).format(path=str(out))
         )
+
+
+def _site_names() -> set[str]:
+    """The names a site has at its top: its pages and folders, and a folder per language."""
+    return {"index.html", "compare.html", "assets", "score", "files", MARKER, STAVES, *i18n.tags()}
 
 
 def _keep_owner_and_mode(work: Path, out: Path) -> None:
@@ -245,19 +266,35 @@ def _keep_owner_and_mode(work: Path, out: Path) -> None:
 
 def _replace(work: Path, out: Path) -> None:
     """Put the new site in the place of the old, signals held (files.signals): a signal between
-    the two renames would leave neither in place."""
+    the two renames would leave neither in place. The place is checked again at the rename with
+    the rule of the start (_check_target): what appeared there while the site was built (a file,
+    a link, a folder of the reader's) is left as it is, and the build refused."""
     with held():
-        if out.is_dir():
-            old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
-            os.replace(out, old)
+        if not os.path.lexists(out):
             try:
-                os.replace(work, out)
-            except BaseException:
-                os.replace(old, out)
+                rename_new(work, out)
+            except FileExistsError:
+                raise appeared(out) from None
+            return
+        if out.is_symlink() or not out.is_dir():
+            raise appeared(out)
+        _check_target(out)
+        if not (out / MARKER).is_file():  # empty: the rename replaces it, or fails if filled
+            try:
+                os.rename(work, out)
+            except OSError as exc:
+                if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise appeared(out) from None
                 raise
-            remove_temporary(old, folder=True)
-        else:
+            return
+        old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
+        os.replace(out, old)
+        try:
             os.replace(work, out)
+        except BaseException:
+            os.replace(old, out)
+            raise
+        remove_temporary(old, folder=True)
 
 
 def _build_languages(
@@ -343,6 +380,7 @@ def _forking(languages: int) -> ProcessPoolExecutor | None:
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
         initializer=worker_signals,
+        initargs=(os.getpid(),),
     )
 
 
