@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import sys
 
-if sys.argv[:1] == ["-m"] or sys.argv[0].endswith(("/drumscore", "\\drumscore")):
-    # the console script or python -m drumscore: its signal policy holds from the first import
+if sys.argv[:1] == ["-m"] or sys.argv[0].removesuffix(".exe").endswith("drumscore"):
+    # perhaps drumscore's own process: its signal policy holds from its first instruction
     from drumscore.files import signals
 
-    signals.install()
+    if signals.started_as_drumscore():
+        signals.install()
 
 import importlib
 from typing import TYPE_CHECKING, Any

@@ -143,6 +143,18 @@ def raising() -> Iterator[None]:
         _State.raising -= 1
 
 
+def started_as_drumscore() -> bool:
+    """Whether this process is drumscore's own: the console script, or python -m drumscore while
+    it imports the package; not another program that imports drumscore (python -m theirs)."""
+    if sys.argv[:1] == ["-m"]:  # python -m MODULE, before MODULE runs: which?
+        given = sys.orig_argv
+        named = given[given.index("-m") + 1 :][:1] if "-m" in given else []
+        return named == ["drumscore"] or "-mdrumscore" in given
+    name = os.path.basename(sys.argv[0].replace("\\", "/")).removesuffix(".exe")
+    main = getattr(sys.modules.get("__main__"), "__file__", None)
+    return name == "drumscore" and main == sys.argv[0]
+
+
 def install() -> dict[int, object]:
     """Put the policy's handler on SIGINT, SIGTERM and SIGHUP (in the main thread only, where
     Python runs handlers; elsewhere nothing is done); returns the handlers it replaced, for
