@@ -4,6 +4,8 @@ does not swallow a signal that comes while libsndfile reads the recording."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import signal
 import subprocess
@@ -363,3 +365,82 @@ def test_importing_drumscore_in_another_program_installs_no_signal_policy(tmp_pa
         timeout=60,
     )
     assert done.stdout.strip() == "drumscore.files.signals", done
+
+
+# --- SIGKILL of site: its worker processes end with it, and let go of its output ---------------
+
+
+def _descendants(pid: int) -> set[int]:
+    """The live processes under `pid` (by their parent, from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = dict(
+                    line.split(":\t", 1) for line in (entry / "status").read_text().splitlines()
+                )
+            except (OSError, ValueError):
+                continue
+            if not fields.get("State", "").startswith("Z"):
+                parents[int(entry.name)] = int(fields.get("PPid", "0"))
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    left = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        if "\nState:\tZ" not in state:
+            left.add(pid)
+    return left
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_sigkill_of_site_ends_its_workers_within_a_second_and_frees_its_output(tmp_path):
+    from drumscore.site.artefacts import cores
+
+    if cores() < 2:
+        pytest.skip("one core: the site is built without worker processes")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "drumscore", "site", str(tmp_path / "s"), "--lang", "all"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while not workers and proc.poll() is None and time.monotonic() < deadline:
+            workers = _descendants(proc.pid)
+            time.sleep(0.01)
+        assert workers, "the site started no worker process"
+        time.sleep(0.2)  # the workers at work
+        workers |= _descendants(proc.pid)
+        proc.kill()
+        proc.wait(timeout=10)
+        killed = time.monotonic()
+        while _alive(workers) and time.monotonic() < killed + 1:
+            time.sleep(0.01)
+        assert _alive(workers) == set()
+        # nothing holds the output open: whoever reads it sees its end at once
+        for stream in (proc.stdout, proc.stderr):
+            os.set_blocking(stream.fileno(), False)
+            ended = False
+            while not ended and time.monotonic() < killed + 1.5:
+                try:
+                    ended = os.read(stream.fileno(), 65536) == b""
+                except BlockingIOError:
+                    time.sleep(0.01)
+            assert ended, "a worker holds the output of the killed site open"
+    finally:
+        # the workers too, had they outlived the build (their parent is init's then)
+        for pid in _alive(workers | _descendants(proc.pid) | {proc.pid}):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        proc.communicate()
