@@ -154,6 +154,7 @@ def build_site(
         raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
     work: Path | None = None
     made = Artefacts(out if (out / MARKER).is_file() else None)
+    before = _listing(out) if (out / MARKER).is_file() and not out.is_symlink() else set()
     try:
         with held():  # a signal now is raised once the folder is known, so it is removed
             work = make_temporary(out.resolve(), folder_too=True)
@@ -165,7 +166,7 @@ def build_site(
         report.engraved = made.engraved
         (work / MARKER).write_text("a site written by drumscore\n", encoding="utf-8")
         _keep_owner_and_mode(work, out)
-        _replace(work, out)
+        _replace(work, out, before)
     except OSError as exc:
         remove_temporary(work, folder=True)
         if isinstance(exc, DrumscoreError):
@@ -217,15 +218,6 @@ def _check_target(out: Path) -> None:
                 "give a new or empty folder (the site would replace what is there)"
             ).format(path=str(out))
         )
-    if out.is_dir() and (out / MARKER).exists():
-        foreign = sorted(entry.name for entry in out.iterdir() if entry.name not in _site_names())
-        if foreign:
-            raise OutputError(
-                _(
-                    "folder {path!r} holds {name!r}, which drumscore did not write there; move "
-                    "it out or give another folder (the site would replace the folder)"
-                ).format(path=str(out), name=foreign[0])
-            )
     parent = out.resolve().parent
     if parent.exists() and not parent.is_dir():
         raise OutputError(
@@ -243,9 +235,25 @@ def _check_target(out: Path) -> None:
         )
 
 
-def _site_names() -> set[str]:
-    """The names a site has at its top: its pages and folders, and a folder per language."""
-    return {"index.html", "compare.html", "assets", "score", "files", MARKER, STAVES, *i18n.tags()}
+def _listing(out: Path) -> set[str]:
+    """Every path in the folder `out` (relative to it); empty where it is not a folder."""
+    found: set[str] = set()
+    for folder, folders, files in os.walk(out):
+        found.update(os.path.relpath(os.path.join(folder, n), out) for n in (*folders, *files))
+    return found
+
+
+def _refuse_what_came(out: Path, before: set[str]) -> None:
+    """Refuse to replace an earlier site that holds what it did not hold when the build began:
+    something of the reader's, put there meanwhile."""
+    came = sorted(_listing(out) - before)
+    if came:
+        raise OutputError(
+            _(
+                "folder {path!r} holds {name!r}, which drumscore did not write there; move "
+                "it out or give another folder (the site would replace the folder)"
+            ).format(path=str(out), name=came[0])
+        )
 
 
 def _keep_owner_and_mode(work: Path, out: Path) -> None:
@@ -264,11 +272,12 @@ def _keep_owner_and_mode(work: Path, out: Path) -> None:
             os.chown(work, info.st_uid, info.st_gid)
 
 
-def _replace(work: Path, out: Path) -> None:
+def _replace(work: Path, out: Path, before: set[str]) -> None:
     """Put the new site in the place of the old, signals held (files.signals): a signal between
     the two renames would leave neither in place. The place is checked again at the rename with
     the rule of the start (_check_target): what appeared there while the site was built (a file,
-    a link, a folder of the reader's) is left as it is, and the build refused."""
+    a link, a folder of the reader's; in an earlier site, anything not in `before`, its paths
+    when the build began) is left as it is, and the build refused."""
     with held():
         if not os.path.lexists(out):
             try:
@@ -287,6 +296,7 @@ def _replace(work: Path, out: Path) -> None:
                     raise appeared(out) from None
                 raise
             return
+        _refuse_what_came(out, before)
         old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
         os.replace(out, old)
         try:
