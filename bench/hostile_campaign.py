@@ -611,6 +611,7 @@ def run_case(case: Case, root: Path) -> dict[str, object]:
         "wrong": int(not hung and not early and (code not in case.statuses or unsaid)),
         "said": said.strip().splitlines()[-1:] if said.strip() else [],
         "where": outside[:3],
+        "full": said,
     }
     shutil.rmtree(sandbox, ignore_errors=True)
     return result
@@ -638,6 +639,8 @@ def main() -> int:
             mark = ", ".join(flags) if flags else "ok"
             if result["outside"]:
                 mark += f" {result['where']}"
+            if result["traceback"]:
+                mark += "\n" + str(result["full"])[-4000:]
             print(
                 f"{result['case'][:58]:<58} {result['status']!s:>4} "
                 f"{result['seconds']:6.1f} s  {mark}  {' '.join(result['said'])[:70]}",
