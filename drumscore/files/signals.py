@@ -182,6 +182,22 @@ def started_as_drumscore() -> bool:
     return name == "drumscore" and main == sys.argv[0]
 
 
+def take_over(before: dict[int, object], early: list[int]) -> None:
+    """At the start of drumscore's own process (the package's first lines kept the signals that
+    came while this module loaded in `early`, the handlers they replaced in `before`): put the
+    policy in, and give it those signals; in another program that imports drumscore, put its
+    handlers back and give them the signals."""
+    ours = started_as_drumscore()
+    for signum, handler in before.items():
+        ignored = handler is signal.SIG_IGN or handler == signal.SIG_IGN
+        if not ours or (ignored and signum != signal.SIGINT):
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+    if ours:
+        install()
+    for signum in dict.fromkeys(early):
+        signal.raise_signal(signum)
+
+
 def install() -> dict[int, object]:
     """Put the policy's handler on SIGINT, SIGTERM and SIGHUP (in the main thread only, where
     Python runs handlers; elsewhere nothing is done); returns the handlers it replaced, for

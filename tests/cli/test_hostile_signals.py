@@ -444,3 +444,29 @@ def test_sigkill_of_site_ends_its_workers_within_a_second_and_frees_its_output(t
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         proc.communicate()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_policy_itself_loads_is_given_to_it(signum):
+    """drumscore's own process (as python -m drumscore has it), a signal sent at the moment the
+    policy's module is being found: kept by the package's first lines, then the policy's line
+    and status, no traceback."""
+    code = f"""
+import os, sys
+sys.argv[0] = "-m"
+sys.orig_argv[1:] = ["-m", "drumscore"]
+
+class Moment:
+    def find_spec(self, name, path=None, target=None):
+        if name == "drumscore.files.signals":
+            os.kill(os.getpid(), {int(signum)})
+        return None
+
+sys.meta_path.insert(0, Moment())
+import drumscore
+print("went on")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 128 + signum, done
+    assert done.stderr.splitlines() == [LINES[128 + signum]], done
+    assert done.stdout == ""
