@@ -240,7 +240,7 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
         raise OptionError(
             _(
                 "strokes {value!r} is outside the section's strokes, 1 to {count}; give A-B with "
-                "1 <= A <= B <= {count}"
+                "1 ≤ A ≤ B ≤ {count}"
             ).format(value=raw, count=count),
             option="strokes",
             key="strokes_range",

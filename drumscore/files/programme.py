@@ -22,7 +22,7 @@ from drumscore.conductor.track import Item, Practice, Track, check_count_in
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
 from drumscore.files.reading import check_schema, parse_toml, read_input_text
-from drumscore.i18n import LANGUAGES, _, list_text, pgettext, speaking, tags
+from drumscore.i18n import LANGUAGES, _, clause_text, list_text, pgettext, speaking, tags
 from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State, Wording
 from drumscore.timing import Tempo
 
@@ -71,11 +71,10 @@ def _programme_text(name: str) -> tuple[str, str]:
     try:
         where = _("programme {name!r}").format(name=str(name))
         return read_input_text(path, "programme file"), where
-    except InputMissingError:
+    except InputMissingError as exc:
+        hint = _("give a TOML file or a built-in programme: {known}")
         raise ProgrammeError(
-            _(
-                "no programme file {name!r}; give a TOML file or a built-in programme: {known}"
-            ).format(name=name, known=list_text(builtin_programmes()))
+            clause_text([str(exc), hint.format(known=list_text(builtin_programmes()))])
         ) from None
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError
-from drumscore.files.audio import seekable
+from drumscore.files.audio import seekable, unreadable
 from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
@@ -104,7 +104,7 @@ def read_audio(
             ),
             option="drums",
         )
-    shown = repr(str(path))
+    shown = str(path)
     try:
         # libsndfile reads the descriptor itself: many times faster than through Python
         with (
@@ -124,7 +124,7 @@ def read_audio(
             if frames / rate > MAX_SECONDS:
                 raise PerformanceError(
                     _(
-                        "performance {path} lasts {minutes:,.1f} minutes, over the limit of "
+                        "performance {path!r} lasts {minutes:,.1f} minutes, over the limit of "
                         "{limit} minutes; check it in parts"
                     ).format(path=shown, minutes=frames / rate / 60, limit=MAX_SECONDS // 60)
                 )
@@ -135,14 +135,31 @@ def read_audio(
             raise
         raise PerformanceError(
             _(
-                "performance {path} cannot be read as audio ({reason}); give a recording "
+                "performance {path!r} cannot be read as audio ({reason}); give a recording "
                 "({audio}) or a MIDI file ({midi})"
-            ).format(path=shown, reason=exc, audio=suffixes("audio"), midi=suffixes("midi"))
+            ).format(
+                path=shown, reason=unreadable(exc), audio=suffixes("audio"), midi=suffixes("midi")
+            )
         ) from None
     if found.invalid:
         raise PerformanceError(
-            _("performance {path} holds invalid (NaN or infinite) samples").format(path=shown)
+            _("performance {path!r} holds invalid (NaN or infinite) samples").format(path=shown)
         )
+    return performance_of(found, str(path), rate, frames, kit, drums, count_sound, click_velocity)
+
+
+def performance_of(
+    found: Found,
+    path: str,
+    rate: int,
+    frames: int,
+    kit: Kit | None = None,
+    drums: str = "kit",
+    count_sound: bool = False,
+    click_velocity: int | None = None,
+) -> Performance:
+    """The performance of the strokes found in `frames` samples at `rate` (from a file, or
+    heard as it was played: performance.stream), their drums told as read_audio tells them."""
     if len(found.starts) == 0:
         raise PerformanceError(
             _(

@@ -84,11 +84,21 @@ class OutputDevice:
 
 def output_devices() -> tuple[OutputDevice, ...]:
     """Every device that can play sound, the system default marked."""
+    return _devices("output")
+
+
+def input_devices() -> tuple[OutputDevice, ...]:
+    """Every device that can record sound (a microphone, for play to listen to drums by),
+    the default marked."""
+    return _devices("input")
+
+
+def _devices(kind: str) -> tuple[OutputDevice, ...]:
     sd = load_sounddevice()
     try:
         devices = sd.query_devices()
         apis = sd.query_hostapis()
-        default = sd.default.device[1]
+        default = sd.default.device[1 if kind == "output" else 0]
     except sd.PortAudioError as exc:
         raise PlaybackError(
             _("PortAudio cannot list the audio devices ({reason}); {install}").format(
@@ -97,19 +107,20 @@ def output_devices() -> tuple[OutputDevice, ...]:
         ) from None
     if default is None or default < 0:
         try:
-            default = sd.query_devices(kind="output")["index"]
+            default = sd.query_devices(kind=kind)["index"]
         except (sd.PortAudioError, KeyError, TypeError):
             default = -1
     found = []
     for device in devices:
-        if device["max_output_channels"] < 1:
+        channels = device.get(f"max_{kind}_channels", 0)
+        if channels < 1:
             continue
         found.append(
             OutputDevice(
                 index=device["index"],
                 name=device["name"],
                 hostapi=apis[device["hostapi"]]["name"],
-                channels=device["max_output_channels"],
+                channels=channels,
                 default_rate=device["default_samplerate"],
                 is_default=device["index"] == default,
             )
@@ -117,10 +128,17 @@ def output_devices() -> tuple[OutputDevice, ...]:
     return tuple(found)
 
 
-def choose_device(name: str | None = None) -> OutputDevice:
-    """The device called `name` (its number in output_devices(), its name, or part of it), or
-    the default one when `name` is None."""
-    devices = output_devices()
+def choose_device(name: str | None = None, kind: str = "output") -> OutputDevice:
+    """The device called `name` (its number in output_devices() or input_devices(), as `kind`
+    says, its name, or part of it), or the default one when `name` is None."""
+    devices = _devices(kind)
+    if not devices and kind == "input":
+        raise PlaybackError(
+            _(
+                "no audio input device found (no microphone, or the sound system is not "
+                "running); give a recorded take instead"
+            )
+        )
     if not devices:
         raise PlaybackError(
             _(
@@ -137,6 +155,8 @@ def choose_device(name: str | None = None) -> OutputDevice:
             if device.index == index:
                 return device
     names = [d.name for d in devices]
+    if kind == "input":
+        return devices[choose_by_name(name, names, what=_("audio input device"), option="input")]
     what = _("audio output device")
     return devices[choose_by_name(name, names, what=what, option="device")]
 

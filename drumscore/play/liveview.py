@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import Hit
 from drumscore.display import centre, cut, width, wrap_phrases
-from drumscore.i18n import N_, _, per_minute, pgettext
+from drumscore.i18n import N_, _, milliseconds, per_minute, pgettext
 from drumscore.i18n import seconds as seconds_text
 from drumscore.model import HALF, SYMBOLS, Drum, Section
+from drumscore.play.listening import Verdict
 
 #: Reverse video marks the stroke being heard; strokes already heard in this pass are dimmed.
 HIGHLIGHT, HIGHLIGHT_END = "\x1b[7m", "\x1b[27m"
@@ -206,6 +207,8 @@ class LiveState:
     seconds: float = 0.0
     #: The section a switch waiting goes to (None: the other one, unnamed).
     switch_to: Section | None = None
+    #: What was heard of the strokes played along on drums (play, listening), the latest last.
+    heard: tuple[str, ...] = ()
 
 
 def waiting_notes(state: LiveState) -> list[str]:
@@ -251,12 +254,41 @@ def hit_frame(hit: Hit, state: LiveState, columns: int = 80, keys: bool = False)
         line = notation_line(t, 0, columns).replace(HIGHLIGHT, "").replace(HIGHLIGHT_END, "")
     else:
         line = notation_line(t, hit.k, columns)
-    lines = [line, hit_status(hit, state)]
+    lines = [line, hit_status(hit, state), *("  " + h for h in state.heard[-HEARD_LINES:])]
     if state.items > 1:
         lines.insert(0, item_line(state))
     if keys:
         lines.append(keys_line(10_000, state.items))  # all the keys, wrapped by fit
     return fit(lines, columns)
+
+
+#: The normal display shows the last HEARD_LINES strokes heard (play, listening).
+HEARD_LINES = 3
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """A stroke heard as it was judged (play, listening): the score's stroke, the drum, its offset
+    from the performer's even beat; or extra, missed, on the wrong drum."""
+    if verdict.kind == "missed":
+        assert verdict.expected is not None
+        return _("stroke {number} ({drum}) missed").format(
+            number=verdict.number, drum=verdict.expected.value
+        )
+    assert verdict.drum is not None
+    if verdict.kind == "extra":
+        return _("extra stroke on {drum}").format(drum=verdict.drum.value)
+    offset = milliseconds(f"{verdict.offset_ms or 0.0:+.0f}")
+    if verdict.kind == "wrong":
+        assert verdict.expected is not None
+        return _("stroke {number}: {drum} where the score has {expected}, {offset}").format(
+            number=verdict.number,
+            drum=verdict.drum.value,
+            expected=verdict.expected.value,
+            offset=offset,
+        )
+    return _("stroke {number}: {drum} {offset}").format(
+        number=verdict.number, drum=verdict.drum.value, offset=offset
+    )
 
 
 # --- the display for the room: --big ---------------------------------------------------------
@@ -338,6 +370,7 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         passes += [*paused, *waiting_notes(state)]
     tempo = per_minute(f"{state.bpm:g}")
     below = [name, f"{t.section.description}   {tempo}", "   ".join(passes)]
+    below += list(state.heard[-1:])  # the stroke heard last, under the one sounding
     top = [t.score.title] + ([item_line(state).strip()] if state.items > 1 else [])
     keys = keys_line(columns, state.items)
     limit = columns - 1  # the last column stays free, so no line wraps (see fit)

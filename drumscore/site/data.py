@@ -13,8 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from drumscore.analysis.compare import Comparison, compare, comparison_data
-from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
+from drumscore.apparatus.counts import check_score
+from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title
 from drumscore.apparatus.groups import groups, groups_data
+from drumscore.apparatus.names import prose
+from drumscore.apparatus.places import MARKS
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import CLICK_VELOCITY, COUNT_VELOCITY, MAX_CLICKS, MAX_COUNT_IN
@@ -32,7 +35,6 @@ from drumscore.model import (
 )
 from drumscore.play import keys
 from drumscore.site import grammar
-from drumscore.site.script import prose
 from drumscore.timing import DEFAULT_BPM, MAX_BPM, MIN_BPM
 
 #: Sample files of the built-in kit, as the site ships them.
@@ -121,6 +123,7 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
         # the names in the page's prose, in its script (the printed text as printed)
         "title": prose(given["title"]),
         "edition_name": prose(given["edition_name"]) if given["edition_name"] else None,
+        "cited": cited_title(score),  # as compare and the apparatus name it (通解魯鼓第二圖)
         "slug": entry.slug,
         "strokes": [
             {
@@ -389,6 +392,9 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]
         apparatus = build(pool, figure, state, base, order="date")
         data = apparatus_data(apparatus)
         data["groups"] = groups_data(groups(apparatus))
+        for place, shown in zip(apparatus.places, data["places"], strict=True):
+            # a Chinese 校勘記 names the base's editions only where they are few (諸本同)
+            shown["names_lemma"] = place.names_lemma
         for w in data["witnesses"]:
             w["slug"] = slugs.get(w["key"], "")
         for r in data["readings"]:

@@ -188,7 +188,7 @@ def test_extract_gb18030_file(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["extract", "missing.txt"], "no such file"),
+        (["extract", "missing.txt"], "does not exist"),
         (["extract", "tests/sources/KR1d0052_041_禮記(TLS).txt"], "no drum notation found"),
         (["compare", "lu", "lu/9"], "unknown figure"),
         (["compare", "lu", "xue", "--plot", "x.gif"], "use one of: .png .svg"),

@@ -365,6 +365,6 @@ def test_what_was_written_and_what_is_refused_in_traditional_chinese(tmp_path, c
     code, said, err = run_cli(["extract", ZHUSHU, "-o", str(tmp_path)], capsys)
     assert (code, said) == (2, "")
     assert err == (
-        f"drumscore：錯誤：-o {str(tmp_path)!r} 是資料夾；請指定版本檔名，"
-        f"如 {str(tmp_path / 'mine.toml')!r}\n"
+        f"drumscore：錯誤：-o「{tmp_path}」是資料夾；請指定版本檔名，"
+        f"如「{tmp_path / 'mine.toml'}」\n"
     )

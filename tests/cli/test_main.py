@@ -252,7 +252,7 @@ def test_ctrl_c_just_after_a_musicxml_is_written_ends_with_the_message_and_130(t
         (
             OSError(errno.ENAMETOOLONG, "File name too long", "名" * 100),
             2,
-            f"drumscore：錯誤：名稱 {'名' * 60!r}…（共 100 個字元） 對檔案系統來說太長；"
+            f"drumscore：錯誤：名稱「{'名' * 60}」…（共 100 個字元）對檔案系統來說太長；"
             "請改用較短的名稱",
         ),
         (

@@ -242,4 +242,4 @@ def test_the_refusal_in_chinese_keeps_the_flag_first(tmp_path, capsys, monkeypat
     out.write_bytes(b"mine")
     code, _, err = run_cli(["render", "lu", "-o", str(out)], capsys)
     assert code == 2 and err.count("\n") == 1 and out.read_bytes() == b"mine"
-    assert err.startswith(f"drumscore：錯誤：-o {str(out)!r} 已存在；請加上 --force 覆寫")
+    assert err.startswith(f"drumscore：錯誤：-o「{out}」已存在；如要覆寫，請加 --force")

@@ -237,5 +237,5 @@ def test_bad_dpi_in_traditional_chinese_names_the_range(tmp_path, cli, monkeypat
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     code, out, err = cli("render", "lu", "--dpi", "10", "-o", tmp_path / "x.png")
     assert code == 2 and out == ""
-    assert "--dpi 10 超出範圍；請用 36 至 1200" in err
+    assert "--dpi 10 超出範圍（36～1200）" in err
     assert list(tmp_path.iterdir()) == []

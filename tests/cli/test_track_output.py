@@ -14,7 +14,7 @@ def test_the_render_summary_in_traditional_chinese(monkeypatch, cli, tmp_path):
     assert code == 0 and err == ""
     assert out.startswith(f"已寫入 {tmp_path / 'x.wav'}：禮記注疏 · 魯鼓")
     # 魯鼓 figure 1 in 禮記注疏: 13 鼙 and 10 鼓, at the default 60 strokes a minute
-    for said in ("，23 擊，", "每分鐘 60 擊（相隔 1 秒）", "Hz 立體聲", "，內建鼓組，"):
+    for said in ("，23 擊，", "每分鐘 60 擊（相隔 1 秒）", "赫茲立體聲", "，內建鼓組，"):
         assert said in out, said
     assert "峰值正規化至 -1 dBFS" in out
     assert "wrote" not in out and "strokes" not in out
@@ -25,9 +25,9 @@ def test_the_render_summary_in_simplified_chinese(monkeypatch, cli, tmp_path):
     code, out, err = cli("render", "lu", "-o", tmp_path / "x.wav")
     assert code == 0 and err == ""
     assert out.startswith("已写入 ")
-    for said in ("，23 击，", "每分钟 60 击（相隔 1 秒）", "Hz 立体声", "峰值归一化至 -1 dBFS"):
+    for said in ("，23 击，", "每分钟 60 击（相隔 1 秒）", "赫兹立体声", "峰值归一化至 -1 dBFS"):
         assert said in out, said
-    assert "禮記注疏" in out  # the edition's name as printed, in traditional characters
+    assert "礼记注疏 · 鲁鼓" in out  # the edition's name and label in simplified prose
     assert not [c for c in HANT_ONLY if c in out]
 
 
@@ -53,8 +53,8 @@ def test_a_midi_render_with_a_count_in_in_traditional_chinese(monkeypatch, cli, 
 @pytest.mark.parametrize(
     ("lang", "argv", "said"),
     [
-        ("zh_TW.UTF-8", ["lu", "--state", "xue"], "--state 'xue' 用於選擇 --programme"),
-        ("zh_CN.UTF-8", ["lu", "--state", "xue"], "--state 'xue' 用于选择 --programme"),
+        ("zh_TW.UTF-8", ["lu", "--state", "xue"], "--state「xue」用於選擇 --programme"),
+        ("zh_CN.UTF-8", ["lu", "--state", "xue"], "--state「xue」用于选择 --programme"),
         ("zh_TW.UTF-8", ["--loopable", "lu"], "--loopable 只用於音訊與 MIDI 檔案"),
     ],
 )
@@ -86,8 +86,8 @@ ASCII_UNITS = ("/min", " s ", " s,", " ms", ", ", ": ", "figure", "round")
         (
             "zh_CN.UTF-8",
             "投壶三投（依《钦定礼记义疏》之说）・鲁鼓",
-            "0.00 秒  初投：第一图，lu/1@yishu 投壺 ×4，每分钟 60 击，预备拍 4 下，之后停 10 秒",
-            "128.00 秒  三投：第二图，lu/2@yishu 投壺 ×4，每分钟 60 击，预备拍 4 下",
+            "0.00 秒  初投：第一图，lu/1@yishu 投壶 ×4，每分钟 60 击，预备拍 4 下，之后停 10 秒",
+            "128.00 秒  三投：第二图，lu/2@yishu 投壶 ×4，每分钟 60 击，预备拍 4 下",
         ),
     ],
 )

@@ -115,9 +115,13 @@ def test_count_ins_and_pauses_count_toward_the_budget(tmp_path):
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "沒有曲目單檔案 'nosuch.toml'；請指定 TOML 檔案或內建曲目單：rite"),
-        ("zh_Hans", "没有曲目单文件 'nosuch.toml'；请指定 TOML 文件或内置曲目单：rite"),
-        ("en", "no programme file 'nosuch.toml'; give a TOML file or a built-in programme: rite"),
+        ("zh_Hant", "找不到檔案「nosuch.toml」（曲目單檔案）；請指定 TOML 檔案或內建曲目單：rite"),
+        ("zh_Hans", "找不到文件「nosuch.toml」（曲目单文件）；请指定 TOML 文件或内置曲目单：rite"),
+        (
+            "en",
+            "programme file 'nosuch.toml' does not exist; "
+            "give a TOML file or a built-in programme: rite",
+        ),
     ],
 )
 def test_a_missing_programme_file_in_each_language(cli, monkeypatch, tmp_path, language, expected):
@@ -131,8 +135,8 @@ def test_a_missing_programme_file_in_each_language(cli, monkeypatch, tmp_path, l
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "曲目單 'p.toml' 第 1 項：未知的鍵 'tempo'；請用 label、score"),
-        ("zh_Hans", "曲目单 'p.toml' 第 1 项：未知的键 'tempo'；请用 label、score"),
+        ("zh_Hant", "曲目單「p.toml」第 1 項：未知的鍵「tempo」；請用 label、score"),
+        ("zh_Hans", "曲目单「p.toml」第 1 项：未知的键「tempo」；请用 label、score"),
         ("en", "programme 'p.toml', item 1: unknown key 'tempo'; use label, score"),
     ],
 )

@@ -43,11 +43,11 @@ def test_bad_notes_say_what_is_wrong_and_name_the_parameter(text, needle):
     [
         (
             "zh_TW.UTF-8",
-            "drumscore：錯誤：--midi-notes '40,40' 讓兩面鼓都用音符 40；請選兩個不同的音符",
+            "drumscore：錯誤：--midi-notes「40,40」讓兩面鼓都用音符 40；請選兩個不同的音符",
         ),
         (
             "zh_CN.UTF-8",
-            "drumscore：错误：--midi-notes '40,40' 让两面鼓都用音符 40；请选择两个不同的音符",
+            "drumscore：错误：--midi-notes「40,40」让两面鼓都用音符 40；请选择两个不同的音符",
         ),
         ("C.UTF-8", "drumscore: error: --midi-notes '40,40' gives both drums note 40; choose two"),
     ],

@@ -140,7 +140,7 @@ def test_each_score_page_shows_its_glyphs_with_half(page, site_url):
 
 
 def test_every_score_page_shows_the_stated_counts_with_their_quotes_in_a_browser(page, site_url):
-    from drumscore.apparatus.align import check_score
+    from drumscore.apparatus.counts import check_score
 
     entries = sitedata.entries(corpus.editions())
     pages = {e.slug: f"score/{e.slug}.html" for e in entries}

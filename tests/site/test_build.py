@@ -369,7 +369,7 @@ def test_no_scores_is_an_error(tmp_path):
 
 def test_the_index_holds_the_apparatus_of_every_score(site_dir):
     """In date order, the base first: the places, their sigla and a row per witness."""
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
 
     text = (site_dir / "index.html").read_text(encoding="utf-8")
     sections = dict(
@@ -552,7 +552,7 @@ def test_values_are_escaped_in_the_pages(tmp_path):
 
 
 def test_every_score_page_shows_the_stated_counts_with_their_quotes(site_dir):
-    from drumscore.apparatus.align import check_score
+    from drumscore.apparatus.counts import check_score
 
     shown = 0
     for entry in sitedata.entries(corpus.editions()):

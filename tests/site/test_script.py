@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from drumscore import corpus, i18n
-from drumscore.apparatus.align import check_score
+from drumscore.apparatus.counts import check_score
 from drumscore.model import READINGS
 from drumscore.site.data import reading_name
 from drumscore.site.script import prose

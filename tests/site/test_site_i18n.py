@@ -129,14 +129,13 @@ def test_the_english_page_would_fail_the_check(all_site_dir):
 
 
 def test_each_language_speaks_its_own_words(all_site_dir):
-    """Traditional and Simplified differ where they should: 聆聽 / 聆听, 鼓譜 / 鼓谱; the
-    sources' terms (the section 投壺, 鼙) stay as printed in both, a book's title in 简体 prose
-    is simplified (《礼记·投壶》)."""
+    """Traditional and Simplified differ where they should: 聆聽 / 聆听, 鼓譜 / 鼓谱, and what 简体
+    prose names, the section 投壶 and a book's title (《礼记·投壶》); 鼙 is the same in both."""
     hant = visible_text(read(all_site_dir, "zh-Hant", "score"))
     hans = visible_text(read(all_site_dir, "zh-Hans", "score"))
     assert "聆聽" in hant and "聆听" in hans and "聆听" not in hant
     assert "下載" in hant and "下载" in hans
-    assert "投壺（半以后的各击）" in hans and "鼙" in hans
+    assert "投壶（半以后的各击）" in hans and "鼙" in hans
     assert "《礼记·投壶》" in hans and "《禮記·投壺》" in hant and "投壶" not in hant
     assert "Listen" in visible_text(read(all_site_dir, "en", "score"))
 
@@ -146,7 +145,7 @@ def test_the_top_page_links_every_language_in_its_own_words(all_site_dir):
     for tag in TAGS:
         assert f'href="{tag}/index.html"' in text and (all_site_dir / tag / "index.html").is_file()
     assert "繁體中文" in text and "简体中文" in text and "English" in text
-    assert "投壺鼓譜" in text and "投壺鼓谱" in text  # each title in its own script
+    assert "投壺鼓譜" in text and "投壶鼓谱" in text  # each title in its own script
     assert (all_site_dir / ".drumscore-site").is_file()
 
 
@@ -273,7 +272,7 @@ def test_the_summary_in_each_language():
     report = SiteReport(Path("x"), scores=68, files=204, staff=2, seconds=1.25)
     with i18n.speaking("zh_Hant"):
         assert site_command.summary(report) == (
-            "68 個鼓譜頁面、索引頁與比較頁，204 個 MIDI 與 MusicXML 檔案，2 份五線譜，用時 1.2 秒"
+            "68 個鼓譜頁面、索引頁與比較頁，204 個 MIDI 與 MusicXML 檔案，2 份五線譜，耗時 1.2 秒"
         )
     with i18n.speaking("en"):
         assert site_command.summary(report).startswith("68 score pages, the index")
@@ -304,7 +303,7 @@ def test_bad_input_an_edition_file_said_in_traditional_chinese(cli, monkeypatch,
     """The site speaks the environment's language with --lang all, so its errors do too."""
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     err = _chinese_error(cli, "site", tmp_path / "out", "--lang", "all", "--edition", "mine.txt")
-    assert err.startswith("drumscore：錯誤：--edition 'mine.txt'：請指定版本檔案（.toml）或資料夾")
+    assert err.startswith("drumscore：錯誤：--edition「mine.txt」：請指定版本檔案（.toml）或資料夾")
     assert not (tmp_path / "out").exists()
 
 
@@ -337,7 +336,7 @@ def test_the_compare_pages_rows_are_named_as_the_sections_are_in_each_language()
     expected = {
         "en": ("head", "touhu", "she"),
         "zh_Hant": ("半以前", "投壺", "射"),
-        "zh_Hans": ("半以前", "投壺", "射"),
+        "zh_Hans": ("半以前", "投壶", "射"),
     }
     for language, names in expected.items():
         with i18n.speaking(language):
@@ -364,9 +363,8 @@ def _terminal_counts(tag: str) -> list[str]:
     with contextlib.redirect_stdout(out):
         assert main(["--lang", tag, "show", "lu"]) == 0
     lines = [ln.strip() for ln in out.getvalue().splitlines()]
-    return [
-        ln.split("（")[0] for ln in lines if re.match(r"\S+，(投壺|射|半以前)：鼙 \d+ 鼓 \d+", ln)
-    ]
+    counted = re.compile(r"\S+，(投壺|投壶|射|半以前)：鼙 \d+ 鼓 \d+")
+    return [ln.split("（")[0] for ln in lines if counted.match(ln)]
 
 
 @pytest.mark.parametrize(
@@ -378,7 +376,8 @@ def test_sections_are_named_as_the_terminal_names_them(all_site_dir, tag, by):
     ，she： nor （head）."""
     page = visible_text(_score(all_site_dir, tag))
     terminal = _terminal_counts(tag)
-    assert "徐伯魯，投壺：鼙 7 鼓 5" in terminal  # the terminal keeps the printed name
+    touhu = "投壶" if tag == "zh-Hans" else "投壺"  # 简体 prose writes the names simplified
+    assert f"{by}，{touhu}：鼙 7 鼓 5" in terminal
     for line in terminal:
         assert line.replace("徐伯魯", by) in page, line
     ids = re.compile(r"[（，](touhu|she|head)[）：]|\b(touhu|she|head)\b(?![-.])")
@@ -390,7 +389,7 @@ def test_sections_are_named_as_the_terminal_names_them(all_site_dir, tag, by):
         )
         assert not re.search(r"[（，](touhu|she|head)[）：]", strings)
     index = visible_text(read(all_site_dir, tag, "index"))
-    assert "11（投壺）" in index and "（半以前）" in index
+    assert re.search(f"第 11 [擊击]（{touhu}）", index) and "（半以前）" in index
 
 
 @pytest.mark.parametrize(
@@ -402,7 +401,7 @@ def test_the_controls_and_tables_say_what_the_terminal_says(all_site_dir, tag, k
     """The space bar is 空白鍵 / 空格键 (never `space`) on the score and compare pages; the
     count-in control reads 預備拍 [0] 下; the counts table totals in 合計; the source row is the
     terminal's 來源 (no 出處); the licence's holder in full-width parentheses; the rate as the
-    terminal writes it (44100 Hz)."""
+    terminal writes it (44100 赫茲)."""
     score = _score(all_site_dir, tag)
     compare = read(all_site_dir, tag, "compare")
     for text in (score, compare):
@@ -412,14 +411,15 @@ def test_the_controls_and_tables_say_what_the_terminal_says(all_site_dir, tag, k
     assert header is not None and header[0].endswith(f"<th scope=col>{total}</th></tr></thead>")
     assert f"<dt>{source}</dt>" in score and "出處" not in score and "出处" not in score
     assert "CC BY-SA 4.0（Kanseki Repository）" in score and "4.0 (" not in score
-    assert "44100 Hz" in score and "44,100" not in score
+    hertz = "赫兹" if tag == "zh-Hans" else "赫茲"
+    assert f"44100 {hertz}" in score and "44,100" not in score and "Hz" not in visible_text(score)
 
 
 def test_the_title_and_the_language_links(all_site_dir):
     """<title> ends with ｜drumscore in Chinese ( — drumscore in English); every page links
     the language chooser as x-default."""
     assert "<title>投壺鼓譜｜drumscore</title>" in read(all_site_dir, "zh-Hant", "index")
-    assert "<title>投壺鼓谱｜drumscore</title>" in read(all_site_dir, "zh-Hans", "index")
+    assert "<title>投壶鼓谱｜drumscore</title>" in read(all_site_dir, "zh-Hans", "index")
     assert "<title>The drum scores of 投壺 — drumscore</title>" in read(all_site_dir, "en", "index")
     for tag in TAGS:
         for name in ("index", "compare", "score"):
@@ -447,13 +447,13 @@ def test_the_sources_words_carry_the_page_s_chinese(all_site_dir, tag, source):
 @pytest.mark.parametrize(
     ("tag", "zheng", "mao"),
     [
-        ("zh-Hant", "依鄭玄《禮記注》的讀法", "毛奇齡《經問》卷十六"),
-        ("zh-Hans", "依郑玄《礼记注》的读法", "毛奇龄《经问》卷十六"),
+        ("zh-Hant", "依鄭玄《禮記注》的釋讀", "毛奇齡《經問》卷十六"),
+        ("zh-Hans", "依郑玄《礼记注》的释读", "毛奇龄《经问》卷十六"),
         ("en", "Read as 鄭玄 禮記注", "毛奇齡 經問 卷十六"),
     ],
 )
 def test_a_reading_is_cited_with_its_title_marks(all_site_dir, tag, zheng, mao):
-    """The reading's line and its choice: 依鄭玄《禮記注》的讀法 (no half-width spaces, 書名號),
+    """The reading's line and its choice: 依鄭玄《禮記注》的釋讀 (no half-width spaces, 書名號),
     in the page's script; the passage quoted as printed."""
     score = _score(all_site_dir, tag)
     assert zheng in visible_text(score)

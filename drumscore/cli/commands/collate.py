@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from drumscore import corpus
-from drumscore.apparatus.align import DEFAULT_BASE, ORDERS, SCORES, Apparatus, collate
+from drumscore.apparatus.gather import DEFAULT_BASE, ORDERS, SCORES, collate
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.mei import mei_bytes
+from drumscore.apparatus.places import Apparatus
 from drumscore.apparatus.plot import plot_apparatus
 from drumscore.cli.options import (
     add_json_option,

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from drumscore.analysis.compare import compare, comparison_data
-from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
+from drumscore.apparatus.places import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.cli.options import (
     WritesTo,
     add_force_option,

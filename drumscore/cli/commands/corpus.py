@@ -6,7 +6,8 @@ import argparse
 import json
 
 from drumscore import corpus
-from drumscore.apparatus.align import ORDERS, check_score
+from drumscore.apparatus.counts import check_score
+from drumscore.apparatus.gather import ORDERS
 from drumscore.cli.options import add_json_option
 from drumscore.cli.reports.scores import list_table, show_data, show_text
 from drumscore.errors import ScoreNotFoundError

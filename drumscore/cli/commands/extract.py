@@ -246,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
             aliases=aliases,
             note=as_text(args.note) if args.note is not None else (kept.note if kept else ""),
             counts=kept.counts if kept else (),
+            short=kept.short if kept else "",
             date=date if date is not None else (kept.date if kept else None),
         )
         release(output)  # read only to keep its counts, aliases and note: it is meant to go

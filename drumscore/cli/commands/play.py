@@ -8,7 +8,15 @@ import shutil
 import sys
 
 from drumscore.cli.commands.render import _duration
-from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
+from drumscore.cli.live import (
+    KEY_HELP,
+    BigView,
+    Controls,
+    HeardLines,
+    KeyReader,
+    LiveView,
+    PlainView,
+)
 from drumscore.cli.options import (
     add_force_option,
     add_json_option,
@@ -16,6 +24,7 @@ from drumscore.cli.options import (
     add_score_options,
     add_sound_options,
     add_tempo_options,
+    check_output,
     only_with,
     plot_format,
 )
@@ -24,11 +33,17 @@ from drumscore.conductor.track import Hit, Role, Track
 from drumscore.display import table, wrap_phrases
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
-from drumscore.i18n import _, aside, list_text, ngettext, per_minute, seconds
+from drumscore.files.atomic import write_bytes
+from drumscore.files.format_choice import choose, suffixes
+from drumscore.i18n import _, aside, list_text, milliseconds, ngettext, per_minute, seconds
 from drumscore.play import midiport
+from drumscore.play.listening import AudioListener, DeviceInput, TakeInput, is_device
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
+
+#: How often play --listen looks for strokes heard between the strokes it plays (s).
+LISTEN_POLL = 0.02
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,6 +117,41 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             notes=MidiMap().pair
         ),
     )
+    p.add_argument(
+        "--listen",
+        action="store_true",
+        help=_(
+            "listen to drums played along through --input while the score plays, show each "
+            "stroke as it is heard (its offset from the even beat, missed, extra, wrong drum) "
+            "and, when it ends (or q, Esc, Ctrl-C), report as 'drumscore check' does; with "
+            "--only the drums play the other drum"
+        ),
+    )
+    p.add_argument(
+        "--input",
+        metavar="SOURCE",
+        help=_(
+            "with --listen: an audio input (a number or (part of) a name from --list-devices) "
+            "or a recorded take ({audio}), delivered at its own pace as a microphone would"
+        ).format(audio=suffixes("audio")),
+    )
+    p.add_argument(
+        "--calibrate",
+        action="store_true",
+        help=_(
+            "play clicks through --device and hear them back through --input (a microphone "
+            "near the speaker), measure the round trip and keep it for that pair, so that "
+            "--listen puts the strokes it hears on the score's clock; then stop"
+        ),
+    )
+    p.add_argument(
+        "--record",
+        metavar="TAKE.wav",
+        help=_(
+            "with --listen: keep the take heard in this recording ({audio}), written whole when "
+            "listening ends"
+        ).format(audio=suffixes("audio")),
+    )
     add_json_option(p)  # with --check: the report
     add_plot_option(p, _("with --check: draw each stroke's offset from the beat"))
     add_force_option(p)
@@ -124,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.list_devices:
         return _list_devices()
+    if args.calibrate:
+        return _calibrate(args)
     if args.list_ports:
         return _list_ports()
     if args.score is None and args.programme is None:
@@ -150,11 +202,18 @@ def run(args: argparse.Namespace) -> int:
     )
     fmt = _check_options(args)
     track = track_from_args(args, _duration(args))
-    if args.check and len(track.items) > 1:
+    along = "--check" if args.check else "--listen" if args.listen else None
+    if along and len(track.items) > 1:
         raise OptionError(
-            _("--check listens to one score played; leave out --programme or --check")
+            _("{option} listens to one score played; leave out --programme or {option}").format(
+                option=along
+            )
         )
-    listener = midiport.Listener(args.midi_in) if args.check else None
+    listener: midiport.Listener | AudioListener | None = None
+    if args.check:
+        listener = midiport.Listener(args.midi_in)
+    elif args.listen:
+        listener = _audio_listener(args, track)
     try:
         player, where = _player(args, track)
     except BaseException:
@@ -165,7 +224,9 @@ def run(args: argparse.Namespace) -> int:
     if listener is not None:
         with listener:
             heard = _play_along(args, track, player, keys, listener)
-        _report(args, track, heard, player.rate, listener, fmt)
+            if args.record and isinstance(listener, AudioListener):
+                _keep(args, listener)
+            _report(args, track, heard, player.rate, listener, fmt)
         return 0
     if not args.quiet:
         print(_fitted(playing_line(args, track, where, keys)), flush=True)
@@ -217,39 +278,135 @@ def playing_line(args: argparse.Namespace, track: Track, where: str, keys: bool)
 
 
 def _check_options(args: argparse.Namespace) -> str | None:
-    """play --check's options checked before anything plays: the plot's format."""
+    """play --check's and --listen's options checked before anything plays: the plot's format."""
+    if args.check and args.listen:
+        raise OptionError(
+            _(
+                "--check listens to MIDI pads and --listen to drums through an audio input; "
+                "give one of them"
+            )
+        )
     only_with(
         args,
-        ("midi_in", "midi_in_notes", "json", "plot", "force"),
+        ("midi_in", "midi_in_notes"),
         present=args.check,
         target="--check",
         purpose=_("listening to a performance played along"),
     )
-    if not args.check:
+    only_with(
+        args,
+        ("record",),
+        present=args.listen,
+        target="--listen",
+        purpose=_("listening to drums played along"),
+    )
+    only_with(
+        args,
+        ("input",),
+        present=args.listen or args.calibrate,
+        target="--listen",
+        purpose=_("listening to drums played along"),
+    )
+    only_with(
+        args,
+        ("json", "plot", "force"),
+        present=args.check or args.listen,
+        target=_("--check or --listen"),
+        purpose=_("listening to a performance played along"),
+    )
+    if not (args.check or args.listen):
         return None
-    if args.midi_in is None:
+    option = "--check" if args.check else "--listen"
+    if args.ramp is not None:
+        raise OptionError(
+            _(
+                "{option} fits one even beat to the performance, and --ramp changes the tempo "
+                "every pass; leave out one of them"
+            ).format(option=option)
+        )
+    if args.listen and args.input is None:
+        raise OptionError(
+            _(
+                "--listen hears the drums through an audio input: give --input DEVICE (see "
+                "--list-devices) or --input TAKE.wav (a recorded take)"
+            )
+        )
+    if args.check and args.midi_in is None:
         ports = list_text(repr(n) for n in midiport.input_ports()) or _("none")
         raise OptionError(
             _(
                 "--check listens on a MIDI input port: give --midi-in NAME (the ports: {ports})"
             ).format(ports=ports)
         )
-    if args.ramp is not None:
-        raise OptionError(
-            _(
-                "--check fits one even beat to the performance, and --ramp changes the tempo "
-                "every pass; leave out one of them"
-            )
-        )
-    MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
+    if args.check:
+        MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
     only_with(
         args,
         ("force",),
-        present=bool(args.plot),
-        target="--plot OUT.png",
+        present=bool(args.plot or args.record),
+        target=_("--plot OUT.png or --record TAKE.wav"),
         purpose=_("the files written"),
     )
+    if args.record:
+        choose("audio", args.record, "--record")
+        check_output(args.record, args.force, "--record")
     return plot_format(args.plot, args.force)
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    """play --calibrate: the round trip from --device to --input, measured and kept."""
+    from drumscore.play import latency
+    from drumscore.play.audio import choose_device
+
+    if args.score is not None:
+        raise OptionError(
+            _("{option} measures and stops; leave out the score {score!r}").format(
+                option="--calibrate", score=args.score
+            )
+        )
+    if args.input is not None and not is_device(args.input):
+        raise OptionError(
+            _(
+                "--calibrate hears the clicks through an audio input, not a recording: give "
+                "--input DEVICE (see --list-devices)"
+            )
+        )
+    output = choose_device(args.device)
+    heard = latency.measure(output, choose_device(args.input, "input"))
+    path = latency.store(heard)
+    print(
+        _(
+            "the round trip from {output!r} to {input!r} is {delay} (each click within "
+            "{spread} of it, {n} of {count} heard back); kept in {path}"
+        ).format(
+            output=heard.output,
+            input=heard.input,
+            delay=milliseconds(f"{heard.seconds * 1000:.1f}"),
+            spread=milliseconds(f"{heard.spread * 1000:.1f}"),
+            n=heard.clicks,
+            count=latency.CLICKS,
+            path=path,
+        )
+    )
+    return 0
+
+
+def _keep(args: argparse.Namespace, listener: AudioListener) -> None:
+    """play --listen --record: the take heard, written whole (files.atomic)."""
+    write_bytes(args.record, listener.recording(choose("audio", args.record, "--record")[1]))
+    if not args.quiet and not args.json:
+        print(_("wrote {path}").format(path=args.record), flush=True)
+
+
+def _audio_listener(args: argparse.Namespace, track: Track) -> AudioListener:
+    """play --listen's listener on its --input, hearing the count sound as check does."""
+    item = track.items[0]
+    clicks = item.practice.clicks
+    return AudioListener(
+        args.input,
+        count_sound=bool(item.count_in or clicks),
+        click_velocity=item.practice.click_velocity if clicks else None,
+    )
 
 
 def _play_along(
@@ -257,28 +414,71 @@ def _play_along(
     track: Track,
     player: Player,
     keys: bool,
-    listener: midiport.Listener,
+    listener: midiport.Listener | AudioListener,
 ) -> list[Hit]:
-    """Play while the listener takes the pads' notes: the strokes played, until the end, a key
-    or Ctrl-C (which here ends the play, not the command: the report follows)."""
-    if not args.quiet and not args.json:
-        print(
-            _("playing {what} and listening on MIDI input {port!r}; {stop}").format(
-                what=track.description,
-                port=listener.name,
-                stop=_("q or Esc stops") if keys else _("Ctrl-C stops"),
-            ),
-            flush=True,
+    """Play while the listener takes the pads' notes or hears the drums: the strokes played,
+    until the end, a key or Ctrl-C (which here ends the play, not the command: the report
+    follows)."""
+    stop = _("q or Esc stops") if keys else _("Ctrl-C stops")
+    live: HeardLines | None = None
+    if isinstance(listener, AudioListener):
+        lag = None
+        if isinstance(listener.input, DeviceInput):
+            lag = _round_trip(args, player, listener)
+        live = HeardLines(listener, track, player.rate, lag)
+        line = _("playing {what} and listening to {source}; {stop}").format(
+            what=track.description, source=_source(listener), stop=stop
         )
+    else:
+        line = _("playing {what} and listening on MIDI input {port!r}; {stop}").format(
+            what=track.description, port=listener.name, stop=stop
+        )
+    if not args.quiet and not args.json:
+        print(line, flush=True)
     played: list[Hit] = []
     listener.begin(early=float(track.first.tempo.interval) / 2)
     with signals.ctrl_c_stops():
-        _play(args, track, player, keys, played, display=not args.json)
+        _play(args, track, player, keys, played, display=not args.json, live=live)
         if played:  # the last stroke played a little late is heard too
             last = played[-1]
             beat = float(last.timeline.tempo.interval)
             listener.linger(min(beat, last.frame / player.rate + beat - listener.elapsed()))
+    if live is not None and not args.json:  # the strokes heard after the score's last
+        late = live(None, final=True)[live.shown :]
+        if late:
+            print("\n".join(late), flush=True)
     return played
+
+
+def _round_trip(args: argparse.Namespace, player: Player, listener: AudioListener) -> float | None:
+    """The round trip measured from the player's output to the listener's input (play
+    --calibrate), if it was; else a note saying how the strokes are timed without it."""
+    from drumscore.play import latency
+
+    device = getattr(player, "device", None)
+    output = device.name if device is not None else ""
+    found = latency.stored(output, listener.name) if output else None
+    if found is not None:
+        return found.seconds
+    if not args.quiet and not args.json:
+        print(
+            _(
+                "no round trip measured from {output} to {input} (drumscore play "
+                "--calibrate): the strokes heard are timed against the performer's own first "
+                "strokes"
+            ).format(
+                output=repr(output) if output else _("the MIDI port"), input=repr(listener.name)
+            ),
+            flush=True,
+        )
+    return None
+
+
+def _source(listener: AudioListener) -> str:
+    """Where play --listen hears the drums, as a phrase."""
+    if isinstance(listener.input, TakeInput):
+        return _("the take {path}").format(path=listener.input.shown)
+    return _("audio input {name}").format(name=listener.input.shown)
 
 
 def _report(
@@ -286,7 +486,7 @@ def _report(
     track: Track,
     played: list[Hit],
     rate: int,
-    listener: midiport.Listener,
+    listener: midiport.Listener | AudioListener,
     fmt: str | None,
 ) -> None:
     """The check of what the pads played against the strokes laid out as they sounded (all of
@@ -298,22 +498,25 @@ def _report(
     from drumscore.performance.check import Expected, check  # numpy
     from drumscore.performance.midifile import from_notes
 
-    notes = listener.notes
-    name = _("MIDI input {port!r}").format(port=listener.name)
     strokes = [hit for hit in played if hit.role is Role.STROKE]
     if not strokes:
         raise PerformanceError(
             _("the score was stopped before its first stroke: there is nothing to check")
         )
-    if not notes:
-        raise PerformanceError(
-            _(
-                "no note arrived on MIDI input {port!r} while the score played: there is "
-                "nothing to check; play the pads along, on the port they send to"
-            ).format(port=listener.name)
-        )
-    midimap = MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
-    performance = from_notes(notes, listener.elapsed(), midimap, name, option="midi_in_notes")
+    if isinstance(listener, AudioListener):
+        performance = listener.finish()
+    else:
+        notes = listener.notes
+        name = _("MIDI input {port!r}").format(port=listener.name)
+        if not notes:
+            raise PerformanceError(
+                _(
+                    "no note arrived on MIDI input {port!r} while the score played: there is "
+                    "nothing to check; play the pads along, on the port they send to"
+                ).format(port=listener.name)
+            )
+        midimap = MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
+        performance = from_notes(notes, listener.elapsed(), midimap, name, option="midi_in_notes")
     item = track.items[0]
     only = item.practice.only
     passes = max(hit.pass_no for hit in strokes)
@@ -336,6 +539,7 @@ def _play(
     keys: bool,
     played: list[Hit] | None = None,
     display: bool = True,
+    live: HeardLines | None = None,
 ) -> list[Hit]:
     """Play to the end (or until a key stops it), showing each hit (unless not `display`); the
     hits played (strokes and count strokes; clicks are heard, not shown), also appended to
@@ -348,12 +552,14 @@ def _play(
     reader = KeyReader(controls.press) if keys else contextlib.nullcontext()
     with player, reader:
         try:
-            for hit in player.hits(poll=0.1 if keys else None):
+            poll = LISTEN_POLL if live is not None else 0.1 if keys else None
+            for hit in player.hits(poll=poll):
                 if controls.stop_now:
                     break
                 controls.passed(hit)
                 if hit is not None:
                     played.append(hit)
+                heard = live(hit) if live is not None else ()
                 shown = hit or getattr(view, "last", None)
                 if shown is None:
                     continue
@@ -368,8 +574,11 @@ def _play(
                     label=str(item.label),
                     loop=args.loop and len(track.items) == 1,
                     seconds=shown.frame / rate,
+                    heard=heard,
                 )
                 view.show(hit, state)
+                if live is not None:
+                    live.shown = len(heard)
             if not controls.stop_now:
                 player.wait()
         finally:
@@ -414,26 +623,35 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
 
 
 def _list_devices() -> int:
-    from drumscore.play.audio import output_devices
+    from drumscore.play.audio import input_devices, output_devices
 
     devices = output_devices()
     if not devices:
         print(
             _("no audio output devices; 'drumscore render SCORE -o out.wav' writes a file instead")
         )
-        return 0
-    rows = [
-        [
-            "*" if d.is_default else "",
-            str(d.index),
-            d.name,
-            d.hostapi,
-            str(d.channels),
-            f"{d.default_rate:g}",
+    else:
+        rows = [
+            [
+                "*" if d.is_default else "",
+                str(d.index),
+                d.name,
+                d.hostapi,
+                str(d.channels),
+                f"{d.default_rate:g}",
+            ]
+            for d in devices
         ]
-        for d in devices
-    ]
-    print(table(rows, ["", "#", _("name"), _("system"), _("channels"), "Hz"]))
+        print(table(rows, ["", "#", _("name"), _("system"), _("channels"), "Hz"]))
+    inputs = input_devices()
+    if inputs:
+        print(_("audio inputs (for --listen --input):"))
+        print(
+            table(
+                [["*" if d.is_default else "", str(d.index), d.name, d.hostapi] for d in inputs],
+                ["", "#", _("name"), _("system")],
+            )
+        )
     return 0
 
 

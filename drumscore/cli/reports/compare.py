@@ -6,12 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drumscore import display
-from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
+from drumscore.apparatus.names import prose
+from drumscore.apparatus.places import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.display import table
-from drumscore.i18n import (
-    _,
-    ngettext,
-)
+from drumscore.i18n import _, list_text, ngettext
 from drumscore.model import HALF
 
 if TYPE_CHECKING:
@@ -50,7 +48,7 @@ def alignment_lines(c: Comparison) -> list[str]:
 
 
 def format_comparison(c: Comparison) -> str:
-    lines = [f"A  {c.a.title}    [{c.a.key}]", f"B  {c.b.title}    [{c.b.key}]", ""]
+    lines = [f"A  {c.title('a')}    [{c.a.key}]", f"B  {c.title('b')}    [{c.b.key}]", ""]
     lines += alignment_lines(c)
     kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
     if c.identical:
@@ -58,21 +56,20 @@ def format_comparison(c: Comparison) -> str:
     elif c.strokes_identical:
         verdict = [_("strokes identical; {half}").format(half=c.describe_half())]
     else:
+        # each kind that occurs, with its mark (a kind with none is left out)
+        said = {
+            SUBSTITUTED: _("{n} changed ({mark})"),
+            ONLY_A: _("{n} only in A ({mark})"),
+            ONLY_B: _("{n} only in B ({mark})"),
+        }
+        parts = [
+            said[k].format(n=kinds[k], mark=MARKS[k])
+            for k in (SUBSTITUTED, ONLY_A, ONLY_B)
+            if kinds[k]
+        ]
         verdict = [
-            ngettext(
-                "{n} difference — {changed} changed ({changed_mark}), {only_a} only in A "
-                "({only_a_mark}), {only_b} only in B ({only_b_mark})",
-                "{n} differences — {changed} changed ({changed_mark}), {only_a} only in A "
-                "({only_a_mark}), {only_b} only in B ({only_b_mark})",
-                c.distance,
-            ).format(
-                n=c.distance,
-                changed=kinds[SUBSTITUTED],
-                only_a=kinds[ONLY_A],
-                only_b=kinds[ONLY_B],
-                changed_mark=MARKS[SUBSTITUTED],
-                only_a_mark=MARKS[ONLY_A],
-                only_b_mark=MARKS[ONLY_B],
+            ngettext("{n} difference — {kinds}", "{n} differences — {kinds}", c.distance).format(
+                n=c.distance, kinds=list_text(parts)
             )
         ]
         if c.half_moved:
@@ -80,7 +77,7 @@ def format_comparison(c: Comparison) -> str:
     lines += ["", *verdict, ""]
     rows = [
         [
-            s.section.shown,
+            prose(s.section.shown),
             str(s.a),
             str(s.b),
             str(s.distance),

@@ -11,6 +11,7 @@ from drumscore.i18n import (
     _,
     list_text,
     ngettext,
+    written,
 )
 from drumscore.model import Section
 
@@ -73,7 +74,7 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
     for f in extraction.scores:
         s = f.score
         pattern = s.pattern
-        drum = f"{s.state}鼓" if s.state else _("(no label)")
+        drum = written(f"{s.state}鼓") if s.state else _("(no label)")
         mark = "? " if f.doubtful else ""
         cells = [mark + str(s.figure or "?"), drum, f.label]
         for section in shown:
@@ -125,7 +126,9 @@ def extraction_table(extraction: Extraction, path: str, encoding: str) -> str:
     count = len(extraction.scores)
     head = ngettext(
         "{source}: {n} score ({encoding})", "{source}: {n} scores ({encoding})", count
-    ).format(source=extraction.name or path, n=count, encoding=encoding)
+    ).format(
+        source=written(extraction.name) if extraction.name else path, n=count, encoding=encoding
+    )
     if extraction.doubtful:
         head += _("; a partial reading: the patterns marked ? are doubtful")
     cite = extraction.provenance.citation

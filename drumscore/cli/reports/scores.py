@@ -16,11 +16,12 @@ from drumscore.i18n import (
     aside,
     clause_text,
     list_text,
+    written,
 )
 from drumscore.model import Edition, Pattern, Score, Section
 
 if TYPE_CHECKING:
-    from drumscore.apparatus.align import StatedCheck
+    from drumscore.apparatus.counts import StatedCheck
 
 
 def list_table(
@@ -33,10 +34,10 @@ def list_table(
     dates = {e.id: e.date.text for e in editions if e.date is not None}
     rows = []
     for s in scores:
-        name = s.edition_name
+        name = written(s.edition_name)
         if s.edition_id in users:
-            name = _("{edition} (yours)").format(edition=s.edition_name)
-        cells = [name, dates.get(s.edition_id, "-"), str(s.figure), f"{s.state}鼓"]
+            name = _("{edition} (yours)").format(edition=name)
+        cells = [name, dates.get(s.edition_id, "-"), str(s.figure), written(f"{s.state}鼓")]
         for section in Section.in_order():
             cells.append(str(s.pattern.counts(section)) if section in s.pattern.sections() else "-")
         cells.append(s.key)
@@ -95,7 +96,10 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
         lines += ["", "  " + _("the stated counts in the words of the editions:")]
         for c, q in quoted:
             said = _("{by}, {section} ({siglum}): 「{quote}」").format(
-                by=c.stated.by, section=c.stated.section.shown, siglum=q.siglum, quote=q.text
+                by=written(c.stated.by),
+                section=c.stated.section.shown,
+                siglum=q.siglum,
+                quote=q.text,
             )
             lines.append("    " + said)
     if score.notes:
@@ -113,7 +117,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
     prov = score.source
     fields: list[tuple[str, str]] = []
     if score.edition_id:
-        value = aside(score.edition_name, score.edition_id)
+        value = aside(written(score.edition_name), score.edition_id)
         if edition is not None and edition.user:
             value = _("{edition} — your edition, {path}").format(edition=value, path=edition.path)
         fields.append((_("edition:"), value))
@@ -162,7 +166,7 @@ def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
         quoted = list_text(dict.fromkeys(q.siglum for q in check.quotes))
         lines.append(
             _("{by}, {section}: 鼙 {pi} 鼓 {gu} (quoted in {sigla}) — {verdict}").format(
-                by=stated.by,
+                by=written(stated.by),
                 section=stated.section.shown,
                 pi=stated.pi,
                 gu=stated.gu,

@@ -157,7 +157,7 @@ function draw() {
   const summary = $("summary");
   summary.replaceChildren();
   const link = (s) => {
-    const node = el("a", { href: `score/${s.slug}.html`, lang: data.source_lang }, s.title);
+    const node = el("a", { href: `score/${s.slug}.html`, lang: data.source_lang }, s.cited || s.title);
     return node;
   };
   const pa = el("p");

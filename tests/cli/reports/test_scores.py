@@ -10,9 +10,9 @@ def test_show_in_simplified_chinese(monkeypatch, cli):
     code, out, _ = cli("show", "lu")
     assert code == 0
     assert "注家所述的击数：" in out and "各版本原文所述的击数：" in out
-    # the quotes as the editions print them, traditional characters kept
-    assert "徐伯魯，射（benyi-skqs）：「其全則鼙聲十三鼔聲十」" in out
-    assert "徐伯魯，投壺：鼙 7 鼓 5（见 benyi、benyi-skqs 所引）——相符" in out
+    # the quotes as the editions print them (traditional kept); the commentators named simplified
+    assert "徐伯鲁，射（benyi-skqs）：「其全則鼙聲十三鼔聲十」" in out
+    assert "徐伯鲁，投壶：鼙 7 鼓 5（见 benyi、benyi-skqs 所引）——相符" in out
     header = next(line for line in out.splitlines() if "击数" in line)
     assert header.split() == ["段", "击数", "○", "鼙", "□", "鼓"]
     fields = {line.split("：")[0].strip(): line for line in out.splitlines() if "：" in line[:8]}
@@ -30,7 +30,7 @@ def test_list_in_simplified_chinese_lines_up_by_display_width(monkeypatch, cli):
     header, _rule, *rows = out.splitlines()
     assert header.split()[:4] == ["版本", "年代", "图", "鼓"]
     assert header.split()[-1] == "名称"
-    # 禮記注疏 is eight columns wide: every row's date starts where the header's does
-    assert {column_of(row, "642-653") for row in rows if "禮記注疏" in row} == {
+    # 礼记注疏 is eight columns wide: every row's date starts where the header's does
+    assert {column_of(row, "642-653") for row in rows if "礼记注疏" in row} == {
         column_of(header, "年代")
     }

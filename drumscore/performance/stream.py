@@ -1,0 +1,265 @@
+"""Strokes heard as they are played: check's own listener (performance.listen) fed the sound in
+chunks of any size, as a microphone or a take delivered at its own pace gives it.
+
+Two things are done with every chunk. The onset envelope of the whole take grows by it
+(listen.Envelope.feed), so that when the take ends its strokes are found exactly as `check`
+finds them in the recording (Listener.finish: pick_peaks over the whole envelope, strokes_at and
+the drums told over the take). And, so that each stroke is shown as it sounds, the last
+PROBE_SECONDS of sound are looked at afresh every STEP_SECONDS: their own envelope (a new
+Envelope, as the one of the whole take is held back by its resampler for up to 0.1 s), its peaks
+(pick_peaks), and each new one's stroke found to the sample and its drum told from the take's own
+samples (strokes_at, by_kit), as soon as the samples it is judged on have been heard: the
+lookahead the detector needs and no more (a stroke's first stroke_length samples, 46 ms at
+44.1 kHz, and a step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from drumscore.errors import PerformanceError
+from drumscore.i18n import _
+from drumscore.model import Drum
+from drumscore.performance import listen
+from drumscore.performance.heard import HeardStroke, Performance
+from drumscore.render.kit import Kit, builtin_kit
+
+#: The stretch of the latest sound whose envelope is looked at for new strokes, and how often.
+PROBE_SECONDS = 0.18
+STEP_SECONDS = 0.005
+#: The start of a probe's envelope is not judged: its first frames rise out of the silence it
+#: supposes before it.
+WARM_SECONDS = 0.08
+#: The strokes before a new one it is weighed against (strokes_at: far quieter than the strokes,
+#: or within MERGE_SECONDS of a louder one).
+RECENT = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Heard:
+    """A stroke as it was heard: the stroke (its time from the start of the take, its drum) and
+    how many samples of the take had been heard when it was told (`heard_at`)."""
+
+    stroke: HeardStroke
+    heard_at: int
+
+
+class Samples:
+    """The take heard so far, read as listen reads an open recording (a mono float stream with
+    `samplerate`, `frames`, `seek` and `read`): what strokes_at and stroke_bands read spans of."""
+
+    subtype = "FLOAT"
+    channels = 1
+
+    def __init__(self, rate: int) -> None:
+        self.samplerate = rate
+        self.frames = 0
+        self._data = np.zeros(rate, dtype=np.float32)
+        self._at = 0
+
+    def append(self, chunk: np.ndarray) -> None:
+        end = self.frames + len(chunk)
+        if end > len(self._data):
+            grown = np.zeros(max(end, 2 * len(self._data)), dtype=np.float32)
+            grown[: self.frames] = self._data[: self.frames]
+            self._data = grown
+        self._data[self.frames : end] = chunk
+        self.frames = end
+
+    def span(self, start: int, stop: int) -> np.ndarray:
+        return self._data[max(0, start) : min(stop, self.frames)]
+
+    def seek(self, frame: int) -> int:
+        self._at = frame
+        return frame
+
+    def read(self, frames: int, dtype: str = "float32", always_2d: bool = True) -> np.ndarray:
+        out = self._data[self._at : min(self._at + frames, self.frames)].astype(dtype)
+        self._at += len(out)
+        return out[:, None]
+
+
+class Listener:
+    """Check's listener fed a take in chunks of mono float32 samples at `rate` (as listen.blocks
+    reads a recording: the channels' mean). `feed` returns the strokes told by the chunk, each
+    once; `finish` the performance `check` finds in the whole take."""
+
+    def __init__(
+        self,
+        rate: int,
+        *,
+        source: str = "",
+        kit: Kit | None = None,
+        drums: str = "kit",
+        count_sound: bool = False,
+        click_velocity: int | None = None,
+    ) -> None:
+        if drums not in listen.DRUM_METHODS:  # as read_audio refuses it
+            raise PerformanceError(
+                _("drums {drums!r} is not a way to tell the drums apart; use kit or split").format(
+                    drums=drums
+                ),
+                option="drums",
+            )
+        self.rate = rate
+        self.source = source
+        self.kit = kit or builtin_kit()
+        self.drums = drums
+        self.count_sound = count_sound
+        self.click_velocity = click_velocity
+        self.samples = Samples(rate)
+        self.envelope = listen.Envelope(rate)
+        self.scale = rate / listen.ENVELOPE_RATE
+        self.hop = listen.HOP * self.scale  # samples of the take a frame of the envelope
+        self.probe = round(PROBE_SECONDS * rate)
+        self.step = max(1, round(STEP_SECONDS * rate))
+        self.warm = round(WARM_SECONDS * rate)
+        self.size = listen.stroke_length(rate)
+        self.again = round(listen.MERGE_SECONDS / 2 * listen.ENVELOPE_RATE / listen.HOP)
+        self.reach = round(listen.ENVELOPE_FFT / 2 * self.scale) + round(
+            listen.PEAK_SECONDS * rate
+        )  # after a frame's centre, the samples strokes_at reads
+        self.probed = 0  # samples heard at the last probe
+        self.judged = -1  # the last frame judged
+        self.pending: list[int] = []  # frames found, waiting for their samples
+        self.recent: list[int] = []  # frames of the strokes told, latest last
+        self.told: list[int] = []  # first samples of the strokes told
+        self._peaks: list[np.ndarray] = []
+        self._strokes: list[tuple[np.ndarray, float]] = []  # bands, distance to the kit
+        self._kit_bands: tuple[list[Drum], np.ndarray, np.ndarray | None] | None = None
+
+    def feed(self, chunk: np.ndarray) -> list[Heard]:
+        """Hear the next samples; the strokes they let be told."""
+        chunk = np.asarray(chunk, dtype=np.float32).reshape(-1)
+        if not np.all(np.isfinite(chunk)):
+            raise PerformanceError(
+                _("performance {path} holds invalid (NaN or infinite) samples").format(
+                    path=repr(self.source)
+                )
+            )
+        self.samples.append(chunk)
+        self.envelope.feed(chunk)
+        out: list[Heard] = []
+        while self.probed + self.step <= self.samples.frames:
+            self.probed += self.step  # as if the chunk had come a step at a time
+            out += self._probe(self.probed)
+        return out
+
+    def _probe(self, now: int) -> list[Heard]:
+        """The strokes told by the `now` samples heard so far (never reading past them)."""
+        frame_of = 1.0 / self.hop
+        start = max(0, now - self.probe)
+        first = int(np.ceil(start * frame_of))  # a probe starts on a frame of the take's envelope
+        start = round(first * self.hop)
+        if now - start > self.warm or start == 0:
+            fresh = listen.Envelope(self.rate)
+            fresh.feed(self.samples.span(start, now))
+            flux = fresh.finish()[0]
+            # from the take's start, the silence the envelope supposes before it is there
+            warm = int(np.ceil(self.warm * frame_of)) if start else 0
+            # frames whose onset can be judged now: strokes_at's span heard, the zeros past the
+            # end of the probe far enough away
+            last = int((now - self.reach) * frame_of) - first
+            for f in listen.pick_peaks(flux[warm:]) + warm:
+                frame = int(f) + first
+                # a peak judged a frame or two before may stand a frame off in this probe: it
+                # is told once all the same (by its first sample)
+                if self.judged - self.again < frame and f <= last and frame not in self.pending:
+                    self.pending.append(frame)
+            self.judged = max(self.judged, first + last)
+        return self._tell(now)
+
+    def _tell(self, now: int) -> list[Heard]:
+        if not self.pending:
+            return []
+        peaks = self._noise()
+        candidates = np.asarray(sorted({*self.recent[-RECENT:], *self.pending}), dtype=np.int64)
+        found = listen.strokes_at(self.samples, candidates, peaks)
+        out: list[Heard] = []
+        merge = round(listen.MERGE_SECONDS * self.rate)
+        waiting: list[int] = []
+        for frame in self.pending:
+            centre = round(frame * self.hop)
+            near = [
+                k
+                for k, s in enumerate(found.starts)
+                if centre - self.reach - merge <= s <= centre + self.reach
+            ]
+            mine = [
+                k
+                for k in near
+                if all(abs(int(found.starts[k]) - t) >= merge for t in self.told[-RECENT:])
+            ]
+            if not mine:
+                continue  # not a stroke, or one already told
+            k = mine[0]
+            start = int(found.starts[k])
+            if start + self.size > now:
+                waiting.append(frame)  # its sound is not all heard yet
+                continue
+            drum, doubtful, count = self._drum(found.bands[k : k + 1])
+            self.told.append(start)
+            self.recent.append(frame)
+            out.append(Heard(HeardStroke(start / self.rate, drum, doubtful, count), now))
+        self.pending = waiting
+        return out
+
+    def _noise(self) -> np.ndarray:
+        """The peaks of the take's 10 ms stretches so far (its noise floor)."""
+        new = self.envelope.peaks[len(self._peaks) :]
+        self._peaks.extend(new)
+        return np.concatenate(self._peaks) if self._peaks else np.zeros(0, np.float32)
+
+    def _drum(self, bands: np.ndarray) -> tuple[Drum, bool, bool]:
+        """A new stroke's drum as tell_drums tells it among the strokes heard so far: by the
+        kit (listen.by_kit) while they sound like it, else by two groups of their own sound
+        (listen.by_groups); and whether it sounds like the count sound (listen.like_count)."""
+        if self._kit_bands is None:
+            drums, known = listen.kit_bands(self.kit, self.rate)
+            known = listen.shapes(known)
+            count: np.ndarray | None = None
+            if self.count_sound:
+                sounds, mixed_drums, mixed = listen.count_bands(
+                    self.kit, self.rate, self.click_velocity
+                )
+                drums = drums + mixed_drums
+                known = np.concatenate([known, listen.shapes(mixed)])
+                count = listen.shapes(sounds)
+            self._kit_bands = (drums, known, count)
+        drums, known, count = self._kit_bands
+        heard = listen.shapes(bands)
+        counted = count is not None and bool(listen.like_count(heard, known, count)[0])
+        named, doubtful, nearest = listen.by_kit(heard, drums, known)
+        if not counted:
+            self._strokes.append((bands[0], float(nearest[0])))
+        if counted or not self._strokes:
+            return named[0], doubtful[0], counted
+        distance = float(np.median([d for _b, d in self._strokes]))
+        if self.drums == "kit" and distance <= listen.KIT_DISTANCE_DB:
+            return named[0], doubtful[0], False
+        every = np.asarray([b for b, _d in self._strokes])
+        some, unsure, _notes, _apart = listen.by_groups(listen.shapes(every), every, self.rate)
+        return some[-1], unsure[-1], False
+
+    def finish(self) -> Performance:
+        """The take's strokes as `check` finds them in its recording: the whole envelope's peaks,
+        each stroke to the sample, the drums told over them all."""
+        flux, peaks = self.envelope.finish()
+        candidates = listen.pick_peaks(flux)
+        found = (
+            listen.strokes_at(self.samples, candidates, peaks)
+            if len(candidates)
+            else listen.Found(np.zeros(0, np.int64), np.zeros((0, 1)))
+        )
+        return listen.performance_of(
+            found,
+            self.source,
+            self.rate,
+            self.samples.frames,
+            self.kit,
+            self.drums,
+            self.count_sound,
+            self.click_velocity,
+        )

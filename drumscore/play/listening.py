@@ -1,0 +1,323 @@
+"""Listening while a score plays: drums heard through a microphone (a PortAudio input) or a
+recorded take delivered at its own pace, fed to check's own listener (performance.stream), and
+each stroke judged as it is heard against the strokes laid out (LiveCheck).
+
+With no calibration of the sound card's round trip, the heard strokes are timed against the
+performer's own first strokes: the first stroke heard is the first stroke of the score, and the
+beat is the performer's (the mean offset of the strokes heard so far is theirs, not a fault).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from drumscore.conductor.track import Hit, Role
+from drumscore.errors import PerformanceError, PlaybackError
+from drumscore.files.format_choice import suffixes
+from drumscore.i18n import _
+from drumscore.model import Drum
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from drumscore.performance.heard import Performance
+    from drumscore.performance.stream import Heard, Listener
+
+#: A take is delivered, and a microphone read, this many frames at a time (11.6 ms at 44.1 kHz).
+BLOCK = 512
+
+
+def is_device(source: str) -> bool:
+    """Whether an input names a PortAudio input (a number or a name) rather than a recording
+    (a file whose ending is one of the audio formats)."""
+    return Path(source).suffix.lower() not in suffixes("audio").split()
+
+
+class TakeInput:
+    """A recording delivered as a microphone delivers a take: each block once the time it lasts
+    has passed on the clock since `begin`, in the samples check reads (listen.blocks)."""
+
+    def __init__(self, path: str) -> None:
+        import soundfile as sf
+
+        from drumscore.performance import listen
+
+        self.name = path
+        self.shown = repr(path)
+        try:
+            self.audio = sf.SoundFile(path)
+        except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
+            raise PerformanceError(
+                _(
+                    "performance {path} cannot be read as audio ({reason}); give a recording "
+                    "({audio}) or a MIDI file ({midi})"
+                ).format(
+                    path=repr(path), reason=exc, audio=suffixes("audio"), midi=suffixes("midi")
+                ),
+                option="input",
+            ) from None
+        self.rate = int(self.audio.samplerate)
+        self._blocks = listen.blocks(self.audio)
+        self._left: np.ndarray | None = None
+        self.delivered = 0
+
+    def take(self, until: float) -> list[np.ndarray]:
+        """The blocks that have sounded `until` s after the start."""
+        out = []
+        due = until * self.rate
+        while self.delivered + BLOCK <= due or (self._left is not None and len(self._left) == 0):
+            if self._left is None or len(self._left) == 0:
+                self._left = next(self._blocks, None)
+                if self._left is None:
+                    break
+                continue
+            n = min(BLOCK, len(self._left))
+            out.append(self._left[:n])
+            self._left = self._left[n:]
+            self.delivered += n
+        return out
+
+    def close(self) -> None:
+        self.audio.close()
+
+
+class DeviceInput:
+    """A PortAudio input (a microphone): its blocks as they arrive, the channels' mean."""
+
+    def __init__(self, name: str) -> None:
+        from drumscore.play.audio import choose_device, load_sounddevice
+
+        sd = load_sounddevice()
+        device = choose_device(name, "input")
+        self._queue: queue.SimpleQueue[np.ndarray] = queue.SimpleQueue()
+        self.name = device.name
+        self.shown = repr(device.name)
+        self.rate = int(device.default_rate)
+        try:
+            self.stream = sd.InputStream(
+                device=device.index,
+                samplerate=self.rate,
+                blocksize=BLOCK,
+                dtype="float32",
+                callback=self._arrived,
+            )
+            self.stream.start()
+        except (ValueError, sd.PortAudioError) as exc:
+            raise PlaybackError(
+                _("cannot listen on audio input {name!r}: {error}").format(name=name, error=exc)
+            ) from None
+
+    def _arrived(self, data: Any, frames: int, when: Any, status: Any) -> None:
+        self._queue.put(data.mean(axis=1).astype("float32"))
+
+    def take(self, until: float) -> list[np.ndarray]:
+        out = []
+        while True:
+            try:
+                out.append(self._queue.get_nowait())
+            except queue.Empty:
+                return out
+
+    def close(self) -> None:
+        self.stream.stop()
+        self.stream.close()
+
+
+class AudioListener:
+    """The strokes played along on drums, heard as they sound: an input (a recording or a
+    PortAudio input) fed to check's listener. Shaped as midiport.Listener is (begin, elapsed,
+    linger, close), for play's loop; `catch_up` feeds what has sounded and returns the strokes
+    it told; `finish` is the performance check reads in the whole take."""
+
+    def __init__(
+        self,
+        source: str,
+        *,
+        count_sound: bool = False,
+        click_velocity: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
+        from drumscore.performance.stream import Listener
+
+        self.input: TakeInput | DeviceInput = (
+            DeviceInput(source) if is_device(source) else TakeInput(source)
+        )
+        self.name = self.input.name
+        self.clock = clock
+        self.sleep = sleep
+        self.start = self.opened = clock()
+        self._lock = threading.Lock()
+        self.listener: Listener = Listener(
+            self.input.rate,
+            source=self.name,
+            count_sound=count_sound,
+            click_velocity=click_velocity,
+        )
+        self.heard: list[Heard] = []
+
+    def begin(self, early: float = 0.0) -> None:
+        """Playback starts now: the take's time counts from here."""
+        self.start = self.clock()
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    @property
+    def offset(self) -> float:
+        """How long before playback the input's first sample was heard (s): a microphone
+        starts when the listener opens; a recording is delivered from playback's start."""
+        return self.start - self.opened if isinstance(self.input, DeviceInput) else 0.0
+
+    def catch_up(self) -> list[Heard]:
+        """Feed what has sounded so far; the strokes it let be told."""
+        with self._lock:
+            new: list[Heard] = []
+            for block in self.input.take(self.elapsed()):
+                new += self.listener.feed(block)
+            self.heard += new
+            return new
+
+    @property
+    def heard_until(self) -> float:
+        """How much of the take has been heard (s from the start of playback)."""
+        return self.listener.samples.frames / self.listener.rate
+
+    def linger(self, seconds: float) -> None:
+        """Go on listening for `seconds` (a last stroke played a little late)."""
+        if seconds > 0:
+            self.sleep(seconds)
+        self.catch_up()
+
+    def finish(self) -> Performance:
+        """The strokes of the whole take, as check finds them in its recording (a recording's
+        rest, after the score, heard at once)."""
+        self._rest()
+        return self.listener.finish()
+
+    def _rest(self) -> None:
+        """A recording's rest, after the score, heard at once (not shown)."""
+        with self._lock:
+            if isinstance(self.input, TakeInput):
+                for block in self.input.take(float("inf")):
+                    self.listener.feed(block)
+
+    def recording(self, fmt: str) -> bytes:
+        """The take heard, as a recording in `fmt` (WAV, FLAC, OGG): the samples the listener
+        heard (the channels' mean), as floats in a WAV, so that check reads the strokes heard."""
+        import io
+
+        import soundfile as sf
+
+        self._rest()
+        subtype = {"WAV": "FLOAT", "FLAC": "PCM_24", "OGG": "VORBIS"}[fmt]
+        samples = self.listener.samples
+        data = io.BytesIO()
+        sf.write(data, samples.span(0, samples.frames), samples.samplerate, subtype, format=fmt)
+        return data.getvalue()
+
+    def __enter__(self) -> AudioListener:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.input.close()
+
+
+# --- each stroke judged as it is heard ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A stroke heard (or missed) as it was judged live: `kind` is "played" (on the drum the score
+    has), "wrong" (on the other drum), "extra" (no stroke of the score near it) or "missed" (a
+    stroke of the score with none heard); `number` the score's stroke (from 1, None for an
+    extra); `offset_ms` from the performer's even beat."""
+
+    kind: str
+    drum: Drum | None
+    expected: Drum | None = None
+    number: int | None = None
+    offset_ms: float | None = None
+
+
+@dataclass
+class _Expected:
+    time: float
+    drum: Drum
+    number: int
+    heard: bool = False
+
+
+class LiveCheck:
+    """The strokes laid out as the score plays (`expect`), and each stroke heard judged against
+    them (`hear`): its nearest stroke of the score within half a beat, once the first stroke
+    heard has set the performer's own beat; the strokes passed with none heard (`passed`)."""
+
+    def __init__(
+        self, rate: int, interval: float, only: Drum | None = None, lag: float | None = None
+    ) -> None:
+        self.rate = rate
+        self.interval = interval
+        self.only = only
+        self.expected: list[_Expected] = []
+        self.lags: list[float] = []  # heard − laid out, of the strokes matched
+        #: The round trip measured (with the input's start before playback's): the strokes
+        #: heard are put on the score's clock by it, not by the performer's first strokes.
+        self.fixed = lag
+
+    def expect(self, hit: Hit) -> None:
+        if hit.role is not Role.STROKE or hit.drum is None or hit.drum is self.only:
+            return
+        self.expected.append(_Expected(hit.frame / self.rate, hit.drum, hit.k + 1))
+
+    @property
+    def lag(self) -> float | None:
+        if self.fixed is not None:
+            return self.fixed
+        return sum(self.lags) / len(self.lags) if self.lags else None
+
+    def hear(self, time: float, drum: Drum, *, final: bool = False) -> Verdict | None:
+        """The verdict on a stroke heard at `time` (s from the start of playback); None while
+        no stroke of the score has sounded to set the performer's beat by, or while the strokes
+        laid out end more than half a beat before it (ask again later, or `final`ly)."""
+        lag = self.lag
+        if lag is None:  # the first stroke heard: the first of the score not yet heard
+            waiting = [e for e in self.expected if not e.heard]
+            if not waiting:
+                return None
+            lag = time - waiting[0].time
+        elif not final and (
+            not self.expected or time - lag > self.expected[-1].time + self.interval / 2
+        ):
+            return None  # its stroke of the score may not be laid out yet
+        near = [e for e in self.expected if not e.heard]
+        best = min(near, key=lambda e: abs(time - lag - e.time), default=None)
+        if best is None or abs(time - lag - best.time) > self.interval / 2:
+            return Verdict("extra", drum)
+        best.heard = True
+        self.lags.append(time - best.time)
+        offset = (time - best.time - (self.lag or 0.0)) * 1000  # from the score's beat when fixed
+        kind = "played" if best.drum is drum else "wrong"
+        return Verdict(kind, drum, best.drum, best.number, offset)
+
+    def passed(self, now: float, lookahead: float = 0.06) -> list[Verdict]:
+        """The strokes of the score more than half a beat (and the listener's lookahead) past,
+        on the performer's clock, with none heard: missed."""
+        lag = self.lag
+        if lag is None:
+            return []
+        out = []
+        for e in self.expected:
+            if not e.heard and e.time + lag + self.interval / 2 + lookahead < now:
+                e.heard = True
+                out.append(Verdict("missed", None, e.drum, e.number))
+        return out

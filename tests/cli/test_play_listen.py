@@ -1,0 +1,246 @@
+"""drumscore play --listen: drums played along, heard through an audio input (here a recorded
+take delivered at its own pace, on a virtual clock) while the score plays, each stroke shown as
+it is heard, and check's own report at the end."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+import soundfile as sf
+from performances import take, write_audio
+from virtual_time import play_on_virtual_time
+
+from drumscore.cli.commands import play as play_command
+from drumscore.corpus import resolve
+
+SYNTH = "Fake synth"
+ALONG = "○□○○□半○□□○○□"  # 11 strokes
+BPM = 200
+
+
+def listening_on_virtual_time(monkeypatch):
+    """The MIDI player and the audio listener of `play` timed on one VirtualClock: the take is
+    heard exactly as fast as the score plays, however busy the machine."""
+    clock = play_on_virtual_time(monkeypatch)
+    made = play_command.AudioListener
+
+    class Timed(made):  # type: ignore[misc,valid-type]
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, clock=clock, sleep=clock.wait, **kwargs)
+
+    monkeypatch.setattr(play_command, "AudioListener", Timed)
+    return clock
+
+
+@pytest.fixture
+def faulty_take(tmp_path):
+    """A take of ALONG at BPM with stroke 4 missed and stroke 7 on the other drum."""
+    drums = [s.drum for s in resolve(ALONG).pattern.strokes]
+    t = take(drums, BPM, seed=5, spread_ms=15, missed=[3], wrong=[6])
+    t.start = 0.05
+    return write_audio(tmp_path / "take.wav", t)
+
+
+def test_play_listen_json_is_checks_json_on_the_same_take(fake_midi, cli, monkeypatch, faulty_take):
+    listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    code, checked, err = cli("check", faulty_take, ALONG, "--bpm", BPM, "--json")
+    assert code == 0, err
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", faulty_take,
+        "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    heard, expected = json.loads(out), json.loads(checked)
+    assert heard["missing"] == expected["missing"] == [4]
+    assert heard["wrong"] == expected["wrong"] == [7]
+    assert heard == expected  # the same strokes, drums, offsets and faults, to the digit
+
+
+def test_each_stroke_is_shown_as_it_is_heard_then_checks_report(
+    fake_midi, cli, monkeypatch, faulty_take
+):
+    listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", faulty_take,
+    )  # fmt: skip
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "listening to the take" in lines[0]
+    heard = [line for line in lines if re.match(r"stroke \d+", line)]
+    numbers = [int(re.match(r"stroke (\d+)", line)[1]) for line in heard]
+    # every stroke of the score once, in order: the missed one said missed, the wrong one wrong
+    assert sorted(numbers) == list(range(1, 12)), out
+    assert "stroke 4 (鼙) missed" in heard
+    assert any(line.startswith("stroke 7: 鼙 where the score has 鼓") for line in heard)
+    # the offsets shown, from the performer's own beat, are near check's (its fitted beat)
+    report = out[out.index("stroke  expected") :]
+    offsets = {}
+    for line in heard:
+        m = re.match(r"stroke (\d+): .* ([+-]\d+) ms$", line)
+        if m:
+            offsets[int(m[1])] = int(m[2])
+    checked = {
+        int(m[1]): float(m[2].replace("−", "-"))
+        for m in re.finditer(r"^(\d+)\s.*?([+−]\d+\.\d) ms", report, re.M)
+    }
+    assert set(offsets) == set(checked) and len(offsets) == 10, out
+    assert max(abs(offsets[k] - checked[k]) for k in offsets) < 12
+    # and the report is check's: the fitted tempo, the faults
+    assert "missed     4 ○ 鼙" in out
+    assert "wrong drum 7 (□ 鼓 expected, ○ 鼙 heard)" in out
+
+
+def test_the_take_heard_is_kept_whole_and_checks_as_the_take(
+    fake_midi, cli, monkeypatch, faulty_take, tmp_path
+):
+    listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    kept = tmp_path / "kept.wav"
+    argv = ["play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", faulty_take]
+    code, out, err = cli(*argv, "--record", kept)
+    assert code == 0, err
+    assert f"wrote {kept}" in out
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+    original = sf.info(faulty_take)
+    assert (sf.info(kept).frames, sf.info(kept).channels) == (original.frames, 1)
+    # the mono samples the listener heard, to the bit: check finds the same strokes in it
+    mono = sf.read(faulty_take, dtype="float32")[0].mean(axis=1)
+    assert np.max(np.abs(sf.read(kept, dtype="float32")[0] - mono)) < 1e-6
+    _code, of_take, _err = cli("check", faulty_take, ALONG, "--bpm", BPM, "--json")
+    _code, of_kept, _err = cli("check", kept, ALONG, "--bpm", BPM, "--json")
+    strokes = [(s["heard"], s["offset_ms"]) for s in json.loads(of_take)["strokes"]]
+    assert [(s["heard"], s["offset_ms"]) for s in json.loads(of_kept)["strokes"]] == strokes
+    # a second run does not write over it without --force
+    code, _out, err = cli(*argv, "--record", kept)
+    assert code == 2 and "--record" in err and "--force" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--listen"], "--listen hears the drums through an audio input: give --input"),
+        (["--input", "take.wav"], "--input"),
+        (["--record", "take.wav"], "--record"),
+        (["--listen", "--input", "take.wav", "--record", "take.mp4"], "--record"),
+        (["--listen", "--check", "--input", "take.wav"], "give one of them"),
+        (["--listen", "--input", "take.wav", "--ramp", "2"], "--listen fits one even beat"),
+    ],
+)
+def test_bad_listen_options_are_one_line(expect_error, argv, said):
+    err = expect_error("play", ALONG, *argv)
+    assert said in err
+
+
+def test_a_take_that_cannot_be_read_is_one_line(expect_error, tmp_path):
+    (tmp_path / "take.wav").write_bytes(b"not a recording")
+    err = expect_error("play", ALONG, "--listen", "--input", tmp_path / "take.wav")
+    assert "cannot be read as audio" in err and "take.wav" in err
+
+
+def test_silence_says_there_is_nothing_to_check(fake_midi, cli, monkeypatch, tmp_path):
+    listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    sf.write(tmp_path / "quiet.wav", np.zeros(44100 * 5, np.float32), 44100)
+    code, _out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input",
+        tmp_path / "quiet.wav",
+    )  # fmt: skip
+    assert code == 2
+    assert "holds no strokes" in err and "Traceback" not in err
+
+
+class FakeMicrophone:
+    """Enough of sounddevice for one PortAudio input that plays `take` (mono samples) into its
+    stream's callback a block at a time, each block when its time has passed on `clock`, as a
+    sound card delivers what its microphone heard."""
+
+    class PortAudioError(Exception):
+        pass
+
+    def __init__(self, take, rate, clock):
+        import types
+
+        self.take, self.rate, self.clock = take, rate, clock
+        self.default = types.SimpleNamespace(device=[0, -1])
+        self.opened = []
+        mic = self
+
+        class InputStream:
+            def __init__(self, device, samplerate, blocksize, dtype, callback):
+                assert (device, samplerate, dtype) == (0, mic.rate, "float32")
+                self.callback, self.blocksize = callback, blocksize
+                mic.opened.append(self)
+
+            def start(self):
+                t0 = mic.clock()
+                for at in range(0, len(mic.take), self.blocksize):
+                    block = mic.take[at : at + self.blocksize, None]
+                    due = t0 + (at + len(block)) / mic.rate
+                    mic.clock.at(due, lambda b=block: self.callback(b, len(b), None, None))
+
+            def stop(self):
+                pass
+
+            def close(self):
+                pass
+
+        self.InputStream = InputStream
+
+    def query_devices(self, kind=None):
+        return [
+            {
+                "index": 0,
+                "name": "Fake microphone",
+                "hostapi": 0,
+                "max_input_channels": 1,
+                "max_output_channels": 0,
+                "default_samplerate": float(self.rate),
+            }
+        ]
+
+    def query_hostapis(self):
+        return [{"name": "test"}]
+
+
+def test_a_microphone_is_heard_as_check_hears_its_take(fake_midi, cli, monkeypatch, faulty_take):
+    from drumscore.play import audio
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    samples, rate = sf.read(faulty_take, dtype="float32")
+    mic = FakeMicrophone(samples.mean(axis=1).astype(np.float32), rate, clock)
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: mic)
+    code, checked, err = cli("check", faulty_take, ALONG, "--bpm", BPM, "--json")
+    assert code == 0, err
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", "microphone",
+    )  # fmt: skip
+    assert code == 0, err
+    assert len(mic.opened) == 1
+    assert "listening to audio input 'Fake microphone'" in out
+    assert "stroke 4 (鼙) missed" in out.splitlines()
+    # no round trip measured from a MIDI synthesiser: timed against the performer's own strokes
+    assert "no round trip measured from the MIDI port to 'Fake microphone'" in out
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", "0", "--json",
+    )  # fmt: skip
+    heard, expected = json.loads(out), json.loads(checked)
+    assert heard["performance"]["file"] == "Fake microphone"
+    # the microphone heard what is left of the take when the score ends (not its silent tail)
+    heard["performance"].pop("file"), expected["performance"].pop("file")
+    heard["performance"].pop("duration_s", None), expected["performance"].pop("duration_s", None)
+    assert heard == expected
+
+
+def test_the_inputs_are_listed_for_listen(cli, monkeypatch):
+    from drumscore.play import audio
+
+    mic = FakeMicrophone(np.zeros(10, np.float32), 48000, None)
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: mic)
+    code, out, _err = cli("play", "--list-devices")
+    assert code == 0
+    assert "audio inputs (for --listen --input):" in out
+    assert re.search(r"\*\s+0\s+Fake microphone\s+test", out)

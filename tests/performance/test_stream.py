@@ -1,0 +1,117 @@
+"""Strokes heard as they are played: check's listener fed a take in chunks of any size hears the
+strokes, drums and times that check finds in the whole recording, each within 60 ms of its
+sound."""
+
+import numpy as np
+import pytest
+import soundfile as sf
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from performances import take, write_audio
+
+from drumscore.errors import PerformanceError
+from drumscore.model import Drum
+from drumscore.performance import listen
+from drumscore.performance.stream import Listener
+
+P, G = Drum.PI, Drum.GU
+ORDER = [P, G, P, P, G, G, P, G]
+#: A stroke's line appears within this of its sound (issue 41).
+LATEST = 0.060
+
+
+def mono_of(path):
+    """The take's samples as check reads them (listen.blocks: the channels' mean)."""
+    with sf.SoundFile(path) as audio:
+        return np.concatenate(list(listen.blocks(audio))), int(audio.samplerate)
+
+
+def fed(path, sizes):
+    """(the strokes heard as the take was fed in chunks of `sizes`, over and over; the
+    performance when it ended)."""
+    mono, rate = mono_of(path)
+    listener = Listener(rate, source=str(path))
+    heard = []
+    at, k = 0, 0
+    while at < len(mono):
+        n = sizes[k % len(sizes)]
+        heard += listener.feed(mono[at : at + n])
+        at, k = at + n, k + 1
+    return heard, listener.finish(), rate
+
+
+def assert_heard_as_checked(path, sizes):
+    checked = listen.read_audio(path)
+    heard, ended, rate = fed(path, sizes)
+    # when the take ends: check's strokes, to the sample, with its drums and how they were told
+    assert [s.time for s in ended.strokes] == pytest.approx(
+        [s.time for s in checked.strokes], abs=0.001
+    )
+    assert [(s.drum, s.doubtful, s.count) for s in ended.strokes] == [
+        (s.drum, s.doubtful, s.count) for s in checked.strokes
+    ]
+    assert (ended.how, ended.swappable, ended.duration) == (
+        checked.how,
+        checked.swappable,
+        checked.duration,
+    )
+    # as it is played: each of those strokes once, its drum, within 1 ms; told once its own
+    # sound has been heard (stroke_length samples) and within 60 ms of it
+    told = 0
+    if checked.swappable:  # two groups of their own sound: they are four strokes in the making
+        told = 3
+    assert [h.stroke.drum for h in heard[told:]] == [s.drum for s in checked.strokes[told:]]
+    times = np.array([h.stroke.time for h in heard])
+    assert np.max(np.abs(times - [s.time for s in checked.strokes])) <= 0.001
+    late = np.array([h.heard_at for h in heard]) - np.round(times * rate)
+    assert np.all(late >= listen.stroke_length(rate))
+    assert np.max(late) <= LATEST * rate
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    bpm=st.floats(90, 170),
+    fault=st.sampled_from(["none", "missed", "wrong", "extra"]),
+    sizes=st.lists(st.floats(0, np.log(44100)), min_size=1, max_size=40),
+    start=st.floats(0.03, 0.6),
+)
+def test_any_chunking_hears_what_check_finds_within_60_ms(
+    tmp_path_factory, seed, bpm, fault, sizes, start
+):
+    faults = {
+        "none": {},
+        "missed": {"missed": [2]},
+        "wrong": {"wrong": [1]},
+        "extra": {"extra": [(3.5, G)]},
+    }[fault]
+    t = take(ORDER, bpm, seed=seed, **faults)
+    t.start = start  # the first stroke as soon as 30 ms into the take
+    t.extra = [(t.time(beat), drum) for beat, drum in faults.get("extra", [])]
+    path = write_audio(tmp_path_factory.mktemp("take") / "take.wav", t)
+    # chunk sizes from one frame to one second, evenly spread in their logarithm
+    assert_heard_as_checked(path, [int(np.exp(s)) for s in sizes])
+
+
+def test_a_take_fed_a_frame_at_a_time_is_heard_as_checked(tmp_path):
+    t = take([P, G, G, P], 180, seed=4)
+    assert_heard_as_checked(write_audio(tmp_path / "take.wav", t), [1])
+
+
+@pytest.mark.parametrize("rate", [48000, 22050])
+def test_a_take_at_another_rate_is_heard_at_its_own(tmp_path, rate):
+    t = take(ORDER, 120, seed=7, wrong=[2])
+    assert_heard_as_checked(write_audio(tmp_path / "take.wav", t, rate=rate), [441, 5000, 3])
+
+
+def test_invalid_samples_are_refused_as_check_refuses_them():
+    listener = Listener(44100, source="microphone")
+    with pytest.raises(PerformanceError, match=r"microphone.*invalid"):
+        listener.feed(np.array([0.0, np.nan], dtype=np.float32))
+
+
+def test_silence_holds_no_strokes_as_check_says():
+    listener = Listener(44100, source="microphone")
+    assert listener.feed(np.zeros(44100, dtype=np.float32)) == []
+    with pytest.raises(PerformanceError, match="holds no strokes"):
+        listener.finish()
