@@ -287,8 +287,7 @@ def _start_up_case(folder: Path, index: int, signum: int, after: float | None) -
             proc.communicate()
     code, case = proc.returncode, (argv, signum, after, proc.returncode, err)
     if not policy and _before_drumscore(code, err, signum):
-        # the interpreter's own start: nothing half-written (under a heavy load, once, a run
-        # read as such had written its output whole: see the branch's report)
+        # the interpreter's own start: nothing half-written, and any output there is whole
         assert _leftovers(out) == [], case
         assert all(_whole(path) for path in out.rglob("*")), case
         return
