@@ -8,7 +8,14 @@ with a time bound; the table counts, over all cases: tracebacks, hangs (past the
 lost (an input changed or gone), writes outside (a file left outside the case's output folder,
 or a temporary .part left anywhere), wrong statuses. Every count should be 0.
 
-Run: python bench/hostile_campaign.py [--only WORD]   (about two minutes; cases whose name has WORD)
+The second part goes over what landed since: the one overwrite rule (--force on every output, and
+what appears in an output's place while a command runs: a file, a link, a folder, planted when the
+command's temporary file shows it is writing; a device node under --force), the list grammar, the
+reading named, the programme in each language, the site's languages, a GSM 6.10 take, a broken
+user edition asked for by its id; with signals at random milliseconds. A planted thing changed or
+gone counts as an input lost.
+
+Run: python bench/hostile_campaign.py [--only WORD]   (several minutes; cases whose name has WORD)
 """
 
 from __future__ import annotations
@@ -51,6 +58,13 @@ class Case:
     bound: float = 60.0
     env: dict[str, str] = field(default_factory=dict)
     wait_for_part: bool = False
+    #: Once the command is writing (its temporary file seen), plant this at out/PATH: "file",
+    #: "link", "folder", or "inside" (PATH made a folder holding a file of the user's).
+    plant: tuple[str, str] | None = None
+    #: What must hold of the folders (in, out) afterwards; false counts as an input lost.
+    after: Callable[[Path, Path], bool] | None = None
+    #: Words the last line said must hold.
+    says: str = ""
 
 
 def _passage(folder: Path) -> None:
@@ -139,6 +153,226 @@ def _links(folder: Path) -> None:
     (folder / "real").mkdir()
     os.symlink("real", folder / "link")
     os.symlink("gone/deeper", folder / "dangling")
+
+
+def _gsm_take(folder: Path) -> None:
+    import soundfile as sf
+
+    _wav_at(8000)(folder)  # a render of lu, as lies.wav
+    subprocess.run(
+        [
+            *(sys.executable, "-m", "drumscore", "render", "lu", "--rate", "8000"),
+            *("-o", str(folder / "pcm.wav")),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    data, rate = sf.read(folder / "pcm.wav", always_2d=True)
+    sf.write(folder / "gsm.wav", data.mean(axis=1), rate, format="WAV", subtype="GSM610")
+
+
+def _broken_by_id(folder: Path) -> None:
+    editions = folder / "editions"
+    editions.mkdir()
+    (editions / "notes-2024.toml").write_text(_edition("mine", "○X□半○"), encoding="utf-8")
+
+
+def _device(folder: Path) -> None:
+    import stat
+
+    try:
+        os.mknod(folder / "null.wav", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        os.mkfifo(folder / "null.wav")
+
+
+def _still_a_device(inputs: Path, out: Path) -> bool:
+    import stat
+
+    return not stat.S_ISREG(os.lstat(inputs / "null.wav").st_mode)
+
+
+MINE = ("mine.wav", "mine.mid", "mine.png", "mine.toml", "mine-lu.mid")
+
+
+def _mine_there(inputs: Path, out: Path) -> bool:
+    return all((inputs / name).read_text(encoding="utf-8") == "my own file" for name in MINE)
+
+
+def _there(folder: Path) -> None:
+    _passage(folder)
+    _midi(_smf(_NOTES))(folder)
+    os.replace(folder / "lies.mid", folder / "take.mid")
+    for name in MINE:
+        (folder / name).write_text("my own file", encoding="utf-8")
+
+
+PLANTED = "my own file"
+
+
+def _plant(kind: str, place: Path) -> None:
+    if kind == "file":
+        place.write_text(PLANTED, encoding="utf-8")
+    elif kind == "link":
+        os.symlink("elsewhere", place)
+    elif kind == "folder":
+        place.mkdir()
+        (place / "mine.txt").write_text(PLANTED, encoding="utf-8")
+    else:
+        place.mkdir(exist_ok=True)
+        (place / "mine.txt").write_text(PLANTED, encoding="utf-8")
+
+
+def _planted_intact(kind: str, place: Path) -> bool:
+    try:
+        if kind == "file":
+            return place.read_text(encoding="utf-8") == PLANTED
+        if kind == "link":
+            return os.readlink(place) == "elsewhere"
+        return (place / "mine.txt").read_text(encoding="utf-8") == PLANTED
+    except OSError:
+        return False
+
+
+def recent_cases() -> list[Case]:
+    """What landed since the campaign above: the overwrite rule, races, lists, readings,
+    programmes and the site in each language, GSM takes, broken editions by id; and signals."""
+    found = []
+    rng = random.Random(43)
+    outputs = [
+        ["render", "lu", "-o", "{in}/mine.wav", "--rate", "8000"],
+        ["render", "lu", "-o", "{in}/mine.mid"],
+        ["compare", "lu/1", "lu/2", "--audio", "{in}/mine.wav"],
+        ["compare", "lu/1", "lu/2", "--plot", "{in}/mine.png"],
+        ["collate", "lu/1", "--plot", "{in}/mine.png"],
+        ["check", "{in}/take.mid", "lu", "--plot", "{in}/mine.png"],
+        ["extract", "{in}/passage.txt", "-o", "{in}/mine.toml"],
+        ["render", "lu", "xue", "-o", "{in}/mine-{{state}}.mid"],
+    ]
+    for argv in outputs:
+        found.append(
+            Case(
+                f"no --force over a file: {' '.join(argv[:2])} {argv[-2]}",
+                argv,
+                {2},
+                _there,
+                after=_mine_there,
+                says="--force",
+                bound=60,
+            )
+        )
+    for kind in ("file", "link", "folder"):
+        for argv, place in (
+            (
+                ["render", "lu", "--duration", "20m", "--rate", "8000", "-o", "{out}/x.flac"],
+                "x.flac",
+            ),
+            (["render", "lu", "--duration", "20m", "--rate", "8000", "-o", "{out}/x.wav"], "x.wav"),
+        ):
+            found.append(
+                Case(
+                    f"a {kind} appears at -o {place} while render writes it",
+                    argv,
+                    {2},
+                    plant=(kind, place),
+                    says="appeared",
+                    bound=120,
+                )
+            )
+    for kind in ("inside", "file", "link"):
+        found.append(
+            Case(
+                f"a {kind if kind != 'inside' else 'folder with a file'} appears at a site "
+                "while it is built",
+                ["site", "{out}/s", "--lang", "all"],
+                {2},
+                plant=(kind, "s"),
+                bound=300,
+            )
+        )
+    found.append(
+        Case(
+            "--force over a device node",
+            ["render", "lu", "-o", "{in}/null.wav", "--force"],
+            {2},
+            _device,
+            after=_still_a_device,
+            says="not a regular file",
+            bound=30,
+        )
+    )
+    found.append(Case("check of a GSM 6.10 take", ["check", "{in}/gsm.wav", "lu"], {0}, _gsm_take))
+    for name in ("mine", "notes-2024"):
+        found.append(
+            Case(
+                f"a broken user edition asked for as {name}",
+                ["show", f"lu@{name}"],
+                {2},
+                _broken_by_id,
+                env={"DRUMSCORE_EDITIONS": "{in}/editions"},
+                says="notes-2024.toml",
+                bound=30,
+            )
+        )
+    lists = [
+        ["render", "lu", "--section", "touhu,,she", "-o", "{out}/x.mid"],
+        ["render", "lu", "--section", "touhu,touhu", "-o", "{out}/x.mid"],
+        ["render", "lu", "--midi-notes", "38,36,40", "-o", "{out}/x.mid"],
+        ["render", "lu", "--velocity", "72,", "-o", "{out}/x.mid"],
+        ["render", "lu", "--velocity", ",", "-o", "{out}/x.mid"],
+        ["compare", "lu/1", "lu/2", "--reading", "zheng,,mao", "--audio", "{out}/a.wav"],
+        ["compare", "lu/1", "lu/2", "--reading", "nobody", "--audio", "{out}/a.wav"],
+        ["render", "lu", "--ramp", "40:60", "-o", "{out}/x.mid"],
+        ["render", "lu", "--ramp", "40:60:0", "-o", "{out}/x.mid"],
+        ["render", "lu", "--section", "\u534a", "-o", "{out}/x.mid"],
+        ["render", "lu", "--section", "touhu," * 500, "-o", "{out}/x.mid"],
+        ["site", "{out}/s", "--lang", "xx"],
+        ["render", "--programme", "rite", "--state", "xue", "--lang", "all", "-o", "{out}/x.mid"],
+        ["render", "--programme", "nothing", "-o", "{out}/x.mid"],
+    ]
+    for argv in lists:
+        found.append(Case(f"bad list: {' '.join(argv)[:50]}", argv, {2}, bound=30))
+    good = [
+        ["compare", "lu/1", "lu/2", "--reading", "zheng,mao", "--audio", "{out}/a.wav"],
+        ["render", "lu", "--section", " touhu , she ", "-o", "{out}/x-{{section}}.mid"],
+        *(
+            ["render", "--programme", "rite", "--state", "xue", "--lang", lang, "-o", "{out}/x.mid"]
+            for lang in ("en", "zh-Hant", "zh-Hans")
+        ),
+        ["site", "{out}/s", "--lang", "zh-Hans"],
+    ]
+    for argv in good:
+        found.append(Case(f"good: {' '.join(argv)[:50]}", argv, {0}, bound=300))
+    for argv in (
+        ["site", "{out}/s", "--lang", "all"],
+        [
+            "render",
+            "--programme",
+            "rite",
+            "--state",
+            "xue",
+            "--lang",
+            "zh-Hant",
+            "-o",
+            "{out}/x.flac",
+        ],
+        ["compare", "lu/1", "lu/2", "--reading", "zheng,mao", "--audio", "{out}/a.wav"],
+        ["render", "lu", "-o", "{out}/x.wav", "--force"],
+        ["list", "--lang", "zh-Hans"],
+    ):
+        for signum in SIGNALS:
+            delay = rng.uniform(0.02, 2.0)
+            found.append(
+                Case(
+                    f"{signal.Signals(signum).name} at {delay:.3f} s: {' '.join(argv[:2])}",
+                    argv,
+                    {0, SIGNALS[signum]},
+                    signum=signum,
+                    delay=delay,
+                    bound=120,
+                )
+            )
+    return found
 
 
 def cases() -> list[Case]:
@@ -323,6 +557,13 @@ def run_case(case: Case, root: Path) -> dict[str, object]:
     )
     hung = False
     try:
+        if case.plant is not None:
+            deadline = time.monotonic() + 60
+            while proc.poll() is None and time.monotonic() < deadline:
+                if any(TEMPORARY.fullmatch(p.name) for p in out.iterdir()):
+                    break
+                time.sleep(0.01)
+            _plant(case.plant[0], out / case.plant[1])
         if case.wait_for_part:
             deadline = time.monotonic() + 60
             while proc.poll() is None and time.monotonic() < deadline:
@@ -352,7 +593,12 @@ def run_case(case: Case, root: Path) -> dict[str, object]:
     if case.name.startswith("site into a symbolic link"):
         outside = [p for p in outside if not p.startswith(str(inputs / "real"))]
     code = proc.returncode
+    if case.plant is not None and not _planted_intact(case.plant[0], out / case.plant[1]):
+        lost.append(f"{case.plant[1]} (planted)")
+    if case.after is not None and not case.after(inputs, out):
+        lost.append("what the case keeps")
     early = case.signum is not None and _before_drumscore(code, said, case.signum)
+    unsaid = bool(case.says) and case.says not in said
     result = {
         "case": case.name,
         "status": code,
@@ -362,9 +608,10 @@ def run_case(case: Case, root: Path) -> dict[str, object]:
         "hang": int(hung),
         "lost": len(lost),
         "outside": len(outside),
-        "wrong": int(not hung and not early and code not in case.statuses),
+        "wrong": int(not hung and not early and (code not in case.statuses or unsaid)),
         "said": said.strip().splitlines()[-1:] if said.strip() else [],
         "where": outside[:3],
+        "full": said,
     }
     shutil.rmtree(sandbox, ignore_errors=True)
     return result
@@ -373,8 +620,10 @@ def run_case(case: Case, root: Path) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", metavar="WORD", help="only the cases whose name has WORD")
+    parser.add_argument("--recent", action="store_true", help="only what landed since (part two)")
     args = parser.parse_args()
-    chosen = [c for c in cases() if not args.only or args.only in c.name]
+    every = recent_cases() if args.recent else [*cases(), *recent_cases()]
+    chosen = [c for c in every if not args.only or args.only in c.name]
     top = Path(tempfile.mkdtemp(prefix="drumscore-campaign-"))
     (top / "home").mkdir()
     root = top / "cases"
@@ -390,6 +639,8 @@ def main() -> int:
             mark = ", ".join(flags) if flags else "ok"
             if result["outside"]:
                 mark += f" {result['where']}"
+            if result["traceback"]:
+                mark += "\n" + str(result["full"])[-4000:]
             print(
                 f"{result['case'][:58]:<58} {result['status']!s:>4} "
                 f"{result['seconds']:6.1f} s  {mark}  {' '.join(result['said'])[:70]}",

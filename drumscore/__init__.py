@@ -25,11 +25,23 @@ from __future__ import annotations
 
 import sys
 
-if sys.argv[:1] == ["-m"] or sys.argv[0].endswith(("/drumscore", "\\drumscore")):
-    # the console script or python -m drumscore: its signal policy holds from the first import
+if sys.argv[:1] == ["-m"] or sys.argv[0].removesuffix(".exe").endswith("drumscore"):
+    # perhaps drumscore's own process: from its first instruction a signal is kept (by the
+    # interpreter's own module, loaded already), then given to the policy once it is in
+    import _signal
+
+    _early: list[int] = []
+    _before: dict[int, object] = {}
+    for _name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        _number = getattr(_signal, _name, None)
+        try:
+            if _number is not None:
+                _before[_number] = _signal.signal(_number, lambda n, _: _early.append(n))
+        except ValueError:  # imported in a thread: nothing to keep
+            break
     from drumscore.files import signals
 
-    signals.install()
+    signals.take_over(_before, _early)
 
 import importlib
 from typing import TYPE_CHECKING, Any

@@ -440,7 +440,7 @@ def _user_editions(
         except DrumscoreError as exc:  # any field of the file: the file is left out, not the run
             prefix = _("{where}: {reason}").format(where=path, reason="")
             reason = str(exc).splitlines()[0].removeprefix(prefix)
-            skipped.append(SkippedFile(path, reason, frozenset(names)))
+            skipped.append(SkippedFile(path, reason, frozenset(names | _names_in(path))))
             continue
         names.add(edition.id.casefold())
         clash = builtin.get(edition.id) or found.get(edition.id)
@@ -460,6 +460,28 @@ def _user_editions(
             continue
         found[edition.id] = edition
     return tuple(sorted(found.values(), key=lambda e: e.id)), tuple(skipped)
+
+
+#: A field that names an edition, on a line of its own, where the file is not TOML throughout.
+_NAMING_LINE = re.compile(r"""^[ \t]*(id|name)[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)')""", re.M)
+
+
+def _names_in(path: str) -> set[str]:
+    """What names the edition in a file that does not load (its id, name and aliases, as far as
+    they can be read), so that asking for it by any of them says why it cannot be used."""
+    import tomllib
+
+    try:
+        text = read_input_text(path, "edition file")
+    except DrumscoreError:
+        return set()
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {(m.group(2) or m.group(3)).casefold() for m in _NAMING_LINE.finditer(text)}
+    aliases = data.get("aliases")
+    given = [data.get("id"), data.get("name"), *(aliases if isinstance(aliases, list) else [])]
+    return {value.casefold() for value in given if isinstance(value, str) and value}
 
 
 def user_editions() -> tuple[Edition, ...]:

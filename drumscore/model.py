@@ -20,6 +20,7 @@ from drumscore.i18n import (
     language,
     list_text,
     pgettext,
+    quoted,
     speaking,
     tags,
     written,
@@ -127,7 +128,7 @@ class Section(enum.Enum):
             return value
         found = SECTION_SPELLINGS.get(value)
         if found is None:
-            names = list_text(repr(s.value) for s in cls)
+            names = list_text(quoted(s.value) for s in cls)
             raise OptionError(
                 _("unknown section {value!r}; choose one of {names}").format(
                     value=value, names=names

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from drumscore.errors import DrumscoreError, ListError, TempoError
-from drumscore.i18n import N_, _, ngettext
+from drumscore.i18n import N_, _, ngettext, quoted
 
 #: The default: one stroke a second (see README, "Tempo").
 DEFAULT_BPM = Fraction(60)
@@ -56,8 +56,9 @@ def whole_text(value: object, *, signed: bool = False) -> int | None:
 
 
 def shown(text: str, most: int = MAX_NUMBER_LENGTH) -> str:
-    """`text` quoted for a message, cut short when it is long."""
-    return repr(text if len(text) <= most else text[:most] + "…")
+    """`text` quoted for a message as the reader's language quotes a value ('x', 「x」), cut
+    short when it is long."""
+    return quoted(text if len(text) <= most else text[:most] + "…")
 
 
 def number_text(

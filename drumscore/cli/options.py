@@ -22,6 +22,7 @@ from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.files.atomic import check_writable
 from drumscore.files.format_choice import DEFAULT_RATE, PLOT, choose
+from drumscore.files.reading import claim_output
 from drumscore.i18n import N_, _, clause_text, list_text, ngettext
 from drumscore.model import Drum, Reading, Section
 from drumscore.timing import Tempo, whole_text
@@ -240,7 +241,9 @@ def add_json_option(parser: argparse._ActionsContainer) -> None:
 
 def check_new(path: str | Path, force: bool, option: str = "-o", kept: str = "") -> None:
     """Refuse to write over a file (or folder) that is already there, unless --force; `kept`
-    says what of it a write over it keeps, in the current language."""
+    says what of it a write over it keeps, in the current language. The rule is claimed for the
+    write (files.reading.claim_output): what appears there meanwhile is not written over either."""
+    claim_output(path, force)
     if force or not os.path.lexists(path):
         return
     if kept:
@@ -475,8 +478,16 @@ def _as_given(option: str, value: object) -> str:
     if value is True:
         return flag_for(option)
     if isinstance(value, list):
-        return " ".join(f"{flag_for(option)} {v!r}" for v in value)
-    return f"{flag_for(option)} {value!r}"
+        return " ".join(_given_value(option, v) for v in value)
+    return _given_value(option, value)
+
+
+def _given_value(option: str, value: object) -> str:
+    """An option with the value it was given, the value quoted as it was typed when it is text:
+    "--reading 'zheng,mao'" (in Chinese --reading「zheng,mao」), "--rate 48000"."""
+    if isinstance(value, str):
+        return _("{option} {value!r}").format(option=flag_for(option), value=value)
+    return f"{flag_for(option)} {value}"
 
 
 def only_with(

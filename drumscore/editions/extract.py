@@ -128,14 +128,18 @@ def _provenance(fields: dict[str, str], source_name: str, name: str) -> Provenan
             if value and key not in found:
                 found[key] = value
     title = name.strip() or source_name.strip()
-    work = Work(title) if found and title else None
+    work: Work | None = None
     cited: dict[str, str] = {}
-    if work is None:
-        # no Kanripo id, file or lines: the citation as the file names itself, written once
-        parts = [name] if name else []
-        if source_name and source_name != name:
-            parts.append(source_name)
-        cited = {"written": ", ".join(parts)}
+    if found and title:
+        work = Work(title)
+    elif name.strip() and source_name and source_name != name:
+        # no Kanripo id, file or lines: the work the passage names, read from its file (composed
+        # in the reader's language: 《投壺》（錄文 passage.txt）)
+        work = Work(name.strip())
+        cited = {"transcription": source_name}
+    else:
+        # either alone where it is all there is, written once
+        cited = {"written": name or source_name}
     return Provenance(
         **cited,
         work=work,

@@ -8,6 +8,7 @@ from pathlib import Path
 from drumscore.editions.encoding import Decoded, decode
 from drumscore.errors import InputMissingError, ScoreNotFoundError
 from drumscore.files.reading import LIMITS, read_input
+from drumscore.i18n import quoted
 
 #: Passages are a page or a chapter (the longest real one is 16 KB, a whole 卷 well under 1 MB);
 #: anything much larger is not a passage.
@@ -25,4 +26,4 @@ def read_passage(path: str | Path, encoding: str | None = None) -> Decoded:
         data = read_input(name, "passage", MAX_BYTES)
     except InputMissingError as exc:
         raise ScoreNotFoundError(str(exc)) from None
-    return decode(data, encoding, name=repr(name))
+    return decode(data, encoding, name=quoted(name))

@@ -2,17 +2,22 @@
 
 A file is written under a temporary name beside it, .NAME.drumscore-PID-XXXXXXXX.part (PID the
 writer's process id; NAME shortened so the whole stays within the file-name limit), and renamed
-when complete. A writer killed outright (SIGKILL, a crash) cannot remove its temporary file, so
-every write first removes the temporary files in its folder whose process is gone (remove_stale),
-and tells the function given to on_stale_removed.
+when complete. The rename keeps the rule the command claimed for the output at its start
+(files.reading.claim_output): an output claimed new is renamed only where nothing is, so a file,
+link or folder that appears there meanwhile is never written over (put_in_place); and only a
+regular file is ever replaced. A writer killed outright (SIGKILL, a crash) cannot remove its
+temporary file, so every write first removes the temporary files in its folder whose process is
+gone (remove_stale), and tells the function given to on_stale_removed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -150,6 +155,7 @@ def check_writable(path: str | Path) -> Path:
                 path=str(path), example=str(path / f"out{path.suffix or '.wav'}")
             )
         )
+    check_replaceable(path)
     if os.path.lexists(parent) and not parent.is_dir():
         raise OutputError(
             _("in output {output!r}, {path!r} is not a folder; choose another output path").format(
@@ -169,6 +175,117 @@ def check_writable(path: str | Path) -> Path:
             )
         )
     return path
+
+
+def check_replaceable(path: str | Path, *, follow_links: bool = True) -> None:
+    """Refuse an output whose place holds anything but a regular file (a device, a pipe, a
+    socket): a write replaces regular files only. A link is judged by what it leads to (a link
+    itself too, with `follow_links` false); nothing there passes."""
+    from drumscore.files.reading import kind_of
+
+    try:
+        info = os.stat(path) if follow_links else os.lstat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISLNK(info.st_mode):
+        return
+    kind = kind_of(info.st_mode)
+    if kind is not None:
+        raise OutputError(
+            _(
+                "output {path!r} is {kind}, not a regular file: only a regular file is written "
+                "over; choose another output path"
+            ).format(path=str(path), kind=kind)
+        )
+
+
+def appeared(path: str | Path) -> OutputError:
+    """The error for an output claimed new that something took the place of meanwhile."""
+    return OutputError(
+        _(
+            "{path!r} appeared while drumscore ran and is left as it is, nothing written over "
+            "it; choose another name, or run again to decide about it"
+        ).format(path=str(path))
+    )
+
+
+def _renameat2() -> Callable[..., int] | None:
+    """The system's renameat2 (Linux), or None."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        function = libc.renameat2
+    except (AttributeError, OSError):
+        return None
+    function.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    function.restype = ctypes.c_int
+    return function  # type: ignore[no-any-return]
+
+
+_AT_FDCWD = -100
+_RENAME_NOREPLACE = 1
+
+
+def rename_new(source: str | Path, target: str | Path) -> None:
+    """Rename `source` (a file or a folder) to `target` only where nothing is: FileExistsError
+    if a file, link or folder is there, at the moment of the rename (renameat2's NOREPLACE;
+    where the system lacks it, a hard link for a file, an empty folder made for a folder)."""
+    import ctypes
+
+    function = _renameat2()
+    if function is not None:
+        done = function(
+            _AT_FDCWD, os.fsencode(source), _AT_FDCWD, os.fsencode(target), _RENAME_NOREPLACE
+        )
+        if done == 0:
+            return
+        code = ctypes.get_errno()
+        if code not in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+            raise OSError(code, os.strerror(code), str(target))
+    if os.path.isdir(source) and not os.path.islink(source):
+        os.mkdir(target)  # the place taken; then only an empty folder of ours is replaced
+        os.rename(source, target)
+        return
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: the place is checked, then taken
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
+        os.rename(source, target)
+        return
+    os.unlink(source)
+
+
+def put_in_place(
+    tmp: str | Path,
+    path: str | Path,
+    *,
+    follow_links: bool = True,
+    claimed: str | Path | None = None,
+) -> None:
+    """Rename the finished `tmp` to `path` under the rule claimed for `path` (or for `claimed`,
+    the first page of a series): claimed new, only where nothing is (an OutputError if something
+    appeared); otherwise over a regular file only (check_replaceable), at the moment of the
+    rename."""
+    from drumscore.files.reading import output_claim
+
+    if output_claim(path if claimed is None else claimed) is False:
+        try:
+            rename_new(tmp, path)
+        except FileExistsError:
+            raise appeared(path) from None
+        return
+    check_replaceable(path, follow_links=follow_links)
+    os.replace(tmp, path)
 
 
 def check_not_inputs(outputs: Iterable[str | Path]) -> None:
@@ -219,6 +336,7 @@ def atomic_path(path: str | Path, *, follow_links: bool = True) -> Iterator[Path
     planted by another must not lead the write elsewhere).
     """
     check_not_inputs([path])
+    given = path
     followed = follow_links and os.path.islink(path)
     path = check_writable(os.path.realpath(path) if followed else path)
     tmp_path: Path | None = None
@@ -227,7 +345,11 @@ def atomic_path(path: str | Path, *, follow_links: bool = True) -> Iterator[Path
             tmp_path = make_temporary(path)
         yield tmp_path
         _set_mode(tmp_path, path)
-        os.replace(tmp_path, path)
+        if followed:  # the link's own place was claimed; the file it leads to is replaced
+            check_replaceable(path)
+            os.replace(tmp_path, path)
+        else:
+            put_in_place(tmp_path, given, follow_links=follow_links)
     except OSError as exc:
         remove_temporary(tmp_path)
         if isinstance(exc, DrumscoreError):
@@ -301,6 +423,7 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
     longer series (stale_pages) are removed, so the folder holds exactly the new set.
     """
     check_not_inputs(series_paths(path, len(pages)))
+    given = path
     path = check_writable(path)
     if not pages:
         raise OutputError(_("no pages to write to {path!r}").format(path=str(path)))
@@ -316,8 +439,10 @@ def write_series(path: str | Path, pages: Sequence[bytes]) -> list[Path]:
             _set_mode(tmp, target)
             staged.append(tmp)
         for tmp, target in zip(staged, targets, strict=True):
-            os.replace(tmp, target)
+            put_in_place(tmp, target, claimed=given)
     except OSError as exc:
+        if isinstance(exc, DrumscoreError):
+            raise
         raise write_failed(path, exc) from None
     finally:
         remove_temporary(staging, folder=True)

@@ -1,13 +1,15 @@
-"""Audio file output with soundfile: WAV, FLAC or OGG, written atomically, whole or streamed."""
+"""Audio files with soundfile: output in WAV, FLAC or OGG, written atomically, whole or streamed;
+and a recording made seekable for the readers that pass over it twice (seekable)."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
@@ -17,6 +19,9 @@ from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
 from drumscore.files.signals import held
 from drumscore.i18n import N_, _, in_english
+
+if TYPE_CHECKING:
+    import soundfile as sf
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
 WAV_LIMIT = 4 * 1024**3 - 1024**2
@@ -285,3 +290,33 @@ class _Pcm16:
             np.clip(scaled, -32768, 32767, out=scaled)
             np.copyto(ints, scaled, casting="unsafe")
             yield ints
+
+
+#: Frames decoded at a time when a recording that cannot seek is copied (seekable).
+COPY_FRAMES = 1 << 16
+
+
+@contextlib.contextmanager
+def seekable(audio: sf.SoundFile) -> Iterator[sf.SoundFile]:
+    """`audio` itself where libsndfile can seek in it; else its frames, decoded once from the
+    start, in an unnamed temporary file that can seek (32-bit floats: nothing of the decoding
+    lost), open for reading: GSM 6.10 and the other subtypes libsndfile reads only forwards.
+    The copy is read and written by libsndfile through its descriptor (no callback into Python,
+    where a signal could not be raised), and is gone when the block ends, however it ends."""
+    if audio.seekable():
+        yield audio
+        return
+    import tempfile
+
+    import soundfile as sf
+
+    with tempfile.TemporaryFile() as copy:
+        shape = {"samplerate": audio.samplerate, "channels": audio.channels}
+        with sf.SoundFile(
+            copy.fileno(), "w", format="W64", subtype="FLOAT", closefd=False, **shape
+        ) as out:
+            while len(block := audio.read(COPY_FRAMES, dtype="float32", always_2d=True)):
+                out.write(block)
+        os.lseek(copy.fileno(), 0, os.SEEK_SET)
+        with sf.SoundFile(copy.fileno(), closefd=False) as decoded:
+            yield decoded

@@ -41,22 +41,41 @@ HINTS = {
 }
 
 
-# --- the inputs of one command, so that no output is written over one of them ---------------
+# --- the files of one command: its inputs, never written over, and the outputs it claimed ----
 
 #: Every input read while watch_inputs() is active: (device, inode) -> the path as given.
 _inputs: dict[tuple[int, int], str] | None = None
+#: Every output claimed while watch_inputs() is active: its absolute path -> whether what is
+#: there may be written over (--force), as the command decided at its start.
+_claims: dict[str, bool] | None = None
 
 
 @contextlib.contextmanager
 def watch_inputs() -> Iterator[None]:
-    """Note every input file read inside the block (see inputs), for the output checks of
-    files.atomic; outside such a block nothing is noted."""
-    global _inputs
+    """Note every input file read inside the block (see inputs) and every output claimed (see
+    claim_output), for the output checks of files.atomic; outside such a block nothing is noted."""
+    global _inputs, _claims
     previous, _inputs = _inputs, {}
+    previous_claims, _claims = _claims, {}
     try:
         yield
     finally:
-        _inputs = previous
+        _inputs, _claims = previous, previous_claims
+
+
+def claim_output(path: str | Path, replace: bool) -> None:
+    """Note the rule the command decided for the output `path` at its start: `replace` false, it
+    was not there and nothing that appears there meanwhile may be written over (files.atomic
+    renames into place only where nothing is); true, a regular file there may be replaced."""
+    if _claims is not None:
+        _claims[os.path.abspath(path)] = replace
+
+
+def output_claim(path: str | Path) -> bool | None:
+    """The rule claimed for the output `path` (claim_output), None where none was claimed."""
+    if _claims is None:
+        return None
+    return _claims.get(os.path.abspath(path))
 
 
 def _note(info: os.stat_result, path: str) -> None:
@@ -106,7 +125,7 @@ def _size(limit: int) -> str:
     return ngettext("{n:,} byte", "{n:,} bytes", limit).format(n=limit)
 
 
-def _kind(mode: int) -> str | None:
+def kind_of(mode: int) -> str | None:
     """What a non-regular file is, in words (the reader's language); None for a regular file."""
     if stat.S_ISREG(mode):
         return None
@@ -131,7 +150,7 @@ def _not_regular(what: str, path: str, kind: str) -> InputFileError:
 
 
 def _check(info: os.stat_result, path: str, what: str, limit: int) -> None:
-    kind = _kind(info.st_mode)
+    kind = kind_of(info.st_mode)
     if kind is not None:
         raise _not_regular(what, path, kind)
     if info.st_size > limit:

@@ -23,7 +23,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 #: The signals of the policy, those this system has.
@@ -99,6 +99,7 @@ class _State:
     depth = 0
     kept: int | None = None
     raised_at: float | None = None
+    lost: int | None = None
 
 
 def _handle(signum: int, frame: FrameType | None) -> None:
@@ -132,15 +133,69 @@ def _exit_now(signum: int) -> None:
 @contextlib.contextmanager
 def raising() -> Iterator[None]:
     """Inside the block (a command's run), a signal raises Interrupted instead of ending the
-    process at once, so every write unwinds; signals raised before are forgotten."""
+    process at once, so every write unwinds; signals raised before are forgotten.
+
+    A signal whose Interrupted Python cannot raise through (it came while a finalizer, __del__
+    or a weakref callback, ran: Python prints such an exception and goes on) is not lost: it is
+    kept, unprinted, the next signal counts again, and it is raised when the block ends."""
     _State.raising += 1
-    if _State.raising == 1:
+    outermost = _State.raising == 1
+    if outermost:
         _State.kept = None
         _State.raised_at = None
+        _State.lost = None
+        hook, sys.unraisablehook = sys.unraisablehook, _unraisable(sys.unraisablehook)
     try:
         yield
     finally:
         _State.raising -= 1
+        if outermost:
+            sys.unraisablehook = hook
+    if outermost and _State.lost is not None:
+        signum, _State.lost = _State.lost, None
+        raise Interrupted(signum)
+
+
+def _unraisable(
+    previous: Callable[[sys.UnraisableHookArgs], object],
+) -> Callable[[sys.UnraisableHookArgs], None]:
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        if isinstance(unraisable.exc_value, Interrupted):
+            if _State.lost is None:
+                _State.lost = unraisable.exc_value.signum
+            _State.raised_at = None  # nothing unwinds it: the next signal is raised
+            return
+        previous(unraisable)
+
+    return hook
+
+
+def started_as_drumscore() -> bool:
+    """Whether this process is drumscore's own: the console script, or python -m drumscore while
+    it imports the package; not another program that imports drumscore (python -m theirs)."""
+    if sys.argv[:1] == ["-m"]:  # python -m MODULE, before MODULE runs: which?
+        given = sys.orig_argv
+        named = given[given.index("-m") + 1 :][:1] if "-m" in given else []
+        return named == ["drumscore"] or "-mdrumscore" in given
+    name = os.path.basename(sys.argv[0].replace("\\", "/")).removesuffix(".exe")
+    main = getattr(sys.modules.get("__main__"), "__file__", None)
+    return name == "drumscore" and main == sys.argv[0]
+
+
+def take_over(before: dict[int, object], early: list[int]) -> None:
+    """At the start of drumscore's own process (the package's first lines kept the signals that
+    came while this module loaded in `early`, the handlers they replaced in `before`): put the
+    policy in, and give it those signals; in another program that imports drumscore, put its
+    handlers back and give them the signals."""
+    ours = started_as_drumscore()
+    for signum, handler in before.items():
+        ignored = handler is signal.SIG_IGN or handler == signal.SIG_IGN
+        if not ours or (ignored and signum != signal.SIGINT):
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+    if ours:
+        install()
+    for signum in dict.fromkeys(early):
+        signal.raise_signal(signum)
 
 
 def install() -> dict[int, object]:

@@ -18,7 +18,7 @@ import numpy as np
 import soundfile as sf
 
 from drumscore.errors import DrumscoreError, PerformanceError
-from drumscore.files.audio import unreadable
+from drumscore.files.audio import seekable, unreadable
 from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
@@ -128,7 +128,8 @@ def read_audio(
                         "{limit} minutes; check it in parts"
                     ).format(path=shown, minutes=frames / rate / 60, limit=MAX_SECONDS // 60)
                 )
-            found = find_strokes(audio)
+            with seekable(audio) as passes:  # find_strokes reads it twice
+                found = find_strokes(passes)
     except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
         if isinstance(exc, DrumscoreError):
             raise

@@ -22,7 +22,7 @@ import numpy as np
 from drumscore.conductor.timeline import MAX_REPEAT, Timeline
 from drumscore.conductor.track import Conductor, Hit, Track, as_track
 from drumscore.errors import MissingDependencyError, PlaybackError, install_line
-from drumscore.i18n import N_, _
+from drumscore.i18n import N_, _, quoted
 from drumscore.model import Section
 from drumscore.play.choose import choose_by_name
 from drumscore.render.kit import Kit
@@ -144,7 +144,7 @@ def choose_device(name: str | None = None, kind: str = "output") -> OutputDevice
             _(
                 "no audio output device found (no sound card, or the sound system is not "
                 "running); write the sound to a file with {command} instead"
-            ).format(command="'drumscore render SCORE -o out.wav'")
+            ).format(command=quoted("drumscore render SCORE -o out.wav"))
         )
     if name is None:
         return next((d for d in devices if d.is_default), devices[0])
@@ -384,7 +384,7 @@ class AudioPlayer:
 
     def start(self) -> None:
         sd = self._sd = load_sounddevice()
-        where = repr(self.device.name) if self.device else _("the default device")
+        where = quoted(self.device.name) if self.device else _("the default device")
         try:
             self.stream = sd.OutputStream(
                 samplerate=self.feed.rate,

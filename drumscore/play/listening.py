@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from drumscore.conductor.track import Hit, Role
 from drumscore.errors import PerformanceError, PlaybackError
-from drumscore.files.audio import unreadable
 from drumscore.files.format_choice import suffixes
 from drumscore.i18n import _
 from drumscore.model import Drum
@@ -54,6 +53,8 @@ class TakeInput:
         try:
             self.audio = sf.SoundFile(path)
         except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
+            from drumscore.files.audio import unreadable  # numpy: only once a take is opened
+
             raise PerformanceError(
                 _(
                     "performance {path!r} cannot be read as audio ({reason}); give a recording "

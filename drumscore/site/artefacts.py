@@ -84,7 +84,9 @@ class Artefacts:
             return done
         self.engraved += sum(k is None for k in kept)  # the page's and the phone's
         if self._pool is None and cores() > 1:
-            self._pool = ProcessPoolExecutor(max_workers=cores(), initializer=worker_signals)
+            self._pool = ProcessPoolExecutor(
+                max_workers=cores(), initializer=worker_signals, initargs=(os.getpid(),)
+            )
         if self._pool is None:  # one core: no worker process is worth it
             done.set_result(staff_svgs(musicxml, strokes))
             return done
@@ -147,14 +149,38 @@ class Artefacts:
             self._pool.shutdown(cancel_futures=True)
 
 
-def worker_signals() -> None:
+def worker_signals(parent: int) -> None:
     """An engraving worker leaves Ctrl-C to the build, which stops it (no traceback of its own),
-    and ends at once on SIGTERM or SIGHUP."""
+    and ends at once on SIGTERM or SIGHUP; it ends with its `parent` (the build killed outright,
+    SIGKILL: the system sends it SIGKILL too, where it can) and holds none of the caller's
+    streams (its stdin, stdout and stderr are the null device), so nothing waiting on the
+    build's output waits on a worker."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    _die_with(parent)
+    null = os.open(os.devnull, os.O_RDWR)
+    for stream in (0, 1, 2):
+        os.dup2(null, stream)
+    os.close(null)
+
+
+#: prctl's option that has the system send a signal to a process when its parent ends (Linux).
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """Have the system kill this process when `parent` ends; if it has ended already, end now."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(AttributeError, OSError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent ended before the call
+        os._exit(1)
 
 
 def cores() -> int:

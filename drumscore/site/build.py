@@ -8,6 +8,7 @@ loaded from the network: scripts, styles and the kit's samples are copied into t
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import shutil
@@ -21,7 +22,13 @@ from pathlib import Path
 from drumscore import corpus, i18n
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
-from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
+from drumscore.files.atomic import (
+    appeared,
+    check_not_inside,
+    make_temporary,
+    remove_temporary,
+    rename_new,
+)
 from drumscore.files.signals import held
 from drumscore.i18n import _, aside, list_text
 from drumscore.model import READINGS, Edition, Section
@@ -147,6 +154,7 @@ def build_site(
         raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
     work: Path | None = None
     made = Artefacts(out if (out / MARKER).is_file() else None)
+    before = _listing(out) if (out / MARKER).is_file() and not out.is_symlink() else set()
     try:
         with held():  # a signal now is raised once the folder is known, so it is removed
             work = make_temporary(out.resolve(), folder_too=True)
@@ -158,7 +166,7 @@ def build_site(
         report.engraved = made.engraved
         (work / MARKER).write_text("a site written by drumscore\n", encoding="utf-8")
         _keep_owner_and_mode(work, out)
-        _replace(work, out)
+        _replace(work, out, before)
     except OSError as exc:
         remove_temporary(work, folder=True)
         if isinstance(exc, DrumscoreError):
@@ -227,6 +235,27 @@ def _check_target(out: Path) -> None:
         )
 
 
+def _listing(out: Path) -> set[str]:
+    """Every path in the folder `out` (relative to it); empty where it is not a folder."""
+    found: set[str] = set()
+    for folder, folders, files in os.walk(out):
+        found.update(os.path.relpath(os.path.join(folder, n), out) for n in (*folders, *files))
+    return found
+
+
+def _refuse_what_came(out: Path, before: set[str]) -> None:
+    """Refuse to replace an earlier site that holds what it did not hold when the build began:
+    something of the reader's, put there meanwhile."""
+    came = sorted(_listing(out) - before)
+    if came:
+        raise OutputError(
+            _(
+                "folder {path!r} holds {name!r}, which drumscore did not write there; move "
+                "it out or give another folder (the site would replace the folder)"
+            ).format(path=str(out), name=came[0])
+        )
+
+
 def _keep_owner_and_mode(work: Path, out: Path) -> None:
     """The new site takes the owner and mode of the folder it replaces (a new one: 0755 less
     the umask)."""
@@ -243,21 +272,39 @@ def _keep_owner_and_mode(work: Path, out: Path) -> None:
             os.chown(work, info.st_uid, info.st_gid)
 
 
-def _replace(work: Path, out: Path) -> None:
+def _replace(work: Path, out: Path, before: set[str]) -> None:
     """Put the new site in the place of the old, signals held (files.signals): a signal between
-    the two renames would leave neither in place."""
+    the two renames would leave neither in place. The place is checked again at the rename with
+    the rule of the start (_check_target): what appeared there while the site was built (a file,
+    a link, a folder of the reader's; in an earlier site, anything not in `before`, its paths
+    when the build began) is left as it is, and the build refused."""
     with held():
-        if out.is_dir():
-            old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
-            os.replace(out, old)
+        if not os.path.lexists(out):
             try:
-                os.replace(work, out)
-            except BaseException:
-                os.replace(old, out)
+                rename_new(work, out)
+            except FileExistsError:
+                raise appeared(out) from None
+            return
+        if out.is_symlink() or not out.is_dir():
+            raise appeared(out)
+        _check_target(out)
+        if not (out / MARKER).is_file():  # empty: the rename replaces it, or fails if filled
+            try:
+                os.rename(work, out)
+            except OSError as exc:
+                if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise appeared(out) from None
                 raise
-            remove_temporary(old, folder=True)
-        else:
+            return
+        _refuse_what_came(out, before)
+        old = make_temporary(out.resolve(), folder_too=True)  # empty: the rename replaces it
+        os.replace(out, old)
+        try:
             os.replace(work, out)
+        except BaseException:
+            os.replace(old, out)
+            raise
+        remove_temporary(old, folder=True)
 
 
 def _build_languages(
@@ -343,6 +390,7 @@ def _forking(languages: int) -> ProcessPoolExecutor | None:
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
         initializer=worker_signals,
+        initargs=(os.getpid(),),
     )
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import http.server
 import ipaddress
+import socket
 import sys
+import threading
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +19,11 @@ from drumscore.i18n import _
 
 #: Where the server listens unless told otherwise: this machine only.
 LOCAL_HOST = "127.0.0.1"
+#: Seconds a client has to send a whole request, its line and its headers (and the longest a
+#: kept-alive connection waits for the next): a half-sent request holds a thread no longer.
+REQUEST_SECONDS = 10.0
+#: Seconds any one send or receive may wait (a client that stops reading a file it asked for).
+SOCKET_SECONDS = 30.0
 
 TYPES = {
     ".js": "text/javascript",
@@ -46,6 +54,39 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     log: Callable[[str], None] | None = None
     #: A request line that cannot be read is answered with a status line all the same.
     default_request_version = "HTTP/1.0"
+    #: Set on the connection by StreamRequestHandler: the bound of one send or receive.
+    timeout = SOCKET_SECONDS
+    request_seconds = REQUEST_SECONDS
+
+    def handle_one_request(self) -> None:
+        """One request, read within request_seconds: a client still sending its line or its
+        headers then (one byte at a time, or nothing) is cut off, and the connection closed."""
+        self._guard = threading.Lock()
+        self._read = self._cut = False
+        timer = threading.Timer(self.request_seconds, self._cut_off)
+        timer.daemon = True
+        timer.start()
+        try:
+            super().handle_one_request()
+        finally:
+            timer.cancel()
+        if self._cut:
+            self.close_connection = True
+
+    def _cut_off(self) -> None:
+        with self._guard:
+            if self._read:
+                return
+            self._cut = True
+        with contextlib.suppress(OSError):  # the client went meanwhile
+            self.connection.shutdown(socket.SHUT_RDWR)
+
+    def parse_request(self) -> bool:
+        """The request's line and headers, once read in time (else nothing is answered)."""
+        parsed = super().parse_request()
+        with self._guard:
+            self._read = not self._cut
+        return parsed and self._read
 
     def log_message(self, format: str, *args: object) -> None:
         if self.log is not None:
@@ -97,11 +138,17 @@ def make_server(
     port: int = 8000,
     log: Callable[[str], None] | None = None,
     warn: Callable[[str], None] | None = None,
+    request_seconds: float = REQUEST_SECONDS,
 ) -> http.server.ThreadingHTTPServer:
     """A server for the files in `folder` on host:port (port 0: any free port). Not started.
 
-    `log` is told of each request; `warn` of a request that failed (the server goes on)."""
-    handler = type("Handler", (_Handler,), {"log": staticmethod(log) if log else None})
+    `log` is told of each request; `warn` of a request that failed (the server goes on). A
+    client has `request_seconds` to send each request's line and headers."""
+    handler = type(
+        "Handler",
+        (_Handler,),
+        {"log": staticmethod(log) if log else None, "request_seconds": request_seconds},
+    )
     bound = functools.partial(handler, directory=str(folder))
     server_class: type[http.server.ThreadingHTTPServer] = _Server
     if ":" in host:

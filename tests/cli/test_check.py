@@ -217,14 +217,15 @@ def test_a_file_that_is_not_audio_is_refused(expect_error, tmp_path):
         (
             "zh_CN.UTF-8",
             ["take.wav", "lu", "--midi-notes", "38,36"],
-            "drumscore：错误：--midi-notes '38,36' 只在有 MIDI 演奏（.mid .midi） 时适用"
-            "（用于：MIDI 文件的音符）；请改为检查 .mid 文件，或去掉 --midi-notes '38,36'",
+            "drumscore：错误：--midi-notes「38,36」 只在有 MIDI 演奏（.mid .midi） 时适用"
+            "（用于：MIDI 文件的音符）；请改为检查 .mid 文件，或去掉 --midi-notes「38,36」",
         ),
         (
             "zh_TW.UTF-8",
             ["take.mid", "lu", "--drums", "split", "--kit", "k"],
-            "drumscore：錯誤：--drums 'split' 與 --kit 'k' 只在有 錄音（.wav .flac .ogg） 時適用"
-            "（用於：依聲音分辨錄音中的兩鼓）；請改為檢查錄音，或去掉 --drums 'split' 與 --kit 'k'",
+            "drumscore：錯誤：--drums「split」 與 --kit「k」 只在有 錄音（.wav .flac .ogg） 時適用"
+            "（用於：依聲音分辨錄音中的兩鼓）；請改為檢查錄音，"
+            "或去掉 --drums「split」 與 --kit「k」",
         ),
     ],
 )

@@ -139,3 +139,20 @@ def test_hearing_a_comparison_is_capped_before_it_is_mixed(tmp_path, capsys):
         tmp_path,
     )
     assert "over the limit of 30 minutes" in line
+
+
+def test_check_reads_a_gsm_take_as_it_did(tmp_path, capsys):
+    """GSM 6.10 (a subtype libsndfile reads only forwards): every stroke of the take heard."""
+    import json
+
+    import soundfile as sf
+
+    wav = tmp_path / "lu.wav"
+    assert run_cli(["render", "lu", "--rate", "8000", "-o", str(wav), "-q"], capsys)[0] == 0
+    data, rate = sf.read(wav, always_2d=True)
+    take = tmp_path / "take-gsm.wav"
+    sf.write(take, data.mean(axis=1), rate, format="WAV", subtype="GSM610")
+    code, out, err = run_cli(["check", str(take), "lu", "--json"], capsys)
+    assert (code, err) == (0, "")
+    report = json.loads(out)
+    assert report["performance"]["strokes"] == report["score"]["strokes"] == 23

@@ -141,3 +141,31 @@ def test_a_job_past_a_whole_job_limit_is_refused_before_it_starts(tmp_path, caps
     out = f"{tmp_path}/x.{'mid' if '--click' in argv else 'musicxml'}"
     line = refused([*argv, "-o", out], capsys, tmp_path)
     assert said in line
+
+
+#: Broken user editions whose file name is not their id: the field at fault, and how it is named.
+BROKEN_BY_ID = {
+    "notes-2024.toml": (
+        'id = "mine"\nname = "My reading"\naliases = ["mr"]\n[[score]]\nfigure = 1\n'
+        'state = "魯"\nprinted = "○X□"\n',
+        "unexpected character 'X'",
+        ("mine", "MINE", "My reading", "mr"),
+    ),
+    "draft.toml": (
+        'id = "other"\nname = "Other"\n[[score]]\nfigure = 1\nstate = "魯"\nprinted = [\n',
+        "not valid TOML",
+        ("other", "Other"),
+    ),
+}
+
+
+@pytest.mark.parametrize("file", BROKEN_BY_ID)
+def test_a_broken_user_edition_asked_for_by_id_or_name_says_its_file_and_fault(mine, capsys, file):
+    text, fault, names = BROKEN_BY_ID[file]
+    (mine / file).write_text(text, encoding="utf-8")
+    for name in (*names, file.removesuffix(".toml")):
+        code, _, err = run_cli(["show", f"lu@{name}"], capsys)
+        assert code == 2, (name, err)
+        (line,) = err.splitlines()
+        assert file in line and fault in line, (name, line)
+        assert "unknown edition" not in line

@@ -159,7 +159,7 @@ def test_two_options_given_where_they_do_nothing_are_joined_in_chinese(cli, monk
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     code, _, err = cli("compare", "lu", "xue", "--stereo", "--bpm", "90")
     assert code == 2
-    assert "--stereo 與 --bpm '90' 只在有 --audio OUT.wav 時適用" in err
+    assert "--stereo 與 --bpm「90」 只在有 --audio OUT.wav 時適用" in err
 
 
 @pytest.mark.parametrize(

@@ -351,7 +351,7 @@ def test_play_says_what_it_plays_in_simplified_chinese(monkeypatch, capsys):
     assert main(argv) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     first, last = lines[0], lines[-1]
-    assert first.startswith("在MIDI 端口「Test Synth」上演奏自定鼓谱 ")
+    assert first.startswith("在「Test Synth」MIDI 端口上演奏自定鼓谱 ")
     assert "：2 下预备拍后 3 击，每分钟 1200 击（相隔 0.05 秒）" in first
     assert last == "已演奏 3 击"
 

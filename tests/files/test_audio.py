@@ -31,3 +31,43 @@ def test_samples_are_rounded_half_to_even_and_clipped(tmp_path):
     write_audio(path, given, 8000, "PCM_16")
     back, _ = sf.read(path, dtype="int16")
     assert back.tolist() == [32767, -32767, 32767, -32768, 0, 2, 2, 0, -2]
+
+
+def _gsm_take(path, seconds=3.0):
+    """A GSM 6.10 WAV (8 kHz mono, what phones and old recorders write): a click a second."""
+    rate = 8000
+    frames = np.zeros(int(rate * seconds), np.float32)
+    for start in range(0, len(frames), rate):
+        frames[start : start + 400] = (
+            0.6 * np.sin(np.arange(400) / 3) * np.exp(-np.arange(400) / 80)
+        )
+    sf.write(path, frames, rate, format="WAV", subtype="GSM610")
+    return path
+
+
+def test_a_recording_libsndfile_cannot_seek_in_is_read_through_a_seekable_copy(tmp_path):
+    from drumscore.files.audio import seekable
+
+    take = _gsm_take(tmp_path / "take.wav")
+    forwards, _ = sf.read(take, dtype="float32", always_2d=True)  # reading forwards works
+    with sf.SoundFile(take) as audio:
+        assert not audio.seekable()  # the case: GSM 6.10 refuses a seek
+        with seekable(audio) as passes:
+            assert passes.seekable() and passes.frames == len(forwards)
+            assert (passes.samplerate, passes.channels) == (8000, 1)
+            passes.seek(len(forwards) // 2)  # the second pass starts anywhere
+            second = passes.read(dtype="float32", always_2d=True)
+            passes.seek(0)
+            first = passes.read(dtype="float32", always_2d=True)
+    assert np.array_equal(first, forwards)
+    assert np.array_equal(second, forwards[len(forwards) // 2 :])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["take.wav"]  # the copy had no name
+
+
+def test_a_seekable_recording_is_read_as_it_is(tmp_path):
+    from drumscore.files.audio import seekable
+
+    path = tmp_path / "pcm.wav"
+    sf.write(path, np.zeros(100, np.float32), 8000)
+    with sf.SoundFile(path) as audio, seekable(audio) as passes:
+        assert passes is audio

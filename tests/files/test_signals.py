@@ -64,3 +64,33 @@ def test_ctrl_c_ends_only_the_block_and_the_next_signal_counts_again(policy):
     with pytest.raises(signals.Interrupted) as info, signals.ctrl_c_stops():
         signal.raise_signal(signal.SIGTERM)
     assert info.value.status == 143
+
+
+class _Finalized:
+    """An object whose finalizer is where the signal comes (Python cannot raise through it)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def __del__(self) -> None:
+        signal.raise_signal(self.signum)
+        sum(range(100))  # the handler runs here, inside the finalizer
+
+
+def test_a_signal_that_comes_in_a_finalizer_is_raised_when_the_run_ends_unprinted(capsys):
+    previous = signals.install()
+    went_on = []
+    try:
+        with pytest.raises(signals.Interrupted) as info, signals.raising():
+            thing = _Finalized(signal.SIGTERM)
+            del thing
+            went_on.append(True)  # the finalizer's exception is not raised here
+            # meanwhile the next signal counts: a second one is raised where it comes
+            with pytest.raises(signals.Interrupted) as second:
+                signal.raise_signal(signal.SIGHUP)
+            assert second.value.signum == signal.SIGHUP
+    finally:
+        signals.restore(previous)
+    assert went_on == [True]
+    assert info.value.signum == signal.SIGTERM and info.value.status == 143
+    assert capsys.readouterr().err == ""  # no "Exception ignored" traceback

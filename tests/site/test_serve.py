@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 
 import pytest
 
@@ -78,5 +79,62 @@ def test_an_unsupported_method_or_version_is_answered_and_the_server_goes_on(ser
 
 def test_files_are_still_served(served):
     port, _ = served
+    reply = _ask(port, b"GET /index.html HTTP/1.1\r\n")
+    assert reply.startswith(b"HTTP/1.0 200") and reply.endswith(b"<p>drums</p>")
+
+
+@pytest.fixture
+def impatient(tmp_path):
+    """A server that gives each request half a second to arrive."""
+    (tmp_path / "index.html").write_text("<p>drums</p>", encoding="utf-8")
+    warnings: list[str] = []
+    server = make_server(tmp_path, "127.0.0.1", 0, warn=warnings.append, request_seconds=0.5)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    try:
+        yield server.server_address[1], warnings
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def _held_for(port: int, sending) -> tuple[float, bytes]:
+    """Seconds until the server closes a connection on which `sending(conn)` sends, and what it
+    answered meanwhile."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        sending(conn)
+        reply = b""
+        while chunk := conn.recv(65536):
+            reply += chunk
+    return time.monotonic() - started, reply
+
+
+def _half_a_request(conn):
+    conn.sendall(b"GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line: not done
+
+
+def _a_byte_at_a_time(conn):
+    for byte in b"GET /index.html HTTP/1.1\r\n":
+        try:
+            conn.sendall(bytes([byte]))
+        except OSError:  # cut off
+            return
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("sending", [_half_a_request, _a_byte_at_a_time, lambda conn: None])
+def test_a_half_sent_request_is_cut_off_in_its_time_and_the_server_goes_on(impatient, sending):
+    port, warnings = impatient
+    seconds, reply = _held_for(port, sending)
+    assert 0.4 < seconds < 5
+    assert reply == b""  # nothing served of a request that did not arrive whole
+    assert _ask(port, b"GET /index.html HTTP/1.1\r\n").startswith(b"HTTP/1.0 200")
+    assert warnings == []
+
+
+def test_a_request_sent_in_time_is_answered_whole(impatient):
+    port, _ = impatient
     reply = _ask(port, b"GET /index.html HTTP/1.1\r\n")
     assert reply.startswith(b"HTTP/1.0 200") and reply.endswith(b"<p>drums</p>")

@@ -35,7 +35,7 @@ from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
 from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import choose, suffixes
-from drumscore.i18n import _, aside, list_text, milliseconds, ngettext, per_minute, seconds
+from drumscore.i18n import _, aside, list_text, milliseconds, ngettext, per_minute, quoted, seconds
 from drumscore.play import midiport
 from drumscore.play.listening import AudioListener, DeviceInput, TakeInput, is_device
 from drumscore.play.liveview import LiveState
@@ -619,7 +619,7 @@ def _player(args: argparse.Namespace, track: Track) -> tuple[Player, str]:
         )
     else:
         feed = Feed(track, kit=kit, loop=args.loop)
-    return AudioPlayer(feed, device), aside(repr(device.name), device.hostapi)
+    return AudioPlayer(feed, device), aside(quoted(device.name), device.hostapi)
 
 
 def _list_devices() -> int:

@@ -18,6 +18,7 @@ from drumscore.i18n import (
     milliseconds,
     ngettext,
     per_minute,
+    pgettext,
     rate,
     seconds,
 )
@@ -320,7 +321,13 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
         ),
         (
             _("missed"),
-            list_text(f"{s.index} {_printed(s)}" for s in c.missing) or _("none"),
+            list_text(
+                pgettext("a missed stroke", "{index} {drum}").format(
+                    index=s.index, drum=_printed(s)
+                )
+                for s in c.missing
+            )
+            or _("none"),
         ),
         (
             _("extra"),

@@ -60,7 +60,7 @@ def test_the_chinese_apparatus_names_no_edition_by_its_id(apparatuses, language)
             assert BASE[language] in text and " = " not in text
             groups_text = format_groups([groups(a)])
             assert ids_in(groups_text) == [], a.key
-            assert "（Newick 格式）" in groups_text and " | " not in groups_text
+            assert "（Newick 格式；" in groups_text and " | " not in groups_text
 
 
 @pytest.mark.parametrize("language", CHINESE)

@@ -19,6 +19,6 @@ def test_compare_in_traditional_chinese(monkeypatch, cli):
     code, out, _ = cli("compare", "lu", "xue")
     assert code == 0
     assert "處差異——" in out and "處僅見於 B（+）" in out
-    header = next(line for line in out.splitlines() if "編輯距離" in line)
-    assert header.split() == ["段", "A", "B", "編輯距離", "結論"]
+    header = next(line for line in out.splitlines() if "差異處數" in line)
+    assert header.split() == ["段", "A", "B", "差異處數", "結論"]
     assert "不同" in out and "differs" not in out

@@ -11,8 +11,8 @@ def test_show_in_simplified_chinese(monkeypatch, cli):
     assert code == 0
     assert "注家所述的击数：" in out and "各版本原文所述的击数：" in out
     # the quotes as the editions print them (traditional kept); the commentators named simplified
-    assert "徐伯鲁，射（benyi-skqs）：「其全則鼙聲十三鼔聲十」" in out
-    assert "徐伯鲁，投壶：鼙 7 鼓 5（见 benyi、benyi-skqs 所引）——相符" in out
+    assert "徐伯鲁，射（本义四库本）：「其全則鼙聲十三鼔聲十」" in out
+    assert "徐伯鲁，投壶：鼙 7 鼓 5（见本义、本义四库本所引）——相符" in out
     header = next(line for line in out.splitlines() if "击数" in line)
     assert header.split() == ["段", "击数", "○", "鼙", "□", "鼓"]
     fields = {line.split("：")[0].strip(): line for line in out.splitlines() if "：" in line[:8]}

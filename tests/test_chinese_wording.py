@@ -1,0 +1,160 @@
+"""How particular Chinese lines read: the wording a native review asked for, held in place.
+
+tests/test_chinese_views.py reads every view for English and half-width punctuation; this file
+holds the lines whose wording was fixed one by one: values quoted 「x」 (never 'x', never
+「'x'」), the 繁體 edition notes written as the 简体 ones are, an extracted passage's citation,
+and compare's line on 半.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+opencc = pytest.importorskip("opencc", reason="the notes test converts with OpenCC (i18n extra)")
+
+SCORES = Path(__file__).resolve().parent.parent / "drumscore" / "scores"
+PREFIX = {"zh-Hant": "drumscore：錯誤：", "zh-Hans": "drumscore：错误："}
+#: A value in ASCII quotes beside Chinese text, or a 「」 quotation holding ASCII quotes.
+ASCII_QUOTED = re.compile(r"'[^'\s]*'|「'")
+
+
+def refusal(cli, lang: str, *argv: object) -> str:
+    """The one line of a refusal in `lang` (exit 2, the language's prefix, no traceback)."""
+    code, _out, err = cli("--lang", lang, *argv)
+    assert code == 2, (code, err)
+    assert err.startswith(PREFIX[lang]) and err.count("\n") == 1 and "Traceback" not in err
+    return err.removeprefix(PREFIX[lang]).strip()
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+@pytest.mark.parametrize(
+    ("argv", "quoted"),
+    [
+        (["render", "lu", "-o", "x.wav", "--section", "nosuch"], ["「nosuch」", "「touhu」、"]),
+        (["render", "lu", "-o", "x.wav", "--duration", "13h"], ["--duration「13h」"]),
+        (["render", "lu", "-o", "x.wav", "--humanize", "-3"], ["「-3」"]),
+        (["compare", "lu", "xue", "--reading", "zheng,mao"], ["--reading「zheng,mao」"]),
+        (["render", "lu", "-o", "x.wav", "--bpm", "1" * 40], ["--bpm「1111"]),
+    ],
+)
+def test_a_refused_value_is_quoted_once_in_corner_brackets(cli, tmp_path, lang, argv, quoted):
+    argv = [str(tmp_path / a) if a == "x.wav" else a for a in argv]
+    said = refusal(cli, lang, *argv)
+    assert not ASCII_QUOTED.search(said), said
+    for text in quoted:
+        assert text in said, said
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("zh-Hant", "「{name}」是二進位檔案"), ("zh-Hans", "「{name}」是二进制文件")],
+)
+def test_a_binary_passage_is_named_in_corner_brackets(cli, tmp_path, lang, expected):
+    path = tmp_path / "take.wav"
+    path.write_bytes(b"RIFF\x00\x00\x00\x00WAVE")
+    said = refusal(cli, lang, "extract", path)
+    assert said.startswith(expected.format(name=path)), said
+
+
+def _notes() -> list[tuple[str, str, str, str]]:
+    """(edition, field, 繁體, 简体) for every note and date basis the edition files give."""
+    found = []
+    for path in sorted(SCORES.glob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for field, texts in (("note", data.get("note")), ("basis", data["date"].get("basis"))):
+            if isinstance(texts, dict) and "zh-Hant" in texts and "zh-Hans" in texts:
+                found.append((path.stem, field, texts["zh-Hant"], texts["zh-Hans"]))
+    return found
+
+
+NOTES = _notes()
+
+
+def _unquoted(text: str) -> str:
+    """`text` with what its 「」 quote taken out (quotations keep their printed form)."""
+    return re.sub(r"「[^」]*」", "「」", text)
+
+
+def test_every_edition_gives_its_note_and_basis_in_both_scripts():
+    assert len(NOTES) >= 30
+    assert {field for _e, field, _t, _s in NOTES} == {"note", "basis"}
+
+
+@pytest.mark.parametrize(
+    ("edition", "field", "hant", "hans"), NOTES, ids=[f"{e}-{f}" for e, f, _t, _s in NOTES]
+)
+def test_a_traditional_note_says_what_the_simplified_one_says(edition, field, hant, hans):
+    """The 繁體 note and date basis are the 简体 ones in traditional characters: titles in
+    《》, parts joined by 、 and ；, no half-width space between two Chinese words."""
+    t2s = opencc.OpenCC("t2s")
+    assert t2s.convert(_unquoted(hant)) == t2s.convert(_unquoted(hans)), (hant, hans)
+    assert not re.search(r"[\u4e00-\u9fff] [\u4e00-\u9fff]", _unquoted(hant)), hant
+    assert "四庫全書" not in hant or "《四庫全書》" in hant, hant
+
+
+@pytest.mark.parametrize(
+    ("lang", "source"),
+    [("zh-Hant", "來源：投壺（錄文 passage.txt）"), ("zh-Hans", "来源：投壶（录文 passage.txt）")],
+)
+def test_an_extracted_passage_cites_its_work_and_file_in_chinese(cli, tmp_path, lang, source):
+    passage = tmp_path / "passage.txt"
+    passage.write_text(
+        "投壺\n魯鼓\n○□○○□□○□○○□半○□○□○○○□□○□○\n薛鼓\n○□○○○□□○□○○□□○□○○□□○半○□○○○□□○\n",
+        encoding="utf-8",
+    )
+    code, out, err = cli("--lang", lang, "extract", passage)
+    assert code == 0, err
+    assert out.splitlines()[1] == source
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("zh-Hant", "「半」位置不同：A 在第 11 擊之後，B 在第 20 擊之後"),
+        ("zh-Hans", "「半」位置不同：A 在第 11 击之后，B 在第 20 击之后"),
+    ],
+)
+def test_compare_says_where_half_stands_in_each(cli, lang, line):
+    code, out, err = cli("--lang", lang, "compare", "lu", "xue")
+    assert code == 0, err
+    assert line in out.splitlines()
+    assert "移動了" not in out and "移动了" not in out and "編輯距離" not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "stated", "quoted"),
+    [
+        ("zh-Hant", "徐伯魯，投壺：鼙 7 鼓 5（見本義、本義四庫本所引）——相符", "李光坡，射（述"),
+        ("zh-Hans", "徐伯鲁，投壶：鼙 7 鼓 5（见本义、本义四库本所引）——相符", "李光坡，射（述"),
+    ],
+)
+def test_show_cites_the_editions_quoting_a_count_by_their_short_names(cli, lang, stated, quoted):
+    """As the 校勘記 cites them (本義, 述註), never by siglum (benyi, shuzhu) in Chinese prose."""
+    code, out, err = cli("--lang", lang, "show", "lu")
+    assert code == 0, err
+    lines = [line.strip() for line in out.splitlines()]
+    assert stated in lines
+    assert any(line.startswith(quoted) for line in lines)
+    assert "benyi" not in out.split("版本")[0] and "shuzhu" not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "missed", "wrong"),
+    [
+        ("zh-Hant", "漏擊       第 1 擊 ○ 鼙、第 2 擊 □ 鼓、", "擊錯鼓     第 19 擊（應為 □ 鼓，"),
+        ("zh-Hans", "漏击       第 1 击 ○ 鼙、第 2 击 □ 鼓、", "击错鼓     第 19 击（应为 □ 鼓，"),
+    ],
+)
+def test_check_numbers_the_strokes_it_lists(cli, tmp_path, lang, missed, wrong):
+    """A missed or wrong stroke is 第 N 擊, never a bare number beside a drum."""
+    take = tmp_path / "lu.mid"
+    assert cli("render", "lu", "-o", take, "-q")[0] == 0
+    code, out, _err = cli("--lang", lang, "check", take, "xue")
+    assert code == 2
+    lines = out.splitlines()
+    assert any(line.startswith(missed) for line in lines), out
+    assert any(line.startswith(wrong) for line in lines), out
