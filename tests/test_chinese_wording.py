@@ -98,7 +98,11 @@ def test_a_traditional_note_says_what_the_simplified_one_says(edition, field, ha
 
 @pytest.mark.parametrize(
     ("lang", "source"),
-    [("zh-Hant", "來源：投壺（錄文 passage.txt）"), ("zh-Hans", "来源：投壶（录文 passage.txt）")],
+    # the name the passage gives is cited as a work, in 書名號 (as 《禮記·投壺》 would be)
+    [
+        ("zh-Hant", "來源：《投壺》（錄文 passage.txt）"),
+        ("zh-Hans", "来源：《投壶》（录文 passage.txt）"),
+    ],
 )
 def test_an_extracted_passage_cites_its_work_and_file_in_chinese(cli, tmp_path, lang, source):
     passage = tmp_path / "passage.txt"
