@@ -88,7 +88,11 @@ def madmom_onsets(y: np.ndarray, rate: int) -> np.ndarray | None:
         from madmom.features.onsets import CNNOnsetProcessor, OnsetPeakPickingProcessor
     except ImportError:
         return None
-    activation = CNNOnsetProcessor()(Signal(y, sample_rate=rate, num_channels=1))
+    import soxr
+
+    if rate != 44100:  # the CNN's own rate (madmom would call ffmpeg to resample)
+        y = soxr.resample(y, rate, 44100).astype(np.float32)
+    activation = CNNOnsetProcessor()(Signal(y, sample_rate=44100, num_channels=1))
     picked = OnsetPeakPickingProcessor(threshold=0.54, smooth=0.05, fps=100)(activation)
     return np.asarray(picked, dtype=float)
 
