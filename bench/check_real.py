@@ -135,6 +135,17 @@ def flam_errors(heard: np.ndarray, truth: Truth) -> np.ndarray:
     return np.asarray(out)
 
 
+def flams_said(performance, truth: Truth) -> tuple[int, int, int]:
+    """(flams heard that were played, flams heard, flams played)."""
+    said = [s.time for s in performance.strokes if getattr(s, "flam", False)]
+    played = np.asarray(truth.flammed)
+    true = np.asarray([t for t, _d, _k in truth.strokes])
+    heard = np.asarray([s.time for s in performance.strokes])
+    _pairs, lag = matched(heard, true)
+    hits = sum(1 for t in said if len(played) and np.min(np.abs(played - (t - lag))) < 0.012)
+    return hits, len(said), len(played)
+
+
 def drum_figures(performance, result, truth: Truth) -> tuple[int, int]:
     """(strokes whose drum was heard right, strokes of the score heard): a stroke played on the
     wrong drum on purpose is right when called wrong; drums not told apart are all not right."""
@@ -167,6 +178,7 @@ def evaluate(take: Take, path: Path) -> dict:
     heard = np.asarray([s.time for s in performance.strokes])
     row["ours"] = onset_figures(heard, true_times)
     row["flam_errors"] = flam_errors(heard, truth)
+    row["flams_said"] = flams_said(performance, truth)
     row["drums"] = drum_figures(performance, result, truth)
     row["how"] = performance.how
     fit = better_fit(performance, result)
@@ -223,6 +235,8 @@ def line_of(name: str, group: list[dict]) -> str:
         line += f"{p:5.2f}/{r_:4.2f} {np.median(errors):5.1f}/{np.percentile(errors, 95):5.1f}"
         flams = np.concatenate([r["flam_errors"] for r in good])
         line += f" {np.percentile(flams, 95):6.1f}" if len(flams) else f" {'-':>6}"
+        hits, said, played = (sum(r["flams_said"][i] for r in good) for i in range(3))
+        line += f" {hits}/{said}/{played}" if said or played else f" {'-':>8}"
         missed = [r["missed"] for r in good if "missed" in r]
         said = sum(m[1] for m in missed)
         line += f" {sum(m[0] for m in missed) / said:5.2f}" if said else f" {'-':>5}"
@@ -263,7 +277,8 @@ def line_of(name: str, group: list[dict]) -> str:
 def summarise(rows: list[dict]) -> None:
     """The table: per condition, then per group (dry, phone, room) and all."""
     head = (
-        f"{'condition':<20}{'n':>3} {'P/R':>9} {'med/p95':>11} {'flam95':>6} {'missP':>5}"
+        f"{'condition':<20}{'n':>3} {'P/R':>9} {'med/p95':>11} {'flam95':>6} {'flams':>8}"
+        f" {'missP':>5}"
         f" {'fault P/R':>10} {'drums':>6} {'f.wrong':>7} {'tempo':>5} {'named':>5} {'n.w':>3}"
         f" {'cpu/m':>5} | {'madmom P/R med/p95':>22} | {'aubio P/R med/p95':>22}"
     )

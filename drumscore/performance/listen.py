@@ -22,7 +22,7 @@ from drumscore.errors import DrumscoreError, PerformanceError
 from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
-from drumscore.i18n import _, ngettext
+from drumscore.i18n import _, list_text, ngettext
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.kit import Kit, builtin_kit
@@ -66,6 +66,9 @@ RISE = 0.25
 #: fell again before the stroke, is a flam's grace note (an MP3's pre-echo does not fall).
 FLAM_SECONDS = 0.05
 FLAM_DB = 6.0
+#: A grace note stands at least GRACE_MS before its stroke and at most GRACE_DB under it.
+GRACE_MS = 10
+GRACE_DB = 24.0
 #: An attack at least doubles the ring before it within three milliseconds; a swell, a
 #: room's echo or a ring's beating rises slower.
 SHARP_RISE = 2.0
@@ -171,9 +174,12 @@ def read_audio(
         count_sound=count_sound,
         click_velocity=click_velocity,
     )
+    flams = found.flams if len(found.flams) else np.zeros(len(found.starts), dtype=bool)
     strokes = tuple(
-        HeardStroke(float(s) / rate, d, bool(q), bool(c))
-        for s, d, q, c in zip(found.starts, told.drums, told.doubtful, told.counts, strict=True)
+        HeardStroke(float(s) / rate, d, bool(q), bool(c), bool(f))
+        for s, d, q, c, f in zip(
+            found.starts, told.drums, told.doubtful, told.counts, flams, strict=True
+        )
     )
     return Performance(
         str(path),
@@ -182,8 +188,24 @@ def read_audio(
         frames / rate,
         told.how,
         told.swappable,
-        told.notes,
+        (*told.notes, *flam_notes([s.time for s in strokes if s.flam])),
         told.apart,
+    )
+
+
+def flam_notes(times: Sequence[float]) -> tuple[str, ...]:
+    """The report's note on the flams heard (their strokes' times), if any."""
+    if not times:
+        return ()
+    at = list_text([f"{t:.3f} s" for t in times[:6]] + (["…"] if len(times) > 6 else []))
+    return (
+        ngettext(
+            "{n} flam (at {at}): a grace note just before the stroke, which is timed at its "
+            "main stroke",
+            "{n} flams (at {at}): a grace note just before each stroke, which is timed at its "
+            "main stroke",
+            len(times),
+        ).format(n=len(times), at=at),
     )
 
 
@@ -464,7 +486,8 @@ def _attack(
     end = min(count, -(-(hi + later) // width))
     if last <= first:
         return Onset(lo, 0.0, 0.0, 0.0)
-    sharp = (climb >= SHARP_RISE * ring) & (gain > 0)
+    rises = (climb >= SHARP_RISE * ring) & (gain > 0)
+    sharp = rises.copy()
     sharp[:first] = False
     sharp[end:] = False
     if sharp[first:last].any():
@@ -495,11 +518,14 @@ def _attack(
     start = (at - 1) * width + (int(over[0]) if len(over) else width)
     stop = start + max(0, len(y) - hi - later)
     peak = float(np.abs(y[start:stop]).max()) if stop > start else 0.0
-    # a grace note: a sharp attack within `later` before, FLAM_DB softer, fallen before this
-    soft = top * 10 ** (-FLAM_DB / 20)
-    reach = max(first, best - -(-later // width))
-    graces = sharp[reach : at - 1] & (climb[reach : at - 1] <= soft)
-    grace = bool(graces.any()) and bool(base < 0.7 * float(climb[reach : at - 1][graces].max()))
+    # a grace note: a sharp attack GRACE_MS to `later` before, FLAM_DB to GRACE_DB softer,
+    # whose sound fell before this one (a coder's pre-echo holds its level up to the attack)
+    reach = max(1, best - -(-later // width))
+    near = slice(reach, max(reach, at - GRACE_MS))
+    size = gain[near]
+    graces = rises[near] & (size <= gain[best] * 10 ** (-FLAM_DB / 20))
+    graces &= size >= gain[best] * 10 ** (-GRACE_DB / 20)
+    grace = bool(graces.any()) and bool(base < float(climb[near][graces].max()))
     behind = tops[max(0, at - 1 - RING_MS) : max(0, at - 1)]
     return Onset(start, max(0.0, top - base), peak, base, grace, float(behind.max(initial=0.0)))
 

@@ -303,6 +303,7 @@ def test_a_phone_take_with_pre_echo_gives_one_onset_per_stroke_at_its_attack(tmp
     assert len(heard) == len(times)
     error = np.abs(np.array([s.time for s in heard.strokes]) - times)
     assert np.percentile(error, 95) < 0.005 and error.max() < 0.010  # the pre-echo is 30 ms
+    assert not any(s.flam for s in heard.strokes)  # a pre-echo is no grace note
     # the band leaves the drums' fundamentals out: a drum may be in doubt, never wrong for sure
     assert faults(result)[:2] == (0, 0) and all(s.doubtful for s in result.wrong)
     assert abs(result.tempo_bpm - 72) < 0.5
@@ -323,3 +324,37 @@ def test_a_take_whose_drums_sound_alike_calls_no_stroke_wrong(tmp_path):
     _heard, result = checked_take(tmp_path, y)
     assert result.wrong == () and len(result.doubtful) == len(times)
     assert not result.performance.apart and result.performance.notes
+
+
+def test_a_low_drum_swelling_in_a_room_is_timed_at_its_attack_and_never_lost(tmp_path):
+    """鼙 a big drum whose body swells to its peak 50–80 ms after the stick's tap, 10–14 dB
+    under it, in a room (RT60 1 s): each stroke found once, at the tap, not at the swell."""
+    times = real_drums.even(TOUHU_TWICE, 80)
+    gu = real_drums.membranes(high=190)
+
+    def sound(drum, rng):
+        return real_drums.swelling(rng) if drum is Drum.PI else gu(drum, rng)
+
+    y = real_drums.room(real_drums.placed(times, TOUHU_TWICE, sound), real_drums.RATE)
+    heard, result = checked_take(tmp_path, y)
+    assert len(heard) == len(times) and faults(result)[:2] == (0, 0)
+    error = np.abs(np.array([s.time for s in heard.strokes]) - times)
+    assert error.max() < 0.004  # the swell peaks 50–80 ms late
+
+
+def test_a_flam_is_timed_at_its_main_stroke_and_said_to_be_one(tmp_path):
+    """A grace note 17–43 ms before a stroke, 11–15 dB softer: one stroke, timed at the main
+    stroke, marked as a flam and named in the notes; the strokes played plain are not."""
+    times = real_drums.even(TOUHU_TWICE, 80)
+    sound = real_drums.membranes()
+    y = real_drums.placed(times, TOUHU_TWICE, sound)
+    flammed = list(range(2, len(times), 3))
+    y = real_drums.with_graces(
+        y, [times[k] for k in flammed], sound, [TOUHU_TWICE[k] for k in flammed]
+    )
+    heard, result = checked_take(tmp_path, y)
+    assert len(heard) == len(times) and faults(result) == (0, 0, 0)
+    error = np.abs(np.array([s.time for s in heard.strokes]) - times)
+    assert error.max() < 0.002
+    assert [k for k, s in enumerate(heard.strokes) if s.flam] == flammed
+    assert any(f"{len(flammed)} flams" in note for note in heard.notes)
