@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-from drumscore.errors import DrumscoreError, PerformanceError
+from drumscore.errors import DrumscoreError, NoisyPerformanceError, PerformanceError
 from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
@@ -56,6 +56,9 @@ RING_MS = 30
 QUIET_DB = 20.0
 #: An onset whose peak stands less than this above the recording's noise floor is noise.
 ABOVE_NOISE_DB = 12.0
+#: A recording is too noisy to judge when this share of the onsets that would be strokes (at
+#: least two) were lost in its noise.
+LOST_SHARE = 0.2
 #: A stroke's peak stands at least this far above the sound just before it (the ring of the
 #: strokes before it); a swell of a ring rises less.
 RISE_DB = 6.0
@@ -159,6 +162,20 @@ def read_audio(
         raise PerformanceError(
             _("performance {path} holds invalid (NaN or infinite) samples").format(path=shown)
         )
+    if found.lost >= 2 and found.lost >= LOST_SHARE * (found.lost + len(found.starts)):
+        raise NoisyPerformanceError(
+            ngettext(
+                "performance {path} is too noisy to judge: its strokes stand {snr:.0f} dB above "
+                "its noise, and {n} onset was lost in it (a stroke needs {need:.0f} dB); record "
+                "nearer the drums or in a quieter place, or turn the recorder's noise reduction on",
+                "performance {path} is too noisy to judge: its strokes stand {snr:.0f} dB above "
+                "its noise, and {n} onsets were lost in it (a stroke needs {need:.0f} dB); record "
+                "nearer the drums or in a quieter place, or turn the recorder's noise reduction on",
+                found.lost,
+            ).format(path=shown, snr=found.snr_db, n=found.lost, need=ABOVE_NOISE_DB),
+            snr_db=found.snr_db,
+            lost=found.lost,
+        )
     if len(found.starts) == 0:
         raise PerformanceError(
             _(
@@ -218,6 +235,10 @@ class Found:
     invalid: bool = False
     #: Which strokes were played as flams (a grace note just before the stroke).
     flams: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    #: How far (dB) the strokes (the 90th percentile of their peaks) stand above the noise
+    #: floor, and how many onsets that would have been strokes were lost in the noise.
+    snr_db: float = math.inf
+    lost: int = 0
 
 
 def find_strokes(audio: sf.SoundFile) -> Found:
@@ -436,13 +457,16 @@ def strokes_at(
     before_next = [
         b.start - a.start < ahead and b.rise >= 0.5 * a.peak for a, b in pairwise(chosen)
     ] + [False]
-    keep = [
-        o.peak > lowest and o.peak >= o.before * rise and not early
+    plausible = [
+        o.peak > loud * 10 ** (-QUIET_DB / 20) and o.peak >= o.before * rise and not early
         for o, early in zip(chosen, before_next, strict=True)
     ]
+    keep = [p and o.peak > lowest for o, p in zip(chosen, plausible, strict=True)]
     starts = np.asarray([o.start for o, k in zip(chosen, keep, strict=True) if k], np.int64)
     flammed = np.asarray([o.grace for o, k in zip(chosen, keep, strict=True) if k], dtype=bool)
-    return Found(starts, stroke_bands(audio, starts), flams=flammed)
+    snr = 20 * math.log10(loud / floor) if floor > 0 and loud > 0 else math.inf
+    lost = sum(plausible) - sum(keep)
+    return Found(starts, stroke_bands(audio, starts), flams=flammed, snr_db=snr, lost=lost)
 
 
 def _main(group: list[Onset]) -> Onset:

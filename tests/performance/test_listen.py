@@ -13,7 +13,7 @@ from performances import kit_sample
 
 from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
-from drumscore.errors import PerformanceError
+from drumscore.errors import NoisyPerformanceError, PerformanceError
 from drumscore.model import Drum
 from drumscore.performance import listen
 from drumscore.performance.check import check
@@ -358,3 +358,40 @@ def test_a_flam_is_timed_at_its_main_stroke_and_said_to_be_one(tmp_path):
     assert error.max() < 0.002
     assert [k for k, s in enumerate(heard.strokes) if s.flam] == flammed
     assert any(f"{len(flammed)} flams" in note for note in heard.notes)
+
+
+# --- a take too noisy to judge ----------------------------------------------------------------
+
+LU = [s.drum for s in arrange(resolve("lu"), "she").strokes]
+
+
+def kit_take_in_noise(path, under_peak_db, seed=8):
+    """The built-in kit playing lu at 80 strokes a minute, white noise `under_peak_db` under
+    its peak."""
+    starts = [round(RATE * (0.5 + 0.75 * k)) for k in range(len(LU))]
+    y = placed(starts, LU)
+    y = y / np.max(np.abs(y)) * 0.5
+    noise = np.random.default_rng(seed).normal(0, 0.5 * 10 ** (-under_peak_db / 20), len(y))
+    sf.write(path, (y + noise).astype(np.float32), RATE, subtype="PCM_16")
+    return path
+
+
+def test_a_take_too_noisy_to_judge_says_so_with_its_signal_to_noise_ratio(cli, tmp_path):
+    """White noise 25 dB under the kit's peak hides the softer strokes: the check says the
+    take is too noisy, how far its strokes stand above the noise, and what to try, instead of
+    blaming the score (exit 2, one line)."""
+    path = kit_take_in_noise(tmp_path / "noisy.wav", 25)
+    with pytest.raises(NoisyPerformanceError) as caught:
+        listen.read_audio(path)
+    assert 12 < caught.value.snr_db < 25 and caught.value.lost >= 2
+    code, out, err = cli("check", path, "lu")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "too noisy to judge" in err and f"{caught.value.snr_db:.0f} dB above" in err
+    assert "quieter place" in err and "fits" not in err
+
+
+def test_a_take_with_some_noise_is_still_judged(tmp_path):
+    """Noise 45 dB under the peak leaves every stroke standing: checked, not refused."""
+    heard = listen.read_audio(kit_take_in_noise(tmp_path / "hiss.wav", 45))
+    result = check(heard, arrange(resolve("lu"), "she"))
+    assert len(heard) == len(LU) and faults(result) == (0, 0, 0)
