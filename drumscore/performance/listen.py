@@ -62,6 +62,10 @@ LOST_SHARE = 0.2
 #: A stroke's peak stands at least this far above the sound just before it (the ring of the
 #: strokes before it); a swell of a ring rises less.
 RISE_DB = 6.0
+#: ...or at least QUICK_DB when its click stands EDGE_DB above the ring's (the second difference
+#: of the sound: a drum's ring is low, a stick's attack is not).
+QUICK_DB = 2.0
+EDGE_DB = 12.0
 #: A stroke starts where the sound first rises this far from the level before it to the peak
 #: of its attack's millisecond.
 RISE = 0.25
@@ -406,6 +410,11 @@ class Onset:
     grace: bool = False
     #: The peak of the RING_MS before it: what a stroke's peak must stand RISE_DB above.
     before: float = 0.0
+    #: The spectral flux of its onset frame.
+    change: float = 0.0
+    #: How many times the peak of its first milliseconds' curvature (the sound's second
+    #: difference: its high frequencies, a stick's click) stands above that of the ring before.
+    edge: float = 0.0
 
 
 def strokes_at(
@@ -436,7 +445,7 @@ def strokes_at(
         need = FLAM_CHANGE * float(flux[int(frame)])
         skip = before + RING_MS * width
         onset = _attack(span, skip, skip + 2 * reach, width, flam, change >= need)
-        onsets.append(replace(onset, start=lo + onset.start))
+        onsets.append(replace(onset, start=lo + onset.start, change=float(flux[int(frame)])))
     onsets.sort(key=lambda o: o.start)
     merge = round(MERGE_SECONDS * rate)
     groups: list[list[Onset]] = []
@@ -457,8 +466,13 @@ def strokes_at(
     before_next = [
         b.start - a.start < ahead and b.rise >= 0.5 * a.peak for a, b in pairwise(chosen)
     ] + [False]
+    # a stroke soon after a loud one may stand less than RISE_DB above its ring: its attack's
+    # click tells it (EDGE_DB above the ring's curvature) where it rises at least QUICK_DB
+    edge, quick = 10 ** (EDGE_DB / 20), 10 ** (QUICK_DB / 20)
     plausible = [
-        o.peak > loud * 10 ** (-QUIET_DB / 20) and o.peak >= o.before * rise and not early
+        o.peak > loud * 10 ** (-QUIET_DB / 20)
+        and (o.peak >= o.before * rise or (o.edge >= edge and o.peak >= o.before * quick))
+        and not early
         for o, early in zip(chosen, before_next, strict=True)
     ]
     keep = [p and o.peak > lowest for o, p in zip(chosen, plausible, strict=True)]
@@ -551,7 +565,15 @@ def _attack(
     graces &= size >= gain[best] * 10 ** (-GRACE_DB / 20)
     grace = bool(graces.any()) and bool(base < float(climb[near][graces].max()))
     behind = tops[max(0, at - 1 - RING_MS) : max(0, at - 1)]
-    return Onset(start, max(0.0, top - base), peak, base, grace, float(behind.max(initial=0.0)))
+    # the attack's click against the ring's: the peak of the second difference over the attack
+    # and the two milliseconds after, and over the HOLD_MS before the millisecond before it
+    from_ = max(0, best - HOLD_MS - 1) * width
+    curve = np.abs(np.diff(y[from_ : (best + 3) * width], n=2))
+    ring_curve = curve[: max(0, (best - 1) * width - from_)].max(initial=0.0)
+    edge = float(curve[best * width - from_ :].max(initial=0.0)) / max(float(ring_curve), 1e-9)
+    return Onset(
+        start, max(0.0, top - base), peak, base, grace, float(behind.max(initial=0.0)), edge=edge
+    )
 
 
 def stroke_bands(audio: sf.SoundFile, starts: np.ndarray) -> np.ndarray:

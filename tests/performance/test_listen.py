@@ -395,3 +395,23 @@ def test_a_take_with_some_noise_is_still_judged(tmp_path):
     heard = listen.read_audio(kit_take_in_noise(tmp_path / "hiss.wav", 45))
     result = check(heard, arrange(resolve("lu"), "she"))
     assert len(heard) == len(LU) and faults(result) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("bpm", [100, 120])
+def test_a_stroke_soon_after_a_loud_extra_one_is_told_from_its_ring(tmp_path, bpm):
+    """An extra 鼓 3 dB louder than the kit's, 0.6 of a gap after stroke 3, and stroke 4 (鼙) a
+    quarter of a second later standing under 6 dB above its ring: its attack's click tells it
+    from the ring, so it is not dropped and the extra not taken for it."""
+    gap = round(RATE * 60 / bpm)
+    starts = [RATE // 2 + k * gap for k in range(len(LU))]
+    y = placed(starts, LU)
+    extra = starts[2] + round(0.6 * gap)
+    loud = kit_sample(Drum.GU).mean(axis=1) * 1.4
+    y[extra : extra + len(loud)] += loud[: len(y) - extra]
+    path = tmp_path / "extra.wav"
+    sf.write(path, y / np.max(np.abs(y)) * 0.9, RATE, subtype="PCM_16")
+    heard = listen.read_audio(path)
+    result = check(heard, arrange(resolve("lu"), "she"))
+    assert faults(result) == (0, 1, 0) and result.wrong == ()
+    assert abs(result.extra[0].time - extra / RATE) < 0.002
+    assert abs(result.strokes[3].time - starts[3] / RATE) < 0.002
