@@ -93,7 +93,10 @@ def madmom_onsets(y: np.ndarray, rate: int) -> np.ndarray | None:
     if rate != 44100:  # the CNN's own rate (madmom would call ffmpeg to resample)
         y = soxr.resample(y, rate, 44100).astype(np.float32)
     activation = CNNOnsetProcessor()(Signal(y, sample_rate=44100, num_channels=1))
-    picked = OnsetPeakPickingProcessor(threshold=0.54, smooth=0.05, fps=100)(activation)
+    # the settings of madmom's own CNNOnsetDetector program
+    picked = OnsetPeakPickingProcessor(
+        threshold=0.54, smooth=0.05, pre_max=0.01, post_max=0.05, combine=0.03, fps=100
+    )(activation)
     return np.asarray(picked, dtype=float)
 
 

@@ -102,12 +102,14 @@ def performance(
     checked_as: str | None = None,
     flams: int = 0,
     quick: int = 0,
+    quick_at: tuple[float, float] = (0.35, 0.45),
+    quick_under: tuple[float, float] = (5.0, 10.0),
 ) -> Truth:
     """The strokes of a performance: an even beat at `bpm` whose pace moves by `drift` (a
     fraction, +0.1 ten per cent faster by the end), each stroke off it by normal jitter of
     `jitter_ms` (at most 2.5 times that), with faults drawn at random; `flams` strokes played
     as flams (a grace note 17–43 ms before, 11–15 dB softer), and `quick` extra strokes played
-    0.35–0.45 of a gap after a loud stroke, 3–8 dB softer than it."""
+    `quick_at` (a share of the gap) after a loud stroke, `quick_under` dB under it."""
     drums = drums_of(score, section, repeats)
     n = len(drums)
     bpm = bpm if bpm is not None else float(rng.uniform(60, 110))
@@ -146,10 +148,10 @@ def performance(
             replace=False,
         )
         for k in after:
-            t = float(times[k] + (times[k + 1] - times[k]) * rng.uniform(0.35, 0.45))
+            t = float(times[k] + (times[k + 1] - times[k]) * rng.uniform(*quick_at))
             extras.append(t)
             gains[float(times[k])] = 2.0  # the loud one
-            gains[t] = -float(rng.uniform(3, 8))
+            gains[t] = 2.0 - float(rng.uniform(*quick_under))
             strokes.append((t, OTHER[drums[k]] if rng.uniform() < 0.5 else drums[k], -1))
     strokes.sort()
     graces, flammed = [], []
@@ -602,6 +604,9 @@ def takes(have_soundfont: bool = True, seed: int = 29) -> list[Take]:
         drums = (recorded(n), kit_drums(44100), recorded(n + 3), membrane_drums(44100))[n]
         narrow, rate = gsm(mix(t, drums, 44100, rng), 44100)
         add(f"gsm-{n}", "8 kHz GSM", t, narrow, rate)
+    for n in range(2):  # a louder extra on the kit, the next stroke 0.4 of a gap after it
+        t = performance(rng, score(), quick=2, quick_at=(0.55, 0.65), quick_under=(-4.0, -3.0))
+        add(f"quick-kit-{n}", "quick after loud", t, mix(t, kit_drums(44100), 44100, rng), 44100)
     for n in range(2):
         t = performance(rng, score())
         t.noisy = True
