@@ -41,6 +41,7 @@ from drumscore.errors import DrumscoreError
 from drumscore.performance.check import check
 from drumscore.performance.heard import read_performance
 from drumscore.performance.identify import better_fit
+from drumscore.render.kit import load_kit
 
 TOLERANCE = 0.025
 
@@ -104,7 +105,7 @@ def group_of(condition: str) -> str:
     """The issue's groups: phone (a phone's chain, GSM), room (reverb), else dry."""
     if condition in ("phone chain", "8 kHz GSM"):
         return "phone"
-    if condition in ("room", "reverb"):
+    if condition in ("room", "reverb", "own kit, room"):
         return "room"
     return "dry"
 
@@ -169,7 +170,8 @@ def evaluate(take: Take, path: Path) -> dict:
     row["seconds"] = take.audio.shape[0] / take.rate
     began = time.process_time()
     try:
-        performance = read_performance(path)
+        kit = load_kit(take.kit) if take.kit is not None else None
+        performance = read_performance(path, kit=kit)
         result = check(performance, timeline)
     except DrumscoreError as exc:
         row["error"] = str(exc)

@@ -79,6 +79,8 @@ class Take:
     audio: np.ndarray  # frames × channels, float32
     rate: int
     truth: Truth
+    #: A kit folder of the player's own samples to check the take with (`--kit`), if any.
+    kit: Path | None = None
 
 
 def drums_of(score: str, section: str, repeats: int = 1) -> list[Drum]:
@@ -325,6 +327,20 @@ def swelling_drums(rate: int, *, low: float = 70.0, high: float = 180.0):
     return sound
 
 
+def own_kit(pair: int) -> Path:
+    """A kit folder (kit.toml) of the recorded samples of a pair of REAL_PAIRS: the player's
+    own samples, as `--kit` takes them."""
+    folder = Path(tempfile.mkdtemp(prefix="drumscore-own-kit-"))
+    names = {}
+    for drum, pattern in zip(("pi", "gu"), REAL_PAIRS[pair % len(REAL_PAIRS)], strict=True):
+        paths = sorted(HYDROGEN.glob(pattern))
+        names[drum] = ", ".join(f'"{p}"' for p in paths)
+    folder.joinpath("kit.toml").write_text(
+        f'name = "own"\n[pi]\nsamples = [{names["pi"]}]\n[gu]\nsamples = [{names["gu"]}]\n'
+    )
+    return folder
+
+
 def kit_drums(rate: int):
     """The built-in kit's own samples (for the phone chain on the project's kit)."""
     from drumscore.render.kit import builtin_kit
@@ -500,8 +516,10 @@ def takes(have_soundfont: bool = True, seed: int = 29) -> list[Take]:
             else membrane_drums(rate)
         )
 
-    def add(name: str, condition: str, truth: Truth, audio: np.ndarray, rate: int) -> None:
-        out.append(Take(name, condition, finish(audio), rate, truth))
+    def add(
+        name: str, condition: str, truth: Truth, audio: np.ndarray, rate: int, kit=None
+    ) -> None:
+        out.append(Take(name, condition, finish(audio), rate, truth, kit))
 
     def score() -> str:
         return SCORES[int(rng.integers(len(SCORES)))]
@@ -607,6 +625,14 @@ def takes(have_soundfont: bool = True, seed: int = 29) -> list[Take]:
     for n in range(2):  # a louder extra on the kit, the next stroke 0.4 of a gap after it
         t = performance(rng, score(), quick=2, quick_at=(0.55, 0.65), quick_under=(-4.0, -3.0))
         add(f"quick-kit-{n}", "quick after loud", t, mix(t, kit_drums(44100), 44100, rng), 44100)
+    if real:  # checked with the player's own samples (--kit), dry and in a room
+        for n, pair in enumerate((0, 1, 3)):
+            t = performance(rng, score())
+            audio = mix(t, recorded(pair), 44100, rng)
+            add(f"ownkit-{n}", "own kit, dry", t, audio, 44100, own_kit(pair))
+            rt60 = float(rng.uniform(0.6, 1.2))
+            audio = reverb(audio, 44100, rng, rt60, 0.7)
+            add(f"ownkit-room-{n}", "own kit, room", t, audio, 44100, own_kit(pair))
     for n in range(2):
         t = performance(rng, score())
         t.noisy = True

@@ -68,7 +68,7 @@ QUICK_DB = 2.0
 EDGE_DB = 12.0
 #: A stroke starts where the sound first rises this far from the level before it to the peak
 #: of its attack's millisecond.
-RISE = 0.25
+RISE = 0.12
 #: A softer attack up to FLAM_SECONDS before a stroke, at least FLAM_DB under it, whose sound
 #: fell again before the stroke, is a flam's grace note (an MP3's pre-echo does not fall).
 FLAM_SECONDS = 0.05
