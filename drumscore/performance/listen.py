@@ -63,7 +63,10 @@ LOST_SHARE = 0.2
 #: strokes before it); a swell of a ring rises less.
 RISE_DB = 6.0
 #: ...or at least QUICK_DB when its click stands EDGE_DB above the ring's (the second difference
-#: of the sound: a drum's ring is low, a stick's attack is not).
+#: of the sound: a drum's ring is low, a stick's attack is not). And a stroke's attack doubles
+#: the ring (SHARP_RISE), clicks (EDGE_DB) or changes the spectrum (its onset's flux at least
+#: CHANGE_DB, the bands' mean rise): a room's ring swelling by 6 dB does none of them.
+CHANGE_DB = 3.0
 QUICK_DB = 2.0
 EDGE_DB = 12.0
 #: A stroke starts where the sound first rises this far from the level before it to the peak
@@ -412,6 +415,8 @@ class Onset:
     before: float = 0.0
     #: The spectral flux of its onset frame.
     change: float = 0.0
+    #: Whether it at least doubled the ring within CLIMB milliseconds (SHARP_RISE).
+    sharp: bool = False
     #: How many times the peak of its first milliseconds' curvature (the sound's second
     #: difference: its high frequencies, a stick's click) stands above that of the ring before.
     edge: float = 0.0
@@ -472,6 +477,7 @@ def strokes_at(
     plausible = [
         o.peak > loud * 10 ** (-QUIET_DB / 20)
         and (o.peak >= o.before * rise or (o.edge >= edge and o.peak >= o.before * quick))
+        and (o.sharp or o.edge >= edge or o.change >= CHANGE_DB)
         and not early
         for o, early in zip(chosen, before_next, strict=True)
     ]
@@ -572,7 +578,14 @@ def _attack(
     ring_curve = curve[: max(0, (best - 1) * width - from_)].max(initial=0.0)
     edge = float(curve[best * width - from_ :].max(initial=0.0)) / max(float(ring_curve), 1e-9)
     return Onset(
-        start, max(0.0, top - base), peak, base, grace, float(behind.max(initial=0.0)), edge=edge
+        start,
+        max(0.0, top - base),
+        peak,
+        base,
+        grace,
+        float(behind.max(initial=0.0)),
+        sharp=bool(rises[best]),
+        edge=edge,
     )
 
 
