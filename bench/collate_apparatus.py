@@ -8,11 +8,11 @@ import json
 from extract_collate import best
 
 from drumscore import corpus
-from drumscore.apparatus.align import SCORES, collate
+from drumscore.apparatus.gather import SCORES, collate
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
-from drumscore.cli.report import format_apparatuses
+from drumscore.cli.reports.apparatus import format_apparatuses
 from drumscore.corpus import editions
 
 

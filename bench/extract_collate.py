@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from drumscore.analysis.compare import compare
-from drumscore.apparatus.align import collate
+from drumscore.apparatus.gather import collate
 from drumscore.corpus import builtin_editions, editions, resolve
 from drumscore.editions.extract import extract
 from drumscore.errors import ExtractError

@@ -3,7 +3,7 @@
 ○ strikes 鼙 (the small drum), □ strikes 鼓 (the big drum), 半 divides the pattern.
 
 The public API, in the order a render uses it (every name is importable from `drumscore`; the
-heavy ones load their module, and numpy, mido or music21, only when first used):
+names load their module, and numpy, mido or music21, only when first used):
 
     parse(text) -> Pattern                  read notation such as "○□○○半○□○"
     resolve(name) -> Score                  a score by name ("xue/2@benyi"), notation or file
@@ -36,38 +36,57 @@ from typing import TYPE_CHECKING, Any
 
 from drumscore import errors
 from drumscore.errors import *  # noqa: F403  (every exception class, as errors.__all__ lists)
-from drumscore.model import (
-    Counts,
-    Drum,
-    Edition,
-    Pattern,
-    Position,
-    Score,
-    Section,
-    State,
-    StatedCount,
-    Stroke,
-)
-from drumscore.notation import parse, tokenize
-from drumscore.timing import Tempo
 
 if TYPE_CHECKING:
     from drumscore.analysis.compare import compare
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
     from drumscore.conductor.expression import Expression
     from drumscore.conductor.timeline import Timeline, arrange
     from drumscore.corpus import resolve
     from drumscore.editions.extract import extract
     from drumscore.files.audio import write_audio
+    from drumscore.model import (
+        Counts,
+        Drum,
+        Edition,
+        Pattern,
+        Position,
+        Score,
+        Section,
+        State,
+        StatedCount,
+        Stroke,
+    )
+    from drumscore.notation import parse, tokenize
     from drumscore.performance.check import check
     from drumscore.render.midi import to_midi
     from drumscore.render.mix import render_audio
     from drumscore.render.musicxml import musicxml_bytes
+    from drumscore.timing import Tempo
 
 __version__ = "0.1.0"
 
-#: The names loaded on first use (PEP 562), and the module each comes from.
+#: The names loaded on first use (PEP 562), and the module each comes from: even the model waits
+#: for its first use, so that `drumscore --help` (which imports this package) loads none of it.
 _LAZY = {
+    **dict.fromkeys(
+        (
+            "Counts",
+            "Drum",
+            "Edition",
+            "Pattern",
+            "Position",
+            "Score",
+            "Section",
+            "State",
+            "StatedCount",
+            "Stroke",
+        ),
+        "drumscore.model",
+    ),
+    "parse": "drumscore.notation",
+    "tokenize": "drumscore.notation",
+    "Tempo": "drumscore.timing",
     "resolve": "drumscore.corpus",
     "arrange": "drumscore.conductor.timeline",
     "Timeline": "drumscore.conductor.timeline",
@@ -77,7 +96,7 @@ _LAZY = {
     "to_midi": "drumscore.render.midi",
     "musicxml_bytes": "drumscore.render.musicxml",
     "compare": "drumscore.analysis.compare",
-    "collate": "drumscore.apparatus.align",
+    "collate": "drumscore.apparatus.gather",
     "extract": "drumscore.editions.extract",
     "check": "drumscore.performance.check",
 }

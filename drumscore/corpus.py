@@ -30,7 +30,7 @@ from drumscore.files.reading import (
     read_input,
     read_input_text,
 )
-from drumscore.i18n import _, aside, language, list_text, ngettext, tags
+from drumscore.i18n import _, aside, language, list_text, ngettext, tags, written
 from drumscore.model import (
     STATE_SPELLINGS,
     Dating,
@@ -89,8 +89,8 @@ def load_edition(path: str | Path, *, cite_by_path: bool = True) -> Edition:
     path = Path(path)
     try:
         text = read_input_text(path, "edition file")
-    except InputMissingError:
-        raise ScoreNotFoundError(_("no such score file: {path!r}").format(path=str(path))) from None
+    except InputMissingError as exc:
+        raise ScoreNotFoundError(str(exc)) from None
     data = parse_toml(text, str(path), CorpusError)
     return edition_from_dict(data, where=str(path), ref=str(path) if cite_by_path else None)
 
@@ -119,6 +119,7 @@ EDITION_SCHEMA = {
     "script": str,
     "aliases": [str],
     "note": _TEXT,
+    "short": _TEXT,
     "source": {k: str for k in _SOURCE_KEYS},
     "glyphs": dict,
     "date": {"year": int, "from": int, "to": int, "basis": _TEXT},
@@ -278,6 +279,7 @@ def edition_from_dict(data: dict, *, where: str = "<edition>", ref: str | None =
         path=where,
         glyphs=glyphs,
         date=_date(data.get("date"), where),
+        short=_wording(data.get("short", ""), _("{where}: short").format(where=where)),
     )
 
 
@@ -522,7 +524,7 @@ def find_edition(name: str, pool: Iterable[Edition] | None = None) -> Edition:
                 path=broken.path, reason=broken.reason
             )
         )
-    known = list_text(aside(e.id, e.name) for e in pool)
+    known = list_text(aside(e.id, written(e.name)) for e in pool)
     names = [n for e in pool for n in (e.id, *e.aliases)]
     close = difflib.get_close_matches(name.strip(), names, n=1)
     if close:
@@ -545,7 +547,7 @@ def scores(edition: Edition | None = None) -> tuple[Score, ...]:
 
 
 def _name_help() -> str:
-    names = list_text(aside(e.id, e.name) for e in editions())
+    names = list_text(aside(e.id, written(e.name)) for e in editions())
     return _(
         "scores are named lu or xue (also 魯/鲁, 薛/辥), optionally /2 for the second figure and "
         "@EDITION for another edition ({names}); or give notation such as '○□○半○□' or a file"

@@ -9,13 +9,17 @@ as it reliably can (docs/languages.md).
 from __future__ import annotations
 
 import os
+import re
 import sys
 import unicodedata
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from drumscore.errors import OptionError
-from drumscore.i18n import _, aside
-from drumscore.model import Pattern, line_starts, line_text
+from drumscore.i18n import _, aside, quoted
+
+if TYPE_CHECKING:
+    from drumscore.model import Pattern
 
 #: The environment variable that says the terminal draws ambiguous characters wide (1) or not (0).
 AMBIGUOUS_WIDE_VARIABLE = "DRUMSCORE_AMBIGUOUS_WIDE"
@@ -80,11 +84,44 @@ def ambiguous_wide() -> bool:
         return False
 
 
+#: The blocks in which a letter, digit, punctuation mark, symbol or space takes the columns its
+#: East Asian width says (F and W two, the others one), as wcwidth counts them: Latin to
+#: Georgian, punctuation to geometric shapes, the CJK blocks and the full-width forms; not the
+#: Hangul fillers (none) nor the Yijing hexagrams (wide in newer Unicode), which wcwidth counts.
+PLAIN_BLOCKS = (
+    (0x20, 0x10FF),
+    (0x2000, 0x25FF),
+    (0x2E80, 0x3163),
+    (0x3165, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xF900, 0xFAFF),
+    (0xFE30, 0xFE4F),
+    (0xFF00, 0xFF9F),
+    (0xFFA1, 0xFFEF),
+    (0x20000, 0x3FFFD),
+)
+
+
+def plain_columns(ch: str) -> int | None:
+    """The columns `ch` takes, told from Python's own Unicode tables, for the characters of
+    PLAIN_BLOCKS that are letters, digits, punctuation, symbols or spaces (all of drumscore's
+    own text, Chinese included); None for the others, which wcwidth measures."""
+    code = ord(ch)
+    if not any(low <= code <= high for low, high in PLAIN_BLOCKS):
+        return None
+    category = unicodedata.category(ch)
+    if category[0] not in "LNPS" and category != "Zs":
+        return None
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
 def _columns(ch: str, wide: bool) -> int:
     """The columns one character takes; an ambiguous one two when `wide`."""
-    import wcwidth  # its tables take 6 MB: loaded only for text beyond ASCII
+    w = plain_columns(ch)
+    if w is None:
+        import wcwidth  # its tables take 6 MB and 80 ms: only for what Python's tables leave
 
-    w = max(0, wcwidth.wcwidth(ch))
+        w = max(0, wcwidth.wcwidth(ch))
     if w == 1 and wide and unicodedata.east_asian_width(ch) == "A":
         return 2
     return w
@@ -104,7 +141,7 @@ def char_name(ch: str) -> str:
     """A character quoted with its code point and Unicode name, e.g. 'A' (U+0041 LATIN CAPITAL…)."""
     name = unicodedata.name(ch, "")
     code = f"U+{ord(ch):04X}"
-    return aside(repr(ch), f"{code} {name}" if name else code)
+    return aside(quoted(ch), f"{code} {name}" if name else code)
 
 
 def _printable(ch: str) -> str:
@@ -118,6 +155,8 @@ def _printable(ch: str) -> str:
 
 def caret_display(text: str, line: int, column: int, *, context: int = 40) -> str:
     """The faulty line (trimmed to about `context` characters around the fault) with a caret."""
+    from drumscore.model import line_starts, line_text
+
     src = line_text(text, line_starts(text), line)
     start = max(0, column - 1 - context)
     end = min(len(src), column - 1 + context)
@@ -189,3 +228,58 @@ def divided(pattern: Pattern) -> str:
     if pattern.half is None:
         return symbols
     return f"{symbols[: pattern.half]} │半│ {symbols[pattern.half :]}"
+
+
+#: Where a line of text may break between phrases: a run of two spaces or more (between the
+#: fields of a status line), the space after " ·" (between the keys, the parts of a title), a
+#: space after an English comma, semicolon or colon, and just after a Chinese clause mark
+#: (，、；：。). A mark stays with the phrase it ends; anywhere else is inside a phrase.
+_PHRASE_BREAK = re.compile(r" {2,}|(?<= ·) |(?<=[,;:]) +|(?<=[，、；：。])")
+
+
+def phrases(text: str) -> list[tuple[str, str]]:
+    """`text` as (separator, phrase) pairs, the separator what stood before the phrase ("" for
+    the first, and after a Chinese mark): the units a wrapped line keeps whole."""
+    out: list[tuple[str, str]] = []
+    at, before = 0, ""
+    for found in _PHRASE_BREAK.finditer(text):
+        if found.start() == at and found.group() == "":
+            continue
+        out.append((before, text[at : found.start()]))
+        at, before = found.end(), found.group()
+    out.append((before, text[at:]))
+    return [(sep, phrase) for sep, phrase in out if phrase]
+
+
+def wrap_phrases(text: str, columns: int) -> list[str]:
+    """`text` in lines of at most `columns` terminal columns (CJK two, ambiguous characters as
+    `ambiguous_wide` says), broken only between phrases (see `phrases`), the separator at a
+    break dropped; the lines after the first indented as the first is. A phrase wider than a
+    line on its own is broken between its words, and a word wider than that is cut."""
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    room = max(1, columns)
+    lines: list[str] = []
+    line = ""
+    for sep, phrase in phrases(text.strip(" ")):
+        joined = line + sep + phrase if line else indent + phrase
+        if width(joined) <= room:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        line = indent + phrase
+        if width(line) > room:  # the phrase alone is too wide: between its words
+            words = line.split(" ")
+            line = ""
+            for word in words:
+                joined = f"{line} {word}" if line.strip() else (line + word)
+                if line.strip() and width(joined) > room:
+                    lines.append(line)
+                    joined = indent + word
+                line = joined
+            if width(line) > room:
+                lines.append(cut(line, room))
+                line = ""
+    if line:
+        lines.append(line)
+    return lines

@@ -88,6 +88,25 @@ class OptionError(DrumscoreError, ValueError):
     """A parameter value that cannot be used (section, repeat count, MIDI note, format…)."""
 
 
+class ListError(OptionError):
+    """A list written in one parameter's text (touhu,she; 72,112; 40:60:5) that cannot be read:
+    an empty item, too many or too few, one given twice. `item` is the bad item's place in the
+    list (1-based; None when the list as a whole is wrong), `column` its first character's."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        option: str,
+        item: int | None = None,
+        column: int | None = None,
+        key: str | None = None,
+    ) -> None:
+        super().__init__(message, option=option, key=key)
+        self.item = item
+        self.column = column
+
+
 class OutputError(DrumscoreError, OSError):
     """An output path that cannot be used: a folder, a missing or read-only folder."""
 
@@ -215,6 +234,7 @@ __all__ = [
     "InputFileError",
     "InputMissingError",
     "KitError",
+    "ListError",
     "MissingDependencyError",
     "NoisyPerformanceError",
     "NotationError",

@@ -11,6 +11,12 @@ handed to a thread runs in a copy of the caller's (`carried`), speaking the call
 
 A message written where no language is known yet (a table at import time) is marked with `N_` and
 translated with `_` where it is shown.
+
+A value the English message quotes with `{name!r}` (a name, a path, a number as typed) is written
+by the Chinese catalogs in 「{name}」. What `!r` does besides quoting — a newline, a tab or another
+control character shown escaped, so the message stays one line — the message does for every
+language: `_`, `ngettext` and `pgettext` return a `Message`, whose `format` hands each value of a
+field the English converts with `!r` over as a `Shown`, formatted escaped in every placeholder.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import functools
 import gettext
 import os
 import re
+import string
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -180,19 +187,84 @@ def in_english(make: Callable[P, R]) -> Callable[P, R]:
     return english
 
 
+class Shown(str):
+    """A value as a message shows it: `str` of it (in 「{name}」) as `repr` of it without the
+    quotes, a newline, tab, escape or other control character written as Python writes it (\\n,
+    \\t, \\x1b); `repr` of it as of the plain string."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format(_escaped(str.__str__(self)), spec)
+
+    def __str__(self) -> str:
+        return _escaped(str.__str__(self))
+
+
+def _escaped(text: str) -> str:
+    """`text` with every character that is not printable written as repr writes it."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted_fields(message: str) -> frozenset[str]:
+    """The fields of a message (its English) that it converts with !r (or %(name)r)."""
+    found = set(re.findall(r"%\((\w+)\)r", message))  # argparse's %(value)r
+    try:
+        parsed = list(string.Formatter().parse(message))
+    except ValueError:  # a message with a lone brace, never formatted
+        return frozenset(found)
+    return frozenset(found | {name for _text, name, _spec, how in parsed if name and how == "r"})
+
+
+class Message(str):
+    """A message in the current language that remembers which of its fields the English quotes
+    with !r: `format` shows their string values as `Shown` (one line) in every language."""
+
+    __slots__ = ("quoted_fields",)
+    quoted_fields: frozenset[str]
+
+    def __new__(cls, text: str, english: str = "") -> Message:
+        made = super().__new__(cls, text)
+        made.quoted_fields = _quoted_fields(english)
+        return made
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        if self.quoted_fields:
+            args = tuple(
+                Shown(a) if str(i) in self.quoted_fields and isinstance(a, str) else a
+                for i, a in enumerate(args)
+            )
+            kwargs = {
+                k: Shown(v) if k in self.quoted_fields and isinstance(v, str) else v
+                for k, v in kwargs.items()
+            }
+        return str.format(self, *args, **kwargs)
+
+    def __mod__(self, values: object) -> str:
+        if self.quoted_fields and isinstance(values, Mapping):
+            values = {
+                k: Shown(v) if k in self.quoted_fields and isinstance(v, str) else v
+                for k, v in values.items()
+            }
+        return str.__mod__(self, values)
+
+
 def _(message: str) -> str:
     """`message` in the current language."""
-    return _catalog(language()).gettext(message)
+    return Message(_catalog(language()).gettext(message), message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for a count `n`, in the current language."""
-    return _catalog(language()).ngettext(singular, plural, n)
+    return Message(_catalog(language()).ngettext(singular, plural, n), singular + plural)
 
 
 def pgettext(context: str, message: str) -> str:
     """`message` in the current language, where the same English reads two ways (a context)."""
-    return _catalog(language()).pgettext(context, message)
+    return Message(_catalog(language()).pgettext(context, message), message)
 
 
 def rules() -> dict[str, str]:
@@ -241,8 +313,12 @@ def phrase_text(phrases: Iterable[str]) -> str:
 
 
 def aside(text: str, note: str) -> str:
-    """`text` with `note` after it in parentheses: "a (b)" (in Chinese "a（b）")."""
-    return rules()["aside"].format(text=text, note=note)
+    """`text` with `note` after it in parentheses: "a (b)" (in Chinese "a（b）"); a note that
+    holds parentheses of its own has them as 〔〕 inside （）, as Chinese nests them."""
+    rule = rules()["aside"]
+    if "（" in rule and "（" in note:
+        note = note.replace("（", "〔").replace("）", "〕")
+    return rule.format(text=text, note=note)
 
 
 def labelled(label: str, text: str) -> str:
@@ -256,13 +332,67 @@ def sentences(text: str, then: str) -> str:
 
 
 def quoted(text: str) -> str:
-    """A command or a path quoted: 'a' (in Chinese 「a」)."""
-    return rules()["quote"].format(text=text)
+    """A command, a path or a value quoted: 'a' (in Chinese 「a」), on one line (`Shown`)."""
+    return rules()["quote"].format(text=Shown(text))
 
 
 def dashed(text: str, then: str) -> str:
     """Two parts of a line with a dash between: "a — b" (in Chinese "a——b")."""
     return rules()["dash"].format(text=text, then=then)
+
+
+#: The traditional characters of the sources' names (editions, commentators, states' labels,
+#: titles) and their simplified forms, one for one as OpenCC t2s writes each (乾 and 榦 are
+#: kept: 乾隆 and 黃榦 keep them in simplified text too). tests/test_regional_terms.py holds the
+#: table to OpenCC and to every name of the corpus.
+SIMPLIFIED_NAMES = str.maketrans(
+    "並個傳儀兩則叢吳問國圓圖壺夾寫寶庫廣後從復慶應換擊數於晉暘書楊樂標欽沒淵為盡禮穎節簡經綱緊編續義聲與處衛見計訓記註語說謂講譜讀輿進達鄭鄰釋錄開間閣陳頁頒題體魯黃齡",
+    "并个传仪两则丛吴问国圆图壶夹写宝库广后从复庆应换击数于晋旸书杨乐标钦没渊为尽礼颖节简经纲紧编续义声与处卫见计训记注语说谓讲谱读舆进达郑邻释录开间阁陈页颁题体鲁黄龄",
+)
+
+
+def written(name: str) -> str:
+    """A name of the sources (an edition, a commentator, a state's label, a rite, a title) as the
+    reader's script writes it in prose: simplified for 简体, as printed otherwise. A quotation
+    of the text keeps its printed form, so it never goes through here."""
+    return name.translate(SIMPLIFIED_NAMES) if language() == "zh_Hans" else name
+
+
+# --- units: after a number, as each language writes them ----------------------------------------
+# Every view that shows a time, an offset, a tempo or a sample rate writes it through these, so
+# English reads `4.85 s`, `0.0 ms`, `60/min` and `44100 Hz`, and Chinese `4.85 秒`, `0.0 毫秒`,
+# `每分鐘 60 擊` (a tempo said as a phrase) or `60 擊／分鐘` (a rate as a unit) the same way
+# everywhere. The number comes already written (its decimals are the view's choice); a range
+# such as `60.00 → 61.00` takes its unit once, after it.
+def seconds(value: str) -> str:
+    """`value` seconds: 4.85 s (4.85 秒)."""
+    # TRANSLATORS: a number of seconds, as a time or a length of time
+    return pgettext("a unit", "{value} s").format(value=value)
+
+
+def milliseconds(value: str) -> str:
+    """`value` milliseconds: 12.5 ms (12.5 毫秒)."""
+    # TRANSLATORS: a number of milliseconds
+    return pgettext("a unit", "{value} ms").format(value=value)
+
+
+def per_minute(value: str) -> str:
+    """A tempo said as a phrase: 60/min (每分鐘 60 擊)."""
+    # TRANSLATORS: a tempo in strokes a minute, said as a phrase (每分鐘 60 擊)
+    return pgettext("a tempo", "{value}/min").format(value=value)
+
+
+def rate(value: str) -> str:
+    """Strokes a minute as a unit after the number, for a change or a range of tempi:
+    -0.01/min, 60.00 → 61.00/min (−0.01 擊／分鐘)."""
+    # TRANSLATORS: strokes a minute as a unit after a number or a range (60 擊／分鐘)
+    return pgettext("a unit", "{value}/min").format(value=value)
+
+
+def hertz(value: str) -> str:
+    """`value` hertz: 44100 Hz."""
+    # TRANSLATORS: a sample rate in hertz
+    return pgettext("a unit", "{value} Hz").format(value=value)
 
 
 def N_(message: str) -> str:

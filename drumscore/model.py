@@ -11,7 +11,18 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from drumscore.errors import OptionError
-from drumscore.i18n import LANGUAGES, N_, _, aside, catalog_for, language, list_text, pgettext, tags
+from drumscore.i18n import (
+    LANGUAGES,
+    N_,
+    _,
+    aside,
+    catalog_for,
+    language,
+    list_text,
+    pgettext,
+    tags,
+    written,
+)
 
 
 class Drum(enum.Enum):
@@ -131,7 +142,7 @@ class Section(enum.Enum):
     @property
     def rite(self) -> str:
         """The rite the text names the section for: 投壺, 射, or "" (the strokes before 半)."""
-        return SECTION_TABLE[self].rite
+        return written(SECTION_TABLE[self].rite)
 
     @property
     def span(self) -> str:
@@ -402,8 +413,8 @@ class Provenance:
         Repository KR1d0044, file KR1d0044_017.txt, lines 141-155"; the written one where the
         edition file gives no work."""
         if not self.work:
-            return self.written
-        parts = [self.work]
+            return written(self.written)
+        parts = [written(self.work)]
         if self.page:
             parts.append(_("p.{page}").format(page=self.page))
         if self.kanripo:
@@ -421,6 +432,13 @@ class Provenance:
                 citation=text, file=self.transcription
             )
         return text
+
+    @property
+    def licence_shown(self) -> str:
+        """The licence as the edition files give it, "CC BY-SA 4.0 (Kanseki Repository)", with
+        its holder in the reader's parentheses (every view shows it so)."""
+        found = re.fullmatch(r"(.+?) \((.+)\)", self.licence)
+        return aside(found[1], found[2]) if found else self.licence
 
     def to_data(self) -> dict[str, str]:
         """The provenance as JSON-ready data: the citation in the reader's language, then the
@@ -505,6 +523,20 @@ class Reading:
     passage: str
     #: Each sign and the drum it strikes.
     mapping: tuple[tuple[str, Drum], ...]
+    #: How a summary cites it, marked for the catalogs (each script writes the name its way).
+    said: str = ""
+
+    @property
+    def named(self) -> str:
+        """The reading as a summary cites it, in the reader's language: "reading: 毛奇齡 (mao)";
+        「毛奇齡說」 in Chinese."""
+        return _(self.said)
+
+    @property
+    def is_default(self) -> bool:
+        """Whether it is 鄭玄's, the reading every edition follows and an output may leave
+        unsaid in its text (never in its data)."""
+        return self is READINGS[0]
 
     def drum(self, stroke: Stroke) -> Drum:
         """The drum `stroke` strikes in this reading (the stroke's sign is its drum's symbol)."""
@@ -522,7 +554,7 @@ class Reading:
 
     def strokes(self, strokes: tuple[Stroke, ...]) -> tuple[Stroke, ...]:
         """`strokes` with each on the drum this reading strikes."""
-        if self is READINGS[0]:
+        if self.is_default:
             return strokes
         return tuple(Stroke(self.drum(s), s.index, s.pos) for s in strokes)
 
@@ -536,7 +568,7 @@ class Reading:
         """What a citation says of the reading, in the reader's language: "read as 毛奇齡 經問
         卷十六 reads it (…)"."""
         return _("read as {name} reads it ({citation})").format(
-            name=self.name, citation=self.citation
+            name=written(self.name), citation=self.citation
         )
 
     @classmethod
@@ -550,7 +582,8 @@ class Reading:
                 return reading
         raise OptionError(
             _("reading {value!r} is not known; the readings are {names}").format(
-                value=str(text)[:40], names=list_text(aside(r.id, r.name) for r in READINGS)
+                value=str(text)[:40],
+                names=list_text(aside(r.id, written(r.name)) for r in READINGS),
             ),
             option="reading",
         )
@@ -569,6 +602,7 @@ READINGS: tuple[Reading, ...] = (
         ),
         "圜者擊鼙，方者擊鼓",
         (("○", Drum.PI), ("□", Drum.GU)),
+        N_("reading: 鄭玄 (zheng)"),
     ),
     Reading(
         "mao",
@@ -582,6 +616,7 @@ READINGS: tuple[Reading, ...] = (
         ),
         "其半字以前皆射禮之節，半字以後則投壺之節，方者鞞皷，圓者大皷",
         (("○", Drum.GU), ("□", Drum.PI)),
+        N_("reading: 毛奇齡 (mao)"),
     ),
 )
 
@@ -647,7 +682,7 @@ class Score:
         if not self.edition_name:
             return _("notation {notation}").format(notation=self.pattern.notation)
         return _("{edition} · {state}鼓 · figure {figure}").format(
-            edition=self.edition_name, state=self.state, figure=self.figure
+            edition=written(self.edition_name), state=written(str(self.state)), figure=self.figure
         )
 
     @property
@@ -736,7 +771,8 @@ class Edition:
 
     `glyphs` are the signs its transcription draws strokes with beyond the glyph table (◍ for □),
     each with the stroke it stands for, so that `printed` stays as the text has it; `date` says
-    when the text was made.
+    when the text was made; `short` the name a Chinese view of the apparatus cites it by, as a
+    校勘記 cites 閩本、監本、毛本 (drumscore.apparatus.names.cited).
     """
 
     id: str
@@ -753,6 +789,8 @@ class Edition:
     user: bool = field(default=False, compare=False)
     glyphs: tuple[tuple[str, str], ...] = ()
     date: Dating | None = None
+    #: The short name Chinese scholarship cites it by (注疏本, 通解, 樂書卷三十五), per script.
+    short: Wording = Wording()
 
     @property
     def date_key(self) -> tuple[int, int, str]:

@@ -1,14 +1,16 @@
-"""間若一: the tempo, and the exact, drift-free time of every stroke."""
+"""間若一: the tempo, and the exact, drift-free time of every stroke; and the text that parameters
+are given in: numbers (number_text, whole_text) and lists (split_list)."""
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
-from drumscore.errors import DrumscoreError, TempoError
-from drumscore.i18n import N_, _
+from drumscore.errors import DrumscoreError, ListError, TempoError
+from drumscore.i18n import N_, _, ngettext
 
 #: The default: one stroke a second (see README, "Tempo").
 DEFAULT_BPM = Fraction(60)
@@ -127,6 +129,105 @@ def _to_fraction(value: str | float | int | Fraction, what: str, example: str) -
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
         raise _not_positive(TempoError, what, example, value) from None
     return result
+
+
+# --- the one grammar of a list in one parameter's text ----------------------------------------
+# render's sections (touhu,she), two numbers for 鼙 and 鼓 (72,112), compare's two readings
+# (zheng,mao), a ramp's START:STOP:STEP. Items stand between separators; spaces around an item
+# are not part of it; no item is empty (so no separator leads or trails); a list takes as many
+# items as its parameter says, and, where order would not change what it means, each at most
+# once. Every refusal is a ListError carrying the parameter, the item's place in the list and
+# its column, in one shape: "PARAMETER 'TEXT': what is wrong; write FORM, such as EXAMPLE". What
+# an item itself must be (a number, a section) is its caller's to check.
+
+#: The longest list text read at all (a list of every section, two numbers of 32 digits each).
+MAX_LIST_LENGTH = 80
+
+
+def split_list(
+    text: str,
+    *,
+    parameter: str,
+    form: str,
+    example: str,
+    sep: str = ",",
+    counts: Collection[int] | None = None,
+    unique: bool | Callable[[str], object] = False,
+    max_length: int = MAX_LIST_LENGTH,
+    key: str | None = None,
+) -> tuple[str, ...]:
+    """The items of `text`, each stripped of spaces: `counts` of them (any number if None),
+    each at most once if `unique` (compared as written, or as `unique(item)` reads them: 射 and
+    she are one section). `form` and `example` say how the list is written ("PI,GU", "72,112");
+    `key` is carried by every refusal (DrumscoreError.key)."""
+    same = unique if callable(unique) else (lambda item: item)
+
+    def refuse(problem: str, item: int | None = None, column: int | None = None) -> ListError:
+        shown = text if len(text) <= MAX_LIST_LENGTH else text[:MAX_LIST_LENGTH] + "…"
+        return ListError(
+            _("{parameter} {value!r}: {problem}; write {form}, such as {example}").format(
+                parameter=parameter, value=shown, problem=problem, form=form, example=example
+            ),
+            option=parameter,
+            item=item,
+            column=column,
+            key=key,
+        )
+
+    if len(text) > max_length:
+        raise refuse(
+            _("{length:,} characters, over the {limit} a list may have").format(
+                length=len(text), limit=max_length
+            )
+        )
+    items: list[str] = []
+    seen: list[object] = []
+    columns: list[int] = []
+    start = 0
+    parts = text.split(sep)
+    for part in parts:
+        item = part.strip()
+        lead = len(part) - len(part.lstrip())
+        column = start + lead + 1
+        if not item:
+            place = len(items) + 1
+            if len(parts) == 1:
+                problem = _("there is nothing in it")
+            else:
+                problem = _("item {n} (column {column}) is empty").format(n=place, column=column)
+            raise refuse(problem, place, column)
+        if unique and same(item) in seen:
+            first = seen.index(same(item)) + 1
+            raise refuse(
+                _("item {n} (column {column}), {item!r}, repeats item {first}").format(
+                    n=len(items) + 1, column=column, item=item, first=first
+                ),
+                len(items) + 1,
+                column,
+            )
+        if unique:
+            seen.append(same(item))
+        items.append(item)
+        columns.append(column)
+        start += len(part) + len(sep)
+    if counts is not None and len(items) not in counts:
+        most = max(counts)
+        beyond = most + 1 if len(items) > most else None  # the first item too many
+        wanted = sorted(counts)
+        if len(wanted) == 1:
+            takes = str(wanted[0])
+        else:
+            takes = _("{first} or {second}").format(
+                first=", ".join(map(str, wanted[:-1])), second=wanted[-1]
+            )
+        raise refuse(
+            ngettext(
+                "{n} item where it takes {counts}", "{n} items where it takes {counts}", len(items)
+            ).format(n=len(items), counts=takes),
+            beyond,
+            columns[beyond - 1] if beyond is not None else None,
+        )
+    return tuple(items)
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,10 +120,53 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
                 pytest.skip(f"needs {tool}: {why}")
 
 
+def _made_meanwhile(factory: pytest.TempPathFactory) -> Callable[[], list[Path]]:
+    """What lists the folders tmp_path_factory.mktemp has made from now on (in this process,
+    where one test runs at a time)."""
+    base = factory.getbasetemp()
+    before = set(base.iterdir())
+    return lambda: [path for path in base.iterdir() if path not in before]
+
+
+def _remove(paths: list[Path]) -> None:
+    for path in paths:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureRequest):
+    """The folders a module's or the session's fixture makes (tmp_path_factory.mktemp) as it
+    is set up go when it does, not at the end of the run."""
+    if fixturedef.scope == "function" or fixturedef.argname == "tmp_path_factory":
+        yield
+        return
+    made = _made_meanwhile(request.getfixturevalue("tmp_path_factory"))
+    yield
+    folders = made()
+    fixturedef.addfinalizer(lambda: _remove(folders))
+
+
+#: Set on a test whose setup or call failed: the folders it made are kept to look at.
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    if outcome.get_result().failed:
+        item.stash[_FAILED] = True
+
+
 @pytest.fixture(autouse=True)
-def own_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """HOME, the XDG folders and the editions folder inside this test's temporary folders."""
+def own_user_folders(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """HOME, the XDG folders and the editions folder inside this test's temporary folders,
+    removed when it passes, with every folder the test made with tmp_path_factory (as
+    pyproject's tmp_path_retention_policy removes a passing test's tmp_path): the run's
+    temporary folder holds only what the tests running now write, and is gone in a moment."""
     saved = {name: os.environ.get(name) for name in USER_FOLDERS}
+    made = _made_meanwhile(tmp_path_factory)
     _point_user_folders(tmp_path_factory.mktemp("user"))
     i18n.set_language(None)
     yield
@@ -133,6 +176,8 @@ def own_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+    if not request.node.stash.get(_FAILED, False):
+        _remove(made())
 
 
 @pytest.fixture

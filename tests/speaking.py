@@ -25,3 +25,11 @@ def refused(cli, monkeypatch: pytest.MonkeyPatch, language: str, folder: Path, *
     assert err.startswith(ERROR[language]) and err.count(ERROR[language]) == 1, err
     assert list(folder.iterdir()) == [], "a refused command wrote something"
     return err.removeprefix(ERROR[language])
+
+
+def column_of(line: str, text: str) -> int:
+    """The terminal column where `text` starts in `line` (CJK two columns wide): to see that a
+    Chinese table or list of fields lines up."""
+    from drumscore.display import width
+
+    return width(line[: line.index(text)])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from drumscore.render.verovio import ROUND_ID, SQUARE_GLYPH, SVG, XLINK
+from drumscore.render.verovio import ROUND_ID, SQUARE_GLYPH, SVG
 
 
 def heads_in_order(svg: bytes) -> str:
@@ -18,7 +18,7 @@ def heads_in_order(svg: bytes) -> str:
         if "note" not in group.get("class", "").split():
             continue
         (use,) = group.iter(f"{{{SVG}}}use")
-        href = use.get(f"{{{XLINK}}}href")
+        href = use.get("href")
         x = float(re.match(r"translate\(([-\d.]+)", use.get("transform")).group(1))
         if href == f"#{ROUND_ID}":
             heads.append((number, x, "○"))
@@ -45,7 +45,7 @@ def round_head_size(svg: bytes | str) -> float:
     scales = {
         float(re.search(r"scale\(([\d.]+)", use.get("transform")).group(1))
         for use in root.iter(f"{{{SVG}}}use")
-        if use.get(f"{{{XLINK}}}href") == f"#{ROUND_ID}"
+        if use.get("href") == f"#{ROUND_ID}"
     }
     assert len(scales) == 1, scales  # every head alike
     return 2 * radius * scales.pop() * outer / inner

@@ -1,12 +1,16 @@
 """Everything a Chinese reader sees, scanned for the marks of English left in it: every command's
 help and a representative output of every command (list, show, render, collate as text and CSV,
-compare, check, extract), what play shows, a refusal of each command, and the site's pages and
-script labels, in 繁體中文 and 简体中文.
+compare, check, extract), what play shows, the built-in programme rendered, the staff's head
+lines (MusicXML's credits), a refusal of each command and the hostile inputs' refusals, and every
+page of a site built in each script with its script labels, in 繁體中文 and 简体中文.
 
 A finding is an ASCII word that is none of the names a reader types or reads as they are (an id,
-a file name, code, a format, a GM instrument, a unit: the allow-list below), a ", " "; " ": " or
-half-width "( )" on a line of Chinese text, or a space after a full-width stop (。，；：、).
-The edition data (names, citations, licences, notes, dates) is scanned as the views show it.
+a file name, code, a format, a GM instrument: the allow-list below), a section id (touhu, she,
+head) in prose, a value quoted with ASCII quotes, an English unit after a number (ms, s, Hz,
+/min, bpm), a , ; : or half-width ( ) beside Chinese text, or a space after a full-width stop
+(。，；：、). What is typed stays as typed: a flag and its value, a list such as touhu,she, a
+command or path in 「」. The 简体 views are also read through OpenCC t2s: outside quotations,
+score signs, variant lists and what is typed, nothing is left to simplify.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from __future__ import annotations
 import contextlib
 import csv
 import html.parser
+import importlib.util
 import io
 import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -46,8 +52,6 @@ ALLOWED = {
         "General",
         "PortAudio",
         "Esc",
-        "Hz",
-        "ms",
         "dBFS",
         "built-in",
         "utf-8",
@@ -62,13 +66,14 @@ CJK = r"\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-
 HAS_CJK = re.compile(f"[{CJK}]")
 FULL_STOP_SPACE = re.compile(r"[。，；：、][ \t]")
 HALF_PUNCT = re.compile(r"[,;:] ")
+BESIDE_CJK = re.compile(f"[{CJK}][,;:()]|[,;:()][{CJK}]")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 
 
 def _names() -> set[str]:
     """The ids a reader types: editions and their aliases, states, sections, drums, every command
     and every choice an option offers."""
-    found = {"lu", "xue", "head", "touhu", "she", "pi", "gu", "A", "B"}
+    found = {"lu", "xue", "pi", "gu", "A", "B"}
     for edition in corpus.editions():
         found |= {edition.id, *edition.aliases}
     parser = build_parser()
@@ -84,7 +89,20 @@ def _names() -> set[str]:
     found |= set(builtin_programmes()) | {r.id for r in READINGS} | {*tags(), "all"}
     for name in GM_DRUM_NAMES.values():
         found |= set(name.split())
-    return found
+    return found - SECTION_IDS
+
+
+#: The sections' ids: typed (a flag's value, a list, a name), never a word of Chinese prose.
+SECTION_IDS = {"head", "touhu", "she"}
+#: What is typed, shown as typed: a flag with its value, a list of names (touhu,she; zheng,mao),
+#: argparse's choices {a,b}, a TOML key's value (score = "lu/1").
+TYPED = re.compile(
+    r"(?<![\w-])--?[A-Za-z][\w-]*(?:[ =](?:'[^']*'|\"[^\"]*\"|(?![-「])[^\s，。；：、（）]+))?"
+    r"|\b[a-z]+(?:,[a-z]+)+\b|\{[\w,]+\}|\b\w+ = \"[^\"]*\""
+)
+SECTION_ID = re.compile(r"(?<![\w/@=.-])(?:touhu|she|head)(?![\w/@=-])")
+ASCII_QUOTED = re.compile(r"'[^'\s][^']*'|\"[^\"\s][^\"]*\"")
+UNIT = re.compile(r"\d(?:[\d.,]*\d)? ?(?:ms|Hz|kHz|bpm)\b|\d(?:[\d.,]*\d)? s\b|/min\b|\bbpm \d")
 
 
 def _allowed(token: str, names: set[str]) -> bool:
@@ -115,15 +133,25 @@ def findings(text: str, names: set[str]) -> list[str]:
             continue  # the usage and the example: what is typed
         marks = []
         line = re.sub(r"(-[\w-]+(?: [A-Z]\S*)?), (?=-)", r"\1 ", line)  # -h, --help
-        shown = re.sub(r"「[\x20-\x7e]+」", "「」", line)  # a command or a path quoted, as typed
-        tokens = [t for t in re.split(f"[\\s{CJK}—…·]+", shown) if t]
+        shown = re.sub(r"「[^「」]*」", "「」", line)  # a command, a path or a value quoted
+        prose = TYPED.sub(" ", shown)
+        tokens = [t for t in re.split(f"[\\s{CJK}—…·]+", prose) if t]
         words = [t for t in tokens if not _allowed(t, names)]
         if words:
             marks.append("English " + " ".join(words))
-        if HAS_CJK.search(line):
-            marks += [f"half-width {m.group().strip()!r}" for m in HALF_PUNCT.finditer(line)]
-            if re.search(r"[()]", line):
+        chinese = bool(HAS_CJK.search(line))
+        if chinese and SECTION_ID.search(prose):
+            marks.append("a section id " + " ".join(SECTION_ID.findall(prose)))
+        if chinese and ASCII_QUOTED.search(prose):
+            marks.append("ASCII quotes " + ASCII_QUOTED.search(prose).group())
+        if chinese and UNIT.search(prose):
+            marks.append("an English unit " + UNIT.search(prose).group())
+        if chinese:
+            marks += [f"half-width {m.group().strip()!r}" for m in HALF_PUNCT.finditer(prose)]
+            if re.search(r"[()]", prose):
                 marks.append("half-width ( )")
+            if BESIDE_CJK.search(prose):
+                marks.append(f"half-width {BESIDE_CJK.search(prose).group()!r}")
             if re.search(f"[{CJK}]/[{CJK}]", line):
                 marks.append("half-width '/'")
         if FULL_STOP_SPACE.search(line):
@@ -155,8 +183,12 @@ class _Text(html.parser.HTMLParser):
                 self.parts.append("\n" + value + "\n")
         if tag in ("p", "li", "tr", "h1", "h2", "h3", "dt", "dd", "div", "br", "td", "th"):
             self.parts.append("\n")
+        if tag == "q" and not self.skipping:
+            self.parts.append("「")  # a quotation, as the page's style quotes it
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "q" and not self.skipping:
+            self.parts.append("」")
         if tag in self.SKIP:
             self.skipping -= 1
         if tag in ("p", "li", "tr", "h1", "h2", "h3", "dd", "div", "caption"):
@@ -194,7 +226,8 @@ CSV_KEYS = {"column", "section", "place", "lemma"}
 def csv_cells(text: str) -> str:
     """A CSV's cells, one a line, without its header rows and keys (fixed in every language)."""
     rows = csv.reader(io.StringIO(text))
-    return "\n".join(c for row in rows if row[:1] != ["score"] for c in row if c not in CSV_KEYS)
+    keys = CSV_KEYS | SECTION_IDS  # the section column holds the ids, in every language
+    return "\n".join(c for row in rows if row[:1] != ["score"] for c in row if c not in keys)
 
 
 def _run(*argv: str) -> str:
@@ -261,6 +294,73 @@ def _commands() -> list[str]:
     return list(sub.choices)
 
 
+def _module(name: str, path: Path):
+    """A test module of the hostile inputs, for its lists of cases."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def hostile_refusals(lang: tuple[str, str], folder: Path) -> str:
+    """The refusals of the hostile inputs (tests/cli/test_hostile*.py) that reach a reader: huge
+    and tiny numbers, malformed edition and kit files."""
+    numbers = _module("hostile_numbers", ROOT / "tests" / "cli" / "test_hostile.py").NUMBERS
+    files = _module("hostile_files", ROOT / "tests" / "cli" / "test_hostile_files.py")
+    said = [_refused(*lang, "render", "lu", *o, "-o", folder / "a.wav") for o, _ in numbers]
+    for k, (text, _said) in enumerate(files.BAD_EDITIONS):
+        path = folder / f"e{k}.toml"
+        path.write_text(text, encoding="utf-8")
+        said.append(_refused(*lang, "show", path))
+    for k, (text, _said) in enumerate(files.BAD_KITS):
+        kit = folder / f"kit{k}"
+        kit.mkdir()
+        files._kit(kit, text)
+        said.append(_refused(*lang, "render", "lu", "--kit", kit, "-o", folder / "a.wav"))
+    return "".join(said)
+
+
+def staff_head(lang: tuple[str, str], folder: Path) -> str:
+    """The lines engraved above the staff (MusicXML's credit words), of a score of the corpus,
+    a section of another edition and a literal."""
+    lines = []
+    for k, argv in enumerate([("lu",), ("xue/2@benyi", "--section", "touhu"), ("○□○半○□",)]):
+        path = folder / f"staff{k}.musicxml"
+        _run(*lang, "render", *argv, "-o", path)
+        root = ET.fromstring(path.read_bytes())
+        lines += [c.findtext("credit-words") or "" for c in root.iter("credit")]
+    return "\n".join(lines)
+
+
+#: The views, each a group of what a reader sees; the site's pages are grouped by kind.
+VIEWS = [
+    "help",
+    "commands' help",
+    "list",
+    "show",
+    "render",
+    "collate",
+    "collate csv",
+    "compare",
+    "check",
+    "extract",
+    "refusals",
+    "hostile refusals",
+    "play",
+    "programme rite",
+    "staff head",
+    "site summary",
+    "site index",
+    "site score pages",
+    "site compare page",
+    "site labels",
+]
+#: Views that others are rewording, each failing until their branch lands: marked here so that
+#: the mark is removed (strict) the moment the view reads in Chinese.
+PENDING: dict[str, str] = {}
+
+
 @pytest.fixture(scope="module")
 def views(tmp_path_factory) -> dict[str, dict[str, str]]:
     """Every view, in each language: {language: {view: text}}."""
@@ -269,12 +369,13 @@ def views(tmp_path_factory) -> dict[str, dict[str, str]]:
         folder = tmp_path_factory.mktemp(language)
         lang = ("--lang", language)
         shown = {"help": _run(*lang, "--help")}
-        for command in _commands():
-            shown[f"{command} --help"] = _run(*lang, command, "--help")
+        shown["commands' help"] = "".join(_run(*lang, c, "--help") for c in _commands())
         mid, wav = folder / "lu.mid", folder / "lu.wav"
         shown |= {
             "list": _run(*lang, "list"),
-            "show": _run(*lang, "show", "lu") + _run(*lang, "show", "xue/2@benyi"),
+            "show": _run(*lang, "show", "lu")
+            + _run(*lang, "show", "xue/2@benyi")
+            + _run(*lang, "show", "○□○半○□"),
             "render": _run(*lang, "render", "lu", "-o", mid)
             + _run(*lang, "render", "lu", "-o", wav),
             "collate": _run(*lang, "collate", "lu/2"),
@@ -282,34 +383,88 @@ def views(tmp_path_factory) -> dict[str, dict[str, str]]:
             "compare": _run(*lang, "compare", "lu", "xue"),
             "check": _run(*lang, "check", mid, "lu"),
             "extract": _run(*lang, "extract", PASSAGE),
+            "programme rite": _run(*lang, "render", "--programme", "rite", "-o", folder / "r.mid"),
+            "staff head": staff_head(lang, folder),
         }
         shown["refusals"] = "".join(
             _refused(*lang, *(a.format(folder=folder) for a in argv)) for argv in REFUSALS
         )
+        hostile = folder / "hostile"
+        hostile.mkdir()
+        shown["hostile refusals"] = hostile_refusals(lang, hostile)
         with speaking(language):
             shown["play"] = play_view()
         site = folder / "site"
-        shown["site"] = _run(*lang, "site", site)
-        for page in sorted(site.rglob("*.html")):
-            shown[f"site {page.relative_to(site)}"] = page_text(page)
+        shown["site summary"] = _run(*lang, "site", site)
+        pages = {p.relative_to(site).as_posix(): page_text(p) for p in sorted(site.rglob("*.html"))}
+        shown["site index"] = pages.pop("index.html")
+        shown["site compare page"] = pages.pop("compare.html")
+        shown["site score pages"] = "\n".join(pages.values())
+        assert all(name.startswith("score/") for name in pages), sorted(pages)
         shown["site labels"] = script_labels(site / "compare.html")
         found[language] = shown
     return found
 
 
-def _report(views, language: str) -> list[str]:
-    names = _names()
-    report = []
-    for view, text in views[language].items():
-        assert text.strip(), f"{view} showed nothing"
-        report += [f"[{view}] {f}" for f in findings(text, names)]
-    return list(dict.fromkeys(re.sub(r"^\[site score/.*?\]", "[site score]", r) for r in report))
+def _cases() -> list:
+    return [
+        pytest.param(
+            language,
+            view,
+            marks=[pytest.mark.xfail(strict=True, reason=PENDING[view])] if view in PENDING else [],
+            id=f"{language}-{view}",
+        )
+        for language in LANGUAGES
+        for view in VIEWS
+    ]
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_view_reads_in_chinese(views, language):
-    report = _report(views, language)
-    assert not report, f"{len(report)} lines in {language}:\n" + "\n".join(report)
+@pytest.mark.parametrize(("language", "view"), _cases())
+def test_every_view_reads_in_chinese(views, language, view):
+    text = views[language][view]
+    assert text.strip(), f"{view} showed nothing"
+    report = list(dict.fromkeys(findings(text, _names())))
+    assert not report, f"{len(report)} lines of {view} in {language}:\n" + "\n".join(report)
+
+
+#: 简体 views that still show names in their printed form where prose should simplify them,
+#: each failing until its branch lands (strict: the mark goes the moment the view passes).
+AS_PRINTED = {
+    "collate csv": "the apparatus keeps 底本《禮記注疏》 as printed in 简体 (its own rule)",
+    "extract": "the label column shows each label as printed (魯鼓), not as a quotation",
+    "site index": "the site keeps 投壺 (its header) and edition names as printed in 简体 prose",
+    "site score pages": "the site keeps 投壺 (its header) and edition names as printed in 简体",
+    "site compare page": "the site's header keeps 投壺 as printed in 简体 prose",
+}
+
+
+def _simplified_cases() -> list:
+    return [
+        pytest.param(
+            view,
+            marks=[pytest.mark.xfail(strict=True, reason=AS_PRINTED[view])]
+            if view in AS_PRINTED
+            else [],
+            id=view,
+        )
+        for view in VIEWS
+    ]
+
+
+@pytest.mark.parametrize("view", _simplified_cases())
+def test_every_simplified_view_is_in_simplified_characters(views, view):
+    opencc = pytest.importorskip("opencc", reason="the script test converts with OpenCC")
+    from test_regional_terms import prose
+
+    to_simplified = opencc.OpenCC("t2s")
+    left = []
+    for line in views["zh-Hans"][view].splitlines():
+        text = prose(line)
+        simplified = to_simplified.convert(text)
+        if simplified != text:
+            changed = "".join(a for a, b in zip(text, simplified, strict=True) if a != b)
+            left.append(f"{line.strip()}  <- {changed}")
+    assert not left, f"{len(left)} lines of {view}:\n" + "\n".join(left)
 
 
 # -- the scan itself finds what it is for --------------------------------------------------------
@@ -327,6 +482,15 @@ def test_every_view_reads_in_chinese(views, language):
         ("已寫入。 下一句", "a space after a full-width stop"),
         ("引文 the first stroke 鼙", "English the first stroke"),
         ("如「drumscore site out」再寫 out", "English out"),
+        ("徐伯魯，touhu：鼙 7 鼓 5", "a section id touhu"),
+        ("第 2 擊之後（head）", "a section id head"),
+        ("未知的鼓譜 'wei'；", "ASCII quotes 'wei'"),
+        ("     0.00 s  初投", "an English unit 0.00 s"),
+        ("每擊最多偏移 8 ms", "an English unit 8 ms"),
+        ("每分鐘 60 擊，60/min", "an English unit /min"),
+        ("44100 Hz 的聲音", "an English unit 44100 Hz"),
+        ("鼓組(內建)", "half-width ( )"),
+        ("已寫入,lu.mid", "half-width '入,'"),
     ],
 )
 def test_the_scan_finds_each_mark(line, mark):
@@ -341,6 +505,12 @@ def test_the_scan_finds_each_mark(line, mark):
         "見 benyi、benyi-skqs 所引",
         "--lang LANG  語言",
         "鼙 ○ → 41 Low Floor Tom",
+        "--section she 只輸出射",
+        "給出清單如 touhu,she 則逐一輸出",
+        "--date-basis 'ordered 1736, presented 1748' 須一起指定",
+        '{where}：缺少 score = "lu/1"（鼓譜的名稱或譜字）',
+        "請用如 90s、20m、1h 或 1h30m 的長度",
+        "沒有「touhu」段",
     ],
 )
 def test_the_scan_passes_what_is_shown_as_it_is(line):

@@ -347,8 +347,8 @@ NAMES_HELP = {
 @pytest.mark.parametrize(
     ("language", "start"),
     [
-        ("zh_Hant", "未知的鼓譜 'luu/2'（是不是 'lu/2'？）；"),
-        ("zh_Hans", "未知的鼓谱 'luu/2'（是不是 'lu/2'？）；"),
+        ("zh_Hant", "未知的鼓譜「luu/2」（是不是「lu/2」？）；"),
+        ("zh_Hans", "未知的鼓谱「luu/2」（是不是「lu/2」？）；"),
         ("en", "unknown score 'luu/2' (did you mean 'lu/2'?); "),
     ],
 )
@@ -363,8 +363,8 @@ def test_a_mistyped_score_name_is_told_the_name_it_may_mean(
 @pytest.mark.parametrize(
     ("language", "start"),
     [
-        ("zh_Hant", "未知的鼓譜 'nosuch.txt'；鼓譜名稱為"),
-        ("zh_Hans", "未知的鼓谱 'nosuch.txt'；鼓谱名称为"),
+        ("zh_Hant", "未知的鼓譜「nosuch.txt」；鼓譜名稱為"),
+        ("zh_Hans", "未知的鼓谱「nosuch.txt」；鼓谱名称为"),
         ("en", "unknown score 'nosuch.txt'; scores are named"),
     ],
 )
@@ -383,8 +383,8 @@ def test_a_missing_file_is_an_unknown_score_with_no_guess(
 @pytest.mark.parametrize(
     ("language", "start"),
     [
-        ("zh_Hant", "未知的版本 'benyl'（是不是 'benyi'？）；現有的版本：zhushu（禮記注疏）"),
-        ("zh_Hans", "未知的版本 'benyl'（是不是 'benyi'？）；现有的版本：zhushu（禮記注疏）"),
+        ("zh_Hant", "未知的版本「benyl」（是不是「benyi」？）；現有的版本：zhushu（禮記注疏）"),
+        ("zh_Hans", "未知的版本「benyl」（是不是「benyi」？）；现有的版本：zhushu（礼记注疏）"),
         (
             "en",
             "unknown edition 'benyl' (did you mean 'benyi'?); the editions are: zhushu (禮記注疏)",
@@ -411,8 +411,8 @@ def test_a_name_like_no_state_gets_no_guess():
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("zh_Hant", ["不是記譜：這看來是某個版本的一段原文", "提示：請用「drumscore extract"]),
-        ("zh_Hans", ["不是记谱：这看来是某个版本的一段原文", "提示：请用「drumscore extract"]),
+        ("zh_Hant", ["不是譜字：這看來是某個版本的一段原文", "提示：請用「drumscore extract"]),
+        ("zh_Hans", ["不是谱字：这看来是某个版本的一段原文", "提示：请用「drumscore extract"]),
         ("en", ["is not notation: this looks like a passage", "hint: use 'drumscore extract"]),
     ],
 )
@@ -427,3 +427,65 @@ def test_a_passage_given_as_notation_is_told_to_extract(
     err = refused(cli, monkeypatch, language, out, "render", passage, "-o", out / "x.wav")
     for word in words:
         assert word in err
+
+
+# --- the short names Chinese views cite the editions by ---
+
+
+def test_every_edition_has_a_short_name_in_each_script_unique_among_the_editions():
+    from drumscore import i18n
+    from drumscore.apparatus.names import folded
+
+    for language, script in (("zh_Hant", "traditional"), ("zh_Hans", "simplified")):
+        with i18n.speaking(language):
+            shorts = {e.id: str(e.short) for e in corpus.builtin_editions()}
+        assert all(shorts.values()), shorts
+        assert len(set(shorts.values())) == len(shorts)  # one short name, one edition
+        for edition in corpus.builtin_editions():
+            given = dict(edition.short.texts)
+            assert given.get(language) == shorts[edition.id]  # written for this script
+            assert folded(given["zh_Hant"]) == folded(given["zh_Hans"])  # the same name
+        # one of the two printings of 樂書 by its 卷, the base by its kind
+        assert shorts["yueshu-118"].endswith("卷百十八") and shorts["zhushu"] == "注疏本"
+        assert script == "traditional" or shorts["weishi"] == "卫氏集说"
+
+
+def test_a_short_name_in_a_language_drumscore_does_not_speak_is_refused(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        HEAD.replace("[[score]]\n", 'short.fr = "X"\n[[score]]\n')
+        + 'figure = 1\nstate = "lu"\nprinted = "○"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(CorpusError) as err:
+        load_edition(path)
+    assert "short" in str(err.value) and "'fr'" in str(err.value)
+
+
+def test_an_extracted_edition_keeps_its_short_name_when_written_again(tmp_path):
+    """editions.write carries the short name of the file it rewrites (as its note and
+    counts), so a user's edition round-trips; one without a short name is cited by 《name》."""
+    from drumscore import i18n
+    from drumscore.apparatus.names import cited
+    from drumscore.editions.extract import extract
+    from drumscore.editions.write import edition_toml, kept_from
+
+    passage = "魯鼓○□○○□□○□○○□半○□○□○○○□□○□○薛鼓○□○○○□□○□○○□□○□○○□□○半○□○○○□□○"
+    extraction = extract(passage, edition_name="某本")
+    path = tmp_path / "mine.toml"
+    path.write_text(edition_toml(extraction, "mine", name="某本"), encoding="utf-8")
+    plain = load_edition(path)
+    assert not plain.short
+    with i18n.speaking("zh_Hant"):
+        assert cited(plain.name, plain.short) == "《某本》"
+    text = path.read_text(encoding="utf-8").replace(
+        'id = "mine"\n', 'id = "mine"\nshort.zh-Hant = "某本甲"\nshort.zh-Hans = "某本乙"\n', 1
+    )
+    path.write_text(text, encoding="utf-8")
+    kept = kept_from(path)
+    again = edition_toml(extraction, "mine", name="某本", short=kept.short)
+    path.write_text(again, encoding="utf-8")
+    edition = load_edition(path)
+    assert dict(edition.short.texts) == {"zh_Hant": "某本甲", "zh_Hans": "某本乙"}
+    with i18n.speaking("zh_Hans"):
+        assert cited(edition.name, edition.short) == "某本乙"

@@ -66,3 +66,26 @@ def test_cut_and_centre_keep_to_the_columns_and_never_halve_a_wide_character(col
     assert short.rstrip("…") == text[: len(short.rstrip("…"))]  # whole characters, in order
     assert width(centre(text, columns)) <= columns
     assert centre("鼓", 6) == "  鼓"
+
+
+def test_the_columns_told_without_wcwidth_are_wcwidth_s_for_every_character_so_told():
+    """display.plain_columns answers from Python's Unicode tables so that help and English text
+    need not load wcwidth's; wherever it answers, it must say what wcwidth says (a newer Python
+    or wcwidth that parts from it fails here, naming the characters)."""
+    import wcwidth
+
+    from drumscore.display import plain_columns
+
+    told, differ = 0, []
+    for code in range(0x20, 0x40000):
+        ch = chr(code)
+        columns = plain_columns(ch)
+        if columns is None:
+            continue
+        told += 1
+        if columns != wcwidth.wcwidth(ch):
+            differ.append(f"U+{code:04X}")
+    assert differ == []
+    assert told > 90_000  # the CJK blocks are among them, not left to wcwidth
+    assert [plain_columns(c) for c in "半○□「」，A—"] == [2, 1, 1, 2, 2, 2, 1, 1]
+    assert plain_columns("\u0301") is None and plain_columns("😀") is None

@@ -119,9 +119,9 @@ def test_the_install_line_speaks_the_readers_language_and_keeps_the_commands(lan
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "--velocity 須為兩個 MIDI 力度值，先鼙後鼓，例如 '72,112'；收到的是 '1,2,3'"),
-        ("zh_Hans", "--velocity 须为两个 MIDI 力度值，先鼙后鼓，例如 '72,112'；收到的是 '1,2,3'"),
-        ("en", "--velocity takes two MIDI velocities, 鼙 then 鼓, such as '72,112'; got '1,2,3'"),
+        ("zh_Hant", "--velocity「1,2,3」：有 3 項，但須為 2 項；請寫成 PI,GU，例如 72,112"),
+        ("zh_Hans", "--velocity「1,2,3」：有 3 项，但须为 2 项；请写成 PI,GU，例如 72,112"),
+        ("en", "--velocity '1,2,3': 3 items where it takes 2; write PI,GU, such as 72,112"),
     ],
 )
 def test_an_option_error_keeps_the_flag_first_in_every_language(

@@ -56,7 +56,8 @@ def _fields(text: str) -> set[str]:
     found = set()
     with contextlib.suppress(ValueError):  # a %-style message with a lone brace
         found |= {f"{{{name}}}" for _, name, _, _ in string.Formatter().parse(text) if name}
-    found |= set(re.findall(r"%\(\w+\)[sdr]|%[sdr]", text))
+    # %(name)r and %(name)s are one placeholder: Chinese quotes it 「%(name)s」
+    found |= {re.sub("r$", "s", f) for f in re.findall(r"%\(\w+\)[sdr]|%[sdr]", text)}
     return found
 
 
@@ -279,19 +280,69 @@ def test_a_lang_as_the_languages_are_written_is_taken_without_a_word(monkeypatch
 
 
 @pytest.mark.parametrize(
-    ("environ", "start"),
+    ("environ", "start", "each"),
     [
-        ("zh_TW.UTF-8", "drumscore：錯誤：--lang 'fr' "),
-        ("C.UTF-8", "drumscore: error: --lang 'fr' "),
+        ("zh_TW.UTF-8", "drumscore：錯誤：--lang「fr」不是", "{tag}（{own}）"),
+        ("zh_CN.UTF-8", "drumscore：错误：--lang「fr」不是", "{tag}（{own}）"),
+        ("C.UTF-8", "drumscore: error: --lang 'fr' ", "{tag} ({own})"),
     ],
 )
 def test_an_unknown_lang_is_refused_with_the_languages_in_the_environments_language(
-    monkeypatch, cli, environ, start
+    monkeypatch, cli, environ, start, each
 ):
     monkeypatch.setenv("LANG", environ)
     err = _error(cli, "--lang", "fr", "show", "lu")
     assert err.startswith(start) and len(err.splitlines()) == 1
-    assert all(f"{tag} ({own})" in err for tag, own in i18n.LANGUAGES.values())
+    assert all(each.format(tag=tag, own=own) in err for tag, own in i18n.LANGUAGES.values())
+
+
+#: A value no message may print as it is: a line break, a tab, an escape sequence, a bell.
+HOSTILE = "no\npe\t\x1b[31m\a"
+HOSTILE_SHOWN = r"no\npe\t\x1b[31m\x07"
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("zh-Hant", f"未知的版本「{HOSTILE_SHOWN}」"),
+        ("zh-Hans", f"未知的版本「{HOSTILE_SHOWN}」"),
+        ("en", f"unknown edition '{HOSTILE_SHOWN}'"),
+    ],
+)
+def test_a_quoted_value_stays_one_line_escaped_in_every_language(cli, language, shown):
+    err = _error(cli, "--lang", language, "list", "--edition", HOSTILE)
+    assert shown in err and len(err.splitlines()) == 1
+    assert not any(c != "\n" and not c.isprintable() for c in err)
+
+
+@pytest.mark.parametrize("language", ["zh_Hant", "zh_Hans"])
+def test_message_escapes_the_fields_the_english_quotes_and_only_those(language):
+    with i18n.speaking(language):
+        message = i18n._("unknown score {name!r}; {help}")
+        assert "{name}" in message and "{name!r}" not in message  # 「{name}」 in the catalog
+        shown = message.replace("{name}", "a\\nb").replace("{help}", "")
+        assert message.format(name="a\nb", help="") == shown
+        plain = i18n._("line {line}, column {column}: {reason}")
+        assert plain.format(line=1, column=2, reason="x\ny").endswith("x\ny")  # not a !r field
+        assert i18n.quoted("a\tb") == "「a\\tb」"
+    with i18n.speaking("en"):  # the English repr, unchanged
+        english = i18n._("unknown score {name!r}; {help}").format(name="a\nb", help="h")
+        assert english == "unknown score 'a\\nb'; h"
+        assert i18n.ngettext("{n} stroke", "{n} strokes", 2).format(n=2) == "2 strokes"
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("zh-Hant", "無效的選擇：「a\\nb」（"), ("zh-Hans", "无效的选择：「a\\nb」（")],
+)
+def test_argparse_refusals_quote_the_value_as_chinese_does(cli, language, shown):
+    err = _error(cli, "--lang", language, "list", "--order", "a\nb")
+    assert shown in err and len(err.splitlines()) == 1
+
+
+def test_a_character_named_in_an_error_is_quoted_as_the_language_quotes(cli, tmp_path):
+    err = _error(cli, "--lang", "zh-Hant", "render", "○\x07", "-o", tmp_path / "x.wav")
+    assert "不應出現的字元「\\x07」（U+0007）" in err.splitlines()[0]
 
 
 def test_language_named_tells_exact_from_close_and_none():
@@ -433,3 +484,18 @@ def test_every_brace_message_formats_in_translation(catalogs, language):
             except (ValueError, KeyError, IndexError) as exc:
                 bad.append((ids[0], text, exc))
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("zh-Hant", "（無法辨識其格式）"),
+        ("zh-Hans", "（无法识别其格式）"),
+        ("en", "(its format is not"),
+    ],
+)
+def test_libsndfiles_reason_is_said_in_the_readers_language(cli, tmp_path, language, reason):
+    take = tmp_path / "take.wav"
+    take.write_text("not audio\n", encoding="utf-8")
+    err = _error(cli, "--lang", language, "check", take, "lu")
+    assert reason in err and "Format not recognised" not in err and len(err.splitlines()) == 1

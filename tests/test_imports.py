@@ -1,5 +1,5 @@
 """Start-up stays light: importing drumscore or asking for help loads neither music21 nor numpy,
-and only notation output imports music21."""
+nor the model, the corpus or wcwidth's tables; and only notation output imports music21."""
 
 import subprocess
 import sys
@@ -44,6 +44,56 @@ def test_help_does_not_import_music21_or_numpy():
         "try:\n    main(['render', '--help'])\nexcept SystemExit:\n    pass"
     )
     assert loaded_after(code) == []
+
+
+#: What neither `import drumscore` nor `drumscore --help` loads: the model and what reads notation
+#: (their first use loads them), the corpus, and wcwidth (80 ms of tables; help's Chinese and
+#: symbols are measured from Python's own, display.plain_columns).
+STARTUP_FREE = (
+    "wcwidth",
+    "dataclasses",
+    "fractions",
+    "drumscore.model",
+    "drumscore.notation",
+    "drumscore.glyphs",
+    "drumscore.timing",
+    "drumscore.corpus",
+)
+
+
+def startup_loads(code: str) -> list[str]:
+    """Which of STARTUP_FREE a fresh interpreter has loaded after running `code`."""
+    check = (
+        f"{code}\nimport sys\n"
+        f"print('startup:' + ','.join(m for m in {STARTUP_FREE!r} if m in sys.modules))"
+    )
+    line = output_lines(check)[-2]
+    assert line.startswith("startup:")
+    return [m for m in line.removeprefix("startup:").split(",") if m]
+
+
+def test_import_drumscore_loads_neither_the_model_nor_wcwidth():
+    assert startup_loads("import drumscore") == []
+
+
+def test_help_in_english_and_in_chinese_loads_neither_the_model_nor_wcwidth():
+    for lang in ("en", "zh-Hant"):
+        code = (
+            "from drumscore.cli import main\n"
+            f"try:\n    main(['--lang', {lang!r}, '--help'])\nexcept SystemExit:\n    pass"
+        )
+        assert startup_loads(code) == [], lang
+
+
+def test_the_model_s_names_load_it_on_first_use():
+    code = (
+        "import drumscore, sys\n"
+        "assert 'drumscore.model' not in sys.modules\n"
+        "assert drumscore.parse('○□半○').half == 2 and drumscore.Drum.PI.symbol == '○'\n"
+        "assert drumscore.Pattern is sys.modules['drumscore.model'].Pattern\n"
+        "assert drumscore.Tempo is sys.modules['drumscore.timing'].Tempo"
+    )
+    assert set(startup_loads(code)) >= {"drumscore.model", "drumscore.notation"}
 
 
 def test_help_loads_no_command_module_nor_what_they_need():

@@ -135,8 +135,8 @@ def test_a_date_that_is_not_a_year_or_a_range_is_refused(text, said):
 @pytest.mark.parametrize(
     ("language", "touhu", "head"),
     [
-        ("zh_Hant", "touhu：投壺，半以後的各擊", "head：半以前的各擊"),
-        ("zh_Hans", "touhu：投壺，半以后的各击", "head：半以前的各击"),
+        ("zh_Hant", "「touhu」：投壺，半以後的各擊", "「head」：半以前的各擊"),
+        ("zh_Hans", "「touhu」：投壶，半以后的各击", "「head」：半以前的各击"),
         ("en", "touhu: 投壺, the strokes after 半", "head: the strokes before 半"),
     ],
 )

@@ -191,12 +191,12 @@ def test_half_position_is_the_number_of_strokes_before_it(strokes, data):
 #: The reason and the hint of "○X○" in each catalog, as the translations word them.
 UNEXPECTED = {
     "zh_Hant": (
-        "第 1 行第 2 欄：不應出現的字元 'X'",
-        "提示：記譜只用 ○（鼙）、□（鼓）與「半」，空白會略過。",
+        "第 1 行第 2 欄：不應出現的字元「X」",
+        "提示：譜字只有 ○（鼙）、□（鼓）與「半」，空白會略過。",
     ),
     "zh_Hans": (
-        "第 1 行第 2 列：不应出现的字符 'X'",
-        "提示：记谱只用 ○（鼙）、□（鼓）与「半」，空白会略过。",
+        "第 1 行第 2 列：不应出现的字符「X」",
+        "提示：谱字只有 ○（鼙）、□（鼓）与「半」，空格会略过。",
     ),
     "en": (
         "line 1, column 2: unexpected character 'X'",
@@ -239,8 +239,8 @@ def test_a_second_half_mark_in_each_language(cli, monkeypatch, tmp_path, languag
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("zh_Hant", "提示：'●' 是實心圖形；鼓譜只用空心的 ○（鼙）與 □（鼓）。"),
-        ("zh_Hans", "提示：'●' 是实心图形；鼓谱只用空心的 ○（鼙）与 □（鼓）。"),
+        ("zh_Hant", "提示：「●」是實心圖形；鼓譜只用空心的 ○（鼙）與 □（鼓）。"),
+        ("zh_Hans", "提示：「●」是实心图形；鼓谱只用空心的 ○（鼙）与 □（鼓）。"),
         ("en", "hint: '●' is a filled shape; the scores use only the open ○ (鼙) and □ (鼓)."),
     ],
 )

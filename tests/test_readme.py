@@ -49,3 +49,16 @@ def test_each_chinese_section_gives_the_quick_starts_two_commands():
         section = text[text.index(heading) : text.index(next_heading)]
         assert _commands(section) == _commands(english), heading
         assert text.index(heading) < text.index("## Quick start")
+
+
+def test_a_web_server_the_readme_starts_listens_on_this_machine_only():
+    """`drumscore serve` keeps to 127.0.0.1; so does every `python3 -m http.server` README
+    gives (without -b it listens on every interface), in each language."""
+    commands = re.findall(r"python3 -m http\.server[^#\n]*", README.read_text(encoding="utf-8"))
+    assert len(commands) == 3
+    assert all(" -b 127.0.0.1 " in command for command in commands), commands
+
+
+def test_the_python_api_comes_before_the_limits():
+    headings = re.findall(r"(?m)^## (.+)$", README.read_text(encoding="utf-8"))
+    assert headings.index("Python API") < headings.index("Limits")

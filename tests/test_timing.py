@@ -67,11 +67,11 @@ def test_float_nan_is_refused():
 @pytest.mark.parametrize(
     ("language", "value", "expected"),
     [
-        ("zh_Hant", "fast", "--bpm 須為正數，例如 60 或 96.5，不能是 'fast'"),
-        ("zh_Hans", "fast", "--bpm 须为正数，例如 60 或 96.5，不能是 'fast'"),
+        ("zh_Hant", "fast", "--bpm 須為正數，例如 60 或 96.5，不能是「fast」"),
+        ("zh_Hans", "fast", "--bpm 须为正数，例如 60 或 96.5，不能是「fast」"),
         ("en", "fast", "--bpm must be a positive number such as 60 or 96.5, not 'fast'"),
-        ("zh_Hant", "5000", "--bpm '5000' 超出範圍；請用每分鐘 6 到 1200 擊（預設為 60）"),
-        ("zh_Hans", "5000", "--bpm '5000' 超出范围；请用每分钟 6 到 1200 击（默认为 60）"),
+        ("zh_Hant", "5000", "--bpm「5000」超出範圍（每分鐘 6～1200 擊；預設為 60）"),
+        ("zh_Hans", "5000", "--bpm「5000」超出范围（每分钟 6～1200 击；默认为 60）"),
         ("en", "5000", "--bpm '5000' is out of range; use 6 to 1200 strokes per minute"),
     ],
 )
@@ -89,7 +89,7 @@ def test_a_bad_bpm_in_chinese_from_the_library_names_the_parameter(monkeypatch):
     with i18n.speaking("zh-Hant"), pytest.raises(TempoError) as err:
         Tempo.from_bpm("1e9999")
     assert err.value.option == "bpm"
-    assert str(err.value).startswith("bpm '1e9999' 超出範圍")
+    assert str(err.value).startswith("bpm「1e9999」超出範圍")
 
 
 @pytest.mark.parametrize(

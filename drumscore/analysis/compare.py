@@ -1,7 +1,7 @@
 """Two scores side by side: the apparatus of two witnesses (A the base), read as aligned strokes,
 places of difference, and per section their counts and distance.
 
-The alignment is the apparatus's (apparatus.align.pair), so `compare A B` and `collate` give the
+The alignment is the apparatus's (apparatus.gather.pair), so `compare A B` and `collate` give the
 same places, the same kind of each difference and the same stroke numbers.
 """
 
@@ -10,17 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from drumscore.apparatus.align import (
-    HALF,
-    SAME,
-    Apparatus,
-    difference,
-    differences,
-    pair,
-)
+from drumscore.apparatus.align import differences
+from drumscore.apparatus.gather import cited_title, pair
+from drumscore.apparatus.places import SAME, Apparatus, difference
 from drumscore.apparatus.table import place_data
 from drumscore.i18n import _
-from drumscore.model import Counts, Score, Section, Stroke
+from drumscore.model import HALF, Counts, Score, Section, Stroke
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +67,12 @@ class Comparison:
     @property
     def identical(self) -> bool:
         return self.a.pattern.notation == self.b.pattern.notation
+
+    def title(self, side: str) -> str:
+        """Side `a` or `b` as the reader's view names it (gather.cited_title): its title
+        (禮記注疏 · 魯鼓 · figure 2); in Chinese an edition of the corpus by its short name, as
+        the apparatus cites it (通解魯鼓第二圖)."""
+        return cited_title(self.a if side == "a" else self.b)
 
     @property
     def distance(self) -> int:
@@ -138,7 +139,7 @@ def _strokes(apparatus: Apparatus, a: Score, b: Score) -> tuple[tuple[Column, ..
 
 
 def compare(a: Score, b: Score) -> Comparison:
-    """A and B as the apparatus of two witnesses (apparatus.align.pair), and every section both
+    """A and B as the apparatus of two witnesses (apparatus.gather.pair), and every section both
     have compared."""
     apparatus = pair(a, b)
     columns, halves = _strokes(apparatus, a, b)
@@ -163,8 +164,18 @@ def comparison_data(c: Comparison) -> dict[str, Any]:
     page reads (strokes numbered from 1; `half_after_column` counts aligned stroke columns from
     0; `places` as collate's JSON writes them, each column's `place` its number there)."""
     return {
-        "a": {"key": c.a.key, "title": c.a.title, "notation": c.a.pattern.notation},
-        "b": {"key": c.b.key, "title": c.b.title, "notation": c.b.pattern.notation},
+        "a": {
+            "key": c.a.key,
+            "title": c.a.title,
+            "cited": c.title("a"),
+            "notation": c.a.pattern.notation,
+        },
+        "b": {
+            "key": c.b.key,
+            "title": c.b.title,
+            "cited": c.title("b"),
+            "notation": c.b.pattern.notation,
+        },
         "identical": c.identical,
         "strokes_identical": c.strokes_identical,
         "distance": c.distance,

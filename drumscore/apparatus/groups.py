@@ -10,9 +10,11 @@ their reporters' but where the note speaks), and kept in the places.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from drumscore.apparatus.align import Apparatus, Place
+from drumscore.apparatus.places import Apparatus, Place
+from drumscore.apparatus.wording import alike_text, between, sharing
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +46,15 @@ class Groups:
 
     @property
     def tree(self) -> str:
+        """The grouping as a Newick string, its leaves the sigla (see newick)."""
+        return self.newick()
+
+    def newick(self, label: Callable[[str], str] | None = None) -> str:
         """The grouping as a Newick string, branch lengths the difference of merge heights;
-        groups joined at the same height (editions that read alike) are one node."""
+        groups joined at the same height (editions that read alike) are one node; each leaf
+        its siglum, or `label` of it (the short name a Chinese view cites)."""
         nodes: dict[tuple[str, ...], tuple[list, float]] = {(s,): ([], 0.0) for s in self.sigla}
-        names: dict[tuple[str, ...], str] = {(s,): s for s in self.sigla}
+        names: dict[tuple[str, ...], str] = {(s,): label(s) if label else s for s in self.sigla}
 
         def children(key: tuple[str, ...], height: float) -> list[tuple[tuple[str, ...], float]]:
             kids, own = nodes[key]
@@ -175,18 +182,23 @@ def groups(a: Apparatus) -> Groups:
 def groups_data(g: Groups) -> dict:
     """JSON-ready: the places with the editions sharing each reading, the matrix, the merges,
     the tree and the editions that read alike; its words in the reader's language."""
+    a = g.apparatus
     return {
-        "score": g.apparatus.key,
-        "summary": g.apparatus.summary,
+        "score": a.key,
+        "summary": a.summary,
         "sigla": list(g.sigla),
+        "cited": [a.cite(s) for s in g.sigla],
         "places": [
             {
                 "place": n,
                 "label": p.label,
                 "section": p.section_name,
+                "section_shown": p.section_shown,
                 "readings": [
-                    {"text": v.text, "sigla": list(v.sigla)} for v in (p.lemma, *p.variants)
+                    {"text": v.text, "sigla": list(v.sigla), "shared": sharing(a, v)}
+                    for v in (p.lemma, *p.variants)
                 ],
+                "between": between(),
             }
             for n, p in enumerate(g.places, 1)
         ],
@@ -196,5 +208,7 @@ def groups_data(g: Groups) -> dict:
             for m in g.merges
         ],
         "tree": g.tree,
+        "tree_cited": g.newick(a.cite),
         "alike": [list(s) for s in g.alike],
+        "alike_text": alike_text(g),
     }

@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from drumscore.apparatus.align import HALF, Apparatus, Place, Variant, Witness
-from drumscore.apparatus.tei import namespaced, xml_id
+from drumscore.apparatus.places import Apparatus, Place, Variant, Witness
+from drumscore.apparatus.tei import namespaced, short_names, xml_id
 from drumscore.i18n import in_english
+from drumscore.model import HALF
 
 MEI = "http://www.music-encoding.org/ns/mei"
 ID = "{http://www.w3.org/XML/1998/namespace}id"
+LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 #: Staff positions (from the bottom line, 0) of each drum on the five-line percussion staff.
 LOC = {"○": "1", "□": "5"}  # ○ 鼙 the lower drum, as in every output (README)
@@ -40,7 +42,8 @@ HEAD = {"○": "circle", "□": "rectangle"}
 
 
 def _e(parent: ET.Element | None, tag: str, text: str = "", **attrs: str) -> ET.Element:
-    attrs = {(ID if k == "xml_id" else k.replace("_", ".")): v for k, v in attrs.items() if v != ""}
+    names = {"xml_id": ID, "xml_lang": LANG}
+    attrs = {names.get(k, k.replace("_", ".")): v for k, v in attrs.items() if v != ""}
     return namespaced(MEI, parent, tag, text, attrs)
 
 
@@ -48,6 +51,8 @@ def _source(parent: ET.Element, w: Witness) -> None:
     source = _e(parent, "source", xml_id=xml_id(w.siglum), label=w.siglum)
     bibl = _e(source, "bibl")
     _e(bibl, "title", w.name)
+    for tag, short in short_names(w):  # what a Chinese view cites it by (注疏本)
+        _e(bibl, "title", short, type="abbreviated", xml_lang=tag)
     if w.reported:
         note = f"known from a note printed in {w.reported_by}: 「{w.quote}」"
         _e(bibl, "annot", note, type="citation")

@@ -10,7 +10,13 @@ needs at run time nowhere); it also tells the script a passage is written in.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+from drumscore.i18n import language
+
+if TYPE_CHECKING:
+    from drumscore.model import Edition, Wording
 
 #: Each traditional character the sources use, and below it at the same place its simplified form.
 TRADITIONAL = (
@@ -49,6 +55,14 @@ def folded(text: str) -> str:
     """`text` with each traditional character in its simplified form: the one key of a name
     under both scripts (folded("吳澄本") == folded("吴澄本"))."""
     return text.translate(_FOLD)
+
+
+def prose(text: str) -> str:
+    """`text`, a name in a view's prose (an edition, its citation, a commentator, a reading, a
+    state's drum), in the script of the language speaking: simplified in 简体 (礼记注疏, 徐伯鲁,
+    鲁鼓), as given in any other. Quotations, the notation, printed text and variant readings
+    never pass through here."""
+    return folded(text) if language() == "zh_Hans" else text
 
 
 def script_of(text: str) -> Script | None:
@@ -94,3 +108,32 @@ def shown(name: str) -> str:
     """The name a source is shown by: the corpus's spelling where it has one (吴澄本 → 吳澄本),
     else the name as written."""
     return _BY_KEY.get(key(name), name.strip())
+
+
+def sigla(pool: Sequence[Edition]) -> dict[int, str]:
+    """A short, unique siglum for each edition (by id(edition)): its id (a user's edition that
+    repeats an id, or whose id is not a plain name, gets a suffix or a cleaned form)."""
+    taken: dict[str, str] = {}
+    out = {}
+    for edition in pool:
+        stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in edition.id).strip("-.")
+        if not stem or not (stem[0].isalpha() or stem[0] == "_"):
+            stem = f"ed-{stem}" if stem else "ed"
+        siglum, n = stem, 2
+        while siglum in taken:
+            siglum, n = f"{stem}-{n}", n + 1
+        taken[siglum] = edition.id
+        out[id(edition)] = siglum
+    return out
+
+
+def chinese() -> bool:
+    """Whether the reader's language is Chinese: its views cite editions by their short names
+    and word the apparatus as a 校勘記 (衍, 脫, 作)."""
+    return language().startswith("zh")
+
+
+def cited(name: str, short: Wording) -> str:
+    """An edition as a Chinese view cites it: its short name in the reader's script (as 阮元's
+    校勘記 cites 閩本、監本、毛本), or 《name》 for an edition without one."""
+    return str(short) or f"《{prose(name)}》"

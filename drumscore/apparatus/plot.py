@@ -14,8 +14,10 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.align import HALF, Apparatus
+from drumscore.apparatus.names import chinese
+from drumscore.apparatus.places import Apparatus, Witness
 from drumscore.i18n import _
+from drumscore.model import HALF
 from drumscore.render.plot import MAX_INCHES, drawn, saved
 
 if TYPE_CHECKING:
@@ -60,22 +62,31 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     # a column is 0.27 inch (19.4 points) wide, a row about 20 points high
     ax.scatter(*halves, marker="|", s=15.0**2, color="black", linewidths=2.2, zorder=2)
     ax.scatter(*gaps, marker="_", s=5.8**2, color="#999999", linewidths=1.2, zorder=2)
-    labels = [a.column_label(k) for k in range(len(a.columns))]
+    labels = [a.column_where(k).tick for k in range(len(a.columns))]
     if not cjk:
         labels = ["ban" if label == HALF else label for label in labels]
     step = max(1, math.ceil(len(a.columns) / LABELLED_COLUMNS))  # a long reading: every step-th
-    ax.set_xticks(range(0, len(a.columns), step), labels[::step], fontsize=6)
-    for k, tick in zip(range(0, len(a.columns), step), ax.get_xticklabels(), strict=True):
-        if k in place_of:
+    ticks = _ticks(labels, step)
+    ax.set_xticks([tick[0] for tick in ticks], [tick[1] for tick in ticks], fontsize=6)
+    for (_at, _text, columns), tick in zip(ticks, ax.get_xticklabels(), strict=True):
+        if any(k in place_of for k in columns):
             tick.set_fontweight("bold")
+
+    def named(w: Witness) -> str:
+        if cjk and chinese():  # as the Chinese apparatus cites it: 注疏本, 底本《禮記注疏》
+            return a.cite(w.siglum)
+        return f"{w.siglum}  {w.name}" if cjk else w.siglum
+
     names = [
         (
-            _("{siglum}  reported in {edition}").format(siglum=w.siglum, edition=w.reported_by)
+            _("{siglum}  reported in {edition}").format(
+                siglum=w.siglum, edition=a.cite(w.reported_by)
+            )
             if cjk
             else f"{w.siglum} (reported)"
         )
         if w.reported
-        else (f"{w.siglum}  {w.name}" if cjk else w.siglum)
+        else named(w)
         for w in a.witnesses
     ]
     ax.set_yticks(range(rows - 1, -1, -1), names, fontsize=8)
@@ -94,11 +105,36 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
     state = a.title if cjk else f"{a.key.split('/')[0]} drum, figure {a.figure}"
     ax.set_title(
         _("{score} · {title} · base {base} · {summary}").format(
-            score=a.key, title=state, base=a.base.siglum, summary=a.summary
+            score=a.key,
+            title=state,
+            base=f"《{a.base.name}》" if cjk and chinese() else a.base.siglum,
+            summary=a.summary,
         ),
         fontsize=9,
         loc="left",
     )
+
+
+def _ticks(labels: Sequence[str], step: int) -> list[tuple[float, str, list[int]]]:
+    """Each tick's place, label and columns: every `step`-th column's label, columns in a row
+    with one label (strokes inserted after one stroke: `after 21`) labelled once in their
+    middle, and a label of several words on two lines, to stay within its column."""
+    ticks: list[tuple[float, str, list[int]]] = []
+    for k in range(0, len(labels), step):
+        if ticks and ticks[-1][1] == labels[k]:
+            ticks[-1][2].append(k)
+        else:
+            ticks.append((k, labels[k], [k]))
+    laid = []
+    for _first, label, columns in ticks:
+        words = label.split(" ")
+        if len(words) > 1:  # broken at the space nearest its middle
+            cut = min(
+                range(1, len(words)), key=lambda n: abs(2 * len(" ".join(words[:n])) - len(label))
+            )
+            label = " ".join(words[:cut]) + "\n" + " ".join(words[cut:])
+        laid.append(((columns[0] + columns[-1]) / 2, label, columns))
+    return laid
 
 
 def plot_apparatus(apparatuses: Sequence[Apparatus], fmt: str = "png") -> bytes:

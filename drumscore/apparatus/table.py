@@ -6,14 +6,19 @@ import csv
 import io
 from collections.abc import Sequence
 
-from drumscore.apparatus.align import HALF, Apparatus, Place, Reading, Variant, Witness
+from drumscore.apparatus.names import chinese
+from drumscore.apparatus.places import Apparatus, Place, Reading, Variant, Witness
+from drumscore.apparatus.wording import years
 from drumscore.i18n import _, aside
+from drumscore.model import HALF
 
 
-def _witness(w: Witness) -> dict:
+def _witness(a: Apparatus, w: Witness) -> dict:
     p = w.provenance
     return {
         "siglum": w.siglum,
+        # how the reader's view names it: the siglum in English, 注疏本 or 底本《…》 in Chinese
+        "cited": a.cite(w.siglum),
         "edition": w.name,
         "reported_by": w.reported_by or None,
         "quote": w.quote or None,
@@ -22,6 +27,7 @@ def _witness(w: Witness) -> dict:
         "notation": w.notation,
         "printed": w.score.printed,
         "date": w.date.text if w.date else None,
+        "date_shown": years(w.date.text) if w.date else None,
         "source": {
             "citation": p.citation if p else "",
             "file": p.file if p else "",
@@ -90,10 +96,11 @@ def apparatus_data(a: Apparatus) -> dict:
         "figure": a.figure,
         "state": a.state,
         "base": a.base.siglum,
+        "base_cited": a.cite(a.base.siglum),
         "summary": summary_data(a),
         "agreements": list(a.agreements),
         "readings": [reading_data(r) for r in a.readings],
-        "witnesses": [_witness(w) for w in a.witnesses],
+        "witnesses": [_witness(a, w) for w in a.witnesses],
         "columns": [
             {
                 "label": labels[k],
@@ -113,9 +120,12 @@ def apparatus_data(a: Apparatus) -> dict:
     }
 
 
-def csv_name(w: Witness) -> str:
-    """A witness's name in the alignment table: a reported text says who reports it."""
-    return aside(w.name, w.described) if w.reported else w.name
+def csv_name(a: Apparatus, w: Witness) -> str:
+    """A witness's name in the alignment table: a reported text says who reports it; a Chinese
+    table names an edition as its apparatus cites it (注疏本, 底本《禮記注疏》)."""
+    if w.reported:
+        return aside(a.cite(w.siglum) if chinese() else w.name, a.described(w))
+    return a.cite(w.siglum) if chinese() else w.name
 
 
 def csv_text(apparatuses: Sequence[Apparatus]) -> str:
@@ -134,7 +144,7 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
         )
         writer.writerow([a.key, "place", "", *(place_of.get(k, "") for k in range(n))])
         for i, w in enumerate(a.witnesses):
-            writer.writerow([a.key, w.siglum, csv_name(w), *a.row(i)])
+            writer.writerow([a.key, w.siglum, csv_name(a, w), *a.row(i)])
     writer.writerow([])
     writer.writerow(
         ["score", "places where the printed editions part", "readings reported by notes"]
@@ -151,7 +161,10 @@ def csv_text(apparatuses: Sequence[Apparatus]) -> str:
                 what = _("lemma") if v is p.lemma else v.description
                 for r in v.reports:
                     what = _("{description}; {siglum} reported in {by}: {quote}").format(
-                        description=what, siglum=r.siglum, by=r.reported_by, quote=r.quote
+                        description=what,
+                        siglum=a.cite(r.siglum),
+                        by=a.cite(r.reported_by),
+                        quote=r.quote,
                     )
                 writer.writerow(
                     [

@@ -22,17 +22,19 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from drumscore import __version__
-from drumscore.apparatus.align import Apparatus, Witness
-from drumscore.i18n import in_english
+from drumscore.apparatus.places import Apparatus, Witness
+from drumscore.i18n import LANGUAGES, in_english
 
 TEI = "http://www.tei-c.org/ns/1.0"
 XML = "http://www.w3.org/XML/1998/namespace"
 ID = f"{{{XML}}}id"
+LANG = f"{{{XML}}}lang"
 
 
 def _e(parent: ET.Element | None, tag: str, text: str = "", **attrs: str) -> ET.Element:
     attrs = {("xml:" + k[4:] if k.startswith("xml_") else k): v for k, v in attrs.items()}
-    attrs = {(ID if k == "xml:id" else k): v for k, v in attrs.items() if v != ""}
+    names = {"xml:id": ID, "xml:lang": LANG}
+    attrs = {names.get(k, k): v for k, v in attrs.items() if v != ""}
     return namespaced(TEI, parent, tag, text, attrs)
 
 
@@ -57,6 +59,11 @@ def _refs(sigla: Sequence[str]) -> str:
     return " ".join(f"#{xml_id(s)}" for s in sigla)
 
 
+def short_names(w: Witness) -> list[tuple[str, str]]:
+    """The witness's short names by language tag (zh-Hant, zh-Hans), as its edition gives them."""
+    return [(LANGUAGES[c][0], text) for c, text in w.short.texts if c in LANGUAGES]
+
+
 def _witness(parent: ET.Element, w: Witness) -> None:
     element = _e(parent, "witness", xml_id=xml_id(w.siglum), n=w.siglum)
     if w.reported:
@@ -66,6 +73,8 @@ def _witness(parent: ET.Element, w: Witness) -> None:
         return
     title = _e(element, "title", w.name)
     title.tail = " "
+    for tag, short in short_names(w):  # what a Chinese view cites it by (注疏本)
+        _e(element, "abbr", short, type="short", xml_lang=tag).tail = " "
     p = w.provenance
     if p is None:
         return

@@ -9,10 +9,9 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from drumscore import __version__, display
-from drumscore.corpus import SkippedFile, on_skipped
 from drumscore.errors import EXIT_FAILURE, EXIT_INPUT, DrumscoreError
 from drumscore.files import signals
 from drumscore.files.atomic import on_stale_removed
@@ -21,12 +20,17 @@ from drumscore.i18n import (
     LANGUAGES,
     N_,
     _,
+    aside,
     language_named,
     list_text,
     ngettext,
+    quoted,
     set_language,
     tags,
 )
+
+if TYPE_CHECKING:
+    from drumscore.corpus import SkippedFile
 
 #: Each command: its name, the module of drumscore.cli.commands that parses and runs it (its
 #: add_parser(subparsers) and run(args) -> int), and its line in drumscore --help. The module is
@@ -265,7 +269,7 @@ class _Parser(argparse.ArgumentParser):
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """argparse's check of a choice, its choices listed by the language's rule."""
         if action.choices is not None and value not in action.choices:
-            choices = list_text(repr(c) for c in action.choices)
+            choices = list_text(quoted(str(c)) for c in action.choices)
             message = argparse._("invalid choice: %(value)r (choose from %(choices)s)")  # type: ignore[attr-defined]
             raise argparse.ArgumentError(action, message % {"value": value, "choices": choices})
 
@@ -311,7 +315,7 @@ def choose_language(argv: Sequence[str]) -> str:
     named = language_named(chosen)
     if named is None:
         set_language(None)  # refused in the environment's language
-        languages = list_text(f"{tag} ({name})" for tag, name in LANGUAGES.values())
+        languages = list_text(aside(tag, name) for tag, name in LANGUAGES.values())
         fail(
             _(
                 "--lang {value!r} is not a language drumscore speaks; choose one of {languages}"
@@ -571,7 +575,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     _reconfigure_streams()
     handlers = signals.install()
     previous = on_stale_removed(_stale_removed)
-    previous_skipped = on_skipped(_skipped)
     previous_wide = display.set_ambiguous_wide(None)
     _left_out.clear()
     try:
@@ -585,7 +588,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         argparse._, argparse.ngettext = _ARGPARSE_GETTEXT  # type: ignore[attr-defined]
         _left_out.clear()
         on_stale_removed(previous)
-        on_skipped(previous_skipped)
         display.set_ambiguous_wide(previous_wide)
         signals.restore(handlers)
 
@@ -621,6 +623,11 @@ def _main(argv: Sequence[str] | None) -> int:
                 languages=list_text(tags()),
             )
         )
+    # the corpus is loaded by the commands that use it (not by --help): its warnings are heard
+    # from here on
+    from drumscore.corpus import on_skipped
+
+    previous_skipped = on_skipped(_skipped)
     try:
         return args.run(args)
     except DrumscoreError as exc:
@@ -661,6 +668,8 @@ def _main(argv: Sequence[str] | None) -> int:
                 EXIT_FAILURE,
             )
         fail(_("input/output failed: {reason}").format(reason=reason), EXIT_FAILURE)
+    finally:
+        on_skipped(previous_skipped)
 
 
 def interrupted(exc: KeyboardInterrupt) -> int:

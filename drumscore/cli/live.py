@@ -122,6 +122,14 @@ class Controls:
         switch = [SWITCH_WAITS] if self._switching() else []
         return switch + self._waiting
 
+    @property
+    def switch_to(self) -> Section | None:
+        """The section a switch on its way goes to; None when none is."""
+        laid, waits = self.player.coming()
+        if waits is not None:
+            return waits
+        return laid if laid is not self.section else None
+
     def _switching(self) -> bool:
         """Whether a pass of another section is still to come: laid out but not yet heard, or
         waiting for the end of the pass."""

@@ -21,7 +21,7 @@ from drumscore.conductor.track import (
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, OptionError
 from drumscore.files.atomic import check_writable
-from drumscore.files.format_choice import DEFAULT_RATE, PLOT
+from drumscore.files.format_choice import DEFAULT_RATE, PLOT, choose
 from drumscore.i18n import N_, _, clause_text, list_text, ngettext
 from drumscore.model import Drum, Reading, Section
 from drumscore.timing import Tempo, whole_text
@@ -155,19 +155,13 @@ def add_rate_option(parser: argparse.ArgumentParser, help: str | None = None) ->
     )
 
 
-def plot_format(path: str | None) -> str | None:
-    """The format (png or svg) of the --plot file, its name checked and the file writable, before
-    anything is computed; None without --plot."""
+def plot_format(path: str | None, force: bool) -> str | None:
+    """The format (png or svg) of the --plot file, its name checked and the file writable (and
+    new, or `force`), before anything is computed; None without --plot."""
     if not path:
         return None
-    fmt = PLOT.get(Path(path).suffix.lower())
-    if fmt is None:
-        raise OptionError(
-            _("--plot {path!r}: a plot is a picture; use a file name ending in {suffixes}").format(
-                path=path, suffixes=" ".join(PLOT)
-            )
-        )
-    check_writable(path)
+    fmt = choose("plot", path, "plot")[1]
+    check_output(path, force, "--plot")
     return fmt
 
 
@@ -195,12 +189,27 @@ def add_quiet_option(parser: argparse._ActionsContainer) -> None:
     )
 
 
+class WritesTo(argparse.Action):
+    """The action of every option that names a file or folder the command writes: the one
+    overwrite rule (check_output) covers each, and the tests find every one by this class."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[object] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+
+
 def add_output_option(parser: argparse._ActionsContainer, *, required: bool = False) -> None:
     """-o/--output PATH, alike on every command that writes files; what PATH may be is said in
     the command's description."""
     parser.add_argument(
         "-o",
         "--output",
+        action=WritesTo,
         metavar="PATH",
         required=required,
         default=None,
@@ -247,9 +256,26 @@ def check_new(path: str | Path, force: bool, option: str = "-o", kept: str = "")
     raise OptionError(message.format(option=option, path=str(path), kept=kept))
 
 
-def plot_help(what: str) -> str:
-    """--plot's help: `what` it draws (in the current language), and the pictures it can be."""
-    return _("{what} ({suffixes})").format(what=what, suffixes=" ".join(PLOT))
+def check_output(path: str | Path, force: bool, option: str = "-o", kept: str = "") -> Path:
+    """The one rule for a file a command writes, checked before anything is computed: its folder
+    is there and writable, and a file already there is written over only with --force (check_new).
+    The write itself (files.atomic) is made under a temporary name and renamed, and refuses an
+    output that is one of the command's inputs."""
+    written = check_writable(path)
+    check_new(path, force, option, kept)
+    return written
+
+
+def add_plot_option(parser: argparse.ArgumentParser, what: str, metavar: str = "OUT.png") -> None:
+    """--plot OUT.png, alike on every command that draws: `what` it draws, in the current
+    language (the picture formats are added)."""
+    parser.add_argument(
+        "--plot",
+        action=WritesTo,
+        metavar=metavar,
+        default=None,
+        help=_("{what} ({suffixes})").format(what=what, suffixes=" ".join(PLOT)),
+    )
 
 
 def add_practice_options(parser: argparse.ArgumentParser, title: str | None = None) -> None:

@@ -28,9 +28,10 @@ from drumscore.conductor.track import Track
 from drumscore.corpus import resolve, scores
 from drumscore.errors import DrumscoreError, OptionError, OutputError
 from drumscore.files.atomic import check_not_inputs
-from drumscore.files.format_choice import kind_of
+from drumscore.files.format_choice import choose
 from drumscore.i18n import _, carried, list_text, ngettext
 from drumscore.model import STATE_SLUGS, Score, Section
+from drumscore.timing import split_list
 
 #: The placeholders of an output template and what they stand for.
 PLACEHOLDERS = {
@@ -55,25 +56,14 @@ def sections_of(text: str | None) -> list[str]:
     """--section's list, such as 'touhu,she'; each checked, none twice. None: the default."""
     if text is None:
         return [Section.SHE.value]
-    names = [part.strip() for part in text.split(",")]
-    found = []
-    for name in names:
-        if not name:
-            raise OptionError(
-                _(
-                    "section list {text!r} has an empty entry; write names separated by commas, "
-                    "such as touhu,she"
-                ).format(text=text),
-                option="section",
-            )
-        value = Section.parse(name).value
-        if value in found:
-            raise OptionError(
-                _("section list {text!r} names {section!r} twice").format(text=text, section=value),
-                option="section",
-            )
-        found.append(value)
-    return found
+    names = split_list(
+        text,
+        parameter="section",
+        form="NAME[,NAME...]",
+        example="touhu,she",
+        unique=lambda name: Section.parse(name).value,
+    )
+    return [Section.parse(name).value for name in names]
 
 
 def is_batch(args: argparse.Namespace) -> bool:
@@ -203,7 +193,7 @@ MAX_WORKERS = 4
 
 
 def workers_for(output: str) -> int:
-    if kind_of(output) not in ("audio", "midi"):
+    if choose("score", output, "output")[0] not in ("audio", "midi"):
         return 1
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 

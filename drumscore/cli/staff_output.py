@@ -10,7 +10,7 @@ from drumscore.cli.options import whole_number
 from drumscore.conductor.timeline import Timeline
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes, write_series
-from drumscore.files.format_choice import ENGRAVED, NOTATION, suffixes
+from drumscore.files.format_choice import choose, suffixes
 from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.render.midimap import MidiMap
 from drumscore.render.musicxml import (
@@ -22,7 +22,7 @@ from drumscore.render.musicxml import (
     mxl_bytes,
 )
 
-#: The formats.kind_of kinds handled here.
+#: The kinds of format_choice.FORMATS handled here.
 KINDS = ("notation", "engraved")
 ENGRAVERS = ("verovio", "musescore")
 
@@ -81,7 +81,7 @@ def check(args: argparse.Namespace, kind: str) -> None:
         if engraver(args) == "musescore":
             find_musescore()
         else:
-            verovio.check_installed(Path(args.output).suffix.lower().lstrip("."))
+            verovio.check_installed(choose("score", args.output, "output")[1])
 
 
 def check_engraver(args: argparse.Namespace, kind: str) -> None:
@@ -122,11 +122,11 @@ def check_timeline(args: argparse.Namespace, timeline: Timeline) -> None:
 
 def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: MidiMap) -> str:
     """Write the notation file(s) for `timeline`; return the detail for the summary line."""
-    suffix = Path(args.output).suffix.lower()
+    fmt = choose("score", args.output, "output")[1]
     count = len(bars(timeline))
     shape = _shape(count, "musicxml")
     if kind == "notation":
-        if NOTATION[suffix] == "mxl":
+        if fmt == "mxl":
             write_bytes(args.output, mxl_bytes(timeline, midimap, args.lyrics))
             return _("compressed MusicXML, {shape}").format(shape=shape)
         write_bytes(args.output, musicxml_bytes(timeline, midimap, args.lyrics))
@@ -135,7 +135,6 @@ def write(args: argparse.Namespace, timeline: Timeline, kind: str, midimap: Midi
     from drumscore.render import verovio
     from drumscore.render.musescore import engrave
 
-    fmt = ENGRAVED[suffix]
     document = musicxml_bytes(timeline, midimap, args.lyrics, engraved_bar=ENGRAVED_BAR)
     if engraver(args) == "musescore":
         engraving = engrave(document, fmt, dpi=args.dpi)

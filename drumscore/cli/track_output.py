@@ -26,7 +26,16 @@ from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import suffixes
 from drumscore.files.programme import load_programme
-from drumscore.i18n import _, ngettext, phrase_text
+from drumscore.i18n import (
+    _,
+    hertz,
+    milliseconds,
+    ngettext,
+    per_minute,
+    pgettext,
+    phrase_text,
+    seconds,
+)
 from drumscore.render.midimap import MidiMap
 from drumscore.render.soundfont import render_blocks
 from drumscore.timing import Tempo
@@ -148,8 +157,8 @@ def render(args: argparse.Namespace, kind: str, midimap: MidiMap, track: Track) 
                 )
             )
         frames, sound = _render_audio(args, track, midimap)
-        detail = _("{seconds} s, {rate} Hz stereo, {sound}").format(
-            seconds=f"{frames / args.rate:.1f}", rate=args.rate, sound=sound
+        detail = _("{time}, {rate} stereo, {sound}").format(
+            time=seconds(f"{frames / args.rate:.1f}"), rate=hertz(str(args.rate)), sound=sound
         )
     if args.quiet:
         return 0
@@ -178,8 +187,9 @@ def summary(track: Track) -> str:
     if len(track.items) == 1:
         first = track.first.tempo
         parts.append(
-            _("{bpm} per minute ({interval} s apart)").format(
-                bpm=f"{float(first.bpm):g}", interval=f"{float(first.interval):g}"
+            _("{tempo} ({interval} apart)").format(
+                tempo=per_minute(f"{float(first.bpm):g}"),
+                interval=seconds(f"{float(first.interval):g}"),
             )
         )
     if track.loopable:
@@ -195,18 +205,22 @@ def humanized(track: Track) -> str:
     ex = track.first.expression
     if ex is None or not ex.humanize_ms:
         return ""
-    return _(", humanized ±{ms} ms with seed {seed}").format(ms=f"{ex.humanize_ms:g}", seed=ex.seed)
+    return _(", humanized ±{ms} with seed {seed}").format(
+        ms=milliseconds(f"{ex.humanize_ms:g}"), seed=ex.seed
+    )
 
 
 def item_line(item: Item, at: float) -> str:
     """One item of a programme: when it starts, its label, and what it plays."""
     t = item.timeline
-    parts = [f"{t.score.key} {t.section.shown} ×{t.repeats}", f"{float(t.tempo.bpm):g}/min"]
+    parts = [f"{t.score.key} {t.section.shown} ×{t.repeats}", per_minute(f"{float(t.tempo.bpm):g}")]
     if item.count_in:
         parts.append(_("count-in {n}").format(n=item.count_in))
     if item.pause:
-        parts.append(_("then {seconds} s pause").format(seconds=f"{float(item.pause):g}"))
-    return f"{at:8.2f} s  {item.label}: {_(', ').join(parts)}"
+        parts.append(_("then {time} pause").format(time=seconds(f"{float(item.pause):g}")))
+    # TRANSLATORS: an item of a programme, its label and what it plays
+    plays = pgettext("a programme's item and what it plays", "{label}: {plays}")
+    return f"{seconds(f'{at:8.2f}')}  " + plays.format(label=item.label, plays=phrase_text(parts))
 
 
 def _render_audio(args: argparse.Namespace, track: Track, midimap: MidiMap) -> tuple[int, str]:

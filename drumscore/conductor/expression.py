@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _
 from drumscore.model import Drum
-from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown, whole_text
+from drumscore.timing import MAX_NUMBER_LENGTH, number_text, shown, split_list, whole_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -46,22 +46,15 @@ def drum_pair(
     marked for the catalogs with N_ where it is written).
     """
     things = _(what)
-    if len(str(text)) > 2 * MAX_NUMBER_LENGTH:
-        raise OptionError(
-            _(
-                "{option} {value} is {length:,} characters long; it takes two {what}, 鼙 then 鼓, "
-                "such as {example!r}"
-            ).format(
-                option=option,
-                value=shown(str(text)),
-                length=len(str(text)),
-                what=things,
-                example=example,
-            ),
-            option=option,
-        )
-    parts = [p.strip() for p in str(text).split(",")]
-    pi, gu = (whole_text(p, signed=True) for p in parts) if len(parts) == 2 else (None, None)
+    parts = split_list(
+        str(text),
+        parameter=option,
+        form="PI,GU",
+        example=example,
+        counts=(2,),
+        max_length=2 * MAX_NUMBER_LENGTH + 1,
+    )
+    pi, gu = (whole_text(p, signed=True) for p in parts)
     if pi is None or gu is None:
         raise OptionError(
             _("{option} takes two {what}, 鼙 then 鼓, such as {example!r}; got {value!r}").format(

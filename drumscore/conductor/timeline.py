@@ -12,7 +12,7 @@ from fractions import Fraction
 from drumscore.conductor.duration import MAX_SECONDS
 from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
-from drumscore.i18n import _, in_english
+from drumscore.i18n import _, in_english, phrase_text
 from drumscore.model import HALF, READINGS, Reading, Score, Section, Stroke
 from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown, whole_text
 
@@ -44,6 +44,27 @@ class Timeline:
     reading: Reading = READINGS[0]
     #: The strokes, once laid out (see strokes).
     _played: tuple[Stroke, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    #: The printed signs of the strokes, once laid out (see signs).
+    _signs: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def printed(self) -> tuple[Stroke, ...]:
+        """The strokes played as the pattern prints them: each stroke's drum is the one its sign
+        (○ or □) strikes in 鄭玄's reading, whatever reading is played."""
+        strokes = self.score.pattern.section(self.section)
+        return strokes if self.span is None else strokes[self.span[0] : self.span[1]]
+
+    @property
+    def signs(self) -> tuple[str, ...]:
+        """The sign (○ or □) each played stroke is printed as; made once, as `strokes` is."""
+        if self._signs is None:
+            object.__setattr__(self, "_signs", tuple(s.drum.symbol for s in self.printed))
+        assert self._signs is not None
+        return self._signs
+
+    def sign(self, index: int) -> str:
+        """The sign (○ or □) that stroke `index` (from 0) of the played strokes is printed as."""
+        return self.signs[index]
 
     @property
     def strokes(self) -> tuple[Stroke, ...]:
@@ -51,9 +72,7 @@ class Timeline:
         is applied, so audio, MIDI, notation, playback and checks follow it alike. Made once:
         the conductor asks for them at every stroke, and another reading makes new ones."""
         if self._played is None:
-            strokes = self.score.pattern.section(self.section)
-            strokes = strokes if self.span is None else strokes[self.span[0] : self.span[1]]
-            object.__setattr__(self, "_played", self.reading.strokes(strokes))
+            object.__setattr__(self, "_played", self.reading.strokes(self.printed))
         assert self._played is not None
         return self._played
 
@@ -86,9 +105,13 @@ class Timeline:
 
     @property
     def description(self) -> str:
-        """Edition, figure, drum and section, and the name that finds the score again."""
+        """Edition, figure, drum and section, and the name that finds the score again, with the
+        reading when it is not 鄭玄's."""
         text = self._with_repeats(f"{self.score.title} · {self.section.shown}{self._span_text}")
-        return f"{text} [{self.score.key}]" if self.score.edition_id else text
+        named = [] if self.reading.is_default else [self.reading.named]
+        if self.score.edition_id:
+            named.insert(0, self.score.key)
+        return f"{text} [{phrase_text(named)}]" if named else text
 
     @property
     @in_english
@@ -104,12 +127,14 @@ class Timeline:
         expression = self.expression
         if expression is not None and not expression.is_plain:
             played += f", {expression.parameters}"
+        if not self.reading.is_default:
+            played += f", reading {self.reading.id}"
         parts = [played]
         if score.printed:
             parts.append(f"as printed: {score.printed.strip()}")
         if score.source and score.source.citation:
             parts.append(score.source.citation)
-        if self.reading is not READINGS[0]:
+        if not self.reading.is_default:
             parts.append(self.reading.read_as)
         return "; ".join(parts)
 
@@ -215,7 +240,7 @@ def parse_span(text: str, count: int) -> tuple[int, int]:
         raise OptionError(
             _(
                 "strokes {value!r} is outside the section's strokes, 1 to {count}; give A-B with "
-                "1 <= A <= B <= {count}"
+                "1 ≤ A ≤ B ≤ {count}"
             ).format(value=raw, count=count),
             option="strokes",
             key="strokes_range",

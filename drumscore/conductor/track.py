@@ -19,6 +19,7 @@ played without a change is, sample for sample, what is rendered:
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,14 +29,14 @@ from drumscore.conductor.expression import default_velocity
 from drumscore.conductor.timeline import MAX_REPEAT, Timeline, check_length
 from drumscore.errors import OptionError
 from drumscore.i18n import N_, _, in_english, list_text, ngettext
-from drumscore.model import Drum, Section
+from drumscore.model import Drum, Section, Wording
 from drumscore.timing import (
     MAX_BPM,
     MAX_NUMBER_LENGTH,
     MIN_BPM,
     Tempo,
     number_text,
-    shown,
+    split_list,
     whole_text,
 )
 
@@ -94,14 +95,17 @@ class Ramp:
     def parse(cls, text: str) -> Ramp:
         """START:STOP:STEP[:EVERY], such as 40:60:5 (40, 45, … 60 strokes a minute, a pass each)."""
         raw = str(text).strip()
-        parts = raw.split(":") if len(raw) <= MAX_RAMP_LENGTH else []
         example = RAMP_EXAMPLE
-        if len(parts) not in (3, 4):
-            raise OptionError(
-                _("ramp takes {example}; not {value}").format(example=_(example), value=shown(raw)),
-                option="ramp",
-                key="ramp_format",
-            )
+        parts = split_list(
+            raw,
+            parameter="ramp",
+            form="START:STOP:STEP[:EVERY]",
+            example="40:60:5",
+            sep=":",
+            counts=(3, 4),
+            max_length=MAX_RAMP_LENGTH,
+            key="ramp_format",
+        )
         start, stop, step = (number_text(part, "ramp", example, OptionError) for part in parts[:3])
         for bpm in (start, stop):
             if not MIN_BPM <= bpm <= MAX_BPM:
@@ -253,7 +257,7 @@ class Item:
     timeline: Timeline
     count_in: int = 0
     pause: Fraction = Fraction(0)
-    label: str = ""
+    label: str | Wording = ""
     practice: Practice = Practice()
 
     def __post_init__(self) -> None:
@@ -320,8 +324,8 @@ class Track:
 
     items: tuple[Item, ...]
     loopable: bool = False
-    title: str = ""
-    citation: str = ""
+    title: str | Wording = ""
+    citation: str | Wording = ""
 
     def __post_init__(self) -> None:
         if not self.items:
@@ -413,7 +417,7 @@ class Track:
         """(frame, label) at the start of each item: for cue points in an audio file, in
         English as everything a sound file records."""
         return [
-            (at, item.label or item.timeline.description)
+            (at, str(item.label) or item.timeline.description)
             for at, item in zip(self.starts(rate), self.items, strict=True)
         ]
 
@@ -422,7 +426,7 @@ class Track:
         if len(self.items) == 1:
             return self.first.description
         n = len(self.items)
-        return self.title or ngettext("{n} item", "{n} items", n).format(n=n)
+        return str(self.title) or ngettext("{n} item", "{n} items", n).format(n=n)
 
     @property
     def plain(self) -> bool:
@@ -437,14 +441,14 @@ class Track:
     @property
     def heading(self) -> str:
         """What a file of the track is called: the score's heading, or the programme's title."""
-        return self.first.heading if len(self.items) == 1 else self.title or self.description
+        return self.first.heading if len(self.items) == 1 else self.description
 
     @property
     def comment(self) -> str:
         """What the track plays, precisely enough to play it again: each item's citation."""
         if len(self.items) == 1:
             return self.first.citation
-        lines = [self.citation] if self.citation else []
+        lines = [str(self.citation)] if self.citation else []
         return "\n".join([*lines, *(f"{i.label}: {i.timeline.citation}" for i in self.items)])
 
 
@@ -453,14 +457,26 @@ def as_track(played: Timeline | Track) -> Track:
     return played if isinstance(played, Track) else Track.single(played)
 
 
+class Role(enum.Enum):
+    """What a laid-out sound is: a stroke of the score, a count stroke, or a click."""
+
+    STROKE = "stroke"
+    COUNT = "count-in"
+    CLICK = "click"
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One sound at a frame: a stroke of a timeline, or (drum None) a count stroke or a click.
+    """One sound laid out at a frame: the one truth every writer, player and checker reads.
 
-    `k` is the stroke's number in `timeline` (pass × strokes + index), or for a count stroke its
-    number from 0; `count_in` is how many count strokes the item has. `timeline` is the one in
-    force when the hit was laid out: its tempo and section. A `muted` stroke is laid out (a
-    display shows it) but not heard; a `click` sounds `sub` of a beat after stroke k's beat.
+    A stroke of a timeline carries the sign it is printed as (`sign`, ○ or □ from the pattern)
+    and the drum it strikes under the timeline's reading (`drum`); a count stroke or a click has
+    neither (drum None). `k` is the stroke's number in `timeline` (pass × strokes + index), or for
+    a count stroke its number from 0; `count_in` is how many count strokes the item has.
+    `timeline` is the one in force when the hit was laid out: its tempo, section and reading. A
+    `muted` stroke is laid out (a display shows it) but not heard; a `click` sounds `sub` of a
+    beat after stroke k's beat. Its level is `velocity` (MIDI) and `gain` (audio); its note lasts
+    `note_beats` of a beat (the one note-off rule).
     """
 
     frame: int
@@ -475,8 +491,16 @@ class Hit:
     muted: bool = False
     click: bool = False
     sub: Fraction = Fraction(0)
-    #: The share of a beat the hit's note may last: a half of it (a click: of its subdivision).
+    #: The share of a beat the hit's sound takes: a whole beat, a click its subdivision.
     share: Fraction = Fraction(1)
+    #: The sign the stroke is printed as (○ or □), "" for a count stroke or a click.
+    sign: str = ""
+
+    @property
+    def role(self) -> Role:
+        if self.click:
+            return Role.CLICK
+        return Role.COUNT if self.drum is None else Role.STROKE
 
     @property
     def is_count(self) -> bool:
@@ -484,12 +508,44 @@ class Hit:
 
     @property
     def index(self) -> int:
-        """Which stroke of the section (from 0)."""
+        """Which stroke of the played strokes (from 0): its number in the pass, less one."""
         return self.k % len(self.timeline.strokes)
+
+    @property
+    def in_pass(self) -> int:
+        """The stroke's number in its pass, from 1 (a span of strokes counted from its first)."""
+        return self.index + 1
+
+    @property
+    def number(self) -> int:
+        """The stroke's number in its section, from 1 (as a span of strokes is given)."""
+        return self.timeline.first_stroke + self.index + 1
 
     @property
     def pass_no(self) -> int:
         return self.k // len(self.timeline.strokes) + 1
+
+    @property
+    def gain(self) -> float:
+        """The level of the hit's sample: its velocity over its sound's own (a drum's default
+        velocity, or COUNT_VELOCITY for the count sound a count stroke and a click play)."""
+        reference = COUNT_VELOCITY if self.drum is None else default_velocity(self.drum)
+        return self.velocity / reference
+
+    @property
+    def note_beats(self) -> Fraction:
+        """How long the hit's note lasts, in beats: half its share (half a beat, a click half
+        its subdivision), so that no note overlaps the next."""
+        return self.share / 2
+
+    @property
+    def note_seconds(self) -> Fraction:
+        """note_beats at the tempo the hit was laid out at."""
+        return self.note_beats * self.timeline.tempo.interval
+
+    def note_frames(self, rate: int) -> int:
+        """note_seconds in frames at `rate`: where a player ends the note after the hit's frame."""
+        return _round(self.note_seconds * rate)
 
 
 @dataclass
@@ -692,7 +748,8 @@ class Conductor:
                 )
             ]
         strokes = timeline.strokes
-        stroke = strokes[self._k % len(strokes)]
+        index = self._k % len(strokes)
+        stroke, sign = strokes[index], timeline.signs[index]
         beat_frame = frame
         if self._shape is not None:
             velocity, offset = self._shape(self._k, stroke.drum, timeline.tempo.interval)
@@ -704,7 +761,7 @@ class Conductor:
         practice = item.practice
         heard = practice.sounds(stroke.drum, self._k // len(strokes) + 1)
         where = (self.beat, self.item_no, timeline, self._k, item.count_in)
-        laid = [Hit(frame, stroke.drum, velocity, *where, offset, muted=not heard)]
+        laid = [Hit(frame, stroke.drum, velocity, *where, offset, muted=not heard, sign=sign)]
         clicks = practice.clicks
         for j in range(clicks):
             sub = Fraction(j, clicks)

@@ -8,7 +8,6 @@ from pathlib import Path
 from drumscore.editions.encoding import Decoded, decode
 from drumscore.errors import InputMissingError, ScoreNotFoundError
 from drumscore.files.reading import LIMITS, read_input
-from drumscore.i18n import _
 
 #: Passages are a page or a chapter (the longest real one is 16 KB, a whole 卷 well under 1 MB);
 #: anything much larger is not a passage.
@@ -24,6 +23,6 @@ def read_passage(path: str | Path, encoding: str | None = None) -> Decoded:
     name = str(path)
     try:
         data = read_input(name, "passage", MAX_BYTES)
-    except InputMissingError:
-        raise ScoreNotFoundError(_("no such file: {path!r}").format(path=name)) from None
+    except InputMissingError as exc:
+        raise ScoreNotFoundError(str(exc)) from None
     return decode(data, encoding, name=repr(name))

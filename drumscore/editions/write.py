@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from drumscore.corpus import edition_from_dict, is_plain_id
@@ -27,10 +27,12 @@ class Kept:
     note: Wording
     counts: tuple[dict, ...]
     date: Dating | None = None
+    #: The short name a Chinese view cites the edition by, per script.
+    short: Wording = field(default_factory=Wording)
 
 
 def kept_from(path: str | Path) -> Kept:
-    """The id, aliases, note, date and [[count]] entries of the edition file at `path`.
+    """The id, aliases, note, date, short name and [[count]] entries of the edition file at `path`.
 
     The file must be an edition file that loads; anything else is refused rather than replaced.
     """
@@ -47,7 +49,12 @@ def kept_from(path: str | Path) -> Kept:
             ).format(path=str(path), reason=reason)
         ) from None
     return Kept(
-        edition.id, edition.aliases, edition.note, tuple(data.get("count", ())), edition.date
+        edition.id,
+        edition.aliases,
+        edition.note,
+        tuple(data.get("count", ())),
+        edition.date,
+        edition.short,
     )
 
 
@@ -66,6 +73,7 @@ def edition_toml(
     note: str | Wording = "",
     counts: Sequence[dict] = (),
     date: Dating | None = None,
+    short: str | Wording = "",
 ) -> str:
     """The TOML text of an edition file holding every labelled score of `extraction`, in
     `script` (by default the script the passage is written in).
@@ -146,6 +154,7 @@ def edition_toml(
         "name": name,
         "aliases": list(aliases),
         "script": script,
+        "short": Wording.of(short).to_data(),
         "note": Wording.of(note).to_data(),
         "date": dated,
         "source": {k: v for k, v in source.items() if v},
@@ -153,7 +162,7 @@ def edition_toml(
         "score": scores,
         "count": [dict(c) for c in counts],
     }
-    for key in ("aliases", "note", "date", "glyphs", "count"):
+    for key in ("aliases", "short", "note", "date", "glyphs", "count"):
         if not data[key]:
             del data[key]
     head = (

@@ -16,11 +16,34 @@ from drumscore.conductor.track import Track
 from drumscore.files.atomic import atomic_path, write_failed
 from drumscore.files.format_choice import audio_format
 from drumscore.files.signals import held
-from drumscore.i18n import _, in_english
+from drumscore.i18n import N_, _, in_english
 
 #: A RIFF WAV file cannot pass 4 GiB; longer renders are written as RF64 (still .wav).
 WAV_LIMIT = 4 * 1024**3 - 1024**2
 _BYTES = {"PCM_U8": 1, "PCM_S8": 1, "PCM_16": 2, "PCM_24": 3, "PCM_32": 4, "FLOAT": 4, "DOUBLE": 8}
+
+
+#: What libsndfile says of a file it cannot read, as the reader's language says it: its own
+#: words are English, and a message in Chinese carries a clause of Chinese instead.
+_UNREADABLE = {
+    "format not recognised": N_("its format is not recognised"),
+    "unknown format": N_("it holds data in an unknown format"),
+    "file is empty": N_("the file is empty"),
+    "unsupported": N_("libsndfile does not support its encoding"),
+    "malformed": N_("its header is malformed"),
+}
+
+
+def unreadable(exc: BaseException) -> str:
+    """Why a file could not be read as audio, in the reader's language: libsndfile's reason
+    (or soundfile's) told by a message of the catalogs, a system error by its own text."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    said = str(exc).casefold()
+    for words, message in _UNREADABLE.items():
+        if words in said:
+            return _(message)
+    return _("libsndfile cannot read it")
 
 
 def write_audio(

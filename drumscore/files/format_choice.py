@@ -1,4 +1,4 @@
-"""Output formats, chosen by the file extension of -o."""
+"""The files drumscore writes and reads, chosen by extension: one table for every command."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from drumscore.i18n import _, list_text
 DEFAULT_RATE = 44100
 MIN_RATE, MAX_RATE = 8000, 192000
 
-#: The one table of the files drumscore writes and reads, by extension: (kind, format name).
-#: kind is 'audio', 'midi', 'notation' (MusicXML, written by music21) or 'engraved' (pages
-#: engraved from it by Verovio or MuseScore); every list of formats in help and errors comes
-#: from here.
+#: The score's files, by extension: (kind, format name). kind is 'audio', 'midi', 'notation'
+#: (MusicXML, written by music21) or 'engraved' (pages engraved from it by Verovio or
+#: MuseScore); render writes them all, check reads the audio and MIDI ones.
 FORMATS: dict[str, tuple[str, str]] = {
     ".wav": ("audio", "WAV"),
     ".flac": ("audio", "FLAC"),
@@ -28,8 +27,6 @@ FORMATS: dict[str, tuple[str, str]] = {
     ".png": ("engraved", "png"),
     ".pdf": ("engraved", "pdf"),
 }
-#: The pictures a plot is drawn as (matplotlib): a subset of the engraved formats.
-PLOT_SUFFIXES = (".png", ".svg")
 
 
 def _of_kind(kind: str) -> dict[str, str]:
@@ -40,35 +37,61 @@ AUDIO = _of_kind("audio")
 MIDI = set(_of_kind("midi"))
 NOTATION = _of_kind("notation")
 ENGRAVED = _of_kind("engraved")
-PLOT = {suffix: FORMATS[suffix][1] for suffix in PLOT_SUFFIXES}
+
+#: The one table of what each output writes, by extension: (kind, format name). Every command
+#: asks it (choose) for the file an option names, and every list of formats in help and errors
+#: comes from here:
+#: - "score": render's -o, every format of FORMATS;
+#: - "audio": compare's --audio, the audio formats;
+#: - "plot": the pictures --plot draws with matplotlib (compare, check, play, collate);
+#: - "apparatus": collate's -o, the apparatus as text, JSON, CSV, TEI (.tei, .xml) or MEI;
+#: - "edition": extract's -o and --add, an edition file.
+OUTPUTS: dict[str, dict[str, tuple[str, str]]] = {
+    "score": FORMATS,
+    "audio": {suffix: FORMATS[suffix] for suffix in AUDIO},
+    "plot": {".png": ("plot", "png"), ".svg": ("plot", "svg")},
+    "apparatus": {
+        ".txt": ("apparatus", "text"),
+        ".json": ("apparatus", "json"),
+        ".csv": ("apparatus", "csv"),
+        ".tei": ("apparatus", "tei"),
+        ".xml": ("apparatus", "tei"),
+        ".mei": ("apparatus", "mei"),
+    },
+    "edition": {".toml": ("edition", "toml")},
+}
+PLOT = {suffix: name for suffix, (_kind, name) in OUTPUTS["plot"].items()}
 
 
-def suffixes(*kinds: str) -> str:
-    """The extensions of `kinds` (every kind if none), as help and errors list them:
-    ".wav .flac .ogg"."""
-    return " ".join(s for s, (kind, _name) in FORMATS.items() if not kinds or kind in kinds)
+def suffixes(*kinds: str, output: str = "score") -> str:
+    """The extensions of `kinds` (every kind if none) that `output` writes, as help and errors
+    list them: ".wav .flac .ogg"."""
+    table = OUTPUTS[output]
+    return " ".join(s for s, (kind, _name) in table.items() if not kinds or kind in kinds)
 
 
 DEFAULT_SUBTYPE = {"WAV": "PCM_16", "FLAC": "PCM_16", "OGG": "VORBIS"}
 
 
-def kind_of(path: str | Path) -> str:
-    """'audio', 'midi', 'notation' or 'engraved' for an output path; else an OptionError."""
+def choose(output: str, path: str | Path, parameter: str) -> tuple[str, str]:
+    """(kind, format name) of the file `output` writes to `path`, by its extension; an
+    OptionError naming `parameter` and every extension `output` writes, for one it cannot."""
     ext = Path(path).suffix.lower()
-    if ext in AUDIO:
-        return "audio"
-    if ext in MIDI:
-        return "midi"
-    if ext in NOTATION:
-        return "notation"
-    if ext in ENGRAVED:
-        return "engraved"
-    known = suffixes()
-    shown = ext or _("no extension")
-    raise OptionError(
-        _("cannot tell the format of {path!r} ({extension}); use one of: {known}").format(
-            path=str(path), extension=shown, known=known
+    found = OUTPUTS[output].get(ext)
+    if found is not None:
+        return found
+    known = suffixes(output=output)
+    if ext:
+        message = _(
+            "{parameter} {path!r}: it does not write {extension} files; use one of: {known}"
         )
+    else:
+        message = _(
+            "{parameter} {path!r} has no extension to tell its format by; use one of: {known}"
+        )
+    raise OptionError(
+        message.format(parameter=parameter, path=str(path), extension=ext, known=known),
+        option=parameter,
     )
 
 

@@ -1,12 +1,17 @@
 """Programme files: a TOML file (or a built-in programme by name) of items played in order.
 
-A programme names a title and citation and an [[item]] table per item: the score (`{state}` in it
-stands for the state chosen), its section, tempo, repeats or duration, count-in and the pause
-after it. load_programme reads one into the conductor.track.Track that the conductor plays.
+A programme names a title and citation and an [[item]] table per item: its label, the score
+(`{state}` in it stands for the state chosen), its section, tempo, repeats or duration, count-in
+and the pause after it. The title, citation and labels are one text, or a table of texts by
+language (en, zh-Hant, zh-Hans) as an edition file gives its note (model.Wording), each shown in
+the reader's language. load_programme reads one into the conductor.track.Track that the
+conductor plays.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,8 +22,8 @@ from drumscore.conductor.track import Item, Practice, Track, check_count_in
 from drumscore.corpus import resolve
 from drumscore.errors import DrumscoreError, InputMissingError, OptionError, ProgrammeError
 from drumscore.files.reading import check_schema, parse_toml, read_input_text
-from drumscore.i18n import _, list_text
-from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State
+from drumscore.i18n import LANGUAGES, _, clause_text, list_text, pgettext, speaking, tags
+from drumscore.model import STATE_SLUGS, STATE_SPELLINGS, State, Wording
 from drumscore.timing import Tempo
 
 #: The built-in programmes, by name: drumscore/programmes/NAME.toml.
@@ -35,6 +40,12 @@ ITEM_KEYS = (
     "pause",
 )
 TOP_KEYS = ("title", "citation", "item")
+#: A text of the programme's own (title, citation, an item's label): one text, or a table of
+#: texts by language tag, as an edition file writes its note (corpus.EDITION_SCHEMA).
+_TEXT = (str, {tag: str for tag in tags()})
+#: What a programme file holds (see files.reading.check_schema); each item's other keys are
+#: checked as the item is read.
+PROGRAMME_SCHEMA = {"title": _TEXT, "citation": _TEXT, "item": [{"label": _TEXT}]}
 #: What {state} in a programme's score names stands for when no state is given.
 DEFAULT_STATE = State.LU.slug
 
@@ -60,11 +71,10 @@ def _programme_text(name: str) -> tuple[str, str]:
     try:
         where = _("programme {name!r}").format(name=str(name))
         return read_input_text(path, "programme file"), where
-    except InputMissingError:
+    except InputMissingError as exc:
+        hint = _("give a TOML file or a built-in programme: {known}")
         raise ProgrammeError(
-            _(
-                "no programme file {name!r}; give a TOML file or a built-in programme: {known}"
-            ).format(name=name, known=list_text(builtin_programmes()))
+            clause_text([str(exc), hint.format(known=list_text(builtin_programmes()))])
         ) from None
 
 
@@ -104,7 +114,7 @@ def load_programme(
     """
     text, where = _programme_text(name)
     data = parse_toml(text, where, ProgrammeError)
-    check_schema(data, {}, where, ProgrammeError)  # depth and sizes; the items are checked below
+    check_schema(data, PROGRAMME_SCHEMA, where, ProgrammeError)
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
         raise ProgrammeError(
@@ -181,8 +191,11 @@ def load_programme(
         except DrumscoreError as exc:
             raise ProgrammeError(_("{where}: {reason}").format(where=at, reason=exc)) from None
         pause = _seconds(entry.get("pause", 0), "pause", at, zero=True)
-        label = entry.get("label", f"item {number}")  # data: a cue's label in the file
-        items.append(Item(timeline, counted, pause, str(label), practice or Practice()))
+        if "label" in entry:
+            label = _wording(entry["label"], _("{where}: label").format(where=at))
+        else:
+            label = _in_each_language(functools.partial(_default_label, number))
+        items.append(Item(timeline, counted, pause, label, practice or Practice()))
         so_far += items[-1].seconds
         check_length(
             so_far,
@@ -198,6 +211,51 @@ def load_programme(
             ).format(value=state, where=where),
             option="state",
         )
-    state_word = f" ({slug or DEFAULT_STATE})" if uses_state else ""
-    title = str(data.get("title", Path(name).stem)) + state_word
-    return Track(tuple(items), title=title, citation=str(data.get("citation", "")))
+    title = _wording(data.get("title", Path(name).stem), _("{where}: title").format(where=where))
+    if uses_state:
+        title = _with_state(title, slug or DEFAULT_STATE)
+    citation = _wording(data.get("citation", ""), _("{where}: citation").format(where=where))
+    return Track(tuple(items), title=title, citation=citation)
+
+
+def _wording(value: object, where: str) -> Wording:
+    """A title, citation or label as the file gives it: one text, or a table by language."""
+    try:
+        return Wording.of(value if isinstance(value, dict) else str(value), where)
+    except OptionError as exc:
+        raise ProgrammeError(str(exc)) from None
+
+
+def _state_name(slug: str) -> str:
+    """The drums of a state as a programme's title names them: lu (魯鼓), xue (薛鼓)."""
+    if slug == State.XUE.slug:
+        # TRANSLATORS: the drums of the state 薛, after a programme's title
+        return pgettext("the drums of a state", "xue")
+    # TRANSLATORS: the drums of the state 魯, after a programme's title
+    return pgettext("the drums of a state", "lu")
+
+
+def _default_label(number: int) -> str:
+    """The label of an item the file gives none: item 2 (第 2 項)."""
+    # TRANSLATORS: the label of a programme's item that its file gives no label
+    return pgettext("a programme item's label", "item {number}").format(number=number)
+
+
+def _with_state(title: Wording, slug: str) -> Wording:
+    """The title with the state its scores are of, in each language: "… (lu)", 「…・魯鼓」."""
+
+    def shown() -> str:
+        # TRANSLATORS: a programme's title and the state whose drums it plays
+        said = pgettext("a programme's title and its state", "{title} ({state})")
+        return said.format(title=title, state=_state_name(slug))
+
+    return _in_each_language(shown)
+
+
+def _in_each_language(make: Callable[[], str]) -> Wording:
+    """A text made in each language there is a catalog for, shown in the reader's."""
+    texts = []
+    for catalog in LANGUAGES:
+        with speaking(catalog):
+            texts.append((catalog, make()))
+    return Wording(tuple(texts))

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from drumscore.conductor.timeline import Timeline
-from drumscore.conductor.track import Item, Practice, Track, as_track
+from drumscore.conductor.track import Hit, Item, Practice, Role, Track, as_track
 from drumscore.errors import PerformanceError
 from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
@@ -69,6 +69,13 @@ class Sound:
     kind: str = STROKE
     drum: Drum | None = None
     index: int = 0
+    #: A stroke's sign as printed (○ or □); its drum is the one it strikes under the reading.
+    sign: str = ""
+
+
+def _heard(hit: Hit) -> bool:
+    """Whether a rendered take holds a stroke: all but the muted ones."""
+    return not hit.muted
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,48 +108,50 @@ class Expected:
         """The sounds of a one-item track as render lays them out (its count strokes and clicks
         included, its silent strokes left out)."""
         item = track.items[0]
+        return cls.of_hits(track.hits(LAYOUT_RATE), LAYOUT_RATE, item.timeline, item=item)
+
+    @classmethod
+    def of_hits(
+        cls,
+        hits: Iterable[Hit],
+        rate: int,
+        timeline: Timeline,
+        *,
+        item: Item | None = None,
+        played: Callable[[Hit], bool] = _heard,
+    ) -> Expected:
+        """The sounds of hits as the conductor laid them out at `rate` frames a second (a
+        render's, or a play's as it went, live changes included): its strokes, count strokes
+        and clicks, each at its beat and time. A stroke the performer does not play (`played`
+        false: in a render a muted one; along a live play one the player sounds) is counted
+        silent, not expected."""
         sounds: list[Sound] = []
         grid: dict[int, float] = {}
         silent = 0
-        for hit in track.hits(LAYOUT_RATE):
-            time = hit.frame / LAYOUT_RATE
+        for hit in hits:
+            time = hit.frame / rate
             if hit.sub == 0:
                 grid.setdefault(hit.beat, time)
-            if hit.muted:
-                silent += 1
-            elif hit.click:
-                sounds.append(Sound(hit.beat + float(hit.sub), time, CLICK))
-            elif hit.is_count:
+            role = hit.role
+            if role is Role.CLICK:
+                if not hit.muted:
+                    sounds.append(Sound(hit.beat + float(hit.sub), time, CLICK))
+            elif role is Role.COUNT:
                 sounds.append(Sound(float(hit.beat), time, COUNT))
+            elif not played(hit):
+                silent += 1
             else:
-                sounds.append(Sound(float(hit.beat), time, STROKE, hit.drum, hit.k + 1))
+                sound = Sound(float(hit.beat), time, STROKE, hit.drum, hit.k + 1, hit.sign)
+                sounds.append(sound)
         sounds.sort(key=lambda s: (s.beat, s.kind != STROKE))
         beats = sorted(grid)
         return cls(
-            item.timeline,
+            timeline,
             tuple(sounds),
             tuple(float(b) for b in beats),
             tuple(grid[b] for b in beats),
             silent,
             item,
-        )
-
-    @classmethod
-    def of_drums(cls, timeline: Timeline, drums: Sequence[Drum | None]) -> Expected:
-        """Strokes one a beat at the timeline's tempo; a None is a beat left to someone else."""
-        interval = float(timeline.tempo.interval)
-        sounds = tuple(
-            Sound(float(k), k * interval, STROKE, d, k + 1)
-            for k, d in enumerate(drums)
-            if d is not None
-        )
-        beats = tuple(float(k) for k in range(max(len(drums), 1)))
-        return cls(
-            timeline,
-            sounds,
-            beats,
-            tuple(b * interval for b in beats),
-            sum(d is None for d in drums),
         )
 
     def heard_in(self, kind: str) -> tuple[Sound, ...]:
@@ -209,6 +218,9 @@ class StrokeCheck:
     time: float | None = None
     offset_ms: float | None = None
     doubtful: bool = False
+    #: The sign the stroke is printed as (○ or □); `expected` is the drum it strikes under the
+    #: timeline's reading.
+    sign: str = ""
 
     @property
     def missed(self) -> bool:
@@ -301,9 +313,8 @@ class Check:
 
 def check(
     performance: Performance,
-    played: Timeline | Track,
+    played: Timeline | Track | Expected,
     *,
-    expected: Sequence[Drum | None] | None = None,
     pace: float | None = None,
 ) -> Check:
     """The performance aligned to what its take is to hold and measured from its own even beat.
@@ -311,17 +322,12 @@ def check(
     `played` is the track the take was made with (its score, section, passes, count-in, clicks,
     silent passes, ramp; see Expected.of_track), or one score's timeline as it stands. Only its
     shape is used, not its tempo: the tempo is the performer's, found by the fit (a ramp's
-    tempi scaled alike). `expected` gives the strokes instead, beat by beat, when they are not
-    the timeline's passes (a live play stopped early); a None among them is a beat the
-    performer leaves to someone else (a drum the player sounds), neither checked nor missed.
+    tempi scaled alike). An Expected gives the take as it was laid out instead (a live play's
+    hits, Expected.of_hits: stopped early, its tempo changed, a drum left to the player).
     `pace` is the seconds between beats to start the beat walk from, when known (a live play's
     tempo), rather than the first strokes' own spacing against the expected sounds'.
     """
-    if expected is not None:
-        assert isinstance(played, Timeline)
-        take = Expected.of_drums(played, expected)
-    else:
-        take = Expected.of_track(as_track(played))
+    take = played if isinstance(played, Expected) else Expected.of_track(as_track(played))
     timeline = take.timeline
     sounds = take.heard_in(performance.kind)
     heard = performance.strokes
@@ -381,7 +387,7 @@ def check(
     _cost, pairs, performance_named, swapped = best
     result = _measure(take, performance, performance_named, sounds, pairs, swapped, grid)
     if performance.swappable and performance.apart and _groups_miss_the_score(result):
-        return check(performance.untold(), played, expected=expected, pace=pace)
+        return check(performance.untold(), take, pace=pace)
     return result
 
 
@@ -662,13 +668,15 @@ def _measure(
             continue
         found = by_sound.get(e)
         if found is None:
-            strokes.append(StrokeCheck(sound.index, sound.drum))
+            strokes.append(StrokeCheck(sound.index, sound.drum, sign=sound.sign))
             continue
         s = heard[found]
         offset = (s.time - (origin + scale * sound.time)) * 1000
         # drums that could not be told apart are not heard wrong: the score's is shown, doubtful
         told = s.drum if named.apart else sound.drum
-        strokes.append(StrokeCheck(sound.index, sound.drum, told, s.time, offset, s.doubtful))
+        strokes.append(
+            StrokeCheck(sound.index, sound.drum, told, s.time, offset, s.doubtful, sound.sign)
+        )
     extra: list[ExtraStroke] = []
     recognised: Counter[str] = Counter()
     beats_before: list[float] = []

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from drumscore.conductor.timeline import Timeline, arrange
 from drumscore.corpus import DEFAULT_EDITION, find_edition
 from drumscore.errors import DrumscoreError, PerformanceError
-from drumscore.i18n import _, aside, ngettext
+from drumscore.i18n import _, ngettext, pgettext
 from drumscore.model import READINGS, Section
 from drumscore.performance.check import FAR_LONGER, Check, check
 from drumscore.performance.heard import Performance
@@ -90,19 +90,29 @@ def reading(timeline: Timeline, signs: bool = False) -> str:
     """A reading named short, as on the command line: xue/2@zhushu 投壺, lu/1@zhushu 射 ×2; with
     `signs`, whose reading of the signs it is too: lu/1@zhushu 射 (毛奇齡 經問 卷十六)."""
     section = timeline.section
-    text = f"{timeline.score.key} {section.rite or section.shown}"
-    text += f" ×{timeline.repeats}" if timeline.repeats > 1 else ""
-    return aside(text, timeline.reading.name) if signs else text
+    name = section.rite or section.shown
+    name += f" ×{timeline.repeats}" if timeline.repeats > 1 else ""
+    if signs:
+        # TRANSLATORS: a score, the section played, and whose reading of the signs it follows
+        said = pgettext("a score, its section and reading", "{score} {section} ({reading})")
+    else:
+        # TRANSLATORS: a score and the section played: lu/1@zhushu 射
+        said = pgettext("a score and its section", "{score} {section}")
+    return said.format(score=timeline.score.key, section=name, reading=timeline.reading.name)
 
 
 def fit_text(fit: Fit, given: Timeline) -> str:
     """The report's line: this take fits xue/2@zhushu 投壺: 0 faults, against 3 for xue/1 投壺."""
     signs = fit.timeline.reading != given.reading  # each named by its reading of the signs
-    return ngettext(
-        "this take fits {other}: {n} fault, against {against} for {given}",
-        "this take fits {other}: {n} faults, against {against} for {given}",
-        fit.faults,
-    ).format(
+    if fit.faults:
+        said = ngettext(
+            "this take fits {other}: {n} fault, against {against} for {given}",
+            "this take fits {other}: {n} faults, against {against} for {given}",
+            fit.faults,
+        )
+    else:
+        said = _("this take fits {other} without a fault, against {against} for {given}")
+    return said.format(
         other=reading(fit.timeline, signs),
         n=fit.faults,
         against=fit.against,
@@ -116,5 +126,12 @@ def wrong_score(fit: Fit, given: Timeline) -> PerformanceError:
     if fit.timeline.reading != given.reading:
         message = _("{fits}; check it with that reading of the signs")
     else:
-        message = _("{fits}; check it against that score and section")
-    return PerformanceError(message.format(fits=fit_text(fit, given)))
+        message = _("{fits}; check it against {score}, section {section}")
+    section = fit.timeline.section
+    return PerformanceError(
+        message.format(
+            fits=fit_text(fit, given),
+            score=fit.timeline.score.key,
+            section=section.rite or section.shown,
+        )
+    )

@@ -19,6 +19,7 @@ import numpy as np
 import soundfile as sf
 
 from drumscore.errors import DrumscoreError, NoisyPerformanceError, PerformanceError
+from drumscore.files.audio import unreadable
 from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
@@ -131,7 +132,7 @@ def read_audio(
             ),
             option="drums",
         )
-    shown = repr(str(path))
+    shown = str(path)
     try:
         # libsndfile reads the descriptor itself: many times faster than through Python
         with (
@@ -151,7 +152,7 @@ def read_audio(
             if frames / rate > MAX_SECONDS:
                 raise PerformanceError(
                     _(
-                        "performance {path} lasts {minutes:,.1f} minutes, over the limit of "
+                        "performance {path!r} lasts {minutes:,.1f} minutes, over the limit of "
                         "{limit} minutes; check it in parts"
                     ).format(path=shown, minutes=frames / rate / 60, limit=MAX_SECONDS // 60)
                 )
@@ -161,23 +162,27 @@ def read_audio(
             raise
         raise PerformanceError(
             _(
-                "performance {path} cannot be read as audio ({reason}); give a recording "
+                "performance {path!r} cannot be read as audio ({reason}); give a recording "
                 "({audio}) or a MIDI file ({midi})"
-            ).format(path=shown, reason=exc, audio=suffixes("audio"), midi=suffixes("midi"))
+            ).format(
+                path=shown, reason=unreadable(exc), audio=suffixes("audio"), midi=suffixes("midi")
+            )
         ) from None
     if found.invalid:
         raise PerformanceError(
-            _("performance {path} holds invalid (NaN or infinite) samples").format(path=shown)
+            _("performance {path!r} holds invalid (NaN or infinite) samples").format(path=shown)
         )
     if found.lost >= 2 and found.lost >= LOST_SHARE * (found.lost + len(found.starts)):
         raise NoisyPerformanceError(
             ngettext(
-                "performance {path} is too noisy to judge: its strokes stand {snr:.0f} dB above "
-                "its noise, and {n} onset was lost in it (a stroke needs {need:.0f} dB); record "
-                "nearer the drums or in a quieter place, or turn the recorder's noise reduction on",
-                "performance {path} is too noisy to judge: its strokes stand {snr:.0f} dB above "
-                "its noise, and {n} onsets were lost in it (a stroke needs {need:.0f} dB); record "
-                "nearer the drums or in a quieter place, or turn the recorder's noise reduction on",
+                "performance {path!r} is too noisy to judge: its strokes stand {snr:.0f} dB "
+                "above its noise, and {n} onset was lost in it (a stroke needs {need:.0f} dB); "
+                "record nearer the drums or in a quieter place, or turn the recorder's noise "
+                "reduction on",
+                "performance {path!r} is too noisy to judge: its strokes stand {snr:.0f} dB "
+                "above its noise, and {n} onsets were lost in it (a stroke needs {need:.0f} dB); "
+                "record nearer the drums or in a quieter place, or turn the recorder's noise "
+                "reduction on",
                 found.lost,
             ).format(path=shown, snr=found.snr_db, n=found.lost, need=ABOVE_NOISE_DB),
             snr_db=found.snr_db,

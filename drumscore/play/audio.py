@@ -296,7 +296,7 @@ class SoundFontFeed(Feed):
                 if hit.muted:
                     continue
                 note = self.midimap.hit_note(hit.drum)
-                off = hit.frame + round(hit.timeline.tempo.interval * hit.share * self.rate / 2)
+                off = hit.frame + hit.note_frames(self.rate)
                 bisect.insort(self._events, (hit.frame, 1, note, hit.velocity))
                 bisect.insort(self._events, (off, 0, note, 0))
             parts, now = [], start

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from drumscore.errors import OptionError
-from drumscore.i18n import _, list_text
+from drumscore.i18n import _, list_text, quoted
 
 
 def choose_by_name(wanted: str, names: Sequence[str], *, what: str, option: str) -> int:
@@ -19,7 +19,7 @@ def choose_by_name(wanted: str, names: Sequence[str], *, what: str, option: str)
     matches = exact or [i for i, n in enumerate(names) if key in n.casefold()]
     if len(matches) == 1:
         return matches[0]
-    shown = list_text(repr(names[i]) for i in (matches or range(len(names))))
+    shown = list_text(quoted(names[i]) for i in (matches or range(len(names))))
     if matches:
         raise OptionError(
             _("{option} {wanted!r} matches several: {names}; be more precise").format(

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import Hit
-from drumscore.display import centre, cut, width
-from drumscore.i18n import N_, _
+from drumscore.display import centre, cut, width, wrap_phrases
+from drumscore.i18n import N_, _, per_minute, pgettext
+from drumscore.i18n import seconds as seconds_text
 from drumscore.model import HALF, SYMBOLS, Drum, Section
 
 #: Reverse video marks the stroke being heard; strokes already heard in this pass are dimmed.
@@ -49,10 +50,10 @@ def _cells(timeline: Timeline, index: int) -> list[tuple[str, str]]:
     if timeline.section is Section.TOUHU:
         cells.append((HALF_CELL + " ", HALF_CELL + " "))
     half = timeline.half_index
-    for j, stroke in enumerate(timeline.strokes):
+    for j in range(len(timeline.strokes)):
         if j == half:
             cells.append((f" {HALF_CELL} ", f" {HALF_CELL} "))
-        symbol = stroke.drum.symbol
+        symbol = timeline.sign(j)  # as printed, whichever drum the reading strikes
         if j == index:
             styled = HIGHLIGHT + symbol + HIGHLIGHT_END
         elif j < index:
@@ -89,20 +90,17 @@ def notation_line(timeline: Timeline, k: int, columns: int = 80) -> str:
     return "  " + ("…" if lo > 0 else "") + text + ("…" if hi < len(cells) - 1 else "")
 
 
-def _stroke_fields(timeline: Timeline, index: int, pass_no: int, loop: bool) -> list[str]:
-    """The status line's fields for a stroke: its number, drum, side of 半 and pass."""
-    stroke = timeline.strokes[index]
+def _stroke_fields(hit: Hit, loop: bool) -> list[str]:
+    """The status line's fields for a stroke as laid out: its number in the pass, its sign as
+    printed with the drum it strikes, its side of 半 and its pass."""
+    timeline = hit.timeline
     if loop:
-        passes = _("pass {number}").format(number=pass_no)
+        passes = _("pass {number}").format(number=hit.pass_no)
     else:
-        passes = _("pass {number}/{repeats}").format(number=pass_no, repeats=timeline.repeats)
-    number = _("stroke {number}/{count}").format(number=index + 1, count=len(timeline.strokes))
-    return [number, f"{stroke.drum.symbol} {stroke.drum.value}", part(timeline, index), passes]
-
-
-def _seconds(seconds: float) -> str:
-    """A time on the status line, to the hundredth of a second."""
-    return _("{seconds} s").format(seconds=f"{seconds:.2f}")
+        passes = _("pass {number}/{repeats}").format(number=hit.pass_no, repeats=timeline.repeats)
+    number = _("stroke {number}/{count}").format(number=hit.in_pass, count=len(timeline.strokes))
+    assert hit.drum is not None  # a stroke, not a count
+    return [number, f"{hit.sign} {hit.drum.value}", part(timeline, hit.index), passes]
 
 
 def repaint(lines: list[str], previous: int) -> str:
@@ -121,26 +119,17 @@ def shown_width(line: str) -> int:
 
 def fit(lines: list[str], columns: int) -> list[str]:
     """Every line within `columns` - 1 terminal columns, so the terminal wraps none of them (and
-    the last column stays free: writing there makes some terminals scroll). A line of fields (set
-    apart by two spaces, or by " · " in the keys) is wrapped between fields, indented like the
-    line; what is still too wide is cut with an ellipsis."""
+    the last column stays free: writing there makes some terminals scroll). A line too wide is
+    wrapped between its phrases (fields set apart by two spaces, keys by " · ", clauses after
+    their punctuation: display.wrap_phrases), indented like the line; a phrase wider than the
+    terminal is broken between its words, and a word wider than that is cut."""
     limit = max(1, columns - 1)
     out: list[str] = []
     for line in lines:
         if shown_width(line) <= limit:
             out.append(line)
-            continue
-        plain = _CONTROL.sub("", line)
-        indent = plain[: len(plain) - len(plain.lstrip(" "))]
-        gap = " · " if " · " in plain else "  "
-        current = ""
-        for field in (f for f in plain.strip().split(gap) if f):
-            joined = f"{current}{gap}{field}" if current else field
-            if current and width(indent + joined) > limit:
-                out.append(cut(indent + current, limit))
-                joined = field
-            current = joined
-        out.append(cut(indent + current, limit))
+        else:
+            out += wrap_phrases(_CONTROL.sub("", line), limit)
     return out
 
 
@@ -162,9 +151,9 @@ def plain_lines(timeline: Timeline, k: int, seconds: float) -> list[str]:
     if index == timeline.half_index:
         lines.append("-- 半 --")
     stroke = timeline.strokes[index]
-    at = _("{seconds} s").format(seconds=f"{seconds:>9.3f}")
+    at = seconds_text(f"{seconds:>9.3f}")
     lines.append(
-        f"{k + 1:>5}  {at}  {stroke.drum.symbol} {stroke.drum.value}  "
+        f"{k + 1:>5}  {at}  {timeline.sign(index)} {stroke.drum.value}  "
         f"{index + 1:>3}/{n}  {part(timeline, index)}"
     )
     return lines
@@ -215,19 +204,34 @@ class LiveState:
     label: str = ""
     loop: bool = False
     seconds: float = 0.0
+    #: The section a switch waiting goes to (None: the other one, unnamed).
+    switch_to: Section | None = None
+
+
+def waiting_notes(state: LiveState) -> list[str]:
+    """What waits for the end of the pass, each in its brackets (〔〕 in Chinese): a switch names
+    the section it goes to."""
+    notes = []
+    for what in state.waiting:
+        if what == SWITCH_WAITS and state.switch_to is not None:
+            note = _("switch to {section} at end of pass").format(section=state.switch_to.shown)
+        else:
+            note = _(what)
+        # TRANSLATORS: brackets around what waits for the end of the pass, on the status line
+        notes.append(pgettext("what waits for the end of the pass", "[{note}]").format(note=note))
+    return notes
 
 
 def hit_status(hit: Hit, state: LiveState) -> str:
     """Stroke (or count) number, drum, side of 半, pass, tempo in force, time, and what waits."""
-    t = hit.timeline
     if hit.is_count:
         fields = [_("count {number}/{count}").format(number=hit.k + 1, count=hit.count_in)]
     else:
-        fields = _stroke_fields(t, hit.index, hit.pass_no, state.loop)
-    fields += [_("{bpm}/min").format(bpm=f"{state.bpm:g}"), _seconds(state.seconds)]
+        fields = _stroke_fields(hit, state.loop)
+    fields += [per_minute(f"{state.bpm:g}"), seconds_text(f"{state.seconds:.2f}")]
     if state.paused:
         fields.append(_("PAUSED"))
-    fields += [f"[{_(w)}]" for w in state.waiting]
+    fields += waiting_notes(state)
     return "  " + "  ".join(fields)
 
 
@@ -323,25 +327,26 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         name = _("count {number} of {count}").format(number=hit.k + 1, count=hit.count_in)
         passes = [_("count-in"), *paused]
     else:
-        stroke = t.strokes[hit.index]
-        shape = stroke.drum.symbol
-        number = _("stroke {number} of {count}").format(number=hit.index + 1, count=len(t.strokes))
-        name = f"{stroke.drum.symbol} {stroke.drum.value}   {number}"
+        assert hit.drum is not None  # a stroke, not a count
+        shape = hit.sign
+        number = _("stroke {number} of {count}").format(number=hit.in_pass, count=len(t.strokes))
+        name = f"{hit.sign} {hit.drum.value}   {number}"
         if state.loop:
             passes = [_("pass {number}").format(number=hit.pass_no)]
         else:
             passes = [_("pass {number} of {count}").format(number=hit.pass_no, count=t.repeats)]
-        passes += [*paused, *(f"[{_(w)}]" for w in state.waiting)]
-    tempo = _("{bpm} strokes a minute").format(bpm=f"{state.bpm:g}")
+        passes += [*paused, *waiting_notes(state)]
+    tempo = per_minute(f"{state.bpm:g}")
     below = [name, f"{t.section.description}   {tempo}", "   ".join(passes)]
     top = [t.score.title] + ([item_line(state).strip()] if state.items > 1 else [])
     keys = keys_line(columns, state.items)
+    limit = columns - 1  # the last column stays free, so no line wraps (see fit)
+    below = [piece.strip() for line in below for piece in wrap_phrases(line, limit)]
     room = rows - len(top) - len(below) - 4
     size = min(room, (columns - 4) // 2)
     picture = big_shape(shape, size)
     if len(picture) > room or max(width(p) for p in picture) > columns:
         picture = big_shape(shape, max(5, room // 2))
-    limit = columns - 1  # the last column stays free, so no line wraps (see fit)
     body = [centre(c, limit) for c in top] + [""]
     pad = max(0, (limit - max(width(p) for p in picture)) // 2)
     body += [cut(" " * pad + p, limit) for p in picture] + [""]

@@ -265,7 +265,7 @@ class MidiPlayer:
                     note = self.midimap.hit_note(hit.drum)
                     self.port.send(self._message("note_on", note, hit.velocity))
                     self._sounding = note
-                    off_at = deadline + float(hit.timeline.tempo.interval * hit.share) / 2
+                    off_at = deadline + float(hit.note_seconds)
                 if not hit.click:
                     yield hit
         if off_at is not None:

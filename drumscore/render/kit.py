@@ -16,8 +16,9 @@ from typing import BinaryIO
 import numpy as np
 
 from drumscore.errors import DrumscoreError, InputMissingError, KitError
+from drumscore.files.audio import unreadable
 from drumscore.files.reading import check_schema, open_input, parse_toml, read_input_text
-from drumscore.i18n import _
+from drumscore.i18n import _, clause_text
 from drumscore.model import Drum
 
 BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
@@ -171,7 +172,7 @@ def read_sample(path: str | Path, written: str | None = None) -> Sample:
         raise KitError(
             _(
                 "kit sample {sample} cannot be read as audio ({reason}); use WAV, FLAC or OGG"
-            ).format(sample=shown, reason=exc)
+            ).format(sample=shown, reason=unreadable(exc))
         ) from None
     if not np.all(np.isfinite(data)):
         raise KitError(
@@ -328,11 +329,9 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     where = _("kit file {path!r}").format(path=str(path))
     try:
         text = read_input_text(path, "kit file")
-    except InputMissingError:
+    except InputMissingError as exc:
         raise KitError(
-            _("kit file {path!r} does not exist; give a kit.toml or the folder holding it").format(
-                path=str(path)
-            )
+            clause_text([str(exc), _("give a kit.toml or the folder holding it")])
         ) from None
     data = parse_toml(text, where, KitError)
     check_schema(data, KIT_SCHEMA, where, KitError)

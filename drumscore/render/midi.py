@@ -8,15 +8,13 @@ from collections.abc import Sequence
 import mido
 
 from drumscore.conductor.timeline import Timeline
-from drumscore.conductor.track import BEAT_RATE, Item, Track, as_track
+from drumscore.conductor.track import BEAT_RATE, Hit, Item, Role, Track, as_track
 from drumscore.i18n import in_english
 from drumscore.model import HALF, Drum, Reading
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
 
 TICKS_PER_BEAT = 480
-#: A stroke's note lasts half the interval, so notes never overlap.
-NOTE_TICKS = TICKS_PER_BEAT // 2
 
 
 def _delta_track(events: list[tuple[int, mido.Message | mido.MetaMessage]]) -> mido.MidiTrack:
@@ -51,15 +49,16 @@ def bar_starts(timeline: Timeline) -> list[tuple[int, int]]:
 
 
 def ascii_name(timeline: Timeline) -> str:
-    """The track name for tools that read MIDI text as Latin-1: the score's key, section, tempo."""
+    """The track name for tools that read MIDI text as Latin-1: the score's key, section, tempo,
+    repeats and (when it is not 鄭玄's) reading."""
     score = timeline.score
     if score.edition_id:
         name = score.key
     else:
         name = "notation " + score.pattern.notation.translate(ASCII_GLYPHS)
-    return f"{name} {timeline.section.value} {float(timeline.tempo.bpm):g} bpm" + (
-        f" x{timeline.repeats}" if timeline.repeats > 1 else ""
-    )
+    repeats = f" x{timeline.repeats}" if timeline.repeats > 1 else ""
+    reading = "" if timeline.reading.is_default else f" reading {timeline.reading.id}"
+    return f"{name} {timeline.section.value} {float(timeline.tempo.bpm):g} bpm{repeats}{reading}"
 
 
 #: ○ → o (鼙, pi), □ → # (鼓, gu), 半 → |.
@@ -109,6 +108,37 @@ def _tempo(tempo: Tempo) -> mido.MetaMessage:
     return mido.MetaMessage("set_tempo", tempo=round(tempo.interval * 1_000_000))
 
 
+def item_texts(item: Item) -> list[str]:
+    """What the MIDI file says of an item beyond its citation, in English: the reading (always,
+    鄭玄's too) and the practice options (ramp, click, count-in every pass, silent passes, one
+    drum); its count-ins are marked where they start."""
+    reading = item.timeline.reading
+    texts = [f"reading: {reading.id} ({reading.name})"]
+    if not item.practice.plain:
+        texts.append(f"practice: {item.practice.parameters}")
+    return texts
+
+
+def _beat_tick(hit: Hit, starts: Sequence[tuple[int, int]]) -> int:
+    """The tick of a hit's beat: its item's first tick, a beat a quarter, a click's share of a
+    beat added (where the markers and bars stand)."""
+    item_tick, item_beat = starts[hit.item]
+    return item_tick + (hit.beat - item_beat) * TICKS_PER_BEAT + round(hit.sub * TICKS_PER_BEAT)
+
+
+def _stroke_markers(hit: Hit) -> list[str]:
+    """The markers that stand at a stroke: its section's at the first stroke of the first pass,
+    a repeat's at the first stroke of each later pass, and 半 at the stroke after it."""
+    if hit.role is not Role.STROKE:
+        return []
+    found = []
+    if hit.index == 0:
+        found.append(hit.timeline.section.label if hit.pass_no == 1 else f"repeat {hit.pass_no}")
+    if hit.index == hit.timeline.half_index:
+        found.append(HALF)
+    return found
+
+
 @in_english
 def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.MidiFile:
     """A track (or one score's timeline) as a type-1 file: items one after another, each at its
@@ -116,14 +146,17 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
     English whatever the reader's language, so that a render is the same file in every one.
 
     Track 0 holds the track name, the citation, a set_tempo at each item (each pass of a ramp)
-    and, whatever the options, for each item its citation and its name in ASCII as text events,
-    a marker of its section, of its count-in and of each 半 and repeat, and a time signature per
-    bar (one bar per section and per count-in, as the MusicXML's hidden metre); a track of
-    several items also marks each item (its label). A track with a count-in, a practice option,
-    a loop or several items ends both tracks at its last beat (and pause), so a loopable track
-    loops on the beat in a sequencer too. Track 1 holds the
-    strokes on the General MIDI percussion channel (count strokes on the map's count_note), as the
-    conductor lays them out; a pause lasts its seconds at the tempo of the item before it.
+    and, whatever the options, for each item its citation, its name in ASCII, its reading and
+    its practice options (item_texts) as text events; a marker of each count-in at its first
+    count stroke, and on the beats of the strokes they name a marker of the section (its first
+    stroke after the count-in), of each repeat and of each 半; and a time signature per bar
+    (one bar per section and per count-in, as the MusicXML's hidden metre); a track of several
+    items also marks each item (its label). A track with a count-in, a practice option, a loop
+    or several items ends both tracks at its last beat (and pause), so a loopable track loops
+    on the beat in a sequencer too. Track 1 holds the hits as the conductor lays them out, on
+    the General MIDI percussion channel (count strokes and clicks on the map's count_note), each
+    note as long as the hit's note_beats; a pause lasts its seconds at the tempo of the item
+    before it.
     """
     midimap = midimap or MidiMap()
     track = as_track(played)
@@ -138,10 +171,11 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
             (0, _text("text", drums_name([track.first.reading]))),
         ]
     else:
-        conductor += [(0, _text("text", track.citation))] if track.citation else []
+        conductor += [(0, _text("text", str(track.citation)))] if track.citation else []
         readings = [item.timeline.reading for item in track.items]
         notes = [(0, _text("track_name", f"{drums_name(readings)} / count"))]
-    starts, beat, tick = [], 0, 0
+    starts: list[tuple[int, int]] = []
+    beat, tick = 0, 0
     for item in track.items:
         timeline = item.timeline
         starts.append((tick, beat))
@@ -151,31 +185,27 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
             conductor.append((at, _tempo(item.tempo_of(p))))
             at += item.pass_beats(p) * TICKS_PER_BEAT
         if not single:
-            conductor.append((tick, _text("marker", item.label)))
+            conductor.append((tick, _text("marker", str(item.label))))
             conductor.append((tick, _text("text", timeline.citation)))
             conductor.append((tick, _text("text", ascii_name(timeline))))
-        conductor.append((tick, _text("marker", timeline.section.label)))
-        if item.count_in:
-            conductor.append((tick, _text("marker", f"count-in {item.count_in}")))
+        conductor += [(tick, _text("text", text)) for text in item_texts(item)]
         conductor += _metres(item, tick)
-        conductor += [
-            (tick + item.beat_of(m.k) * TICKS_PER_BEAT, _text("marker", m.text))
-            for m in timeline.markers()
-        ]
         last = item.tempo_of(timeline.repeats - 1)
         tick += item.beats * TICKS_PER_BEAT + round(item.pause / last.interval * TICKS_PER_BEAT)
         beat += item.beats
     for hit in track.hits(BEAT_RATE):
+        at = _beat_tick(hit, starts)
+        if hit.role is Role.COUNT and hit.k == 0:
+            conductor.append((at, _text("marker", f"count-in {hit.count_in}")))
+        conductor += [(at, _text("marker", text)) for text in _stroke_markers(hit)]
         if hit.muted:
             continue
-        item_tick, item_beat = starts[hit.item]
-        at = item_tick + (hit.beat - item_beat) * TICKS_PER_BEAT + round(hit.sub * TICKS_PER_BEAT)
-        if hit.offset:
+        if hit.offset:  # humanized: the note moves from its beat, at the tempo it is laid at
             at = max(0, at + round(hit.offset / hit.timeline.tempo.interval * TICKS_PER_BEAT))
         note = midimap.hit_note(hit.drum)
         on = mido.Message("note_on", channel=PERCUSSION_CHANNEL, note=note, velocity=hit.velocity)
         off = mido.Message("note_off", channel=PERCUSSION_CHANNEL, note=note)
-        notes += [(at, on), (at + round(NOTE_TICKS * hit.share), off)]
+        notes += [(at, on), (at + round(hit.note_beats * TICKS_PER_BEAT), off)]
     # track names, text and markers hold CJK text: UTF-8 rather than mido's default Latin-1
     midi = mido.MidiFile(type=1, ticks_per_beat=TICKS_PER_BEAT, charset="utf-8")
     for events in (conductor, notes):

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from drumscore.conductor.expression import default_velocity
 from drumscore.conductor.timeline import Timeline
-from drumscore.conductor.track import COUNT_VELOCITY, Hit, Track, as_track
+from drumscore.conductor.track import Hit, Track, as_track
 from drumscore.errors import OptionError
 from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.i18n import _
@@ -169,7 +168,8 @@ class SoundChooser:
         return max(len(s.data) for v in voices for layer in v.layers for s in layer.samples)
 
     def index(self, hit: Hit) -> tuple[int, float]:
-        """(which of `sounds`, gain) for a conductor.track.Hit; hits must come in order."""
+        """(which of `sounds`, the hit's gain) for a conductor.track.Hit; hits must come in
+        order."""
         drum = hit.drum
         voice = self.count_voice if drum is None else self.kit.voice(drum)
         velocity = hit.velocity
@@ -181,9 +181,7 @@ class SoundChooser:
         if key not in self._table:
             self._table[key] = len(self.sounds)
             self.sounds.append(voice.sample_for(n, velocity))
-        # a count stroke or click is the count sound at its velocity over the count's own
-        gain = velocity / COUNT_VELOCITY if drum is None else velocity / default_velocity(drum)
-        return self._table[key], gain
+        return self._table[key], hit.gain
 
     def choose(self, hit: Hit) -> tuple[np.ndarray, float]:
         which, gain = self.index(hit)

@@ -1,9 +1,10 @@
-"""PDF and PNG through MuseScore 3, run headless on a MusicXML document."""
+"""PDF, PNG and SVG through MuseScore 3, run headless on a MusicXML document."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -96,8 +97,8 @@ def engrave(
 ) -> Engraving:
     """Engrave a MusicXML document to 'pdf', 'png' or 'svg'.
 
-    PNG pages are `dpi` dots per inch and trimmed to the music with a margin of `trim`
-    centimetres, for print (None keeps the whole page).
+    PNG pages are `dpi` dots per inch; PNG and SVG pages are trimmed to the music with a margin
+    of `trim` centimetres, for print (None keeps the whole page).
     """
     if kind not in PAGE_FORMATS:
         raise OptionError(
@@ -217,7 +218,72 @@ def _engrave(musicxml: bytes, kind: str, dpi: int, trim: float | None, program: 
                 )
             )
         mscx = styled.read_bytes() if styled.is_file() else b""
-        return Engraving(tuple(p.read_bytes() for p in pages), log, mscx)
+        made = tuple(p.read_bytes() for p in pages)
+        if kind == "svg" and trim is not None:  # -T trims PNG pages only
+            made = tuple(trim_svg(page, trim) for page in made)
+        return Engraving(made, log, mscx)
+
+
+#: MuseScore's SVG units: pixels at 360 dots per inch, whatever -r says.
+SVG_DPI = 360
+_SVG_TAG = re.compile(rb"<svg\b[^>]*>")
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def trim_svg(svg: bytes, margin_cm: float) -> bytes:
+    """MuseScore's SVG page trimmed to its ink with a margin of `margin_cm`: its root's width,
+    height and viewBox set to the box of every stroke, glyph and line drawn, the rest as
+    MuseScore wrote it. A page with nothing drawn is left whole."""
+    import xml.etree.ElementTree as ET
+
+    box = _ink_box(ET.fromstring(svg))
+    tag = _SVG_TAG.search(svg)
+    if box is None or tag is None:
+        return svg
+    margin = margin_cm / 2.54 * SVG_DPI
+    left, top = box[0] - margin, box[1] - margin
+    width, height = box[2] - box[0] + 2 * margin, box[3] - box[1] + 2 * margin
+    root = tag.group()
+    for name, value in (
+        (b"width", f"{width:.2f}px"),
+        (b"height", f"{height:.2f}px"),
+        (b"viewBox", f"{left:.2f} {top:.2f} {width:.2f} {height:.2f}"),
+    ):
+        root = re.sub(
+            rb"\s" + name + rb'="[^"]*"', b" " + name + b'="' + value.encode() + b'"', root
+        )
+    return svg[: tag.start()] + root + svg[tag.end() :]
+
+
+def _ink_box(root: object) -> tuple[float, float, float, float] | None:
+    """The box (left, top, right, bottom) of what MuseScore's SVG draws: its paths (absolute
+    M, L and C commands, a curve's control points bounding it), polylines and polygons, each
+    through its transform matrix and widened by half its stroke."""
+    import xml.etree.ElementTree as ET
+
+    assert isinstance(root, ET.Element)
+    xs: list[float] = []
+    ys: list[float] = []
+    for element in root.iter():
+        kind = element.tag.rsplit("}", 1)[-1]
+        if kind == "path":
+            numbers = [float(n) for n in _NUMBER.findall(element.get("d", ""))]
+        elif kind in ("polyline", "polygon"):
+            numbers = [float(n) for n in _NUMBER.findall(element.get("points", ""))]
+        else:
+            continue
+        a, b, c, d, e, f = 1.0, 0.0, 0.0, 1.0, 0.0, 0.0
+        matrix = re.fullmatch(r"\s*matrix\(([^)]*)\)\s*", element.get("transform", ""))
+        if matrix:
+            a, b, c, d, e, f = (float(n) for n in _NUMBER.findall(matrix.group(1)))
+        half = float(element.get("stroke-width", "0") or 0) / 2 if element.get("stroke") else 0.0
+        for x, y in zip(numbers[::2], numbers[1::2], strict=False):
+            px, py = a * x + c * y + e, b * x + d * y + f
+            xs += (px - half, px + half)
+            ys += (py - half, py + half)
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _pages(folder: Path, kind: str) -> list[Path]:

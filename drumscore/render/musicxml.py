@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
 from drumscore.errors import OptionError
-from drumscore.i18n import _, list_text
+from drumscore.i18n import _, clause_text, labelled, list_text, written
 from drumscore.model import HALF, Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
@@ -553,7 +553,14 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
     The page is read, so its lines are in the reader's language; the command stays as typed.
     """
     score = timeline.score
-    played = timeline.citation.split("; ", 1)[0]
+    parts = [score.key, labelled(_("section"), timeline.section.shown)]
+    if timeline.span is not None:
+        first, last = timeline.span[0] + 1, timeline.span[1]
+        parts.append(_("strokes {first} to {last}").format(first=first, last=last))
+    parts.append(_("{bpm:g} strokes a minute").format(bpm=float(timeline.tempo.bpm)))
+    if timeline.reading.id != "zheng":
+        parts.append(_("read as {reading}").format(reading=timeline.reading.id))
+    played = clause_text(parts)
     command = ("rights", _("drumscore's name of this reading: {played}").format(played=played))
     signs = []
     if timeline.reading.id != "zheng":
@@ -580,9 +587,9 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
         (
             "subtitle",
             _("as printed in {edition}, figure {figure}, {state}鼓: {printed}").format(
-                edition=score.edition_name,
+                edition=written(score.edition_name),
                 figure=score.figure,
-                state=score.state,
+                state=written(str(score.state)),
                 printed=score.printed.strip(),
             ),
         )

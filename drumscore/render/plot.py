@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from drumscore.analysis.compare import Comparison
+from drumscore.apparatus.names import chinese
 from drumscore.errors import OptionError, require
 from drumscore.files.format_choice import PLOT
 from drumscore.i18n import _, language, list_text, ngettext, speaking
@@ -126,7 +127,10 @@ def comparison_figure(comparison: Comparison, cjk: str | None) -> Figure:
         # each section's name under the middle of its strokes
         for mid, name in (((half + 1) / 2, "head"), ((half + len(columns) + 1) / 2, "touhu")):
             ax.text(mid, y - 0.42, labels[name], ha="center", va="top", fontsize=7, color="#555")
-    ax.set_yticks([1, 0], [_name(comparison.a, cjk, "A"), _name(comparison.b, cjk, "B")])
+    ax.set_yticks(
+        [1, 0],
+        [_name(comparison.a, cjk, "A", comparison), _name(comparison.b, cjk, "B", comparison)],
+    )
     ax.set_ylim(-0.8, 1.8)
     ax.set_xlim(*_axis_limits(len(columns)))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -181,10 +185,13 @@ def _labels(cjk: str | None) -> dict[str, str]:
     return {"half": "ban (half)", "head": Section.HEAD.value, "touhu": Section.TOUHU.value}
 
 
-def _name(score: Score, cjk: str | None, side: str) -> str:
-    """The row's label: the score's name, or "notation" for raw notation without a CJK font;
-    long notation is cut to its start and its stroke count, so the label fits the picture."""
+def _name(score: Score, cjk: str | None, side: str, comparison: Comparison | None = None) -> str:
+    """The row's label: the score's name (in Chinese an edition's short name, as compare's
+    text names it from `comparison`), or "notation" for raw notation without a CJK font; long
+    notation is cut to its start and its stroke count, so the label fits the picture."""
     name = score.key if cjk or score.edition_id else "notation"
+    if cjk and score.edition_id and chinese() and comparison is not None:
+        name = comparison.title(side.lower())
     if len(name) > LABEL_CHARACTERS:
         strokes = len(score.pattern)
         name = ngettext(

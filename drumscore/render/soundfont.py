@@ -23,7 +23,7 @@ from drumscore.conductor.track import Track, as_track
 from drumscore.errors import DrumscoreError, InputMissingError, SoundFontError, require
 from drumscore.files.cstderr import captured
 from drumscore.files.reading import open_input
-from drumscore.i18n import _, aside
+from drumscore.i18n import _, aside, clause_text
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def strikes(played: Timeline | Track, rate: int, midimap: MidiMap | None = None)
         if hit.muted:
             continue
         note = midimap.hit_note(hit.drum)
-        off = hit.frame + round(hit.timeline.tempo.interval * hit.share * rate / 2)
+        off = hit.frame + hit.note_frames(rate)
         found.append(Strike(hit.frame, note, hit.velocity, off))
     found.sort(key=lambda s: s.frame)
     return found
@@ -72,12 +72,10 @@ def check_soundfont(path: str | Path) -> Path:
     try:
         with open_input(path, "SoundFont") as f:
             head = f.read(12)
-    except InputMissingError:
+    except InputMissingError as exc:
+        hint = _("on Debian, apt install fluid-soundfont-gm gives {path}")
         raise SoundFontError(
-            _(
-                "SoundFont {path!r} does not exist; on Debian, apt install fluid-soundfont-gm "
-                "gives /usr/share/sounds/sf2/FluidR3_GM.sf2"
-            ).format(path=str(path))
+            clause_text([str(exc), hint.format(path="/usr/share/sounds/sf2/FluidR3_GM.sf2")])
         ) from None
     except OSError as exc:
         if isinstance(exc, DrumscoreError):

@@ -45,6 +45,7 @@ MEI = "http://www.music-encoding.org/ns/mei"
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 #: The text font named in the SVG, for each language: the face of the reader's script first (SC
 #: for 简体; TC for 繁體, and for English, whose Chinese is the sources' names); any CJK font will
 #: do where it is missing.
@@ -97,7 +98,8 @@ METRONOME_NOTE_SIZE = "405px"
 
 
 def _serialise(root: ET.Element, namespace: str) -> str:
-    """The document with `namespace` as its default (no ns0: prefixes), xlink as xlink."""
+    """The document with `namespace` as its default (no ns0: prefixes), xlink as xlink (an MEI
+    document's; an SVG's links are plain href)."""
     ET.register_namespace("xlink", XLINK)
     ET.register_namespace("", namespace)  # the prefix map is global: claim "" for this one
     return ET.tostring(root, encoding="unicode")
@@ -326,6 +328,11 @@ def _finish_svg(svg: str) -> str:
     for style in root.iter(f"{{{SVG}}}style"):
         # the embedded music font serves only the metronome's note, now text
         style.text = re.sub(r"@font-face\s*\{[^}]*\}", "", style.text or "")
+    for element in root.iter():  # SVG 2's plain href: no xlink: prefix, no namespace but SVG's
+        link = element.attrib.pop(href, None)
+        if link is not None:
+            element.set("href", link)
+        element.attrib.pop(XML_LANG, None)  # Verovio's "it" of the tempo and 半: the page's own
     return _serialise(root, SVG)
 
 

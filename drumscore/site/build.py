@@ -9,41 +9,43 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import json
-import math
 import os
-import re
 import shutil
 import stat
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
-from xml.etree import ElementTree as ET
 
-from drumscore import __version__, corpus, i18n
-from drumscore.analysis.compare import Comparison
-from drumscore.conductor.timeline import Timeline, arrange
+from drumscore import corpus, i18n
+from drumscore.conductor.timeline import arrange
 from drumscore.errors import DrumscoreError, OptionError, OutputError, WriteError
 from drumscore.files.atomic import check_not_inside, make_temporary, remove_temporary
 from drumscore.files.signals import held
 from drumscore.i18n import _, aside, list_text
-from drumscore.model import READINGS, STATE_SLUGS, Edition, Section
+from drumscore.model import READINGS, Edition, Section
 from drumscore.render.musicxml import musicxml_bytes, page_head, with_words
 from drumscore.site import data as sitedata
 from drumscore.site import grammar
-from drumscore.site.templating import render
+from drumscore.site.artefacts import STAVES, Artefacts, cores, worker_signals
+from drumscore.site.pages import ONE_LANGUAGE, Alternates, compare_page, index_page, score_page
+from drumscore.site.staff import STAFF_HEAD, page_staff, phone_staff
+from drumscore.site.templating import render, source_lang
+
+__all__ = [
+    "MARKER",
+    "STAVES",
+    "SiteReport",
+    "build_site",
+    "index_page",
+    "score_page",
+    "site_catalog",
+]
 
 STATIC = Path(__file__).with_name("static")
-SVG_NS = "http://www.w3.org/2000/svg"
 #: A file in every built site, so a rebuild may replace the folder and nothing else.
 MARKER = ".drumscore-site"
-#: A file in every built site with staff notation: the file of each engraving, by the hash of
-#: what it was engraved from, so that a rebuild engraves only what is new.
-STAVES = ".drumscore-staves.json"
 #: Sections written as MIDI and as MusicXML at build time (at the default tempo, under each
 #: reading of the signs).
 MIDI_SECTIONS = (Section.SHE, Section.TOUHU, Section.HEAD)
@@ -67,400 +69,8 @@ class SiteReport:
     languages: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Alternates:
-    """The languages a page is built in beside its own (a site in one language: none)."""
-
-    tags: tuple[str, ...] = ()
-
-    def links(self, root: str, page: str) -> list[dict]:
-        """Each language's copy of `page` (its path in a language's site), with the language's
-        own name, linked from a page whose way to the top of its language's site is `root`."""
-        names = {tag: name for tag, name in i18n.LANGUAGES.values()}
-        return [{"tag": t, "name": names[t], "href": f"{root}../{t}/{page}"} for t in self.tags]
-
-
-def score_page(
-    score: dict, shared: dict, partner: dict | None, alternates: Alternates = Alternates()
-) -> str:
-    """A score's page: notation, player, staff, counts and checks, source, downloads."""
-    root = "../"
-    strings = sitedata.strings()
-    query = {"a": score["key"]}
-    compare_with = _("Compare this reading with another")
-    if partner is not None:
-        query["b"] = partner["key"]
-        compare_with = (
-            _("Compare this reading with another edition's (they read alike)")
-            if partner["notation"] == score["notation"]
-            else _("Compare this reading with the reading that differs most")
-        )
-    return render(
-        "score.html",
-        title=score["title"],
-        root=root,
-        script="score.js",
-        languages=alternates.links(root, f"score/{score['slug']}.html"),
-        score=score,
-        files=score["files"],
-        tempo=shared["tempo"],
-        play=shared["play"],
-        readings=shared["readings"],
-        strings=strings,
-        section_order=sitedata.section_order(),
-        compare_query=query,
-        compare_with=compare_with,
-        page_data={"root": root, "score": score, **shared, "strings": strings},
-    )
-
-
-def index_page(
-    scores: list[dict],
-    apparatuses: list[dict],
-    pool: tuple[Edition, ...],
-    alternates: Alternates = Alternates(),
-) -> str:
-    """The index: every edition with its scores, and the apparatus of each figure and drum."""
-    blocks = []
-    for a in apparatuses:
-        readings = [
-            {
-                **r,
-                "letter": chr(ord("A") + i),
-                "links": [
-                    {**s, "edition_name": name}
-                    for s, name in zip(r["scores"], r["editions"], strict=True)
-                ],
-            }
-            for i, r in enumerate(a["readings"])
-        ]
-        blocks.append(
-            {
-                **a,
-                "slug": STATE_SLUGS.get(a["state"], a["state"]),
-                "readings": readings,
-                "total": sum(len(r["scores"]) for r in a["readings"]),
-                "majority_key": a["readings"][0]["keys"][0] if a["readings"] else "",
-                "witnesses_by_siglum": _by_siglum(a),
-            }
-        )
-    editions = [
-        {
-            "name": e.name,
-            "id": e.id,
-            "citation": e.provenance.citation,
-            "scores": [s for s in scores if s["edition"] == e.id],
-        }
-        for e in pool
-    ]
-    return render(
-        "index.html",
-        title=_("The drum scores of 投壺"),
-        root="",
-        script=None,
-        languages=alternates.links("", "index.html"),
-        editions=editions,
-        apparatuses=blocks,
-    )
-
-
-def _by_siglum(apparatus: dict) -> dict[str, dict]:
-    return {w["siglum"]: w for w in apparatus["witnesses"]}
-
-
-def compare_page(
-    scores: list[dict],
-    comparisons: dict,
-    shared: dict,
-    extra: dict,
-    alternates: Alternates = Alternates(),
-) -> str:
-    """The compare view: two names in, their strokes aligned, and A/B playback."""
-    return render(
-        "compare.html",
-        title=_("Compare two readings"),
-        root="",
-        script="compare.js",
-        languages=alternates.links("", "compare.html"),
-        scores=scores,
-        tempo=shared["tempo"],
-        play=shared["play"],
-        sections={s.value: s.description for s in Section},
-        marks=sitedata.marks(),
-        page_data={
-            "root": "",
-            "scores": scores,
-            "comparisons": comparisons,
-            "marks": sitedata.marks(),
-            **shared,
-            **extra,
-            "strings": sitedata.strings(),
-        },
-    )
-
-
-#: The words a staff's head is engraved with, in each of its lines, for the page to set its
-#: own (Verovio's lines are as high as they would be for a title and a citation).
-STAFF_HEAD = "投壺 · figure (Ag)"
-#: A phone's engraving: the page's margins and labels, and so much page a stroke (Verovio's
-#: units), so a line, set to the page's width, shows 8 strokes or more in a phone's width at a
-#: staff space to the notation's glyph.
-NARROW_BASE, NARROW_STROKE = 360, 28
-
-
-def _staff_svgs(musicxml: bytes, strokes: int) -> tuple[bytes | None, bytes | None]:
-    """Staff notation as SVG files, engraved in-process by Verovio where it is installed: the
-    page's, and a phone's, where `strokes` are the most on one line: a page as wide as they
-    need at a phone's spacing (NARROW_STROKE each), without the title and citation the page
-    shows. The document is read once, and laid out for each."""
-    from drumscore.render.verovio import PAGE_WIDTH, svg_layouts
-
-    width = min(NARROW_BASE + NARROW_STROKE * strokes, PAGE_WIDTH)
-    try:
-        wide, narrow = svg_layouts(musicxml, ((PAGE_WIDTH, True), (width, False)))
-    except (ImportError, DrumscoreError):  # no Verovio: the page goes without staff notation
-        return None, None
-    return (wide[0].encode("utf-8") if wide else None), (
-        narrow[0].encode("utf-8") if narrow else None
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Staff:
-    """What a page's staff needs of an engraving: the page's and the phone's, each's key, and
-    what the page says of them (read once: the same in every language)."""
-
-    key: str
-    phone_key: str
-    svg: bytes
-    phone: bytes | None
-    spaces: float | None
-    phone_spaces: float | None
-    phone_first: float | None
-
-
-class _Artefacts:
-    """What a build makes once for all its pages and languages. The staff engravings, each keyed
-    by what it is engraved from (the MusicXML document of a music, its head's words stood in for
-    by STAFF_HEAD, drumscore's and Verovio's versions; each page sets its own words in the head):
-    made once for every score and language of that music, in worker processes beside the build
-    (one per core), or taken from an earlier site where the same key was engraved (the head's
-    words set again). The MIDI files (in English: the same in every language) and the
-    partners of the scores (the same in every language)."""
-
-    def __init__(self, earlier: Path | None) -> None:
-        self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
-        if earlier is not None:
-            with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
-                found = json.loads((earlier / STAVES).read_text("utf-8"))
-                self.earlier = {k: (earlier / v["file"], v["sha256"]) for k, v in found.items()}
-        # key -> the key of its phone's engraving, and the two engravings
-        self.engravings: dict[str, tuple[str, Future[tuple[bytes | None, bytes | None]]]] = {}
-        self.staves: dict[str, _Staff | None] = {}
-        # key -> the file of this build that holds it, and the hash of its bytes
-        self.files: dict[str, tuple[Path, str]] = {}
-        self.midi: dict[tuple[str, Section, Fraction, str], bytes] = {}
-        self.partners: dict[str, str] | None = None
-        self.compared: dict[tuple[str, str], Comparison] = {}  # the same in every language
-        self.engraved = 0
-        self._pool: ProcessPoolExecutor | None = None
-        self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
-
-    def midi_of(self, timeline: Timeline) -> bytes:
-        """The MIDI file of `timeline` (as `drumscore render` writes it), made once for every
-        language: by its score, section, tempo and reading, all a site's timeline varies."""
-        from drumscore.render.midi import midi_bytes
-
-        key = (timeline.score.key, timeline.section, timeline.tempo.interval, timeline.reading.id)
-        if key not in self.midi:
-            self.midi[key] = midi_bytes(timeline)
-        return self.midi[key]
-
-    def request(self, musicxml: bytes, strokes: int) -> str:
-        """The key of the staff of `musicxml`, a phone's (`strokes` a line, as _staff_svgs
-        has it) engraved with it, the engraving started if not asked for yet."""
-        key = self._key(musicxml)
-        if key not in self.engravings:
-            phone_key = self._key(musicxml, strokes)
-            engraving = self._engrave((key, phone_key), musicxml, strokes)
-            self.engravings[key] = phone_key, engraving
-        return key
-
-    def _key(self, musicxml: bytes, strokes: int | None = None) -> str:
-        narrow = b"" if strokes is None else f"narrow {strokes}\n".encode()
-        return hashlib.sha256(self._engraver + narrow + musicxml).hexdigest()
-
-    def _engrave(
-        self, keys: tuple[str, str], musicxml: bytes, strokes: int
-    ) -> Future[tuple[bytes | None, bytes | None]]:
-        done: Future[tuple[bytes | None, bytes | None]] = Future()
-        kept = [self._kept(key) for key in keys]
-        if kept[0] is not None and kept[1] is not None:
-            done.set_result((kept[0], kept[1]))
-            return done
-        self.engraved += sum(k is None for k in kept)  # the page's and the phone's
-        if self._pool is None and _cores() > 1:
-            self._pool = ProcessPoolExecutor(max_workers=_cores(), initializer=_worker_signals)
-        if self._pool is None:  # one core: no worker process is worth it
-            done.set_result(_staff_svgs(musicxml, strokes))
-            return done
-        return self._pool.submit(_staff_svgs, musicxml, strokes)
-
-    def _kept(self, key: str) -> bytes | None:
-        """The engraving of `key` in the earlier site, as that build wrote it; or None."""
-        if key in self.earlier:
-            path, digest = self.earlier[key]
-            with contextlib.suppress(OSError):
-                kept = path.read_bytes()
-                if hashlib.sha256(kept).hexdigest() == digest:
-                    return kept
-        return None
-
-    def staff(self, key: str) -> _Staff | None:
-        """The engravings of `key` (as request gave it) and what they measure; None without
-        Verovio."""
-        if key not in self.staves:
-            phone_key, engraving = self.engravings[key]
-            svg, phone = engraving.result()
-            found = None
-            if svg is not None:
-                found = _Staff(
-                    key,
-                    phone_key,
-                    svg,
-                    phone,
-                    staff_spaces(svg),
-                    staff_spaces(phone) if phone else None,
-                    first_head(phone) if phone else None,
-                )
-            self.staves[key] = found
-        return self.staves[key]
-
-    def write(self, key: str, path: Path, engraving: bytes) -> None:
-        """Write the engraving of `key` to `path`; the first file of each key is kept (keep)."""
-        path.write_bytes(engraving)
-        self.files.setdefault(key, (path, hashlib.sha256(engraving).hexdigest()))
-
-    def keep(self, work: Path) -> None:
-        """Where this build's engravings are, in work/STAVES, for the next build."""
-        if self.files:
-            kept = {
-                key: {"file": path.relative_to(work).as_posix(), "sha256": digest}
-                for key, (path, digest) in self.files.items()
-            }
-            text = json.dumps(kept, indent=0, sort_keys=True) + "\n"
-            (work / STAVES).write_text(text, encoding="utf-8")
-
-    def settle(self) -> None:
-        """Every engraving asked for made, and the worker processes ended."""
-        for key in self.engravings:
-            self.staff(key)
-        self.close()
-        self._pool = None
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-
-
-def _worker_signals() -> None:
-    """An engraving worker leaves Ctrl-C to the build, which stops it (no traceback of its own),
-    and ends at once on SIGTERM or SIGHUP."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-def _verovio() -> str:
-    """The version of Verovio that engraves, which the engraving depends on ("" without it)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("verovio")
-    except metadata.PackageNotFoundError:
-        return ""
-
-
-def staff_spaces(svg: bytes) -> float | None:
-    """The width of an engraving in staff spaces (SMuFL: a glyph's em is four staff spaces), read
-    from Verovio's SVG: the page's width over the size of a notehead's glyph. The page shows it
-    at a staff space per em of its box, so on a phone the heads are as large as the glyphs."""
-    root = ET.fromstring(svg)
-    outer = (root.get("viewBox") or "").split()
-    inner, head = _music_and_first_head(root)
-    use = head.find(f"{{{SVG_NS}}}use") if head is not None else None
-    if len(outer) != 4 or inner is None or use is None:
-        return None
-    scale = re.search(r"scale\(([\d.]+)", use.get("transform", ""))
-    inner_width = float((inner.get("viewBox") or "0 0 0 0").split()[2])
-    if scale is None or not inner_width:
-        return None
-    space = 1000 * float(scale.group(1)) / 4 * float(outer[2]) / inner_width
-    return math.ceil(10 * float(outer[2]) / space) / 10  # up: a head never below a glyph
-
-
-def _music_and_first_head(root: ET.Element) -> tuple[ET.Element | None, ET.Element | None]:
-    """Verovio's SVG: the inner svg of the music (its definition scale) and the first notehead."""
-    inner = next(
-        (e for e in root.iter(f"{{{SVG_NS}}}svg") if "definition-scale" in e.get("class", "")),
-        None,
-    )
-    head = next(
-        (e for e in root.iter(f"{{{SVG_NS}}}g") if "notehead" in e.get("class", "").split()),
-        None,
-    )
-    return inner, head
-
-
-def first_head(svg: bytes) -> float | None:
-    """Where the first notehead of an engraving stands, as a share of its width (read from
-    Verovio's SVG), so a phone's scrolling staff can open on the notes, not on the clef."""
-    root = ET.fromstring(svg)
-    inner, head = _music_and_first_head(root)
-    margin = next(
-        (e for e in root.iter(f"{{{SVG_NS}}}g") if "page-margin" in e.get("class", "").split()),
-        None,
-    )
-    use = head.find(f"{{{SVG_NS}}}use") if head is not None else None
-    if inner is None or use is None or margin is None:
-        return None
-    shift = re.search(r"translate\(([\d.]+)", margin.get("transform", ""))
-    x = re.search(r"translate\(([\d.]+)", use.get("transform", ""))
-    width = float((inner.get("viewBox") or "0 0 0 0").split()[2])
-    if not (x and shift and width):
-        return None
-    return round((float(shift.group(1)) + float(x.group(1))) / width, 4)
-
-
-def _page_staff(staff: _Staff, lines: list[str], whole: bytes) -> bytes:
-    """The page's staff: the engraving of its music with the page's `lines` (its title and
-    citation in the current language) set in its head, or, where that cannot be done, the
-    page's own document (`whole`) engraved."""
-    from drumscore.render.verovio import retitle
-
-    page = retitle(staff.svg.decode("utf-8"), lines)
-    if page is not None:
-        return page.encode("utf-8")
-    return _staff_svgs(whole, 1)[0] or staff.svg
-
-
-def _phone_staff(svg: bytes) -> bytes:
-    """The phone's staff, its words (the staff labels, the tempo) in the current language's
-    font."""
-    from drumscore.render.verovio import in_text_font
-
-    return in_text_font(svg.decode("utf-8")).encode("utf-8")
-
-
 def _write_files(
-    out: Path, entry: sitedata.Entry, musicxml: bool, made: _Artefacts
+    out: Path, entry: sitedata.Entry, musicxml: bool, made: Artefacts
 ) -> tuple[dict[str, dict[str, str]], int, bytes | None]:
     """MIDI of each section and MusicXML of 射 and 投壺, under each reading of the signs (READINGS,
     the files of 鄭玄's named as the score's, the others' with the reading's id after the
@@ -536,7 +146,7 @@ def build_site(
     if not any(edition.scores for edition in pool):
         raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
     work: Path | None = None
-    made = _Artefacts(out if (out / MARKER).is_file() else None)
+    made = Artefacts(out if (out / MARKER).is_file() else None)
     try:
         with held():  # a signal now is raised once the folder is known, so it is removed
             work = make_temporary(out.resolve(), folder_too=True)
@@ -656,7 +266,7 @@ def _build_languages(
     progress: Callable[[str], None] | None,
     musicxml: bool,
     catalogs: tuple[str, ...],
-    made: _Artefacts,
+    made: Artefacts,
 ) -> SiteReport:
     """A whole site in each language in work/TAG/, each with its own files (the engravings and
     MusicXML carry their words in its language), and work/index.html linking to each.
@@ -701,7 +311,7 @@ def _build_language(
     pool: tuple[Edition, ...],
     progress: Callable[[str], None] | None,
     musicxml: bool,
-    made: _Artefacts,
+    made: Artefacts,
     alternates: Alternates,
     catalog: str,
 ) -> tuple[SiteReport, str]:
@@ -726,13 +336,13 @@ def _forking(languages: int) -> ProcessPoolExecutor | None:
     fewer than two languages, or where the system does not fork."""
     import multiprocessing
 
-    workers = min(languages - 1, _cores() - 1)
+    workers = min(languages - 1, cores() - 1)
     if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
-        initializer=_worker_signals,
+        initializer=worker_signals,
     )
 
 
@@ -741,8 +351,8 @@ def _build_into(
     pool: tuple[Edition, ...],
     progress: Callable[[str], None] | None,
     musicxml: bool,
-    made: _Artefacts,
-    alternates: Alternates = Alternates(),
+    made: Artefacts,
+    alternates: Alternates = ONE_LANGUAGE,
 ) -> SiteReport:
     """One site, in the current language, in `work`."""
     report = SiteReport(work)
@@ -754,6 +364,7 @@ def _build_into(
         "fields": grammar.field_data(),
         "readings": sitedata.readings_data(),
         "drum_words": sitedata.drum_words(),
+        "source_lang": source_lang(),
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)
@@ -798,11 +409,11 @@ def _build_into(
             continue
         files = score["files"]
         files["staff-she"] = f"files/{score['slug']}-she.svg"
-        made.write(staff.key, work / files["staff-she"], _page_staff(staff, lines, whole))
+        made.write(staff.key, work / files["staff-she"], page_staff(staff, lines, whole))
         score["staff_spaces"] = staff.spaces
         if staff.phone:
             files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
-            made.write(staff.phone_key, work / files["staff-she-narrow"], _phone_staff(staff.phone))
+            made.write(staff.phone_key, work / files["staff-she-narrow"], phone_staff(staff.phone))
             score["staff_narrow"] = staff.phone_spaces
             score["staff_first"] = staff.phone_first
         report.staff += 1

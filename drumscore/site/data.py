@@ -13,11 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from drumscore.analysis.compare import Comparison, compare, comparison_data
-from drumscore.apparatus.align import DEFAULT_BASE, MARKS, SCORES, build, check_score
+from drumscore.apparatus.counts import check_score
+from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title
 from drumscore.apparatus.groups import groups, groups_data
+from drumscore.apparatus.names import prose
+from drumscore.apparatus.places import MARKS
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
-from drumscore.conductor.track import MAX_CLICKS, MAX_COUNT_IN
+from drumscore.conductor.track import CLICK_VELOCITY, COUNT_VELOCITY, MAX_CLICKS, MAX_COUNT_IN
 from drumscore.i18n import _, ngettext, phrase_text, rules
 from drumscore.model import (
     READINGS,
@@ -25,6 +28,8 @@ from drumscore.model import (
     STATE_SLUGS,
     Drum,
     Edition,
+    Provenance,
+    Reading,
     Score,
     Section,
 )
@@ -112,8 +117,13 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     score = entry.score
     printed = printed_glyphs(score)
     source = score.source
+    given = score.to_data()
     return {
-        **score.to_data(),
+        **given,
+        # the names in the page's prose, in its script (the printed text as printed)
+        "title": prose(given["title"]),
+        "edition_name": prose(given["edition_name"]) if given["edition_name"] else None,
+        "cited": cited_title(score),  # as compare and the apparatus name it (通解魯鼓第二圖)
         "slug": entry.slug,
         "strokes": [
             {
@@ -126,10 +136,37 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
             for j, s in enumerate(score.pattern.strokes)
         ],
         "sections": section_ranges(score),
-        "checks": [check.to_data() for check in check_score(score, pool)],
+        "checks": [
+            {**c, "by": prose(c["by"]), "section": Section(c["section"]).shown}
+            for c in (check.to_data() for check in check_score(score, pool))
+        ],
         "apparatus": _standing(score.key, apparatus) if apparatus else None,
-        "source": source.to_data() if source else {},
+        "source": _source(source) if source else {},
     }
+
+
+def _source(source: Provenance) -> dict[str, str]:
+    """An edition's source as its page shows it: the citation in the page's script, the licence
+    as every view shows it (its holder in the reader's parentheses)."""
+    found = source.to_data()
+    if "citation" in found:
+        found["citation"] = prose(found["citation"])
+    if source.licence:
+        found["licence"] = source.licence_shown
+    return found
+
+
+def reading_name(reading: Reading) -> str:
+    """A reading of the signs named as prose cites it: its commentator and his work, the work in
+    the reader's title marks (鄭玄《禮記注》, 毛奇齡《經問》卷十六), in the page's script."""
+    author, title, *chapter = reading.name.split()
+    if chapter:
+        name = _("{author} {title} {chapter}").format(
+            author=author, title=title, chapter=" ".join(chapter)
+        )
+    else:
+        name = _("{author} {title}").format(author=author, title=title)
+    return prose(name)
 
 
 def _standing(key: str, apparatus: dict) -> dict:
@@ -174,7 +211,10 @@ def marks() -> dict[str, str]:
 
 
 def kit_data() -> dict:
-    """The built-in kit as the page plays it: sample files and each drum's left/right gain."""
+    """The built-in kit as the page plays it: sample files, each drum's left/right gain (and the
+    count sound's, each a float32 as drumscore's mixer has it), and the
+    velocity the count sound is recorded at and a click's unless another is chosen (a click's
+    gain is its velocity over the count's, as drumscore's mixer has it)."""
     from drumscore.render.kit import builtin_kit
 
     kit = builtin_kit()
@@ -191,6 +231,9 @@ def kit_data() -> dict:
             for d in Drum
         },
         "count": COUNT_FILE,
+        "count_gain": [float(g) for g in kit.count_voice().stereo_gain],
+        "count_velocity": COUNT_VELOCITY,
+        "click_velocity": CLICK_VELOCITY,
     }
 
 
@@ -221,7 +264,9 @@ def play_data() -> dict:
         "taps": keys.TAPS,
         "tap_decimals": keys.TAP_DECIMALS,
         "max_count_in": MAX_COUNT_IN,
+        "max_repeat": MAX_REPEAT,
         "peak_dbfs": PEAK_DBFS,
+        "peak_level": 10 ** (PEAK_DBFS / 20),  # the level the peak is brought to (gain_for)
         "rate": DEFAULT_RATE,
         "ab_pause": PAUSE_STROKES,
         "rounding": "half-even",
@@ -251,12 +296,12 @@ def readings_data() -> list[dict]:
         out.append(
             {
                 "id": reading.id,
-                "name": reading.name,
+                "name": reading_name(reading),
                 "drums": {sign: drum.pinyin for sign, drum in reading.mapping},
                 "says": _("Read as {name}: {signs}. 「{passage}」").format(
-                    name=reading.name, signs=signs, passage=reading.passage
+                    name=reading_name(reading), signs=signs, passage=reading.passage
                 ),
-                "citation": reading.citation,
+                "citation": prose(reading.citation),
                 "legend": _(
                     "{signs}; 半 divides the pattern: 投壺 takes the strokes after it, 射 the "
                     "whole."
@@ -273,10 +318,12 @@ def readings_data() -> list[dict]:
 
 def practice_data() -> dict:
     """What the page's practice controls share with the practice options of render and play: the
-    most clicks a stroke takes, the longest silent-pass period, and each drum's label by the key
+    most clicks a stroke takes, the velocity of a click (its default and range), the longest
+    silent-pass period, and each drum's label by the key
     the page plays (the names it is read by are the fields' grammar, grammar.field_data)."""
     return {
         "max_clicks": MAX_CLICKS,
+        "click_level": {"default": CLICK_VELOCITY, "min": 1, "max": 127},
         "max_silent_every": MAX_REPEAT,
         "drums": {drum.pinyin: {"label": drum.value} for drum in Drum},
     }
@@ -345,6 +392,9 @@ def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]
         apparatus = build(pool, figure, state, base, order="date")
         data = apparatus_data(apparatus)
         data["groups"] = groups_data(groups(apparatus))
+        for place, shown in zip(apparatus.places, data["places"], strict=True):
+            # a Chinese 校勘記 names the base's editions only where they are few (諸本同)
+            shown["names_lemma"] = place.names_lemma
         for w in data["witnesses"]:
             w["slug"] = slugs.get(w["key"], "")
         for r in data["readings"]:
@@ -382,8 +432,9 @@ def strings() -> dict[str, str | list[str]]:
         "count": _("count"),
         # score.js: the player's status line and buttons
         "count_in": _("count-in {k} of {of} · {bpm} a minute"),
-        "pass_loop": _("pass {n}"),
-        "pass_once": _("pass {n}/1"),
+        # a pass as drumscore play numbers it: looping, or of the passes asked for
+        "pass_loop": _("pass {number}"),
+        "pass_once": _("pass {number}/{repeats}"),
         "muted": _("(muted)"),
         "stroke_status": _("stroke {n}/{of} {drum} · {side} · {pass} · {bpm} a minute"),
         "starting": _("Starting · {bpm} a minute"),
@@ -433,4 +484,6 @@ def strings() -> dict[str, str | list[str]]:
         "tempo": _("{bpm} strokes a minute."),
         # a label and its text by the language's rule ("A: …", in Chinese "A：…")
         "labelled": rules()["label"],
+        # a note after a text, in the language's parentheses: " (…)", in Chinese "（…）"
+        "aside": rules()["aside"],
     }

@@ -9,7 +9,6 @@ and refuse; each refusal carries the key the library's error carries (DrumscoreE
 from __future__ import annotations
 
 import functools
-import sys
 import unicodedata
 from collections.abc import Iterable
 
@@ -27,12 +26,19 @@ from drumscore.timing import (
     WHOLE_PATTERN,
 )
 
+#: The code points the classes below are read from: the first two planes and the tags. Every
+#: space, every character with a case, every symbol and every character named a circle,
+#: square, ring or box is among them (TAG LEFT SQUARE BRACKET too; the other planes hold
+#: ideographs, selectors and private use), so a build reads 131,200 code points, not 1,114,112
+#: (tests/site/test_grammar.py reads the others).
+SCANNED = (*range(0x20000), *range(0xE0000, 0xE0080))
+
 
 @functools.cache
 def space_class() -> str:
     """A JavaScript character class of every character Python's str.strip() and a pattern's \\s
     take for a space (JavaScript's own \\s differs: it has U+FEFF, not U+001C to U+001F)."""
-    return _class_of(c for c in range(sys.maxunicode + 1) if chr(c).isspace())
+    return _class_of(c for c in SCANNED if chr(c).isspace())
 
 
 def _class_of(codes: Iterable[int]) -> str:
@@ -54,10 +60,13 @@ def notation_class() -> str:
     and no shape category, so only a glyph of the tables could count among them."""
     tables = set(glyphs.CANONICAL) | set(glyphs.CONFUSABLES)
     codes = []
-    for code in range(sys.maxunicode + 1):
+    for code in sorted({*SCANNED, *map(ord, tables)}):
         c = chr(code)
-        if unicodedata.category(c) in ("Cn", "Co", "Cs") and c not in tables:
+        category = unicodedata.category(c)
+        if category in ("Cn", "Co", "Cs") and c not in tables:
             continue
+        if category == "Lo" and 0x3400 <= code <= 0x9FFF and c not in tables:
+            continue  # an ideograph, named by its code point: no shape in its name
         if might_be_notation(c):
             codes.append(code)
     return _class_of(codes)
@@ -99,7 +108,7 @@ def js_pattern(pattern: str) -> str:
 @functools.cache
 def _folded() -> dict[str, str]:
     """Every character whose casefold() is not itself, and that casefold."""
-    chars = (chr(code) for code in range(sys.maxunicode + 1))
+    chars = (chr(code) for code in SCANNED)
     return {c: c.casefold() for c in chars if c.casefold() != c}
 
 

@@ -19,7 +19,7 @@ from drumscore.model import Pattern, Score
 from drumscore.site.templating import render
 
 if TYPE_CHECKING:
-    from drumscore.apparatus.align import Apparatus
+    from drumscore.apparatus.places import Apparatus
 
 
 def _audio(score: Score) -> dict:
@@ -84,7 +84,7 @@ def register(shell: Any = None) -> bool:
     formatter = shell.display_formatter.formatters["text/html"]
     formatter.for_type(Score, score_html)
     formatter.for_type(Pattern, pattern_html)
-    formatter.for_type_by_name("drumscore.apparatus.align", "Apparatus", apparatus_html)
+    formatter.for_type_by_name("drumscore.apparatus.places", "Apparatus", apparatus_html)
     return True
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from collections.abc import Callable
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from drumscore.i18n import _, ngettext, rules, tag
+from drumscore.i18n import _, ngettext, pgettext, rules, tag
+from drumscore.model import Section
+from drumscore.site.script import prose
 
 #: The templates, HTML-escaped wherever they show a value; an unknown name is an error.
 TEMPLATES = Environment(
@@ -21,8 +24,17 @@ TEMPLATES = Environment(
     extensions=["jinja2.ext.i18n"],
 )
 #: _("…") and ngettext in templates speak the current language (newstyle: %(name)s, escaped).
-TEMPLATES.install_gettext_callables(_, ngettext, newstyle=True)  # type: ignore[attr-defined]
+TEMPLATES.install_gettext_callables(  # type: ignore[attr-defined]
+    _, ngettext, newstyle=True, pgettext=pgettext
+)
 TEMPLATES.globals["lang"] = tag
+#: A section by its id, named as every view names it (Section.shown: 投壺, 射, 半以前 in Chinese);
+#: anything else (半, the place of the mark) as it is.
+TEMPLATES.globals["shown"] = lambda section: (
+    Section(section).shown if section in {s.value for s in Section} else section
+)
+#: A name of the sources in the page's prose, in its script (site/script.py).
+TEMPLATES.globals["prose"] = prose
 #: The joins of a sentence by the language's rule (i18n.rules), a value escaped, markup kept.
 TEMPLATES.globals["sep"] = lambda kind: rules()[kind]
 TEMPLATES.globals["list_text"] = lambda items: Markup(rules()["list"]).join(items)
@@ -44,6 +56,19 @@ TEMPLATES.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "separators": 
 TEMPLATES.filters["query"] = lambda values: urllib.parse.urlencode(values, safe="/@")
 
 
+#: The language of the sources' words (鼙, 鼓, 半, a quotation, an edition's name), marked
+#: `lang="zh"` in the templates and messages: written out as the Chinese of the page (so a
+#: browser takes the faces of its script), and on an English page as the sources' 繁體.
+SOURCE_LANG = re.compile(r'lang=(\\?)"zh\1"')
+
+
+def source_lang() -> str:
+    """The tag of the sources' words on a page in the current language (see SOURCE_LANG)."""
+    return tag() if tag().startswith("zh-") else "zh-Hant"
+
+
 def render(name: str, **context: object) -> str:
     """One page (or the notebook view) from its template."""
-    return TEMPLATES.get_template(name).render(**context)
+    page = TEMPLATES.get_template(name).render(**context)
+    chinese = source_lang()
+    return SOURCE_LANG.sub(lambda m: f'lang={m[1]}"{chinese}{m[1]}"', page)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drumscore import i18n
-from drumscore.apparatus.align import SCORES, build, collate
+from drumscore.apparatus.gather import SCORES, build, collate
 from drumscore.corpus import edition_from_dict, editions
 
 
@@ -188,58 +188,6 @@ def test_scores_are_the_four():
     assert len(SCORES) == 4
 
 
-# --- stated counts, checked on every witness ---------------------------------------------------
-
-
-def stated(a, by, section):
-    return next(c for c in a.counts if c.stated.by == by and c.stated.section.value == section)
-
-
-def test_benyi_second_xue_has_22_pi_where_xu_counts_21():
-    (a,) = collate(scores=[(2, "薛")])
-    she = stated(a, "徐伯魯", "she")
-    assert she.stated.pi == 21
-    ((_, why),) = [d for d in she.disagreeing() if d[0] == "benyi"]
-    assert why == ("鼙 22 where 徐伯魯 counts 21",)
-    assert [q.text for q in she.quotes if q.siglum == "benyi"] != [""]
-
-
-def test_second_lu_of_five_editions_has_13_pi_where_xu_counts_14():
-    (a,) = collate(scores=[(2, "魯")])
-    she = stated(a, "徐伯魯", "she")
-    bad = {s for s, c in she.results if c.pi != she.stated.pi}
-    assert she.stated.pi == 14 and {c.pi for s, c in she.results if s in bad} == {13}
-    names = {a.witnesses[a.siglum_index(s)].name for s in bad}
-    assert names == {"禮記訓纂", "衛湜禮記集說", "樂書", "日講禮記解義", "纂圖互註禮記"}
-
-
-def test_xu_first_xue_half_disagrees_with_every_edition():
-    (a,) = collate(scores=[(1, "薛")])
-    half = stated(a, "徐伯魯", "touhu")
-    assert half.stated.gu == 7 and half.agreeing == ()
-    assert all(c.gu != 7 for _, c in half.results)
-
-
-def test_stated_counts_keep_the_quote_of_every_edition_that_prints_them():
-    (a,) = collate(scores=[(1, "魯")])
-    whole = stated(a, "徐伯魯", "she")
-    assert {q.siglum: q.text for q in whole.quotes} == {
-        "benyi": "其全则鼙声十三鼔声十",
-        "benyi-skqs": "其全則鼙聲十三鼔聲十",
-    }
-
-
-def test_check_score_checks_one_score_with_the_quotes():
-    from drumscore.apparatus.align import check_score
-    from drumscore.corpus import resolve
-
-    checks = check_score(resolve("xue/2@benyi"))
-    she = next(c for c in checks if c.stated.by == "徐伯魯" and c.stated.section.value == "she")
-    ((key, counts),) = she.results
-    assert key == "xue/2@benyi" and counts.pi == 22 and she.agreeing == ()
-    assert all(q.text for q in she.quotes)
-
-
 # --- the majority view ---------------------------------------------------------------------------
 
 
@@ -277,7 +225,22 @@ def test_a_stroke_lacking_and_one_added_rather_than_two_changed():
     a = one("○□", "□○")
     assert len(a.columns) == 3 and all("" in c.cells for c in a.columns if c.varies)
     described = [v.description for p in a.places for v in p.variants]
-    assert len(described) == 2 and not any(" for " in d for d in described)
+    # the reader sees one place: the two strokes transposed (倒), not two changed
+    assert described == ["○□ transposed as □○"]
+    with i18n.speaking("zh_Hant"):
+        assert [v.description for p in a.places for v in p.variants] == ["○□ 倒作 □○"]
+    assert [p.label for p in a.places] == ["1–2"]
+
+
+def test_a_transposition_is_one_place_only_where_a_witness_reads_the_pair_reversed():
+    a = one("□○□□○", "○□□□○", "□□□○")  # e1 transposes strokes 1–2; e2 lacks ○ at 2
+    (place,) = a.places
+    assert place.label == "1–2" and place.lemma.text == "□○"
+    by_text = {v.text: v for v in place.variants}
+    assert by_text["○□"].description == "□○ transposed as ○□"
+    assert by_text["□"].sigla == ("e2",)
+    apart = one("□○□□○", "○□□○○")  # a ○ added at the start and one lacking at 2, but not
+    assert len(apart.places) == 2  # the pair reversed: two places
 
 
 def test_strokes_lacking_together_rather_than_one_by_one():
@@ -373,33 +336,44 @@ def test_the_corpus_by_date_keeps_every_place_and_count():
 # --- in the reader's language ---
 
 
-#: The summary's two clauses in each Chinese catalog: the count, its measure word and the words.
+#: The summary's two clauses in each Chinese catalog: the count, its measure word and the words;
+#: and what each says when there is none (no 0 處).
 SUMMARY = {
-    "zh_Hant": ("{n} 處刊本相異", "{m} 條異文出自注文"),
-    "zh_Hans": ("{n} 处刊本相异", "{m} 条异文出自注文"),
+    "zh_Hant": ("刊本異文 {n} 處", "注文所載異文 {m} 處", "刊本無異文", "注文無異文"),
+    "zh_Hans": ("刊本异文 {n} 处", "注文所载异文 {m} 处", "刊本无异文", "注文无异文"),
 }
 
 
 @pytest.mark.parametrize("language", list(SUMMARY))
 def test_the_summary_states_both_counts_in_chinese(language):
+    alike = one("○□○", "○□○")
     single = one("○□○", "○□□")
     several = one("○□○□○", "□□○□□")
     (lu2,) = collate(scores=[(2, "魯")])
-    assert len(single.parting) == 1 and len(several.parting) > 1 and len(lu2.reports) == 1
-    places, readings = SUMMARY[language]
-    for a in (single, several, lu2):
+    assert not alike.parting and len(single.parting) == 1 and len(several.parting) > 1
+    assert len(lu2.reports) == 1 and not single.reports
+    places, readings, no_places, no_readings = SUMMARY[language]
+    for a in (alike, single, several, lu2):
         n, m = len(a.parting), len(a.reports)
         with i18n.speaking(language):
-            assert a.summary == f"{places.format(n=n)}；{readings.format(m=m)}"
+            said = a.summary
+        parted = places.format(n=n) if n else no_places
+        reported = readings.format(m=m) if m else no_readings
+        assert said == f"{parted}；{reported}"
+        assert " 0 " not in said
 
 
 def test_the_summary_in_english_has_the_plural_where_the_count_asks_for_it():
+    alike = one("○□○", "○□○")
     single = one("○□○", "○□□")
     several = one("○□○□○", "□□○□□")
     (lu2,) = collate(scores=[(2, "魯")])
     with i18n.speaking("en"):
+        assert alike.summary == (
+            "no place where the printed editions part; no reading reported by notes"
+        )
         assert single.summary == (
-            "1 place where the printed editions part; 0 readings reported by notes"
+            "1 place where the printed editions part; no reading reported by notes"
         )
         n = len(several.parting)
         assert several.summary.startswith(f"{n} places where the printed editions part; ")
@@ -409,8 +383,8 @@ def test_the_summary_in_english_has_the_plural_where_the_count_asks_for_it():
 @pytest.mark.parametrize(
     ("language", "fewer", "after", "substituted"),
     [
-        ("zh_Hant", "1（she）：第 1–2 擊這串 ○ 少了一個", "第 2 擊之後", "○ 作 □"),
-        ("zh_Hans", "1（she）：第 1–2 击这串 ○ 少了一个", "第 2 击之后", "○ 作 □"),
+        ("zh_Hant", "第 1 擊（射）：第 1—2 擊處脫一 ○", "第 2 擊後", "○ 作 □"),
+        ("zh_Hans", "第 1 击（射）：第 1—2 击处脱一 ○", "第 2 击后", "○ 作 □"),
         ("en", "1 (she): one ○ fewer in the run 1–2", "after 2", "□ for ○"),
     ],
 )

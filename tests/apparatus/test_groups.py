@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drumscore.apparatus.align import collate
+from drumscore.apparatus.gather import collate
 from drumscore.apparatus.groups import average_linkage, groups, groups_data
 from drumscore.corpus import editions
 
@@ -86,7 +86,7 @@ def test_the_data_keeps_its_numbers_and_speaks_the_reader_s_language():
         chinese = groups_data(groups(lu2))
     assert chinese["agreement"] == english["agreement"]
     assert len(chinese["places"]) == len(english["places"])
-    assert "第 21 擊之後" in [p["label"] for p in chinese["places"]]
+    assert "第 21 擊後" in [p["label"] for p in chinese["places"]]
     assert english["summary"].endswith("; 1 reading reported by notes")
     assert "after 21" in [p["label"] for p in english["places"]]
 

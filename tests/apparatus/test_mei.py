@@ -10,7 +10,7 @@ from apparatus_checks import drawn, eds, notations, render
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drumscore.apparatus.align import build, collate
+from drumscore.apparatus.gather import build, collate
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.corpus import editions
 

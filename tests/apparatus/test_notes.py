@@ -8,9 +8,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from apparatus_checks import NS, drawn, read_witness, render
 
-from drumscore.apparatus.align import Report, build
+from drumscore.apparatus.gather import build
 from drumscore.apparatus.mei import mei_bytes
 from drumscore.apparatus.notes import interpret
+from drumscore.apparatus.places import Report
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.corpus import edition_from_dict
 from drumscore.model import PrintedNote

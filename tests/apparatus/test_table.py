@@ -4,13 +4,13 @@ the same in every language; the sentences in it speak the reader's language."""
 from __future__ import annotations
 
 from drumscore import i18n
-from drumscore.apparatus.align import collate
+from drumscore.apparatus.gather import collate
 from drumscore.apparatus.table import apparatus_data, csv_text
 
 #: The fields of the apparatus data that are sentences for the reader, in the reader's language.
 SENTENCES = (
     *("text", "label", "description", "differences", "disagreements", "agreements"),
-    *("section_shown", "citation"),
+    *("section_shown", "citation", "cited", "base_cited", "date_shown"),
 )
 
 
@@ -27,7 +27,7 @@ def test_json_and_csv_keep_their_shape_and_speak_the_reader_s_language():
     (lu2,) = collate(scores=[(2, "魯")])
     with i18n.speaking("en"):
         english = (apparatus_data(lu2), csv_text([lu2]))
-    for language, words in (("zh_Hant", "處刊本相異"), ("zh_Hans", "处刊本相异")):
+    for language, words in (("zh_Hant", "刊本異文"), ("zh_Hans", "刊本异文")):
         with i18n.speaking(language):
             data, table = apparatus_data(lu2), csv_text([lu2])
         assert words in data["summary"]["text"]
@@ -41,7 +41,7 @@ def test_json_and_csv_keep_their_shape_and_speak_the_reader_s_language():
         assert first.split(",")[:3] == english_first.split(",")[:3]  # the headers are fixed
         # the columns are named as the places are, in the reader's language
         assert first.split(",")[3:] == [c["label"] for c in data["columns"]]
-        assert "第 21 擊之後" in first.split(",") or "第 21 击之后" in first.split(",")
+        assert "第 21 擊後" in first.split(",") or "第 21 击后" in first.split(",")
         assert len(table.splitlines()) == len(english[1].splitlines())
     data, table = english
     n = len(lu2.parting)
@@ -60,7 +60,7 @@ def test_a_page_in_another_language_asks_for_its_words():
     with i18n.speaking("zh_Hans"):
         data = apparatus_data(lu2)
     n = len(lu2.parting)
-    assert data["summary"]["text"] == f"{n} 处刊本相异；1 条异文出自注文"
-    added = next(p for p in data["places"] if p["label"] == "第 21 击之后")
-    assert added["variants"][0]["description"] == "多击 □○"
+    assert data["summary"]["text"] == f"刊本异文 {n} 处；注文所载异文 1 处"
+    added = next(p for p in data["places"] if p["label"] == "第 21 击后")
+    assert added["variants"][0]["description"] == "末多 □○"
     assert i18n.language() == "en"  # the reader's language is left as it was

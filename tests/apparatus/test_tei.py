@@ -10,7 +10,7 @@ from apparatus_checks import NS, eds, notations, read_witness
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drumscore.apparatus.align import build, collate
+from drumscore.apparatus.gather import build, collate
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.corpus import editions
 

@@ -125,7 +125,7 @@ def test_the_text_report_names_tempo_offsets_and_every_fault(cli, tmp_path):
     code, out, _ = cli("check", write_midi(tmp_path / "take.mid", t), "lu")
     assert code == 0
     lines = out.splitlines()
-    assert any(line.startswith("tempo      72.00 strokes a minute") for line in lines)
+    assert any(line.startswith("tempo      72.00/min") for line in lines)
     assert f"missed     {MISSED + 1} □ 鼓" in lines
     assert any(
         line.startswith("extra      ○ 鼙 at") and "after stroke 15" in line for line in lines
@@ -191,7 +191,7 @@ def test_a_midi_file_on_other_notes_names_them_and_the_option(expect_error, tmp_
     [
         (["take.wav", "lu", "--midi-notes", "38,36"], "only applies with a MIDI performance"),
         (["take.mid", "lu", "--drums", "split"], "only applies with a recording"),
-        (["take.mid", "lu", "--plot", "x.jpg"], "ending in .png .svg"),
+        (["take.mid", "lu", "--plot", "x.jpg"], "use one of: .png .svg"),
         (["missing.mid", "lu"], "does not exist"),
         (["take.mid", "lu", "--repeat", "0"], "--repeat"),
         (["take.mid", "○○○", "--section", "touhu"], "半"),
@@ -242,8 +242,9 @@ def test_a_take_of_another_score_is_named_in_text_and_json_and_exits_2(cli, tmp_
     path = write_midi(tmp_path / "take.mid", take(played, 90, spread_ms=10))
     code, out, err = cli("check", path, "xue", "--section", "touhu")
     assert code == 2 and "Traceback" not in err
-    assert "better fit" in out and "this take fits xue/2@zhushu 投壺: 0 faults, against" in out
-    assert err.count("\n") == 1 and "check it against that score and section" in err
+    assert "better fit" in out
+    assert "this take fits xue/2@zhushu 投壺 without a fault, against" in out
+    assert err.count("\n") == 1 and "check it against xue/2@zhushu, section 投壺" in err
     code, out, _err = cli("check", path, "xue", "--section", "touhu", "--json")
     fit = json.loads(out)["better_fit"]
     assert code == 2 and (fit["score"], fit["section"], fit["faults"]) == (
@@ -339,7 +340,7 @@ def test_a_count_in_heard_but_not_declared_is_named_and_with_the_option_left_out
     assert told["extra"] == [] and told["missing"] == [] and told["wrong"] == []
     assert told["take"]["count_strokes_heard"] == 3 and told["take"]["undeclared_count_in"] == 0
     code, out, _err = cli("check", take, "lu/2", "--count-in", "3")
-    assert "3 of 3 count strokes of the count-in heard and left out" in out
+    assert "left out   3 count strokes of the count-in, all heard" in out
 
 
 def test_the_clicks_of_a_recording_are_told_from_its_strokes_and_left_out(cli, tmp_path):
@@ -360,7 +361,7 @@ def test_the_clicks_of_a_recording_are_told_from_its_strokes_and_left_out(cli, t
     assert data["take"]["count_strokes_heard"] == 2
     code, out, _err = cli("check", take, *options)
     assert "41 onsets sound like the count sound of the built-in kit" in out
-    assert "39 of 52 clicks heard and left out" in out
+    assert "52 clicks, 39 heard (a click with a stroke is heard as the stroke)" in out
 
 
 def test_a_click_on_the_same_instant_as_a_stroke_neither_hides_nor_moves_it(cli, tmp_path):
@@ -382,3 +383,28 @@ def test_render_options_check_does_not_take_are_refused_as_render_refuses_them(
     path = str(write_midi(tmp_path / "take.mid", take(LU, 60)))
     assert "--ramp" in expect_error("check", path, "lu", "--ramp", "40:60:5", "--bpm", "60")
     assert "--count-in" in expect_error("check", path, "lu", "--count-in-each")
+
+
+def test_a_render_under_mao_checked_under_mao_has_no_fault_and_shows_the_printed_signs(
+    cli, tmp_path
+):
+    """render lu --reading mao, then check it --reading mao: every stroke on its beat and drum;
+    the report shows each stroke as printed (○/□ from the pattern) with the drum 毛奇齡's
+    reading strikes with it (○ 鼓, □ 鼙), and names the reading."""
+    wav = tmp_path / "x.wav"
+    code, out, err = cli("render", "lu", "--reading", "mao", "--bpm", "150", "-o", wav)
+    assert code == 0, err
+    assert "reading: 毛奇齡 (mao)" in out
+    code, out, err = cli("check", wav, "lu", "--reading", "mao")
+    assert code == 0, err
+    assert "reading: 毛奇齡 (mao)" in out
+    assert "missed     none" in out and "extra      none" in out and "wrong drum none" in out
+    rows = [line.split() for line in out.splitlines() if line[:1].isdigit()]
+    signs = [s.drum.symbol for s in resolve("lu").pattern.strokes]
+    mao = {"○": "鼓", "□": "鼙"}
+    assert [(r[1], r[2]) for r in rows] == [(sign, mao[sign]) for sign in signs]
+    assert [(r[3], r[4]) for r in rows] == [(sign, mao[sign]) for sign in signs]
+    data = checked(cli, wav, "lu", "--reading", "mao")
+    assert data["reading"] == "mao" and data["missing"] == data["wrong"] == data["extra"] == []
+    assert [s["expected"] for s in data["strokes"]] == signs
+    assert [s["heard_drum"] for s in data["strokes"]] == [mao[sign] for sign in signs]

@@ -152,9 +152,9 @@ def test_output_file_is_written_whole(tmp_path, capsys):
     ("argv", "message"),
     [
         (["collate", "--json", "--format", "csv"], "two formats"),
-        (["collate", "-o", "x.doc"], "cannot tell the format of 'x.doc'"),
+        (["collate", "-o", "x.doc"], "-o 'x.doc': it does not write .doc files; use one of: .txt"),
         (["collate", "--format", "mei"], "MEI is one file per score"),
-        (["collate", "lu", "--plot", "x.pdf"], "ending in .png .svg"),
+        (["collate", "lu", "--plot", "x.pdf"], "use one of: .png .svg"),
         (["collate", "lu", "--base", "nowhere"], "unknown edition 'nowhere'"),
         (["collate", "lu", "-o", "/nonexistent/x.txt"], "does not exist"),
     ],
@@ -260,7 +260,7 @@ def test_edition_option_adds_an_edition_for_one_run(tmp_path, capsys):
 
 #: The words every view uses for the apparatus's two numbers.
 NUMBERS = re.compile(
-    r"(\d+) places? where the printed editions part; (\d+) readings? reported by notes"
+    r"(\d+|no) places? where the printed editions part; (\d+|no) readings? reported by notes"
 )
 #: The four scores as the editions of the corpus give them: places where the printed editions
 #: part (lu/2: three lack a ○, xue/2: 禮經本義 has one more), readings 欽定禮記義疏's notes report
@@ -274,7 +274,7 @@ EXPECTED = {"lu/1": (3, 1), "xue/1": (1, 0), "lu/2": (3, 1), "xue/2": (1, 0)}
 def stated(text: str) -> tuple[int, int]:
     """The two numbers the text states (each time it states them, the same)."""
     (found,) = set(NUMBERS.findall(text))
-    return int(found[0]), int(found[1])
+    return tuple(0 if n == "no" else int(n) for n in found)  # "no reading", not "0 readings"
 
 
 def site_views():
@@ -364,7 +364,7 @@ def test_every_view_states_the_same_places_and_reported_readings(tmp_path, capsy
 
 def test_the_csv_and_the_plot_have_a_row_for_every_reported_witness(tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
 
     out, svg = tmp_path / "app.csv", tmp_path / "app.svg"
     code, _, _ = run_cli(["collate", "-o", str(out), "--plot", str(svg)], capsys)
@@ -440,7 +440,7 @@ def test_groups_refuses_a_format_it_does_not_print(capsys):
 
 
 def test_order_date_puts_every_view_s_rows_in_date_order(tmp_path, capsys):
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
 
     key = {e.id: e.date_key for e in editions()}
     base = "zhushu"

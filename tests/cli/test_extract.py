@@ -122,8 +122,7 @@ def test_passage_read_is_bounded_whatever_its_size_says(capsys, monkeypatch):
 OPTION_ERRORS = [
     (
         ["-o", "{d}/zs.wav"],
-        "-o '{d}/zs.wav': an edition file is TOML; give a file name ending in "
-        ".toml, such as '{d}/zs.toml'",
+        "-o '{d}/zs.wav': it does not write .wav files; use one of: .toml",
     ),
     (["-o", ""], "-o '' is an empty file name"),
     (["-o", " "], "-o ' ' is an empty file name"),
@@ -366,6 +365,6 @@ def test_what_was_written_and_what_is_refused_in_traditional_chinese(tmp_path, c
     code, said, err = run_cli(["extract", ZHUSHU, "-o", str(tmp_path)], capsys)
     assert (code, said) == (2, "")
     assert err == (
-        f"drumscore：錯誤：-o {str(tmp_path)!r} 是資料夾；請指定版本檔名，"
-        f"如 {str(tmp_path / 'mine.toml')!r}\n"
+        f"drumscore：錯誤：-o「{tmp_path}」是資料夾；請指定版本檔名，"
+        f"如「{tmp_path / 'mine.toml'}」\n"
     )

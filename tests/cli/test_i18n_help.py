@@ -52,7 +52,7 @@ def _english_left(text: str, description: bool = True) -> list[str]:
 
 def test_main_help_in_simplified_chinese(cli, monkeypatch):
     out = _help(cli, monkeypatch, "zh_Hans")
-    assert "聆听、比较、导出《禮記·投壺》篇末的鼓谱" in out
+    assert "聆听、比较、导出《礼记·投壶》篇末的鼓谱" in out
     assert "\n选项：\n" in out and "\n位置参数：\n" in out
     assert "列出语料库中的鼓谱及其击数" in out  # the list command's line
     assert "聆聽" not in out and "鼓譜" not in out  # no traditional form of the same words
@@ -62,7 +62,7 @@ def test_main_help_in_simplified_chinese(cli, monkeypatch):
     ("language", "description", "heading"),
     [
         ("zh_Hant", "以均勻的速度（間若一）輸出鼓譜。", "練習（預設全部關閉）："),
-        ("zh_Hans", "以均匀的速度（間若一）输出鼓谱。", "练习（默认全部关闭）："),
+        ("zh_Hans", "以均匀的速度（间若一）输出鼓谱。", "练习（默认全部关闭）："),
     ],
 )
 def test_render_help_is_chinese_throughout(cli, monkeypatch, language, description, heading):
@@ -100,7 +100,7 @@ def test_an_unknown_language_is_refused_before_any_help_in_the_environments(cli,
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     code, out, err = cli("--lang", "tlh", "render", "--help")
     assert code == 2 and out == ""
-    assert err.startswith("drumscore：錯誤：--lang 'tlh' ") and err.count("\n") == 1
+    assert err.startswith("drumscore：錯誤：--lang「tlh」") and err.count("\n") == 1
 
 
 def test_a_language_given_by_another_name_gives_the_help_in_it(cli, monkeypatch):
@@ -114,11 +114,11 @@ def test_a_language_given_by_another_name_gives_the_help_in_it(cli, monkeypatch)
 
 USAGE_ERRORS = {
     "zh_Hant": (
-        "drumscore：錯誤：參數 --repeat：'abc' 不是至多 12 位數的整數"
+        "drumscore：錯誤：參數 --repeat：「abc」不是至多 12 位數的整數"
         "（見「drumscore render --help」）"
     ),
     "zh_Hans": (
-        "drumscore：错误：参数 --repeat：'abc' 不是至多 12 位的整数"
+        "drumscore：错误：参数 --repeat：「abc」不是至多 12 位的整数"
         "（见「drumscore render --help」）"
     ),
     "en": (

@@ -106,7 +106,7 @@ def test_the_live_display_fits_every_width(tmp_path, columns):
     for key in "]+s":
         terminal.child.send(key)
     terminal.wait(lambda lines: any("246/min" in line for line in lines))
-    assert_intact(later(terminal), "[switch at end of pass]", "246/min")
+    assert_intact(later(terminal), "[switch to she at end of pass]", "246/min")
     terminal.stop()
 
 
@@ -114,12 +114,12 @@ def test_a_resize_repaints_the_display_at_the_new_width(tmp_path):
     terminal = Terminal(tmp_path, 120, *PLAY)
     terminal.wait(lambda lines: stroke(lines) is not None)
     terminal.child.send("s")
-    assert_intact(later(terminal), "[switch at end of pass]")
+    assert_intact(later(terminal), "[switch to she at end of pass]")
     terminal.resize(40)
-    assert_intact(later(terminal), "[switch at end of pass]")
+    assert_intact(later(terminal), "[switch to she at end of pass]")
     terminal.resize(100)
     lines = later(terminal)
-    assert_intact(lines, "[switch at end of pass]")
+    assert_intact(lines, "[switch to she at end of pass]")
     assert max(len(line) for line in lines) > 40  # painted at the new width, not the old one
     terminal.stop()
 
@@ -165,7 +165,7 @@ class RecordingTerminal(Terminal):
 
 
 def zh_stroke(lines: list[str]) -> int | None:
-    found = [m for line in lines if (m := re.search(r"第 (\d+)/12 擊", line))]
+    found = [m for line in lines if (m := re.search(r"第 (\d+) 擊（共 12）", line))]
     return int(found[-1].group(1)) if found else None
 
 
@@ -180,8 +180,8 @@ def test_the_live_display_in_traditional_chinese_fits(tmp_path, monkeypatch, col
         terminal.child.send(key)
     lines = terminal.wait(
         lambda lines: (
-            any("246/分" in line for line in lines)
-            and any("[本遍結束時切換]" in line for line in lines)
+            any("每分鐘 246 擊" in line for line in lines)
+            and any("〔本遍結束時切換至射〕" in line for line in lines)
         )
     )
     text = "\n".join(lines)

@@ -150,7 +150,7 @@ def test_the_play_header_is_broken_by_display_width_never_inside_a_word(lang, co
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(shutil, "get_terminal_size", lambda: os.terminal_size((columns, 24)))
     with speaking(lang):
-        one = play._playing(argparse.Namespace(), track, "'default'", keys=True)
+        one = play.playing_line(argparse.Namespace(), track, "'default'", keys=True)
         lines = play._fitted(one).split("\n")
     assert all(width(line) < columns for line in lines), lines
     for word in re.findall(r"[\x21-\x7e]+", one):  # every ASCII word whole on one line

@@ -143,7 +143,7 @@ BAD = [
     (["render", "lu/3", "-o", "{d}/a.wav"], "unknown figure"),
     (["render", "lu@nowhere", "-o", "{d}/a.wav"], "unknown edition"),
     (["render", "lu", "-o", "{d}/missing/a.wav"], "does not exist"),
-    (["render", "lu", "-o", "{d}/a.xyz"], "cannot tell the format"),
+    (["render", "lu", "-o", "{d}/a.xyz"], "it does not write .xyz files; use one of"),
     (["render", "lu", "-o", "{d}"], "is a folder"),
     (["render", "○□", "--section", "touhu", "-o", "{d}/a.wav"], "no 半"),
     (["render", "○□X", "-o", "{d}/a.wav"], "column 3"),
@@ -252,7 +252,7 @@ def test_ctrl_c_just_after_a_musicxml_is_written_ends_with_the_message_and_130(t
         (
             OSError(errno.ENAMETOOLONG, "File name too long", "名" * 100),
             2,
-            f"drumscore：錯誤：名稱 {'名' * 60!r}…（共 100 個字元） 對檔案系統來說太長；"
+            f"drumscore：錯誤：名稱「{'名' * 60}」…（共 100 個字元）對檔案系統來說太長；"
             "請改用較短的名稱",
         ),
         (

@@ -1,7 +1,8 @@
 """The options several commands share are one option: the same flags, destination, help and
 metavar wherever they stand, read from the real parsers; every command that writes files takes
--q, --force and -o, and refuses to write over what is there without --force; every list of
-formats the help gives is the one table of them."""
+-q, --force and -o, every command that draws or sounds a file beside its report --force, and
+each refuses to write over what is there without --force; every list of formats the help gives
+is the one table of them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from cli_run import expect_error, run_cli
 
 import drumscore.site.build as site_build
 from drumscore.cli import COMMANDS, build_parser
+from drumscore.cli.options import WritesTo
 from drumscore.files.format_choice import FORMATS
 
 #: The options spelled and explained alike wherever they exist.
@@ -23,6 +25,8 @@ WRITING = ("-q", "--force", "-o")
 #: The commands whose product is a file (or site's folder), named by -o. play, check and
 #: compare print their report and draw a picture beside it only when --plot (or --audio) asks.
 WRITERS = {"render", "extract", "collate", "site"}
+#: The commands that write a file beside their report: --plot, --audio; they take --force.
+BESIDE = {"compare", "check", "play"}
 
 
 def commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -57,8 +61,10 @@ def divergences(parsers: dict[str, argparse.ArgumentParser]) -> list[str]:
             where, expected = first.setdefault(flag, (name, said))
             if said != expected:
                 found.append(f"{name} {flag}: {said} differs from {where}'s {expected}")
-        if name in WRITERS or any(flag in flags for flag in ("--force", "-o")):
+        if name in WRITERS or "-o" in flags:
             found += [f"{name} writes files but has no {f}" for f in WRITING if f not in flags]
+        elif any(isinstance(a, WritesTo) for a in parser._actions) and "--force" not in flags:
+            found.append(f"{name} writes files but has no --force")
     return found
 
 
@@ -81,7 +87,8 @@ def test_each_shared_option_stands_where_it_is_expected(parsers):
     assert having["--lang"] == set(parsers)
     for flag in WRITING:
         assert having[flag] >= WRITERS, flag
-    assert having["--force"] == having["-o"] == WRITERS
+    assert having["-o"] == WRITERS
+    assert having["--force"] == WRITERS | BESIDE
     assert {"list", "show", "render", "extract", "compare", "collate", "check", "play"} <= (
         having["--json"]
     )
@@ -235,4 +242,4 @@ def test_the_refusal_in_chinese_keeps_the_flag_first(tmp_path, capsys, monkeypat
     out.write_bytes(b"mine")
     code, _, err = run_cli(["render", "lu", "-o", str(out)], capsys)
     assert code == 2 and err.count("\n") == 1 and out.read_bytes() == b"mine"
-    assert err.startswith(f"drumscore：錯誤：-o {str(out)!r} 已存在；請加上 --force 覆寫")
+    assert err.startswith(f"drumscore：錯誤：-o「{out}」已存在；如要覆寫，請加 --force")

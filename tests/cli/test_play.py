@@ -23,7 +23,7 @@ from drumscore.cli import main
 from drumscore.conductor.timeline import arrange
 from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
-from drumscore.model import Drum
+from drumscore.model import Drum, Reading
 from drumscore.play import audio as playback
 from drumscore.play import liveview, midiport
 from drumscore.render.midimap import MidiMap
@@ -351,7 +351,7 @@ def test_play_says_what_it_plays_in_simplified_chinese(monkeypatch, capsys):
     assert main(argv) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     first, last = lines[0], lines[-1]
-    assert first.startswith("在 MIDI 端口 'Test Synth' 上演奏 ")
+    assert first.startswith("在 MIDI 端口「Test Synth」上演奏 ")
     assert "：2 下预备拍后 3 击，每分钟 1200 击（相隔 0.05 秒）" in first
     assert last == "已演奏 3 击"
 
@@ -469,7 +469,40 @@ def test_play_check_with_only_checks_the_other_drum_and_prints_the_report(
     assert [int(r[0]) - 1 for r in rows] == gu
     truth, _tempo = delivered_offsets(pads_port(), list(enumerate(gu)))
     for r in rows:  # "+0.3 ms": the offset (ms) from the beat through the notes, to a tenth
-        assert float(r[-2]) == pytest.approx(truth[int(r[0]) - 1], abs=0.05 + 1e-9), r
+        assert float(r[-2].replace("\u2212", "-")) == pytest.approx(
+            truth[int(r[0]) - 1], abs=0.05 + 1e-9
+        ), r
+
+
+@pytest.mark.parametrize("reading", ["zheng", "mao"])
+def test_play_check_of_a_perfect_take_with_a_count_in_before_every_pass_finds_no_fault(
+    fake_midi, cli, monkeypatch, reading
+):
+    """--count-in 2 --count-in-each --repeat 2: the pads play every stroke on its beat as the
+    conductor lays it out (pass 2 after its own count-in), and the check finds no fault; the
+    report shows each stroke's sign as printed with the drum the reading strikes."""
+    play_on_virtual_time(monkeypatch)
+    interval = 0.2
+    # beats from the first count stroke (the first note sounded): 2 counts, 11 strokes, 2, 11
+    beats = [*range(2, 13), *range(15, 26)]
+    read = Reading.parse(reading)
+    strokes = resolve(ALONG).pattern.strokes
+    drums = [read.drum(s) for s in strokes] * 2
+    midimap = MidiMap()
+    notes = [(b * interval, midimap.note(d), 100) for b, d in zip(beats, drums, strict=True)]
+    fake_midi(inputs=[PADS], outputs=[SYNTH], notes=notes, follow=True)
+    argv = ("play", ALONG, "--bpm", "300", "--midi-port", "synth", "--reading", reading)
+    practice = ("--count-in", "2", "--count-in-each", "--repeat", "2")
+    code, out, err = cli(*argv, *practice, "--check", "--midi-in", "pads", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["missing"] == [] and data["wrong"] == [] and data["extra"] == []
+    assert len(data["strokes"]) == 22
+    assert max(abs(s["offset_ms"]) for s in data["strokes"]) < 0.01
+    assert data["reading"] == reading
+    printed = [s.drum.symbol for s in strokes] * 2
+    assert [s["expected"] for s in data["strokes"]] == printed
+    assert [s["expected_drum"] for s in data["strokes"]] == [d.value for d in drums]
 
 
 def test_play_check_stopped_by_ctrl_c_reports_the_strokes_played_until_then(
@@ -547,7 +580,7 @@ def test_list_ports_shows_the_input_ports_too(fake_midi, cli):
         (["--midi-in", "pads"], "--midi-in 'pads' only applies with --check"),
         (["--json"], "--json only applies with --check"),
         (["--check", "--midi-in", "pads", "--ramp", "40:60:5"], "leave out one of them"),
-        (["--check", "--midi-in", "pads", "--plot", "x.gif"], "ending in .png .svg"),
+        (["--check", "--midi-in", "pads", "--plot", "x.gif"], "use one of: .png .svg"),
         (["--check", "--midi-in", "pads", "--midi-in-notes", "40,40"], "--midi-in-notes '40,40'"),
     ],
 )

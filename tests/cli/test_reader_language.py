@@ -53,8 +53,8 @@ def test_every_built_in_edition_gives_its_note_and_basis_in_each_language(editio
         ),
         (
             "zh_CN.UTF-8",
-            "642 年完成，653 年颁行",
-            "第 1 图的薛鼓中间有换页",
+            "642 年成书，653 年颁行",
+            "第一图的薛鼓中间有换页",
             "Kanseki Repository KR1d0053，文件 KR1d0053_058.txt，第 437-452 行",
         ),
         (
@@ -81,7 +81,7 @@ def test_a_transcriptions_citation_is_composed_with_its_page():
     expected = {
         "en": "蔡德晉 禮經本義 投壺, p.38 (transcription 001_a.txt)",
         "zh_Hant": "蔡德晉 禮經本義 投壺，第 38 頁（錄文 001_a.txt）",
-        "zh_Hans": "蔡德晉 禮經本義 投壺，第 38 页（录文 001_a.txt）",
+        "zh_Hans": "蔡德晋 礼经本义 投壶，第 38 页（录文 001_a.txt）",
     }
     for language, text in expected.items():
         with i18n.speaking(language):
@@ -92,7 +92,7 @@ def test_a_reading_is_cited_in_the_readers_language():
     mao = READINGS[1]
     with i18n.speaking("zh_Hant"):
         said = mao.read_as
-    assert said.startswith("依毛奇齡 經問 卷十六的讀法（毛奇齡 經問 卷十六，第 17a 頁，")
+    assert said.startswith("依毛奇齡 經問 卷十六的釋讀（毛奇齡 經問 卷十六，第 17a 頁，")
     assert said.endswith("檔案 KR1g0022_016.txt，第 298-299 行）")
     with i18n.speaking("en"):
         assert mao.read_as.startswith(
@@ -193,7 +193,7 @@ def test_collate_csv_says_who_reports_a_reading_in_the_readers_language(monkeypa
     places = rows[start + 1 :]
     described = [r[-1] for r in places]
     reported = [d for d in described if "吳澄本" in d]
-    assert reported and all(" 見 " in d and " 所引：" in d for d in reported)
+    assert reported and all("，見" in d and "所引：「" in d for d in reported)
     assert not [d for d in described if "reported in" in d or d == "lemma"]
     # the section column keeps its ids, as the CSV's headers and kinds do
     assert {r[3] for r in places} <= {"head", "touhu", "she", "半"}
@@ -206,7 +206,7 @@ SECTION_IDS = re.compile(r"(?<![\w/@-])(touhu|she|head)(?![\w/@-])")
 
 @pytest.mark.parametrize(
     ("lang", "names"),
-    [("zh_TW.UTF-8", ("半以前", "投壺", "射")), ("zh_CN.UTF-8", ("半以前", "投壺", "射"))],
+    [("zh_TW.UTF-8", ("半以前", "投壺", "射")), ("zh_CN.UTF-8", ("半以前", "投壶", "射"))],
 )
 def test_chinese_views_name_the_sections_not_their_ids(monkeypatch, capsys, lang, names):
     monkeypatch.setenv("LANG", lang)
@@ -215,7 +215,7 @@ def test_chinese_views_name_the_sections_not_their_ids(monkeypatch, capsys, lang
     assert code == 0 and not SECTION_IDS.search(out)
     rows = [line.split() for line in out.splitlines()[6:9]]
     assert [r[0] for r in rows] == [head, touhu, she]
-    assert f"徐伯魯，{touhu}：鼙 7 鼓 5" in out
+    assert f"{'徐伯魯' if head and touhu == '投壺' else '徐伯鲁'}，{touhu}：鼙 7 鼓 5" in out
     code, out, _ = run_cli(["list"], capsys)
     assert code == 0 and not SECTION_IDS.search(out.splitlines()[0])
     assert all(n in out.splitlines()[0] for n in names)
@@ -237,5 +237,5 @@ def test_each_section_has_one_name_per_language():
     assert names == {
         "en": ["head", "touhu", "she"],
         "zh_Hant": ["半以前", "投壺", "射"],
-        "zh_Hans": ["半以前", "投壺", "射"],
+        "zh_Hans": ["半以前", "投壶", "射"],
     }

@@ -112,7 +112,7 @@ def test_json_reports_the_offsets_the_render_applied(tmp_path, capsys):
     heard = [(t - k * beat) / beat * 800 for k, t in enumerate(ticks)]
     assert np.allclose(heard, reported, atol=0.9) and np.ptp(reported) > 20
     symbols = [s.drum.symbol for s in resolve("xue").pattern.strokes]
-    assert [s["drum"] for s in data["strokes"]] == symbols
+    assert [s["sign"] for s in data["strokes"]] == symbols
 
 
 # --- bad input -------------------------------------------------------------------------------
@@ -196,3 +196,39 @@ def test_no_normalize_keeps_the_kits_level_and_refuses_a_mix_that_would_clip(tmp
 def test_no_normalize_is_refused_for_midi(tmp_path, capsys):
     code, _, err = run(["render", "lu", "--no-normalize", "-o", str(tmp_path / "x.mid")], capsys)
     assert code == 2 and "--no-normalize" in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "named"),
+    [
+        ("en", "[lu/1@zhushu, reading: 毛奇齡 (mao)]"),
+        ("zh-Hant", "[lu/1@zhushu，毛奇齡說]"),
+        ("zh-Hans", "[lu/1@zhushu，毛奇龄说]"),
+    ],
+)
+def test_the_summary_names_another_reading_in_the_readers_language(tmp_path, capsys, lang, named):
+    out = tmp_path / "x.mid"
+    code, stdout, err = run(
+        ["--lang", lang, "render", "lu", "--reading", "mao", "-o", str(out)], capsys
+    )
+    assert code == 0, err
+    assert named in stdout
+    code, stdout, err = run(["--lang", lang, "render", "lu", "-o", str(out), "--force"], capsys)
+    assert code == 0 and "mao" not in stdout and "毛" not in stdout
+
+
+@pytest.mark.parametrize("reading", ["zheng", "mao"])
+def test_json_names_the_reading_and_each_strokes_sign_and_drum(tmp_path, capsys, reading):
+    out = tmp_path / "x.mid"
+    argv = ["render", "lu", "--reading", reading, "--strokes", "5-12", "-o", str(out), "--json"]
+    code, stdout, err = run(argv, capsys)
+    assert code == 0, err
+    data = json.loads(stdout)
+    assert data["reading"] == reading
+    printed = [s.drum.symbol for s in resolve("lu").pattern.strokes][4:12]
+    strikes = {"zheng": {"○": "鼙", "□": "鼓"}, "mao": {"○": "鼓", "□": "鼙"}}[reading]
+    assert [s["sign"] for s in data["strokes"]] == printed
+    assert [s["drum"] for s in data["strokes"]] == [strikes[sign] for sign in printed]
+    assert [(s["stroke"], s["number"]) for s in data["strokes"]] == [
+        (k, k + 4) for k in range(1, 9)
+    ]

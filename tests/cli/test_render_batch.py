@@ -97,7 +97,7 @@ def test_names_that_collide_are_refused_before_any_work(tmp_path, capsys):
     [
         (["lu", "-o", "{nope}.mid"], "unknown placeholder {nope}"),
         (["lu", "-o", "{key.mid"], "malformed"),
-        (["lu", "--section", "touhu,touhu", "-o", "{key}.mid"], "twice"),
+        (["lu", "--section", "touhu,touhu", "-o", "{key}.mid"], "repeats item 1"),
         (["lu", "--section", "touhu,bad", "-o", "{key}.mid"], "'bad'"),
         (["lu", "--all", "-o", "{key}.mid"], "leave the SCORE names out"),
     ],
@@ -173,7 +173,7 @@ def test_a_batch_summary_in_traditional_chinese(tmp_path, capsys, monkeypatch):
     out_dir = tmp_path / "out"
     code, out, _ = run_cli(["render", "lu", "xue", "-o", f"{out_dir}/{{key}}.mid"], capsys)
     assert code == 0
-    assert out.startswith(f"已在 {out_dir} 寫入 2 個檔案，用時 ") and out.rstrip().endswith("秒")
+    assert out.startswith(f"已在 {out_dir} 寫入 2 個檔案，耗時 ") and out.rstrip().endswith("秒")
 
 
 def test_a_bad_template_in_simplified_chinese_names_the_flag(tmp_path, capsys, monkeypatch):
@@ -181,7 +181,7 @@ def test_a_bad_template_in_simplified_chinese_names_the_flag(tmp_path, capsys, m
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(["render", "lu", "-o", "{nope}.mid"], capsys)
     assert code == 2 and out == ""
-    assert err.startswith("drumscore：错误：-o 模板 '{nope}.mid' 含有未知的占位符 {nope}")
+    assert err.startswith("drumscore：错误：-o 模板「{nope}.mid」含有未知的占位符 {nope}")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -9,7 +9,7 @@ import pytest
 from drumscore.cli import main
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
-from drumscore.files.format_choice import kind_of
+from drumscore.files.format_choice import choose
 
 music21 = pytest.importorskip("music21")
 
@@ -27,8 +27,10 @@ def render(*argv: str) -> int:
 
 
 def test_formats_know_the_notation_extensions():
-    assert kind_of("a.musicxml") == kind_of("b.MXL") == kind_of("c.xml") == "notation"
-    assert kind_of("a.pdf") == kind_of("a.PNG") == "engraved"
+    kinds = {name: choose("score", name, "output")[0] for name in ("a.musicxml", "b.MXL", "c.xml")}
+    assert set(kinds.values()) == {"notation"}
+    assert choose("score", "a.pdf", "output")[0] == choose("score", "a.PNG", "output")[0]
+    assert choose("score", "a.pdf", "output")[0] == "engraved"
 
 
 @pytest.mark.parametrize("name", ["lu.musicxml", "lu.mxl"])
@@ -38,7 +40,7 @@ def test_render_writes_notation_music21_reads(tmp_path, capsys, name):
     pattern = resolve("lu").pattern
     assert drums_in(out) == "".join(s.drum.symbol for s in pattern.strokes)
     said = capsys.readouterr().out
-    assert str(out) in said and "72 per minute" in said and "2 bars" in said
+    assert str(out) in said and "72/min" in said and "2 bars" in said
 
 
 def test_render_section_and_midi_notes_reach_the_file(tmp_path):
@@ -143,7 +145,7 @@ def test_a_failed_engraving_leaves_no_partial_file(tmp_path, capsys, monkeypatch
 
 def test_unknown_extension_lists_the_notation_formats():
     with pytest.raises(OptionError, match=r"\.musicxml.*\.mxl|\.mxl.*\.musicxml"):
-        kind_of("x.ly")
+        choose("score", "x.ly", "output")
 
 
 def refused(tmp_path, capsys, *argv: str) -> str:
@@ -235,5 +237,5 @@ def test_bad_dpi_in_traditional_chinese_names_the_range(tmp_path, cli, monkeypat
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     code, out, err = cli("render", "lu", "--dpi", "10", "-o", tmp_path / "x.png")
     assert code == 2 and out == ""
-    assert "--dpi 10 超出範圍；請用 36 至 1200" in err
+    assert "--dpi 10 超出範圍（36～1200）" in err
     assert list(tmp_path.iterdir()) == []

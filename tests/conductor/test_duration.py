@@ -60,8 +60,8 @@ def test_cap_is_documented_in_the_message():
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "--duration '2x' 不是時間長度；請用如 90s、20m、1h 或 1h30m 的長度"),
-        ("zh_Hans", "--duration '2x' 不是时间长度；请用如 90s、20m、1h 或 1h30m 的长度"),
+        ("zh_Hant", "--duration「2x」不是時間長度；請用如 90s、20m、1h 或 1h30m 的長度"),
+        ("zh_Hans", "--duration「2x」不是时间长度；请用如 90s、20m、1h 或 1h30m 的长度"),
         ("en", "--duration '2x' is not a length of time; use one such as 90s"),
     ],
 )

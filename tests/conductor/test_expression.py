@@ -95,7 +95,7 @@ def test_wav_and_midi_agree_on_times_and_velocities(tmp_path, ex):
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [
-        ({"velocity": "72"}, "two MIDI velocities"),
+        ({"velocity": "72"}, "1 item where it takes 2"),
         ({"velocity": "a,b"}, "two MIDI velocities"),
         ({"velocity": "0,100"}, "outside 1-127"),
         ({"velocity": "72,128"}, "outside 1-127"),

@@ -68,8 +68,8 @@ def test_wrong_explicit_encoding():
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "這個段落 是二進位檔案（含有 NUL 位元組），不是文字段落"),
-        ("zh_Hans", "这个段落 是二进制文件（含有 NUL 字节），不是文本段落"),
+        ("zh_Hant", "這段原文 是二進位檔案（含有 NUL 位元組），不是純文字的原文"),
+        ("zh_Hans", "这段原文 是二进制文件（含有 NUL 字节），不是纯文本的原文"),
     ],
 )
 def test_binary_is_refused_in_chinese(language, expected):

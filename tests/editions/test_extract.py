@@ -367,12 +367,12 @@ def test_a_transcription_that_lost_the_shapes_is_refused_in_chinese(cli, monkeyp
     [
         (
             "zh_TW.UTF-8",
-            "鼓譜旁有不明符號 '●'",
+            "鼓譜旁有不明符號「●」",
             "提示：若它是一擊，請把這個符號對應到擊：●=○（鼙）",
         ),
         (
             "zh_CN.UTF-8",
-            "鼓谱旁有不明符号 '●'",
+            "鼓谱旁有不明符号「●」",
             "提示：若它是一击，请把这个符号映射到击：●=○（鼙）",
         ),
     ],
@@ -391,8 +391,8 @@ def test_an_unknown_glyph_is_refused_in_chinese_with_its_hint(
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("zh_TW.UTF-8", "--glyph 'ab' 不是 X=○ 或 X=□ 的形式（一個字元"),
-        ("zh_CN.UTF-8", "--glyph 'ab' 不是 X=○ 或 X=□ 的形式（一个字符"),
+        ("zh_TW.UTF-8", "--glyph「ab」不是 X=○ 或 X=□ 的形式（一個字元"),
+        ("zh_CN.UTF-8", "--glyph「ab」不是 X=○ 或 X=□ 的形式（一个字符"),
     ],
 )
 def test_a_parameter_error_in_chinese_still_starts_with_the_flag(

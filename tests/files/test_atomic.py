@@ -186,13 +186,13 @@ def test_an_empty_series_is_refused_and_keeps_the_old_pages(tmp_path):
     [
         (
             "zh_Hant",
-            "輸出資料夾 {p!r} 不存在；請先建立它（mkdir -p {p}）",
-            "輸出 {p!r} 是資料夾；請指定檔名",
+            "輸出資料夾「{p}」不存在；請先建立它（mkdir -p {p}）",
+            "輸出「{p}」是資料夾；請指定檔名",
         ),
         (
             "zh_Hans",
-            "输出文件夹 {p!r} 不存在；请先创建它（mkdir -p {p}）",
-            "输出 {p!r} 是文件夹；请指定文件名",
+            "输出文件夹「{p}」不存在；请先创建它（mkdir -p {p}）",
+            "输出「{p}」是文件夹；请指定文件名",
         ),
         (
             "en",

@@ -3,7 +3,7 @@
 import pytest
 
 from drumscore import OptionError
-from drumscore.files.format_choice import DEFAULT_RATE, audio_format, check_rate, kind_of
+from drumscore.files.format_choice import DEFAULT_RATE, audio_format, check_rate, choose
 
 
 @pytest.mark.parametrize(
@@ -11,7 +11,7 @@ from drumscore.files.format_choice import DEFAULT_RATE, audio_format, check_rate
     [("a.WAV", "audio"), ("a.flac", "audio"), ("b.mid", "midi"), ("c.mxl", "notation")],
 )
 def test_the_kind_follows_the_extension(path, kind):
-    assert kind_of(path) == kind
+    assert choose("score", path, "output")[0] == kind
 
 
 def test_the_rate_defaults_and_passes_when_in_range():
@@ -29,7 +29,7 @@ def test_the_subtype_defaults_per_format():
 @pytest.mark.parametrize("path", ["out", "out.mp3", "out.wav.bak"])
 def test_an_unknown_extension_names_the_known_ones(path):
     with pytest.raises(OptionError, match=r"\.wav"):
-        kind_of(path)
+        choose("score", path, "output")
 
 
 @pytest.mark.parametrize("rate", [0, 7999, 10**7, True, 44100.0])

@@ -51,8 +51,8 @@ COMMANDS = [
         ["render", "lu", "batch/notation.mid", "-q", "-o", "batch/{state}.mid", "--force"],
         "batch/notation.mid",
     ),
-    (["compare", "IN", "lu", "--audio", "IN"], "n.wav"),
-    (["compare", "lu", "IN", "--plot", "IN"], "n.png"),
+    (["compare", "IN", "lu", "--audio", "IN", "--force"], "n.wav"),
+    (["compare", "lu", "IN", "--plot", "IN", "--force"], "n.png"),
     (["collate", "--edition", "IN", "--format", "csv", "-o", "IN", "--force"], "e.toml"),
     (["collate", "lu/1", "--edition", "IN", "--format", "tei", "-o", "IN", "--force"], "e.toml"),
     (["site", "site", "--edition", "site/e.toml"], "site/e.toml"),
@@ -186,3 +186,15 @@ def test_a_link_planted_in_the_editions_folder_is_replaced_not_followed(
     assert outside.read_text(encoding="utf-8") == EDITION
     written = editions / "mine.toml"
     assert not written.is_symlink() and 'id = "mine"' in written.read_text(encoding="utf-8")
+
+
+def test_a_plot_that_is_the_performance_under_another_name_is_refused(tmp_path, capsys):
+    """check reads a .mid and draws a .png: a hard link between them is still the one file."""
+    take = tmp_path / "take.mid"
+    assert run_cli(["render", "lu", "-q", "-o", str(take)], capsys)[0] == 0
+    before = take.read_bytes()
+    os.link(take, tmp_path / "take.png")
+    argv = ["check", str(take), "lu", "--plot", str(tmp_path / "take.png"), "--force"]
+    code, _, err = run_cli(argv, capsys)
+    assert code == 2 and "is the input" in err and err.count("\n") == 1
+    assert take.read_bytes() == before

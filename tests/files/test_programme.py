@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 from speaking import refused
 
+from drumscore import i18n
 from drumscore.errors import DrumscoreError, ProgrammeError
 from drumscore.files.programme import builtin_programmes, load_programme
 from drumscore.model import Section
@@ -36,7 +37,7 @@ def test_a_programme_file(tmp_path):
     first, second = track.items
     assert first.timeline.tempo.bpm == 90 and first.count_in == 2 and first.pause == 5
     assert first.timeline.repeats == 30 * 90 // 60 // 12
-    assert second.timeline.tempo.interval == Fraction(1, 2) and second.label == "item 2"
+    assert second.timeline.tempo.interval == Fraction(1, 2) and str(second.label) == "item 2"
 
 
 # --- bad input ---------------------------------------------------------------------------------
@@ -114,9 +115,13 @@ def test_count_ins_and_pauses_count_toward_the_budget(tmp_path):
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "沒有曲目單檔案 'nosuch.toml'；請指定 TOML 檔案或內建曲目單：rite"),
-        ("zh_Hans", "没有曲目单文件 'nosuch.toml'；请指定 TOML 文件或内置曲目单：rite"),
-        ("en", "no programme file 'nosuch.toml'; give a TOML file or a built-in programme: rite"),
+        ("zh_Hant", "找不到檔案「nosuch.toml」（曲目單檔案）；請指定 TOML 檔案或內建曲目單：rite"),
+        ("zh_Hans", "找不到文件「nosuch.toml」（曲目单文件）；请指定 TOML 文件或内置曲目单：rite"),
+        (
+            "en",
+            "programme file 'nosuch.toml' does not exist; "
+            "give a TOML file or a built-in programme: rite",
+        ),
     ],
 )
 def test_a_missing_programme_file_in_each_language(cli, monkeypatch, tmp_path, language, expected):
@@ -130,8 +135,8 @@ def test_a_missing_programme_file_in_each_language(cli, monkeypatch, tmp_path, l
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("zh_Hant", "曲目單 'p.toml' 第 1 項：未知的鍵 'tempo'；請用 label、score"),
-        ("zh_Hans", "曲目单 'p.toml' 第 1 项：未知的键 'tempo'；请用 label、score"),
+        ("zh_Hant", "曲目單「p.toml」第 1 項：未知的鍵「tempo」；請用 label、score"),
+        ("zh_Hans", "曲目单「p.toml」第 1 项：未知的键「tempo」；请用 label、score"),
         ("en", "programme 'p.toml', item 1: unknown key 'tempo'; use label, score"),
     ],
 )
@@ -144,3 +149,83 @@ def test_a_programme_error_names_the_item_in_each_language(
     out.mkdir()
     argv = ("render", "--programme", "p.toml", "-o", out / "x.wav")
     assert refused(cli, monkeypatch, language, out, *argv).startswith(expected)
+
+
+# --- the programme's own texts in each language -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "state", "title", "labels"),
+    [
+        (
+            "zh-Hant",
+            "lu",
+            "投壺三投（依《欽定禮記義疏》之說）・魯鼓",
+            ["初投：第一圖", "再投：第二圖", "三投：第二圖"],
+        ),
+        (
+            "zh-Hans",
+            "xue",
+            "投壶三投（依《钦定礼记义疏》之说）・薛鼓",
+            ["初投：第一图", "再投：第二图", "三投：第二图"],
+        ),
+        (
+            "en",
+            None,
+            "投壺 in three rounds (欽定禮記義疏's reading) (lu)",
+            ["round 1 (初投): figure 1", "round 2 (再投): figure 2", "round 3 (三投): figure 2"],
+        ),
+    ],
+)
+def test_the_rite_is_titled_and_labelled_in_the_readers_language(language, state, title, labels):
+    track = load_programme("rite", state=state)
+    with i18n.speaking(language):
+        assert track.description == title
+        assert [str(item.label) for item in track.items] == labels
+        assert "《" in str(track.citation) or language == "en"
+
+
+def test_a_programme_file_gives_its_texts_by_language(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(
+        '[title]\nen = "an afternoon"\nzh-Hant = "午後一局"\n\n'
+        '[[item]]\nlabel = { en = "first", zh-Hans = "第一局" }\nscore = "lu"\n\n'
+        '[[item]]\nlabel = "second"\nscore = "xue"\n',
+        encoding="utf-8",
+    )
+    track = load_programme(str(path))
+    with i18n.speaking("zh-Hant"):  # a language a text lacks falls back to English
+        assert (track.description, [str(i.label) for i in track.items]) == (
+            "午後一局",
+            ["first", "second"],
+        )
+    with i18n.speaking("zh-Hans"):
+        assert (track.description, str(track.items[0].label)) == ("an afternoon", "第一局")
+
+
+def test_an_item_without_a_label_is_numbered_in_the_readers_language(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('[[item]]\nscore = "lu"\n\n[[item]]\nscore = "xue"\n', encoding="utf-8")
+    second = load_programme(str(path)).items[1]
+    said = {}
+    for language in ("en", "zh-Hant", "zh-Hans"):
+        with i18n.speaking(language):
+            said[language] = str(second.label)
+    assert said == {"en": "item 2", "zh-Hant": "第 2 項", "zh-Hans": "第 2 项"}
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('title = { fr = "x" }\n[[item]]\nscore = "lu"\n', "'fr'"),
+        ('[[item]]\nscore = "lu"\nlabel = 3\n', "label"),
+        ('citation = ["a"]\n[[item]]\nscore = "lu"\n', "citation"),
+    ],
+)
+def test_a_text_in_no_language_or_not_a_text_is_refused_in_one_line(tmp_path, text, said):
+    path = tmp_path / "p.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ProgrammeError) as raised:
+        load_programme(str(path))
+    message = str(raised.value)
+    assert "p.toml" in message and said in message and "\n" not in message

@@ -30,7 +30,7 @@ def test_a_take_of_another_figure_names_it_with_both_counts_of_faults(tmp_path):
     assert fit.timeline.score.key == "xue/2@zhushu" and fit.timeline.section is Section.TOUHU
     assert fit.faults == 0 and fit.against == identify.faults(result) >= 2
     text = identify.fit_text(fit, given)
-    assert text.startswith("this take fits xue/2@zhushu 投壺: 0 faults, against ")
+    assert text.startswith("this take fits xue/2@zhushu 投壺 without a fault, against ")
     assert text.endswith(" for xue/1@zhushu 投壺")
 
 
@@ -73,7 +73,7 @@ def test_a_take_under_the_other_reading_of_the_signs_names_that_reading(tmp_path
     assert fit is not None and fit.faults == 0 and fit.timeline.reading is mao
     assert fit.timeline.score == given.score and fit.timeline.section is given.section
     said = str(identify.wrong_score(fit, given))
-    assert said.startswith(f"this take fits lu/1@zhushu 射 ({mao.name}): 0 faults, against ")
+    assert said.startswith(f"this take fits lu/1@zhushu 射 ({mao.name}) without a fault, against ")
     assert f"for lu/1@zhushu 射 ({READINGS[0].name}); " in said
     assert said.endswith("check it with that reading of the signs")
 

@@ -31,6 +31,8 @@ def test_no_match_lists_every_name_in_simplified_chinese():
     with i18n.speaking("zh-Hans"), pytest.raises(OptionError) as caught:
         choose_by_name("hdmi", NAMES, what="音频输出设备", option="device")
     message = str(caught.value)
-    assert message.startswith("device 'hdmi'：没有这个名称的音频输出设备；请从 ")  # the flag first
-    assert all(repr(name) in message for name in NAMES)
+    assert message.startswith(
+        "device「hdmi」：没有这个名称的音频输出设备；请从「"
+    )  # the flag first
+    assert all(f"「{name}」" in message for name in NAMES)
     assert caught.value.option == "device"

@@ -239,7 +239,7 @@ def test_the_big_display_fills_the_terminal_and_gives_way_on_a_small_one():
     assert len(screen) == 34
     assert all(width(line) <= 100 for line in screen)
     text = "\n".join(screen)
-    assert "□ 鼓" in text and "stroke 2 of 5" in text and "60 strokes a minute" in text
+    assert "□ 鼓" in text and "stroke 2 of 5" in text and "60/min" in text
     assert sum(line.count(liveview.FULL) for line in screen) > 500  # drawn large
     assert "keys:" in screen[-1]
     counting = "\n".join(liveview.big_frame(_hit(count_in=4, beat=2), state, 100, 34))
@@ -271,12 +271,12 @@ def test_the_status_and_keys_in_traditional_chinese():
         line = liveview.hit_status(_hit(beat=4), state)
         keys = liveview.keys_line(200)
         counting = liveview.hit_status(_hit(count_in=3, beat=1), state)
-    assert line.split("  ")[1:2] == ["第 5/5 擊"]
-    for field in ("97/分", "已暫停", "[本遍結束時停止]", "2.00 秒"):
+    assert line.split("  ")[1:2] == ["第 5 擊（共 5）"]
+    for field in ("每分鐘 97 擊", "已暫停", "〔本遍結束時停止〕", "2.00 秒"):
         assert f"  {field}" in line, field
     assert keys.startswith("  按鍵：空白鍵 暫停 · +/- 速度 ±1")
     assert "Esc 立即停止" in keys and "next" not in keys
-    assert "預備拍 2/3" in counting
+    assert "預備拍第 2 下（共 3）" in counting
 
 
 def test_the_big_display_in_simplified_chinese():
@@ -297,7 +297,9 @@ def test_every_chinese_line_fits_and_no_field_is_split(columns):
         lines = liveview.hit_frame(_hit(beat=4), state, columns, keys=True)
     assert all(liveview.shown_width(line) <= columns - 1 for line in lines)
     text = "\n".join(lines)
-    for field in ("已暫停", "123.5/分", "[本遍結束時切換]", "[本遍結束時停止]", "第 1/3 項：初投"):
+    fields = ("已暫停", "每分鐘 123.5 擊", "〔本遍結束時切換〕", "〔本遍結束時停止〕")
+    fields += ("第 1 項（共 3）：初投",)
+    for field in fields:
         assert field in text or columns < width(field) + 3, field
 
 
@@ -312,3 +314,23 @@ def test_a_span_of_strokes_is_labelled_where_its_strokes_stand():
     assert [part(late, i) for i in range(3)] == ["after 半 (投壺)"] * 3
     across = arrange(lu, Section.SHE, strokes_range="10-12")
     assert [part(across, i) for i in range(3)] == ["before 半", "before 半", "after 半 (投壺)"]
+
+
+def test_under_another_reading_every_view_shows_the_sign_as_printed_with_the_drum_it_strikes():
+    """毛奇齡 reads ○ as 鼓 and □ as 鼙: the notation line keeps the pattern's signs, and the
+    status, the plain lines and the big display show each stroke's printed sign with that drum."""
+    from drumscore.model import Reading
+
+    mao = arrange(resolve(NOTATION), None, Tempo.from_bpm(120), reading=Reading.parse("mao"))
+    strokes = resolve(NOTATION).pattern.strokes
+    read = {"○": "鼓", "□": "鼙"}
+    line = plain(liveview.notation_line(mao, 0, 200))
+    assert "".join(c for c in line if c in "○□") == NOTATION.replace("半", "")
+    state = liveview.LiveState(bpm=120)
+    for hit in Track.single(mao).hits(44100):
+        sign = strokes[hit.index].drum.symbol
+        shown = f"{sign} {read[sign]}"
+        assert shown in liveview.hit_status(hit, state)
+        assert shown in liveview.plain_lines(mao, hit.k, 0.0)[-1]
+        assert shown in "\n".join(liveview.big_frame(hit, state, 100, 34))
+        assert highlighted(liveview.notation_line(mao, hit.k, 200))[1] == sign

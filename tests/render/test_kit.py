@@ -279,13 +279,13 @@ def test_a_kit_within_the_memory_budget_loads_its_long_samples(tmp_path):
     [
         (
             "zh_TW.UTF-8",
-            "drumscore：錯誤：鼓組檔案 ",
-            "[gu]：pan 必須介於 -1（左）到 1（右），而不是 2",
+            "drumscore：錯誤：鼓組檔案「",
+            "[gu]：pan 須介於 -1（左）到 1（右），不能是「2.0」",
         ),
         (
             "zh_CN.UTF-8",
-            "drumscore：错误：鼓组文件 ",
-            "[gu]：pan 必须介于 -1（左）到 1（右），而不是 2",
+            "drumscore：错误：鼓组文件「",
+            "[gu]：pan 须介于 -1（左）到 1（右），不能是「2.0」",
         ),
         ("C.UTF-8", "drumscore: error: kit file ", "[gu]: pan must be from -1 (left) to 1 (right)"),
     ],

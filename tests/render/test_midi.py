@@ -234,3 +234,47 @@ def test_every_file_names_its_section_and_metre_whatever_the_options(options):
                 want.append((beat, length))
             beat, previous = beat + length, length
     assert bars == want
+
+
+@pytest.mark.parametrize("each", [False, True])
+def test_markers_stand_at_the_strokes_they_name_after_a_count_in(each):
+    """lu, 4 count strokes (before every pass with `each`), 2 passes: each count-in marked at
+    its first count stroke, the section at its first stroke (tick 1920, not 0), 半 at the
+    stroke after it and the repeat at its first stroke; each marker on the tick of a note."""
+    from drumscore.conductor.track import Practice, Track
+
+    timeline = arrange(resolve("lu"), "she", Tempo.from_bpm(60), repeats=2)
+    track = Track.single(timeline, 4, practice=Practice(count_each=each))
+    midi = read_back(midi_bytes(track))
+    n, half, beat = 23, resolve("lu").pattern.half, TICKS_PER_BEAT
+    second = n + 4 + (4 if each else 0)  # the beat of pass 2's first stroke
+    want = [(0, "count-in 4"), (4 * beat, "射 she"), ((4 + half) * beat, "半")]
+    if each:
+        want.append(((4 + n) * beat, "count-in 4"))
+    want += [(second * beat, "repeat 2"), ((second + half) * beat, "半")]
+    markers = [(t, m.text) for t, m in timed(midi.tracks[0], "marker")]
+    assert markers == want
+    onsets = {t for t, m in timed(midi.tracks[1], "note_on") if m.velocity}
+    assert {t for t, _text in markers} <= onsets
+
+
+def test_the_text_names_the_reading_the_ramp_and_the_click():
+    from drumscore.conductor.track import Practice, Ramp, Track
+    from drumscore.model import Reading
+
+    plain = read_back(midi_bytes(arrange(resolve("lu"))))
+    assert "reading: zheng (鄭玄 禮記注)" in [m.text for m in plain.tracks[0] if m.type == "text"]
+    timeline = arrange(resolve("lu"), "touhu", repeats=3, reading=Reading.parse("mao"))
+    practice = Practice(click=2, click_velocity=70, ramp=Ramp.parse("40:60:10"))
+    midi = read_back(midi_bytes(Track.single(timeline, practice=practice)))
+    texts = [m.text for m in midi.tracks[0] if m.type == "text"]
+    assert "reading: mao (毛奇齡 經問 卷十六)" in texts
+    assert "practice: click 2 a stroke at velocity 70, ramp 40:60:10" in texts
+    assert any(", reading mao;" in t for t in texts)  # the citation plays it again
+    name = next(m.name for m in midi.tracks[0] if m.type == "track_name")
+    assert "reading: 毛奇齡 (mao)" in name
+    assert "lu/1@zhushu touhu 60 bpm x3 reading mao" in texts  # the name in ASCII
+    # and not the same text under 鄭玄's reading
+    zheng = arrange(resolve("lu"), "touhu", repeats=3)
+    other = read_back(midi_bytes(Track.single(zheng, practice=practice)))
+    assert texts != [m.text for m in other.tracks[0] if m.type == "text"]

@@ -24,8 +24,9 @@ def test_notes_are_read_pi_first():
 
 @pytest.mark.parametrize(
     ("text", "needle"),
-    [("45", "two MIDI notes"), ("a,b", "two MIDI notes"), ("45,128", "outside 0-127"),
-     ("-1,40", "outside 0-127"), ("40,40", "both drums note 40"), ("1,2,3", "two MIDI notes")],
+    [("45", "1 item where it takes 2"), ("a,b", "two MIDI notes"), ("45,128", "outside 0-127"),
+     ("-1,40", "outside 0-127"), ("40,40", "both drums note 40"),
+     ("1,2,3", "3 items where it takes 2")],
 )  # fmt: skip
 def test_bad_notes_say_what_is_wrong_and_name_the_parameter(text, needle):
     with pytest.raises(OptionError) as info:
@@ -42,11 +43,11 @@ def test_bad_notes_say_what_is_wrong_and_name_the_parameter(text, needle):
     [
         (
             "zh_TW.UTF-8",
-            "drumscore：錯誤：--midi-notes '40,40' 讓兩面鼓都用音符 40；請選兩個不同的音符",
+            "drumscore：錯誤：--midi-notes「40,40」讓兩面鼓都用音符 40；請選兩個不同的音符",
         ),
         (
             "zh_CN.UTF-8",
-            "drumscore：错误：--midi-notes '40,40' 让两面鼓都用音符 40；请选择两个不同的音符",
+            "drumscore：错误：--midi-notes「40,40」让两面鼓都用音符 40；请选择两个不同的音符",
         ),
         ("C.UTF-8", "drumscore: error: --midi-notes '40,40' gives both drums note 40; choose two"),
     ],

@@ -112,6 +112,39 @@ def test_pdf_and_png_keep_the_ink_a_centimetre_from_every_edge():
         assert min(margins_cm(pixels, dpi).values()) >= 1.0, (dpi, margins_cm(pixels, dpi))
 
 
+@pytest.mark.requires("musescore")
+def test_svg_is_trimmed_to_the_music_with_the_margin_of_a_png():
+    """MuseScore's -T trims PNG pages only: its SVG was a whole blank A4 page (2976×4209 px)
+    with the music at the top. The SVG drawn is the music with 1.2 cm round it, as the PNG."""
+    import io
+
+    import numpy as np
+    from page_ink import margins_cm
+    from PIL import Image
+
+    cairosvg = pytest.importorskip("cairosvg")
+    document = musicxml_bytes(arrange(resolve("lu")))
+    (svg,) = engrave(document, "svg").pages
+    root = ET.fromstring(svg)
+    width, height = (float(root.get(side, "0").removesuffix("px")) for side in ("width", "height"))
+    assert [float(n) for n in root.get("viewBox", "").split()[2:]] == [width, height]
+    assert height < width < 2976, (width, height)  # one system, not a page
+    png = cairosvg.svg2png(bytestring=svg, scale=150 / 360, background_color="white")
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    margins = margins_cm(pixels, 150)
+    assert all(1.0 <= m <= 1.4 for m in margins.values()), margins
+    (trimmed,) = engrave(document, "png", dpi=150).pages
+    assert png_size(trimmed)[0] == pytest.approx(pixels.shape[1], rel=0.05)
+
+
+@pytest.mark.requires("musescore")
+def test_an_untrimmed_svg_is_the_whole_page():
+    (svg,) = engrave(musicxml_bytes(arrange(resolve("○□半○"))), "svg", trim=None).pages
+    root = ET.fromstring(svg)
+    assert root.get("viewBox", "").split()[:2] == ["0", "0"]
+    assert float(root.get("height", "0").removesuffix("px")) > 4000  # A4 at 360 dpi
+
+
 # --- how MuseScore itself reads the file --------------------------------------------------------
 
 

@@ -187,7 +187,20 @@ def test_the_page_head_cites_the_reading():
     for part in ("禮經本義", "figure 2", "薛鼓", "投壺", score.printed.strip(), "xue/2@benyi"):
         assert part in words
     assert score.source.citation in words
-    assert "drumscore's name of this reading: xue/2@benyi, section touhu, bpm 60" in words
+    said = "drumscore's name of this reading: xue/2@benyi; section: touhu; 60 strokes a minute"
+    assert said in words
+
+
+def test_the_page_head_line_names_another_reading_of_the_signs():
+    from drumscore.model import Reading
+
+    timeline = arrange(resolve("lu"), reading=Reading.parse("mao"))
+    root = ET.fromstring(musicxml_bytes(timeline))
+    credits = {c.findtext("credit-type"): c.findtext("credit-words") for c in root.iter("credit")}
+    assert credits["rights"] == (
+        "drumscore's name of this reading: lu/1@zhushu; section: she; 60 strokes a minute; "
+        "read as mao"
+    )
 
 
 def test_mxl_is_a_zip_that_music21_reads_to_the_same_strokes(tmp_path):
@@ -235,8 +248,8 @@ def test_source_cites_the_edition_and_the_printed_text():
 @pytest.mark.parametrize(
     ("language", "printed", "given"),
     [
-        ("zh_Hant", "禮經本義 所印，第 2 圖，薛鼓：", "所給的記譜：○□半○"),
-        ("zh_Hans", "禮經本義 所印，第 2 图，薛鼓：", "所给的记谱：○□半○"),
+        ("zh_Hant", "禮經本義所印，第 2 圖，薛鼓：", "所寫的譜字：○□半○"),
+        ("zh_Hans", "礼经本义所印，第 2 图，薛鼓：", "所写的谱字：○□半○"),
     ],
 )
 def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_english(
@@ -249,8 +262,9 @@ def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_englis
         raw_root = ET.fromstring(musicxml_bytes(raw))
     words = [c.findtext("credit-words") for c in root.iter("credit")]
     assert words[1] == printed + timeline.score.printed.strip()
-    # the reading's name stays as typed, its label in the reader's language
-    assert words[-1].endswith("：xue/2@benyi, section touhu, bpm 60")
+    # the reading's name stays as typed; its label, section and tempo in the reader's language
+    _label, named = words[-1].split("：", 1)
+    assert named.startswith("xue/2@benyi；") and "touhu" not in named and "bpm" not in named
     assert not words[-1].startswith("drumscore's")
     assert [c.findtext("credit-words") for c in raw_root.iter("credit")][1] == given
     # the document's identification is metadata: English whatever the reader speaks
@@ -260,7 +274,7 @@ def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_englis
 @pytest.mark.parametrize("language", ["zh_Hans", "zh_Hant", "en"])
 def test_the_staff_names_the_state_魯鼓_as_printed_in_every_language(language):
     """禮經本義 prints its label 鲁鼓 in simplified script; the staff's title and head lines say
-    魯鼓, as every other view does in every language (the state is a term of the sources)."""
+    魯鼓 as every other view does, in 简体 prose 鲁鼓 (a name in prose is simplified there)."""
     timeline = arrange(resolve("lu@benyi"))
     assert 'label = "鲁鼓"' in (SCORES_DIR / "benyi.toml").read_text("utf-8")
     with i18n.speaking(language):
@@ -271,8 +285,9 @@ def test_the_staff_names_the_state_魯鼓_as_printed_in_every_language(language)
         root.findtext("movement-title"),
         *(c.findtext("credit-words") for c in root.iter("credit")),
     ]
-    assert all("魯鼓" in t for t in texts[:3]) and all("魯鼓" in t for t in shown)
-    assert not [t for t in [*texts, *shown] if "鲁" in t]
+    label, other = ("鲁鼓", "魯") if language == "zh_Hans" else ("魯鼓", "鲁")
+    assert all(label in t for t in texts[:3]) and all(label in t for t in shown)
+    assert not [t for t in [*texts, *shown] if other in t]
 
 
 @pytest.mark.parametrize("bpm", ["60", "72", "37.5"])

@@ -63,7 +63,7 @@ def drawn_figure(c, cjk_font=None):
         (
             "zh_Hans",
             "差异：{n}（高亮处）；圆 = 鼙（小鼓），方 = 鼓（大鼓）",
-            "击（已对齐；每击等长，間若一）",
+            "击（已对齐；每击等长，间若一）",
         ),
     ],
 )
@@ -91,7 +91,7 @@ def test_without_a_cjk_font_the_words_stay_english(monkeypatch):
 def test_a_bad_format_is_refused_in_the_readers_language():
     with i18n.speaking("zh_Hant"), pytest.raises(OptionError) as info:
         plot.plot_comparison(comparison(), "gif")
-    assert str(info.value) == "plot 格式 'gif' 不是 drumscore 能畫的；請用 png、svg"
+    assert str(info.value) == "繪圖格式「gif」不是 drumscore 能畫的；請用 png、svg"
 
 
 # --- bad input and a missing matplotlib -------------------------------------------------------

@@ -185,7 +185,7 @@ def test_a_range_of_strokes_plays_only_those(tmp_path, capsys):
         (["--count-in-each"], "add --count-in"),
         (["--only", "drum"], "鼙 (pi, ○)"),
         (["--strokes", "12-5"], "runs backwards; give the lower stroke first: 5-12"),
-        (["--strokes", "12-30"], "1 <= A <= B <= 23"),
+        (["--strokes", "12-30"], "1 ≤ A ≤ B ≤ 23"),
         (["--strokes", "x"], "such as 5-12"),
         (["--silent-every", "-1"], "--silent-every"),
     ],

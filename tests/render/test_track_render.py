@@ -153,7 +153,8 @@ def test_the_rite_holds_its_rounds_in_order_with_the_pauses(rite):
     starts = track.starts(rate)
     cues = read_wav_cues(rite / "rite.wav")
     assert [f for f, _ in cues] == starts
-    assert [label for _, label in cues] == [i.label for i in track.items]
+    assert [label for _, label in cues] == [str(i.label) for i in track.items]
+    assert cues[0][1] == "round 1 (初投): figure 1"  # in English, whatever the reader speaks
     assert "初投" in cues[0][1] and "三投" in cues[2][1]
     step = rate / 5
     for number, item in enumerate(track.items):

@@ -227,6 +227,24 @@ def test_svg_is_plain_svg_even_after_mei_was_written():
     assert not re.search(rb"</?ns\d+:", page)
 
 
+def test_svg_names_no_namespace_but_svg_s_and_its_links_are_plain_href():
+    """docs/notation.md: no prefixes. Verovio links each notehead to its glyph with xlink:href;
+    the SVG has SVG 2's href, each naming a glyph the document defines."""
+    (page,) = engrave(musicxml_bytes(LU), "svg").pages
+    root = ET.fromstring(page)
+    assert b"xmlns:" not in page and b"xlink" not in page and b"xml:" not in page
+    foreign = [
+        name
+        for element in root.iter()
+        for name in (element.tag, *element.attrib)
+        if name.startswith("{") and not name.startswith(f"{{{SVG}}}")
+    ]
+    assert foreign == []
+    ids = {element.get("id") for element in root.iter()}
+    links = [use.get("href") for use in root.iter(f"{{{SVG}}}use")]
+    assert len(links) > 23 and all(link and link[1:] in ids for link in links)
+
+
 @pytest.mark.parametrize("key", ["lu", "xue/2@benyi"])
 def test_pdf_ink_is_at_least_a_centimetre_from_every_edge(key):
     pytest.importorskip("cairosvg")

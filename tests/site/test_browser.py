@@ -17,8 +17,8 @@ import pytest
 from system_tools import chromium_path
 
 from drumscore import corpus
-from drumscore.conductor.timeline import arrange
-from drumscore.conductor.track import Track
+from drumscore.conductor.timeline import Timeline, arrange
+from drumscore.conductor.track import Hit, Role, Track
 from drumscore.model import Drum, Section
 from drumscore.site import data as sitedata
 from drumscore.timing import Tempo
@@ -140,7 +140,7 @@ def test_each_score_page_shows_its_glyphs_with_half(page, site_url):
 
 
 def test_every_score_page_shows_the_stated_counts_with_their_quotes_in_a_browser(page, site_url):
-    from drumscore.apparatus.align import check_score
+    from drumscore.apparatus.counts import check_score
 
     entries = sitedata.entries(corpus.editions())
     pages = {e.slug: f"score/{e.slug}.html" for e in entries}
@@ -492,7 +492,7 @@ def test_the_compare_view_takes_every_name_the_command_line_takes(page, site_url
     goto(page, site_url, "compare.html?a=lu&b=lu/2")
     assert _shown_keys(page) == ["lu/1@zhushu", "lu/2@zhushu"]
     summary = page.inner_text("#summary")
-    assert "[lu/1@zhushu]" in summary and "[lu/2@zhushu]" in summary
+    assert "(lu/1@zhushu)" in summary and "(lu/2@zhushu)" in summary and "[" not in summary
     assert page.locator("#problem").is_hidden()
     benyi = corpus.resolve("xue/2@benyi")
     # a name in another spelling, and raw notation (with 〇 and 口) that an edition reads
@@ -527,6 +527,8 @@ def test_the_compare_view_labels_a_and_b_with_a_full_width_colon_in_chinese(
     summary = page.inner_text("#summary")
     assert summary.count("A：") == 1 and summary.count("B：") == 1
     assert "A: " not in summary and "B: " not in summary
+    # each side's name in full-width parentheses, no […]
+    assert "（lu/1@zhushu）" in summary and "（xue/1@zhushu）" in summary and "[" not in summary
     goto(page, all_site_url, f"{tag}/compare.html?a=lu&b=xue/3")
     problem = page.inner_text("#problem")
     assert problem.startswith("B：") and "B: " not in problem and "3" in problem
@@ -716,7 +718,10 @@ def test_the_practice_controls_schedule_what_drumscore_s_conductor_lays_out(
 ):
     """Click 2, only 鼙, strokes 5-12 and ramp 40:60:5 set on the page: the first pass scheduled
     is the conductor's first pass for the same options (at 40 a minute, clicks halfway, ○ heard
-    and □ muted, strokes 5 to 12), and the status names stroke 5 of 5-12."""
+    and □ muted, strokes 5 to 12), and the status numbers the first stroke played as the
+    terminal does (`drumscore play --strokes 5-12` says "stroke 1/8": the strokes played)."""
+    from drumscore.play.liveview import _stroke_fields
+
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     set_practice(page, "2", "pi", "5-12", "40:60:5")
     page.check("#loop")
@@ -740,7 +745,9 @@ def test_the_practice_controls_schedule_what_drumscore_s_conductor_lays_out(
         assert abs(e["time"] - start - h.frame / rate) <= 2 / rate
     assert [e["sub"] for e in first if e.get("click")][:2] == [0, 0.5]
     assert {e["mark"] + 1 for e in first if not e.get("click")} == set(range(5, 13))
-    assert status.startswith("stroke 5/5-12 ")
+    spanned = arrange(corpus.resolve("lu"), Section.SHE, strokes_range="5-12")
+    terminal = _stroke_fields(_hit(spanned, 0, 1), True)[0]
+    assert terminal == "stroke 1/8" and status.startswith(terminal + " ")
     # a muted stroke is scheduled (so it lights up) but no sound was started for it
     assert any(e.get("muted") for e in first) and all(
         e["sample"] != "gu.wav" or e["muted"] for e in first
@@ -904,8 +911,8 @@ def test_screenshots_of_a_traditional_chinese_score_page(page, all_site_url, tmp
     ("tag", "marks"), [("zh-Hant", "「」『』"), ("zh-Hans", "「」『』"), ("en", "“”‘’")]
 )
 def test_a_quotation_takes_the_marks_of_the_page_s_language(page, all_site_url, tag, marks):
-    """The stated counts' quotes (<q lang="zh">) drawn with 「」 on a Chinese page, as the
-    command line quotes, and with “” on an English one."""
+    """The stated counts' quotes (<q lang="zh-Hant">, or the 简体 page's zh-Hans) drawn with 「」
+    on a Chinese page, as the command line quotes, and with “” on an English one."""
     goto(page, all_site_url, f"{tag}/score/{slug('lu/1@benyi')}.html")
     quotes = page.evaluate(
         """() => [...document.querySelectorAll('main q')].map((q) => {
@@ -915,7 +922,8 @@ def test_a_quotation_takes_the_marks_of_the_page_s_language(page, all_site_url, 
     assert quotes, "no quotation on the page"
     expected = " ".join(f'"{m}"' for m in marks)
     for computed, before, lang in quotes:
-        assert computed == expected and before == "open-quote" and lang == "zh"
+        source = tag if tag.startswith("zh-") else "zh-Hant"
+        assert computed == expected and before == "open-quote" and lang == source
 
 
 def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
@@ -931,10 +939,17 @@ def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
             ctx.close()
 
 
+def _hit(timeline: Timeline, index: int, pass_no: int) -> Hit:
+    """The stroke the conductor lays out at `index` of pass `pass_no` (both as play counts them:
+    index from 0, pass from 1), which play's status line reads."""
+    hits = [h for h in Track.single(timeline).hits(44100) if h.role is Role.STROKE]
+    return hits[(pass_no - 1) * len(timeline.strokes) + index]
+
+
 def test_play_and_the_page_label_strokes_15_to_17_of_lu_alike(page, site_url):
     """Strokes 15-17 of 魯's whole pattern (after 半, which stands after stroke 11): the page's
-    status line names each where drumscore play names it (liveview.part)."""
-    from drumscore.play.liveview import part
+    status line numbers and names each as drumscore play does (stroke 1/3 to 3/3, liveview.part)."""
+    from drumscore.play.liveview import _stroke_fields, part
 
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     set_practice(page, "0", "", "15-17", "")
@@ -951,15 +966,17 @@ def test_play_and_the_page_label_strokes_15_to_17_of_lu_alike(page, site_url):
     )
     page.click("#play")
     page.wait_for_function(
-        "window.seen.some((s) => s.startsWith('stroke 17/'))"
+        "window.seen.some((s) => s.startsWith('stroke 3/3 '))"
         " && window.drumscore.player.state === 'stopped'",
         timeout=10000,
     )
     seen = page.evaluate("window.seen")
     set_practice(page, "0", "", "", "")
     timeline = arrange(corpus.resolve("lu"), Section.SHE, strokes_range="15-17")
-    for i, n in enumerate(range(15, 18)):
-        line = next(s for s in seen if s.startswith(f"stroke {n}/15-17 "))
+    assert not [s for s in seen if "15-17" in s or s.startswith("stroke 15/")]
+    for i in range(3):
+        number = _stroke_fields(_hit(timeline, i, 1), False)[0]  # the terminal's: "stroke 1/3"…
+        line = next(s for s in seen if s.startswith(f"{number} "))
         assert f" · {part(timeline, i)} · " in line, line
         assert part(timeline, i) == "after 半 (投壺)"
 
@@ -1225,3 +1242,68 @@ def test_the_musicxml_and_midi_offered_follow_the_reading_as_render_writes_them(
     page.select_option("#reading", "zheng")
     page.wait_for_function("document.documentElement.dataset.reading === 'zheng'")
     assert _offered(page) == standard
+
+
+@pytest.mark.parametrize("tag", ["zh-Hant", "zh-Hans"])
+def test_a_chinese_page_sets_no_citation_in_italics_and_breaks_no_flag(page, all_site_url, tag):
+    """At a phone's width: the reading's citation stands upright (CJK has no italic), every
+    flag of the practice help stays on one line (never broken at its hyphen), and the page
+    does not scroll sideways."""
+    page.set_viewport_size(PHONE)
+    goto(page, all_site_url, f"{tag}/score/{slug('lu/1@zhushu')}.html")
+    found = page.evaluate(
+        """() => ({
+            cite: [...document.querySelectorAll('cite')].map((c) => getComputedStyle(c).fontStyle),
+            flags: [...document.querySelectorAll('#practice-help code')].map(
+                (c) => [c.textContent, c.getClientRects().length]),
+            wide: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        })"""
+    )
+    assert found["cite"] and set(found["cite"]) == {"normal"}
+    flags = dict(found["flags"])
+    assert {"--silent-every", "--count-in-each", "--click-level"} <= set(flags)
+    assert set(flags.values()) == {1}, flags
+    assert found["wide"] <= 0
+
+
+def test_passes_played_once_are_numbered_as_drumscore_play_numbers_them(page, site_url):
+    """Passes 2 and strokes 1-2 at 300 a minute, not looping: the page plays two passes and
+    its status line says each stroke and pass as `drumscore play --repeat 2 --strokes 1-2`
+    does (stroke 1/2 … pass 2/2), then the play ends."""
+    from drumscore.play.liveview import _stroke_fields
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    set_practice(page, "0", "", "1-2", "")
+    page.fill("#repeat", "2")
+    page.fill("#bpm", "300")
+    page.dispatch_event("#bpm", "change")
+    page.evaluate(
+        """() => {
+            window.seen = [];
+            new MutationObserver(() => window.seen.push(
+                document.getElementById('status').textContent)).observe(
+                document.getElementById('status'), {childList: true, characterData: true,
+                subtree: true});
+        }"""
+    )
+    page.click("#play")
+    page.wait_for_function(
+        "window.seen.some((s) => s.startsWith('stroke 2/2 ') && s.includes('2/2 ·'))"
+        " && window.drumscore.player.state === 'stopped'",
+        timeout=10000,
+    )
+    seen = page.evaluate("window.seen")
+    page.fill("#repeat", "")
+    set_practice(page, "0", "", "", "")
+    timeline = arrange(
+        corpus.resolve("lu"), Section.SHE, Tempo.from_bpm(300), 2, strokes_range="1-2"
+    )
+    for pass_no in (1, 2):
+        for i in range(2):
+            number, _drum, _part, passes = _stroke_fields(_hit(timeline, i, pass_no), False)
+            assert any(s.startswith(f"{number} ") and f" · {passes} · " in s for s in seen), (
+                number,
+                passes,
+                seen,
+            )
+    assert not any("3/2" in s for s in seen)

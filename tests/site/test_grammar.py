@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from drumscore import corpus
+from drumscore import corpus, glyphs
 from drumscore.conductor.timeline import parse_span
 from drumscore.conductor.track import Ramp
 from drumscore.errors import DrumscoreError, NotationError
@@ -289,3 +289,14 @@ def test_the_notation_class_is_every_character_read_as_notation():
         inside.update(range(int(a, 16), int(b or a, 16) + 1))
     for code in [*range(0, sys.maxunicode + 1, 5), *inside]:
         assert (code in inside) == might_be_notation(chr(code)), hex(code)
+
+
+def test_the_classes_read_from_two_planes_are_those_of_every_code_point():
+    """A build reads the first two planes only (grammar.SCANNED): no space, no character with a
+    case and none read as notation lies beyond them, but in the glyph tables."""
+    scanned = set(grammar.SCANNED)
+    beyond = [chr(c) for c in range(sys.maxunicode + 1) if c not in scanned]
+    assert [c for c in beyond if c.isspace()] == []
+    assert [c for c in beyond if c.casefold() != c] == []
+    tables = {*glyphs.CANONICAL, *glyphs.CONFUSABLES}
+    assert [c for c in beyond if might_be_notation(c) and c not in tables] == []

@@ -73,7 +73,7 @@ def test_register_hands_the_view_to_ipython_s_html_formatter():
     assert shell.html.types == {
         Score: score_html,
         Pattern: pattern_html,
-        "drumscore.apparatus.align.Apparatus": apparatus_html,
+        "drumscore.apparatus.places.Apparatus": apparatus_html,
     }
 
 
@@ -110,13 +110,13 @@ if sys.argv[1] == "load_ext":
 
 def test_the_core_has_no_notebook_hook():
     """Bad input for the old hook: the model no longer carries the view itself."""
-    from drumscore.apparatus.align import Apparatus
+    from drumscore.apparatus.places import Apparatus
 
     assert not any(hasattr(c, "_repr_html_") for c in (Score, Pattern, Apparatus))
 
 
 def test_an_apparatus_shows_its_summary_and_a_row_for_every_witness():
-    from drumscore.apparatus.align import collate
+    from drumscore.apparatus.gather import collate
 
     (a,) = collate(scores=[(2, "魯")])
     markup = apparatus_html(a)

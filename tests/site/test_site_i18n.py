@@ -26,8 +26,7 @@ CHINESE = ["zh-Hant", "zh-Hans"]
 #: syntax, units, the language switch's own names, and the source's data (below).
 ALLOWED = {
     "drumscore", "MIDI", "MusicXML", "WAV", "SVG", "Verovio", "Kanripo", "Kanseki",
-    "Repository", "START", "STOP", "STEP", "EVERY", "kHz", "English", "txt", "she", "touhu",
-    "head",
+    "Repository", "START", "STOP", "STEP", "EVERY", "kHz", "English", "txt",
 }  # fmt: skip
 
 
@@ -130,13 +129,14 @@ def test_the_english_page_would_fail_the_check(all_site_dir):
 
 
 def test_each_language_speaks_its_own_words(all_site_dir):
-    """Traditional and Simplified differ where they should: 聆聽 / 聆听, 鼓譜 / 鼓谱; the
-    source's characters (投壺, 鼙) stay traditional in both."""
+    """Traditional and Simplified differ where they should: 聆聽 / 聆听, 鼓譜 / 鼓谱, and what 简体
+    prose names, the section 投壶 and a book's title (《礼记·投壶》); 鼙 is the same in both."""
     hant = visible_text(read(all_site_dir, "zh-Hant", "score"))
     hans = visible_text(read(all_site_dir, "zh-Hans", "score"))
     assert "聆聽" in hant and "聆听" in hans and "聆听" not in hant
     assert "下載" in hant and "下载" in hans
-    assert "投壺" in hans and "鼙" in hans and "投壶" not in hans
+    assert "投壶（半以后的各击）" in hans and "鼙" in hans
+    assert "《礼记·投壶》" in hans and "《禮記·投壺》" in hant and "投壶" not in hant
     assert "Listen" in visible_text(read(all_site_dir, "en", "score"))
 
 
@@ -145,7 +145,7 @@ def test_the_top_page_links_every_language_in_its_own_words(all_site_dir):
     for tag in TAGS:
         assert f'href="{tag}/index.html"' in text and (all_site_dir / tag / "index.html").is_file()
     assert "繁體中文" in text and "简体中文" in text and "English" in text
-    assert "投壺鼓譜" in text and "投壺鼓谱" in text  # each title in its own script
+    assert "投壺鼓譜" in text and "投壶鼓谱" in text  # each title in its own script
     assert (all_site_dir / ".drumscore-site").is_file()
 
 
@@ -272,7 +272,7 @@ def test_the_summary_in_each_language():
     report = SiteReport(Path("x"), scores=68, files=204, staff=2, seconds=1.25)
     with i18n.speaking("zh_Hant"):
         assert site_command.summary(report) == (
-            "68 個鼓譜頁面、索引頁與比較頁，204 個 MIDI 與 MusicXML 檔案，2 份五線譜，用時 1.2 秒"
+            "68 個鼓譜頁面、索引頁與比較頁，204 個 MIDI 與 MusicXML 檔案，2 份五線譜，耗時 1.2 秒"
         )
     with i18n.speaking("en"):
         assert site_command.summary(report).startswith("68 score pages, the index")
@@ -303,7 +303,7 @@ def test_bad_input_an_edition_file_said_in_traditional_chinese(cli, monkeypatch,
     """The site speaks the environment's language with --lang all, so its errors do too."""
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     err = _chinese_error(cli, "site", tmp_path / "out", "--lang", "all", "--edition", "mine.txt")
-    assert err.startswith("drumscore：錯誤：--edition 'mine.txt'：請指定版本檔案（.toml）或資料夾")
+    assert err.startswith("drumscore：錯誤：--edition「mine.txt」：請指定版本檔案（.toml）或資料夾")
     assert not (tmp_path / "out").exists()
 
 
@@ -336,9 +336,159 @@ def test_the_compare_pages_rows_are_named_as_the_sections_are_in_each_language()
     expected = {
         "en": ("head", "touhu", "she"),
         "zh_Hant": ("半以前", "投壺", "射"),
-        "zh_Hans": ("半以前", "投壺", "射"),
+        "zh_Hans": ("半以前", "投壶", "射"),
     }
     for language, names in expected.items():
         with i18n.speaking(language):
             table = sitedata.strings()
         assert tuple(table[f"section_{s}"] for s in ("head", "touhu", "she")) == names
+
+
+# --- Chinese as its readers expect it (the review of the Chinese views) -------------------------
+
+
+def _score(all_site_dir: Path, tag: str, key: str = "lu/1@zhushu") -> str:
+    return (all_site_dir / tag / "score" / f"{slug(key)}.html").read_text(encoding="utf-8")
+
+
+def _terminal_counts(tag: str) -> list[str]:
+    """The stated-count lines of `drumscore show lu` in `tag`'s language, as the terminal
+    prints them (徐伯魯，投壺：鼙 7 鼓 5), without what follows the counts."""
+    import contextlib
+    import io
+
+    from drumscore.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["--lang", tag, "show", "lu"]) == 0
+    lines = [ln.strip() for ln in out.getvalue().splitlines()]
+    counted = re.compile(r"\S+，(投壺|投壶|射|半以前)：鼙 \d+ 鼓 \d+")
+    return [ln.split("（")[0] for ln in lines if counted.match(ln)]
+
+
+@pytest.mark.parametrize(
+    ("tag", "by"), [("zh-Hant", "徐伯魯"), ("zh-Hans", "徐伯鲁")], ids=["zh-Hant", "zh-Hans"]
+)
+def test_sections_are_named_as_the_terminal_names_them(all_site_dir, tag, by):
+    """The stated counts say their section as `drumscore show` does (徐伯魯，投壺：鼙 7 鼓 5), and
+    no Chinese page nor its scripts' strings holds a section's id in its prose: not （touhu）,
+    ，she： nor （head）."""
+    page = visible_text(_score(all_site_dir, tag))
+    terminal = _terminal_counts(tag)
+    touhu = "投壶" if tag == "zh-Hans" else "投壺"  # 简体 prose writes the names simplified
+    assert f"{by}，{touhu}：鼙 7 鼓 5" in terminal
+    for line in terminal:
+        assert line.replace("徐伯魯", by) in page, line
+    ids = re.compile(r"[（，](touhu|she|head)[）：]|\b(touhu|she|head)\b(?![-.])")
+    for name in ("index", "compare", "score"):
+        text = read(all_site_dir, tag, name)
+        assert not ids.search(visible_text(text)), (name, ids.search(visible_text(text)))
+        strings = (
+            json.dumps(page_data(text)["strings"], ensure_ascii=False) if name != "index" else ""
+        )
+        assert not re.search(r"[（，](touhu|she|head)[）：]", strings)
+    index = visible_text(read(all_site_dir, tag, "index"))
+    assert re.search(f"第 11 [擊击]（{touhu}）", index) and "（半以前）" in index
+
+
+@pytest.mark.parametrize(
+    ("tag", "key", "total", "source"),
+    [("zh-Hant", "空白鍵", "合計", "來源"), ("zh-Hans", "空格键", "合计", "来源")],
+    ids=["zh-Hant", "zh-Hans"],
+)
+def test_the_controls_and_tables_say_what_the_terminal_says(all_site_dir, tag, key, total, source):
+    """The space bar is 空白鍵 / 空格键 (never `space`) on the score and compare pages; the
+    count-in control reads 預備拍 [0] 下; the counts table totals in 合計; the source row is the
+    terminal's 來源 (no 出處); the licence's holder in full-width parentheses; the rate as the
+    terminal writes it (44100 赫茲)."""
+    score = _score(all_site_dir, tag)
+    compare = read(all_site_dir, tag, "compare")
+    for text in (score, compare):
+        assert f"<kbd>{key}</kbd>" in text and ">space<" not in text
+    assert re.search(r'>(預備拍|预备拍) <input id="count-in"[^>]*>\s*下</label>', score)
+    header = re.search(r'<table class="counts">.*?</thead>', score, re.S)
+    assert header is not None and header[0].endswith(f"<th scope=col>{total}</th></tr></thead>")
+    assert f"<dt>{source}</dt>" in score and "出處" not in score and "出处" not in score
+    assert "CC BY-SA 4.0（Kanseki Repository）" in score and "4.0 (" not in score
+    hertz = "赫兹" if tag == "zh-Hans" else "赫茲"
+    assert f"44100 {hertz}" in score and "44,100" not in score and "Hz" not in visible_text(score)
+
+
+def test_the_title_and_the_language_links(all_site_dir):
+    """<title> ends with ｜drumscore in Chinese ( — drumscore in English); every page links
+    the language chooser as x-default."""
+    assert "<title>投壺鼓譜｜drumscore</title>" in read(all_site_dir, "zh-Hant", "index")
+    assert "<title>投壶鼓谱｜drumscore</title>" in read(all_site_dir, "zh-Hans", "index")
+    assert "<title>The drum scores of 投壺 — drumscore</title>" in read(all_site_dir, "en", "index")
+    for tag in TAGS:
+        for name in ("index", "compare", "score"):
+            text = read(all_site_dir, tag, name)
+            found = re.search(r'<link rel="alternate" hreflang="x-default" href="([^"]+)">', text)
+            assert found is not None, (tag, name)
+            here = all_site_dir / tag / pages(tag)[name]
+            assert (here.parent / found[1]).resolve() == (all_site_dir / "index.html").resolve()
+
+
+@pytest.mark.parametrize(("tag", "source"), [("en", "zh-Hant"), *((t, t) for t in CHINESE)])
+def test_the_sources_words_carry_the_page_s_chinese(all_site_dir, tag, source):
+    """Never a bare lang="zh": the sources' words (鼙, 半, a quotation, an edition's name) say
+    the page's script (an English page: the sources' 繁體), in the markup and in the page
+    data the scripts mark their own with."""
+    for name in ("index", "compare", "score"):
+        text = read(all_site_dir, tag, name)
+        assert 'lang="zh"' not in text and 'lang=\\"zh\\"' not in text
+        assert f'<span lang="{source}">鼙</span>' in text or f'lang="{source}"' in text
+        if name != "index":
+            assert page_data(text)["source_lang"] == source
+    assert f'<q lang="{source}">' in _score(all_site_dir, tag)
+
+
+@pytest.mark.parametrize(
+    ("tag", "zheng", "mao"),
+    [
+        ("zh-Hant", "依鄭玄《禮記注》的釋讀", "毛奇齡《經問》卷十六"),
+        ("zh-Hans", "依郑玄《礼记注》的释读", "毛奇龄《经问》卷十六"),
+        ("en", "Read as 鄭玄 禮記注", "毛奇齡 經問 卷十六"),
+    ],
+)
+def test_a_reading_is_cited_with_its_title_marks(all_site_dir, tag, zheng, mao):
+    """The reading's line and its choice: 依鄭玄《禮記注》的釋讀 (no half-width spaces, 書名號),
+    in the page's script; the passage quoted as printed."""
+    score = _score(all_site_dir, tag)
+    assert zheng in visible_text(score)
+    assert f">{mao}</option>" in score
+    assert "「圜者擊鼙，方者擊鼓」" in visible_text(score)
+    assert not re.search(r"依 |的讀法 |的读法 ", visible_text(score))
+
+
+def test_the_simplified_pages_write_their_prose_in_simplified_characters(all_site_dir):
+    """A 简体 page names the edition, its state's drum and the commentators in simplified
+    characters (礼记注疏 · 鲁鼓 · 第 1 图, 徐伯鲁), in its title and heading too; what is quoted,
+    printed or a variant reading stays as printed (前圖鼙聲七鼔聲五此魯鼓之半也)."""
+    hans = _score(all_site_dir, "zh-Hans")
+    assert "<title>礼记注疏 · 鲁鼓 · 第 1 图｜drumscore</title>" in hans
+    heading = re.search(r"<h1>(.*?)</h1>", hans)
+    assert heading is not None and "礼记注疏 · 鲁鼓" in heading[1]
+    assert "徐伯鲁" in visible_text(hans) and "徐伯魯" not in visible_text(hans)
+    assert '<q lang="zh-Hans">前圖鼙聲七鼔聲五此魯鼓之半也</q>' in hans
+    assert "<dd>○□○○□□○□○○□半○□○□○○○□□○□○</dd>" in hans
+    index = visible_text(read(all_site_dir, "zh-Hans", "index"))
+    editions = index.split("各版本的分歧")[0]
+    assert "礼记注疏" in editions and "禮記注疏" not in editions and "鲁鼓" in editions
+    hant = _score(all_site_dir, "zh-Hant")
+    assert "<title>禮記注疏 · 魯鼓 · 第 1 圖｜drumscore</title>" in hant
+
+
+def test_read_alike_lists_its_groups_in_parentheses(all_site_dir):
+    """讀法相同 lists each group in full-width parentheses, joined by ；, no […]."""
+    index = visible_text(read(all_site_dir, "zh-Hant", "index"))
+    lines = [ln for ln in index.splitlines() if "讀法相同：" in ln]
+    assert lines and all("[" not in ln and "]" not in ln for ln in lines)
+    assert all(re.search(r"讀法相同：\s*（[^（）]+）(；\s*（[^（）]+）)*", ln) for ln in lines)
+
+
+def test_the_style_sets_no_cjk_in_italics_and_keeps_flags_whole(all_site_dir):
+    css = (all_site_dir / "zh-Hant" / "assets" / "style.css").read_text(encoding="utf-8")
+    assert re.search(r"\ncite \{ font-style: normal; \}", css)
+    assert re.search(r"\ncode \{ white-space: nowrap; \}", css)

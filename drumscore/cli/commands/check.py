@@ -6,17 +6,18 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from drumscore.cli import report
 from drumscore.cli.options import (
     add_count_in_option,
+    add_force_option,
     add_json_option,
+    add_plot_option,
     add_practice_options,
     add_score_options,
     add_tempo_options,
     only_with,
     plot_format,
-    plot_help,
 )
+from drumscore.cli.reports.check import check_data, format_check
 from drumscore.cli.track_output import track_from_args
 from drumscore.errors import OptionError
 from drumscore.files.atomic import write_bytes
@@ -81,11 +82,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help=_("recording: the kit whose samples the drums are told by (default the built-in kit)"),
     )
     add_json_option(p)
-    p.add_argument(
-        "--plot",
-        metavar="OUT.png",
-        help=plot_help(_("draw each stroke's offset from the beat")),
-    )
+    add_plot_option(p, _("draw each stroke's offset from the beat"))
+    add_force_option(p)
     # what a take's track is built from (render's own), beyond the options check takes
     p.set_defaults(run=run, programme=None, state=None, velocity=None, humanize=None, seed=None)
 
@@ -116,7 +114,14 @@ def _check_options(args: argparse.Namespace) -> tuple[MidiMap, str | None]:
                 "sound; give one of them"
             )
         )
-    return MidiMap.from_option(args.midi_notes), plot_format(args.plot)
+    only_with(
+        args,
+        ("force",),
+        present=bool(args.plot),
+        target="--plot OUT.png",
+        purpose=_("the files written"),
+    )
+    return MidiMap.from_option(args.midi_notes), plot_format(args.plot, args.force)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -189,10 +194,10 @@ def show(
 
         write_bytes(plot, plot_check(result, fmt or "png"))
     if json_output:
-        data = report.check_data(result, fit)
+        data = check_data(result, fit)
         data["written"] = [plot] if plot else []
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    print(report.format_check(result, fit))
+    print(format_check(result, fit))
     if plot:
         print(_("wrote {path}").format(path=plot))

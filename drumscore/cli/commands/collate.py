@@ -8,35 +8,29 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from drumscore import corpus
-from drumscore.apparatus.align import DEFAULT_BASE, ORDERS, SCORES, Apparatus, collate
+from drumscore.apparatus.gather import DEFAULT_BASE, ORDERS, SCORES, collate
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.mei import mei_bytes
+from drumscore.apparatus.places import Apparatus
 from drumscore.apparatus.plot import plot_apparatus
-from drumscore.cli import report
 from drumscore.cli.options import (
     add_json_option,
     add_output_options,
+    add_plot_option,
     check_new,
     only_with,
     plot_format,
-    plot_help,
 )
+from drumscore.cli.reports.apparatus import apparatus_text, format_groups
 from drumscore.errors import OptionError
 from drumscore.files.atomic import check_not_inputs, check_writable, write_bytes
+from drumscore.files.format_choice import choose
 from drumscore.i18n import N_, _, list_text
 from drumscore.model import Edition
 
 FORMAT_NAMES = {"text": N_("text"), "json": "JSON", "csv": "CSV", "tei": "TEI", "mei": "MEI"}
 #: --format values, and the one an -o extension implies when --format is not given.
 FORMATS = ("text", "json", "csv", "tei", "mei")
-FORMAT_OF_SUFFIX = {
-    ".txt": "text",
-    ".json": "json",
-    ".csv": "csv",
-    ".tei": "tei",
-    ".xml": "tei",
-    ".mei": "mei",
-}
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -93,16 +87,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
     )
     add_output_options(p)
-    p.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        default=None,
-        help=plot_help(
-            _(
-                "draw the apparatus with matplotlib: editions as rows, aligned strokes as "
-                "columns, the places highlighted"
-            )
+    add_plot_option(
+        p,
+        _(
+            "draw the apparatus with matplotlib: editions as rows, aligned strokes as "
+            "columns, the places highlighted"
         ),
+        metavar="FILE.png",
     )
     p.add_argument(
         "--groups",
@@ -152,15 +143,7 @@ def _format(args: argparse.Namespace) -> str:
     if args.format:
         return args.format
     if args.output:
-        suffix = Path(args.output).suffix.lower()
-        if suffix not in FORMAT_OF_SUFFIX:
-            known = list_text(FORMAT_OF_SUFFIX)
-            raise OptionError(
-                _(
-                    "cannot tell the format of {path!r} from its extension ({known}); give --format"
-                ).format(path=args.output, known=known)
-            )
-        return FORMAT_OF_SUFFIX[suffix]
+        return choose("apparatus", args.output, "output")[1]
     return "text"
 
 
@@ -198,8 +181,8 @@ def run(args: argparse.Namespace) -> int:
     fmt = _format(args)
     pairs = _pairs(args.score)
     if args.output:
-        check_writable(args.output)
-    picture_format = plot_format(args.plot)
+        check_writable(args.output)  # whether it is there: below, once the inputs are read
+    picture_format = plot_format(args.plot, args.force)
     only_with(
         args,
         ("force", "quiet"),
@@ -241,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
         if fmt == "json":
             text = json.dumps([groups_data(g) for g in found], ensure_ascii=False, indent=2) + "\n"
         else:
-            text = report.format_groups(found)
+            text = format_groups(found)
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
             wrote.append(
@@ -265,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(files[0].decode("utf-8"), end="")
     else:
-        text = report.apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
+        text = apparatus_text(apparatuses, fmt, marks=_marks(args.edition))
         if args.output:
             write_bytes(args.output, text.encode("utf-8"))
             wrote.append(

@@ -6,24 +6,27 @@ import argparse
 import json
 
 from drumscore.analysis.compare import compare, comparison_data
-from drumscore.apparatus.align import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
-from drumscore.cli import report
+from drumscore.apparatus.places import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.cli.options import (
+    WritesTo,
+    add_force_option,
     add_json_option,
+    add_plot_option,
     add_rate_option,
     add_tempo_options,
+    check_output,
     only_with,
     plot_format,
-    plot_help,
 )
+from drumscore.cli.reports.compare import format_comparison
 from drumscore.corpus import resolve
 from drumscore.errors import OptionError
-from drumscore.files.atomic import check_writable, write_bytes
-from drumscore.files.format_choice import AUDIO, audio_format, check_rate
+from drumscore.files.atomic import write_bytes
+from drumscore.files.format_choice import audio_format, check_rate, choose
 from drumscore.i18n import _, speaking
 from drumscore.model import Reading, Score, Section
 from drumscore.render.plot import plot_comparison
-from drumscore.timing import Tempo
+from drumscore.timing import Tempo, split_list
 
 #: Options that shape the --audio file only; the comparison itself does not use them.
 AUDIO_OPTIONS = ("stereo", "section", "bpm", "interval", "rate", "reading")
@@ -42,7 +45,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("a", metavar="A", help=_("a score: lu, xue/2, 魯/2@benyi, notation, or a file"))
     p.add_argument("b", metavar="B", help=_("the other score"))
     add_json_option(p)
-    p.add_argument("--audio", metavar="OUT.wav", help=_("write A, a pause, then B (or --stereo)"))
+    p.add_argument(
+        "--audio",
+        action=WritesTo,
+        metavar="OUT.wav",
+        help=_("write A, a pause, then B (or --stereo)"),
+    )
     p.add_argument(
         "--stereo", action="store_true", help=_("with --audio: A left, B right, together")
     )
@@ -62,7 +70,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_tempo_options(p, repeat=False)
     add_rate_option(p, help=_("with --audio: the sample rate"))
-    p.add_argument("--plot", metavar="OUT.png", help=plot_help(_("draw the aligned scores")))
+    add_plot_option(p, _("draw the aligned scores"))
+    add_force_option(p)
     p.set_defaults(run=run)
 
 
@@ -77,19 +86,20 @@ def _check_options(args: argparse.Namespace) -> tuple[Tempo, int, str | None]:
         fix=_("add --audio"),
     )
     tempo = Tempo.from_options(args.bpm, args.interval)
+    only_with(
+        args,
+        ("force",),
+        present=bool(args.audio or args.plot),
+        target="--audio OUT.wav",
+        purpose=_("the files written"),
+        fix=_("add --audio OUT.wav or --plot OUT.png"),
+    )
     rate = check_rate(args.rate)
-    fmt = plot_format(args.plot)
+    fmt = plot_format(args.plot, args.force)
     if args.audio:
-        from pathlib import Path
-
-        if Path(args.audio).suffix.lower() not in AUDIO:
-            raise OptionError(
-                _("--audio {path!r}: use a file name ending in one of: {suffixes}").format(
-                    path=args.audio, suffixes=" ".join(AUDIO)
-                )
-            )
+        choose("audio", args.audio, "audio")
         audio_format(args.audio)
-        check_writable(args.audio)
+        check_output(args.audio, args.force, "--audio")
     return tempo, rate, fmt
 
 
@@ -111,13 +121,9 @@ def _readings(text: str | None) -> tuple[Reading, Reading]:
     """--reading: one reading for A and B, or two (zheng,mao)."""
     if text is None:
         return Reading.parse(None), Reading.parse(None)
-    parts = text.split(",")
-    if len(parts) > 2:
-        raise OptionError(
-            _("--reading {value!r}: give one reading, or two for A and B (zheng,mao)").format(
-                value=text
-            )
-        )
+    parts = split_list(
+        text, parameter="reading", form="READING[,READING]", example="zheng,mao", counts=(1, 2)
+    )
     first = Reading.parse(parts[0])
     return first, Reading.parse(parts[-1])
 
@@ -168,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         data["written"] = [p for p in (args.audio, args.plot) if p]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(report.format_comparison(comparison))
+    print(format_comparison(comparison))
     if audio is not None:
         said = _("A left, B right") if args.stereo else _("A, a pause, then B")
         print(

@@ -6,9 +6,10 @@ import argparse
 import json
 
 from drumscore import corpus
-from drumscore.apparatus.align import ORDERS, check_score
-from drumscore.cli import report
+from drumscore.apparatus.counts import check_score
+from drumscore.apparatus.gather import ORDERS
 from drumscore.cli.options import add_json_option
+from drumscore.cli.reports.scores import list_table, show_data, show_text
 from drumscore.errors import ScoreNotFoundError
 from drumscore.i18n import _
 from drumscore.model import Edition
@@ -63,7 +64,7 @@ def run_list(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(report.list_table(found, users, pool))
+    print(list_table(found, users, pool))
     return 0
 
 
@@ -84,9 +85,9 @@ def run_show(args: argparse.Namespace) -> int:
         checks = check_score(score)
         edition = corpus.find_edition(score.edition_id) if score.edition_id else None
         if args.json:
-            data.append(report.show_data(score, checks, edition))
+            data.append(show_data(score, checks, edition))
         else:
-            texts.append(report.show_text(score, checks, edition))
+            texts.append(show_text(score, checks, edition))
     if args.json:
         print(json.dumps(data[0] if len(data) == 1 else data, ensure_ascii=False, indent=2))
     else:

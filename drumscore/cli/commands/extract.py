@@ -8,20 +8,23 @@ import os
 from pathlib import Path
 
 from drumscore import corpus
-from drumscore.cli import report
 from drumscore.cli.options import (
+    WritesTo,
     add_force_option,
     add_json_option,
     add_output_option,
     add_quiet_option,
     check_new,
+    check_output,
     only_with,
 )
+from drumscore.cli.reports.extract import extraction_data, extraction_table
 from drumscore.editions.extract import extract, parse_glyph_options, parse_label_options
 from drumscore.editions.passage import read_passage
 from drumscore.editions.write import edition_toml, kept_from
 from drumscore.errors import OptionError
-from drumscore.files.atomic import check_writable, write_bytes
+from drumscore.files.atomic import write_bytes
+from drumscore.files.format_choice import choose
 from drumscore.files.reading import as_text
 from drumscore.i18n import N_, _, list_text, ngettext
 from drumscore.model import Dating
@@ -74,6 +77,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_output_option(out)
     out.add_argument(
         "--add",
+        action=WritesTo,
         nargs="?",
         const="",
         metavar="ID",
@@ -157,7 +161,7 @@ def check_add(args: argparse.Namespace) -> tuple[Path, str]:
     return path, ident
 
 
-def check_output(args: argparse.Namespace) -> Path | None:
+def edition_output(args: argparse.Namespace) -> Path | None:
     """The edition file that -o names, checked before anything is read: None without -o."""
     if args.add is not None:
         return check_add(args)[0]
@@ -183,16 +187,8 @@ def check_output(args: argparse.Namespace) -> Path | None:
                 path=args.output, example=str(path / "mine.toml")
             )
         )
-    if path.suffix.lower() != ".toml":
-        example = str(path.with_name((path.stem.strip(".") or "mine") + ".toml"))
-        raise OptionError(
-            _(
-                "-o {path!r}: an edition file is TOML; give a file name ending in .toml, such "
-                "as {example!r}"
-            ).format(path=args.output, example=example)
-        )
-    check_writable(path)
-    check_new(path, args.force, kept=_(KEPT))
+    choose("edition", path, "output")
+    check_output(path, args.force, kept=_(KEPT))
     return path
 
 
@@ -214,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
     glyph_map = parse_glyph_options(args.glyph)
     labels = parse_label_options(args.label)
     add_id = check_add(args)[1] if args.add is not None else None
-    output = check_output(args)
+    output = edition_output(args)
     date = _date(args)
     from drumscore.files.reading import release
 
@@ -250,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
             aliases=aliases,
             note=as_text(args.note) if args.note is not None else (kept.note if kept else ""),
             counts=kept.counts if kept else (),
+            short=kept.short if kept else "",
             date=date if date is not None else (kept.date if kept else None),
         )
         release(output)  # read only to keep its counts, aliases and note: it is meant to go
@@ -275,8 +272,8 @@ def run(args: argparse.Namespace) -> int:
             print(_("the scores are named {names}").format(names=list_text(names)))
         return 0
     if args.json:
-        data = report.extraction_data(extraction, args.file, encoding)
+        data = extraction_data(extraction, args.file, encoding)
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(report.extraction_table(extraction, args.file, encoding))
+    print(extraction_table(extraction, args.file, encoding))
     return 0

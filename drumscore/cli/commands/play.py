@@ -10,20 +10,21 @@ import sys
 from drumscore.cli.commands.render import _duration
 from drumscore.cli.live import KEY_HELP, BigView, Controls, KeyReader, LiveView, PlainView
 from drumscore.cli.options import (
+    add_force_option,
     add_json_option,
+    add_plot_option,
     add_score_options,
     add_sound_options,
     add_tempo_options,
     only_with,
     plot_format,
-    plot_help,
 )
 from drumscore.cli.track_output import track_from_args
-from drumscore.conductor.track import Hit, Track
-from drumscore.display import table
+from drumscore.conductor.track import Hit, Role, Track
+from drumscore.display import table, wrap_phrases
 from drumscore.errors import OptionError, PerformanceError
 from drumscore.files import signals
-from drumscore.i18n import _, aside, list_text, ngettext
+from drumscore.i18n import _, aside, list_text, ngettext, per_minute, seconds
 from drumscore.play import midiport
 from drumscore.play.liveview import LiveState
 from drumscore.play.player import Player
@@ -102,11 +103,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
     )
     add_json_option(p)  # with --check: the report
-    p.add_argument(
-        "--plot",
-        metavar="OUT.png",
-        help=plot_help(_("with --check: draw each stroke's offset from the beat")),
-    )
+    add_plot_option(p, _("with --check: draw each stroke's offset from the beat"))
+    add_force_option(p)
     p.set_defaults(run=run)
 
 
@@ -167,29 +165,32 @@ def run(args: argparse.Namespace) -> int:
     if listener is not None:
         with listener:
             heard = _play_along(args, track, player, keys, listener)
-        _report(args, track, heard, listener, fmt)
+        _report(args, track, heard, player.rate, listener, fmt)
         return 0
     if not args.quiet:
-        print(_fitted(_playing(args, track, where, keys)), flush=True)
+        print(_fitted(playing_line(args, track, where, keys)), flush=True)
     played = _play(args, track, player, keys)
     if not args.quiet:
-        print(
-            ngettext("played {n} stroke", "played {n} strokes", len(played)).format(n=len(played))
-        )
+        n = sum(hit.role is Role.STROKE for hit in played)
+        print(ngettext("played {n} stroke", "played {n} strokes", n).format(n=n))
     return 0
 
 
 def _fitted(line: str) -> str:
-    """A line for a terminal broken where the language breaks, never by the terminal inside a
-    word; as it is when not a terminal (a log keeps one line)."""
+    """A line for a terminal broken between its phrases, never by the terminal inside a word
+    (fitted); as it is when not a terminal (a log keeps one line)."""
     if not sys.stdout.isatty():
         return line
-    from drumscore.cli import wrap_columns
-
-    return "\n".join(wrap_columns(line, shutil.get_terminal_size().columns - 1))
+    return "\n".join(fitted(line, shutil.get_terminal_size().columns))
 
 
-def _playing(args: argparse.Namespace, track: Track, where: str, keys: bool) -> str:
+def fitted(line: str, columns: int) -> list[str]:
+    """`line` in lines for a terminal `columns` wide, the last column left free (liveview.fit),
+    broken between its phrases: the fields and clauses display.wrap_phrases names."""
+    return wrap_phrases(line, columns - 1)
+
+
+def playing_line(args: argparse.Namespace, track: Track, where: str, keys: bool) -> str:
     """The line said before playing: what, how many strokes, how fast, where, how to stop."""
     first = track.first.tempo
     strokes = ngettext("{n} stroke", "{n} strokes", track.strokes).format(n=track.strokes)
@@ -199,8 +200,8 @@ def _playing(args: argparse.Namespace, track: Track, where: str, keys: bool) -> 
             "{strokes} after {n} count strokes",
             track.count_strokes,
         ).format(strokes=strokes, n=track.count_strokes)
-    tempo = _("{bpm} per minute ({interval} s apart)").format(
-        bpm=f"{float(first.bpm):g}", interval=f"{float(first.interval):g}"
+    tempo = _("{tempo} ({interval} apart)").format(
+        tempo=per_minute(f"{float(first.bpm):g}"), interval=seconds(f"{float(first.interval):g}")
     )
     practice = track.items[0].practice.parameters
     if practice:
@@ -219,7 +220,7 @@ def _check_options(args: argparse.Namespace) -> str | None:
     """play --check's options checked before anything plays: the plot's format."""
     only_with(
         args,
-        ("midi_in", "midi_in_notes", "json", "plot"),
+        ("midi_in", "midi_in_notes", "json", "plot", "force"),
         present=args.check,
         target="--check",
         purpose=_("listening to a performance played along"),
@@ -241,7 +242,14 @@ def _check_options(args: argparse.Namespace) -> str | None:
             )
         )
     MidiMap.from_option(args.midi_in_notes, option="midi_in_notes")
-    return plot_format(args.plot)
+    only_with(
+        args,
+        ("force",),
+        present=bool(args.plot),
+        target="--plot OUT.png",
+        purpose=_("the files written"),
+    )
+    return plot_format(args.plot, args.force)
 
 
 def _play_along(
@@ -277,20 +285,23 @@ def _report(
     args: argparse.Namespace,
     track: Track,
     played: list[Hit],
+    rate: int,
     listener: midiport.Listener,
     fmt: str | None,
 ) -> None:
-    """The check of what the pads played against the strokes that sounded (all of them, less
-    the drum --only sounds, which the pads leave to the player)."""
+    """The check of what the pads played against the strokes laid out as they sounded (all of
+    them, less the drum --only sounds, which the pads leave to the player): the take the
+    conductor laid out, count-ins and live changes included (Expected.of_hits)."""
     import dataclasses
 
     from drumscore.cli.commands.check import show
-    from drumscore.performance.check import check  # numpy
+    from drumscore.performance.check import Expected, check  # numpy
     from drumscore.performance.midifile import from_notes
 
     notes = listener.notes
     name = _("MIDI input {port!r}").format(port=listener.name)
-    if not played:
+    strokes = [hit for hit in played if hit.role is Role.STROKE]
+    if not strokes:
         raise PerformanceError(
             _("the score was stopped before its first stroke: there is nothing to check")
         )
@@ -305,12 +316,16 @@ def _report(
     performance = from_notes(notes, listener.elapsed(), midimap, name, option="midi_in_notes")
     item = track.items[0]
     only = item.practice.only
-    expected = [None if only is not None and h.drum is only else h.drum for h in played]
-    passes = max(h.pass_no for h in played)
-    timeline = dataclasses.replace(played[0].timeline, repeats=passes)
-    result = check(
-        performance, timeline, expected=expected, pace=float(item.timeline.tempo.interval)
+    passes = max(hit.pass_no for hit in strokes)
+    timeline = dataclasses.replace(strokes[0].timeline, repeats=passes)
+    take = Expected.of_hits(
+        played,
+        rate,
+        timeline,
+        item=item,
+        played=lambda hit: only is None or hit.drum is not only,
     )
+    result = check(performance, take, pace=float(item.timeline.tempo.interval))
     show(result, args.plot, fmt, json_output=args.json)
 
 
@@ -323,7 +338,8 @@ def _play(
     display: bool = True,
 ) -> list[Hit]:
     """Play to the end (or until a key stops it), showing each hit (unless not `display`); the
-    strokes played (count strokes not), also appended to `played` as they sound."""
+    hits played (strokes and count strokes; clicks are heard, not shown), also appended to
+    `played` as they sound."""
     controls = Controls(player, track.first.tempo.bpm, section=track.first.section)
     big = BigView if args.big else LiveView
     view = (big(keys) if sys.stdout.isatty() else PlainView()) if display else _NoView()
@@ -336,7 +352,7 @@ def _play(
                 if controls.stop_now:
                     break
                 controls.passed(hit)
-                if hit is not None and not hit.is_count:
+                if hit is not None:
                     played.append(hit)
                 shown = hit or getattr(view, "last", None)
                 if shown is None:
@@ -346,9 +362,10 @@ def _play(
                     bpm=float(controls.bpm),
                     paused=controls.paused,
                     waiting=tuple(controls.waiting),
+                    switch_to=controls.switch_to,
                     item=shown.item,
                     items=len(track.items),
-                    label=item.label,
+                    label=str(item.label),
                     loop=args.loop and len(track.items) == 1,
                     seconds=shown.frame / rate,
                 )

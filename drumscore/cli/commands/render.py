@@ -16,15 +16,14 @@ from drumscore.cli.options import (
     add_score_options,
     add_sound_options,
     add_tempo_options,
-    check_new,
+    check_output,
     only_with,
     section_help,
 )
 from drumscore.conductor.duration import parse_duration
 from drumscore.conductor.track import Track
 from drumscore.errors import OptionError
-from drumscore.files.atomic import check_writable
-from drumscore.files.format_choice import audio_format, check_rate, kind_of, suffixes
+from drumscore.files.format_choice import audio_format, check_rate, choose, suffixes
 from drumscore.i18n import _, list_text
 from drumscore.model import Drum
 from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
@@ -130,9 +129,8 @@ def track_of(args: argparse.Namespace) -> Track:
 
 def render_one(args: argparse.Namespace) -> int:
     """One score, one section, one file (or a --programme's track)."""
-    check_writable(args.output)
-    check_new(args.output, args.force)
-    kind = kind_of(args.output)
+    check_output(args.output, args.force)
+    kind, _format = choose("score", args.output, "output")
     midimap = MidiMap.from_option(args.midi_notes)
     _check_audio_options(args, kind)
     staff.check_engraver(args, kind)
@@ -157,7 +155,9 @@ def render_one(args: argparse.Namespace) -> int:
             print(track_output.wrote(args.output, track_output.summary(track), detail))
         code = 0
     if args.json:
-        from drumscore.cli.report import render_data  # the apparatus's tables: only for --json
+        from drumscore.cli.reports.render import (
+            render_data,  # the apparatus's tables: only for --json
+        )
 
         rate = args.rate if kind == "audio" else 48000  # MIDI and notation: beats, not frames
         data = render_data(track, args.output, rate)

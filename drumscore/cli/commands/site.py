@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from drumscore import i18n
-from drumscore.cli.options import add_output_options, check_new
+from drumscore.cli.options import WritesTo, add_output_options, check_new
 from drumscore.corpus import load_edition
 from drumscore.errors import OptionError
 from drumscore.i18n import _, list_text, ngettext, quoted
@@ -32,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "folder",
+        action=WritesTo,
         metavar="DIR",
         nargs="?",
         help=_("folder to write (new, empty, or an earlier site); the same as -o DIR"),
@@ -156,7 +157,7 @@ def folder_of(args: argparse.Namespace) -> str:
         )
     folder = named[0]
     if os.path.lexists(os.path.join(folder, MARKER)):
-        check_new(folder, args.force, "DIR")
+        check_new(folder, args.force, "DIR" if args.folder else "-o")
     return folder
 
 

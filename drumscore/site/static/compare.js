@@ -136,7 +136,7 @@ function draw() {
   const em = parseFloat(getComputedStyle(box).fontSize) || 16;
   const perLine = Math.max(8, Math.floor((box.clientWidth - 2.2 * em) / (1.75 * em)));
   for (let start = 0; start < slots.length; start += perLine) {
-    const table = el("table", { class: "alignment", lang: "zh" });
+    const table = el("table", { class: "alignment", lang: data.source_lang });
     const rows = {
       a: el("tr", { class: "side-a" }),
       marks: el("tr", { class: "marks" }),
@@ -157,13 +157,13 @@ function draw() {
   const summary = $("summary");
   summary.replaceChildren();
   const link = (s) => {
-    const node = el("a", { href: `score/${s.slug}.html`, lang: "zh" }, s.title);
+    const node = el("a", { href: `score/${s.slug}.html`, lang: data.source_lang }, s.cited || s.title);
     return node;
   };
   const pa = el("p");
-  pa.append(say("labelled", { label: "A", text: "" }), link(a), ` [${a.key}]`);
+  pa.append(say("labelled", { label: "A", text: "" }), link(a), say("aside", { text: "", note: a.key }));
   const pb = el("p");
-  pb.append(say("labelled", { label: "B", text: "" }), link(b), ` [${b.key}]`);
+  pb.append(say("labelled", { label: "B", text: "" }), link(b), say("aside", { text: "", note: b.key }));
   const verdict = c.identical
     ? say("identical")
     : say("differences", { n: c.distance, half: c.half.description });

@@ -87,7 +87,7 @@ export async function loadKit(ctx, kit, root) {
   const base = `${root}assets/samples/`;
   const buffers = {};
   const entries = Object.entries(kit.voices).map(([name, v]) => [name, v.file, v.gain]);
-  entries.push(["count", kit.count, [1, 1]]);
+  entries.push(["count", kit.count, kit.count_gain]);
   await Promise.all(
     entries.map(async ([name, file, gain]) => {
       const decoded = await ctx.decodeAudioData(await sampleBytes(base + file));
@@ -110,12 +110,41 @@ export async function loadKit(ctx, kit, root) {
 // stroke of the first pass (the count-in is k = −N … −1) and run on across passes.
 //
 // No practice options: what Player.start takes when none are given.
-const NO_PRACTICE = { clicks: 0, only: "", span: null, ramp: null, countEach: false, silentEvery: 0 };
+const NO_PRACTICE = {
+  clicks: 0,
+  clickLevel: null,
+  only: "",
+  span: null,
+  ramp: null,
+  countEach: false,
+  silentEvery: 0,
+};
 
-// Practice ({clicks, only, span, ramp, countEach, silentEvery}), as drumscore's conductor lays
-// it out: `countEach` the count-in before every pass; `silentEvery` k: every k-th pass's strokes
-// muted, a click on every stroke at least; `clicks` count
-// sounds a beat, the first on the stroke and the others at j/clicks of the interval after it;
+// The gain of a click at velocity `level` (the kit data's default when null): the count sound at
+// its velocity over the count's own (kit.count_velocity), in single precision, as drumscore's
+// mixer scales it (SoundChooser.index).
+export function clickGain(kit, level) {
+  return Math.fround((level ?? kit.click_velocity) / kit.count_velocity);
+}
+
+// `buffer` (an AudioBuffer) times `gain`, each sample rounded to single precision as drumscore
+// scales a sound (a new buffer; the same one for a gain of 1).
+function scaled(ctx, buffer, gain) {
+  if (gain === 1) return buffer;
+  const out = ctx.createBuffer(buffer.numberOfChannels, buffer.length, buffer.sampleRate);
+  for (let ch = 0; ch < buffer.numberOfChannels; ch++) {
+    const src = buffer.getChannelData(ch);
+    const dst = out.getChannelData(ch);
+    for (let i = 0; i < src.length; i++) dst[i] = src[i] * gain;
+  }
+  return out;
+}
+
+// Practice ({clicks, clickLevel, only, span, ramp, countEach, silentEvery}), as drumscore's
+// conductor lays it out: `countEach` the count-in before every pass; `silentEvery` k: every k-th
+// pass's strokes muted, a click on every stroke at least; `clicks` count sounds a beat at velocity
+// `clickLevel` (see clickGain), the first on the stroke and the others at j/clicks of the
+// interval after it;
 // `only` the one drum heard (the other's strokes are scheduled muted, so they still light up);
 // `span` [first, end) the strokes of the items played (a section switched to plays whole); `ramp`
 // the tempo of each pass (see rampTempo), each pass counted from its own first beat.
@@ -151,12 +180,14 @@ export class Player {
   }
 
   // Start `items` at `bpm`; the first sound comes LEAD seconds from now, the count-in first.
-  async start(items, { bpm, loop = false, countIn = 0, practice = {} }) {
+  async start(items, { bpm, loop = false, countIn = 0, practice = {}, repeats = null }) {
     await this.ready();
     this.stopSounds();
     this.loop = loop;
     this.countIn = countIn;
     this.practice = { ...NO_PRACTICE, ...practice };
+    this.repeats = passesOf(this.practice, repeats); // played when not looping
+    this.clickSound = scaled(this.ctx, this.buffers.count.buffer, clickGain(this.kitData, this.practice.clickLevel));
     if (this.practice.span) items = items.slice(...this.practice.span);
     this.spanned = this.practice.span ? items : null; // the items the span gave, while played
     this.bpm = this.practice.ramp ? toNumber(rampTempo(this.practice.ramp, 1)) : Number(bpm);
@@ -198,7 +229,7 @@ export class Player {
     const sample = this.buffers[entry.drum];
     if (!entry.muted) {
       const src = this.ctx.createBufferSource();
-      src.buffer = sample.buffer;
+      src.buffer = entry.click ? this.clickSound : sample.buffer;
       src.connect(this.ctx.destination);
       src.start(entry.time);
       src.onended = () => {
@@ -236,7 +267,8 @@ export class Player {
       }
       let pass = this.passes[this.passes.length - 1];
       if (k - pass.k >= pass.items.length) {
-        if (!this.loop || (this.endK !== null && k >= this.endK)) {
+        const more = this.loop || pass.pass < this.repeats;
+        if (!more || (this.endK !== null && k >= this.endK)) {
           this.finished = true;
           break;
         }
@@ -480,17 +512,23 @@ export class Player {
 
 // --- the offline render (WAV) ----------------------------------------------------------------
 
-// The sounds of a play of `items` (as for Player.start) to its last pass (a ramp's passes, else
-// `repeats`), laid out as drumscore's conductor lays out a track of one item (Conductor.advance,
+// The passes of a play: `repeats` as --repeat gives them, or without it (null) one, or a ramp's
+// every pass up to the first at its stop tempo (Ramp.passes).
+export function passesOf(practice, repeats) {
+  if (repeats !== null && repeats !== undefined) return Math.max(1, repeats);
+  return practice.ramp ? rampPasses(practice.ramp) : 1;
+}
+
+// The sounds of a play of `items` (as for Player.start) to its last pass (passesOf), laid out as drumscore's conductor lays out a track of one item (Conductor.advance,
 // conductor/track.py) in exact fractions: a stretch of even beats counted from its first beat
 // (beat b at anchor + round(b × 60/bpm × rate), ties up), a ramp's pass from its own first beat,
 // the count-in before the first pass (before each with countEach), clicks j/clicks of a beat
 // after their stroke. [{frame, drum, muted, click, sub, k, pass}], in the conductor's order.
-export function layOut(items, { bpm, countIn = 0, practice = {}, repeats = 1, rate, fields }) {
+export function layOut(items, { bpm, countIn = 0, practice = {}, repeats = null, rate, fields }) {
   const p = { ...NO_PRACTICE, ...practice };
   if (p.span) items = items.slice(...p.span);
   const n = items.length;
-  const passes = p.ramp ? rampPasses(p.ramp) : repeats;
+  const passes = passesOf(p, repeats);
   let tempo = p.ramp ? rampTempo(p.ramp, 1) : bpmFraction(bpm, fields);
   const perBeat = (t) => frac(60n * BigInt(rate) * t.d, t.n); // frames a beat, exactly
   let step = perBeat(tempo);
@@ -540,36 +578,44 @@ export function layOut(items, { bpm, countIn = 0, practice = {}, repeats = 1, ra
 }
 
 // Render items (as for Player.start, with its practice options, after `countIn` clicks) at
-// `bpm` and `rate`, as drumscore render does: laid out as drumscore's conductor lays them out
-// (layOut), the last sound ringing out in full, peak normalised to `peakDbfs` (drumscore's
-// level, from the page data). Returns {channels, rate, onsets}.
+// `bpm` and `rate`, as drumscore render does, sample for sample: laid out as drumscore's
+// conductor lays them out (layOut); mixed as its mixer mixes (render/mix.py, mix_range): each
+// sound, in the order of its onset, times its gain and added, in single precision; the last
+// sound ringing out in full; then scaled in single precision by the gain that brings the peak
+// to the page data's `peakLevel` (10^(dBFS/20), as gain_for has it). Returns {channels, rate,
+// onsets}.
 export async function renderOffline(
   kit,
   root,
   items,
-  { bpm, peakDbfs, rate, fields, repeats = 1, countIn = 0, practice = {} },
+  { bpm, peakLevel, rate, fields, repeats = null, countIn = 0, practice = {}, normalize = true },
 ) {
-  const lengths = {};
   const probe = new OfflineAudioContext(2, 1, rate);
   const buffers = await loadKit(probe, kit, root);
-  for (const [name, b] of Object.entries(buffers)) lengths[name] = b.buffer.length;
   const laid = layOut(items, { bpm, countIn, practice, repeats, rate, fields });
-  const plan = laid.filter((p) => !p.muted);
+  const click = clickGain(kit, practice.clickLevel ?? null);
+  // the conductor's order, each sound at its onset (a stable sort, as plan sorts them)
+  const plan = laid
+    .filter((p) => !p.muted)
+    .map((p, i) => ({ ...p, i, gain: p.click ? click : 1 }))
+    .sort((a, b) => a.frame - b.frame || a.i - b.i);
+  const sounds = {};
+  for (const [name, b] of Object.entries(buffers)) sounds[name] = [b.buffer.getChannelData(0), b.buffer.getChannelData(1)];
   let length = 0;
-  for (const p of plan) length = Math.max(length, p.frame + lengths[p.drum]);
-  const ctx = new OfflineAudioContext(2, Math.max(length, 1), rate);
+  for (const p of plan) length = Math.max(length, p.frame + sounds[p.drum][0].length);
+  const channels = [new Float32Array(length), new Float32Array(length)];
   for (const p of plan) {
-    const src = ctx.createBufferSource();
-    src.buffer = buffers[p.drum].buffer;
-    src.connect(ctx.destination);
-    src.start(p.frame / rate);
+    for (let ch = 0; ch < 2; ch++) {
+      const src = sounds[p.drum][ch];
+      const dst = channels[ch];
+      if (p.gain === 1) for (let i = 0; i < src.length; i++) dst[p.frame + i] += src[i];
+      else for (let i = 0; i < src.length; i++) dst[p.frame + i] += Math.fround(src[i] * p.gain);
+    }
   }
-  const rendered = await ctx.startRendering();
-  const channels = [rendered.getChannelData(0), rendered.getChannelData(1)];
   let peak = 0;
   for (const ch of channels) for (let i = 0; i < ch.length; i++) peak = Math.max(peak, Math.abs(ch[i]));
-  if (peak > 0) {
-    const gain = 10 ** (peakDbfs / 20) / peak;
+  if (peak > 0 && normalize) {
+    const gain = Math.fround(peakLevel / peak);
     for (const ch of channels) for (let i = 0; i < ch.length; i++) ch[i] *= gain;
   }
   return { channels, rate, onsets: plan.map((p) => ({ frame: p.frame, drum: p.drum })) };

@@ -142,7 +142,8 @@ export function parseSpan(text, count, table, say) {
 export function parseRamp(text, table, say) {
   const raw = strip(text, table);
   const parts = length(raw) <= table.max_ramp ? raw.split(":") : [];
-  if (![3, 4].includes(parts.length)) {
+  // drumscore's one list grammar (drumscore.timing.split_list): three or four items, none of them empty
+  if (![3, 4].includes(parts.length) || parts.some((p) => strip(p, table) === "")) {
     throw new FieldError("ramp_format", say("ramp_format", { text: quoted(raw) }));
   }
   const [start, stop, step] = parts.slice(0, 3).map((p) => numberText(p, table, say, "ramp"));

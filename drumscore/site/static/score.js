@@ -32,6 +32,8 @@ const controls = {
   click: $("click"),
   only: $("only"),
   strokes: $("strokes"),
+  clickLevel: $("click-level"),
+  repeat: $("repeat"),
   ramp: $("ramp"),
   countEach: $("count-each"),
   silentEvery: $("silent-every"),
@@ -74,11 +76,15 @@ function sectionItems(name) {
 // is wrong with one, in drumscore's words, when one is.
 function practice() {
   const clicks = roundBy(Number(controls.click.value) || 0, play.rounding);
+  const levels = play.practice.click_level;
+  const level = controls.clickLevel.value.trim() === "" ? levels.default : Number(controls.clickLevel.value);
+  const clickLevel = roundBy(Number.isFinite(level) ? level : levels.default, play.rounding);
   const silentEvery = roundBy(Number(controls.silentEvery.value) || 0, play.rounding);
   const name = controls.section.value;
   const count = score.sections[name].stop - score.sections[name].start;
   return {
     clicks: Math.max(0, Math.min(play.practice.max_clicks, clicks)),
+    clickLevel: Math.max(levels.min, Math.min(levels.max, clickLevel)),
     only: parseOnly(controls.only.value, fields, say),
     span: controls.strokes.value.trim() ? parseSpan(controls.strokes.value, count, fields, say) : null,
     ramp: controls.ramp.value.trim() ? parseRamp(controls.ramp.value, fields, say) : null,
@@ -100,12 +106,11 @@ function describe(entry, player) {
   const items = player.passOf(entry.k).items;
   const stroke = score.strokes[entry.mark];
   const side = stroke.side; // where it stands, as drumscore play says it (Pattern.side_label)
-  const pass = say(player.loop ? "pass_loop" : "pass_once", { n: entry.pass });
-  const span = player.practice.span;
-  const first = span && items === player.spanned ? span[0] : 0;
-  const of = first ? `${first + 1}-${first + items.length}` : `${items.length}`;
+  const pass = say(player.loop ? "pass_loop" : "pass_once", { number: entry.pass, repeats: player.repeats });
+  // numbered as drumscore play numbers them: in the strokes played (a span's from its first)
+  const of = items.length;
   const drum = drumName(drumOf(stroke), stroke.glyph) + (entry.muted ? ` ${say("muted")}` : "");
-  const n = first + entry.index + 1;
+  const n = entry.index + 1;
   return say("stroke_status", { n, of, drum, side, pass, bpm: player.bpm }) + waiting;
 }
 
@@ -172,6 +177,7 @@ async function toggle() {
       loop: controls.loop.checked,
       countIn: countIn(),
       practice: options,
+      repeats: repeats(),
     });
     // a key pressed while the sound was being readied still counts (a ramp sets its own)
     if (!options.ramp && player.bpm !== bpm()) player.setTempo(bpm());
@@ -198,6 +204,14 @@ controls.loop.addEventListener("change", () => {
   player.setLoop(controls.loop.checked);
   showState();
 });
+// The passes a play (not looping) and the WAV hold, as --repeat gives them; null when the field
+// is empty (one pass, a ramp's all its passes, as without --repeat).
+function repeats() {
+  if (!controls.repeat.value.trim()) return null;
+  const n = roundBy(Number(controls.repeat.value) || 1, play.rounding);
+  return Math.max(1, Math.min(play.max_repeat, n));
+}
+
 function countIn() {
   const n = roundBy(Number(controls.countIn.value) || 0, play.rounding);
   return Math.max(0, Math.min(play.max_count_in, n));
@@ -285,7 +299,7 @@ bindKeys(
 
 // The WAV's file name, by what it holds: the score, the section, the tempo (or the ramp), then
 // each practice option asked for, such as lu-1-zhushu-she-60bpm-strokes5-12-click2.wav.
-function wavName(section, tempo, count, options) {
+function wavName(section, tempo, count, options, passes) {
   const number = (x) => fracText(x).replace("/", "_");
   const parts = [score.slug, section];
   if (reading() !== data.readings[0]) parts.push(reading().id);
@@ -296,9 +310,11 @@ function wavName(section, tempo, count, options) {
   } else {
     parts.push(`${tempo}bpm`);
   }
+  if (passes !== null) parts.push(`x${passes}`);
   if (count) parts.push(`count${count}${countEach ? "each" : ""}`);
   if (span) parts.push(`strokes${span[0] + 1}-${span[1]}`);
   if (clicks) parts.push(`click${clicks}`);
+  if ((clicks || silentEvery) && options.clickLevel !== play.practice.click_level.default) parts.push(`level${options.clickLevel}`);
   if (only) parts.push(`only-${only}`);
   if (silentEvery) parts.push(`silent${silentEvery}`);
   return `${parts.join("-")}.wav`;
@@ -321,7 +337,8 @@ controls.makeWav.addEventListener("click", async () => {
     const audio = await renderOffline(data.kit, data.root, sectionItems(section), {
       bpm: tempo,
       countIn: count,
-      peakDbfs: play.peak_dbfs,
+      repeats: repeats(),
+      peakLevel: play.peak_level,
       rate: play.rate,
       fields,
       practice: options,
@@ -329,7 +346,7 @@ controls.makeWav.addEventListener("click", async () => {
     const blob = encodeWav(audio.channels, audio.rate, play.rounding);
     if (controls.wavLink.href) URL.revokeObjectURL(controls.wavLink.href);
     controls.wavLink.href = URL.createObjectURL(blob);
-    const name = wavName(section, tempo, count, options);
+    const name = wavName(section, tempo, count, options, repeats());
     controls.wavLink.download = name;
     const seconds = (audio.channels[0].length / audio.rate).toFixed(1);
     controls.wavLink.textContent = say("save_wav", { name, seconds });
@@ -364,6 +381,7 @@ window.drumscore = {
   reading,
   sectionItems,
   countIn,
+  repeats,
   practice,
   renderOffline,
   encodeWav,

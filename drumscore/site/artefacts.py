@@ -1,0 +1,172 @@
+"""What a build makes once for all its pages and languages: the staff engravings (in worker
+processes beside the build, or taken from an earlier site), the MIDI files and the partners and
+alignments of the scores."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from fractions import Fraction
+from pathlib import Path
+
+from drumscore import __version__
+from drumscore.analysis.compare import Comparison
+from drumscore.conductor.timeline import Timeline
+from drumscore.model import Section
+from drumscore.site.staff import Staff, first_head, staff_spaces, staff_svgs
+
+#: A file in every built site with staff notation: the file of each engraving, by the hash of
+#: what it was engraved from, so that a rebuild engraves only what is new.
+STAVES = ".drumscore-staves.json"
+
+
+class Artefacts:
+    """What a build makes once for all its pages and languages. The staff engravings, each keyed
+    by what it is engraved from (the MusicXML document of a music, its head's words stood in for
+    by STAFF_HEAD, drumscore's and Verovio's versions; each page sets its own words in the head):
+    made once for every score and language of that music, in worker processes beside the build
+    (one per core), or taken from an earlier site where the same key was engraved (the head's
+    words set again). The MIDI files (in English: the same in every language) and the
+    partners of the scores (the same in every language)."""
+
+    def __init__(self, earlier: Path | None) -> None:
+        self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
+        if earlier is not None:
+            with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
+                found = json.loads((earlier / STAVES).read_text("utf-8"))
+                self.earlier = {k: (earlier / v["file"], v["sha256"]) for k, v in found.items()}
+        # key -> the key of its phone's engraving, and the two engravings
+        self.engravings: dict[str, tuple[str, Future[tuple[bytes | None, bytes | None]]]] = {}
+        self.staves: dict[str, Staff | None] = {}
+        # key -> the file of this build that holds it, and the hash of its bytes
+        self.files: dict[str, tuple[Path, str]] = {}
+        self.midi: dict[tuple[str, Section, Fraction, str], bytes] = {}
+        self.partners: dict[str, str] | None = None
+        self.compared: dict[tuple[str, str], Comparison] = {}  # the same in every language
+        self.engraved = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
+
+    def midi_of(self, timeline: Timeline) -> bytes:
+        """The MIDI file of `timeline` (as `drumscore render` writes it), made once for every
+        language: by its score, section, tempo and reading, all a site's timeline varies."""
+        from drumscore.render.midi import midi_bytes
+
+        key = (timeline.score.key, timeline.section, timeline.tempo.interval, timeline.reading.id)
+        if key not in self.midi:
+            self.midi[key] = midi_bytes(timeline)
+        return self.midi[key]
+
+    def request(self, musicxml: bytes, strokes: int) -> str:
+        """The key of the staff of `musicxml`, a phone's (`strokes` a line, as staff_svgs
+        has it) engraved with it, the engraving started if not asked for yet."""
+        key = self._key(musicxml)
+        if key not in self.engravings:
+            phone_key = self._key(musicxml, strokes)
+            engraving = self._engrave((key, phone_key), musicxml, strokes)
+            self.engravings[key] = phone_key, engraving
+        return key
+
+    def _key(self, musicxml: bytes, strokes: int | None = None) -> str:
+        narrow = b"" if strokes is None else f"narrow {strokes}\n".encode()
+        return hashlib.sha256(self._engraver + narrow + musicxml).hexdigest()
+
+    def _engrave(
+        self, keys: tuple[str, str], musicxml: bytes, strokes: int
+    ) -> Future[tuple[bytes | None, bytes | None]]:
+        done: Future[tuple[bytes | None, bytes | None]] = Future()
+        kept = [self._kept(key) for key in keys]
+        if kept[0] is not None and kept[1] is not None:
+            done.set_result((kept[0], kept[1]))
+            return done
+        self.engraved += sum(k is None for k in kept)  # the page's and the phone's
+        if self._pool is None and cores() > 1:
+            self._pool = ProcessPoolExecutor(max_workers=cores(), initializer=worker_signals)
+        if self._pool is None:  # one core: no worker process is worth it
+            done.set_result(staff_svgs(musicxml, strokes))
+            return done
+        return self._pool.submit(staff_svgs, musicxml, strokes)
+
+    def _kept(self, key: str) -> bytes | None:
+        """The engraving of `key` in the earlier site, as that build wrote it; or None."""
+        if key in self.earlier:
+            path, digest = self.earlier[key]
+            with contextlib.suppress(OSError):
+                kept = path.read_bytes()
+                if hashlib.sha256(kept).hexdigest() == digest:
+                    return kept
+        return None
+
+    def staff(self, key: str) -> Staff | None:
+        """The engravings of `key` (as request gave it) and what they measure; None without
+        Verovio."""
+        if key not in self.staves:
+            phone_key, engraving = self.engravings[key]
+            svg, phone = engraving.result()
+            found = None
+            if svg is not None:
+                found = Staff(
+                    key,
+                    phone_key,
+                    svg,
+                    phone,
+                    staff_spaces(svg),
+                    staff_spaces(phone) if phone else None,
+                    first_head(phone) if phone else None,
+                )
+            self.staves[key] = found
+        return self.staves[key]
+
+    def write(self, key: str, path: Path, engraving: bytes) -> None:
+        """Write the engraving of `key` to `path`; the first file of each key is kept (keep)."""
+        path.write_bytes(engraving)
+        self.files.setdefault(key, (path, hashlib.sha256(engraving).hexdigest()))
+
+    def keep(self, work: Path) -> None:
+        """Where this build's engravings are, in work/STAVES, for the next build."""
+        if self.files:
+            kept = {
+                key: {"file": path.relative_to(work).as_posix(), "sha256": digest}
+                for key, (path, digest) in self.files.items()
+            }
+            text = json.dumps(kept, indent=0, sort_keys=True) + "\n"
+            (work / STAVES).write_text(text, encoding="utf-8")
+
+    def settle(self) -> None:
+        """Every engraving asked for made, and the worker processes ended."""
+        for key in self.engravings:
+            self.staff(key)
+        self.close()
+        self._pool = None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+
+def worker_signals() -> None:
+    """An engraving worker leaves Ctrl-C to the build, which stops it (no traceback of its own),
+    and ends at once on SIGTERM or SIGHUP."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _verovio() -> str:
+    """The version of Verovio that engraves, which the engraving depends on ("" without it)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("verovio")
+    except metadata.PackageNotFoundError:
+        return ""
