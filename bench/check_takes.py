@@ -10,6 +10,7 @@ and the faults made on purpose, so a check of it can be scored.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import itertools
 import math
@@ -331,6 +332,7 @@ def own_kit(pair: int) -> Path:
     """A kit folder (kit.toml) of the recorded samples of a pair of REAL_PAIRS: the player's
     own samples, as `--kit` takes them."""
     folder = Path(tempfile.mkdtemp(prefix="drumscore-own-kit-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     names = {}
     for drum, pattern in zip(("pi", "gu"), REAL_PAIRS[pair % len(REAL_PAIRS)], strict=True):
         paths = sorted(HYDROGEN.glob(pattern))
