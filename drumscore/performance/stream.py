@@ -118,11 +118,18 @@ class Listener:
         self.warm = round(WARM_SECONDS * rate)
         self.size = listen.stroke_length(rate)
         self.again = round(listen.MERGE_SECONDS / 2 * listen.ENVELOPE_RATE / listen.HOP)
-        self.reach = round(listen.ENVELOPE_FFT / 2 * self.scale) + round(
-            listen.PEAK_SECONDS * rate
+        width = max(1, round(rate / 1000))
+        self.reach = (
+            round(listen.ENVELOPE_FFT / 2 * self.scale)
+            + listen.ATTACK_SLACK_MS * width
+            + round(listen.FLAM_SECONDS * rate)
+            + round(listen.PEAK_SECONDS * rate)
         )  # after a frame's centre, the samples strokes_at reads
         self.probed = 0  # samples heard at the last probe
         self.judged = -1  # the last frame judged
+        #: The spectral flux of the take so far, frame by frame as each probe found it (the
+        #: whole take's envelope lags by its resampler's delay).
+        self.flux = np.zeros(0, np.float32)
         self.pending: list[int] = []  # frames found, waiting for their samples
         self.recent: list[int] = []  # frames of the strokes told, latest last
         self.told: list[int] = []  # first samples of the strokes told
@@ -159,6 +166,7 @@ class Listener:
             flux = fresh.finish()[0]
             # from the take's start, the silence the envelope supposes before it is there
             warm = int(np.ceil(self.warm * frame_of)) if start else 0
+            self._keep_flux(first + warm, flux[warm:])
             # frames whose onset can be judged now: strokes_at's span heard, the zeros past the
             # end of the probe far enough away
             last = int((now - self.reach) * frame_of) - first
@@ -171,12 +179,26 @@ class Listener:
             self.judged = max(self.judged, first + last)
         return self._tell(now)
 
+    def _keep_flux(self, first: int, flux: np.ndarray) -> None:
+        """Keep a probe's flux from envelope frame `first` on, over what an earlier probe said."""
+        end = first + len(flux)
+        if len(self.flux) < end:
+            self.flux = np.concatenate([self.flux, np.zeros(end - len(self.flux), np.float32)])
+        self.flux[first:end] = flux
+
+    def _flux_to(self, candidates: np.ndarray) -> np.ndarray:
+        """The flux kept, long enough to be read at every candidate frame."""
+        need = int(candidates.max(initial=-1)) + 1
+        if len(self.flux) >= need:
+            return self.flux
+        return np.concatenate([self.flux, np.zeros(need - len(self.flux), np.float32)])
+
     def _tell(self, now: int) -> list[Heard]:
         if not self.pending:
             return []
         peaks = self._noise()
         candidates = np.asarray(sorted({*self.recent[-RECENT:], *self.pending}), dtype=np.int64)
-        found = listen.strokes_at(self.samples, candidates, peaks)
+        found = listen.strokes_at(self.samples, candidates, peaks, self._flux_to(candidates))
         out: list[Heard] = []
         merge = round(listen.MERGE_SECONDS * self.rate)
         waiting: list[int] = []
@@ -249,7 +271,7 @@ class Listener:
         flux, peaks = self.envelope.finish()
         candidates = listen.pick_peaks(flux)
         found = (
-            listen.strokes_at(self.samples, candidates, peaks)
+            listen.strokes_at(self.samples, candidates, peaks, flux)
             if len(candidates)
             else listen.Found(np.zeros(0, np.int64), np.zeros((0, 1)))
         )
