@@ -443,12 +443,21 @@ class Onset:
 
 
 def strokes_at(
-    audio: sf.SoundFile, candidates: np.ndarray, peaks: np.ndarray, flux: np.ndarray
+    audio: sf.SoundFile,
+    candidates: np.ndarray,
+    peaks: np.ndarray,
+    flux: np.ndarray,
+    lookahead: int | None = None,
 ) -> Found:
     """Each candidate onset read at the recording's own rate: its attack (_attack); onsets
     within MERGE_SECONDS taken for one stroke (_main); strokes far quieter than the
     strokes (QUIET_DB), hardly above the noise floor (ABOVE_NOISE_DB) or hardly above the ring
-    before them (RISE_DB) dropped, and onsets whose peak is the next one's attack."""
+    before them (RISE_DB) dropped, and onsets whose peak is the next one's attack.
+
+    Past each onset's attack window it reads FLAM_SECONDS (a flam's main stroke) and
+    PEAK_SECONDS (the stroke's peak); `lookahead` (samples) reads less, as a stroke heard live
+    is first judged (performance.stream): the peak over what it allows, a flam sought only in
+    what it allows past PEAK_SECONDS."""
     rate = int(audio.samplerate)
     scale = rate / ENVELOPE_RATE
     width = max(1, round(rate / 1000))
@@ -456,6 +465,9 @@ def strokes_at(
     before = (HOLD_MS + 2) * width
     ahead = round(PEAK_SECONDS * rate)
     flam = round(FLAM_SECONDS * rate)
+    if lookahead is not None and lookahead < flam + ahead:
+        flam = max(0, lookahead - ahead)
+        ahead = lookahead - flam
     onsets: list[Onset] = []
     for frame in candidates:
         centre = round(int(frame) * HOP * scale)
@@ -487,7 +499,6 @@ def strokes_at(
     rise = 10 ** (RISE_DB / 20)
     # an onset whose peak is the next one's attack (within the PEAK_SECONDS it is sought
     # over) is the sound before that stroke, not one
-    ahead = round(PEAK_SECONDS * rate)
     before_next = [
         b.start - a.start < ahead and b.rise >= 0.5 * a.peak for a, b in pairwise(chosen)
     ] + [False]

@@ -8,13 +8,19 @@ the drums told over the take). And, so that each stroke is shown as it sounds, t
 PROBE_SECONDS of sound are looked at afresh every STEP_SECONDS: their own envelope (a new
 Envelope, as the one of the whole take is held back by its resampler for up to 0.1 s), its peaks
 (pick_peaks), and each new one's stroke found to the sample and its drum told from the take's own
-samples (strokes_at, by_kit), as soon as the samples it is judged on have been heard: the
-lookahead the detector needs and no more (a stroke's first stroke_length samples, 46 ms at
-44.1 kHz, and a step).
+samples (strokes_at, by_kit), as soon as the samples it is judged on have been heard: a stroke's first
+stroke_length samples (46 ms at 44.1 kHz) and LOOKAHEAD_SECONDS past its onset's attack window,
+so that its line comes within 60 ms of its sound. Check reads further past an onset (a flam's
+main stroke up to FLAM_SECONDS after its grace note, the peak over PEAK_SECONDS): once those
+samples have come (CONFIRM), each stroke is judged again as check judges it, and where that
+moves it (a flam's grace note first taken for the stroke), drops it or finds one the first
+judgement missed, a Heard says so (`revises`, `withdrawn`), so that the strokes heard live,
+revisions applied, are those check finds.
 """
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +41,8 @@ WARM_SECONDS = 0.08
 #: The strokes before a new one it is weighed against (strokes_at: far quieter than the strokes,
 #: or within MERGE_SECONDS of a louder one).
 RECENT = 8
+#: How far past an onset's attack window a stroke is first judged (strokes_at's lookahead).
+LOOKAHEAD_SECONDS = 0.03
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +52,22 @@ class Heard:
 
     stroke: HeardStroke
     heard_at: int
+    #: The time (s) of the line told before for this stroke that this one replaces (check's
+    #: reading further past the onset moved it, or retold its drum), if any.
+    revises: float | None = None
+    #: Whether the line told at `revises` is withdrawn (no stroke there after all).
+    withdrawn: bool = False
+
+
+def applied(heard: list[Heard]) -> list[HeardStroke]:
+    """The strokes heard live, each revision applied to the line it revises."""
+    out: list[HeardStroke] = []
+    for h in heard:
+        if h.revises is not None:
+            out = [s for s in out if s.time != h.revises]
+        if not h.withdrawn:
+            out.append(h.stroke)
+    return sorted(out, key=lambda s: s.time)
 
 
 class Samples:
@@ -119,12 +143,16 @@ class Listener:
         self.size = listen.stroke_length(rate)
         self.again = round(listen.MERGE_SECONDS / 2 * listen.ENVELOPE_RATE / listen.HOP)
         width = max(1, round(rate / 1000))
-        self.reach = (
-            round(listen.ENVELOPE_FFT / 2 * self.scale)
-            + listen.ATTACK_SLACK_MS * width
+        window = round(listen.ENVELOPE_FFT / 2 * self.scale) + listen.ATTACK_SLACK_MS * width
+        self.lookahead = round(LOOKAHEAD_SECONDS * rate)
+        self.reach = window + self.lookahead  # after a frame's centre, what a first judgement reads
+        # ...and what check's reads (and the flux of the frames it reads, whole)
+        self.full = (
+            window
             + round(listen.FLAM_SECONDS * rate)
             + round(listen.PEAK_SECONDS * rate)
-        )  # after a frame's centre, the samples strokes_at reads
+            + round(listen.ENVELOPE_FFT * self.scale)
+        )
         self.probed = 0  # samples heard at the last probe
         self.judged = -1  # the last frame judged
         #: The spectral flux of the take so far, frame by frame as each probe found it (the
@@ -133,8 +161,14 @@ class Listener:
         self.pending: list[int] = []  # frames found, waiting for their samples
         self.recent: list[int] = []  # frames of the strokes told, latest last
         self.told: list[int] = []  # first samples of the strokes told
+        #: Frames judged first, to be judged again as check judges them: the frame, and the
+        #: first sample of the stroke told for it (None: none was).
+        self.unconfirmed: list[tuple[int, int | None]] = []
+        self._lines: dict[int, Heard] = {}  # the line told for each first sample
+        self.ended: list[Heard] = []  # the revisions told when the take ended
         self._peaks: list[np.ndarray] = []
-        self._strokes: list[tuple[np.ndarray, float]] = []  # bands, distance to the kit
+        #: The strokes told (by first sample): bands, distance to the kit.
+        self._strokes: dict[int, tuple[np.ndarray, float]] = {}
         self._kit_bands: tuple[list[Drum], np.ndarray, np.ndarray | None] | None = None
 
     def feed(self, chunk: np.ndarray) -> list[Heard]:
@@ -194,11 +228,16 @@ class Listener:
         return np.concatenate([self.flux, np.zeros(need - len(self.flux), np.float32)])
 
     def _tell(self, now: int) -> list[Heard]:
-        if not self.pending:
-            return []
+        out = self._first(now) if self.pending else []
+        due = [u for u in self.unconfirmed if round(u[0] * self.hop) + self.full <= now]
+        return out + self._confirm(due, now) if due else out
+
+    def _first(self, now: int) -> list[Heard]:
+        """The strokes of the frames found, first judged on LOOKAHEAD_SECONDS past them."""
         peaks = self._noise()
         candidates = np.asarray(sorted({*self.recent[-RECENT:], *self.pending}), dtype=np.int64)
-        found = listen.strokes_at(self.samples, candidates, peaks, self._flux_to(candidates))
+        flux = self._flux_to(candidates)
+        found = listen.strokes_at(self.samples, candidates, peaks, flux, self.lookahead)
         out: list[Heard] = []
         merge = round(listen.MERGE_SECONDS * self.rate)
         waiting: list[int] = []
@@ -215,18 +254,67 @@ class Listener:
                 if all(abs(int(found.starts[k]) - t) >= merge for t in self.told[-RECENT:])
             ]
             if not mine:
+                self.unconfirmed.append((frame, None))
                 continue  # not a stroke, or one already told
             k = mine[0]
             start = int(found.starts[k])
             if start + self.size > now:
                 waiting.append(frame)  # its sound is not all heard yet
                 continue
-            drum, doubtful, count = self._drum(found.bands[k : k + 1])
-            self.told.append(start)
+            out.append(self._line(found, k, now))
             self.recent.append(frame)
-            out.append(Heard(HeardStroke(start / self.rate, drum, doubtful, count), now))
+            self.unconfirmed.append((frame, start))
         self.pending = waiting
         return out
+
+    def _confirm(self, due: list[tuple[int, int | None]], now: int) -> list[Heard]:
+        """The frames first judged, judged again as check judges them (strokes_at reading
+        all it reads past them); a Heard for each line that moves, goes or comes."""
+        self.unconfirmed = [u for u in self.unconfirmed if u not in due]
+        peaks = self._noise()
+        frames = {*self.recent[-RECENT:], *(f for f, _s in due)}
+        candidates = np.asarray(sorted(frames), dtype=np.int64)
+        found = listen.strokes_at(self.samples, candidates, peaks, self._flux_to(candidates))
+        merge = round(listen.MERGE_SECONDS * self.rate)
+        out: list[Heard] = []
+        for frame, first in due:
+            centre = round(frame * self.hop)
+            others = [t for t in self.told[-2 * RECENT :] if t != first]
+            mine = [
+                k
+                for k, s in enumerate(found.starts)
+                if centre - self.reach - merge <= s <= centre + self.full
+                and all(abs(int(s) - t) >= merge for t in others)
+            ]
+            start = int(found.starts[mine[0]]) if mine else None
+            if start == first:
+                continue
+            was = None
+            if first is not None:
+                old = self._lines.pop(first)
+                was = old.stroke.time
+                self.told.remove(first)
+                self._strokes.pop(first, None)
+                if start is None:
+                    self.recent.remove(frame)
+                    out.append(Heard(old.stroke, now, was, withdrawn=True))
+                    continue
+            elif start is not None:
+                self.recent = sorted([*self.recent, frame])
+            if start is not None:
+                out.append(self._line(found, mine[0], now, was))
+        return out
+
+    def _line(self, found: listen.Found, k: int, now: int, revises: float | None = None) -> Heard:
+        """The line for stroke `k` of those found, told once `now` samples are heard."""
+        start = int(found.starts[k])
+        drum, doubtful, count = self._drum(start, found.bands[k : k + 1])
+        flam = bool(found.flams[k]) if len(found.flams) else False
+        stroke = HeardStroke(start / self.rate, drum, doubtful, count, flam)
+        heard = Heard(stroke, now, revises)
+        bisect.insort(self.told, start)
+        self._lines[start] = heard
+        return heard
 
     def _noise(self) -> np.ndarray:
         """The peaks of the take's 10 ms stretches so far (its noise floor)."""
@@ -234,7 +322,7 @@ class Listener:
         self._peaks.extend(new)
         return np.concatenate(self._peaks) if self._peaks else np.zeros(0, np.float32)
 
-    def _drum(self, bands: np.ndarray) -> tuple[Drum, bool, bool]:
+    def _drum(self, start: int, bands: np.ndarray) -> tuple[Drum, bool, bool]:
         """A new stroke's drum as tell_drums tells it among the strokes heard so far: by the
         kit (listen.by_kit) while they sound like it, else by two groups of their own sound
         (listen.by_groups); and whether it sounds like the count sound (listen.like_count)."""
@@ -255,19 +343,22 @@ class Listener:
         counted = count is not None and bool(listen.like_count(heard, known, count)[0])
         named, doubtful, nearest = listen.by_kit(heard, drums, known)
         if not counted:
-            self._strokes.append((bands[0], float(nearest[0])))
+            self._strokes[start] = (bands[0], float(nearest[0]))
         if counted or not self._strokes:
             return named[0], doubtful[0], counted
-        distance = float(np.median([d for _b, d in self._strokes]))
+        distance = float(np.median([d for _b, d in self._strokes.values()]))
         if self.drums == "kit" and distance <= listen.KIT_DISTANCE_DB:
             return named[0], doubtful[0], False
-        every = np.asarray([b for b, _d in self._strokes])
+        every = np.asarray([b for b, _d in self._strokes.values()])
         some, unsure, _notes, _apart = listen.by_groups(listen.shapes(every), every, self.rate)
         return some[-1], unsure[-1], False
 
     def finish(self) -> Performance:
         """The take's strokes as `check` finds them in its recording: the whole envelope's peaks,
-        each stroke to the sample, the drums told over them all."""
+        each stroke to the sample, the drums told over them all. The lines first told whose
+        reach the take ended within are judged again too (`ended`: past the end is silence, as
+        check reads it)."""
+        self.ended = self._confirm(self.unconfirmed, self.samples.frames)
         flux, peaks = self.envelope.finish()
         candidates = listen.pick_peaks(flux)
         found = (
