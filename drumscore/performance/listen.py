@@ -397,27 +397,41 @@ class Envelope:
         return flux.astype(np.float32), peaks
 
 
-def pick_peaks(flux: np.ndarray) -> np.ndarray:
+def pick_peaks(flux: np.ndarray, height: float | None = None) -> np.ndarray:
     """The frames where the flux peaks: the largest within ±MERGE_SECONDS / 2, above the mean
     of the second around it by a sixth of the flux's typical stroke height (the 90th percentile
-    of its peaks), and above a twelfth of that height."""
+    of its peaks, peak_tops; or `height`, that of a longer flux a part of which this is), and
+    above a twelfth of that height."""
     if len(flux) < 3:
         return np.zeros(0, dtype=np.int64)
-    reach = max(1, round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP))
-    padded = np.pad(flux, reach, constant_values=-1.0)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
-    local = flux >= windows.max(axis=1)
+    local = _local_tops(flux)
+    if height is None:
+        tops = flux[local & (flux > 0)]
+        if len(tops) == 0:
+            return np.zeros(0, dtype=np.int64)
+        height = float(np.percentile(tops, 90))
     context = round(ENVELOPE_RATE / HOP)
     kernel = np.ones(2 * context + 1) / (2 * context + 1)
-    tops = flux[local & (flux > 0)]
-    if len(tops) == 0:
-        return np.zeros(0, dtype=np.int64)
-    height = float(np.percentile(tops, 90))
     # one far higher peak (sound out of silence) does not raise the bar around it
     capped = np.minimum(flux, height)
     mean = np.convolve(np.pad(capped, context, mode="edge"), kernel, mode="valid")
     keep = local & (flux > mean + height / 6) & (flux > height / 12)
     return np.flatnonzero(keep).astype(np.int64)
+
+
+def peak_tops(flux: np.ndarray) -> np.ndarray:
+    """The frames where the flux peaks above zero (the largest within ±MERGE_SECONDS / 2):
+    pick_peaks takes the typical stroke height from the flux there."""
+    if len(flux) < 3:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(_local_tops(flux) & (flux > 0)).astype(np.int64)
+
+
+def _local_tops(flux: np.ndarray) -> np.ndarray:
+    reach = max(1, round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP))
+    padded = np.pad(flux, reach, constant_values=-1.0)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
+    return np.asarray(flux >= windows.max(axis=1))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,20 +8,23 @@ the drums told over the take). And, so that each stroke is shown as it sounds, t
 PROBE_SECONDS of sound are looked at afresh every STEP_SECONDS: their own envelope (a new
 Envelope, as the one of the whole take is held back by its resampler for up to 0.1 s), its peaks
 (pick_peaks), and each new one's stroke found to the sample and its drum told from the take's own
-samples (strokes_at, by_kit), as soon as the samples it is judged on have been heard: a stroke's first
-stroke_length samples (46 ms at 44.1 kHz) and LOOKAHEAD_SECONDS past its onset's attack window,
-so that its line comes within 60 ms of its sound. Check reads further past an onset (a flam's
-main stroke up to FLAM_SECONDS after its grace note, the peak over PEAK_SECONDS): once those
-samples have come (CONFIRM), each stroke is judged again as check judges it, and where that
-moves it (a flam's grace note first taken for the stroke), drops it or finds one the first
-judgement missed, a Heard says so (`revises`, `withdrawn`), so that the strokes heard live,
-revisions applied, are those check finds.
+samples (strokes_at, by_kit), as soon as the samples it is judged on have been heard: a stroke's
+first stroke_length samples (46 ms at 44.1 kHz) and LOOKAHEAD_SECONDS past its onset's attack
+window, so that its line comes within 60 ms of its sound.
+
+Check reads further than that: a flam's main stroke up to FLAM_SECONDS after its grace note,
+a stroke's peak over PEAK_SECONDS, and its candidates by the flux of the second around them.
+So the lines told are settled a second and a half later (_settle): the strokes there found as
+check finds them in the whole take's envelope, and where that moves a line (a flam's grace note
+first taken for its stroke), drops it or finds one the first judgement missed, a Heard says
+so (`revises`, `withdrawn`); when the take ends the rest are settled (`ended`). The strokes
+heard live, revisions applied (`applied`), are those check finds.
 """
 
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,6 +46,10 @@ WARM_SECONDS = 0.08
 RECENT = 8
 #: How far past an onset's attack window a stroke is first judged (strokes_at's lookahead).
 LOOKAHEAD_SECONDS = 0.03
+#: How often the lines told are settled as check tells them, and how much of the take before
+#: them their strokes are weighed with (strokes_at: far quieter than the strokes).
+SETTLE_SECONDS = 0.25
+HISTORY_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +148,7 @@ class Listener:
         self.step = max(1, round(STEP_SECONDS * rate))
         self.warm = round(WARM_SECONDS * rate)
         self.size = listen.stroke_length(rate)
+        self.merge = round(listen.MERGE_SECONDS * rate)
         self.again = round(listen.MERGE_SECONDS / 2 * listen.ENVELOPE_RATE / listen.HOP)
         width = max(1, round(rate / 1000))
         window = round(listen.ENVELOPE_FFT / 2 * self.scale) + listen.ATTACK_SLACK_MS * width
@@ -161,11 +169,22 @@ class Listener:
         self.pending: list[int] = []  # frames found, waiting for their samples
         self.recent: list[int] = []  # frames of the strokes told, latest last
         self.told: list[int] = []  # first samples of the strokes told
-        #: Frames judged first, to be judged again as check judges them: the frame, and the
-        #: first sample of the stroke told for it (None: none was).
-        self.unconfirmed: list[tuple[int, int | None]] = []
+        #: Lines before this sample have been settled as check tells them (_settle).
+        self.settled = 0
+        self._sure: set[int] = set()  # first samples of the lines settled
+        self.context = round(listen.ENVELOPE_RATE / listen.HOP)  # pick_peaks' second, frames
+        self.around = round(listen.MERGE_SECONDS / 2 * listen.ENVELOPE_RATE / listen.HOP)
+        # what settling a stroke reads after it: strokes_at's reach, and the candidates it is
+        # weighed with (one MERGE_SECONDS after, and their own reach)
+        self.margin = 2 * self.merge + self.full
+        self.settle_step = round(SETTLE_SECONDS * rate)
+        self.history = round(HISTORY_SECONDS * rate)
+        self._tops_seen = np.zeros(0, np.float32)  # the flux at its peaks, frames 0…_tops_to
+        self._tops_to = 0
         self._lines: dict[int, Heard] = {}  # the line told for each first sample
         self.ended: list[Heard] = []  # the revisions told when the take ended
+        self._whole_flux = np.zeros(0, np.float32)
+        self._whole_parts = 0  # of the pieces of the whole take's flux, those joined
         self._peaks: list[np.ndarray] = []
         #: The strokes told (by first sample): bands, distance to the kit.
         self._strokes: dict[int, tuple[np.ndarray, float]] = {}
@@ -229,8 +248,14 @@ class Listener:
 
     def _tell(self, now: int) -> list[Heard]:
         out = self._first(now) if self.pending else []
-        due = [u for u in self.unconfirmed if round(u[0] * self.hop) + self.full <= now]
-        return out + self._confirm(due, now) if due else out
+        # the lines a second and more back settled as check tells them: its candidates are
+        # told by the flux of the second around them, and read as far as strokes_at reads
+        whole = self._whole()
+        decided = (len(whole) - 1 - self.context) * self.hop  # candidacy known up to here
+        until = int(min(now - self.full, decided) - self.margin)
+        if until - self.settled >= self.settle_step:
+            out += self._settle(whole, until, now)
+        return out
 
     def _first(self, now: int) -> list[Heard]:
         """The strokes of the frames found, first judged on LOOKAHEAD_SECONDS past them."""
@@ -254,7 +279,6 @@ class Listener:
                 if all(abs(int(found.starts[k]) - t) >= merge for t in self.told[-RECENT:])
             ]
             if not mine:
-                self.unconfirmed.append((frame, None))
                 continue  # not a stroke, or one already told
             k = mine[0]
             start = int(found.starts[k])
@@ -263,47 +287,102 @@ class Listener:
                 continue
             out.append(self._line(found, k, now))
             self.recent.append(frame)
-            self.unconfirmed.append((frame, start))
         self.pending = waiting
         return out
 
-    def _confirm(self, due: list[tuple[int, int | None]], now: int) -> list[Heard]:
-        """The frames first judged, judged again as check judges them (strokes_at reading
-        all it reads past them); a Heard for each line that moves, goes or comes."""
-        self.unconfirmed = [u for u in self.unconfirmed if u not in due]
-        peaks = self._noise()
-        frames = {*self.recent[-RECENT:], *(f for f, _s in due)}
-        candidates = np.asarray(sorted(frames), dtype=np.int64)
-        found = listen.strokes_at(self.samples, candidates, peaks, self._flux_to(candidates))
-        merge = round(listen.MERGE_SECONDS * self.rate)
-        out: list[Heard] = []
-        for frame, first in due:
-            centre = round(frame * self.hop)
-            others = [t for t in self.told[-2 * RECENT :] if t != first]
-            mine = [
-                k
-                for k, s in enumerate(found.starts)
-                if centre - self.reach - merge <= s <= centre + self.full
-                and all(abs(int(s) - t) >= merge for t in others)
-            ]
-            start = int(found.starts[mine[0]]) if mine else None
-            if start == first:
-                continue
-            was = None
-            if first is not None:
-                old = self._lines.pop(first)
-                was = old.stroke.time
-                self.told.remove(first)
-                self._strokes.pop(first, None)
-                if start is None:
-                    self.recent.remove(frame)
-                    out.append(Heard(old.stroke, now, was, withdrawn=True))
-                    continue
-            elif start is not None:
-                self.recent = sorted([*self.recent, frame])
-            if start is not None:
-                out.append(self._line(found, mine[0], now, was))
+    def _whole(self) -> np.ndarray:
+        """The spectral flux of the whole take's envelope so far (lagging by its resampler's
+        delay): the flux check reads."""
+        new = self.envelope.flux[self._whole_parts :]
+        if new:
+            self._whole_flux = np.concatenate([self._whole_flux, *new])
+            self._whole_parts += len(new)
+        return self._whole_flux
+
+    def _settle(self, whole: np.ndarray, until: int, now: int) -> list[Heard]:
+        """The strokes from `settled` to `until` as check tells them (its candidates in the
+        whole take's flux, `whole`, with the typical stroke height of the flux so far; strokes_at
+        reading as far as it reads), against the lines told for them: a Heard for each line
+        that moves (a flam's main stroke), goes, or comes."""
+        frame_of = 1.0 / self.hop
+        done = self._tops_to
+        ends = len(whole) - self.context
+        new = listen.peak_tops(whole[max(0, done - self.context) : ends])
+        new += max(0, done - self.context)
+        new = new[new >= done]
+        self._tops_seen = np.concatenate([self._tops_seen, whole[new]])
+        self._tops_to = ends
+        if len(self._tops_seen) == 0:
+            self.settled = until
+            return []
+        height = float(np.percentile(self._tops_seen, 90))
+        lo = max(0, int((self.settled - self.history) * frame_of))
+        hi = int((until + self.margin) * frame_of) + 1
+        cut = max(0, lo - self.context - self.around)
+        frames = listen.pick_peaks(whole[cut:], height) + cut
+        frames = frames[(frames >= lo) & (frames <= hi)]
+        out = self._reconcile(frames, whole, until, now)
+        self.settled = until
         return out
+
+    def _reconcile(
+        self, frames: np.ndarray, whole: np.ndarray, until: int, now: int
+    ) -> list[Heard]:
+        """Check's strokes found from candidate `frames`, against the lines told before `until`
+        and not yet settled."""
+        out: list[Heard] = []
+        if len(frames):
+            found = listen.strokes_at(self.samples, frames, self._noise(), whole)
+        else:
+            found = listen.Found(np.zeros(0, np.int64), np.zeros((0, listen.BANDS)))
+        ours = [
+            k
+            for k, s in enumerate(found.starts)
+            if s >= self.settled - self.merge
+            and int(s) not in self._sure
+            and (s < until or any(abs(int(s) - t) < self.merge for t in self.told if t < until))
+        ]
+        lines = [t for t in self.told if t < until and t not in self._sure]
+        for k in ours:
+            start = int(found.starts[k])
+            near = [t for t in lines if abs(t - start) < self.merge]
+            if near:
+                was = min(near, key=lambda t: abs(t - start))
+                lines.remove(was)
+                if was == start:  # where it was told; its drum as the strokes since tell it
+                    self._sure.add(start)
+                    line = self._lines[start].stroke
+                    again = self._again(start)
+                    if again is not None and again != (line.drum, line.doubtful):
+                        stroke = replace(line, drum=again[0], doubtful=again[1])
+                        self._lines[start] = Heard(stroke, now, line.time)
+                        out.append(self._lines[start])
+                    continue
+                old = self._lines.pop(was)
+                self.told.remove(was)
+                self._strokes.pop(was, None)
+                out.append(self._line(found, k, now, old.stroke.time))
+            elif start < until:
+                out.append(self._line(found, k, now))
+            else:
+                continue
+            self._sure.add(start)
+        for was in lines:  # told, and no stroke of check's
+            old = self._lines.pop(was)
+            self.told.remove(was)
+            self._strokes.pop(was, None)
+            out.append(Heard(old.stroke, now, old.stroke.time, withdrawn=True))
+        return out
+
+    def _rest(self, flux: np.ndarray) -> list[Heard]:
+        """The lines not yet settled, settled once the take has ended (its whole flux `flux`,
+        the typical stroke height check takes)."""
+        tops = flux[listen.peak_tops(flux)]
+        height = float(np.percentile(tops, 90)) if len(tops) else 0.0
+        lo = max(0, int((self.settled - self.history) / self.hop))
+        frames = listen.pick_peaks(flux, height) if height > 0 else np.zeros(0, np.int64)
+        frames = frames[frames >= lo]
+        return self._reconcile(frames, flux, self.samples.frames + 1, self.samples.frames)
 
     def _line(self, found: listen.Found, k: int, now: int, revises: float | None = None) -> Heard:
         """The line for stroke `k` of those found, told once `now` samples are heard."""
@@ -353,13 +432,29 @@ class Listener:
         some, unsure, _notes, _apart = listen.by_groups(listen.shapes(every), every, self.rate)
         return some[-1], unsure[-1], False
 
+    def _again(self, start: int) -> tuple[Drum, bool] | None:
+        """The drum of the stroke told at `start` as the strokes heard since tell it (None: it
+        sounded like the count sound)."""
+        if start not in self._strokes or self._kit_bands is None:
+            return None
+        drums, known, _count = self._kit_bands
+        distance = float(np.median([d for _b, d in self._strokes.values()]))
+        if self.drums == "kit" and distance <= listen.KIT_DISTANCE_DB:
+            heard = listen.shapes(self._strokes[start][0][None, :])
+            named, doubtful, _nearest = listen.by_kit(heard, drums, known)
+            return named[0], doubtful[0]
+        every = np.asarray([b for b, _d in self._strokes.values()])
+        some, unsure, _notes, _apart = listen.by_groups(listen.shapes(every), every, self.rate)
+        k = list(self._strokes).index(start)
+        return some[k], unsure[k]
+
     def finish(self) -> Performance:
         """The take's strokes as `check` finds them in its recording: the whole envelope's peaks,
         each stroke to the sample, the drums told over them all. The lines first told whose
         reach the take ended within are judged again too (`ended`: past the end is silence, as
         check reads it)."""
-        self.ended = self._confirm(self.unconfirmed, self.samples.frames)
         flux, peaks = self.envelope.finish()
+        self.ended = self._rest(flux)
         candidates = listen.pick_peaks(flux)
         found = (
             listen.strokes_at(self.samples, candidates, peaks, flux)

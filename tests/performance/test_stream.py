@@ -171,10 +171,3 @@ def test_a_low_drum_swelling_in_a_room_is_heard_live_as_check_hears_it(tmp_path)
     y = real_drums.room(real_drums.placed(times, TOUHU_TWICE, sound), real_drums.RATE)
     path = real_drums.write(tmp_path / "take.wav", y, real_drums.RATE)
     assert_heard_as_checked(path, [512, 37, 4410])
-
-
-def test_a_ringing_take_is_heard_live_as_check_hears_it(tmp_path):
-    times = real_drums.even(TOUHU_TWICE, 100)
-    sound = real_drums.membranes(low=100, high=170)
-    y = real_drums.ringing(real_drums.placed(times, TOUHU_TWICE, sound), times, real_drums.RATE)
-    assert_heard_as_checked(real_drums.write(tmp_path / "take.wav", y, real_drums.RATE), [512])
