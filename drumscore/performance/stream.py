@@ -349,12 +349,15 @@ class Listener:
             if near:
                 was = min(near, key=lambda t: abs(t - start))
                 lines.remove(was)
-                if was == start:  # where it was told; its drum as the strokes since tell it
+                if (
+                    was == start
+                ):  # where it was told; its drum as the strokes since tell it, and whether a flam
                     self._sure.add(start)
                     line = self._lines[start].stroke
-                    again = self._again(start)
-                    if again is not None and again != (line.drum, line.doubtful):
-                        stroke = replace(line, drum=again[0], doubtful=again[1])
+                    drum, doubtful = self._again(start) or (line.drum, line.doubtful)
+                    flam = bool(found.flams[k]) if len(found.flams) else False
+                    if (drum, doubtful, flam) != (line.drum, line.doubtful, line.flam):
+                        stroke = replace(line, drum=drum, doubtful=doubtful, flam=flam)
                         self._lines[start] = Heard(stroke, now, line.time)
                         out.append(self._lines[start])
                     continue
