@@ -321,15 +321,20 @@ class Listener:
         cut = max(0, lo - self.context - self.around)
         frames = listen.pick_peaks(whole[cut:], height) + cut
         frames = frames[(frames >= lo) & (frames <= hi)]
-        out = self._reconcile(frames, whole, until, now)
+        # the height is that of the take so far, not yet of the whole take: a line is withdrawn
+        # only when no stroke stands there with half of it either
+        lenient = listen.pick_peaks(whole[cut:], height / 2) + cut
+        lenient = lenient[(lenient >= lo) & (lenient <= hi)]
+        out = self._reconcile(frames, whole, until, now, lenient)
         self.settled = until
         return out
 
     def _reconcile(
-        self, frames: np.ndarray, whole: np.ndarray, until: int, now: int
+        self, frames: np.ndarray, whole: np.ndarray, until: int, now: int, lenient: np.ndarray
     ) -> list[Heard]:
         """Check's strokes found from candidate `frames`, against the lines told before `until`
-        and not yet settled."""
+        and not yet settled; a line no stroke is found for is withdrawn unless one is from
+        the `lenient` candidates."""
         out: list[Heard] = []
         if len(frames):
             found = listen.strokes_at(self.samples, frames, self._noise(), whole)
@@ -342,7 +347,10 @@ class Listener:
             and int(s) not in self._sure
             and (s < until or any(abs(int(s) - t) < self.merge for t in self.told if t < until))
         ]
-        lines = [t for t in self.told if t < until and t not in self._sure]
+        # (a line spared before stays as it is told until the take ends)
+        lines = [
+            t for t in self.told if self.settled - self.merge <= t < until and t not in self._sure
+        ]
         for k in ours:
             start = int(found.starts[k])
             near = [t for t in lines if abs(t - start) < self.merge]
@@ -370,22 +378,15 @@ class Listener:
             else:
                 continue
             self._sure.add(start)
+        if lines and len(lenient):
+            spare = listen.strokes_at(self.samples, lenient, self._noise(), whole).starts
+            lines = [t for t in lines if not np.any(np.abs(spare - t) < self.merge)]
         for was in lines:  # told, and no stroke of check's
             old = self._lines.pop(was)
             self.told.remove(was)
             self._strokes.pop(was, None)
             out.append(Heard(old.stroke, now, old.stroke.time, withdrawn=True))
         return out
-
-    def _rest(self, flux: np.ndarray) -> list[Heard]:
-        """The lines not yet settled, settled once the take has ended (its whole flux `flux`,
-        the typical stroke height check takes)."""
-        tops = flux[listen.peak_tops(flux)]
-        height = float(np.percentile(tops, 90)) if len(tops) else 0.0
-        lo = max(0, int((self.settled - self.history) / self.hop))
-        frames = listen.pick_peaks(flux, height) if height > 0 else np.zeros(0, np.int64)
-        frames = frames[frames >= lo]
-        return self._reconcile(frames, flux, self.samples.frames + 1, self.samples.frames)
 
     def _line(self, found: listen.Found, k: int, now: int, revises: float | None = None) -> Heard:
         """The line for stroke `k` of those found, told once `now` samples are heard."""
@@ -453,24 +454,47 @@ class Listener:
 
     def finish(self) -> Performance:
         """The take's strokes as `check` finds them in its recording: the whole envelope's peaks,
-        each stroke to the sample, the drums told over them all. The lines first told whose
-        reach the take ended within are judged again too (`ended`: past the end is silence, as
-        check reads it)."""
+        each stroke to the sample, the drums told over them all. The lines told are brought to
+        them (`ended`: a Heard for each line that moves, goes, comes or changes its drum)."""
         flux, peaks = self.envelope.finish()
-        self.ended = self._rest(flux)
         candidates = listen.pick_peaks(flux)
         found = (
             listen.strokes_at(self.samples, candidates, peaks, flux)
             if len(candidates)
             else listen.Found(np.zeros(0, np.int64), np.zeros((0, 1)))
         )
-        return listen.performance_of(
-            found,
-            self.source,
-            self.rate,
-            self.samples.frames,
-            self.kit,
-            self.drums,
-            self.count_sound,
-            self.click_velocity,
-        )
+        try:
+            performance = listen.performance_of(
+                found,
+                self.source,
+                self.rate,
+                self.samples.frames,
+                self.kit,
+                self.drums,
+                self.count_sound,
+                self.click_velocity,
+            )
+        except PerformanceError:
+            self.ended = self._final(())
+            raise
+        self.ended = self._final(performance.strokes)
+        return performance
+
+    def _final(self, strokes: tuple[HeardStroke, ...]) -> list[Heard]:
+        """The lines told brought to check's `strokes` of the whole take."""
+        now = self.samples.frames
+        lines = sorted(self._lines)
+        out: list[Heard] = []
+        for stroke in strokes:
+            start = round(stroke.time * self.rate)
+            near = [t for t in lines if abs(t - start) < self.merge]
+            if not near:
+                out.append(Heard(stroke, now))
+                continue
+            was = min(near, key=lambda t: abs(t - start))
+            lines.remove(was)
+            old = self._lines[was].stroke
+            if old != stroke:
+                out.append(Heard(stroke, now, old.time))
+        out += [Heard(self._lines[t].stroke, now, self._lines[t].stroke.time, True) for t in lines]
+        return out
