@@ -167,6 +167,8 @@ class Listener:
         #: whole take's envelope lags by its resampler's delay).
         self.flux = np.zeros(0, np.float32)
         self.pending: list[int] = []  # frames found, waiting for their samples
+        self._ready: dict[int, int] = {}  # ...and when they may be told
+        self._done: set[int] = set()  # frames judged lately, not judged again
         self.recent: list[int] = []  # frames of the strokes told, latest last
         self.told: list[int] = []  # first samples of the strokes told
         #: Lines before this sample have been settled as check tells them (_settle).
@@ -227,7 +229,12 @@ class Listener:
                 frame = int(f) + first
                 # a peak judged a frame or two before may stand a frame off in this probe: it
                 # is told once all the same (by its first sample)
-                if self.judged - self.again < frame and f <= last and frame not in self.pending:
+                if (
+                    self.judged - self.again < frame
+                    and f <= last
+                    and frame not in self.pending
+                    and frame not in self._done
+                ):
                     self.pending.append(frame)
             self.judged = max(self.judged, first + last)
         return self._tell(now)
@@ -259,6 +266,8 @@ class Listener:
 
     def _first(self, now: int) -> list[Heard]:
         """The strokes of the frames found, first judged on LOOKAHEAD_SECONDS past them."""
+        if all(self._ready.get(f, 0) > now for f in self.pending):
+            return []  # each waits for its sound, as the last judgement found it
         peaks = self._noise()
         candidates = np.asarray(sorted({*self.recent[-RECENT:], *self.pending}), dtype=np.int64)
         flux = self._flux_to(candidates)
@@ -279,15 +288,20 @@ class Listener:
                 if all(abs(int(found.starts[k]) - t) >= merge for t in self.told[-RECENT:])
             ]
             if not mine:
+                self._done.add(frame)
                 continue  # not a stroke, or one already told
             k = mine[0]
             start = int(found.starts[k])
             if start + self.size > now:
                 waiting.append(frame)  # its sound is not all heard yet
+                self._ready[frame] = start + self.size
                 continue
             out.append(self._line(found, k, now))
             self.recent.append(frame)
+            self._done.add(frame)
         self.pending = waiting
+        self._done = {f for f in self._done if f > self.judged - 2 * self.again}
+        self._ready = {f: self._ready[f] for f in waiting if f in self._ready}
         return out
 
     def _whole(self) -> np.ndarray:
