@@ -36,7 +36,7 @@ from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.kit import Kit, builtin_kit
 
 #: The stretch of the latest sound whose envelope is looked at for new strokes, and how often.
-PROBE_SECONDS = 0.18
+PROBE_SECONDS = 0.15
 STEP_SECONDS = 0.005
 #: The start of a probe's envelope is not judged: its first frames rise out of the silence it
 #: supposes before it.
