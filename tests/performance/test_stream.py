@@ -172,3 +172,17 @@ def test_a_low_drum_swelling_in_a_room_is_heard_live_as_check_hears_it(tmp_path)
     y = real_drums.room(real_drums.placed(times, TOUHU_TWICE, sound), real_drums.RATE)
     path = real_drums.write(tmp_path / "take.wav", y, real_drums.RATE)
     assert_heard_as_checked(path, [512, 37, 4410])
+
+
+def test_a_ringing_takes_swell_heard_live_is_withdrawn_as_check_leaves_it_out(tmp_path):
+    """Drums ringing between strokes: a swell taken live for a stroke (before the take's
+    strokes show how loud they are) is withdrawn once settled; revisions applied, the strokes
+    are check's, each stroke's line within 60 ms."""
+    times = real_drums.even(TOUHU_TWICE, 100)
+    sound = real_drums.membranes(low=100, high=170)
+    y = real_drums.ringing(real_drums.placed(times, TOUHU_TWICE, sound), times, real_drums.RATE)
+    heard = assert_heard_as_checked(
+        real_drums.write(tmp_path / "take.wav", y, real_drums.RATE), [512]
+    )
+    gone = [h for h in heard if h.withdrawn]
+    assert all(np.min(np.abs(np.asarray(times) - h.revises)) > 0.1 for h in gone)
