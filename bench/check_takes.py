@@ -1,6 +1,8 @@
-"""Takes of known truth for `bench/check_real.py`: drums that are not the built-in kit (General
-MIDI drums of a SoundFont through FluidSynth, struck membranes modelled in numpy), played with
-jitter and drift and faults, and put through rooms, noise, clipping and a phone's chain.
+"""Takes of known truth for `bench/check_real.py`: drums that are not the built-in kit (recorded
+acoustic drums of Debian's hydrogen-drumkits, General MIDI drums of a SoundFont through
+FluidSynth, struck membranes modelled in numpy), played with jitter and drift, faults, flams and
+quick strokes after loud ones, and put through rooms (RT60 0.3–1.5 s), noise, clipping, a
+phone's chain and an 8 kHz narrow-band one.
 
 Every take records what was played: each stroke's time (its attack, to the sample), its drum,
 and the faults made on purpose, so a check of it can be scored.
@@ -8,6 +10,7 @@ and the faults made on purpose, so a check of it can be scored.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import itertools
 import math
@@ -25,6 +28,17 @@ from drumscore.corpus import resolve
 from drumscore.model import Drum
 
 SOUNDFONT = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
+#: Debian's hydrogen-drumkits: kits of recorded acoustic drums (apt-get install hydrogen-drumkits).
+HYDROGEN = Path("/usr/share/hydrogen/data/drumkits")
+#: Pairs of recorded drums, 鼙 then 鼓: the files (glob patterns under HYDROGEN) of each.
+REAL_PAIRS = (
+    ("ForzeeStereo/Kick-*.wav", "ForzeeStereo/Snare-*.wav"),  # kick and snare
+    ("ForzeeStereo/TomLow-*.wav", "ForzeeStereo/TomHigh-*.wav"),  # toms
+    ("BJA_Pacific/BD_0*.aiff", "BJA_Pacific/TM_0*.aiff"),  # kick and tom
+    ("circAfrique v4/Dununba1 Head Hit.wav", "circAfrique v4/Djembe[1-5] Tone.wav"),
+    ("Millo_MultiLayered2/floortom_0*.flac", "Millo_MultiLayered2/bd_0*.flac"),
+    ("ColomboAcousticDrumkit/tom-low-1.flac", "ColomboAcousticDrumkit/tom-hi-1.flac"),
+)
 OTHER = {Drum.PI: Drum.GU, Drum.GU: Drum.PI}
 
 
@@ -42,6 +56,14 @@ class Truth:
     missed: set[int] = field(default_factory=set)
     wrong: set[int] = field(default_factory=set)
     extra: list[float] = field(default_factory=list)
+    #: Grace notes of flams: (time, drum, level in dB against their main stroke's).
+    graces: list[tuple[float, Drum, float]] = field(default_factory=list)
+    #: The times of the flammed main strokes.
+    flammed: list[float] = field(default_factory=list)
+    #: A stroke's level in dB where it is not 0 (by its time).
+    gains: dict[float, float] = field(default_factory=dict)
+    #: The take is too noisy to judge: the check is to say so.
+    noisy: bool = False
 
     def beat_line(self) -> tuple[float, float]:
         """The least-squares even beat (interval, start) of the score strokes played."""
@@ -58,6 +80,8 @@ class Take:
     audio: np.ndarray  # frames × channels, float32
     rate: int
     truth: Truth
+    #: A kit folder of the player's own samples to check the take with (`--kit`), if any.
+    kit: Path | None = None
 
 
 def drums_of(score: str, section: str, repeats: int = 1) -> list[Drum]:
@@ -79,10 +103,16 @@ def performance(
     wrong: int = 0,
     extra: int = 0,
     checked_as: str | None = None,
+    flams: int = 0,
+    quick: int = 0,
+    quick_at: tuple[float, float] = (0.35, 0.45),
+    quick_under: tuple[float, float] = (5.0, 10.0),
 ) -> Truth:
     """The strokes of a performance: an even beat at `bpm` whose pace moves by `drift` (a
     fraction, +0.1 ten per cent faster by the end), each stroke off it by normal jitter of
-    `jitter_ms` (at most 2.5 times that), with faults drawn at random."""
+    `jitter_ms` (at most 2.5 times that), with faults drawn at random; `flams` strokes played
+    as flams (a grace note 17–43 ms before, 11–15 dB softer), and `quick` extra strokes played
+    `quick_at` (a share of the gap) after a loud stroke, `quick_under` dB under it."""
     drums = drums_of(score, section, repeats)
     n = len(drums)
     bpm = bpm if bpm is not None else float(rng.uniform(60, 110))
@@ -113,7 +143,27 @@ def performance(
             t = float(times[k] + (times[k + 1] - times[k]) * rng.uniform(0.35, 0.65))
             extras.append(t)
             strokes.append((t, Drum(rng.choice(list(Drum))), -1))
+    gains: dict[float, float] = {}
+    if quick:
+        after = rng.choice(
+            [k for k in inner if k not in gone and k + 1 not in gone and k - 1 not in gone],
+            size=quick,
+            replace=False,
+        )
+        for k in after:
+            t = float(times[k] + (times[k + 1] - times[k]) * rng.uniform(*quick_at))
+            extras.append(t)
+            gains[float(times[k])] = 2.0  # the loud one
+            gains[t] = 2.0 - float(rng.uniform(*quick_under))
+            strokes.append((t, OTHER[drums[k]] if rng.uniform() < 0.5 else drums[k], -1))
     strokes.sort()
+    graces, flammed = [], []
+    if flams:
+        main = [s for s in strokes if s[2] >= 2]
+        for n in rng.choice(len(main), size=min(flams, len(main)), replace=False):
+            t, d, _k = main[int(n)]
+            graces.append((t - float(rng.uniform(0.017, 0.043)), d, -float(rng.uniform(11, 15))))
+            flammed.append(t)
     return Truth(
         score,
         section,
@@ -123,6 +173,9 @@ def performance(
         {k + 1 for k in gone},
         {k + 1 for k in flipped},
         sorted(extras),
+        sorted(graces),
+        sorted(flammed),
+        gains,
     )
 
 
@@ -204,6 +257,92 @@ def membrane_drums(
     return sound
 
 
+def _attack(mono: np.ndarray) -> int:
+    """A recorded one-shot's attack: its first sample within 26 dB of its peak."""
+    return int(np.argmax(np.abs(mono) >= 0.05 * np.abs(mono).max()))
+
+
+@functools.cache
+def real_sounds(pattern: str, rate: int) -> tuple[np.ndarray, ...]:
+    """Every recorded one-shot a pattern of REAL_PAIRS names: stereo float32 at `rate`, peak 1,
+    starting a millisecond before its attack."""
+    import soxr
+
+    out = []
+    for path in sorted(HYDROGEN.glob(pattern)):
+        data, own = sf.read(path, dtype="float32", always_2d=True)
+        if data.shape[1] == 1:
+            data = np.repeat(data, 2, axis=1)
+        data = data[:, :2]
+        if own != rate:
+            data = soxr.resample(data, own, rate).astype(np.float32)
+        attack = _attack(data.mean(axis=1))
+        lead = min(attack, rate // 1000)
+        data = data[attack - lead :]
+        out.append(data / np.max(np.abs(data)))
+    return tuple(out)
+
+
+def have_real() -> bool:
+    return all(real_sounds(p, 44100) for pair in REAL_PAIRS for p in pair)
+
+
+def real_drums(pair: int, rate: int):
+    """A player of a pair of recorded drums: 鼙 at −6 dB, 鼓 at −2 dB, each stroke one of the
+    drum's recordings and ±2 dB."""
+    patterns = REAL_PAIRS[pair % len(REAL_PAIRS)]
+
+    def sound(drum: Drum, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        options = real_sounds(patterns[0] if drum is Drum.PI else patterns[1], rate)
+        data = options[int(rng.integers(len(options)))]
+        level = (0.5 if drum is Drum.PI else 0.8) * 10 ** (rng.uniform(-2, 2) / 20)
+        return data * np.float32(level), min(rate // 1000, len(data))
+
+    return sound
+
+
+def swelling_drums(rate: int, *, low: float = 70.0, high: float = 180.0):
+    """A player of two modelled drums whose low one swells: a soft stick's tap at the attack,
+    its body rising to a peak 50–80 ms later, 10–14 dB above the tap (a big, loosely tuned drum
+    heard in a room); the high one as membrane_drums plays it."""
+    others = membrane_drums(rate, low=high / 1.6, high=high)
+
+    def sound(drum: Drum, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        if drum is Drum.GU:
+            return others(drum, rng)
+        f0 = low * rng.uniform(0.985, 1.015)
+        rise = rng.uniform(0.05, 0.08) / 2.5  # the body peaks at 2.5 time constants
+        length = int(rate * 1.2)
+        t = np.arange(length) / rate
+        body = (1 - np.exp(-t / rise)) ** 2 * np.exp(-t / 0.35)
+        y = np.zeros(length)
+        for m, ratio in enumerate(MODES[:4]):
+            y += np.cos(2 * np.pi * f0 * ratio * t) * body / (1 + 2 * m)
+        y /= np.max(np.abs(y))
+        tap = int(rate * 0.006)
+        click = rng.normal(0, 1, tap) * np.exp(-np.arange(tap) / (rate * 0.0012))
+        y[:tap] += click / np.max(np.abs(click)) * 10 ** (-rng.uniform(10, 14) / 20)
+        y *= 0.7 * 10 ** (rng.uniform(-2, 2) / 20)
+        return np.stack([y, y], axis=1).astype(np.float32), 0
+
+    return sound
+
+
+def own_kit(pair: int) -> Path:
+    """A kit folder (kit.toml) of the recorded samples of a pair of REAL_PAIRS: the player's
+    own samples, as `--kit` takes them."""
+    folder = Path(tempfile.mkdtemp(prefix="drumscore-own-kit-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    names = {}
+    for drum, pattern in zip(("pi", "gu"), REAL_PAIRS[pair % len(REAL_PAIRS)], strict=True):
+        paths = sorted(HYDROGEN.glob(pattern))
+        names[drum] = ", ".join(f'"{p}"' for p in paths)
+    folder.joinpath("kit.toml").write_text(
+        f'name = "own"\n[pi]\nsamples = [{names["pi"]}]\n[gu]\nsamples = [{names["gu"]}]\n'
+    )
+    return folder
+
+
 def kit_drums(rate: int):
     """The built-in kit's own samples (for the phone chain on the project's kit)."""
     from drumscore.render.kit import builtin_kit
@@ -221,13 +360,14 @@ def kit_drums(rate: int):
 
 
 def mix(truth: Truth, sound, rate: int, rng: np.random.Generator, tail: float = 2.0) -> np.ndarray:
-    """The strokes placed at their attacks, summed."""
+    """The strokes (and flams' grace notes) placed at their attacks, summed."""
     end = max(t for t, _d, _k in truth.strokes) + tail
     out = np.zeros((int(end * rate), 2), dtype=np.float32)
-    for t, drum, _k in truth.strokes:
+    played = [(t, d, truth.gains.get(t, 0.0)) for t, d, _k in truth.strokes] + truth.graces
+    for t, drum, db in played:
         data, lead = sound(drum, rng)
         at = round(t * rate) - lead
-        piece = data[: len(out) - at]
+        piece = data[: len(out) - at] * np.float32(10 ** (db / 20))
         out[at : at + len(piece)] += piece
     return out
 
@@ -246,15 +386,29 @@ def add_noise(audio: np.ndarray, snr_db: float, rng: np.random.Generator) -> np.
     return (audio + noise).astype(np.float32)
 
 
-def reverb(audio: np.ndarray, rate: int, rng: np.random.Generator, rt60: float = 0.7) -> np.ndarray:
-    """A room: the direct sound, early reflections, and a decaying noise tail (−6 dB wet)."""
+def white(audio: np.ndarray, under_peak_db: float, rng: np.random.Generator) -> np.ndarray:
+    """White noise `under_peak_db` below the take's peak (its RMS so far under it)."""
+    peak = float(np.max(np.abs(audio)))
+    noise = rng.normal(0, peak * 10 ** (-under_peak_db / 20), audio.shape)
+    return (audio + noise).astype(np.float32)
+
+
+def reverb(
+    audio: np.ndarray,
+    rate: int,
+    rng: np.random.Generator,
+    rt60: float = 0.7,
+    wet: float = 0.5,
+) -> np.ndarray:
+    """A room: the direct sound, early reflections, and a decaying noise tail (`wet` its
+    energy against the direct sound's, 0.5 is −6 dB)."""
     from scipy.signal import fftconvolve
 
     n = int(rate * rt60 * 1.2)
     t = np.arange(n) / rate
     ir = rng.normal(0, 1, n) * np.exp(-6.9 * t / rt60)
     ir[: int(rate * 0.008)] = 0
-    ir *= 0.5 / np.sqrt(np.sum(ir**2))
+    ir *= wet / np.sqrt(np.sum(ir**2))
     ir[0] = 1.0
     for delay, gain in ((0.011, 0.4), (0.017, 0.3), (0.023, 0.25)):
         ir[int(rate * delay)] += gain
@@ -318,6 +472,27 @@ def phone(audio: np.ndarray, rate: int, *, mp3: bool = True) -> tuple[np.ndarray
     return decoded, int(new_rate)
 
 
+def gsm(audio: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+    """A narrow-band phone call: band-pass 300–3400 Hz, 8 kHz, then MP3 at 8 kb/s (lame's
+    nearest to a GSM coder's rate and smear) and back; without lame, the band only."""
+    import soxr
+    from scipy.signal import butter, sosfilt
+
+    sos = butter(6, [300, 3400], btype="bandpass", fs=rate, output="sos")
+    mono = sosfilt(sos, audio.mean(axis=1))
+    narrow = soxr.resample(mono, rate, 8000)
+    narrow = (narrow / np.max(np.abs(narrow)) * 0.7).astype(np.float32)
+    if lame() is None:
+        return narrow[:, None], 8000
+    with tempfile.TemporaryDirectory() as folder:
+        wav, mp3_path, back = Path(folder, "a.wav"), Path(folder, "a.mp3"), Path(folder, "b.wav")
+        sf.write(wav, narrow, 8000, subtype="PCM_16")
+        subprocess.run(["lame", "--quiet", "-b", "8", str(wav), str(mp3_path)], check=True)
+        subprocess.run(["lame", "--quiet", "--decode", str(mp3_path), str(back)], check=True)
+        decoded, new_rate = sf.read(back, dtype="float32", always_2d=True)
+    return decoded, int(new_rate)
+
+
 def finish(audio: np.ndarray) -> np.ndarray:
     """Peak at −1 dBFS unless clipped on purpose."""
     top = float(np.max(np.abs(audio)))
@@ -343,8 +518,10 @@ def takes(have_soundfont: bool = True, seed: int = 29) -> list[Take]:
             else membrane_drums(rate)
         )
 
-    def add(name: str, condition: str, truth: Truth, audio: np.ndarray, rate: int) -> None:
-        out.append(Take(name, condition, finish(audio), rate, truth))
+    def add(
+        name: str, condition: str, truth: Truth, audio: np.ndarray, rate: int, kit=None
+    ) -> None:
+        out.append(Take(name, condition, finish(audio), rate, truth, kit))
 
     def score() -> str:
         return SCORES[int(rng.integers(len(SCORES)))]
@@ -416,6 +593,53 @@ def takes(have_soundfont: bool = True, seed: int = 29) -> list[Take]:
         drums = membrane_drums(44100, low=low, high=low * 1.7, decay_low=0.6, decay_high=1.6)
         audio = mix(t, drums, 44100, rng)
         add(f"ring-{n}", "ringing", t, ringing(audio, t, 44100, rng), 44100)
+    # recorded drums (else GM ones), dry, in rooms, with flams, quick strokes, narrow band
+    real = have_real()
+
+    def recorded(pair: int, rate: int = 44100):
+        return real_drums(pair, rate) if real else gm(pair, rate)
+
+    for n in range(6):
+        t = performance(rng, score(), flams=2)
+        add(f"real-{n}", "recorded drums", t, mix(t, recorded(n), 44100, rng), 44100)
+    for n in range(9):
+        t = performance(rng, score(), flams=1 + n % 2)
+        drums = swelling_drums(44100) if n % 3 == 2 else recorded(n)
+        rt60, wet = float(rng.uniform(0.3, 1.5)), float(rng.uniform(0.5, 1.0))
+        audio = reverb(mix(t, drums, 44100, rng), 44100, rng, rt60, wet)
+        add(f"room-{n}", "room", t, audio, 44100)
+    for n in range(4):
+        t = performance(rng, score(), flams=4)
+        drums = recorded(n + 2)
+        audio = mix(t, drums, 44100, rng)
+        if n >= 2:
+            audio = reverb(audio, 44100, rng, float(rng.uniform(0.3, 1.5)), 0.7)
+        add(f"flam-{n}", "flams", t, audio, 44100)
+    for n in range(4):
+        t = performance(rng, score(), quick=2)
+        drums = (kit_drums(44100), recorded(n), kit_drums(44100), membrane_drums(44100))[n]
+        add(f"quick-{n}", "quick after loud", t, mix(t, drums, 44100, rng), 44100)
+    for n in range(4):
+        t = performance(rng, score())
+        drums = (recorded(n), kit_drums(44100), recorded(n + 3), membrane_drums(44100))[n]
+        narrow, rate = gsm(mix(t, drums, 44100, rng), 44100)
+        add(f"gsm-{n}", "8 kHz GSM", t, narrow, rate)
+    for n in range(2):  # a louder extra on the kit, the next stroke 0.4 of a gap after it
+        t = performance(rng, score(), quick=2, quick_at=(0.55, 0.65), quick_under=(-4.0, -3.0))
+        add(f"quick-kit-{n}", "quick after loud", t, mix(t, kit_drums(44100), 44100, rng), 44100)
+    if real:  # checked with the player's own samples (--kit), dry and in a room
+        for n, pair in enumerate((0, 1, 3)):
+            t = performance(rng, score())
+            audio = mix(t, recorded(pair), 44100, rng)
+            add(f"ownkit-{n}", "own kit, dry", t, audio, 44100, own_kit(pair))
+            rt60 = float(rng.uniform(0.6, 1.2))
+            audio = reverb(audio, 44100, rng, rt60, 0.7)
+            add(f"ownkit-room-{n}", "own kit, room", t, audio, 44100, own_kit(pair))
+    for n in range(2):
+        t = performance(rng, score())
+        t.noisy = True
+        audio = white(finish(mix(t, kit_drums(44100), 44100, rng)), 25 - 5 * n, rng)
+        add(f"noisy-{n}", "noisy", t, audio, 44100)
     return out
 
 

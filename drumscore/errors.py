@@ -132,6 +132,16 @@ class PerformanceError(DrumscoreError, ValueError):
     the score it is checked against."""
 
 
+class NoisyPerformanceError(PerformanceError):
+    """A recording too noisy to judge: its strokes (`snr_db`, the loudest's peak over the noise
+    floor) stand so little above its noise that `lost` of its onsets were lost in it."""
+
+    def __init__(self, message: str, *, snr_db: float, lost: int) -> None:
+        super().__init__(message, key="too_noisy")
+        self.snr_db = snr_db
+        self.lost = lost
+
+
 class RuntimeFailure(DrumscoreError, RuntimeError):
     """The input was good, but something drumscore relies on failed: exit status 1."""
 
@@ -226,6 +236,7 @@ __all__ = [
     "KitError",
     "ListError",
     "MissingDependencyError",
+    "NoisyPerformanceError",
     "NotationError",
     "OptionError",
     "OutputError",

@@ -132,3 +132,48 @@ def even(drums: list[Drum], bpm: float, *, spread_ms: float = 15.0, seed: int = 
 def write(path: Path, y: np.ndarray, rate: int = RATE) -> Path:
     sf.write(path, y / np.max(np.abs(y)) * 0.9, rate, subtype="PCM_16")
     return path
+
+
+def swelling(rng: np.random.Generator, f0: float = 70.0, rate: int = RATE) -> np.ndarray:
+    """A big low drum struck softly: a stick's tap at its first sample, its body swelling to a
+    peak 50–80 ms later, 10–14 dB above the tap."""
+    rise = rng.uniform(0.05, 0.08) / 2.5  # the body peaks at 2.5 time constants
+    t = np.arange(int(rate * 1.2)) / rate
+    body = (1 - np.exp(-t / rise)) ** 2 * np.exp(-t / 0.35)
+    y = sum(np.cos(2 * np.pi * f0 * r * t) * body / (1 + 2 * m) for m, r in enumerate(MODES[:4]))
+    y = y / np.max(np.abs(y))
+    tap = int(rate * 0.006)
+    click = rng.normal(0, 1, tap) * np.exp(-np.arange(tap) / (rate * 0.0012))
+    y[:tap] += click / np.max(np.abs(click)) * 10 ** (-rng.uniform(10, 14) / 20)
+    return (0.7 * y).astype(np.float32)
+
+
+def room(y: np.ndarray, rate: int, rt60: float = 1.0, wet: float = 0.8, seed: int = 5):
+    """A room: the direct sound, three early echoes (11–23 ms) and a noise tail decaying by
+    60 dB in `rt60` seconds, its energy `wet` of the direct sound's."""
+    from scipy.signal import fftconvolve
+
+    rng = np.random.default_rng(seed)
+    n = int(rate * rt60 * 1.2)
+    ir = rng.normal(0, 1, n) * np.exp(-6.9 * np.arange(n) / rate / rt60)
+    ir[: int(rate * 0.008)] = 0
+    ir *= wet / np.sqrt(np.sum(ir**2))
+    ir[0] = 1.0
+    for delay, gain in ((0.011, 0.4), (0.017, 0.3), (0.023, 0.25)):
+        ir[int(rate * delay)] += gain
+    return fftconvolve(y, ir)[: len(y)].astype(np.float32)
+
+
+def with_graces(
+    y: np.ndarray, times: list[float], sound, drums: list[Drum], rate: int = RATE, seed: int = 6
+) -> np.ndarray:
+    """Each stroke at `times` played as a flam: a grace note on its drum 17–43 ms before it,
+    11–15 dB softer."""
+    rng = np.random.default_rng(seed)
+    out = y.copy()
+    for t, drum in zip(times, drums, strict=True):
+        at = round((t - rng.uniform(0.017, 0.043)) * rate)
+        piece = sound(drum, rng) * np.float32(10 ** (-rng.uniform(11, 15) / 20))
+        piece = piece[: len(out) - at]
+        out[at : at + len(piece)] += piece
+    return out

@@ -23,12 +23,14 @@ class HeardStroke:
     """One stroke of a performance: when it starts (seconds from the start of the file), on
     which drum, and whether that drum is doubtful (its sound lies between the two drums').
     A `count` onset sounds like the count sound (a count stroke or a click of the take), not a
-    drum: it is taken for one of those, never for a stroke."""
+    drum: it is taken for one of those, never for a stroke. A `flam` was heard with a grace
+    note just before it, and is timed at its main stroke."""
 
     time: float
     drum: Drum
     doubtful: bool = False
     count: bool = False
+    flam: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,7 +165,11 @@ class AudioListener:
             count_sound=count_sound,
             click_velocity=click_velocity,
         )
+        #: The strokes told as they sounded, each once; and the revisions of those lines told
+        #: later, as check's reading further past a stroke settled it (a flam moved to its main
+        #: stroke, a line withdrawn, a drum retold; stream.Heard.revises).
         self.heard: list[Heard] = []
+        self.revised: list[Heard] = []
 
     def begin(self, early: float = 0.0) -> None:
         """Playback starts now: the take's time counts from here."""
@@ -181,11 +185,14 @@ class AudioListener:
         return self.start - self.opened if isinstance(self.input, DeviceInput) else 0.0
 
     def catch_up(self) -> list[Heard]:
-        """Feed what has sounded so far; the strokes it let be told."""
+        """Feed what has sounded so far; the strokes it let be told (their revisions kept in
+        `revised`)."""
         with self._lock:
             new: list[Heard] = []
             for block in self.input.take(self.elapsed()):
                 new += self.listener.feed(block)
+            self.revised += [h for h in new if h.revises is not None]
+            new = [h for h in new if h.revises is None]
             self.heard += new
             return new
 

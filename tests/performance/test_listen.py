@@ -13,7 +13,7 @@ from performances import kit_sample
 
 from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
-from drumscore.errors import PerformanceError
+from drumscore.errors import NoisyPerformanceError, PerformanceError
 from drumscore.model import Drum
 from drumscore.performance import listen
 from drumscore.performance.check import check
@@ -303,6 +303,7 @@ def test_a_phone_take_with_pre_echo_gives_one_onset_per_stroke_at_its_attack(tmp
     assert len(heard) == len(times)
     error = np.abs(np.array([s.time for s in heard.strokes]) - times)
     assert np.percentile(error, 95) < 0.005 and error.max() < 0.010  # the pre-echo is 30 ms
+    assert not any(s.flam for s in heard.strokes)  # a pre-echo is no grace note
     # the band leaves the drums' fundamentals out: a drum may be in doubt, never wrong for sure
     assert faults(result)[:2] == (0, 0) and all(s.doubtful for s in result.wrong)
     assert abs(result.tempo_bpm - 72) < 0.5
@@ -323,3 +324,94 @@ def test_a_take_whose_drums_sound_alike_calls_no_stroke_wrong(tmp_path):
     _heard, result = checked_take(tmp_path, y)
     assert result.wrong == () and len(result.doubtful) == len(times)
     assert not result.performance.apart and result.performance.notes
+
+
+def test_a_low_drum_swelling_in_a_room_is_timed_at_its_attack_and_never_lost(tmp_path):
+    """鼙 a big drum whose body swells to its peak 50–80 ms after the stick's tap, 10–14 dB
+    under it, in a room (RT60 1 s): each stroke found once, at the tap, not at the swell."""
+    times = real_drums.even(TOUHU_TWICE, 80)
+    gu = real_drums.membranes(high=190)
+
+    def sound(drum, rng):
+        return real_drums.swelling(rng) if drum is Drum.PI else gu(drum, rng)
+
+    y = real_drums.room(real_drums.placed(times, TOUHU_TWICE, sound), real_drums.RATE)
+    heard, result = checked_take(tmp_path, y)
+    assert len(heard) == len(times) and faults(result)[:2] == (0, 0)
+    error = np.abs(np.array([s.time for s in heard.strokes]) - times)
+    assert error.max() < 0.004  # the swell peaks 50–80 ms late
+
+
+def test_a_flam_is_timed_at_its_main_stroke_and_said_to_be_one(tmp_path):
+    """A grace note 17–43 ms before a stroke, 11–15 dB softer: one stroke, timed at the main
+    stroke, marked as a flam and named in the notes; the strokes played plain are not."""
+    times = real_drums.even(TOUHU_TWICE, 80)
+    sound = real_drums.membranes()
+    y = real_drums.placed(times, TOUHU_TWICE, sound)
+    flammed = list(range(2, len(times), 3))
+    y = real_drums.with_graces(
+        y, [times[k] for k in flammed], sound, [TOUHU_TWICE[k] for k in flammed]
+    )
+    heard, result = checked_take(tmp_path, y)
+    assert len(heard) == len(times) and faults(result) == (0, 0, 0)
+    error = np.abs(np.array([s.time for s in heard.strokes]) - times)
+    assert error.max() < 0.002
+    assert [k for k, s in enumerate(heard.strokes) if s.flam] == flammed
+    assert any(f"{len(flammed)} flams" in note for note in heard.notes)
+
+
+# --- a take too noisy to judge ----------------------------------------------------------------
+
+LU = [s.drum for s in arrange(resolve("lu"), "she").strokes]
+
+
+def kit_take_in_noise(path, under_peak_db, seed=8):
+    """The built-in kit playing lu at 80 strokes a minute, white noise `under_peak_db` under
+    its peak."""
+    starts = [round(RATE * (0.5 + 0.75 * k)) for k in range(len(LU))]
+    y = placed(starts, LU)
+    y = y / np.max(np.abs(y)) * 0.5
+    noise = np.random.default_rng(seed).normal(0, 0.5 * 10 ** (-under_peak_db / 20), len(y))
+    sf.write(path, (y + noise).astype(np.float32), RATE, subtype="PCM_16")
+    return path
+
+
+def test_a_take_too_noisy_to_judge_says_so_with_its_signal_to_noise_ratio(cli, tmp_path):
+    """White noise 25 dB under the kit's peak hides the softer strokes: the check says the
+    take is too noisy, how far its strokes stand above the noise, and what to try, instead of
+    blaming the score (exit 2, one line)."""
+    path = kit_take_in_noise(tmp_path / "noisy.wav", 25)
+    with pytest.raises(NoisyPerformanceError) as caught:
+        listen.read_audio(path)
+    assert 12 < caught.value.snr_db < 25 and caught.value.lost >= 2
+    code, out, err = cli("check", path, "lu")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "too noisy to judge" in err and f"{caught.value.snr_db:.0f} dB above" in err
+    assert "quieter place" in err and "fits" not in err
+
+
+def test_a_take_with_some_noise_is_still_judged(tmp_path):
+    """Noise 45 dB under the peak leaves every stroke standing: checked, not refused."""
+    heard = listen.read_audio(kit_take_in_noise(tmp_path / "hiss.wav", 45))
+    result = check(heard, arrange(resolve("lu"), "she"))
+    assert len(heard) == len(LU) and faults(result) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("bpm", [100, 120])
+def test_a_stroke_soon_after_a_loud_extra_one_is_told_from_its_ring(tmp_path, bpm):
+    """An extra 鼓 3 dB louder than the kit's, 0.6 of a gap after stroke 3, and stroke 4 (鼙) a
+    quarter of a second later standing under 6 dB above its ring: its attack's click tells it
+    from the ring, so it is not dropped and the extra not taken for it."""
+    gap = round(RATE * 60 / bpm)
+    starts = [RATE // 2 + k * gap for k in range(len(LU))]
+    y = placed(starts, LU)
+    extra = starts[2] + round(0.6 * gap)
+    loud = kit_sample(Drum.GU).mean(axis=1) * 1.4
+    y[extra : extra + len(loud)] += loud[: len(y) - extra]
+    path = tmp_path / "extra.wav"
+    sf.write(path, y / np.max(np.abs(y)) * 0.9, RATE, subtype="PCM_16")
+    heard = listen.read_audio(path)
+    result = check(heard, arrange(resolve("lu"), "she"))
+    assert faults(result) == (0, 1, 0) and result.wrong == ()
+    assert abs(result.extra[0].time - extra / RATE) < 0.002
+    assert abs(result.strokes[3].time - starts[3] / RATE) < 0.002

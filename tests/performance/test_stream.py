@@ -4,15 +4,17 @@ sound."""
 
 import numpy as np
 import pytest
+import real_drums
 import soundfile as sf
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from performances import take, write_audio
 
+from drumscore.corpus import resolve
 from drumscore.errors import PerformanceError
 from drumscore.model import Drum
 from drumscore.performance import listen
-from drumscore.performance.stream import Listener
+from drumscore.performance.stream import Listener, applied
 
 P, G = Drum.PI, Drum.GU
 ORDER = [P, G, P, P, G, G, P, G]
@@ -37,10 +39,14 @@ def fed(path, sizes):
         n = sizes[k % len(sizes)]
         heard += listener.feed(mono[at : at + n])
         at, k = at + n, k + 1
-    return heard, listener.finish(), rate
+    ended = listener.finish()
+    return heard + listener.ended, ended, rate
 
 
-def assert_heard_as_checked(path, sizes):
+def assert_heard_as_checked(path, sizes, told=None):
+    """Fed in chunks of `sizes`, the take is heard as check hears it: when it ends, and live
+    (its lines, revisions applied), each stroke's first line within 60 ms of its sound. The
+    Heard lines, for the figures."""
     checked = listen.read_audio(path)
     heard, ended, rate = fed(path, sizes)
     # when the take ends: check's strokes, to the sample, with its drums and how they were told
@@ -55,17 +61,25 @@ def assert_heard_as_checked(path, sizes):
         checked.swappable,
         checked.duration,
     )
-    # as it is played: each of those strokes once, its drum, within 1 ms; told once its own
-    # sound has been heard (stroke_length samples) and within 60 ms of it
-    told = 0
-    if checked.swappable:  # two groups of their own sound: they are four strokes in the making
-        told = 3
-    assert [h.stroke.drum for h in heard[told:]] == [s.drum for s in checked.strokes[told:]]
-    times = np.array([h.stroke.time for h in heard])
+    # as it is played: each of those strokes, its drum, within 1 ms, once the revisions told
+    # when check's reading further past an onset moved or dropped a line are applied
+    live = applied(heard)
+    if told is None:  # by two groups of their own sound: they are four strokes in the making
+        told = 3 if checked.swappable else 0
+    assert [s.drum for s in live[told:]] == [s.drum for s in checked.strokes[told:]]
+    times = np.array([s.time for s in live])
     assert np.max(np.abs(times - [s.time for s in checked.strokes])) <= 0.001
-    late = np.array([h.heard_at for h in heard]) - np.round(times * rate)
+    # each stroke's first line told once its own sound has been heard (stroke_length samples)
+    # and within 60 ms of it: the line revised, the first line of its sound
+    firsts = {h.stroke.time: h for h in heard if h.revises is None}
+    for h in heard:
+        if h.revises is not None and h.revises in firsts:
+            firsts[h.stroke.time] = firsts.pop(h.revises)
+    first = [firsts[s.time] for s in live]
+    late = np.array([h.heard_at - round(h.stroke.time * rate) for h in first])
     assert np.all(late >= listen.stroke_length(rate))
     assert np.max(late) <= LATEST * rate
+    return heard
 
 
 @settings(max_examples=8, deadline=None)
@@ -115,3 +129,60 @@ def test_silence_holds_no_strokes_as_check_says():
     assert listener.feed(np.zeros(44100, dtype=np.float32)) == []
     with pytest.raises(PerformanceError, match="holds no strokes"):
         listener.finish()
+
+
+# --- in rooms and with flams: check reads further past an onset than a live line waits for ----
+
+TOUHU_TWICE = [s.drum for s in resolve("lu").pattern.section("touhu")] * 2
+
+
+def test_flams_heard_live_are_moved_to_their_main_stroke_as_check_times_them(tmp_path):
+    """A grace note 17–43 ms before a stroke: its line comes within 60 ms of the grace note, and
+    once the main stroke has been heard a revision moves it there, marked a flam, as check has
+    it; no line of a stroke played plain is moved or withdrawn."""
+    times = real_drums.even(TOUHU_TWICE, 80)
+    sound = real_drums.membranes()
+    y = real_drums.placed(times, TOUHU_TWICE, sound)
+    flammed = list(range(2, len(times), 3))
+    y = real_drums.with_graces(
+        y, [times[k] for k in flammed], sound, [TOUHU_TWICE[k] for k in flammed]
+    )
+    path = real_drums.write(tmp_path / "take.wav", y, real_drums.RATE)
+    heard = assert_heard_as_checked(path, [512])
+    assert [k for k, s in enumerate(applied(heard)) if s.flam] == flammed
+    revised = [h for h in heard if h.revises is not None]
+    assert not any(h.withdrawn for h in revised)
+    moved = [h for h in revised if h.stroke.time != h.revises]
+    assert moved  # some grace notes were first heard as the stroke
+    nearest = [int(np.argmin(np.abs(np.asarray(times) - h.stroke.time))) for h in moved]
+    assert set(nearest) <= set(flammed)
+    # moved later, by a grace note's distance (17–43 ms)
+    assert all(0.015 < h.stroke.time - h.revises < 0.045 for h in moved)
+
+
+def test_a_low_drum_swelling_in_a_room_is_heard_live_as_check_hears_it(tmp_path):
+    """鼙 a big drum swelling to its peak 50–80 ms after the tap, in a room: each stroke's line
+    at its tap within 60 ms, and the take's strokes, revisions applied, those check finds."""
+    times = real_drums.even(TOUHU_TWICE, 80)
+    gu = real_drums.membranes(high=190)
+
+    def sound(drum, rng):
+        return real_drums.swelling(rng) if drum is Drum.PI else gu(drum, rng)
+
+    y = real_drums.room(real_drums.placed(times, TOUHU_TWICE, sound), real_drums.RATE)
+    path = real_drums.write(tmp_path / "take.wav", y, real_drums.RATE)
+    assert_heard_as_checked(path, [512, 37, 4410])
+
+
+def test_a_ringing_takes_swell_heard_live_is_withdrawn_as_check_leaves_it_out(tmp_path):
+    """Drums ringing between strokes: a swell taken live for a stroke (before the take's
+    strokes show how loud they are) is withdrawn once settled; revisions applied, the strokes
+    are check's, each stroke's line within 60 ms."""
+    times = real_drums.even(TOUHU_TWICE, 100)
+    sound = real_drums.membranes(low=100, high=170)
+    y = real_drums.ringing(real_drums.placed(times, TOUHU_TWICE, sound), times, real_drums.RATE)
+    heard = assert_heard_as_checked(
+        real_drums.write(tmp_path / "take.wav", y, real_drums.RATE), [512]
+    )
+    gone = [h for h in heard if h.withdrawn]
+    assert all(np.min(np.abs(np.asarray(times) - h.revises)) > 0.1 for h in gone)
