@@ -121,6 +121,19 @@ class Work:
             )
         return written(text)
 
+    @property
+    def named(self) -> str:
+        """The work named by its author and title alone, as a sentence names the book it quotes
+        (衛湜《禮記集說》; in English 衛湜 禮記集說)."""
+        title = pgettext("a cited title", "{title}").format(title=self.title)
+        if not self.author:
+            return written(title)
+        return written(
+            pgettext("the parts of a cited work", "{text} {then}").format(
+                text=self.author, then=title
+            )
+        )
+
     def __str__(self) -> str:
         return self.cited
 

@@ -248,8 +248,8 @@ def test_source_cites_the_edition_and_the_printed_text():
 @pytest.mark.parametrize(
     ("language", "printed", "given"),
     [
-        ("zh_Hant", "禮經本義所印，第 2 圖，薛鼓：", "所寫的譜字：○□半○"),
-        ("zh_Hans", "礼经本义所印，第 2 图，薛鼓：", "所写的谱字：○□半○"),
+        ("zh_Hant", "蔡德晉《禮經本義》所印，第 2 圖，薛鼓：", "所寫的譜字：○□半○"),
+        ("zh_Hans", "蔡德晋《礼经本义》所印，第 2 图，薛鼓：", "所写的谱字：○□半○"),
     ],
 )
 def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_english(

@@ -939,6 +939,26 @@ def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
             ctx.close()
 
 
+def _play_to_the_end(page, last: str) -> list[str]:
+    """Play the page and keep every text its status line shows, until one of them matches the
+    JS condition `last` (on `s`) and the player has stopped."""
+    page.evaluate(
+        """() => {
+            window.seen = [];
+            new MutationObserver(() => window.seen.push(
+                document.getElementById('status').textContent)).observe(
+                document.getElementById('status'), {childList: true, characterData: true,
+                subtree: true});
+        }"""
+    )
+    page.click("#play")
+    page.wait_for_function(
+        f"window.seen.some((s) => {last}) && window.drumscore.player.state === 'stopped'",
+        timeout=10000,
+    )
+    return page.evaluate("window.seen")
+
+
 def _hit(timeline: Timeline, index: int, pass_no: int) -> Hit:
     """The stroke the conductor lays out at `index` of pass `pass_no` (both as play counts them:
     index from 0, pass from 1), which play's status line reads."""
@@ -955,22 +975,7 @@ def test_play_and_the_page_label_strokes_15_to_17_of_lu_alike(page, site_url):
     set_practice(page, "0", "", "15-17", "")
     page.fill("#bpm", "300")
     page.dispatch_event("#bpm", "change")
-    page.evaluate(
-        """() => {
-            window.seen = [];
-            new MutationObserver(() => window.seen.push(
-                document.getElementById('status').textContent)).observe(
-                document.getElementById('status'), {childList: true, characterData: true,
-                subtree: true});
-        }"""
-    )
-    page.click("#play")
-    page.wait_for_function(
-        "window.seen.some((s) => s.startsWith('stroke 3/3 '))"
-        " && window.drumscore.player.state === 'stopped'",
-        timeout=10000,
-    )
-    seen = page.evaluate("window.seen")
+    seen = _play_to_the_end(page, "s.startsWith('stroke 3/3 ')")
     set_practice(page, "0", "", "", "")
     timeline = arrange(corpus.resolve("lu"), Section.SHE, strokes_range="15-17")
     assert not [s for s in seen if "15-17" in s or s.startswith("stroke 15/")]
@@ -1277,22 +1282,7 @@ def test_passes_played_once_are_numbered_as_drumscore_play_numbers_them(page, si
     page.fill("#repeat", "2")
     page.fill("#bpm", "300")
     page.dispatch_event("#bpm", "change")
-    page.evaluate(
-        """() => {
-            window.seen = [];
-            new MutationObserver(() => window.seen.push(
-                document.getElementById('status').textContent)).observe(
-                document.getElementById('status'), {childList: true, characterData: true,
-                subtree: true});
-        }"""
-    )
-    page.click("#play")
-    page.wait_for_function(
-        "window.seen.some((s) => s.startsWith('stroke 2/2 ') && s.includes('2/2 ·'))"
-        " && window.drumscore.player.state === 'stopped'",
-        timeout=10000,
-    )
-    seen = page.evaluate("window.seen")
+    seen = _play_to_the_end(page, "s.startsWith('stroke 2/2 ') && s.includes('2/2 ·')")
     page.fill("#repeat", "")
     set_practice(page, "0", "", "", "")
     timeline = arrange(
