@@ -27,7 +27,7 @@ from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
 
 #: Note-ons this close after the first of a group are one stroke (a double trigger), as a
-#: recording's onsets close together are one (performance.listen's wider MERGE_SECONDS).
+#: recording's onsets close together are one (performance.onsets' wider MERGE_SECONDS).
 MERGE_SECONDS = 0.02
 #: A softer note this close to a louder one is the grace note of a flam...
 FLAM_SECONDS = 0.05

@@ -1,8 +1,8 @@
-"""Strokes heard as they are played: check's own listener (performance.listen) fed the sound in
-chunks of any size, as a microphone or a take delivered at its own pace gives it.
+"""Strokes heard as they are played: check's own listener (performance.onsets, performance.drums)
+fed the sound in chunks of any size, as a microphone or a take delivered at its own pace gives it.
 
 Two things are done with every chunk. The onset envelope of the whole take grows by it
-(listen.Envelope.feed), so that when the take ends its strokes are found exactly as `check`
+(Envelope.feed), so that when the take ends its strokes are found exactly as `check`
 finds them in the recording (Listener.finish: pick_peaks over the whole envelope, strokes_at and
 the drums told over the take). And, so that each stroke is shown as it sounds, the last
 PROBE_SECONDS of sound are looked at afresh every STEP_SECONDS: their own envelope (a new
@@ -31,8 +31,32 @@ import numpy as np
 from drumscore.errors import PerformanceError
 from drumscore.i18n import _
 from drumscore.model import Drum
-from drumscore.performance import listen
+from drumscore.performance.bands import BANDS, shapes, stroke_length
+from drumscore.performance.drums import (
+    DRUM_METHODS,
+    KIT_DISTANCE_DB,
+    by_groups,
+    by_kit,
+    count_bands,
+    kit_bands,
+    like_count,
+)
 from drumscore.performance.heard import HeardStroke, Performance
+from drumscore.performance.listen import performance_of
+from drumscore.performance.onsets import (
+    ATTACK_SLACK_MS,
+    ENVELOPE_FFT,
+    ENVELOPE_RATE,
+    FLAM_SECONDS,
+    HOP,
+    MERGE_SECONDS,
+    PEAK_SECONDS,
+    Envelope,
+    Found,
+    peak_tops,
+    pick_peaks,
+    strokes_at,
+)
 from drumscore.render.kit import Kit, builtin_kit
 
 #: The stretch of the latest sound whose envelope is looked at for new strokes, and how often.
@@ -113,9 +137,9 @@ class Samples:
 
 
 class Listener:
-    """Check's listener fed a take in chunks of mono float32 samples at `rate` (as listen.blocks
-    reads a recording: the channels' mean). `feed` returns the strokes told by the chunk, each
-    once; `finish` the performance `check` finds in the whole take."""
+    """Check's listener fed a take in chunks of mono float32 samples at `rate` (as
+    recording.blocks reads a recording: the channels' mean). `feed` returns the strokes told by
+    the chunk, each once; `finish` the performance `check` finds in the whole take."""
 
     def __init__(
         self,
@@ -127,7 +151,7 @@ class Listener:
         count_sound: bool = False,
         click_velocity: int | None = None,
     ) -> None:
-        if drums not in listen.DRUM_METHODS:  # as read_audio refuses it
+        if drums not in DRUM_METHODS:  # as read_audio refuses it
             raise PerformanceError(
                 _("drums {drums!r} is not a way to tell the drums apart; use kit or split").format(
                     drums=drums
@@ -141,25 +165,25 @@ class Listener:
         self.count_sound = count_sound
         self.click_velocity = click_velocity
         self.samples = Samples(rate)
-        self.envelope = listen.Envelope(rate)
-        self.scale = rate / listen.ENVELOPE_RATE
-        self.hop = listen.HOP * self.scale  # samples of the take a frame of the envelope
+        self.envelope = Envelope(rate)
+        self.scale = rate / ENVELOPE_RATE
+        self.hop = HOP * self.scale  # samples of the take a frame of the envelope
         self.probe = round(PROBE_SECONDS * rate)
         self.step = max(1, round(STEP_SECONDS * rate))
         self.warm = round(WARM_SECONDS * rate)
-        self.size = listen.stroke_length(rate)
-        self.merge = round(listen.MERGE_SECONDS * rate)
-        self.again = round(listen.MERGE_SECONDS / 2 * listen.ENVELOPE_RATE / listen.HOP)
+        self.size = stroke_length(rate)
+        self.merge = round(MERGE_SECONDS * rate)
+        self.again = round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP)
         width = max(1, round(rate / 1000))
-        window = round(listen.ENVELOPE_FFT / 2 * self.scale) + listen.ATTACK_SLACK_MS * width
+        window = round(ENVELOPE_FFT / 2 * self.scale) + ATTACK_SLACK_MS * width
         self.lookahead = round(LOOKAHEAD_SECONDS * rate)
         self.reach = window + self.lookahead  # after a frame's centre, what a first judgement reads
         # ...and what check's reads (and the flux of the frames it reads, whole)
         self.full = (
             window
-            + round(listen.FLAM_SECONDS * rate)
-            + round(listen.PEAK_SECONDS * rate)
-            + round(listen.ENVELOPE_FFT * self.scale)
+            + round(FLAM_SECONDS * rate)
+            + round(PEAK_SECONDS * rate)
+            + round(ENVELOPE_FFT * self.scale)
         )
         self.probed = 0  # samples heard at the last probe
         self.judged = -1  # the last frame judged
@@ -174,8 +198,8 @@ class Listener:
         #: Lines before this sample have been settled as check tells them (_settle).
         self.settled = 0
         self._sure: set[int] = set()  # first samples of the lines settled
-        self.context = round(listen.ENVELOPE_RATE / listen.HOP)  # pick_peaks' second, frames
-        self.around = round(listen.MERGE_SECONDS / 2 * listen.ENVELOPE_RATE / listen.HOP)
+        self.context = round(ENVELOPE_RATE / HOP)  # pick_peaks' second, frames
+        self.around = round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP)
         # what settling a stroke reads after it: strokes_at's reach, and the candidates it is
         # weighed with (one MERGE_SECONDS after, and their own reach)
         self.margin = 2 * self.merge + self.full
@@ -216,7 +240,7 @@ class Listener:
         first = int(np.ceil(start * frame_of))  # a probe starts on a frame of the take's envelope
         start = round(first * self.hop)
         if now - start > self.warm or start == 0:
-            fresh = listen.Envelope(self.rate)
+            fresh = Envelope(self.rate)
             fresh.feed(self.samples.span(start, now))
             flux = fresh.finish()[0]
             # from the take's start, the silence the envelope supposes before it is there
@@ -225,7 +249,7 @@ class Listener:
             # frames whose onset can be judged now: strokes_at's span heard, the zeros past the
             # end of the probe far enough away
             last = int((now - self.reach) * frame_of) - first
-            for f in listen.pick_peaks(flux[warm:]) + warm:
+            for f in pick_peaks(flux[warm:]) + warm:
                 frame = int(f) + first
                 # a peak judged a frame or two before may stand a frame off in this probe: it
                 # is told once all the same (by its first sample)
@@ -271,9 +295,9 @@ class Listener:
         peaks = self._noise()
         candidates = np.asarray(sorted({*self.recent[-RECENT:], *self.pending}), dtype=np.int64)
         flux = self._flux_to(candidates)
-        found = listen.strokes_at(self.samples, candidates, peaks, flux, self.lookahead)
+        found = strokes_at(self.samples, candidates, peaks, flux, self.lookahead)
         out: list[Heard] = []
-        merge = round(listen.MERGE_SECONDS * self.rate)
+        merge = round(MERGE_SECONDS * self.rate)
         waiting: list[int] = []
         for frame in self.pending:
             centre = round(frame * self.hop)
@@ -321,7 +345,7 @@ class Listener:
         frame_of = 1.0 / self.hop
         done = self._tops_to
         ends = len(whole) - self.context
-        new = listen.peak_tops(whole[max(0, done - self.context) : ends])
+        new = peak_tops(whole[max(0, done - self.context) : ends])
         new += max(0, done - self.context)
         new = new[new >= done]
         self._tops_seen = np.concatenate([self._tops_seen, whole[new]])
@@ -333,11 +357,11 @@ class Listener:
         lo = max(0, int((self.settled - self.history) * frame_of))
         hi = int((until + self.margin) * frame_of) + 1
         cut = max(0, lo - self.context - self.around)
-        frames = listen.pick_peaks(whole[cut:], height) + cut
+        frames = pick_peaks(whole[cut:], height) + cut
         frames = frames[(frames >= lo) & (frames <= hi)]
         # the height is that of the take so far, not yet of the whole take: a line is withdrawn
         # only when no stroke stands there with half of it either
-        lenient = listen.pick_peaks(whole[cut:], height / 2) + cut
+        lenient = pick_peaks(whole[cut:], height / 2) + cut
         lenient = lenient[(lenient >= lo) & (lenient <= hi)]
         out = self._reconcile(frames, whole, until, now, lenient)
         self.settled = until
@@ -351,9 +375,9 @@ class Listener:
         the `lenient` candidates."""
         out: list[Heard] = []
         if len(frames):
-            found = listen.strokes_at(self.samples, frames, self._noise(), whole)
+            found = strokes_at(self.samples, frames, self._noise(), whole)
         else:
-            found = listen.Found(np.zeros(0, np.int64), np.zeros((0, listen.BANDS)))
+            found = Found(np.zeros(0, np.int64), np.zeros((0, BANDS)))
         ours = [
             k
             for k, s in enumerate(found.starts)
@@ -393,7 +417,7 @@ class Listener:
                 continue
             self._sure.add(start)
         if lines and len(lenient):
-            spare = listen.strokes_at(self.samples, lenient, self._noise(), whole).starts
+            spare = strokes_at(self.samples, lenient, self._noise(), whole).starts
             lines = [t for t in lines if not np.any(np.abs(spare - t) < self.merge)]
         for was in lines:  # told, and no stroke of check's
             old = self._lines.pop(was)
@@ -402,7 +426,7 @@ class Listener:
             out.append(Heard(old.stroke, now, old.stroke.time, withdrawn=True))
         return out
 
-    def _line(self, found: listen.Found, k: int, now: int, revises: float | None = None) -> Heard:
+    def _line(self, found: Found, k: int, now: int, revises: float | None = None) -> Heard:
         """The line for stroke `k` of those found, told once `now` samples are heard."""
         start = int(found.starts[k])
         drum, doubtful, count = self._drum(start, found.bands[k : k + 1])
@@ -421,33 +445,31 @@ class Listener:
 
     def _drum(self, start: int, bands: np.ndarray) -> tuple[Drum, bool, bool]:
         """A new stroke's drum as tell_drums tells it among the strokes heard so far: by the
-        kit (listen.by_kit) while they sound like it, else by two groups of their own sound
-        (listen.by_groups); and whether it sounds like the count sound (listen.like_count)."""
+        kit (by_kit) while they sound like it, else by two groups of their own sound
+        (by_groups); and whether it sounds like the count sound (like_count)."""
         if self._kit_bands is None:
-            drums, known = listen.kit_bands(self.kit, self.rate)
-            known = listen.shapes(known)
+            drums, known = kit_bands(self.kit, self.rate)
+            known = shapes(known)
             count: np.ndarray | None = None
             if self.count_sound:
-                sounds, mixed_drums, mixed = listen.count_bands(
-                    self.kit, self.rate, self.click_velocity
-                )
+                sounds, mixed_drums, mixed = count_bands(self.kit, self.rate, self.click_velocity)
                 drums = drums + mixed_drums
-                known = np.concatenate([known, listen.shapes(mixed)])
-                count = listen.shapes(sounds)
+                known = np.concatenate([known, shapes(mixed)])
+                count = shapes(sounds)
             self._kit_bands = (drums, known, count)
         drums, known, count = self._kit_bands
-        heard = listen.shapes(bands)
-        counted = count is not None and bool(listen.like_count(heard, known, count)[0])
-        named, doubtful, nearest = listen.by_kit(heard, drums, known)
+        heard = shapes(bands)
+        counted = count is not None and bool(like_count(heard, known, count)[0])
+        named, doubtful, nearest = by_kit(heard, drums, known)
         if not counted:
             self._strokes[start] = (bands[0], float(nearest[0]))
         if counted or not self._strokes:
             return named[0], doubtful[0], counted
         distance = float(np.median([d for _b, d in self._strokes.values()]))
-        if self.drums == "kit" and distance <= listen.KIT_DISTANCE_DB:
+        if self.drums == "kit" and distance <= KIT_DISTANCE_DB:
             return named[0], doubtful[0], False
         every = np.asarray([b for b, _d in self._strokes.values()])
-        some, unsure, _notes, _apart = listen.by_groups(listen.shapes(every), every, self.rate)
+        some, unsure, _notes, _apart = by_groups(shapes(every), every, self.rate)
         return some[-1], unsure[-1], False
 
     def _again(self, start: int) -> tuple[Drum, bool] | None:
@@ -457,12 +479,12 @@ class Listener:
             return None
         drums, known, _count = self._kit_bands
         distance = float(np.median([d for _b, d in self._strokes.values()]))
-        if self.drums == "kit" and distance <= listen.KIT_DISTANCE_DB:
-            heard = listen.shapes(self._strokes[start][0][None, :])
-            named, doubtful, _nearest = listen.by_kit(heard, drums, known)
+        if self.drums == "kit" and distance <= KIT_DISTANCE_DB:
+            heard = shapes(self._strokes[start][0][None, :])
+            named, doubtful, _nearest = by_kit(heard, drums, known)
             return named[0], doubtful[0]
         every = np.asarray([b for b, _d in self._strokes.values()])
-        some, unsure, _notes, _apart = listen.by_groups(listen.shapes(every), every, self.rate)
+        some, unsure, _notes, _apart = by_groups(shapes(every), every, self.rate)
         k = list(self._strokes).index(start)
         return some[k], unsure[k]
 
@@ -471,14 +493,14 @@ class Listener:
         each stroke to the sample, the drums told over them all. The lines told are brought to
         them (`ended`: a Heard for each line that moves, goes, comes or changes its drum)."""
         flux, peaks = self.envelope.finish()
-        candidates = listen.pick_peaks(flux)
+        candidates = pick_peaks(flux)
         found = (
-            listen.strokes_at(self.samples, candidates, peaks, flux)
+            strokes_at(self.samples, candidates, peaks, flux)
             if len(candidates)
-            else listen.Found(np.zeros(0, np.int64), np.zeros((0, 1)))
+            else Found(np.zeros(0, np.int64), np.zeros((0, 1)))
         )
         try:
-            performance = listen.performance_of(
+            performance = performance_of(
                 found,
                 self.source,
                 self.rate,

@@ -41,12 +41,12 @@ def is_device(source: str) -> bool:
 
 class TakeInput:
     """A recording delivered as a microphone delivers a take: each block once the time it lasts
-    has passed on the clock since `begin`, in the samples check reads (listen.blocks)."""
+    has passed on the clock since `begin`, in the samples check reads (recording.blocks)."""
 
     def __init__(self, path: str) -> None:
         import soundfile as sf
 
-        from drumscore.performance import listen
+        from drumscore.performance import recording
 
         self.name = path
         self.shown = repr(path)
@@ -68,7 +68,7 @@ class TakeInput:
                 option="input",
             ) from None
         self.rate = int(self.audio.samplerate)
-        self._blocks = listen.blocks(self.audio)
+        self._blocks = recording.blocks(self.audio)
         self._left: np.ndarray | None = None
         self.delivered = 0
 

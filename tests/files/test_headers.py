@@ -13,7 +13,7 @@ import soundfile as sf
 
 from drumscore.errors import PerformanceError
 from drumscore.files import headers
-from drumscore.performance import listen
+from drumscore.performance.listen import read_audio
 from drumscore.performance.midifile import read_midi
 
 
@@ -119,7 +119,7 @@ def _wav_with(tmp_path, *, rate: int | None = None, channels: int | None = None)
 def test_a_recording_header_that_lies_is_refused_before_it_sizes_anything(tmp_path, fields, said):
     path = _wav_with(tmp_path, **fields)
     with pytest.raises(PerformanceError) as info:
-        listen.read_audio(path)
+        read_audio(path)
     assert said in str(info.value) and "lies.wav" in str(info.value)
 
 

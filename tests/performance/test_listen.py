@@ -15,8 +15,11 @@ from drumscore.conductor.timeline import arrange
 from drumscore.corpus import resolve
 from drumscore.errors import NoisyPerformanceError, PerformanceError
 from drumscore.model import Drum
-from drumscore.performance import listen
+from drumscore.performance import listen, recording
+from drumscore.performance.bands import shapes, stroke_bands, stroke_length
 from drumscore.performance.check import check
+from drumscore.performance.drums import KIT_DISTANCE_DB, _sound_bands, by_kit, kit_bands, tell_drums
+from drumscore.performance.listen import find_strokes, read_audio
 from drumscore.render.kit import builtin_kit
 
 RATE = 44100
@@ -41,7 +44,7 @@ def starts_of(y, rate=RATE):
 
 def heard_of(y, rate=RATE):
     with sf.SoundFile(_wav(y, rate)) as audio:
-        return listen.find_strokes(audio)
+        return find_strokes(audio)
 
 
 def _wav(y, rate):
@@ -63,11 +66,11 @@ def test_onsets_are_found_to_the_sample_even_on_the_first_sample():
 def test_each_stroke_is_named_after_the_nearest_kit_sample():
     starts = [round(RATE * 0.3 * k) + 100 for k in range(len(ORDER))]
     with sf.SoundFile(_wav(placed(starts, ORDER), RATE)) as audio:
-        bands = listen.stroke_bands(audio, np.asarray(starts))
-    told = listen.tell_drums(bands, RATE, builtin_kit(), "kit")
+        bands = stroke_bands(audio, np.asarray(starts))
+    told = tell_drums(bands, RATE, builtin_kit(), "kit")
     assert told.drums == ORDER and not any(told.doubtful) and not told.swappable
     assert "two groups" not in told.how and "the built-in kit" in told.how
-    split = listen.tell_drums(bands, RATE, builtin_kit(), "split")
+    split = tell_drums(bands, RATE, builtin_kit(), "split")
     assert split.drums == ORDER and not any(split.doubtful) and split.notes == ()
     assert split.swappable and split.apart
 
@@ -79,12 +82,12 @@ def test_the_strokes_found_do_not_depend_on_the_blocks_read(shift):
     starts = [round(RATE * (0.3 + 0.41 * k)) + 13 * k for k in range(len(ORDER))]
     y = placed(starts, ORDER)
     whole = starts_of(y)
-    block = listen.BLOCK
+    block = recording.BLOCK
     try:
-        listen.BLOCK = (1 << shift) + 37
+        recording.BLOCK = (1 << shift) + 37
         assert np.array_equal(starts_of(y), whole)
     finally:
-        listen.BLOCK = block
+        recording.BLOCK = block
 
 
 def test_room_noise_from_the_first_sample_is_neither_a_stroke_nor_a_drum(tmp_path):
@@ -93,7 +96,7 @@ def test_room_noise_from_the_first_sample_is_neither_a_stroke_nor_a_drum(tmp_pat
     y = y / np.max(np.abs(y)) * 0.9
     y += np.random.default_rng(3).normal(0, 10 ** (-32 / 20), len(y)).astype(np.float32)
     sf.write(tmp_path / "room.wav", y, RATE, subtype="FLOAT")
-    heard = listen.read_audio(tmp_path / "room.wav")
+    heard = read_audio(tmp_path / "room.wav")
     assert [s.drum for s in heard.strokes] == ORDER
     times = np.array([s.time for s in heard.strokes])
     assert np.max(np.abs(times - np.array(starts) / RATE)) < 0.002
@@ -102,8 +105,8 @@ def test_room_noise_from_the_first_sample_is_neither_a_stroke_nor_a_drum(tmp_pat
 def test_strokes_all_alike_are_doubtful_and_not_told_apart():
     starts = [round(RATE * 0.5 * k) + 100 for k in range(6)]
     with sf.SoundFile(_wav(placed(starts, [Drum.PI] * 6), RATE)) as audio:
-        bands = listen.stroke_bands(audio, np.asarray(starts))
-    told = listen.tell_drums(bands, RATE, builtin_kit(), "split")
+        bands = stroke_bands(audio, np.asarray(starts))
+    told = tell_drums(bands, RATE, builtin_kit(), "split")
     assert all(told.doubtful) and told.notes and not told.apart
 
 
@@ -117,7 +120,7 @@ def test_a_recording_at_another_rate_is_read_at_its_own(tmp_path):
     for at, drum in zip(starts, ORDER, strict=True):
         y[at : at + len(sounds[drum])] += sounds[drum]
     sf.write(tmp_path / "take.wav", y * 0.5, rate)
-    heard = listen.read_audio(tmp_path / "take.wav")
+    heard = read_audio(tmp_path / "take.wav")
     assert [s.drum for s in heard.strokes] == ORDER
     assert (
         np.max(np.abs(np.array([s.time for s in heard.strokes]) - np.array(starts) / rate)) < 1e-3
@@ -134,16 +137,16 @@ def test_a_kit_sample_alone_in_a_recording_is_heard_as_the_kit_hears_it(tmp_path
     """Each sample of the kit, recorded alone after silence, gives the band energies its kit
     template has: its attack found at the same sample and judged over the same samples."""
     kit = builtin_kit().at_rate(rate)
-    drums, samples = listen.kit_bands(builtin_kit(), rate)
+    drums, samples = kit_bands(builtin_kit(), rate)
     for k, drum in enumerate(drums):
         sound = kit.voice(drum).layers[0].samples[0].data
         y = np.zeros((round(silence * rate) + len(sound) + rate // 2, 2), np.float32)
         y[round(silence * rate) :][: len(sound)] = sound * 0.7
         sf.write(tmp_path / "one.wav", y, rate, subtype="FLOAT")
         with sf.SoundFile(tmp_path / "one.wav") as audio:
-            found = listen.find_strokes(audio)
+            found = find_strokes(audio)
         assert found.starts.tolist() == [pytest.approx(round(silence * rate), abs=rate // 1000)]
-        apart = listen.shapes(found.bands)[0] - listen.shapes(samples[k : k + 1])[0]
+        apart = shapes(found.bands)[0] - shapes(samples[k : k + 1])[0]
         assert np.sqrt(np.mean(apart**2)) < 0.01  # dB; 鼙 stood 1.7 dB off at 44.1 kHz
 
 
@@ -151,7 +154,7 @@ def test_a_kit_sample_alone_in_a_recording_is_heard_as_the_kit_hears_it(tmp_path
 def test_a_short_sound_or_a_late_attack_is_judged_as_in_a_recording(tmp_path, length, attack):
     """A kit's sound no longer than a stroke's judged length (or just over it) with its attack
     a few samples in: the same band energies as the sound recorded alone."""
-    size = listen.stroke_length(RATE)
+    size = stroke_length(RATE)
     length = length or size + 3
     t = np.arange(length - attack)
     sound = np.zeros(length, np.float32)
@@ -162,10 +165,10 @@ def test_a_short_sound_or_a_late_attack_is_judged_as_in_a_recording(tmp_path, le
     y[at : at + length] = sound
     sf.write(tmp_path / "one.wav", y, RATE, subtype="FLOAT")
     with sf.SoundFile(tmp_path / "one.wav") as audio:
-        found = listen.find_strokes(audio)
+        found = find_strokes(audio)
     assert len(found.starts) == 1
-    template = listen.shapes(listen._sound_bands([sound], RATE))[0]
-    assert np.sqrt(np.mean((listen.shapes(found.bands)[0] - template) ** 2)) < 0.01
+    template = shapes(_sound_bands([sound], RATE))[0]
+    assert np.sqrt(np.mean((shapes(found.bands)[0] - template) ** 2)) < 0.01
 
 
 #: Renders of the built-in kit: score, section, strokes a minute, rate, more of render's options.
@@ -191,19 +194,17 @@ def test_a_render_of_the_built_in_kit_is_told_by_the_kit(
     assert code == 0, err
     expected = [s.drum for s in resolve(score).pattern.section(section)]
     with sf.SoundFile(take) as audio:
-        found = listen.find_strokes(audio)
-    drums, samples = listen.kit_bands(builtin_kit(), rate)
-    named, doubtful, nearest = listen.by_kit(
-        listen.shapes(found.bands), drums, listen.shapes(samples)
-    )
+        found = find_strokes(audio)
+    drums, samples = kit_bands(builtin_kit(), rate)
+    named, doubtful, nearest = by_kit(shapes(found.bands), drums, shapes(samples))
     assert named == expected and not any(doubtful)
     # each drum's strokes stand well within the threshold of its own samples (the ring of the
     # strokes before them is what is left); before the kit's samples were judged from their
     # attack as a recording's strokes are, 鼙's stood 1.7 dB off at 44.1 and 48 kHz
     for drum in Drum:
         mine = nearest[[d is drum for d in expected]]
-        assert np.median(mine) < listen.KIT_DISTANCE_DB / 2, drum
-    heard = listen.read_audio(take)
+        assert np.median(mine) < KIT_DISTANCE_DB / 2, drum
+    heard = read_audio(take)
     assert not heard.swappable and heard.apart
     assert [s.drum for s in heard.strokes] == expected
     code, out, err = cli("check", take, score, "--section", section, "--json")
@@ -221,7 +222,7 @@ def test_a_recording_over_the_limit_is_refused_before_it_is_read(tmp_path, monke
     sf.write(tmp_path / "long.wav", np.zeros(RATE * 3, np.float32), RATE)
     monkeypatch.setattr(listen, "MAX_SECONDS", 2)
     with pytest.raises(PerformanceError, match="over the limit of 0 minutes"):
-        listen.read_audio(tmp_path / "long.wav")
+        read_audio(tmp_path / "long.wav")
 
 
 def test_invalid_samples_are_refused(tmp_path):
@@ -229,12 +230,12 @@ def test_invalid_samples_are_refused(tmp_path):
     y[100] = np.nan
     sf.write(tmp_path / "nan.wav", y, RATE, subtype="FLOAT")
     with pytest.raises(PerformanceError, match="NaN"):
-        listen.read_audio(tmp_path / "nan.wav")
+        read_audio(tmp_path / "nan.wav")
 
 
 def test_an_unknown_way_of_telling_the_drums_is_refused(tmp_path):
     with pytest.raises(PerformanceError) as info:
-        listen.read_audio(tmp_path / "take.wav", drums="pitch")
+        read_audio(tmp_path / "take.wav", drums="pitch")
     assert info.value.option == "drums"
 
 
@@ -264,7 +265,7 @@ TOUHU_TWICE = [s.drum for s in resolve("lu").pattern.section("touhu")] * 2
 
 def checked_take(tmp_path, y, rate=real_drums.RATE, drums=TOUHU_TWICE):
     """The take written and checked in the default mode against lu's 投壺 played twice."""
-    heard = listen.read_audio(real_drums.write(tmp_path / "take.wav", y, rate))
+    heard = read_audio(real_drums.write(tmp_path / "take.wav", y, rate))
     return heard, check(heard, arrange(resolve("lu"), "touhu", repeats=2))
 
 
@@ -382,7 +383,7 @@ def test_a_take_too_noisy_to_judge_says_so_with_its_signal_to_noise_ratio(cli, t
     blaming the score (exit 2, one line)."""
     path = kit_take_in_noise(tmp_path / "noisy.wav", 25)
     with pytest.raises(NoisyPerformanceError) as caught:
-        listen.read_audio(path)
+        read_audio(path)
     assert 12 < caught.value.snr_db < 25 and caught.value.lost >= 2
     code, out, err = cli("check", path, "lu")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
@@ -392,7 +393,7 @@ def test_a_take_too_noisy_to_judge_says_so_with_its_signal_to_noise_ratio(cli, t
 
 def test_a_take_with_some_noise_is_still_judged(tmp_path):
     """Noise 45 dB under the peak leaves every stroke standing: checked, not refused."""
-    heard = listen.read_audio(kit_take_in_noise(tmp_path / "hiss.wav", 45))
+    heard = read_audio(kit_take_in_noise(tmp_path / "hiss.wav", 45))
     result = check(heard, arrange(resolve("lu"), "she"))
     assert len(heard) == len(LU) and faults(result) == (0, 0, 0)
 
@@ -410,7 +411,7 @@ def test_a_stroke_soon_after_a_loud_extra_one_is_told_from_its_ring(tmp_path, bp
     y[extra : extra + len(loud)] += loud[: len(y) - extra]
     path = tmp_path / "extra.wav"
     sf.write(path, y / np.max(np.abs(y)) * 0.9, RATE, subtype="PCM_16")
-    heard = listen.read_audio(path)
+    heard = read_audio(path)
     result = check(heard, arrange(resolve("lu"), "she"))
     assert faults(result) == (0, 1, 0) and result.wrong == ()
     assert abs(result.extra[0].time - extra / RATE) < 0.002

@@ -13,7 +13,9 @@ from performances import take, write_audio
 from drumscore.corpus import resolve
 from drumscore.errors import PerformanceError
 from drumscore.model import Drum
-from drumscore.performance import listen
+from drumscore.performance.bands import stroke_length
+from drumscore.performance.listen import read_audio
+from drumscore.performance.recording import blocks
 from drumscore.performance.stream import Listener, applied
 
 P, G = Drum.PI, Drum.GU
@@ -23,9 +25,9 @@ LATEST = 0.060
 
 
 def mono_of(path):
-    """The take's samples as check reads them (listen.blocks: the channels' mean)."""
+    """The take's samples as check reads them (blocks: the channels' mean)."""
     with sf.SoundFile(path) as audio:
-        return np.concatenate(list(listen.blocks(audio))), int(audio.samplerate)
+        return np.concatenate(list(blocks(audio))), int(audio.samplerate)
 
 
 def fed(path, sizes):
@@ -47,7 +49,7 @@ def assert_heard_as_checked(path, sizes, told=None):
     """Fed in chunks of `sizes`, the take is heard as check hears it: when it ends, and live
     (its lines, revisions applied), each stroke's first line within 60 ms of its sound. The
     Heard lines, for the figures."""
-    checked = listen.read_audio(path)
+    checked = read_audio(path)
     heard, ended, rate = fed(path, sizes)
     # when the take ends: check's strokes, to the sample, with its drums and how they were told
     assert [s.time for s in ended.strokes] == pytest.approx(
@@ -77,7 +79,7 @@ def assert_heard_as_checked(path, sizes, told=None):
             firsts[h.stroke.time] = firsts.pop(h.revises)
     first = [firsts[s.time] for s in live]
     late = np.array([h.heard_at - round(h.stroke.time * rate) for h in first])
-    assert np.all(late >= listen.stroke_length(rate))
+    assert np.all(late >= stroke_length(rate))
     assert np.max(late) <= LATEST * rate
     return heard
 

@@ -1,0 +1,400 @@
+"""The strokes' onsets in a recording: the onset envelope (a spectral flux at ENVELOPE_RATE, fed
+block by block), its peaks, and at each peak the stroke's attack, timed to the sample, with the
+rules that tell a stroke from a ring, a swell, an echo, a coder's pre-echo or noise, and a flam's
+grace note from its stroke."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
+
+import numpy as np
+import soundfile as sf
+
+from drumscore.performance.bands import stroke_bands
+from drumscore.performance.recording import read_span
+
+#: The onset envelope is found at ENVELOPE_RATE, one frame per HOP samples there (5.8 ms), from
+#: spectra of ENVELOPE_FFT samples (23 ms).
+ENVELOPE_RATE = 11025
+HOP = 64
+ENVELOPE_FFT = 256
+#: Onsets closer than this are one stroke (an MP3's pre-echo stands 30–36 ms before the attack;
+#: a flam's grace note 17–43 ms before its stroke; a room's first echoes 10–25 ms after).
+MERGE_SECONDS = 0.08
+#: A stroke's attack is sought within the onset's spectral frame (and ATTACK_SLACK_MS either
+#: side) as the millisecond that rises most above the loudest of the HOLD_MS before the one
+#: before it; its peak over the PEAK_SECONDS after it (a low drum in a room swells to its
+#: peak 50–80 ms after its attack).
+ATTACK_SLACK_MS = 2
+HOLD_MS = 10
+PEAK_SECONDS = 0.09
+#: The ring a stroke rises from is the loudest of the RING_MS before it (a low drum's tail in a
+#: room beats by more than 6 dB over ten).
+RING_MS = 30
+#: An onset whose peak is this far below the strokes' (the 90th percentile of the onsets'
+#: peaks) is a ring or a bump, not a stroke.
+QUIET_DB = 20.0
+#: An onset whose peak stands less than this above the recording's noise floor is noise.
+ABOVE_NOISE_DB = 12.0
+#: A stroke's peak stands at least this far above the sound just before it (the ring of the
+#: strokes before it); a swell of a ring rises less.
+RISE_DB = 6.0
+#: ...or at least QUICK_DB when its click stands EDGE_DB above the ring's (the second difference
+#: of the sound: a drum's ring is low, a stick's attack is not). And a stroke's attack doubles
+#: the ring (SHARP_RISE), clicks (EDGE_DB) or changes the spectrum (its onset's flux at least
+#: CHANGE_DB, the bands' mean rise): a room's ring swelling by 6 dB does none of them.
+CHANGE_DB = 3.0
+QUICK_DB = 2.0
+EDGE_DB = 12.0
+#: A stroke starts where the sound first rises this far from the level before it to the peak
+#: of its attack's millisecond.
+RISE = 0.12
+#: A softer attack up to FLAM_SECONDS before a stroke, at least FLAM_DB under it, whose sound
+#: fell again before the stroke, is a flam's grace note (an MP3's pre-echo does not fall).
+FLAM_SECONDS = 0.05
+FLAM_DB = 6.0
+#: A grace note stands at least GRACE_MS before its stroke and at most GRACE_DB under it.
+GRACE_MS = 10
+GRACE_DB = 24.0
+#: An attack at least doubles the ring before it within three milliseconds; a swell, a
+#: room's echo or a ring's beating rises slower.
+SHARP_RISE = 2.0
+#: A flam's stroke changes the spectrum at least this share as much as its grace note did.
+FLAM_CHANGE = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The strokes found in a recording: each one's first sample, and its energy in each band."""
+
+    starts: np.ndarray
+    bands: np.ndarray
+    invalid: bool = False
+    #: Which strokes were played as flams (a grace note just before the stroke).
+    flams: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    #: How far (dB) the strokes (the 90th percentile of their peaks) stand above the noise
+    #: floor, and how many onsets that would have been strokes were lost in the noise.
+    snr_db: float = math.inf
+    lost: int = 0
+
+
+#: The envelope's frequency bands: edges in FFT bins at ENVELOPE_RATE (about a third of an
+#: octave each, from 40 Hz to 5 kHz).
+def _band_edges() -> np.ndarray:
+    freqs = np.geomspace(40, 5000, 22)
+    bins = np.unique(np.round(freqs / (ENVELOPE_RATE / ENVELOPE_FFT)).astype(int))
+    return np.clip(bins, 1, ENVELOPE_FFT // 2)
+
+
+class Envelope:
+    """The onset envelope of a recording fed block by block: the recording resampled to
+    ENVELOPE_RATE (soxr's streaming resampler), its log band energies frame by frame, and the
+    spectral flux: the mean over bands of each band's rise (dB) above its largest level in the
+    two frames before, levels more than FLOOR_DB below the loudest so far counted as that
+    floor. Also the peak of every 10 ms of the recording, for its noise floor. Only the flux
+    and those peaks are kept: a few bytes a frame."""
+
+    FLOOR_DB = 60.0
+
+    def __init__(self, rate: int) -> None:
+        import soxr
+
+        self.resampler = (
+            soxr.ResampleStream(rate, ENVELOPE_RATE, 1, dtype="float32", quality="HQ")
+            if rate != ENVELOPE_RATE
+            else None
+        )
+        # half a window of silence first, so frame f is centred on sample f × HOP
+        self.pending = np.zeros(ENVELOPE_FFT // 2, dtype=np.float32)
+        self.window = np.hanning(ENVELOPE_FFT + 2)[1:-1]  # float64: numpy transforms it faster
+        self.edges = _band_edges()
+        self.previous: np.ndarray | None = None  # the last two frames' levels
+        self.loudest = -200.0
+        self.flux: list[np.ndarray] = []
+        self.tenth = max(1, rate // 100)
+        self.leftover = np.zeros(0, dtype=np.float32)
+        self.peaks: list[np.ndarray] = []
+
+    def feed(self, block: np.ndarray) -> None:
+        """One block of mono samples at the recording's rate."""
+        part = np.concatenate([self.leftover, block])
+        whole = len(part) // self.tenth * self.tenth
+        if whole:
+            self.peaks.append(np.abs(part[:whole]).reshape(-1, self.tenth).max(axis=1))
+        self.leftover = part[whole:]
+        low = self.resampler.resample_chunk(block) if self.resampler is not None else block
+        self._frames(np.asarray(low, dtype=np.float32))
+
+    def _frames(self, low: np.ndarray) -> None:
+        data = np.concatenate([self.pending, low])
+        count = 0 if len(data) < ENVELOPE_FFT else 1 + (len(data) - ENVELOPE_FFT) // HOP
+        if count:
+            shape = (count, ENVELOPE_FFT)
+            strides = (data.strides[0] * HOP, data.strides[0])
+            frames = np.lib.stride_tricks.as_strided(data, shape, strides, writeable=False)
+            spectrum = np.fft.rfft(frames * self.window, axis=1)
+            power = spectrum.real**2 + spectrum.imag**2
+            cumulative = np.cumsum(power, axis=1)
+            bands = cumulative[:, self.edges[1:] - 1] - cumulative[:, self.edges[:-1] - 1]
+            levels = (10 * np.log10(bands + 1e-20)).astype(np.float32)
+            # the floor follows the loudest band level so far
+            running = np.maximum.accumulate(levels.max(axis=1))
+            running = np.maximum(running, self.loudest)
+            self.loudest = float(running[-1])
+            np.maximum(levels, (running - self.FLOOR_DB)[:, None], out=levels)
+            if self.previous is None:  # silence before the recording: at the floor
+                self.previous = np.full((2, levels.shape[1]), running[0] - self.FLOOR_DB)
+            joined = np.concatenate([self.previous, levels])
+            before = np.maximum(joined[1:-1], joined[:-2])
+            self.flux.append(np.maximum(levels - before, 0).mean(axis=1))
+            self.previous = joined[-2:]
+        self.pending = data[count * HOP :]
+
+    def finish(self) -> tuple[np.ndarray, np.ndarray]:
+        """(the flux, one value per frame; the peaks of the recording's 10 ms stretches)."""
+        if self.resampler is not None:
+            tail = self.resampler.resample_chunk(np.zeros(0, np.float32), last=True)
+            self._frames(np.asarray(tail, dtype=np.float32))
+        self._frames(np.zeros(ENVELOPE_FFT, dtype=np.float32))  # the last frames, padded
+        flux = np.concatenate(self.flux) if self.flux else np.zeros(0, np.float32)
+        peaks = np.concatenate(self.peaks) if self.peaks else np.zeros(0, np.float32)
+        return flux.astype(np.float32), peaks
+
+
+def pick_peaks(flux: np.ndarray, height: float | None = None) -> np.ndarray:
+    """The frames where the flux peaks: the largest within ±MERGE_SECONDS / 2, above the mean
+    of the second around it by a sixth of the flux's typical stroke height (the 90th percentile
+    of its peaks, peak_tops; or `height`, that of a longer flux a part of which this is), and
+    above a twelfth of that height."""
+    if len(flux) < 3:
+        return np.zeros(0, dtype=np.int64)
+    local = _local_tops(flux)
+    if height is None:
+        tops = flux[local & (flux > 0)]
+        if len(tops) == 0:
+            return np.zeros(0, dtype=np.int64)
+        height = float(np.percentile(tops, 90))
+    context = round(ENVELOPE_RATE / HOP)
+    kernel = np.ones(2 * context + 1) / (2 * context + 1)
+    # one far higher peak (sound out of silence) does not raise the bar around it
+    capped = np.minimum(flux, height)
+    mean = np.convolve(np.pad(capped, context, mode="edge"), kernel, mode="valid")
+    keep = local & (flux > mean + height / 6) & (flux > height / 12)
+    return np.flatnonzero(keep).astype(np.int64)
+
+
+def peak_tops(flux: np.ndarray) -> np.ndarray:
+    """The frames where the flux peaks above zero (the largest within ±MERGE_SECONDS / 2):
+    pick_peaks takes the typical stroke height from the flux there."""
+    if len(flux) < 3:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(_local_tops(flux) & (flux > 0)).astype(np.int64)
+
+
+def _local_tops(flux: np.ndarray) -> np.ndarray:
+    reach = max(1, round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP))
+    padded = np.pad(flux, reach, constant_values=-1.0)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
+    return np.asarray(flux >= windows.max(axis=1))
+
+
+@dataclass(frozen=True, slots=True)
+class Onset:
+    """An attack found near an onset frame: its first sample, how far it rose above the ring
+    before it (the peak of its first milliseconds less that ring), the peak over PEAK_SECONDS
+    from it, the ring: the peak of the HOLD_MS before it, and whether it is a flam's stroke."""
+
+    start: int
+    rise: float
+    peak: float
+    ring: float
+    grace: bool = False
+    #: The peak of the RING_MS before it: what a stroke's peak must stand RISE_DB above.
+    before: float = 0.0
+    #: The spectral flux of its onset frame.
+    change: float = 0.0
+    #: Whether it at least doubled the ring within CLIMB milliseconds (SHARP_RISE).
+    sharp: bool = False
+    #: How many times the peak of its first milliseconds' curvature (the sound's second
+    #: difference: its high frequencies, a stick's click) stands above that of the ring before.
+    edge: float = 0.0
+
+
+def strokes_at(
+    audio: sf.SoundFile,
+    candidates: np.ndarray,
+    peaks: np.ndarray,
+    flux: np.ndarray,
+    lookahead: int | None = None,
+) -> Found:
+    """Each candidate onset read at the recording's own rate: its attack (attack); onsets
+    within MERGE_SECONDS taken for one stroke (_main); strokes far quieter than the
+    strokes (QUIET_DB), hardly above the noise floor (ABOVE_NOISE_DB) or hardly above the ring
+    before them (RISE_DB) dropped, and onsets whose peak is the next one's attack.
+
+    Past each onset's attack window it reads FLAM_SECONDS (a flam's main stroke) and
+    PEAK_SECONDS (the stroke's peak); `lookahead` (samples) reads less, as a stroke heard live
+    is first judged (performance.stream): the peak over what it allows, a flam sought only in
+    what it allows past PEAK_SECONDS."""
+    rate = int(audio.samplerate)
+    scale = rate / ENVELOPE_RATE
+    width = max(1, round(rate / 1000))
+    reach = round(ENVELOPE_FFT / 2 * scale) + ATTACK_SLACK_MS * width
+    before = (HOLD_MS + 2) * width
+    ahead = round(PEAK_SECONDS * rate)
+    flam = round(FLAM_SECONDS * rate)
+    if lookahead is not None and lookahead < flam + ahead:
+        flam = max(0, lookahead - ahead)
+        ahead = lookahead - flam
+    onsets: list[Onset] = []
+    for frame in candidates:
+        centre = round(int(frame) * HOP * scale)
+        lo = centre - reach - before - RING_MS * width
+        span = read_span(audio, lo, centre + reach + flam + ahead)
+        # the spectral change at each millisecond of the span: the largest flux of the frames
+        # centred from 12 ms before it to 3 ms after (those that first hold it)
+        blocks = (lo + (np.arange(len(span) // width) + 0.5) * width) / (HOP * scale)
+        f0 = np.clip(np.floor(blocks - 0.012 * ENVELOPE_RATE / HOP).astype(int), 0, len(flux))
+        f1 = np.clip(np.ceil(blocks + 0.003 * ENVELOPE_RATE / HOP).astype(int) + 1, 0, len(flux))
+        change = np.asarray([flux[a:b].max(initial=0.0) for a, b in zip(f0, f1, strict=True)])
+        need = FLAM_CHANGE * float(flux[int(frame)])
+        skip = before + RING_MS * width
+        onset = attack(span, skip, skip + 2 * reach, width, flam, change >= need)
+        onsets.append(replace(onset, start=lo + onset.start, change=float(flux[int(frame)])))
+    onsets.sort(key=lambda o: o.start)
+    merge = round(MERGE_SECONDS * rate)
+    groups: list[list[Onset]] = []
+    for onset in onsets:
+        if groups and onset.start - groups[-1][0].start < merge:
+            groups[-1].append(onset)
+        else:
+            groups.append([onset])
+    chosen = [_main(group) for group in groups]
+    levels = np.asarray([o.peak for o in chosen])
+    floor = float(np.percentile(peaks, 20)) if len(peaks) else 0.0
+    loud = float(np.percentile(levels, 90)) if len(levels) else 0.0
+    lowest = max(loud * 10 ** (-QUIET_DB / 20), floor * 10 ** (ABOVE_NOISE_DB / 20))
+    rise = 10 ** (RISE_DB / 20)
+    # an onset whose peak is the next one's attack (within the PEAK_SECONDS it is sought
+    # over) is the sound before that stroke, not one
+    before_next = [
+        b.start - a.start < ahead and b.rise >= 0.5 * a.peak for a, b in pairwise(chosen)
+    ] + [False]
+    # a stroke soon after a loud one may stand less than RISE_DB above its ring: its attack's
+    # click tells it (EDGE_DB above the ring's curvature) where it rises at least QUICK_DB
+    edge, quick = 10 ** (EDGE_DB / 20), 10 ** (QUICK_DB / 20)
+    plausible = [
+        o.peak > loud * 10 ** (-QUIET_DB / 20)
+        and (o.peak >= o.before * rise or (o.edge >= edge and o.peak >= o.before * quick))
+        and (o.sharp or o.edge >= edge or o.change >= CHANGE_DB)
+        and not early
+        for o, early in zip(chosen, before_next, strict=True)
+    ]
+    keep = [p and o.peak > lowest for o, p in zip(chosen, plausible, strict=True)]
+    starts = np.asarray([o.start for o, k in zip(chosen, keep, strict=True) if k], np.int64)
+    flammed = np.asarray([o.grace for o, k in zip(chosen, keep, strict=True) if k], dtype=bool)
+    snr = 20 * math.log10(loud / floor) if floor > 0 and loud > 0 else math.inf
+    lost = sum(plausible) - sum(keep)
+    return Found(starts, stroke_bands(audio, starts), flams=flammed, snr_db=snr, lost=lost)
+
+
+def _main(group: list[Onset]) -> Onset:
+    """The stroke of onsets close together: the first, unless a later one rises FLAM_DB more
+    (a flam's stroke after its grace note, an attack after a coder's pre-echo; not a low
+    drum's swell after its attack, nor a room's echo)."""
+    main = group[0]
+    for onset in group[1:]:
+        if onset.rise >= 10 ** (FLAM_DB / 20) * main.rise:
+            main = onset
+    return main
+
+
+def attack(
+    y: np.ndarray, lo: int, hi: int, width: int, later: int = 0, changed: np.ndarray | None = None
+) -> Onset:
+    """The attack of `y` whose first millisecond lies between samples lo and hi, or up to
+    `later` samples after hi when one that rises FLAM_DB more stands there where the spectrum
+    `changed` (for each millisecond; a flam's stroke after its grace note, not a low drum's
+    swell). Each millisecond is judged by how far its peak, or that of the two after it (a slow
+    attack), rises above the ring: the loudest millisecond of the HOLD_MS before the one before
+    it. The attack is the millisecond that rises most of those that at least double the ring
+    (SHARP_RISE), else (an attack out of a loud ring) the one that rises most between lo and
+    hi. So a low drum swelling to its peak long after its attack keeps its attack: its swell
+    never doubles over a few milliseconds.
+
+    The stroke's first sample is the first of the attack to rise RISE of the way from the ring
+    to the attack's peak; a lone spike of noise (a coder's pre-echo) before it rises less and
+    is not taken. A softer sharp attack up to `later` before it, at least FLAM_DB under it,
+    whose sound fell again before the stroke, is a flam's grace note (`grace`)."""
+    count = len(y) // width
+    tops = np.abs(y[: count * width]).reshape(count, width).max(axis=1).astype(np.float64)
+    # the ring before each millisecond: the loudest of the HOLD_MS before the one before it
+    padded = np.concatenate([np.zeros(HOLD_MS + 1), tops])
+    ring = np.lib.stride_tricks.sliding_window_view(padded, HOLD_MS).max(axis=1)[:count]
+    climb = np.lib.stride_tricks.sliding_window_view(np.concatenate([tops, np.zeros(2)]), 3).max(
+        axis=1
+    )[:count]
+    gain = climb - ring
+    first, last = max(1, lo // width), min(count, -(-hi // width))
+    end = min(count, -(-(hi + later) // width))
+    if last <= first:
+        return Onset(lo, 0.0, 0.0, 0.0)
+    rises = (climb >= SHARP_RISE * ring) & (gain > 0)
+    sharp = rises.copy()
+    sharp[:first] = False
+    sharp[end:] = False
+    if sharp[first:last].any():
+        best = first + int(np.argmax(np.where(sharp[first:last], gain[first:last], -np.inf)))
+    else:
+        best = first + int(np.argmax(gain[first:last]))
+    if sharp[last:end].any():
+        after = last + int(np.argmax(np.where(sharp[last:end], gain[last:end], -np.inf)))
+        # a later attack FLAM_DB stronger is the stroke: where the spectrum changed with it
+        # (a flam's stroke; a low drum's swell only grows), or where the sound before it
+        # never fell (a coder's pre-echo, not an attack of its own)
+        between = tops[best + 3 : after - 1]
+        held = len(between) == 0 or float(np.median(between)) >= 0.5 * float(climb[best])
+        new = changed is None or bool(changed[after])
+        if gain[after] >= 10 ** (FLAM_DB / 20) * gain[best] and (new or held):
+            best = after
+    if gain[best] <= 0:  # nothing rises here
+        return Onset(lo, 0.0, 0.0, 0.0)
+    # the attack's own start: where the climb began (back while the level falls)
+    at = best
+    while at > max(1, best - 3) and tops[at - 1] > ring[best] and tops[at - 1] < tops[at]:
+        at -= 1
+    base = float(ring[best])
+    top = float(climb[best])
+    threshold = base + RISE * (top - base)
+    piece = np.abs(y[(at - 1) * width : (best + 3) * width])
+    over = np.flatnonzero(piece > threshold)
+    start = (at - 1) * width + (int(over[0]) if len(over) else width)
+    stop = start + max(0, len(y) - hi - later)
+    peak = float(np.abs(y[start:stop]).max()) if stop > start else 0.0
+    # a grace note: a sharp attack GRACE_MS to `later` before, FLAM_DB to GRACE_DB softer,
+    # whose sound fell before this one (a coder's pre-echo holds its level up to the attack)
+    reach = max(1, best - -(-later // width))
+    near = slice(reach, max(reach, at - GRACE_MS))
+    size = gain[near]
+    graces = rises[near] & (size <= gain[best] * 10 ** (-FLAM_DB / 20))
+    graces &= size >= gain[best] * 10 ** (-GRACE_DB / 20)
+    grace = bool(graces.any()) and bool(base < float(climb[near][graces].max()))
+    behind = tops[max(0, at - 1 - RING_MS) : max(0, at - 1)]
+    # the attack's click against the ring's: the peak of the second difference over the attack
+    # and the two milliseconds after, and over the HOLD_MS before the millisecond before it
+    from_ = max(0, best - HOLD_MS - 1) * width
+    curve = np.abs(np.diff(y[from_ : (best + 3) * width], n=2))
+    ring_curve = curve[: max(0, (best - 1) * width - from_)].max(initial=0.0)
+    edge = float(curve[best * width - from_ :].max(initial=0.0)) / max(float(ring_curve), 1e-9)
+    return Onset(
+        start,
+        max(0.0, top - base),
+        peak,
+        base,
+        grace,
+        float(behind.max(initial=0.0)),
+        sharp=bool(rises[best]),
+        edge=edge,
+    )
