@@ -95,3 +95,15 @@ def cited(name: str, short: Wording) -> str:
     """An edition as a Chinese view cites it: its short name in the reader's script (as 阮元's
     校勘記 cites 閩本、監本、毛本), or 《name》 for an edition without one."""
     return str(short) or f"《{written(name)}》"
+
+
+def cited_siglum(siglum: str) -> str:
+    """An edition named by its siglum (one that quotes a count, say) as the reader's view names
+    it: the siglum in English; in Chinese the short name the 校勘記 cites it by (本義), 《name》
+    without one, the siglum for an edition outside the corpus."""
+    if not chinese():
+        return siglum
+    from drumscore.corpus import editions
+
+    edition = next((e for e in editions() if e.id == siglum), None)
+    return cited(edition.name, edition.short) if edition else siglum

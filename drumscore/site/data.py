@@ -16,6 +16,7 @@ from drumscore.analysis.compare import Comparison, compare, comparison_data
 from drumscore.apparatus.counts import check_score
 from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title
 from drumscore.apparatus.groups import groups, groups_data
+from drumscore.apparatus.names import cited_siglum
 from drumscore.apparatus.places import MARKS
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
@@ -135,7 +136,14 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
         ],
         "sections": section_ranges(score),
         "checks": [
-            {**c, "by": written(c["by"]), "section": Section(c["section"]).shown}
+            {
+                **c,
+                "by": written(c["by"]),
+                "section": Section(c["section"]).shown,
+                # the editions that quote it, as the reader's view cites them (本義 in Chinese)
+                "quotes": [{**q, "cited": cited_siglum(q["siglum"])} for q in c["quotes"]],
+                "quoted_in_cited": [cited_siglum(siglum) for siglum in c["quoted_in"]],
+            }
             for c in (check.to_data() for check in check_score(score, pool))
         ],
         "apparatus": _standing(score.key, apparatus) if apparatus else None,

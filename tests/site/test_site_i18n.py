@@ -492,3 +492,21 @@ def test_the_style_sets_no_cjk_in_italics_and_keeps_flags_whole(all_site_dir):
     css = (all_site_dir / "zh-Hant" / "assets" / "style.css").read_text(encoding="utf-8")
     assert re.search(r"\ncite \{ font-style: normal; \}", css)
     assert re.search(r"\ncode \{ white-space: nowrap; \}", css)
+
+
+@pytest.mark.parametrize(
+    ("tag", "benyi", "shuzhu"),
+    [("zh-Hant", "本義", "述註"), ("zh-Hans", "本义", "述注")],
+    ids=["zh-Hant", "zh-Hans"],
+)
+def test_a_score_page_cites_the_editions_that_quote_a_count_by_their_short_names(
+    all_site_dir, tag, benyi, shuzhu
+):
+    """The stated counts on a Chinese score page name the editions that quote them as the
+    校勘記 and `drumscore show` cite them (見本義、本義四庫本所引), never by their ids."""
+    page = visible_text(_score(all_site_dir, tag))
+    counts = page[page.index("徐伯") :]
+    assert f"（{benyi}）" in counts and f"{shuzhu}所引" in counts
+    assert f"{benyi}、{benyi}四" in counts  # 本義、本義四庫本
+    for siglum in ("benyi", "benyi-skqs", "shuzhu"):
+        assert siglum not in counts, siglum

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from drumscore.apparatus.names import chinese, cited
-from drumscore.corpus import editions as corpus_editions
+from drumscore.apparatus.names import cited_siglum
 from drumscore.display import divided, labelled_lines, table
 from drumscore.i18n import (
     _,
@@ -100,7 +99,7 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
             said = _("{by}, {section} ({siglum}): 「{quote}」").format(
                 by=written(c.stated.by),
                 section=c.stated.section.shown,
-                siglum=_cited(q.siglum),
+                siglum=cited_siglum(q.siglum),
                 quote=q.text,
             )
             lines.append("    " + said)
@@ -159,23 +158,13 @@ def count_rows(pattern: Pattern) -> list[list[str]]:
     return rows
 
 
-def _cited(siglum: str) -> str:
-    """An edition that quotes a count as the reader's view names it: its siglum in English; in
-    Chinese the short name the 校勘記 cites it by (本義), 《name》 without one, the siglum for an
-    edition outside the corpus."""
-    if not chinese():
-        return siglum
-    edition = next((e for e in corpus_editions() if e.id == siglum), None)
-    return cited(edition.name, edition.short) if edition else siglum
-
-
 def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
     """Each stated count checked on one score: agrees, or exactly how it differs."""
     lines = []
     for check in checks:
         stated = check.stated
         verdict = clause_text(w for _w, whys in check.disagreeing() for w in whys) or _("agrees")
-        quoted = list_text(dict.fromkeys(_cited(q.siglum) for q in check.quotes))
+        quoted = list_text(dict.fromkeys(cited_siglum(q.siglum) for q in check.quotes))
         lines.append(
             _("{by}, {section}: 鼙 {pi} 鼓 {gu} (quoted in {sigla}) — {verdict}").format(
                 by=written(stated.by),
