@@ -232,9 +232,10 @@ def divided(pattern: Pattern) -> str:
 
 #: Where a line of text may break between phrases: a run of two spaces or more (between the
 #: fields of a status line), the space after " ·" (between the keys, the parts of a title), a
-#: space after an English comma, semicolon or colon, and just after a Chinese clause mark
-#: (，、；：。). A mark stays with the phrase it ends; anywhere else is inside a phrase.
-_PHRASE_BREAK = re.compile(r" {2,}|(?<= ·) |(?<=[,;:]) +|(?<=[，、；：。])")
+#: space after an English comma, semicolon or colon, just after a Chinese clause mark or the
+#: middle dot of a Chinese title (，、；：。・), and just before a book's title 《 (where Chinese
+#: may break a line). A mark stays with the phrase it ends; anywhere else is inside a phrase.
+_PHRASE_BREAK = re.compile(r" {2,}|(?<= ·) |(?<=[,;:]) +|(?<=[，、；：。・])|(?<=\S)(?=《)")
 
 
 def phrases(text: str) -> list[tuple[str, str]]:

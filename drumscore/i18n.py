@@ -379,6 +379,25 @@ def simplified(text: str) -> str:
     return text.translate(_T2S)
 
 
+#: The Chinese numerals, 0 to 10, for a heading that writes them (魯鼓第一圖).
+_NUMERALS = "〇一二三四五六七八九十"
+
+
+def numeral(n: int) -> str:
+    """`n` as a figure's number is written in the reader's language: in Chinese numerals up
+    to ten (第一圖, 第二圖), else in digits (figure 1)."""
+    if language().startswith("zh") and 0 <= n < len(_NUMERALS):
+        return _NUMERALS[n]
+    return str(n)
+
+
+def headed(title: str, key: str) -> str:
+    """A heading with the name that finds its score again: "title    [lu/1@zhushu]" (in
+    Chinese "title（lu/1@zhushu）")."""
+    # TRANSLATORS: a view's heading and the name that finds the score (Chinese: in （）)
+    return pgettext("a heading and its name", "{title}    [{key}]").format(title=title, key=key)
+
+
 def written(text: str) -> str:
     """Prose in the reader's script: a name of the sources (an edition, its citation, a
     commentator, a reading, a state's label, a section, a title) simplified for 简体, as given

@@ -166,7 +166,7 @@ def test_a_sound_file_records_the_same_words_in_every_language():
     track = Track.single(arrange(resolve("lu"), "touhu"))
     english = (tags_for(track), [str(m) for m in to_midi(track).tracks[0]], track.cues(44100))
     with i18n.speaking("zh-Hant"):
-        assert track.heading.startswith("禮記注疏 · 魯鼓 · 第 1 圖 · 投壺（半以後的各擊）")
+        assert track.heading.startswith("《禮記注疏》魯鼓第一圖・投壺（半以後的各擊）")
         assert Section.TOUHU.description == "投壺（半以後的各擊）"
         chinese = (tags_for(track), [str(m) for m in to_midi(track).tracks[0]], track.cues(44100))
     assert chinese == english

@@ -23,15 +23,6 @@ if TYPE_CHECKING:
 _WORDS = {1: N_("one"), 2: N_("two"), 3: N_("three"), 4: N_("four")}
 
 
-#: The Chinese numerals, 0 to 10, for a heading that writes them (魯鼓第一圖).
-_NUMERALS = "〇一二三四五六七八九十"
-
-
-def numeral(n: int) -> str:
-    """`n` in Chinese numerals (第一圖, 第二圖) up to ten, else in digits."""
-    return _NUMERALS[n] if 0 <= n < len(_NUMERALS) else str(n)
-
-
 def stroke_range(first: int, last: int) -> str:
     """Strokes `first` to `last`: `11–12` (in Chinese `11—12`), or `11` for one stroke."""
     if first == last:

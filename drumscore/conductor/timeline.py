@@ -12,7 +12,7 @@ from fractions import Fraction
 from drumscore.conductor.duration import MAX_SECONDS
 from drumscore.conductor.expression import Expression
 from drumscore.errors import OptionError
-from drumscore.i18n import _, in_english, phrase_text
+from drumscore.i18n import _, in_english, pgettext, phrase_text
 from drumscore.model import HALF, READINGS, Reading, Score, Section, Stroke
 from drumscore.timing import MAX_NUMBER_LENGTH, Tempo, shown, whole_text
 
@@ -107,11 +107,17 @@ class Timeline:
     def description(self) -> str:
         """Edition, figure, drum and section, and the name that finds the score again, with the
         reading when it is not 鄭玄's."""
-        text = self._with_repeats(f"{self.score.title} · {self.section.shown}{self._span_text}")
+        text = self._titled(self.section.shown)
         named = [] if self.reading.is_default else [self.reading.named]
         if self.score.edition_id:
             named.insert(0, self.score.key)
-        return f"{text} [{phrase_text(named)}]" if named else text
+        if not named:
+            return text
+        # TRANSLATORS: a score's description, then the name that finds it again and the reading
+        # (Chinese: in full-width parentheses, 「…射 ×2（lu/1@zhushu）」)
+        return pgettext("a description and its names", "{text} [{names}]").format(
+            text=text, names=phrase_text(named)
+        )
 
     @property
     @in_english
@@ -142,9 +148,7 @@ class Timeline:
     def heading(self) -> str:
         """The description with the section's long name, such as 射 (the whole pattern): the
         title of a page of notation, and (in English) of an audio or MIDI file."""
-        return self._with_repeats(
-            f"{self.score.title} · {self.section.description}{self._span_text}"
-        )
+        return self._titled(self.section.description)
 
     @property
     def _span_text(self) -> str:
@@ -152,7 +156,12 @@ class Timeline:
             return ""
         return _(", strokes {first}-{last}").format(first=self.span[0] + 1, last=self.span[1])
 
-    def _with_repeats(self, text: str) -> str:
+    def _titled(self, section: str) -> str:
+        """The score's title, the section named as `section`, the strokes and the repeats."""
+        # TRANSLATORS: a score's title and the section played (Chinese: 《禮記注疏》魯鼓第一圖・射)
+        text = pgettext("a score's title and its section", "{title} · {section}").format(
+            title=self.score.title, section=section + self._span_text
+        )
         return text + (f" ×{self.repeats}" if self.repeats > 1 else "")
 
 

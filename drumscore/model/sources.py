@@ -17,6 +17,7 @@ from drumscore.i18n import (
     catalog_for,
     language,
     list_text,
+    numeral,
     pgettext,
     speaking,
     tags,
@@ -461,13 +462,29 @@ class Score:
 
     @property
     def title(self) -> str:
-        """A readable title in the reader's language, edition · 魯鼓 · figure N; `key` is what
-        names the score uniquely."""
+        """A readable title in the reader's language: edition · 魯鼓 · figure N in English,
+        《禮記注疏》魯鼓第一圖 in Chinese; `key` is what names the score uniquely."""
         if not self.edition_name:
             return _("notation {notation}").format(notation=self.pattern.notation)
+        # TRANSLATORS: a score's title (Chinese: 《禮記注疏》魯鼓第一圖, the figure in numerals)
         return _("{edition} · {state}鼓 · figure {figure}").format(
-            edition=written(self.edition_name), state=written(str(self.state)), figure=self.figure
+            edition=self.edition_cited,
+            state=written(str(self.state)),
+            figure=self.figure if self.figure is None else numeral(self.figure),
         )
+
+    @property
+    def edition_cited(self) -> str:
+        """The edition's name with its book's title marked as a citation marks it: in Chinese
+        陳澔《禮記集說》, 《禮經本義》（四庫全書本）, the whole name in 《》 where the name does not
+        hold the title of its work; in English the name as it is."""
+        name = self.edition_name
+        if not name:
+            return ""
+        work = self.source.work if self.source else None
+        title = work.title if work and work.title and work.title in name else name
+        marked = pgettext("a cited title", "{title}").format(title=title)
+        return written(name.replace(title, marked, 1))
 
     @property
     def key(self) -> str:

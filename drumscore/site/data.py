@@ -122,6 +122,7 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
         # the names in the page's prose, in its script (the printed text as printed)
         "title": written(given["title"]),
         "edition_name": written(given["edition_name"]) if given["edition_name"] else None,
+        "edition_cited": score.edition_cited,  # 《禮記注疏》, 陳澔《禮記集說》 in Chinese
         "cited": cited_title(score),  # as compare and the apparatus name it (通解魯鼓第二圖)
         "slug": entry.slug,
         "strokes": [

@@ -202,8 +202,8 @@ def test_no_normalize_is_refused_for_midi(tmp_path, capsys):
     ("lang", "named"),
     [
         ("en", "[lu/1@zhushu, reading: 毛奇齡 (mao)]"),
-        ("zh-Hant", "[lu/1@zhushu，毛奇齡說]"),
-        ("zh-Hans", "[lu/1@zhushu，毛奇龄说]"),
+        ("zh-Hant", "（lu/1@zhushu，毛奇齡說）"),
+        ("zh-Hans", "（lu/1@zhushu，毛奇龄说）"),
     ],
 )
 def test_the_summary_names_another_reading_in_the_readers_language(tmp_path, capsys, lang, named):

@@ -12,7 +12,7 @@ def test_the_render_summary_in_traditional_chinese(monkeypatch, cli, tmp_path):
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     code, out, err = cli("render", "lu", "-o", tmp_path / "x.wav")
     assert code == 0 and err == ""
-    assert out.startswith(f"已寫入 {tmp_path / 'x.wav'}：禮記注疏 · 魯鼓")
+    assert out.startswith(f"已寫入 {tmp_path / 'x.wav'}：《禮記注疏》魯鼓第一圖・射（lu/1@zhushu）")
     # 魯鼓 figure 1 in 禮記注疏: 13 鼙 and 10 鼓, at the default 60 strokes a minute
     for said in ("，23 擊，", "每分鐘 60 擊（相隔 1 秒）", "赫茲立體聲", "，內建鼓組，"):
         assert said in out, said
@@ -27,7 +27,7 @@ def test_the_render_summary_in_simplified_chinese(monkeypatch, cli, tmp_path):
     assert out.startswith("已写入 ")
     for said in ("，23 击，", "每分钟 60 击（相隔 1 秒）", "赫兹立体声", "峰值归一化至 -1 dBFS"):
         assert said in out, said
-    assert "礼记注疏 · 鲁鼓" in out  # the edition's name and label in simplified prose
+    assert "《礼记注疏》鲁鼓第一图" in out  # the edition's name and label in simplified prose
     assert not [c for c in HANT_ONLY if c in out]
 
 

@@ -1,6 +1,7 @@
 """Where every stroke falls: sections, repeats, markers, and what a timeline names."""
 
 import itertools
+import re
 from fractions import Fraction
 
 import pytest
@@ -70,3 +71,42 @@ def test_a_reversed_stroke_range_is_named_reversed_with_the_range_that_works():
     with pytest.raises(OptionError) as err:
         parse_span("30-5", 23)  # out of range as well: the range is what is wrong
     assert "outside" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("language", "lu1", "figure", "reading"),
+    [
+        ("zh-Hant", "《禮記注疏》魯鼓第一圖・射 ×2（lu/1@zhushu）", "圖", "毛奇齡說"),
+        ("zh-Hans", "《礼记注疏》鲁鼓第一图・射 ×2（lu/1@zhushu）", "图", "毛奇龄说"),
+    ],
+)
+def test_a_chinese_title_cites_the_edition_and_writes_the_figure_in_numerals(
+    language, lu1, figure, reading
+):
+    """Every score's title and description as a Chinese reader writes them: the book in 《》,
+    the figure 第一圖/第二圖, the section after ・, the name in （）; no ` · `, no [ ]."""
+    from drumscore import i18n
+    from drumscore.corpus import editions
+    from drumscore.model import READINGS
+
+    with i18n.speaking(language):
+        assert arrange(resolve("lu"), "she", repeats=2).description == lu1
+        mao = arrange(resolve("lu"), reading=next(r for r in READINGS if r.id == "mao")).description
+        assert mao.endswith(f"（lu/1@zhushu，{reading}）"), mao
+        for edition in editions():
+            for score in edition.scores:
+                timeline = arrange(score, "touhu", repeats=3)
+                for text in (score.title, timeline.description, timeline.heading):
+                    assert " · " not in text and "[" not in text and "]" not in text, text
+                    assert re.search("《[^》]+》", text), text
+                    number = "一" if score.figure == 1 else "二"
+                    assert f"鼓第{number}{figure}" in text, text
+        named = {e.id: e.scores[0].title for e in editions()}
+    assert named["chenhao"].startswith(("陳澔《禮記集說》", "陈澔《礼记集说》"))
+    skqs = ("《禮經本義》（四庫全書本）", "《礼经本义》（四库全书本）")
+    assert named["benyi-skqs"].startswith(skqs)
+
+
+def test_an_english_title_keeps_its_form():
+    lu = arrange(resolve("lu"), "she", repeats=2).description
+    assert lu == "禮記注疏 · 魯鼓 · figure 1 · she ×2 [lu/1@zhushu]"

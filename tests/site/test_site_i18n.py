@@ -464,12 +464,12 @@ def test_a_reading_is_cited_with_its_title_marks(all_site_dir, tag, zheng, mao):
 
 def test_the_simplified_pages_write_their_prose_in_simplified_characters(all_site_dir):
     """A 简体 page names the edition, its state's drum and the commentators in simplified
-    characters (礼记注疏 · 鲁鼓 · 第 1 图, 徐伯鲁), in its title and heading too; what is quoted,
+    characters (《礼记注疏》鲁鼓第一图, 徐伯鲁), in its title and heading too; what is quoted,
     printed or a variant reading stays as printed (前圖鼙聲七鼔聲五此魯鼓之半也)."""
     hans = _score(all_site_dir, "zh-Hans")
-    assert "<title>礼记注疏 · 鲁鼓 · 第 1 图｜drumscore</title>" in hans
+    assert "<title>《礼记注疏》鲁鼓第一图｜drumscore</title>" in hans
     heading = re.search(r"<h1>(.*?)</h1>", hans)
-    assert heading is not None and "礼记注疏 · 鲁鼓" in heading[1]
+    assert heading is not None and "《礼记注疏》鲁鼓第一图" in heading[1]
     assert "徐伯鲁" in visible_text(hans) and "徐伯魯" not in visible_text(hans)
     assert '<q lang="zh-Hans">前圖鼙聲七鼔聲五此魯鼓之半也</q>' in hans
     assert "<dd>○□○○□□○□○○□半○□○□○○○□□○□○</dd>" in hans
@@ -477,7 +477,7 @@ def test_the_simplified_pages_write_their_prose_in_simplified_characters(all_sit
     editions = index.split("各版本的分歧")[0]
     assert "礼记注疏" in editions and "禮記注疏" not in editions and "鲁鼓" in editions
     hant = _score(all_site_dir, "zh-Hant")
-    assert "<title>禮記注疏 · 魯鼓 · 第 1 圖｜drumscore</title>" in hant
+    assert "<title>《禮記注疏》魯鼓第一圖｜drumscore</title>" in hant
 
 
 def test_read_alike_lists_its_groups_in_parentheses(all_site_dir):

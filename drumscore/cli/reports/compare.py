@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from drumscore import display
 from drumscore.apparatus.places import MARKS, ONLY_A, ONLY_B, SUBSTITUTED
 from drumscore.display import table
-from drumscore.i18n import _, list_text, ngettext, written
+from drumscore.i18n import _, headed, list_text, ngettext, written
 from drumscore.model import HALF
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def alignment_lines(c: Comparison) -> list[str]:
 
 
 def format_comparison(c: Comparison) -> str:
-    lines = [f"A  {c.title('a')}    [{c.a.key}]", f"B  {c.title('b')}    [{c.b.key}]", ""]
+    lines = [f"A  {headed(c.title('a'), c.a.key)}", f"B  {headed(c.title('b'), c.b.key)}", ""]
     lines += alignment_lines(c)
     kinds = {k: sum(1 for col in c.columns if col.kind == k) for k in MARKS}
     if c.identical:

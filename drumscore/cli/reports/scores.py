@@ -16,6 +16,7 @@ from drumscore.i18n import (
     _,
     aside,
     clause_text,
+    headed,
     list_text,
     written,
 )
@@ -180,7 +181,7 @@ def count_check_lines(checks: Sequence[StatedCheck]) -> list[str]:
 
 def score_summary(score: Score, checks: Sequence[StatedCheck] = ()) -> str:
     """What `drumscore show` prints for one score, with the stated counts checked on it."""
-    lines = [f"{score.title}    [{score.key}]", "", "  " + divided(score.pattern), ""]
+    lines = [headed(score.title, score.key), "", "  " + divided(score.pattern), ""]
     rows = count_rows(score.pattern)
     lines += [
         "  " + ln
