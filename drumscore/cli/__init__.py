@@ -584,6 +584,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except KeyboardInterrupt as exc:  # before or after the command ran (parsing, its last lines)
         return interrupted(exc)
+    except Exception as exc:
+        # a signal raised inside a hook that Python wraps (a RuntimeError from __set_name__
+        # while a command's module loads): the run was stopped, not broken
+        signalled = signals.interrupt_in(exc)
+        if signalled is None:
+            raise
+        return interrupted(signalled)
     finally:
         argparse._, argparse.ngettext = _ARGPARSE_GETTEXT  # type: ignore[attr-defined]
         _left_out.clear()

@@ -79,6 +79,20 @@ def status_of(exc: KeyboardInterrupt) -> int:
     return exc.status if isinstance(exc, Interrupted) else 128 + signal.SIGINT
 
 
+def interrupt_in(exc: BaseException) -> KeyboardInterrupt | None:
+    """The signal's KeyboardInterrupt that `exc` wraps, if any: Python wraps an exception raised
+    in some hooks (a dataclass field's __set_name__ while a module loads, say) in a RuntimeError,
+    so a signal that lands there reaches the top as that error, its cause the signal."""
+    seen: set[int] = set()
+    found: BaseException | None = exc
+    while found is not None and id(found) not in seen:
+        if isinstance(found, KeyboardInterrupt):
+            return found
+        seen.add(id(found))
+        found = found.__cause__ or found.__context__
+    return None
+
+
 @contextlib.contextmanager
 def ctrl_c_stops() -> Iterator[None]:
     """Inside the block Ctrl-C ends only the block (a live play, whose report follows); SIGTERM

@@ -94,3 +94,34 @@ def test_a_signal_that_comes_in_a_finalizer_is_raised_when_the_run_ends_unprinte
     assert went_on == [True]
     assert info.value.signum == signal.SIGTERM and info.value.status == 143
     assert capsys.readouterr().err == ""  # no "Exception ignored" traceback
+
+
+def test_a_signal_wrapped_by_python_in_another_error_is_found_as_the_signal():
+    """Python wraps what a field's __set_name__ raises while a class is made in a RuntimeError:
+    a SIGTERM that lands there while a command's module loads is found as the signal."""
+    interrupted = signals.Interrupted(signal.SIGTERM)
+    try:
+        try:
+            raise interrupted
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance") from exc
+    except RuntimeError as wrapped:
+        assert signals.interrupt_in(wrapped) is interrupted
+    assert signals.interrupt_in(RuntimeError("a real fault")) is None
+
+
+def test_main_ends_a_run_whose_signal_came_wrapped_with_the_signal_s_line_and_status(
+    monkeypatch, capsys
+):
+    from drumscore import cli
+
+    def stopped_while_loading(argv):
+        try:
+            raise signals.Interrupted(signal.SIGTERM)
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__") from exc
+
+    monkeypatch.setattr(cli, "_main", stopped_while_loading)
+    assert cli.main(["list"]) == 128 + signal.SIGTERM
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1 and err.startswith("drumscore")
