@@ -147,6 +147,12 @@ def language() -> str:
     return current if current is not None else set_language(None)
 
 
+def chinese() -> bool:
+    """Whether the reader's language is Chinese (繁體 or 简体): its views cite editions by their
+    short names, word the apparatus as a 校勘記 and write numerals and ranges as Chinese does."""
+    return language().startswith("zh")
+
+
 def tag() -> str:
     """The current language as a BCP 47 tag (en, zh-Hant, zh-Hans), for <html lang>."""
     return LANGUAGES[language()][0]
@@ -386,7 +392,7 @@ _NUMERALS = "〇一二三四五六七八九十"
 def numeral(n: int) -> str:
     """`n` as a figure's number is written in the reader's language: in Chinese numerals up
     to ten (第一圖, 第二圖), else in digits (figure 1)."""
-    if language().startswith("zh") and 0 <= n < len(_NUMERALS):
+    if chinese() and 0 <= n < len(_NUMERALS):
         return _NUMERALS[n]
     return str(n)
 

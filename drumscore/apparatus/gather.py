@@ -16,13 +16,13 @@ from drumscore.apparatus.align import (
     strokes_at,
 )
 from drumscore.apparatus.counts import checks
-from drumscore.apparatus.names import chinese, cited
+from drumscore.apparatus.names import cited
 from drumscore.apparatus.notes import ReportedReading, interpret, printed_notes, printed_text
 from drumscore.apparatus.places import Apparatus, Column, Witness, WitnessNote, find_places
 from drumscore.corpus import editions as corpus_editions
 from drumscore.corpus import find_edition
 from drumscore.errors import OptionError
-from drumscore.i18n import _, list_text, numeral, pgettext, written
+from drumscore.i18n import _, chinese, list_text, numeral, pgettext, written
 from drumscore.model import Edition, PrintedNote, Score, State, Wording
 from drumscore.notation import parse
 

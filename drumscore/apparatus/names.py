@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
-from drumscore.i18n import SIMPLIFIED, TRADITIONAL, language, simplified, written
+from drumscore.i18n import SIMPLIFIED, TRADITIONAL, chinese, simplified, written
 
 if TYPE_CHECKING:
     from drumscore.model import Edition, Wording
@@ -83,12 +83,6 @@ def sigla(pool: Sequence[Edition]) -> dict[int, str]:
         taken[siglum] = edition.id
         out[id(edition)] = siglum
     return out
-
-
-def chinese() -> bool:
-    """Whether the reader's language is Chinese: its views cite editions by their short names
-    and word the apparatus as a 校勘記 (衍, 脫, 作)."""
-    return language().startswith("zh")
 
 
 def cited(name: str, short: Wording) -> str:

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.names import chinese, cited
+from drumscore.apparatus.names import cited
 from drumscore.apparatus.wording import describe, located, stroke_range
-from drumscore.i18n import _, aside, list_text, ngettext, numeral, pgettext, written
+from drumscore.i18n import _, aside, chinese, list_text, ngettext, numeral, pgettext, written
 from drumscore.model import HALF, STATE_SLUGS, Dating, Provenance, Score, Section, Wording
 
 if TYPE_CHECKING:

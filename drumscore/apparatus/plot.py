@@ -14,9 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from drumscore.apparatus.names import chinese
 from drumscore.apparatus.places import Apparatus, Witness
-from drumscore.i18n import _
+from drumscore.i18n import _, chinese
 from drumscore.model import HALF
 from drumscore.render.plot import MAX_INCHES, drawn, saved
 

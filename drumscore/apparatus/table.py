@@ -6,10 +6,9 @@ import csv
 import io
 from collections.abc import Sequence
 
-from drumscore.apparatus.names import chinese
 from drumscore.apparatus.places import Apparatus, Place, Reading, Variant, Witness
 from drumscore.apparatus.wording import years
-from drumscore.i18n import _, aside, written
+from drumscore.i18n import _, aside, chinese, written
 from drumscore.model import HALF
 
 

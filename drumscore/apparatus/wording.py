@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from drumscore.i18n import N_, _, language, pgettext
+from drumscore.i18n import N_, _, chinese, pgettext
 from drumscore.model import HALF
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def stroke_range(first: int, last: int) -> str:
 
 def years(text: str) -> str:
     """A date as a view writes it: `1130-1200`, in Chinese `1130—1200` (GB/T 15834)."""
-    if not language().startswith("zh"):
+    if not chinese():
         return text
     return re.sub(r"(\d+)-(\d+)", lambda m: stroke_range(int(m[1]), int(m[2])), text)
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
 from drumscore.errors import OptionError
-from drumscore.i18n import _, clause_text, labelled, language, list_text, written
+from drumscore.i18n import _, chinese, clause_text, labelled, list_text, written
 from drumscore.model import HALF, Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
@@ -589,7 +589,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
             _("as printed in {edition}, figure {figure}, {state}鼓: {printed}").format(
                 # in Chinese the book in 書名號 with its author (衛湜《禮記集說》所印)
                 edition=score.source.work.named
-                if language().startswith("zh") and score.source and score.source.work
+                if chinese() and score.source and score.source.work
                 else written(score.edition_name),
                 figure=score.figure,
                 state=written(str(score.state)),

@@ -11,10 +11,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from drumscore.analysis.compare import Comparison
-from drumscore.apparatus.names import chinese
 from drumscore.errors import OptionError, require
 from drumscore.files.format_choice import PLOT
-from drumscore.i18n import _, language, list_text, ngettext, speaking
+from drumscore.i18n import _, chinese, language, list_text, ngettext, speaking
 from drumscore.model import HALF, Drum, Score, Section
 
 if TYPE_CHECKING:

@@ -15,11 +15,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drumscore import display
-from drumscore.apparatus.names import chinese
 from drumscore.apparatus.table import apparatus_data, csv_text
 from drumscore.apparatus.tei import tei_bytes
 from drumscore.apparatus.wording import alike_text, between, sharing, years
-from drumscore.i18n import _, aside, clause_text, dashed, labelled, ngettext, pgettext, written
+from drumscore.i18n import (
+    _,
+    aside,
+    chinese,
+    clause_text,
+    dashed,
+    labelled,
+    ngettext,
+    pgettext,
+    written,
+)
 
 if TYPE_CHECKING:
     from drumscore.apparatus.groups import Groups
