@@ -6,6 +6,8 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -26,13 +28,12 @@ MALFORMED = [
 ]
 
 
-@pytest.fixture
-def served(tmp_path):
-    """A server on 127.0.0.1 (any free port) for a folder holding index.html; the warnings it
-    gave."""
-    (tmp_path / "index.html").write_text("<p>drums</p>", encoding="utf-8")
+def _serving(folder: Path, **limits: float) -> Iterator[tuple[int, list[str]]]:
+    """A server on 127.0.0.1 (any free port) for `folder` holding index.html, with `limits`
+    given to make_server, running until the test ends: its port and the warnings it gave."""
+    (folder / "index.html").write_text("<p>drums</p>", encoding="utf-8")
     warnings: list[str] = []
-    server = make_server(tmp_path, "127.0.0.1", 0, warn=warnings.append)
+    server = make_server(folder, "127.0.0.1", 0, warn=warnings.append, **limits)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
     try:
@@ -41,6 +42,13 @@ def served(tmp_path):
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A server on 127.0.0.1 (any free port) for a folder holding index.html; the warnings it
+    gave."""
+    yield from _serving(tmp_path)
 
 
 def _ask(port: int, request: bytes) -> bytes:
@@ -86,17 +94,7 @@ def test_files_are_still_served(served):
 @pytest.fixture
 def impatient(tmp_path):
     """A server that gives each request half a second to arrive."""
-    (tmp_path / "index.html").write_text("<p>drums</p>", encoding="utf-8")
-    warnings: list[str] = []
-    server = make_server(tmp_path, "127.0.0.1", 0, warn=warnings.append, request_seconds=0.5)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    try:
-        yield server.server_address[1], warnings
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    yield from _serving(tmp_path, request_seconds=0.5)
 
 
 def _held_for(port: int, sending) -> tuple[float, bytes]:
