@@ -222,3 +222,41 @@ def test_each_punctuation_rule_catches_what_it_names(line: str, rule: str) -> No
 def test_what_chinese_writing_allows_passes_every_rule(line: str) -> None:
     prose = chinese_prose(line)
     assert not [name for name, pattern in PUNCTUATION_RULES.items() if pattern.search(prose)]
+
+
+CHAPTER_LINK = re.compile(r"\[([^\]\n]*〈[^\]\n]*)\]\(([^)\s#]+\.md)(?:#([^)\s]+))?\)")
+
+
+def heading_names(path: Path, anchor: str | None) -> set[str]:
+    """What a link may call the guide (its title, whole or before its "：") or, with an anchor,
+    the section the anchor marks (the heading after `<a id>`, or the heading of that slug)."""
+    lines = FENCE.sub("", path.read_text(encoding="utf-8")).splitlines()
+    headings = [i for i, line in enumerate(lines) if HEADING.match(line)]
+    if anchor is None:
+        chosen = headings[0]
+    else:
+        marked = [i for i, line in enumerate(lines) if anchor in EXPLICIT_ID.findall(line)]
+        slugged = [i for i in headings if slug(HEADING.match(lines[i])[1]) == anchor]
+        chosen = slugged[0] if slugged else next(i for i in headings if i > marked[0])
+    title = HEADING.match(lines[chosen])[1].replace("`", "")
+    return {title, title.split("：")[0]}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"), punctuated_texts(), ids=[name for name, _ in punctuated_texts()]
+)
+def test_a_chapter_named_in_a_link_is_the_guide_or_section_it_reaches(name: str, text: str) -> None:
+    """In [〈輸出〉的〈練習〉一節](rendering.md#practice), 〈輸出〉 is rendering.md's title and
+    〈練習〉 the heading at #practice: a guide renamed, or a link written from memory, is caught."""
+    base = ROOT if name.startswith("README") else DOCS / name.split("/")[1]
+    wrong = []
+    for label, target, anchor in CHAPTER_LINK.findall(text):
+        path = (base / target).resolve()
+        named = re.findall(r"〈([^〈〉]+)〉", label)
+        allowed = heading_names(path, None) | (heading_names(path, anchor) if anchor else set())
+        wrong += [
+            f"〈{n}〉 → {target}#{anchor} ({' / '.join(sorted(allowed))})"
+            for n in named
+            if n not in allowed
+        ]
+    assert not wrong, f"{name}: " + "; ".join(wrong)
