@@ -260,3 +260,33 @@ def test_a_chapter_named_in_a_link_is_the_guide_or_section_it_reaches(name: str,
             if n not in allowed
         ]
     assert not wrong, f"{name}: " + "; ".join(wrong)
+
+
+def glossary_set_aside() -> dict[str, list[str]]:
+    """The words docs/languages.md's glossary sets aside (its last column), by English term."""
+    text = (DOCS / "languages.md").read_text(encoding="utf-8")
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in text.split("## Glossary", 1)[1].split("\n## ", 1)[0].splitlines()
+        if line.startswith("|")
+    ][2:]
+    return {row[0]: [w.strip() for w in row[3].split(",") if w.strip()] for row in rows}
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+@pytest.mark.parametrize("guide", GUIDES)
+def test_no_chinese_guide_uses_a_word_the_glossary_sets_aside(guide: str, script: str) -> None:
+    """As for the catalogs (tests/test_glossary.py): one word for each thing in the guides too.
+    The Chinese languages guide's own glossary, which names the words set aside, is left out."""
+    lines = chinese(guide, script).read_text(encoding="utf-8").splitlines()
+    if guide == "languages":
+        lines = [line for line in lines if not line.startswith("|")]
+    prose = CODE.sub("", "\n".join(lines))
+    found = [
+        f"{word} ({term})"
+        for term, words in glossary_set_aside().items()
+        for word in words
+        if word in prose
+    ]
+    assert len(glossary_set_aside()) >= 20
+    assert not found, f"docs/{script}/{guide}.md: " + ", ".join(found)
