@@ -605,7 +605,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
                 edition=score.source.work.named
                 if chinese() and score.source and score.source.work
                 else written(score.edition_name),
-                figure=numeral(score.figure),
+                figure=numeral(score.figure) if score.figure is not None else "?",
                 state=written(str(score.state)),
                 printed=score.printed.strip(),
             ),
