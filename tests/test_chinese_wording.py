@@ -162,3 +162,13 @@ def test_check_numbers_the_strokes_it_lists(cli, tmp_path, lang, missed, wrong):
     lines = out.splitlines()
     assert any(line.startswith(missed) for line in lines), out
     assert any(line.startswith(wrong) for line in lines), out
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+@pytest.mark.parametrize("value", ["lots", "80", "-3"])
+def test_humanize_out_of_range_or_not_a_number_says_the_range_once(cli, tmp_path, lang, value):
+    """0 is taken, so the refusal never asks for a positive number (正數); it gives the range
+    once, with ～, and one example (例如) only."""
+    said = refusal(cli, lang, "render", "lu", "-o", tmp_path / "x.wav", "--humanize", value)
+    assert "0～50" in said and said.count("例如") == 1 and "正數" not in said, said
+    assert "正数" not in said and f"「{value}」" in said, said
