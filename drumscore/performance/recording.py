@@ -14,12 +14,16 @@ BLOCK = 1 << 16
 
 def blocks(audio: sf.SoundFile, start: int = 0, stop: int | None = None) -> Iterator[np.ndarray]:
     """The recording's frames start…stop as mono float32 blocks (the channels' mean). PCM is
-    read as whole numbers, which libsndfile gives several times faster than floats."""
+    read as whole numbers, which libsndfile gives several times faster than floats. A recording
+    libsndfile cannot seek in (GSM 6.10…) is read once, from the start, where it stands."""
     pcm = str(audio.subtype).startswith("PCM")
     dtype = "int32" if pcm else "float32"
     scale = np.float32((2.0**-31 if pcm else 1.0) / audio.channels)
     stop = audio.frames if stop is None else min(stop, audio.frames)
-    audio.seek(start)
+    if getattr(audio, "seekable", lambda: True)():
+        audio.seek(start)
+    elif start:  # GSM 6.10 and the like: read forwards only, from its start (files.audio.seekable)
+        raise ValueError(f"cannot seek to frame {start} of a recording read forwards only")
     left = stop - start
     while left > 0:
         block = audio.read(min(BLOCK, left), dtype=dtype, always_2d=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drumscore.conductor.track import Hit, Role
-from drumscore.errors import PerformanceError, PlaybackError
+from drumscore.errors import DrumscoreError, PerformanceError, PlaybackError
 from drumscore.files.format_choice import suffixes
 from drumscore.i18n import _
 from drumscore.model import Drum
@@ -44,15 +44,35 @@ class TakeInput:
     has passed on the clock since `begin`, in the samples check reads (recording.blocks)."""
 
     def __init__(self, path: str) -> None:
+        import contextlib
+        import os
+
         import soundfile as sf
 
+        from drumscore.files.headers import check_audio_header
+        from drumscore.files.reading import open_input
         from drumscore.performance import recording
 
         self.name = path
         self.shown = repr(path)
+        # opened as check opens a take: a regular file under the limit (a FIFO or a device is
+        # refused, not waited on), its header checked before it sizes anything
+        self._closing = contextlib.ExitStack()
         try:
-            self.audio = sf.SoundFile(path)
+            file = self._closing.enter_context(open_input(path, "performance"))
+            self.audio = self._closing.enter_context(sf.SoundFile(file.fileno(), closefd=False))
+            check_audio_header(
+                path,
+                self.audio.samplerate,
+                self.audio.channels,
+                self.audio.frames,
+                (str(self.audio.format), str(self.audio.subtype)),
+                os.fstat(file.fileno()).st_size,
+            )
         except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
+            self._closing.close()
+            if isinstance(exc, DrumscoreError):
+                raise
             from drumscore.files.audio import unreadable  # numpy: only once a take is opened
 
             raise PerformanceError(
@@ -67,6 +87,9 @@ class TakeInput:
                 ),
                 option="input",
             ) from None
+        except BaseException:
+            self._closing.close()
+            raise
         self.rate = int(self.audio.samplerate)
         self._blocks = recording.blocks(self.audio)
         self._left: np.ndarray | None = None
@@ -89,7 +112,7 @@ class TakeInput:
         return out
 
     def close(self) -> None:
-        self.audio.close()
+        self._closing.close()
 
 
 class DeviceInput:

@@ -1,0 +1,62 @@
+"""play/listening.py's TakeInput: a recorded take opened as check opens one (a regular file under
+the limit, its header checked), and delivered whole whatever libsndfile can seek in."""
+
+import os
+import struct
+import threading
+import time
+
+import numpy as np
+import pytest
+import soundfile as sf
+from performances import take, write_audio
+
+from drumscore.errors import InputFileError, PerformanceError
+from drumscore.model import Drum
+from drumscore.play.listening import TakeInput
+
+
+def _delivered(source: TakeInput) -> np.ndarray:
+    return np.concatenate(source.take(float("inf")))
+
+
+def test_a_gsm_take_is_delivered_whole_as_check_reads_it(tmp_path):
+    pcm = write_audio(tmp_path / "take.wav", take([Drum.PI, Drum.GU] * 3, 120, seed=3), 8000)
+    data, rate = sf.read(pcm, always_2d=True)
+    gsm = tmp_path / "gsm.wav"
+    sf.write(gsm, data.mean(axis=1), rate, format="WAV", subtype="GSM610")
+    source = TakeInput(str(gsm))
+    try:
+        heard = _delivered(source)
+    finally:
+        source.close()
+    decoded = sf.read(gsm, dtype="float32")[0]
+    assert len(heard) == len(decoded) == sf.info(gsm).frames
+    assert np.allclose(heard, decoded, atol=1e-6)
+
+
+def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path):
+    fifo = tmp_path / "take.wav"
+    os.mkfifo(fifo)
+
+    def writer() -> None:  # frees a reader that waits on the FIFO, so the test cannot hang
+        time.sleep(3)
+        with open(fifo, "wb") as f:
+            f.write(b"RIFF")
+
+    threading.Thread(target=writer, daemon=True).start()
+    start = time.monotonic()
+    with pytest.raises(InputFileError, match="not a regular file"):
+        TakeInput(str(fifo))
+    assert time.monotonic() - start < 2
+
+
+def test_a_header_of_2_000_000_000_hz_is_refused_before_it_sizes_anything(tmp_path):
+    frames = b"\0\0" * 4000
+    fmt = struct.pack("<HHIIHH", 1, 1, 2_000_000_000, 4_000_000_000 % 2**32, 2, 16)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt
+    body += b"data" + struct.pack("<I", len(frames)) + frames
+    path = tmp_path / "lies.wav"
+    path.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    with pytest.raises(PerformanceError, match="sample rate"):
+        TakeInput(str(path))
