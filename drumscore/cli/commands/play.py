@@ -348,7 +348,7 @@ def _check_options(args: argparse.Namespace) -> str | None:
         purpose=_("the files written"),
     )
     if args.record:
-        choose("audio", args.record, "--record")
+        choose("audio", args.record, "record")
         check_output(args.record, args.force, "--record")
     return plot_format(args.plot, args.force)
 
@@ -393,7 +393,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _keep(args: argparse.Namespace, listener: AudioListener) -> None:
     """play --listen --record: the take heard, written whole (files.atomic)."""
-    write_bytes(args.record, listener.recording(choose("audio", args.record, "--record")[1]))
+    write_bytes(args.record, listener.recording(choose("audio", args.record, "record")[1]))
     if not args.quiet and not args.json:
         print(_("wrote {path}").format(path=args.record), flush=True)
 
@@ -402,11 +402,20 @@ def _audio_listener(args: argparse.Namespace, track: Track) -> AudioListener:
     """play --listen's listener on its --input, hearing the count sound as check does."""
     item = track.items[0]
     clicks = item.practice.clicks
-    return AudioListener(
+    listener = AudioListener(
         args.input,
         count_sound=bool(item.count_in or clicks),
         click_velocity=item.practice.click_velocity if clicks else None,
     )
+    if args.record:  # --record the take itself: refused before it is played, not after
+        from drumscore.files.atomic import check_not_inputs
+
+        try:
+            check_not_inputs([args.record])
+        except BaseException:
+            listener.close()
+            raise
+    return listener
 
 
 def _play_along(
