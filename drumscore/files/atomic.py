@@ -335,8 +335,14 @@ def atomic_path(path: str | Path, *, follow_links: bool = True) -> Iterator[Path
     `follow_links` false the link itself is replaced (a folder of drumscore's own, where a link
     planted by another must not lead the write elsewhere).
     """
+    from drumscore.files.reading import output_claim
+
     check_not_inputs([path])
     given = path
+    if output_claim(given) is False and os.path.lexists(given):
+        # claimed new at the start (nothing there then): a file, link or folder there now
+        # appeared meanwhile (play --record listens for minutes between), and is not followed
+        raise appeared(given)
     followed = follow_links and os.path.islink(path)
     path = check_writable(os.path.realpath(path) if followed else path)
     tmp_path: Path | None = None

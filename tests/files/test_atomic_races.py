@@ -165,3 +165,21 @@ def test_rename_new_moves_a_folder_only_where_nothing_is(tmp_path, system):
     rename_new(source, tmp_path / "free")
     assert (tmp_path / "free" / "a").read_text(encoding="utf-8") == "a"
     assert not source.exists()
+
+
+@pytest.mark.parametrize("kind", PLANTS)
+def test_what_appears_between_the_claim_and_the_write_is_left_as_it_is(tmp_path, kind):
+    """The place claimed new at the start (play --record claims it, then listens for minutes):
+    what appears before the write begins is not written over, nor a link followed to where it
+    leads."""
+    target = tmp_path / "x.wav"
+    with watch_inputs():
+        claim_output(target, False)
+        PLANTS[kind](target)
+        with (
+            pytest.raises(OutputError, match="appeared while drumscore ran"),
+            atomic_path(target) as tmp,
+        ):
+            tmp.write_bytes(b"the take")
+    assert _intact(target, kind)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.wav"]  # nothing written through
