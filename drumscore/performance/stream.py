@@ -216,8 +216,10 @@ class Listener:
         self._strokes: dict[int, tuple[np.ndarray, float]] = {}
         self._kit_bands: tuple[list[Drum], np.ndarray, np.ndarray | None] | None = None
 
-    def feed(self, chunk: np.ndarray) -> list[Heard]:
-        """Hear the next samples; the strokes they let be told."""
+    def feed(self, chunk: np.ndarray, *, tell: bool = True) -> list[Heard]:
+        """Hear the next samples; the strokes they let be told. With `tell` false they are only
+        kept for `finish` (a recording's rest, after the score: no line is told of it), at the
+        cost of check's own reading rather than a probe every step."""
         chunk = np.asarray(chunk, dtype=np.float32).reshape(-1)
         if not np.all(np.isfinite(chunk)):
             raise PerformanceError(
@@ -228,6 +230,9 @@ class Listener:
         self.samples.append(chunk)
         self.envelope.feed(chunk)
         out: list[Heard] = []
+        if not tell:
+            self.probed = self.samples.frames
+            return out
         while self.probed + self.step <= self.samples.frames:
             self.probed += self.step  # as if the chunk had come a step at a time
             out += self._probe(self.probed)

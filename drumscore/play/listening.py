@@ -241,7 +241,7 @@ class AudioListener:
         with self._lock:
             if isinstance(self.input, TakeInput):
                 for block in self.input.take(float("inf")):
-                    self.listener.feed(block)
+                    self.listener.feed(block, tell=False)
 
     def recording(self, fmt: str) -> bytes:
         """The take heard, as a recording in `fmt` (WAV, FLAC, OGG): the samples the listener

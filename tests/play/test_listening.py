@@ -60,3 +60,33 @@ def test_a_header_of_2_000_000_000_hz_is_refused_before_it_sizes_anything(tmp_pa
     path.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
     with pytest.raises(PerformanceError, match="sample rate"):
         TakeInput(str(path))
+
+
+def test_a_takes_rest_after_the_score_is_read_as_check_reads_it_not_probed_step_by_step(
+    tmp_path, monkeypatch
+):
+    """A take far longer than the score: what is left when the score ends is kept for check's
+    reading at once, not probed every few milliseconds as a live line would be (a ten-minute
+    take took minutes so)."""
+    from drumscore.performance import stream
+    from drumscore.performance.listen import read_audio
+    from drumscore.play.listening import AudioListener
+
+    drums = [Drum.PI, Drum.GU, Drum.PI, Drum.PI, Drum.GU, Drum.GU]
+    path = write_audio(tmp_path / "take.wav", take(drums, 120, seed=4, spread_ms=10), 16000)
+    data, rate = sf.read(path, always_2d=True)
+    longer = np.concatenate([data, np.zeros((rate * 60, data.shape[1]))])
+    sf.write(path, longer, rate, subtype="PCM_16")
+    probes = []
+    made = stream.Listener._probe
+    monkeypatch.setattr(
+        stream.Listener, "_probe", lambda self, now: probes.append(now) or made(self, now)
+    )
+    with AudioListener(str(path)) as listener:
+        listener.begin()
+        listener.catch_up()  # the score ended at once: nothing sounded yet
+        heard = listener.finish()
+    assert probes == []
+    checked = read_audio(path)
+    assert [s.drum for s in heard.strokes] == [s.drum for s in checked.strokes] == drums
+    assert [s.time for s in heard.strokes] == [s.time for s in checked.strokes]
