@@ -119,6 +119,57 @@ def test_the_index_lists_every_score_of_the_corpus(page, site_url):
     assert page.locator("#lu-2 .reading").count() == 3  # 禮記注疏, one ○ fewer, 儀禮經傳通解
 
 
+@pytest.fixture(scope="module")
+def cjk_site_url(tmp_path_factory):
+    """A site of two editions whose ids differ only in a CJK character (禮記甲, 禮記乙), served."""
+    import threading
+    import tomllib
+
+    from drumscore.corpus import edition_from_dict
+    from drumscore.editions.extract import extract
+    from drumscore.editions.write import edition_toml
+    from drumscore.site.build import build_site
+    from drumscore.site.serve import make_server, url_of
+
+    lu, xue = corpus.resolve("lu/1@zhushu"), corpus.resolve("xue/1@zhushu")
+    found = extract(f"鼓{lu.printed}魯鼓{xue.printed}薛鼓\n")
+    editions = [
+        edition_from_dict(tomllib.loads(edition_toml(found, ident, name=name)))
+        for ident, name in (("禮記甲", "甲本"), ("禮記乙", "乙本"))
+    ]
+    out = tmp_path_factory.mktemp("cjk-site") / "out"
+    build_site(out, editions, corpus_editions=False, musicxml=False)
+    server = make_server(out, port=0)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    yield url_of(server)
+    server.shutdown()
+    server.server_close()
+
+
+def test_editions_whose_ids_differ_only_in_cjk_get_pages_whose_links_work(page, cjk_site_url):
+    from urllib.parse import unquote
+
+    page.goto(cjk_site_url + "index.html")
+    links = page.eval_on_selector_all(
+        "a.score-link", "as => as.map(a => [a.dataset.key, a.getAttribute('href')])"
+    )
+    hrefs = dict(links)
+    assert set(hrefs) == {"lu/1@禮記甲", "xue/1@禮記甲", "lu/1@禮記乙", "xue/1@禮記乙"}
+    assert len(set(hrefs.values())) == 4  # a page each, named by its id's own characters
+    assert hrefs["lu/1@禮記甲"] == "score/lu-1-禮記甲.html"
+    for key, href in hrefs.items():
+        page.goto(cjk_site_url + "index.html")
+        page.click(f'a.score-link[data-key="{key}"]')
+        page.wait_for_function("document.documentElement.dataset.ready === 'true'")
+        assert unquote(page.url) == cjk_site_url + href
+        name, other = ("甲本", "乙本") if key.endswith("甲") else ("乙本", "甲本")
+        title = page.title()
+        assert name in title and other not in title, (key, title)
+        assert page.locator(".notation .stroke").count() > 0
+
+
 def test_each_score_page_shows_its_glyphs_with_half(page, site_url):
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     shown = page.locator(".notation .stroke, .notation .half-mark").all_inner_texts()
