@@ -154,3 +154,9 @@ def test_a_miscopied_label_in_brackets_is_read_by_position_or_by_the_label_optio
     assert any("read as 薛 by position" in r for r in xue.remarks)
     (_lu, xue) = extract(text, labels={"薜": "薛"}).scores
     assert str(xue.score.state) == "薛" and not xue.remarks
+
+
+@pytest.mark.parametrize("text", [HEADED["line by line"], f"《魯》鼓　　《薛》鼓\n{LU2}\n{XUE2}\n"])
+def test_neither_the_heading_drum_nor_a_heading_line_is_taken_for_the_passage_s_title(text):
+    assert extract(text, source_name="passage.txt").name == "passage.txt"
+    assert extract(f"禮記訓纂\n{text}", source_name="passage.txt").name == "禮記訓纂"
