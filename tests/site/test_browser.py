@@ -168,6 +168,11 @@ def test_editions_whose_ids_differ_only_in_cjk_get_pages_whose_links_work(page, 
         title = page.title()
         assert name in title and other not in title, (key, title)
         assert page.locator(".notation .stroke").count() > 0
+        # its downloads, named after the page, are found too
+        status = page.evaluate(
+            """async () => (await fetch(document.querySelector('a[href$=".mid"]').href)).status"""
+        )
+        assert status == 200, key
 
 
 def test_each_score_page_shows_its_glyphs_with_half(page, site_url):
