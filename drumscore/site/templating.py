@@ -9,7 +9,7 @@ from collections.abc import Callable
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from drumscore.i18n import _, ngettext, numeral, pgettext, rules, tag, written
+from drumscore.i18n import _, ngettext, numeral, pgettext, ranges, rules, tag, written
 from drumscore.model import Section
 
 #: The templates, HTML-escaped wherever they show a value; an unknown name is an error.
@@ -36,6 +36,8 @@ TEMPLATES.globals["shown"] = lambda section: (
 TEMPLATES.globals["written"] = written
 #: A figure's number as the page's language writes it (第一圖 in Chinese, figure 1).
 TEMPLATES.globals["numeral"] = numeral
+#: A text of data (lines 437-452) with its ranges of numbers as the page's language writes them.
+TEMPLATES.globals["ranges"] = ranges
 #: The joins of a sentence by the language's rule (i18n.rules), a value escaped, markup kept.
 TEMPLATES.globals["sep"] = lambda kind: rules()[kind]
 TEMPLATES.globals["list_text"] = lambda items: Markup(rules()["list"]).join(items)

@@ -13,6 +13,7 @@ import {
   say,
 } from "./engine.js";
 import { fracText, parseOnly, parseRamp, parseSpan } from "./fields.js";
+import { keepSettings, restoreSettings, settingsUrl } from "./settings.js";
 
 const data = pageData();
 const score = data.score;
@@ -374,6 +375,10 @@ if (staff) {
 }
 
 if (controls.reading.value !== data.readings[0].id) readingChanged(); // a reload keeps a choice
+// The settings a link keeps (settings.js): read from the page's address when it opens, and
+// written back into it as they change, so that the address shares them.
+restoreSettings(document);
+keepSettings(document);
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
 window.drumscore = {
   player,
@@ -385,6 +390,7 @@ window.drumscore = {
   practice,
   renderOffline,
   encodeWav,
+  settingsUrl,
   ready: true,
 };
 document.documentElement.dataset.ready = "true";
