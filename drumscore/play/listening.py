@@ -193,6 +193,7 @@ class AudioListener:
         #: stroke, a line withdrawn, a drum retold; stream.Heard.revises).
         self.heard: list[Heard] = []
         self.revised: list[Heard] = []
+        self._stopped = False
 
     def begin(self, early: float = 0.0) -> None:
         """Playback starts now: the take's time counts from here."""
@@ -230,6 +231,11 @@ class AudioListener:
             self.sleep(seconds)
         self.catch_up()
 
+    def stop(self) -> None:
+        """Playback was stopped before the score's end (Ctrl-C, q, Esc): a recording ends where
+        it was heard to, as a microphone's take does; its rest is not heard."""
+        self._stopped = True
+
     def finish(self) -> Performance:
         """The strokes of the whole take, as check finds them in its recording (a recording's
         rest, after the score, heard at once)."""
@@ -239,7 +245,7 @@ class AudioListener:
     def _rest(self) -> None:
         """A recording's rest, after the score, heard at once (not shown)."""
         with self._lock:
-            if isinstance(self.input, TakeInput):
+            if isinstance(self.input, TakeInput) and not self._stopped:
                 for block in self.input.take(float("inf")):
                     self.listener.feed(block, tell=False)
 

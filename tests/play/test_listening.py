@@ -1,6 +1,7 @@
 """play/listening.py's TakeInput: a recorded take opened as check opens one (a regular file under
 the limit, its header checked), and delivered whole whatever libsndfile can seek in."""
 
+import io
 import os
 import struct
 import threading
@@ -89,4 +90,29 @@ def test_a_takes_rest_after_the_score_is_read_as_check_reads_it_not_probed_step_
     assert probes == []
     checked = read_audio(path)
     assert [s.drum for s in heard.strokes] == [s.drum for s in checked.strokes] == drums
+    assert [s.time for s in heard.strokes] == [s.time for s in checked.strokes]
+
+
+def test_a_take_stopped_ends_where_it_was_heard_to(tmp_path):
+    """Ctrl-C, q or Esc before the score's end: the take ends there, as a microphone's would;
+    its rest is neither checked nor recorded."""
+    from drumscore.performance.listen import read_audio
+    from drumscore.play.listening import AudioListener
+
+    drums = [Drum.PI, Drum.GU] * 4
+    path = write_audio(tmp_path / "take.wav", take(drums, 120, seed=6, spread_ms=5), 16000)
+    now = [0.0]
+    with AudioListener(str(path), clock=lambda: now[0], sleep=lambda s: None) as listener:
+        listener.begin()
+        now[0] = 2.3  # four strokes sounded (0.5, 1, 1.5, 2 s), and most of a beat after
+        listener.catch_up()
+        listener.stop()
+        heard = listener.finish()
+        recorded = listener.recording("WAV")
+    frames = sf.info(io.BytesIO(recorded)).frames
+    assert frames == listener.listener.samples.frames < 2.5 * 16000
+    data, rate = sf.read(path, always_2d=True)
+    sf.write(tmp_path / "cut.wav", data[:frames], rate)  # the take as far as it was heard
+    checked = read_audio(tmp_path / "cut.wav")
+    assert len(heard.strokes) == len(checked.strokes) < len(drums)
     assert [s.time for s in heard.strokes] == [s.time for s in checked.strokes]

@@ -446,12 +446,16 @@ def _play_along(
         print(line, flush=True)
     played: list[Hit] = []
     listener.begin(early=float(track.first.tempo.interval) / 2)
+    ended = False
     with signals.ctrl_c_stops():
         _play(args, track, player, keys, played, display=not args.json, live=live)
+        ended = True
         if played:  # the last stroke played a little late is heard too
             last = played[-1]
             beat = float(last.timeline.tempo.interval)
             listener.linger(min(beat, last.frame / player.rate + beat - listener.elapsed()))
+    if not ended and isinstance(listener, AudioListener):
+        listener.stop()  # Ctrl-C: a take ends where it was stopped
     if live is not None and not args.json:  # the strokes heard after the score's last
         late = live(None, final=True)[live.shown :]
         if late:
@@ -590,6 +594,8 @@ def _play(
                     live.shown = len(heard)
             if not controls.stop_now:
                 player.wait()
+            elif live is not None:  # q or Esc: a take ends where it was stopped
+                live.listener.stop()
         finally:
             view.close()
     return played
