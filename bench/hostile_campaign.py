@@ -543,15 +543,23 @@ def _is_json(text: str) -> bool:
     return True
 
 
-def _noisy_take(folder: Path) -> None:
-    import numpy as np
-    import soundfile as sf
+def _noisy(gain: float, noise: float) -> Callable[[Path], None]:
+    """noisy.wav: take.wav at `gain` in white noise of standard deviation `noise`."""
 
-    _take(folder)
-    data, rate = sf.read(folder / "take.wav", always_2d=True)
-    rng = np.random.default_rng(7)
-    data = data * 0.05 + rng.normal(0, 0.3, data.shape)
-    sf.write(folder / "noisy.wav", np.clip(data, -1, 1), rate)
+    def make(folder: Path) -> None:
+        import numpy as np
+        import soundfile as sf
+
+        _take(folder)
+        data, rate = sf.read(folder / "take.wav", always_2d=True)
+        rng = np.random.default_rng(7)
+        data = data * gain + rng.normal(0, noise, data.shape)
+        sf.write(folder / "noisy.wav", np.clip(data, -1, 1), rate)
+
+    return make
+
+
+_noisy_take = _noisy(0.3, 0.05)
 
 
 def _flam_take(folder: Path) -> None:
@@ -711,7 +719,7 @@ def since_cases() -> list[Case]:
                 {2},
                 plant=(kind, "rec.wav"),
                 plant_after=at,
-                says="appeared|exists already",
+                says="appeared|exists already|is a folder",
                 **rec,
             )
         live(
@@ -729,7 +737,9 @@ def since_cases() -> list[Case]:
             live(
                 f"{signal.Signals(signum).name} at {delay:.2f} s into --record",
                 record,
-                {0, status} if signum != signal.SIGINT else {0, 130},
+                # Ctrl-C ends the play, not the command: the report of what was heard follows
+                # (exit 2 when too little was heard to judge); 130 before the play began
+                {0, status} if signum != signal.SIGINT else {0, 2, 130},
                 signum=signum,
                 delay=delay,
                 after=_rec_whole_or_none,
@@ -789,6 +799,13 @@ def since_cases() -> list[Case]:
         {2},
         _noisy_take,
         says="dB",
+        **chk,
+    )
+    live(
+        "check of a take drowned in noise",
+        ["check", "{in}/noisy.wav", SHORT, "--bpm", "240"],
+        {2},
+        _noisy(0.1, 0.1),
         **chk,
     )
     live(
@@ -1060,6 +1077,132 @@ def cases() -> list[Case]:
     return found
 
 
+#: A value that would run if a page put it in its markup or evaluated it.
+SCRIPT = '"\'><img src=x onerror="window.__ran=1"><script>window.__ran=1</script>'
+
+#: Hostile settings in a score page's address (its query, as drumscore play's flags name them).
+QUERIES = [
+    "bpm=0",
+    "bpm=1e309",
+    "bpm=-60",
+    "bpm=NaN",
+    "bpm=Infinity",
+    "bpm=0x3c",
+    "repeat=1e309",
+    "repeat=999999999",
+    "count-in=1000000000",
+    "click=99999999",
+    "click-level=1e309",
+    "silent-every=0",
+    "strokes=0-0",
+    "strokes=1-1e309",
+    "ramp=0:0:0",
+    "ramp=1e309:1:1",
+    "ramp=40:60:0.0000001",
+    "section=nosuch",
+    "section=__proto__",
+    "reading=constructor",
+    "only=toString",
+    "__proto__=1&constructor=2&hasOwnProperty=3",
+    "bpm=60&bpm=0&bpm=1e309",
+    "section=%E0%A4%A",
+    "strokes=" + "9" * 10_000,  # (an address past 64 KiB the server refuses: 414)
+    "loop=1&count-in-each=1&repeat=1e309",
+    *(f"{name}={SCRIPT}" for name in ("bpm", "section", "strokes", "ramp", "from")),
+    f"{SCRIPT}=1",
+]
+
+
+def browser_results(root: Path, only: str | None) -> list[dict[str, object]]:
+    """A score page of the served site opened in headless Chromium at each hostile address:
+    counted as a traceback when the page throws, a hang when it is not ready (or its play does
+    not answer) within the bound, a wrong status when a value ran as script; then played."""
+    import threading
+    from urllib.parse import quote
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return []
+    sys.path[:0] = [str(HERE), str(HERE / "tests")]
+    from system_tools import chromium_path
+
+    from drumscore.site.build import build_site
+    from drumscore.site.serve import make_server, url_of
+
+    chosen = [q for q in QUERIES if not only or only in f"score page ?{q}"]
+    if not chosen:
+        return []
+    site = root / "site"
+    build_site(site, musicxml=False)
+    server = make_server(site, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    page_path = next((site / "score").glob("lu-1*.html")).relative_to(site)
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+    results = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path() or "chromium", args=args)
+        try:
+            for query in chosen:
+                encoded = "&".join(
+                    "=".join(quote(part, safe=":%") for part in pair.split("=", 1))
+                    for pair in query.split("&")
+                )
+                results.append(_open_page(browser, f"{url_of(server)}{page_path}?{encoded}", query))
+        finally:
+            browser.close()
+            server.shutdown()
+            server.server_close()
+    return results
+
+
+def _open_page(browser, url: str, query: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    dialogs: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    start = time.monotonic()
+    hung = False
+    said = ""
+    try:
+        page.goto(url, timeout=20_000)
+        page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=20_000)
+        page.click("#play", timeout=10_000)
+        page.wait_for_timeout(500)
+        said = page.text_content("#status", timeout=10_000) or ""
+        page.keyboard.press("Escape")
+        page.wait_for_function("true", timeout=10_000)  # the page still answers after playing
+    except Exception as exc:  # playwright's TimeoutError, or the page crashed
+        hung = True
+        said = str(exc).splitlines()[0]
+    ran = bool(dialogs)
+    if not hung:
+        try:
+            ran = ran or page.evaluate("() => window.__ran === 1")
+        except Exception:  # the page gone meanwhile
+            hung = True
+    context.close()
+    shown = query if len(query) < 60 else query[:40] + "…"
+    return {
+        "case": f"score page ?{shown}",
+        "group": "score page address",
+        "status": "page",
+        "seconds": time.monotonic() - start,
+        "early": 0,
+        "traceback": int(bool(errors)),
+        "hang": int(hung),
+        "lost": 0,
+        "outside": 0,
+        "wrong": int(ran),
+        "late": 0,
+        "said": [said.strip()[:70], *errors[:1]],
+        "where": [],
+        "full": "\n".join(errors),
+    }
+
+
 def _before_drumscore(code: int, said: str, signum: int) -> bool:
     """Whether the signal came while Python itself started, before drumscore's first line (a
     loaded machine's slow start-up): a death by the signal with no word, or Python's own
@@ -1165,7 +1308,10 @@ def run_case(case: Case, root: Path) -> dict[str, object]:
         lost.append(f"{case.plant[1]} (planted)")
     if case.after is not None and not case.after(inputs, out):
         lost.append("what the case keeps")
-    early = case.signum is not None and _before_drumscore(code, said, case.signum)
+    early = (
+        case.signum not in (None, signal.SIGKILL)  # SIGKILL's death is silent at any moment
+        and _before_drumscore(code, said, case.signum)
+    )
     unsaid = planted and bool(case.says) and not any(w in said for w in case.says.split("|"))
     if (
         case.printed is not None
@@ -1209,30 +1355,35 @@ def main() -> int:
     else:
         every = [*cases(), *recent, *since_cases()]
     chosen = [c for c in every if not args.only or args.only in c.name]
+    pages = not args.recent
     top = Path(tempfile.mkdtemp(prefix="drumscore-campaign-"))
     (top / "home").mkdir()
     root = top / "cases"
     root.mkdir()
-    results = []
+    results: list[dict[str, object]] = []
+
+    def report(result: dict[str, object]) -> None:
+        results.append(result)
+        flags = [k for k in ("early", "traceback", "hang", "lost", "outside", "wrong") if result[k]]
+        mark = ", ".join(flags) if flags else "ok"
+        if result["late"]:
+            mark += " (planted too late: the output was in place first)"
+        if result["outside"]:
+            mark += f" {result['where']}"
+        if result["traceback"]:
+            mark += "\n" + str(result["full"])[-4000:]
+        print(
+            f"{result['case'][:58]:<58} {result['status']!s:>4} "
+            f"{result['seconds']:6.1f} s  {mark}  {' '.join(result['said'])[:70]}",
+            flush=True,
+        )
+
     try:
         for case in chosen:
-            result = run_case(case, root)
-            results.append(result)
-            flags = [
-                k for k in ("early", "traceback", "hang", "lost", "outside", "wrong") if result[k]
-            ]
-            mark = ", ".join(flags) if flags else "ok"
-            if result["late"]:
-                mark += " (planted too late: the output was in place first)"
-            if result["outside"]:
-                mark += f" {result['where']}"
-            if result["traceback"]:
-                mark += "\n" + str(result["full"])[-4000:]
-            print(
-                f"{result['case'][:58]:<58} {result['status']!s:>4} "
-                f"{result['seconds']:6.1f} s  {mark}  {' '.join(result['said'])[:70]}",
-                flush=True,
-            )
+            report(run_case(case, root))
+        if pages:
+            for result in browser_results(top, args.only):
+                report(result)
     finally:
         shutil.rmtree(top, ignore_errors=True)
     print()
