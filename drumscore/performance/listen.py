@@ -104,22 +104,6 @@ def read_audio(
         raise PerformanceError(
             _("performance {path!r} holds invalid (NaN or infinite) samples").format(path=shown)
         )
-    if found.lost >= 2 and found.lost >= LOST_SHARE * (found.lost + len(found.starts)):
-        raise NoisyPerformanceError(
-            ngettext(
-                "performance {path!r} is too noisy to judge: its strokes stand {snr:.0f} dB "
-                "above its noise, and {n} onset was lost in it (a stroke needs {need:.0f} dB); "
-                "record nearer the drums or in a quieter place, or turn the recorder's noise "
-                "reduction on",
-                "performance {path!r} is too noisy to judge: its strokes stand {snr:.0f} dB "
-                "above its noise, and {n} onsets were lost in it (a stroke needs {need:.0f} dB); "
-                "record nearer the drums or in a quieter place, or turn the recorder's noise "
-                "reduction on",
-                found.lost,
-            ).format(path=shown, snr=found.snr_db, n=found.lost, need=ABOVE_NOISE_DB),
-            snr_db=found.snr_db,
-            lost=found.lost,
-        )
     return performance_of(found, str(path), rate, frames, kit, drums, count_sound, click_velocity)
 
 
@@ -134,7 +118,24 @@ def performance_of(
     click_velocity: int | None = None,
 ) -> Performance:
     """The performance of the strokes found in `frames` samples at `rate` (from a file, or
-    heard as it was played: performance.stream), their drums told as read_audio tells them."""
+    heard as it was played: performance.stream), their drums told as read_audio tells them; a
+    take whose strokes were lost in its noise refused alike on both ways (NoisyPerformanceError)."""
+    if found.lost >= 2 and found.lost >= LOST_SHARE * (found.lost + len(found.starts)):
+        raise NoisyPerformanceError(
+            ngettext(
+                "performance {path!r} is too noisy to judge: its strokes stand {snr:.0f} dB "
+                "above its noise, and {n} onset was lost in it (a stroke needs {need:.0f} dB); "
+                "record nearer the drums or in a quieter place, or turn the recorder's noise "
+                "reduction on",
+                "performance {path!r} is too noisy to judge: its strokes stand {snr:.0f} dB "
+                "above its noise, and {n} onsets were lost in it (a stroke needs {need:.0f} dB); "
+                "record nearer the drums or in a quieter place, or turn the recorder's noise "
+                "reduction on",
+                found.lost,
+            ).format(path=str(path), snr=found.snr_db, n=found.lost, need=ABOVE_NOISE_DB),
+            snr_db=found.snr_db,
+            lost=found.lost,
+        )
     if len(found.starts) == 0:
         raise PerformanceError(
             _(

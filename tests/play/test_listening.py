@@ -116,3 +116,23 @@ def test_a_take_stopped_ends_where_it_was_heard_to(tmp_path):
     checked = read_audio(tmp_path / "cut.wav")
     assert len(heard.strokes) == len(checked.strokes) < len(drums)
     assert [s.time for s in heard.strokes] == [s.time for s in checked.strokes]
+
+
+def test_a_noisy_take_is_refused_as_check_refuses_it(tmp_path):
+    """The same take, too noisy to judge: play --listen says so with its SNR, as check does, not
+    that it holds no strokes."""
+    from drumscore.errors import NoisyPerformanceError
+    from drumscore.performance.listen import read_audio
+    from drumscore.play.listening import AudioListener
+
+    path = write_audio(tmp_path / "take.wav", take([Drum.PI, Drum.GU] * 3, 240, seed=7))
+    data, rate = sf.read(path, always_2d=True)
+    noise = np.random.default_rng(7).normal(0, 0.05, data.shape)
+    sf.write(path, np.clip(data * 0.3 + noise, -1, 1), rate)
+    with pytest.raises(NoisyPerformanceError) as checked:
+        read_audio(path)
+    with AudioListener(str(path)) as listener, pytest.raises(NoisyPerformanceError) as heard:
+        listener.finish()
+    assert heard.value.snr_db == pytest.approx(checked.value.snr_db)
+    assert heard.value.lost == checked.value.lost >= 2
+    assert "dB" in str(heard.value)
