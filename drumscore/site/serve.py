@@ -110,6 +110,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 class _Server(http.server.ThreadingHTTPServer):
+    #: Connections waiting to be accepted (socketserver's 5 resets a page's sixth at once).
+    request_queue_size = 64
     warn: Callable[[str], None] | None = None
     #: The context the server was made in: each request's thread runs in a copy of it (so a
     #: warning speaks the language of the command that started the server).

@@ -136,3 +136,40 @@ def test_a_request_sent_in_time_is_answered_whole(impatient):
     port, _ = impatient
     reply = _ask(port, b"GET /index.html HTTP/1.1\r\n")
     assert reply.startswith(b"HTTP/1.0 200") and reply.endswith(b"<p>drums</p>")
+
+
+def test_forty_connections_made_at_once_are_each_answered(tmp_path):
+    """A page that opens many connections at once (or a hostile one), all made before the
+    server accepts the first: each is answered, none reset because the server's queue of
+    connections was full."""
+    (tmp_path / "index.html").write_text("<p>drums</p>", encoding="utf-8")
+    server = make_server(tmp_path, "127.0.0.1", 0)
+    port = server.server_address[1]
+    made: list[socket.socket | str] = []
+    for _ in range(40):
+        try:
+            made.append(socket.create_connection(("127.0.0.1", port), timeout=0.5))
+        except OSError as exc:
+            made.append(repr(exc))
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    answers: list[bytes | str] = []
+    try:
+        for conn in made:
+            if isinstance(conn, str):
+                answers.append(conn)
+                continue
+            with conn:
+                try:
+                    conn.settimeout(10)
+                    conn.sendall(
+                        b"GET /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    )
+                    answers.append(conn.recv(15))
+                except OSError as exc:
+                    answers.append(repr(exc))
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+    assert answers == [b"HTTP/1.0 200 OK"] * 40, [a for a in answers if a != b"HTTP/1.0 200 OK"]
