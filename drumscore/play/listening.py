@@ -33,6 +33,20 @@ if TYPE_CHECKING:
 BLOCK = 512
 
 
+class OneBlasThread:
+    """numpy's BLAS held to one thread while listening (threadpoolctl), until `close`: the
+    listener's matrix products are small, and a second thread spins on them, costing more CPU
+    than it saves time (0.25 of a core against 0.15, measured by bench/listen.py)."""
+
+    def __init__(self) -> None:
+        from threadpoolctl import threadpool_limits
+
+        self._limits = threadpool_limits(limits=1, user_api="blas")
+
+    def close(self) -> None:
+        self._limits.restore_original_limits()
+
+
 def is_device(source: str) -> bool:
     """Whether an input names a PortAudio input (a number or a name) rather than a recording
     (a file whose ending is one of the audio formats)."""
@@ -170,6 +184,9 @@ class AudioListener:
         #: stroke, a line withdrawn, a drum retold; stream.Heard.revises).
         self.heard: list[Heard] = []
         self.revised: list[Heard] = []
+        #: Both, in the order they were told.
+        self.told: list[Heard] = []
+        self.blas = OneBlasThread()
 
     def begin(self, early: float = 0.0) -> None:
         """Playback starts now: the take's time counts from here."""
@@ -191,6 +208,7 @@ class AudioListener:
             new: list[Heard] = []
             for block in self.input.take(self.elapsed()):
                 new += self.listener.feed(block)
+            self.told += new
             self.revised += [h for h in new if h.revises is not None]
             new = [h for h in new if h.revises is None]
             self.heard += new
@@ -242,6 +260,7 @@ class AudioListener:
 
     def close(self) -> None:
         self.input.close()
+        self.blas.close()
 
 
 # --- each stroke judged as it is heard ---------------------------------------------------------
@@ -267,6 +286,8 @@ class _Expected:
     drum: Drum
     number: int
     heard: bool = False
+    #: Said missed (`passed`): a stroke for it that comes to light later is still its own.
+    missed: bool = False
 
 
 class LiveCheck:
@@ -311,11 +332,11 @@ class LiveCheck:
             not self.expected or time - lag > self.expected[-1].time + self.interval / 2
         ):
             return None  # its stroke of the score may not be laid out yet
-        near = [e for e in self.expected if not e.heard]
+        near = [e for e in self.expected if not e.heard or e.missed]
         best = min(near, key=lambda e: abs(time - lag - e.time), default=None)
         if best is None or abs(time - lag - best.time) > self.interval / 2:
             return Verdict("extra", drum)
-        best.heard = True
+        best.heard, best.missed = True, False
         self.lags.append(time - best.time)
         offset = (time - best.time - (self.lag or 0.0)) * 1000  # from the score's beat when fixed
         kind = "played" if best.drum is drum else "wrong"
@@ -330,6 +351,19 @@ class LiveCheck:
         out = []
         for e in self.expected:
             if not e.heard and e.time + lag + self.interval / 2 + lookahead < now:
-                e.heard = True
+                e.heard = e.missed = True
                 out.append(Verdict("missed", None, e.drum, e.number))
         return out
+
+    def forget(self, verdict: Verdict, time: float) -> None:
+        """Take back the verdict on a stroke heard at `time` (the listener revised it): its
+        stroke of the score is unheard again, and its lag no longer sets the beat."""
+        if verdict.number is None or verdict.kind == "missed":
+            return
+        for e in self.expected:
+            if e.number == verdict.number:
+                e.heard = False
+                lag = time - e.time
+                if self.lags:
+                    self.lags.pop(min(range(len(self.lags)), key=lambda k: abs(self.lags[k] - lag)))
+                return
