@@ -12,7 +12,6 @@ from drumscore.cli.live import (
     KEY_HELP,
     BigView,
     Controls,
-    HeardLines,
     KeyReader,
     LiveView,
     PlainView,
@@ -37,6 +36,7 @@ from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import choose, suffixes
 from drumscore.i18n import _, aside, list_text, milliseconds, ngettext, per_minute, quoted, seconds
 from drumscore.play import midiport
+from drumscore.play.judging import HeardLines
 from drumscore.play.listening import AudioListener, DeviceInput, TakeInput, is_device
 from drumscore.play.liveview import HEARD_LINES, LiveState
 from drumscore.play.player import Player

@@ -6,6 +6,7 @@ has each revision so)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -13,13 +14,13 @@ import pytest
 import real_drums
 
 from drumscore import i18n
-from drumscore.cli.live import HeardLines
 from drumscore.conductor.timeline import arrange
 from drumscore.conductor.track import Track
 from drumscore.corpus import resolve
 from drumscore.model import Drum
 from drumscore.performance.stream import applied
 from drumscore.play import liveview
+from drumscore.play.judging import HeardLines
 from drumscore.play.listening import AudioListener, Verdict
 from drumscore.timing import Tempo
 
@@ -97,7 +98,7 @@ def test_a_flam_moved_to_its_main_stroke_changes_its_line_in_place(flams):
         assert before and before[-1].startswith(number + ":")
         assert before[-1] != line.removesuffix(" (revised)")
     # a move is shown in place only while the line is among the last three
-    for s, after in zip(shown, shown[1:], strict=False):
+    for s, after in itertools.pairwise(shown):
         changed = [k for k in range(len(s)) if after[k] != s[k]]
         assert all(k >= len(after) - liveview.HEARD_LINES - 1 for k in changed)
 
@@ -108,7 +109,7 @@ def test_in_a_pipe_each_revision_is_a_line_of_its_own_and_no_line_changes(flams)
     apart = said_apart(live.lines)
     assert apart and not revised(live.lines)
     # what a pipe printed stays true: each line, once shown, is shown the same ever after
-    for s, after in zip(shown, shown[1:], strict=False):
+    for s, after in itertools.pairwise(shown):
         assert after[: len(s)] == s
     # the revision names the stroke of the score its line named, with the new offset
     for line in apart:
@@ -162,7 +163,7 @@ def test_a_drum_told_again_changes_wrong_to_played_where_it_stands(tmp_path):
             assert e.verdict.drum is drums[e.time]
     changed = [
         (s[k], after[k])
-        for s, after in zip(shown, shown[1:], strict=False)
+        for s, after in itertools.pairwise(shown)
         for k in range(len(s))
         if after[k] != s[k]
     ]
