@@ -1,4 +1,4 @@
-"""Each stroke heard judged against the score as it is heard, in lines: play --listen's terminal
+"""Each stroke heard judged against the score as it is heard, in lines: the terminal of a play listening
 and the served page's Listen button show these (HeardLines), revisions and all."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class _Line:
-    """A line of play --listen: its text, the verdict it says and the time of the stroke heard
+    """A line of what is heard: its text, the verdict it says and the time of the stroke heard
     it judges (None: a stroke missed, or a revision said on a line of its own)."""
 
     text: str
@@ -27,10 +27,10 @@ class _Line:
 
 
 class HeardLines:
-    """What play --listen shows of the drums heard: a line for each stroke as it is judged, and
+    """What a play listening shows of the drums heard: a line for each stroke as it is judged, and
     each revision the listener tells later (stream.Heard.revises: a swell withdrawn, a flam
     moved to its main stroke, a drum told again) shown on the line it revises, marked, while
-    that line is among the last `window` the display shows (liveview.HEARD_LINES; 1 for --big,
+    that line is among the last `window` the display shows (liveview.HEARD_LINES; 1 for the big display,
     0 where no line is shown again, a pipe), else on a line of its own."""
 
     def __init__(
