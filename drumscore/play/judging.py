@@ -1,5 +1,6 @@
-"""Each stroke heard judged against the score as it is heard, in lines: the terminal of a play listening
-and the served page's Listen button show these (HeardLines), revisions and all."""
+"""Each stroke heard judged against the score as it is heard, in lines: what a play listening
+shows in the terminal and the served page's Listen button shows (HeardLines), revisions and
+all."""
 
 from __future__ import annotations
 
@@ -30,8 +31,8 @@ class HeardLines:
     """What a play listening shows of the drums heard: a line for each stroke as it is judged, and
     each revision the listener tells later (stream.Heard.revises: a swell withdrawn, a flam
     moved to its main stroke, a drum told again) shown on the line it revises, marked, while
-    that line is among the last `window` the display shows (liveview.HEARD_LINES; 1 for the big display,
-    0 where no line is shown again, a pipe), else on a line of its own."""
+    that line is among the last `window` the display shows (liveview.HEARD_LINES; 1 for the big
+    display, 0 where no line is shown again, a pipe), else on a line of its own."""
 
     def __init__(
         self,

@@ -106,7 +106,32 @@ class TakeInput:
         self.audio.close()
 
 
-class DeviceInput:
+class PushedInput:
+    """Sound sent in (`push`) as it is recorded elsewhere (a served page's microphone): its
+    blocks as they came, mono float32 samples at `rate`."""
+
+    def __init__(self, name: str, rate: int) -> None:
+        self.name = name
+        self.shown = repr(name)
+        self.rate = rate
+        self._queue: queue.SimpleQueue[np.ndarray] = queue.SimpleQueue()
+
+    def push(self, samples: np.ndarray) -> None:
+        self._queue.put(samples)
+
+    def take(self, until: float) -> list[np.ndarray]:
+        out = []
+        while True:
+            try:
+                out.append(self._queue.get_nowait())
+            except queue.Empty:
+                return out
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+class DeviceInput(PushedInput):
     """A PortAudio input (a microphone): its blocks as they arrive, the channels' mean."""
 
     def __init__(self, name: str) -> None:
@@ -114,10 +139,7 @@ class DeviceInput:
 
         sd = load_sounddevice()
         device = choose_device(name, "input")
-        self._queue: queue.SimpleQueue[np.ndarray] = queue.SimpleQueue()
-        self.name = device.name
-        self.shown = repr(device.name)
-        self.rate = int(device.default_rate)
+        super().__init__(device.name, int(device.default_rate))
         try:
             self.stream = sd.InputStream(
                 device=device.index,
@@ -133,15 +155,7 @@ class DeviceInput:
             ) from None
 
     def _arrived(self, data: Any, frames: int, when: Any, status: Any) -> None:
-        self._queue.put(data.mean(axis=1).astype("float32"))
-
-    def take(self, until: float) -> list[np.ndarray]:
-        out = []
-        while True:
-            try:
-                out.append(self._queue.get_nowait())
-            except queue.Empty:
-                return out
+        self.push(data.mean(axis=1).astype("float32"))
 
     def close(self) -> None:
         self.stream.stop()
@@ -156,7 +170,7 @@ class AudioListener:
 
     def __init__(
         self,
-        source: str,
+        source: str | PushedInput,
         *,
         count_sound: bool = False,
         click_velocity: int | None = None,
@@ -165,9 +179,11 @@ class AudioListener:
     ) -> None:
         from drumscore.performance.stream import Listener
 
-        self.input: TakeInput | DeviceInput = (
-            DeviceInput(source) if is_device(source) else TakeInput(source)
-        )
+        self.input: TakeInput | DeviceInput | PushedInput
+        if isinstance(source, PushedInput):
+            self.input = source
+        else:
+            self.input = DeviceInput(source) if is_device(source) else TakeInput(source)
         self.name = self.input.name
         self.clock = clock
         self.sleep = sleep
