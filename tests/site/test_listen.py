@@ -45,9 +45,27 @@ def faulty_take(tmp_path_factory):
     return write_audio(tmp_path_factory.mktemp("take") / "take.wav", t)
 
 
+class Keeping(Listening):
+    """The listening of drumscore serve, keeping each take it heard (as its samples)."""
+
+    def __init__(self, report):
+        super().__init__(report)
+        self.takes = []
+
+    def end(self, session):
+        samples = session.listener.listener.samples
+        self.takes.append((samples.span(0, samples.frames).copy(), samples.samplerate))
+        return super().end(session)
+
+
 @pytest.fixture(scope="module")
-def listening_url(site_dir):
-    server = make_server(site_dir, port=0, listening=Listening(check_report))
+def keeping():
+    return Keeping(check_report)
+
+
+@pytest.fixture(scope="module")
+def listening_url(site_dir, keeping):
+    server = make_server(site_dir, port=0, listening=keeping)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True
     thread.start()
@@ -78,6 +96,13 @@ def microphone(faulty_take):
         browser.close()
 
 
+def write_audio_samples(path, samples, rate):
+    import soundfile as sf
+
+    sf.write(path, samples, rate, "FLOAT")
+    return path
+
+
 def open_page(browser, url):
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     page.goto(url + f"score/{slug(KEY)}.html")
@@ -86,7 +111,7 @@ def open_page(browser, url):
 
 
 def test_the_page_lights_the_strokes_check_finds_in_the_take(
-    microphone, listening_url, faulty_take, tmp_path
+    microphone, listening_url, keeping, faulty_take, tmp_path
 ):
     page = open_page(microphone, listening_url)
     page.wait_for_selector("#listen", state="visible")
@@ -102,10 +127,17 @@ def test_the_page_lights_the_strokes_check_finds_in_the_take(
         page.click("#listen-end")
     answer = ended.value.json()
     page.wait_for_selector("#along-report", state="visible")
-    # check on the take as the file holds it: the same strokes, drums and faults
     timeline = arrange(corpus.resolve(KEY), "she", Tempo.from_bpm(BPM), 1)
-    expected = check_report(check(read_audio(str(faulty_take)), Track.single(timeline)))[1]
     heard = answer["check"]
+    # the report is check's on the take the server heard, to the digit
+    samples, rate = keeping.takes[-1]
+    received = write_audio_samples(tmp_path / "received.wav", samples, rate)
+    again = check_report(check(read_audio(str(received)), Track.single(timeline)))[1]
+    for report in (heard, again):
+        report["performance"].pop("file")
+    assert heard == again
+    # and on the take as the file holds it: the same strokes, drums and faults
+    expected = check_report(check(read_audio(str(faulty_take)), Track.single(timeline)))[1]
     assert heard["missing"] == expected["missing"] == [k + 1 for k in MISSED]
     assert heard["wrong"] == expected["wrong"] == [k + 1 for k in WRONG]
     assert heard["extra"] == expected["extra"] == []
@@ -113,7 +145,9 @@ def test_the_page_lights_the_strokes_check_finds_in_the_take(
     assert all(a["heard"] == b["heard"] for a, b in pairs)
     offsets = [(a["offset_ms"], b["offset_ms"]) for a, b in pairs if b.get("offset_ms") is not None]
     assert len(offsets) == len(pairs) - len(MISSED)
-    assert max(abs(a - b) for a, b in offsets) < 2.0  # the microphone's resampling, no more
+    # the fake microphone resamples the file to the page's rate, and on a loaded machine may
+    # drop or repeat a buffer of it (10 ms): within 2 ms, or a buffer's worth
+    assert max(abs(a - b) for a, b in offsets) < 25.0
     # the notation lights each stroke as heard: the missed one, the wrong one, the rest played
     marks = page.eval_on_selector_all(
         ".notation .stroke",
@@ -127,16 +161,16 @@ def test_the_page_lights_the_strokes_check_finds_in_the_take(
     }
     shown = {n: offset for n, _cls, offset in marks if offset is not None}
     assert set(shown) == {k + 1 for k in range(len(pairs)) if k not in MISSED}
-    # each offset shown is check's own, within a few ms (the live beat is the first strokes')
+    # each offset shown is near check's own (the live beat is the first strokes', check's the
+    # whole take's)
     for n, offset in shown.items():
-        checked = expected["strokes"][n - 1]["offset_ms"]
-        assert abs(float(offset.replace("−", "-")) - checked) < 8, (n, offset, checked)
+        checked = heard["strokes"][n - 1]["offset_ms"]
+        assert abs(float(offset.replace("−", "-")) - checked) < 15, (n, offset, checked)
     report = page.inner_text("#along-report")
     assert "missed" in report and "wrong drum" in report
     lines = page.eval_on_selector_all("#along-lines li", "items => items.map(li => li.textContent)")
-    assert any(line == f"stroke {MISSED[0] + 1} (鼙) missed" for line in lines) or any(
-        f"stroke {MISSED[0] + 1} (" in line for line in lines
-    )
+    drum = corpus.resolve(KEY).pattern.strokes[MISSED[0]].drum.value
+    assert f"stroke {MISSED[0] + 1} ({drum}) missed" in lines
     page.close()
 
 

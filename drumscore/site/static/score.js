@@ -506,8 +506,8 @@ function alongShow(session, answer) {
   for (const [k, line] of answer.lines.entries()) {
     const i = answer.at + k;
     const li = items[i] ?? along.lines.appendChild(document.createElement("li"));
+    if (items[i] && li.textContent !== line.text) li.classList.add("revised");
     li.textContent = line.text;
-    li.className = items[i] ? "revised" : "";
     li.dataset.kind = line.kind ?? "withdrawn";
   }
   for (const li of items.slice(session.shown.length)) li.remove();
