@@ -41,7 +41,7 @@ def slug(key: str) -> str:
 def faulty_take(tmp_path_factory):
     drums = [s.drum for s in corpus.resolve(KEY).pattern.strokes]
     t = take(drums, BPM, seed=11, spread_ms=15, missed=MISSED, wrong=WRONG)
-    t.start = 0.8
+    t.start = 1.2
     return write_audio(tmp_path_factory.mktemp("take") / "take.wav", t)
 
 

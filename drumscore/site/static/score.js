@@ -423,15 +423,8 @@ async function alongServed() {
 
 async function alongStart() {
   if (listening) return;
-  let stream;
-  try {
-    stream = await navigator.mediaDevices.getUserMedia({
-      audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
-    });
-  } catch (error) {
-    along.status.textContent = along.status.dataset.refused.replace("{reason}", error.message);
-    return;
-  }
+  along.start.disabled = true;
+  // the session and the tap readied first, so that the microphone is heard from its first sample
   const context = new AudioContext();
   await context.audioWorklet.addModule(new URL("listen-worklet.js", import.meta.url));
   const started = await alongPost(`${LISTEN}/start`, JSON.stringify({
@@ -443,19 +436,28 @@ async function alongStart() {
     lang: document.documentElement.lang,
   }));
   if (!started) {
-    for (const track of stream.getTracks()) track.stop();
     context.close();
+    along.start.disabled = false;
     return;
   }
   const tap = new AudioWorkletNode(context, "pcm-tap");
-  context.createMediaStreamSource(stream).connect(tap);
   tap.connect(context.destination); // (it sounds nothing: it keeps the tap running)
-  listening = { id: started.id, stream, context, tap, pending: [], size: 0, busy: null, shown: [] };
+  listening = { id: started.id, context, tap, pending: [], size: 0, busy: null, shown: [] };
   tap.port.onmessage = (event) => alongGather(event.data);
+  try {
+    listening.stream = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+    });
+  } catch (error) {
+    along.status.textContent = along.status.dataset.refused.replace("{reason}", error.message);
+    alongPost(`${LISTEN}/${listening.id}/end`, new ArrayBuffer(0)); // the session given up
+    alongStop(listening);
+    return;
+  }
+  context.createMediaStreamSource(listening.stream).connect(tap);
   alongMarks([]);
   along.lines.replaceChildren();
   along.report.hidden = true;
-  along.start.disabled = true;
   along.start.setAttribute("aria-pressed", "true");
   along.end.disabled = false;
   along.status.textContent = along.status.dataset.listening;
@@ -560,7 +562,7 @@ async function alongEnd() {
 
 function alongRelease(session) {
   session.tap.port.onmessage = null;
-  for (const track of session.stream.getTracks()) track.stop();
+  for (const track of session.stream?.getTracks() ?? []) track.stop();
   session.context.close();
 }
 
