@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from drumscore.conductor.track import Hit, Role
 from drumscore.errors import PerformanceError, PlaybackError
 from drumscore.files.format_choice import suffixes
-from drumscore.i18n import _
+from drumscore.i18n import _, quoted
 from drumscore.model import Drum
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ class TakeInput:
         from drumscore.performance import recording
 
         self.name = path
-        self.shown = repr(path)
+        self.shown = quoted(path)
         try:
             self.audio = sf.SoundFile(path)
         except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
@@ -112,7 +112,7 @@ class PushedInput:
 
     def __init__(self, name: str, rate: int) -> None:
         self.name = name
-        self.shown = repr(name)
+        self.shown = quoted(name)
         self.rate = rate
         self._queue: queue.SimpleQueue[np.ndarray] = queue.SimpleQueue()
 
