@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class _Line:
+class Line:
     """A line of what is heard: its text, the verdict it says and the time of the stroke heard
     it judges (None: a stroke missed, or a revision said on a line of its own)."""
 
@@ -50,7 +50,7 @@ class HeardLines:
         self.check = LiveCheck(
             rate, float(item.timeline.tempo.interval), item.practice.only, lag=fixed
         )
-        self.entries: list[_Line] = []
+        self.entries: list[Line] = []
         self.shown = 0  # the lines shown while playing
         self._waiting: list[HeardStroke] = []  # heard, not yet judged
         self._taken = 0  # of the listener's strokes told
@@ -82,7 +82,7 @@ class HeardLines:
             self._add(verdict, stroke.time)
             self._waiting.pop(0)
         for verdict in self.check.passed(self.listener.heard_until):
-            self.entries.append(_Line(verdict_line(verdict), verdict))
+            self.entries.append(Line(verdict_line(verdict), verdict))
         return self.lines
 
     def _add(self, verdict: Verdict, time: float) -> None:
@@ -95,9 +95,9 @@ class HeardLines:
                 and entry.verdict.number == verdict.number
                 and verdict.kind != "extra"
             ):
-                self._change(k, _Line(verdict_line(verdict), verdict, time))
+                self._change(k, Line(verdict_line(verdict), verdict, time))
                 return
-        self.entries.append(_Line(verdict_line(verdict), verdict, time))
+        self.entries.append(Line(verdict_line(verdict), verdict, time))
 
     def _revise(self, heard: Heard) -> None:
         """A line told before, revised by the listener: judged again where it now stands (or
@@ -123,11 +123,11 @@ class HeardLines:
         self.check.forget(old.verdict, heard.revises)
         taken: list[Verdict] = []  # the verdicts given again
         if gone:
-            self._change(k, _Line(old.text, None, None), withdrawn=True)
+            self._change(k, Line(old.text, None, None), withdrawn=True)
         else:
             verdict = self.check.hear(heard.stroke.time, heard.stroke.drum, final=True)
             assert verdict is not None  # the beat is set: a line was judged before
-            self._change(k, _Line(verdict_line(verdict), verdict, heard.stroke.time))
+            self._change(k, Line(verdict_line(verdict), verdict, heard.stroke.time))
             taken.append(verdict)
         # a stroke heard as extra beside the stroke of the score given up: its own after all
         for j, entry in enumerate(self.entries):
@@ -135,25 +135,25 @@ class HeardLines:
                 assert entry.time is not None and entry.verdict.drum is not None
                 again = self.check.hear(entry.time, entry.verdict.drum)
                 if again is not None and again.kind != "extra":
-                    self._change(j, _Line(verdict_line(again), again, entry.time))
+                    self._change(j, Line(verdict_line(again), again, entry.time))
                     taken.append(again)
         # a stroke of the score said missed meanwhile, heard after all
         numbers = {v.number for v in taken if v.kind != "extra"}
         for j, entry in enumerate(self.entries):
             if entry.verdict and entry.verdict.kind == "missed" and entry.verdict.number in numbers:
-                self._change(j, _Line(entry.text), withdrawn=True)
+                self._change(j, Line(entry.text), withdrawn=True)
 
-    def _change(self, k: int, line: _Line, withdrawn: bool = False) -> None:
+    def _change(self, k: int, line: Line, withdrawn: bool = False) -> None:
         """Line `k` becomes `line`: changed in place and marked while it is on screen (among
         the last `window`), else the revision said on a line of its own."""
         if k >= len(self.entries) - self.window:
-            self.entries[k] = _Line(liveview.revised_line(line.text, withdrawn), *_rest(line))
+            self.entries[k] = Line(liveview.revised_line(line.text, withdrawn), *_rest(line))
             return
         before = self.entries[k].verdict
         was = verdict_line(before) if before is not None else line.text
-        self.entries[k] = _Line(self.entries[k].text, *_rest(line))
-        self.entries.append(_Line(liveview.revision_line(line.text, was, withdrawn)))
+        self.entries[k] = Line(self.entries[k].text, *_rest(line))
+        self.entries.append(Line(liveview.revision_line(line.text, was, withdrawn)))
 
 
-def _rest(line: _Line) -> tuple[Verdict | None, float | None]:
+def _rest(line: Line) -> tuple[Verdict | None, float | None]:
     return line.verdict, line.time

@@ -39,8 +39,9 @@ from drumscore.i18n import _, speaking
 if TYPE_CHECKING:
     import http.server
 
+    from drumscore.conductor.track import Track
     from drumscore.performance.check import Check
-    from drumscore.play.judging import HeardLines
+    from drumscore.play.judging import HeardLines, Line
     from drumscore.play.listening import AudioListener, PushedInput
 
 PATH = "/listen"
@@ -79,7 +80,7 @@ class Session:
     lines: HeardLines
     pace: float
     lang: str
-    track: Any
+    track: Track
     last: float
     sent: tuple[str, ...] = ()
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -102,7 +103,7 @@ class Session:
         }
 
 
-def line_data(entry: Any) -> dict[str, Any]:
+def line_data(entry: Line) -> dict[str, Any]:
     """A line as the page shows it: its text, and the stroke of the score it lights (its
     number from 1 in the section, how it was played, its offset) if it lights one."""
     out: dict[str, Any] = {"text": entry.text}
