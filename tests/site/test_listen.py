@@ -218,3 +218,17 @@ def test_one_page_listens_at_a_time_and_a_silent_one_is_closed(listening_url, mo
     assert status == 400 and "no strokes" in ended["error"]  # silence: check says so
     status, gone = post(f"/listen/{again['id']}", silence)
     assert status == 404
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])
+def test_the_static_page_says_in_each_language_how_to_have_listening(all_site_dir, lang):
+    """Built for any server, the button is hidden until drumscore serve answers for it; the note
+    beside it, in the page's language, names drumscore serve."""
+    import re
+
+    page = (all_site_dir / lang / "score" / f"{slug(KEY)}.html").read_text(encoding="utf-8")
+    note = re.search(r'<p id="along-static" class="note">(.*?)</p>', page, re.S)[1]
+    assert "<code>drumscore serve</code>" in note
+    words = {"en": "microphone", "zh-Hant": "麥克風", "zh-Hans": "麦克风"}
+    assert words[lang] in note
+    assert re.search(r'<div id="along-served" class="controls" hidden>', page)
