@@ -1,6 +1,9 @@
-"""play/listening.py's TakeInput: a recorded take opened as check opens one (a regular file under
-the limit, its header checked), and delivered whole whatever libsndfile can seek in."""
+"""The listener of play --listen: numpy's BLAS held to one thread while it listens, and given
+back as it was when it closes; a recorded take opened as check opens one (a regular file under
+the limit, its header checked), delivered whole whatever libsndfile can seek in, and heard only
+as far as a stopped play went."""
 
+import contextlib
 import io
 import os
 import struct
@@ -11,10 +14,11 @@ import numpy as np
 import pytest
 import soundfile as sf
 from performances import take, write_audio
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from drumscore.errors import InputFileError, PerformanceError
 from drumscore.model import Drum
-from drumscore.play.listening import TakeInput
+from drumscore.play.listening import AudioListener, TakeInput
 
 
 def _delivered(source: TakeInput) -> np.ndarray:
@@ -42,8 +46,8 @@ def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path):
 
     def writer() -> None:  # frees a reader that waits on the FIFO, so the test cannot hang
         time.sleep(3)
-        with open(fifo, "wb") as f:
-            f.write(b"RIFF")
+        with contextlib.suppress(OSError):  # no reader (refused at once): nothing to free
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
 
     threading.Thread(target=writer, daemon=True).start()
     start = time.monotonic()
@@ -136,3 +140,16 @@ def test_a_noisy_take_is_refused_as_check_refuses_it(tmp_path):
     assert heard.value.snr_db == pytest.approx(checked.value.snr_db)
     assert heard.value.lost == checked.value.lost >= 2
     assert "dB" in str(heard.value)
+
+
+def blas_threads() -> set[int]:
+    return {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
+
+
+def test_listening_holds_blas_to_one_thread_and_gives_it_back(tmp_path):
+    path = write_audio(tmp_path / "take.wav", take([Drum.PI, Drum.GU], 120))
+    with threadpool_limits(limits=2, user_api="blas"):
+        assert blas_threads() == {2}
+        with AudioListener(str(path)):
+            assert blas_threads() == {1}
+        assert blas_threads() == {2}
