@@ -182,7 +182,7 @@ class Listening:
             bpm, rate = float(asked["bpm"]), int(asked["rate"])
             lang = str(asked.get("lang") or "en")
             reading = asked.get("reading")
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, OverflowError):  # 1e309 Hz: an infinite rate
             return refused(400, _("a listening session starts from a score, a tempo and a rate"))
         if rate not in RATES:
             return refused(400, _("{rate} Hz is not a rate a page records at").format(rate=rate))
