@@ -15,7 +15,21 @@ reading named, the programme in each language, the site's languages, a GSM 6.10 
 user edition asked for by its id; with signals at random milliseconds. A planted thing changed or
 gone counts as an input lost.
 
-Run: python bench/hostile_campaign.py [--only WORD]   (several minutes; cases whose name has WORD)
+The third part goes over what landed after issue 43 was filed: play --listen --input TAKE
+(takes that are not audio, empty, of 0 channels or 2 GHz, GSM 6.10, cut mid-stroke, that grow,
+vanish or turn to text while read, a FIFO, /dev/zero, ten minutes of silence), --record (the
+overwrite rule, what appears at its place, its own take, SIGINT/SIGTERM/SIGKILL mid-take: no
+half-written or leftover file), --json, --calibrate with no device, the user data folder a file
+and latency.json garbage; check's noisy takes, flams, quick strokes and broken kits; extract's
+passage shapes and near misses; the site of hostile user edition ids and of long editions, with
+signals; serve's listening as a hostile page uses it (where the server offers it); and a score
+page opened in headless Chromium at hostile addresses (tempo 0, 1e309, nosuch, script): the
+page must not throw, hang, or run the value. The table counts cases per group. A process killed
+outright (SIGKILL, or past its bound) may leave its temporary file: it counts only if the next
+write in that folder does not remove it.
+
+Run: python bench/hostile_campaign.py [--only WORD] [--recent | --since]
+(about a quarter of an hour; cases whose name has WORD; --since: the third part only)
 """
 
 from __future__ import annotations
