@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from drumscore.conductor.track import Hit, Item, Practice, Role, Track, as_track
 from drumscore.errors import PerformanceError
 from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
-from drumscore.performance.heard import Performance
+from drumscore.performance.heard import Performance, untold_note
 
 #: In the alignment, a stroke of the score left unmatched (missed) or a heard stroke left over
 #: (extra) costs GAP; a count stroke or a click not heard costs nothing (it may sound with a
@@ -386,9 +386,45 @@ def check(
     assert best is not None
     _cost, pairs, performance_named, swapped = best
     result = _measure(take, performance, performance_named, sounds, pairs, swapped, grid)
+    if performance.colours and (performance.swappable or not performance.apart):
+        retold = _told_by_score(performance, sounds, pairs)
+        if retold is not None:
+            return check(retold, take, pace=pace)
     if performance.swappable and performance.apart and _groups_miss_the_score(result):
         return check(performance.untold(), take, pace=pace)
     return result
+
+
+def _told_by_score(
+    performance: Performance, sounds: Sequence[Sound], pairs: list[tuple[int | None, int | None]]
+) -> Performance | None:
+    """A recording's strokes told again by each drum's sound as the strokes aligned to the
+    score have it (drums.by_score), when their sound follows the score's drums; else None.
+    Its drums are then apart and their names no guess; the notes of the groups go."""
+    from drumscore.performance.drums import by_score, group_notes
+
+    drums: list[Drum | None] = [None] * len(performance.strokes)
+    for i, e in pairs:
+        if i is None or e is None or sounds[e].kind != STROKE or performance.strokes[i].count:
+            continue
+        drums[i] = sounds[e].drum
+    told = by_score(np.asarray(performance.colours, dtype=np.float64), drums)
+    if told is None:
+        return None
+    named, doubtful = told
+    strokes = tuple(
+        s if s.count else replace(s, drum=d, doubtful=q)
+        for s, d, q in zip(performance.strokes, named, doubtful, strict=True)
+    )
+    dropped = {*group_notes(), untold_note()}
+    return replace(
+        performance,
+        strokes=strokes,
+        how=_("the drums told by each drum's own sound, learnt from the strokes of the score"),
+        swappable=False,
+        notes=tuple(n for n in performance.notes if n not in dropped),
+        apart=True,
+    )
 
 
 #: Two groups of sounds are not the two drums when, named the better way round, more than this

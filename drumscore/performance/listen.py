@@ -23,6 +23,7 @@ from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
 from drumscore.i18n import _, list_text, ngettext
+from drumscore.performance.bands import shapes
 from drumscore.performance.drums import DRUM_METHODS, tell_drums
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.performance.onsets import ABOVE_NOISE_DB, Envelope, Found, pick_peaks, strokes_at
@@ -166,6 +167,7 @@ def performance_of(
         told.swappable,
         (*told.notes, *flam_notes([s.time for s in strokes if s.flam])),
         told.apart,
+        tuple(map(tuple, shapes(found.bands).astype(float).tolist())),
     )
 
 
