@@ -221,6 +221,12 @@ class StrokeCheck:
     #: The sign the stroke is printed as (○ or □); `expected` is the drum it strikes under the
     #: timeline's reading.
     sign: str = ""
+    #: Played as a flam: its grace note this many milliseconds before it (0: not a flam).
+    grace_ms: float = 0.0
+
+    @property
+    def flam(self) -> bool:
+        return self.grace_ms > 0
 
     @property
     def missed(self) -> bool:
@@ -748,7 +754,9 @@ def _measure(
         # drums that could not be told apart are not heard wrong: the score's is shown, doubtful
         told = s.drum if named.apart else sound.drum
         strokes.append(
-            StrokeCheck(sound.index, sound.drum, told, s.time, offset, s.doubtful, sound.sign)
+            StrokeCheck(
+                sound.index, sound.drum, told, s.time, offset, s.doubtful, sound.sign, s.grace_ms
+            )
         )
     extra: list[ExtraStroke] = []
     recognised: Counter[str] = Counter()

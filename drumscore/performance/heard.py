@@ -23,14 +23,18 @@ class HeardStroke:
     """One stroke of a performance: when it starts (seconds from the start of the file), on
     which drum, and whether that drum is doubtful (its sound lies between the two drums').
     A `count` onset sounds like the count sound (a count stroke or a click of the take), not a
-    drum: it is taken for one of those, never for a stroke. A `flam` was heard with a grace
-    note just before it, and is timed at its main stroke."""
+    drum: it is taken for one of those, never for a stroke. A flam was heard with a grace
+    note `grace_ms` milliseconds before it (0: not a flam), and is timed at its main stroke."""
 
     time: float
     drum: Drum
     doubtful: bool = False
     count: bool = False
-    flam: bool = False
+    grace_ms: float = 0.0
+
+    @property
+    def flam(self) -> bool:
+        return self.grace_ms > 0
 
 
 @dataclass(frozen=True, slots=True)

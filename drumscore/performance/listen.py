@@ -151,11 +151,11 @@ def performance_of(
         count_sound=count_sound,
         click_velocity=click_velocity,
     )
-    flams = found.flams if len(found.flams) else np.zeros(len(found.starts), dtype=bool)
+    graces = found.graces if len(found.graces) else np.zeros(len(found.starts))
     strokes = tuple(
-        HeardStroke(float(s) / rate, d, bool(q), bool(c), bool(f))
-        for s, d, q, c, f in zip(
-            found.starts, told.drums, told.doubtful, told.counts, flams, strict=True
+        HeardStroke(float(s) / rate, d, bool(q), bool(c), float(g) * 1000)
+        for s, d, q, c, g in zip(
+            found.starts, told.drums, told.doubtful, told.counts, graces, strict=True
         )
     )
     return Performance(
