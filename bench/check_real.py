@@ -153,13 +153,15 @@ def flams_said(performance, truth: Truth) -> tuple[int, int, int]:
     return hits, len(said), len(played)
 
 
-def drum_figures(performance, result, truth: Truth) -> tuple[int, int]:
+def drum_figures(result, truth: Truth) -> tuple[int, int]:
     """(strokes whose drum was heard right, strokes of the score heard): a stroke played on the
-    wrong drum on purpose is right when called wrong; drums not told apart are all not right."""
+    wrong drum on purpose is right when called wrong; drums not told apart are all not right.
+    The drums are those the check told (its performance: told again from the score's strokes
+    where two groups of their sound did not tell them)."""
     right = told = 0
     for s in result.matched:
         told += 1
-        if performance.apart and not s.doubtful:
+        if result.performance.apart and not s.doubtful:
             right += s.wrong == (s.index in truth.wrong)
     return right, told
 
@@ -187,8 +189,8 @@ def evaluate(take: Take, path: Path) -> dict:
     row["ours"] = onset_figures(heard, true_times)
     row["flam_errors"] = flam_errors(heard, truth)
     row["flams_said"] = flams_said(performance, truth)
-    row["drums"] = drum_figures(performance, result, truth)
-    row["how"] = performance.how
+    row["drums"] = drum_figures(result, truth)
+    row["how"] = result.performance.how
     fit = better_fit(performance, result)
     row["named"] = None if fit is None else fit.timeline.description
     if truth.played_score != truth.checked_score:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from drumscore.conductor.track import Hit, Item, Practice, Role, Track, as_track
 from drumscore.errors import PerformanceError
 from drumscore.i18n import _, ngettext
 from drumscore.model import Drum
-from drumscore.performance.heard import Performance
+from drumscore.performance.heard import Performance, untold_note
 
 #: In the alignment, a stroke of the score left unmatched (missed) or a heard stroke left over
 #: (extra) costs GAP; a count stroke or a click not heard costs nothing (it may sound with a
@@ -221,6 +221,12 @@ class StrokeCheck:
     #: The sign the stroke is printed as (○ or □); `expected` is the drum it strikes under the
     #: timeline's reading.
     sign: str = ""
+    #: Played as a flam: its grace note this many milliseconds before it (0: not a flam).
+    grace_ms: float = 0.0
+
+    @property
+    def flam(self) -> bool:
+        return self.grace_ms > 0
 
     @property
     def missed(self) -> bool:
@@ -366,7 +372,7 @@ def check(
         )
     grid = Grid.of(take)
     times = np.asarray([s.time for s in heard])
-    scale = _first_scale(times, sounds, grid, pace)
+    scales = _first_scales(times, sounds, grid, pace)
     tries = [(performance, False)]
     if performance.swappable:
         tries.append((performance.swapped(), True))
@@ -375,7 +381,7 @@ def check(
         # drums not told apart match any drum of the score
         drums = [s.drum if candidate.apart else None for s in candidate.strokes]
         counts = [s.count for s in candidate.strokes]
-        start = _start(times, drums, sounds, grid, scale, counts)
+        start, scale = _start(times, drums, sounds, grid, scales, counts)
         placed = walk(times, start, scale, sounds, grid)
         cost, pairs = align_on_beats(grid.to_beats(placed), drums, sounds, counts)
         again = _placed(times, pairs, sounds)
@@ -386,9 +392,45 @@ def check(
     assert best is not None
     _cost, pairs, performance_named, swapped = best
     result = _measure(take, performance, performance_named, sounds, pairs, swapped, grid)
+    if performance.colours and (performance.swappable or not performance.apart):
+        retold = _told_by_score(performance, sounds, pairs)
+        if retold is not None:
+            return check(retold, take, pace=pace)
     if performance.swappable and performance.apart and _groups_miss_the_score(result):
         return check(performance.untold(), take, pace=pace)
     return result
+
+
+def _told_by_score(
+    performance: Performance, sounds: Sequence[Sound], pairs: list[tuple[int | None, int | None]]
+) -> Performance | None:
+    """A recording's strokes told again by each drum's sound as the strokes aligned to the
+    score have it (drums.by_score), when their sound follows the score's drums; else None.
+    Its drums are then apart and their names no guess; the notes of the groups go."""
+    from drumscore.performance.drums import by_score, group_notes
+
+    drums: list[Drum | None] = [None] * len(performance.strokes)
+    for i, e in pairs:
+        if i is None or e is None or sounds[e].kind != STROKE or performance.strokes[i].count:
+            continue
+        drums[i] = sounds[e].drum
+    told = by_score(np.asarray(performance.colours, dtype=np.float64), drums)
+    if told is None:
+        return None
+    named, doubtful = told
+    strokes = tuple(
+        s if s.count else replace(s, drum=d, doubtful=q)
+        for s, d, q in zip(performance.strokes, named, doubtful, strict=True)
+    )
+    dropped = {*group_notes(), untold_note()}
+    return replace(
+        performance,
+        strokes=strokes,
+        how=_("the drums told by each drum's own sound, learnt from the strokes of the score"),
+        swappable=False,
+        notes=tuple(n for n in performance.notes if n not in dropped),
+        apart=True,
+    )
 
 
 #: Two groups of sounds are not the two drums when, named the better way round, more than this
@@ -402,14 +444,18 @@ def _groups_miss_the_score(result: Check) -> bool:
     return wrong > 2 and wrong > GROUPS_WRONG * len(result.matched)
 
 
-def _first_scale(
+def _first_scales(
     times: np.ndarray, sounds: Sequence[Sound], grid: Grid, pace: float | None
-) -> float:
-    """Heard seconds per second of the asked tempo, to start the walk with: from `pace` (heard
-    seconds a beat), or the median of the first heard gaps over the first expected ones."""
+) -> list[float]:
+    """Heard seconds per second of the asked tempo the walk may start with: from `pace` (heard
+    seconds a beat) alone; else the median of the first heard gaps over the first expected
+    ones, then each of those gaps and each two of them together over the expected gap (an
+    extra stroke splits a gap in two: with two among the first strokes, the median is a split
+    gap's), each fitted again to the first strokes it puts on the beat (_refined), for _start
+    to choose among."""
     asked = float(grid.interval(np.asarray([sounds[0].beat]))[0])
     if pace is not None and pace > 0:
-        return pace / asked
+        return [pace / asked]
     heard = np.diff(times[: PACE_STROKES + 1])
     # sounds at one time (a stroke and its click: within a 64th of a beat) are heard as one
     at = np.sort(np.asarray([s.time for s in sounds]))
@@ -417,8 +463,33 @@ def _first_scale(
     want = np.diff(apart[: PACE_STROKES + 1])
     heard, want = heard[heard > 0], want[want > 0]
     if not len(heard) or not len(want):
-        return 1.0
-    return float(np.median(heard) / np.median(want))
+        return [1.0]
+    step = float(np.median(want))
+    since = np.cumsum(heard)
+    scales: list[float] = []
+    for gap in [np.median(heard), *heard, *(heard[:-1] + heard[1:])]:
+        scale = _refined(since, float(gap) / step, step)
+        if all(abs(scale - other) > SAME_SCALE * other for other in scales):
+            scales.append(scale)
+    return scales
+
+
+def _refined(since: np.ndarray, scale: float, step: float) -> float:
+    """A scale fitted again (least squares through the first stroke) to the heard strokes
+    `since` the first that it puts within ON_BEAT of a whole number of expected gaps `step`,
+    so one gap's unevenness does not carry over the first strokes; as it was with fewer than
+    two of them."""
+    steps = since / (scale * step)
+    whole = np.round(steps)
+    on = (np.abs(steps - whole) < ON_BEAT) & (whole > 0)
+    if np.sum(on) < 2:
+        return scale
+    x = whole[on] * step
+    return float(np.dot(x, since[on]) / np.dot(x, x))
+
+
+#: Scales of the walk this close (a share) are one.
+SAME_SCALE = 0.01
 
 
 def _start(
@@ -426,13 +497,15 @@ def _start(
     drums: Sequence[Drum | None],
     sounds: Sequence[Sound],
     grid: Grid,
-    scale: float,
+    scales: Sequence[float],
     counts: Sequence[bool] = (),
-) -> float:
-    """Where (seconds at the asked tempo) the first heard stroke stands: on an expected sound,
-    or up to SHIFTS beats before the first; the one under which most of the first heard strokes
-    fall on an expected sound with its drum (a count stroke or click: any; a heard count sound
-    only those), the nearest the start first."""
+) -> tuple[float, float]:
+    """Where (seconds at the asked tempo) the first heard stroke stands, and the scale to walk
+    from it with (one of `scales`): on an expected sound, or up to SHIFTS beats before the
+    first; the pair under which most of the first heard strokes fall on an expected sound with
+    its drum (a count stroke or click: any; a heard count sound only those): for each scale
+    the start nearest the first sound of those, then of the scales the one under which they
+    fall nearest their beats (the first of equals)."""
     beats = np.asarray([s.beat for s in sounds])
     want = np.asarray([-1 if s.drum is None else int(s.drum is Drum.PI) for s in sounds])
     # a drum not told apart (None) fits any stroke; a count sound (3) only a count or click
@@ -442,28 +515,34 @@ def _start(
             for k, d in enumerate(drums[:SHIFT_STROKES])
         ]
     )
-    heard = (times[:SHIFT_STROKES] - times[0]) / scale
     first = sounds[0]
     before = float(grid.interval(np.asarray([first.beat]))[0])
-    span = (times[-1] - times[0]) / scale
-    latest = max(first.time + SHIFTS * before, sounds[-1].time - span)
-    candidates = [first.time - k * before for k in range(1, SHIFTS + 1)]
-    candidates += sorted({s.time for s in sounds if s.time <= latest})
-    candidates.sort(key=lambda c: abs(c - first.time))
-    best, best_score = first.time, -1
-    for start in candidates:
-        at = grid.to_beats(start + heard)
-        j = np.clip(np.searchsorted(beats, at), 1, len(beats) - 1) if len(beats) > 1 else None
-        if j is None:
-            nearest = np.zeros(len(at), dtype=np.int64)
-        else:
-            nearest = np.where(np.abs(beats[j - 1] - at) <= np.abs(beats[j] - at), j - 1, j)
-        close = np.abs(beats[nearest] - at) < ON_BEAT
-        fits = (want[nearest] == -1) | (want[nearest] == have) | (have == 2)
-        score = int(np.sum(close & fits))
-        if score > best_score:
-            best, best_score = start, score
-    return float(best)
+    best, best_scale, best_score = first.time, scales[0], (-1, -math.inf)
+    for scale in scales:
+        heard = (times[:SHIFT_STROKES] - times[0]) / scale
+        span = (times[-1] - times[0]) / scale
+        latest = max(first.time + SHIFTS * before, sounds[-1].time - span)
+        candidates = [first.time - k * before for k in range(1, SHIFTS + 1)]
+        candidates += sorted({s.time for s in sounds if s.time <= latest})
+        candidates.sort(key=lambda c: abs(c - first.time))
+        own = (-1, 0.0, first.time)  # this scale's best: count, closeness, start
+        for start in candidates:
+            at = grid.to_beats(start + heard)
+            if len(beats) > 1:
+                j = np.clip(np.searchsorted(beats, at), 1, len(beats) - 1)
+                nearest = np.where(np.abs(beats[j - 1] - at) <= np.abs(beats[j] - at), j - 1, j)
+            else:
+                nearest = np.zeros(len(at), dtype=np.int64)
+            distance = np.abs(beats[nearest] - at)
+            close = distance < ON_BEAT
+            fits = (want[nearest] == -1) | (want[nearest] == have) | (have == 2)
+            on = close & fits
+            count = int(np.sum(on))
+            if count > own[0]:
+                own = (count, -round(float(np.sum(distance[on] ** 2)), 9), start)
+        if own[:2] > best_score:
+            best, best_scale, best_score = own[2], scale, own[:2]
+    return float(best), best_scale
 
 
 def walk(
@@ -675,7 +754,9 @@ def _measure(
         # drums that could not be told apart are not heard wrong: the score's is shown, doubtful
         told = s.drum if named.apart else sound.drum
         strokes.append(
-            StrokeCheck(sound.index, sound.drum, told, s.time, offset, s.doubtful, sound.sign)
+            StrokeCheck(
+                sound.index, sound.drum, told, s.time, offset, s.doubtful, sound.sign, s.grace_ms
+            )
         )
     extra: list[ExtraStroke] = []
     recognised: Counter[str] = Counter()

@@ -211,6 +211,21 @@ def _two_means_1d(value: np.ndarray) -> float:
     return float((order[cut - 1] + order[cut]) / 2)
 
 
+def group_notes() -> tuple[str, str]:
+    """The notes by_groups gives when it cannot tell the drums apart: the strokes all sound
+    alike; they do not fall into two clearly different sounds."""
+    return (
+        _(
+            "the strokes all sound alike: their drums cannot be told apart, and none is called "
+            "wrong"
+        ),
+        _(
+            "the strokes do not fall into two clearly different sounds: their drums cannot be "
+            "told apart, and none is called wrong"
+        ),
+    )
+
+
 def by_groups(
     heard: np.ndarray, bands: np.ndarray, rate: int
 ) -> tuple[list[Drum], list[bool], tuple[str, ...], bool]:
@@ -219,12 +234,7 @@ def by_groups(
     centroid 鼙. A stroke near the middle of the two is doubtful; when the groups are not clearly
     apart (SEPARATION) every stroke is, and the drums are not told at all."""
     n = len(heard)
-    alike = (
-        _(
-            "the strokes all sound alike: their drums cannot be told apart, and none is called "
-            "wrong"
-        ),
-    )
+    alike = (group_notes()[0],)
     if n < 4:
         return [Drum.GU] * n, [True] * n, alike, False
     centred = heard - heard.mean(axis=0)
@@ -250,11 +260,7 @@ def by_groups(
     za, zb = z[~high], z[high]
     spread = math.sqrt((za.var() * len(za) + zb.var() * len(zb)) / n) + 1e-9
     if (zb.mean() - za.mean()) < SEPARATION * spread:
-        note = _(
-            "the strokes do not fall into two clearly different sounds: their drums cannot be "
-            "told apart, and none is called wrong"
-        )
-        return [Drum.GU] * n, [True] * n, (note,), False
+        return [Drum.GU] * n, [True] * n, (group_notes()[1],), False
     centres = band_centres(rate)
     power = bands / np.maximum(bands.sum(axis=1, keepdims=True), 1e-30)
     brightness = power @ centres
@@ -263,3 +269,76 @@ def by_groups(
     middle = (za.mean() + zb.mean()) / 2
     half = (zb.mean() - za.mean()) / 2
     return named, [bool(abs(v - middle) < DOUBT_SHARE * half) for v in z], (), True
+
+
+#: Each drum's sound learnt from the strokes of the score (by_score): the spread within the
+#: drums is shrunk this share of the way to the same in every band (few strokes, many bands).
+SHRINK = 0.8
+#: ...and the strokes are told so only when each half of them, told by the other half's
+#: drums, agrees with the score this often (a stroke played on the other drum does not).
+SCORE_AGREEMENT = 0.8
+#: Each drum needs at least this many strokes of the score to learn its sound from.
+SCORE_STROKES = 4
+
+
+def by_score(
+    colours: np.ndarray, drums: Sequence[Drum | None]
+) -> tuple[list[Drum], list[bool]] | None:
+    """Each stroke's drum from the sound of each drum learnt from the strokes aligned to the
+    score (`drums`: the score's drum of each stroke, None for one the score does not have): a
+    two-class discriminant of the strokes' colours (Fisher's, its spread shrunk by SHRINK),
+    fitted again without the strokes it tells otherwise than the score (those played on the
+    other drum). None when the strokes' sound does not follow the score's drums: each half of
+    them told by the other half agrees with the score less than SCORE_AGREEMENT of the time,
+    or a drum has fewer than SCORE_STROKES strokes. A stroke within DOUBT_SHARE of half the
+    distance between the drums of the middle is doubtful."""
+    known = np.asarray([k for k, d in enumerate(drums) if d is not None], dtype=np.int64)
+    if len(known) == 0:
+        return None
+    labels = np.asarray([drums[k] is Drum.PI for k in known])
+    if min(int(labels.sum()), int((~labels).sum())) < SCORE_STROKES:
+        return None
+    heard = colours[known]
+    agree = np.zeros(len(known), dtype=bool)
+    for half in (0, 1):
+        held = np.arange(len(known)) % 2 == half
+        fit = _discriminant(heard[~held], labels[~held])
+        if fit is None:
+            return None
+        agree[held] = (heard[held] @ fit[0] > fit[1]) == labels[held]
+    if agree.mean() < SCORE_AGREEMENT:
+        return None
+    use = np.ones(len(known), dtype=bool)
+    fit = _discriminant(heard, labels)
+    for _round in range(3):
+        if fit is None:
+            return None
+        said = heard @ fit[0] > fit[1]
+        keep = said == labels
+        if np.array_equal(keep, use) or keep.sum() < 2 * SCORE_STROKES:
+            break
+        use = keep
+        fit = _discriminant(heard[use], labels[use])
+    if fit is None:
+        return None
+    w, middle = fit
+    z = colours @ w
+    pi, gu = float(np.mean(z[known[labels]])), float(np.mean(z[known[~labels]]))
+    half_way = abs(pi - gu) / 2
+    named = [Drum.PI if v > middle else Drum.GU for v in z]
+    return named, [bool(abs(v - middle) < DOUBT_SHARE * half_way) for v in z]
+
+
+def _discriminant(heard: np.ndarray, pi: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """Fisher's direction from the 鼓 strokes' colours to the 鼙 ones' (`pi` marks them), its
+    within-drum spread shrunk by SHRINK, and the point half way between their means along it;
+    None without strokes of each drum."""
+    a, b = heard[~pi], heard[pi]
+    if len(a) < 2 or len(b) < 2:
+        return None
+    ma, mb = a.mean(axis=0), b.mean(axis=0)
+    spread = ((a - ma).T @ (a - ma) + (b - mb).T @ (b - mb)) / len(heard)
+    size = float(np.trace(spread)) / len(spread)
+    spread = (1 - SHRINK) * spread + SHRINK * max(size, 1e-12) * np.eye(len(spread))
+    w = np.linalg.solve(spread, mb - ma)
+    return w, float((ma + mb) @ w / 2)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,14 +23,18 @@ class HeardStroke:
     """One stroke of a performance: when it starts (seconds from the start of the file), on
     which drum, and whether that drum is doubtful (its sound lies between the two drums').
     A `count` onset sounds like the count sound (a count stroke or a click of the take), not a
-    drum: it is taken for one of those, never for a stroke. A `flam` was heard with a grace
-    note just before it, and is timed at its main stroke."""
+    drum: it is taken for one of those, never for a stroke. A flam was heard with a grace
+    note `grace_ms` milliseconds before it (0: not a flam), and is timed at its main stroke."""
 
     time: float
     drum: Drum
     doubtful: bool = False
     count: bool = False
-    flam: bool = False
+    grace_ms: float = 0.0
+
+    @property
+    def flam(self) -> bool:
+        return self.grace_ms > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +45,9 @@ class Performance:
     鼓 on 45", "the drums told by the sound of the kit 'built-in'", "the drums told by two
     groups of the strokes' own sound…"). When `swappable`, the drums are two groups whose names
     are a guess: the check may swap them if the score says so. When not `apart`, the drums
-    could not be told apart at all: the check names none of them wrong.
+    could not be told apart at all: the check names none of them wrong. When a recording's
+    drums were told by groups (or not at all), the check tells them again by each drum's
+    sound as the score's strokes have it (`colours`; see performance.drums.by_score).
     """
 
     path: str
@@ -52,6 +58,9 @@ class Performance:
     swappable: bool = False
     notes: tuple[str, ...] = ()
     apart: bool = True
+    #: A recording's strokes' colours (performance.bands.shapes: dB in each band, less their
+    #: mean), for the check to learn each drum's sound from the strokes of the score.
+    colours: tuple[tuple[float, ...], ...] = field(default=(), compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.strokes)
@@ -65,12 +74,16 @@ class Performance:
     def untold(self) -> Performance:
         """The same strokes with their drums not told apart (two groups of sounds that do not
         follow the score's drums either way round), every one doubtful, and a note saying so."""
-        note = _(
-            "the two groups of sounds do not follow the score's drums either way round: the "
-            "drums are not told apart, and no stroke is called wrong"
-        )
         strokes = tuple(replace(s, doubtful=True) for s in self.strokes)
-        return replace(self, strokes=strokes, notes=(*self.notes, note), apart=False)
+        return replace(self, strokes=strokes, notes=(*self.notes, untold_note()), apart=False)
+
+
+def untold_note() -> str:
+    """The note of a performance whose two groups of sounds are not the drums (untold)."""
+    return _(
+        "the two groups of sounds do not follow the score's drums either way round: the "
+        "drums are not told apart, and no stroke is called wrong"
+    )
 
 
 def is_midi(path: str | Path) -> bool:

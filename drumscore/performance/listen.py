@@ -23,6 +23,7 @@ from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
 from drumscore.i18n import _, list_text, ngettext
+from drumscore.performance.bands import shapes
 from drumscore.performance.drums import DRUM_METHODS, tell_drums
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.performance.onsets import ABOVE_NOISE_DB, Envelope, Found, pick_peaks, strokes_at
@@ -151,11 +152,11 @@ def performance_of(
         count_sound=count_sound,
         click_velocity=click_velocity,
     )
-    flams = found.flams if len(found.flams) else np.zeros(len(found.starts), dtype=bool)
+    graces = found.graces if len(found.graces) else np.zeros(len(found.starts))
     strokes = tuple(
-        HeardStroke(float(s) / rate, d, bool(q), bool(c), bool(f))
-        for s, d, q, c, f in zip(
-            found.starts, told.drums, told.doubtful, told.counts, flams, strict=True
+        HeardStroke(float(s) / rate, d, bool(q), bool(c), float(g) * 1000)
+        for s, d, q, c, g in zip(
+            found.starts, told.drums, told.doubtful, told.counts, graces, strict=True
         )
     )
     return Performance(
@@ -167,6 +168,7 @@ def performance_of(
         told.swappable,
         (*told.notes, *flam_notes([s.time for s in strokes if s.flam])),
         told.apart,
+        tuple(map(tuple, shapes(found.bands).astype(float).tolist())),
     )
 
 

@@ -166,7 +166,9 @@ def played_strokes(
             merged += len(group) - 1
         else:
             loudest = max(group, key=lambda n: -1 if n[2] is None else n[2])
-            strokes.append(HeardStroke(loudest[0], loudest[1]))
+            # a grace note before the stroke: how long before (one after it is none)
+            before = max(0.0, (loudest[0] - group[0][0]) * 1000)
+            strokes.append(HeardStroke(loudest[0], loudest[1], grace_ms=before))
             flams += [n[0] for n in group if n is not loudest]
         i = j
     read: list[str] = []

@@ -72,12 +72,17 @@ class Found:
     starts: np.ndarray
     bands: np.ndarray
     invalid: bool = False
-    #: Which strokes were played as flams (a grace note just before the stroke).
-    flams: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    #: How long (seconds) before each stroke its flam's grace note began; 0: not a flam.
+    graces: np.ndarray = field(default_factory=lambda: np.zeros(0))
     #: How far (dB) the strokes (the 90th percentile of their peaks) stand above the noise
     #: floor, and how many onsets that would have been strokes were lost in the noise.
     snr_db: float = math.inf
     lost: int = 0
+
+    @property
+    def flams(self) -> np.ndarray:
+        """Which strokes were played as flams (a grace note just before the stroke)."""
+        return np.asarray(self.graces > 0, dtype=bool)
 
 
 #: The envelope's frequency bands: edges in FFT bins at ENVELOPE_RATE (about a third of an
@@ -204,13 +209,14 @@ def _local_tops(flux: np.ndarray) -> np.ndarray:
 class Onset:
     """An attack found near an onset frame: its first sample, how far it rose above the ring
     before it (the peak of its first milliseconds less that ring), the peak over PEAK_SECONDS
-    from it, the ring: the peak of the HOLD_MS before it, and whether it is a flam's stroke."""
+    from it, the ring: the peak of the HOLD_MS before it, and how many samples before it a
+    flam's grace note began (0: not a flam's stroke)."""
 
     start: int
     rise: float
     peak: float
     ring: float
-    grace: bool = False
+    grace: int = 0
     #: The peak of the RING_MS before it: what a stroke's peak must stand RISE_DB above.
     before: float = 0.0
     #: The spectral flux of its onset frame.
@@ -294,10 +300,10 @@ def strokes_at(
     ]
     keep = [p and o.peak > lowest for o, p in zip(chosen, plausible, strict=True)]
     starts = np.asarray([o.start for o, k in zip(chosen, keep, strict=True) if k], np.int64)
-    flammed = np.asarray([o.grace for o, k in zip(chosen, keep, strict=True) if k], dtype=bool)
+    graces = np.asarray([o.grace / rate for o, k in zip(chosen, keep, strict=True) if k], float)
     snr = 20 * math.log10(loud / floor) if floor > 0 and loud > 0 else math.inf
     lost = sum(plausible) - sum(keep)
-    return Found(starts, stroke_bands(audio, starts), flams=flammed, snr_db=snr, lost=lost)
+    return Found(starts, stroke_bands(audio, starts), graces=graces, snr_db=snr, lost=lost)
 
 
 def _main(group: list[Onset]) -> Onset:
@@ -327,7 +333,8 @@ def attack(
     The stroke's first sample is the first of the attack to rise RISE of the way from the ring
     to the attack's peak; a lone spike of noise (a coder's pre-echo) before it rises less and
     is not taken. A softer sharp attack up to `later` before it, at least FLAM_DB under it,
-    whose sound fell again before the stroke, is a flam's grace note (`grace`)."""
+    whose sound fell again before the stroke, is a flam's grace note (`grace`: how many samples
+    before the stroke it starts)."""
     count = len(y) // width
     tops = np.abs(y[: count * width]).reshape(count, width).max(axis=1).astype(np.float64)
     # the ring before each millisecond: the loudest of the HOLD_MS before the one before it
@@ -380,7 +387,14 @@ def attack(
     size = gain[near]
     graces = rises[near] & (size <= gain[best] * 10 ** (-FLAM_DB / 20))
     graces &= size >= gain[best] * 10 ** (-GRACE_DB / 20)
-    grace = bool(graces.any()) and bool(base < float(climb[near][graces].max()))
+    grace = 0
+    if graces.any() and base < float(climb[near][graces].max()):
+        # where the grace note starts, as a stroke does: its first sample RISE of the way up
+        g = near.start + int(np.argmax(graces))
+        level = float(ring[g]) + RISE * float(climb[g] - ring[g])
+        piece = np.abs(y[max(0, g - 1) * width : (g + 3) * width])
+        over = np.flatnonzero(piece > level)
+        grace = max(1, start - max(0, g - 1) * width - (int(over[0]) if len(over) else width))
     behind = tops[max(0, at - 1 - RING_MS) : max(0, at - 1)]
     # the attack's click against the ring's: the peak of the second difference over the attack
     # and the two milliseconds after, and over the HOLD_MS before the millisecond before it

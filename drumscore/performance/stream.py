@@ -406,9 +406,9 @@ class Listener:
                     self._sure.add(start)
                     line = self._lines[start].stroke
                     drum, doubtful = self._again(start) or (line.drum, line.doubtful)
-                    flam = bool(found.flams[k]) if len(found.flams) else False
-                    if (drum, doubtful, flam) != (line.drum, line.doubtful, line.flam):
-                        stroke = replace(line, drum=drum, doubtful=doubtful, flam=flam)
+                    grace = float(found.graces[k]) * 1000 if len(found.graces) else 0.0
+                    if (drum, doubtful, grace) != (line.drum, line.doubtful, line.grace_ms):
+                        stroke = replace(line, drum=drum, doubtful=doubtful, grace_ms=grace)
                         self._lines[start] = Heard(stroke, now, line.time)
                         out.append(self._lines[start])
                     continue
@@ -435,8 +435,8 @@ class Listener:
         """The line for stroke `k` of those found, told once `now` samples are heard."""
         start = int(found.starts[k])
         drum, doubtful, count = self._drum(start, found.bands[k : k + 1])
-        flam = bool(found.flams[k]) if len(found.flams) else False
-        stroke = HeardStroke(start / self.rate, drum, doubtful, count, flam)
+        grace = float(found.graces[k]) * 1000 if len(found.graces) else 0.0
+        stroke = HeardStroke(start / self.rate, drum, doubtful, count, grace)
         heard = Heard(stroke, now, revises)
         bisect.insort(self.told, start)
         self._lines[start] = heard

@@ -323,6 +323,15 @@ def test_a_flam_takes_the_louder_note_and_double_triggers_and_ghosts_are_not_ext
     assert data["tempo_bpm"] == pytest.approx(80, abs=0.01)
     notes = " ".join(data["performance"]["notes"])
     assert "1 flam" in notes and "1 double trigger" in notes and "1 ghost note" in notes
+    flams = [(s["index"], s["grace_ms"]) for s in data["strokes"] if s["flam"]]
+    assert flams == [(4, pytest.approx(30.0, abs=1.0))]
+    assert all(s["grace_ms"] is None for s in data["strokes"] if not s["flam"])
+    code, out, err = cli("check", str(tmp_path / "take.mid"), "lu")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.split()[:1] == ["4"])
+    assert "grace note 30 ms before" in row
+    rows = [line for line in out.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
+    assert [r.split()[0] for r in rows if "grace note" in r] == ["4"]
 
 
 # --- a take made with render's options ----------------------------------------------------------

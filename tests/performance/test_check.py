@@ -195,3 +195,29 @@ def test_a_given_pace_places_strokes_a_beat_apart_even_when_the_first_gaps_are_t
     times = np.asarray([0.0, 1.0, 2.0, 2.5, 3.0])
     assert list(beats_walked(times, pace=0.5)) == pytest.approx([0, 2, 4, 5, 6])
     assert beats_walked(times)[1] != pytest.approx(2)  # the first gaps taken for beats
+
+
+def test_two_quick_extras_among_the_first_strokes_do_not_shift_the_count():
+    # two strokes 0.35 and 0.45 of a gap after strokes 3 and 4: half the first gaps are split
+    # ones, so their median is no beat; the walk starts from the scale that fits the most
+    times, drums = even(0.81, start=0.9)
+    times = [*times[:3], times[2] + 0.35 * 0.81, times[3], times[3] + 0.45 * 0.81, *times[4:]]
+    drums = [*drums[:3], Drum.PI, drums[3], Drum.PI, *drums[4:]]
+    result = check(performance(times, drums), arrange(LU))
+    assert [e.after for e in result.extra] == [3, 4]
+    assert [e.time for e in result.extra] == pytest.approx([times[3], times[5]])
+    assert result.missing == () and result.wrong == ()
+    assert result.tempo_bpm == pytest.approx(60 / 0.81)
+
+
+def test_a_recorded_take_with_two_quick_extras_early_keeps_every_stroke_on_its_beat(tmp_path):
+    from drumscore.performance.heard import read_performance
+    from tests.performances import take, write_audio
+
+    t = take(DRUMS, 74.0, spread_ms=15.0, extra=[(2.35, Drum.PI), (3.45, Drum.PI)], seed=7)
+    heard = read_performance(write_audio(tmp_path / "quick.wav", t))
+    result = check(heard, arrange(LU))
+    assert [e.after for e in result.extra] == [3, 4]
+    assert result.missing == () and result.wrong == ()
+    played = [t.time(k) + t.offsets[k] for k in range(len(DRUMS))]
+    assert [s.time for s in result.strokes] == pytest.approx(played, abs=0.002)

@@ -359,6 +359,16 @@ def test_a_flam_is_timed_at_its_main_stroke_and_said_to_be_one(tmp_path):
     assert error.max() < 0.002
     assert [k for k, s in enumerate(heard.strokes) if s.flam] == flammed
     assert any(f"{len(flammed)} flams" in note for note in heard.notes)
+    # each grace note's lead, drawn again as with_graces draws it (seed 6)
+    rng = np.random.default_rng(6)
+    leads = []
+    for k in flammed:
+        leads.append(rng.uniform(0.017, 0.043) * 1000)
+        sound(TOUHU_TWICE[k], rng)
+        rng.uniform(11, 15)
+    said = [s.grace_ms for s in result.strokes if s.flam]
+    assert [s.index - 1 for s in result.strokes if s.flam] == flammed
+    assert said == pytest.approx(leads, abs=2.0)
 
 
 # --- a take too noisy to judge ----------------------------------------------------------------

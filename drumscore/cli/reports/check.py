@@ -88,6 +88,9 @@ def check_data(c: Check, fit: Fit | None = None) -> dict[str, Any]:
                 "offset_ms": None if s.offset_ms is None else round(s.offset_ms, 3) + 0.0,
                 "wrong": s.wrong,
                 "doubtful": s.doubtful,
+                "flam": s.flam,
+                # how long before the stroke its grace note sounded (null: not a flam)
+                "grace_ms": round(s.grace_ms, 1) if s.flam else None,
             }
             for s in c.strokes
         ],
@@ -381,7 +384,7 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
     rows = []
     for s in c.strokes:
         if s.missed:
-            rows.append([str(s.index), _printed(s), "—", "", _("missed")])
+            rows.append([str(s.index), _printed(s), "—", "", _("missed"), ""])
             continue
         mark = "?" if s.doubtful else ""
         rows.append(
@@ -391,10 +394,13 @@ def format_check(c: Check, fit: Fit | None = None) -> str:
                 _drum(s.heard, t.reading) + mark,
                 _ms(s.offset_ms or 0.0),
                 _("wrong drum") if s.wrong else "",
+                _("grace note {ms:.0f} ms before").format(ms=s.grace_ms) if s.flam else "",
             ]
         )
-    header = [_("stroke"), _("expected"), _("heard"), _("offset"), _("fault")]
-    if not any(row[-1] for row in rows):
-        header, rows = header[:-1], [row[:-1] for row in rows]
+    header = [_("stroke"), _("expected"), _("heard"), _("offset"), _("fault"), _("flam")]
+    # the fault and flam columns only when a stroke has one
+    shown = [k for k in range(len(header)) if k < 4 or any(row[k] for row in rows)]
+    header = [header[k] for k in shown]
+    rows = [[row[k] for k in shown] for row in rows]
     lines += ["", table(rows, header)]
     return "\n".join(lines)
