@@ -680,7 +680,10 @@ def _heads_and_glyphs(page) -> dict:
     return page.evaluate(
         """async () => {
             const img = document.querySelector('.staff img');
+            // a lazy image below the fold loads (and decodes) only once it is in view
+            img.scrollIntoView({block: 'center'});
             await img.decode();
+            window.scrollTo(0, 0);
             const width = img.getBoundingClientRect().width;
             const text = await (await fetch(img.currentSrc || img.src)).text();
             const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
@@ -1172,6 +1175,7 @@ def test_at_phone_width_the_staff_opens_on_its_notes(page, staff_site):
     noteheads inside the box's view and the window's, not the clef and labels alone."""
     page.set_viewport_size(PHONE)
     goto(page, staff_site, "score/lu-2-mine.html")
+    page.locator(".staff").scroll_into_view_if_needed()  # a lazy image loads once in view
     page.wait_for_function("document.querySelector('.staff').dataset.opened === 'true'")
     shown = page.evaluate(
         """async () => {
