@@ -135,8 +135,8 @@ def test_a_section_linked_in_english_has_its_anchor_in_chinese(guide: str, scrip
 
 
 #: The Chinese guides held to the punctuation of docs/languages.md, with README's two Chinese
-#: sections. check, extract and play join once the findings of their review are fixed.
-PUNCTUATED = ("compare", "kits", "languages", "notation", "rendering")
+#: sections.
+PUNCTUATED = ("check", "compare", "extract", "kits", "languages", "notation", "play", "rendering")
 README_SECTIONS = ("## 繁體中文", "## 简体中文")
 
 CJK = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
