@@ -139,8 +139,8 @@ def test_a_note_inside_a_note_is_bracketed_as_chinese_nests_them(language, shown
 
 
 ROOT = DOCS.parents[1]
-#: The Chinese guides held to the table and to their script, with README's Chinese sections
-#: (check, extract and play join once the findings of their review are fixed).
+#: The Chinese guides, every one, held to the table and to their script, with README's Chinese
+#: sections.
 GUIDES = ("check", "compare", "extract", "kits", "languages", "notation", "play", "rendering")
 GUIDE_DIR = {"zh_Hant": "zh-Hant", "zh_Hans": "zh-Hans"}
 README_SECTION = {"zh_Hant": "## 繁體中文", "zh_Hans": "## 简体中文"}
