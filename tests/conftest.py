@@ -8,6 +8,7 @@ The helpers behind them (cli_run, sourcefiles) can still be imported by bare nam
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -28,6 +29,17 @@ from drumscore import i18n
 # goes to __pycache__ beside each module (git ignores it), as Python writes it by default.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# The tests send drumscore the signals a user sends, and check what Python does with its own
+# (SIGINT's KeyboardInterrupt). A run started where they are ignored (under nohup, or as a
+# background job of a script: SIGHUP, SIGINT and SIGQUIT) would hand the ignoring on to every
+# process it starts: the run sets them back to their defaults, in itself and so in its workers
+# and their subprocesses, before any is started.
+for _signal in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+    if signal.getsignal(_signal) == signal.SIG_IGN:
+        signal.signal(
+            _signal, signal.default_int_handler if _signal == signal.SIGINT else signal.SIG_DFL
+        )
 
 # Property tests judge what the code does, never how fast: speed is measured in bench/, so a busy
 # machine (two test runs on two cores) must not fail a test by Hypothesis's per-example deadline.
