@@ -48,13 +48,13 @@ def test_a_midi_notes_of_5000_digits_is_refused_at_once(tmp_path, capsys):
 
 
 def test_a_tiny_duration_plays_the_section_once_at_once(tmp_path, capsys):
-    start = time.monotonic()
+    start = time.thread_time()  # CPU, not wall time: a busy machine does not make it slow
     code, out, err = run_cli(
         ["render", "lu", "--duration", "1e-99999999", "-o", f"{tmp_path}/a.mid"], capsys
     )
     assert code == 0, err
     assert "23 strokes" in out
-    assert time.monotonic() - start < 2
+    assert time.thread_time() - start < 2
 
 
 def test_opus_is_checked_against_the_rate_before_anything_is_written(tmp_path, capsys):
