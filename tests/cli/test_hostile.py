@@ -12,7 +12,7 @@ import time
 
 import pytest
 import soundfile as sf
-from cli_run import run_cli
+from cli_run import run_cli, started
 from hostile_checks import refused
 
 from drumscore.files.atomic import TEMPORARY
@@ -77,15 +77,6 @@ def test_an_output_name_near_the_limit_is_written(name, tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == [name]
 
 
-def _drumscore(*args, **kwargs):
-    return subprocess.Popen(
-        [sys.executable, "-m", "drumscore", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        **kwargs,
-    )
-
-
 def _wait_for_writing(folder):
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -97,19 +88,19 @@ def _wait_for_writing(folder):
 
 
 def test_sighup_ends_a_render_like_sigterm_and_leaves_no_file(tmp_path):
-    proc = _drumscore("render", "lu", "--duration", "3h", "-o", str(tmp_path / "long.flac"))
-    _wait_for_writing(tmp_path)
-    proc.send_signal(signal.SIGHUP)
-    _, err = proc.communicate(timeout=30)
+    with started(["render", "lu", "--duration", "3h", "-o", str(tmp_path / "long.flac")]) as proc:
+        _wait_for_writing(tmp_path)
+        proc.send_signal(signal.SIGHUP)
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == 129 and b"Traceback" not in err
     assert list(tmp_path.iterdir()) == []
 
 
 def test_a_killed_writer_leaves_a_named_temporary_file_the_next_write_removes(tmp_path, capsys):
-    proc = _drumscore("render", "lu", "--duration", "3h", "-o", str(tmp_path / "long.wav"))
-    (left,) = _wait_for_writing(tmp_path)
-    proc.kill()  # SIGKILL: nothing can clean up
-    proc.communicate(timeout=30)
+    with started(["render", "lu", "--duration", "3h", "-o", str(tmp_path / "long.wav")]) as proc:
+        (left,) = _wait_for_writing(tmp_path)
+        proc.kill()  # SIGKILL: nothing can clean up
+        proc.communicate(timeout=30)
     assert left.exists() and f".drumscore-{proc.pid}-" in left.name
     assert left.name.startswith(".long.wav.")
     code, _, err = run_cli(["render", "lu", "-o", str(tmp_path / "other.mid")], capsys)

@@ -9,6 +9,7 @@ import sys
 import mido
 import pytest
 import soundfile as sf
+from cli_run import started
 
 from drumscore.cli import main
 from drumscore.cli.commands import corpus as corpus_command
@@ -173,17 +174,13 @@ def test_a_terminated_render_leaves_no_partial_file(tmp_path):
     import time
 
     out = tmp_path / "long.flac"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "drumscore", "render", "lu", "--duration", "3h", "-o", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while not any(tmp_path.iterdir()) and time.monotonic() < deadline:
-        time.sleep(0.05)  # wait until the render has started writing
-    assert any(tmp_path.iterdir()), "the render never started writing"
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=30)
+    with started(["render", "lu", "--duration", "3h", "-o", str(out)]) as proc:
+        deadline = time.monotonic() + 30
+        while not any(tmp_path.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.05)  # wait until the render has started writing
+        assert any(tmp_path.iterdir()), "the render never started writing"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == 143
     assert b"Traceback" not in err
     assert list(tmp_path.iterdir()) == []
