@@ -143,7 +143,12 @@ _TIMED: dict[str, float] = {}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    _TIMED[_file_of(report.nodeid)] = _TIMED.get(_file_of(report.nodeid), 0.0) + report.duration
+    """A skipped test does not time its file: a file whose tests all skip here (no Chromium,
+    as .ci/without-tools has it) keeps the seconds of the last run that ran it, and is not
+    handed out last in the next run that does."""
+    if not report.skipped:
+        name = _file_of(report.nodeid)
+        _TIMED[name] = _TIMED.get(name, 0.0) + report.duration
 
 
 def _keep_file_seconds(config: pytest.Config) -> None:
