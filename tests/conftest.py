@@ -140,15 +140,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
 
 #: Seconds each file took in this run (the controller's count, from every worker's reports).
 _TIMED: dict[str, float] = {}
+#: The files with a test that ran (was not skipped before its call) in this run.
+_RAN: set[str] = set()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """A skipped test does not time its file: a file whose tests all skip here (no Chromium,
     as .ci/without-tools has it) keeps the seconds of the last run that ran it, and is not
     handed out last in the next run that does."""
+    name = _file_of(report.nodeid)
     if not report.skipped:
-        name = _file_of(report.nodeid)
         _TIMED[name] = _TIMED.get(name, 0.0) + report.duration
+    if report.when == "call":  # (a test skipped in its setup has no call)
+        _RAN.add(name)
 
 
 def _keep_file_seconds(config: pytest.Config) -> None:
@@ -157,7 +161,7 @@ def _keep_file_seconds(config: pytest.Config) -> None:
     if cache is None or hasattr(config, "workerinput") or not _TIMED or config.option.keyword:
         return  # (a run of some tests of a file, by -k, does not time the file)
     seconds = cache.get(_seconds_key(config), {})
-    seconds.update({name: round(s, 2) for name, s in _TIMED.items()})
+    seconds.update({name: round(s, 2) for name, s in _TIMED.items() if name in _RAN})
     cache.set(_seconds_key(config), seconds)
 
 
