@@ -1,9 +1,13 @@
-"""Running the command line in-process, and what every bad-input error must look like."""
+"""Running the command line in-process (or, where the process is what is tested, as a process
+of its own), and what every bad-input error must look like."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import subprocess
+import sys
+from collections.abc import Iterator
 
 from drumscore.cli import main
 
@@ -37,3 +41,22 @@ def expect_error(argv, capsys) -> str:
     assert err.startswith("drumscore: error: ") and err.count("drumscore: error:") == 1
     assert "Traceback" not in err
     return err
+
+
+@contextlib.contextmanager
+def started(argv, **kwargs) -> Iterator[subprocess.Popen]:
+    """`python -m drumscore ARGV` as a process of its own (stdout and stderr piped), killed if it
+    is still running when the block ends: a test that fails half-way (a signal not obeyed, a
+    timeout) leaves no render of hours running behind it."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "drumscore", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kwargs,
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()

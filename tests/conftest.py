@@ -6,7 +6,10 @@ The helpers behind them (cli_run, sourcefiles) can still be imported by bare nam
 """
 
 import os
+import re
 import shutil
+import signal
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +21,25 @@ import system_tools
 from hypothesis import settings
 
 from drumscore import i18n
+
+# The suite's modules compiled once, not in every run and every process: where the shell sets
+# PYTHONDONTWRITEBYTECODE (as many CI and container shells do), each worker would otherwise
+# rewrite and compile every test module again (7 s of a worker's CPU before its first test), and
+# each `python -m drumscore` a test starts would compile drumscore's modules again. The bytecode
+# goes to __pycache__ beside each module (git ignores it), as Python writes it by default.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# The tests send drumscore the signals a user sends, and check what Python does with its own
+# (SIGINT's KeyboardInterrupt). A run started where they are ignored (under nohup, or as a
+# background job of a script: SIGHUP, SIGINT and SIGQUIT) would hand the ignoring on to every
+# process it starts: the run sets them back to their defaults, in itself and so in its workers
+# and their subprocesses, before any is started.
+for _signal in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+    if signal.getsignal(_signal) == signal.SIG_IGN:
+        signal.signal(
+            _signal, signal.default_int_handler if _signal == signal.SIGINT else signal.SIG_DFL
+        )
 
 # Property tests judge what the code does, never how fast: speed is measured in bench/, so a busy
 # machine (two test runs on two cores) must not fail a test by Hypothesis's per-example deadline.
@@ -80,6 +102,69 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def _seconds_key(config: pytest.Config) -> str:
+    """pytest's cache key for how long each test file took in the runs before (seconds, wall),
+    one for each selection by marks (README's command, -m slow)."""
+    marks = re.sub(r"\W+", "-", config.getoption("markexpr") or "all")
+    return f"drumscore/file-seconds/{marks}"
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadfile`, the longest files first: a file goes to the worker that runs low, as
+    xdist does, but the one with the most seconds left to run (as the last runs timed it; a file
+    not timed yet by its number of tests), not the one with the most tests. Otherwise a long
+    file of few tests (a browser's, a listener's) comes last and one worker runs it alone while
+    the other waits."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    cache = getattr(config, "cache", None)
+    seconds: dict[str, float] = cache.get(_seconds_key(config), {}) if cache is not None else {}
+
+    class LongestFirst(LoadFileScheduling):
+        def _assign_work_unit(self, node) -> None:
+            def cost(scope: str) -> float:
+                return seconds.get(_file_of(scope), 0.05 * len(self.workqueue[scope]))
+
+            self.workqueue.move_to_end(max(self.workqueue, key=cost), last=False)
+            super()._assign_work_unit(node)
+
+    return LongestFirst(config, log)
+
+
+#: Seconds each file took in this run (the controller's count, from every worker's reports).
+_TIMED: dict[str, float] = {}
+#: The files with a test that ran (was not skipped before its call) in this run.
+_RAN: set[str] = set()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """A skipped test does not time its file: a file whose tests all skip here (no Chromium,
+    as .ci/without-tools has it) keeps the seconds of the last run that ran it, and is not
+    handed out last in the next run that does."""
+    name = _file_of(report.nodeid)
+    if not report.skipped:
+        _TIMED[name] = _TIMED.get(name, 0.0) + report.duration
+    if report.when == "call":  # (a test skipped in its setup has no call)
+        _RAN.add(name)
+
+
+def _keep_file_seconds(config: pytest.Config) -> None:
+    """The files timed in this run, for the next run's order (pytest_xdist_make_scheduler)."""
+    cache = getattr(config, "cache", None)
+    if cache is None or hasattr(config, "workerinput") or not _TIMED or config.option.keyword:
+        return  # (a run of some tests of a file, by -k, does not time the file)
+    seconds = cache.get(_seconds_key(config), {})
+    seconds.update({name: round(s, 2) for name, s in _TIMED.items() if name in _RAN})
+    cache.set(_seconds_key(config), seconds)
+
+
 def _left_behind() -> list[str]:
     """What the run left in its temporary folder: not pytest's own, not the user folders."""
     if _RUN is None or not _RUN.is_dir():
@@ -92,6 +177,7 @@ def _left_behind() -> list[str]:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The run fails if a test left a file or folder in the temporary folder."""
+    _keep_file_seconds(session.config)
     left = _left_behind()
     if left and not hasattr(session.config, "workerinput"):
         session.config.get_terminal_writer().line(

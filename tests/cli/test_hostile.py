@@ -12,7 +12,7 @@ import time
 
 import pytest
 import soundfile as sf
-from cli_run import run_cli
+from cli_run import run_cli, started
 from hostile_checks import refused
 
 from drumscore.files.atomic import TEMPORARY
@@ -48,13 +48,13 @@ def test_a_midi_notes_of_5000_digits_is_refused_at_once(tmp_path, capsys):
 
 
 def test_a_tiny_duration_plays_the_section_once_at_once(tmp_path, capsys):
-    start = time.monotonic()
+    start = time.thread_time()  # CPU, not wall time: a busy machine does not make it slow
     code, out, err = run_cli(
         ["render", "lu", "--duration", "1e-99999999", "-o", f"{tmp_path}/a.mid"], capsys
     )
     assert code == 0, err
     assert "23 strokes" in out
-    assert time.monotonic() - start < 2
+    assert time.thread_time() - start < 2
 
 
 def test_opus_is_checked_against_the_rate_before_anything_is_written(tmp_path, capsys):
@@ -77,15 +77,6 @@ def test_an_output_name_near_the_limit_is_written(name, tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == [name]
 
 
-def _drumscore(*args, **kwargs):
-    return subprocess.Popen(
-        [sys.executable, "-m", "drumscore", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        **kwargs,
-    )
-
-
 def _wait_for_writing(folder):
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -97,19 +88,19 @@ def _wait_for_writing(folder):
 
 
 def test_sighup_ends_a_render_like_sigterm_and_leaves_no_file(tmp_path):
-    proc = _drumscore("render", "lu", "--duration", "3h", "-o", str(tmp_path / "long.flac"))
-    _wait_for_writing(tmp_path)
-    proc.send_signal(signal.SIGHUP)
-    _, err = proc.communicate(timeout=30)
+    with started(["render", "lu", "--duration", "3h", "-o", str(tmp_path / "long.flac")]) as proc:
+        _wait_for_writing(tmp_path)
+        proc.send_signal(signal.SIGHUP)
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == 129 and b"Traceback" not in err
     assert list(tmp_path.iterdir()) == []
 
 
 def test_a_killed_writer_leaves_a_named_temporary_file_the_next_write_removes(tmp_path, capsys):
-    proc = _drumscore("render", "lu", "--duration", "3h", "-o", str(tmp_path / "long.wav"))
-    (left,) = _wait_for_writing(tmp_path)
-    proc.kill()  # SIGKILL: nothing can clean up
-    proc.communicate(timeout=30)
+    with started(["render", "lu", "--duration", "3h", "-o", str(tmp_path / "long.wav")]) as proc:
+        (left,) = _wait_for_writing(tmp_path)
+        proc.kill()  # SIGKILL: nothing can clean up
+        proc.communicate(timeout=30)
     assert left.exists() and f".drumscore-{proc.pid}-" in left.name
     assert left.name.startswith(".long.wav.")
     code, _, err = run_cli(["render", "lu", "-o", str(tmp_path / "other.mid")], capsys)
