@@ -22,7 +22,7 @@ from drumscore.files.audio import seekable, unreadable
 from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_audio_header
 from drumscore.files.reading import open_input
-from drumscore.i18n import _, list_text, ngettext
+from drumscore.i18n import _, list_text, ngettext, seconds
 from drumscore.performance.bands import shapes
 from drumscore.performance.drums import DRUM_METHODS, tell_drums
 from drumscore.performance.heard import HeardStroke, Performance
@@ -176,7 +176,7 @@ def flam_notes(times: Sequence[float]) -> tuple[str, ...]:
     """The report's note on the flams heard (their strokes' times), if any."""
     if not times:
         return ()
-    at = list_text([f"{t:.3f} s" for t in times[:6]] + (["…"] if len(times) > 6 else []))
+    at = list_text([seconds(f"{t:.3f}") for t in times[:6]] + (["…"] if len(times) > 6 else []))
     return (
         ngettext(
             "{n} flam (at {at}): a grace note just before the stroke, which is timed at its "

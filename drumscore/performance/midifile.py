@@ -21,7 +21,7 @@ from drumscore.errors import PerformanceError
 from drumscore.files.format_choice import suffixes
 from drumscore.files.headers import check_midi_header
 from drumscore.files.reading import read_input
-from drumscore.i18n import _, list_text, ngettext
+from drumscore.i18n import _, list_text, ngettext, seconds
 from drumscore.model import Drum
 from drumscore.performance.heard import HeardStroke, Performance
 from drumscore.render.midimap import GM_DRUM_NAMES, MidiMap
@@ -173,7 +173,7 @@ def played_strokes(
         i = j
     read: list[str] = []
     if flams:
-        at = list_text([f"{t:.3f} s" for t in flams[:6]] + (["…"] if len(flams) > 6 else []))
+        at = list_text([seconds(f"{t:.3f}") for t in flams[:6]] + (["…"] if len(flams) > 6 else []))
         read.append(
             ngettext(
                 "{n} flam: its grace note (at {at}) left out, the louder note taken for the stroke",

@@ -114,6 +114,15 @@ def test_a_flams_louder_note_is_the_stroke_and_its_grace_note_is_reported(tmp_pa
     assert any("1 flam" in note and "1.970 s" in note for note in heard.notes), heard.notes
 
 
+@pytest.mark.parametrize("language", ["zh_Hant", "zh_Hans"])
+def test_a_flams_time_is_said_in_the_readers_unit(tmp_path, language):
+    notes = [(k, PI, 100) for k in range(6)] + [(2 - 0.03, PI, 30)]
+    with i18n.speaking(language):
+        heard = played(tmp_path / "flam.mid", notes, ticks=1000)
+    assert any("1.970 秒" in note for note in heard.notes), heard.notes
+    assert not any(" s）" in note or " s)" in note for note in heard.notes), heard.notes
+
+
 def test_a_soft_note_just_after_a_stroke_is_its_grace_note_too(tmp_path):
     notes = [(k, GU, 110) for k in range(5)] + [(3.04, PI, 40)]
     heard = played(tmp_path / "after.mid", notes, ticks=1000)
