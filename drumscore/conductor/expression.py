@@ -165,7 +165,9 @@ class Expression:
                     if isinstance(humanize, str)
                     else humanize
                 )
-            except OptionError:  # not a number: the one message, which says what is taken
+            except OptionError as exc:  # not a number: the one message, which says what is taken
+                if exc.key == "number_long":  # but a number too long to read says so
+                    raise
                 amount = Fraction(-1)
             ms = float(amount) if 0 <= amount <= MAX_HUMANIZE_MS else float("nan")
             if not 0 <= ms <= MAX_HUMANIZE_MS:
