@@ -1,6 +1,6 @@
 """What a build makes once for all its pages and languages: the staff engravings (in worker
-processes beside the build, or taken from an earlier site), the MIDI files and the partners and
-alignments of the scores."""
+processes beside the build, or taken from an earlier site), the MIDI files and the partners of
+the scores."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from fractions import Fraction
 from pathlib import Path
 
 from drumscore import __version__
-from drumscore.analysis.compare import Comparison
 from drumscore.conductor.timeline import Timeline
 from drumscore.model import Section
 from drumscore.site.staff import Staff, first_head, staff_spaces, staff_svgs
@@ -45,7 +44,6 @@ class Artefacts:
         self.files: dict[str, tuple[Path, str]] = {}
         self.midi: dict[tuple[str, Section, Fraction, str], bytes] = {}
         self.partners: dict[str, str] | None = None
-        self.compared: dict[tuple[str, str], Comparison] = {}  # the same in every language
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()

@@ -418,11 +418,11 @@ def _build_into(
     _copy_static(work)
     (work / "score").mkdir()
     (work / "files").mkdir()
-    comparisons = sitedata.comparisons(items, made.compared)
+    built = sitedata.figures(pool)
     if made.partners is None:
-        made.partners = sitedata.partners(items)
+        made.partners = sitedata.partners(built)
     partners = made.partners
-    apparatuses = sitedata.apparatuses(pool, items)
+    apparatuses = sitedata.apparatuses(pool, items, built)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
     scores = []
     staffed = []
@@ -478,7 +478,8 @@ def _build_into(
     extra = {
         "names": sitedata.names_data(items, pool),
         "partners": partners,
+        "collations": sitedata.collations(items),
     }
-    page = compare_page(scores, comparisons, shared, extra, alternates)
+    page = compare_page(scores, shared, extra, alternates)
     (work / "compare.html").write_text(page, "utf-8")
     return report

@@ -40,11 +40,13 @@ def score_page(
     compare_with = _("Compare this reading with another")
     if partner is not None:
         query["b"] = partner["key"]
-        compare_with = (
-            _("Compare this reading with another edition's (they read alike)")
-            if partner["notation"] == score["notation"]
-            else _("Compare this reading with the reading that differs most")
-        )
+        standing = score["apparatus"] or {}
+        if partner["notation"] == score["notation"]:
+            compare_with = _("Compare this reading with another edition's (they read alike)")
+        elif standing.get("reading") not in (None, "A"):  # the partner is the majority's
+            compare_with = _("Compare this reading with the majority reading")
+        else:
+            compare_with = _("Compare this reading with the reading that differs most")
     return render(
         "score.html",
         title=score["title"],
@@ -120,12 +122,12 @@ def _by_siglum(apparatus: dict) -> dict[str, dict]:
 
 def compare_page(
     scores: list[dict],
-    comparisons: dict,
     shared: dict,
     extra: dict,
     alternates: Alternates = Alternates(),
 ) -> str:
-    """The compare view: two names in, their strokes aligned, and A/B playback."""
+    """The compare view: two names in, their strokes aligned (in the page, by align.js, from the
+    scores and `extra`'s collations), and A/B playback."""
     return render(
         "compare.html",
         title=_("Compare two readings"),
@@ -140,7 +142,6 @@ def compare_page(
         page_data={
             "root": "",
             "scores": scores,
-            "comparisons": comparisons,
             "marks": sitedata.marks(),
             **shared,
             **extra,
