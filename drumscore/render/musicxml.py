@@ -11,6 +11,7 @@ music21 is imported only inside these functions.
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import re
 import zipfile
@@ -321,16 +322,13 @@ def musicxml_bytes(
     `engraved_bar`: the document for an engraver, long sections cut (see build_score). The music
     is exported once for each distinct music (strokes, bars, tempo, velocities, map, lyrics,
     reading), whatever the score's title and citation, which are set in a copy of it."""
-    from xml.etree.ElementTree import Element, SubElement
-
-    from music21.musicxml.helpers import dumpString
-    from music21.musicxml.m21ToXml import ScoreExporter
 
     midimap = midimap or MidiMap()
     check_lyrics(lyrics)
     velocity = velocities(timeline, midimap)
     music = _Music(
-        tuple(h.drum for h in Track.single(timeline).hits(BEAT_RATE)),
+        # each stroke's drum, pass after pass: the drums of the strokes Track.single lays out
+        tuple(s.drum for s in timeline.strokes) * timeline.repeats,
         bars(timeline),
         (velocity[Drum.PI], velocity[Drum.GU]),
         _bpm_number(timeline),
@@ -339,27 +337,59 @@ def musicxml_bytes(
         engraved_bar,
         timeline.reading.mapping,
     )
-    exported, music_text = _exported(music, timeline)
-    # the document's head (titles, identification, credits) made for this score, its music as
-    # written once: the head ends where the part list, the first element of the music, begins
+    export = _exported(music, timeline)
+    lines = page_head(timeline)
+    kinds = tuple(kind for kind, _text in lines)
+    head = export.heads.get(kinds)
+    if head is None:
+        head = export.heads[kinds] = _head(export.root, kinds)
+    # the head's words for this score, in the order the document holds them
+    words = {
+        "work-title": iter([timeline.score.title]),
+        "movement-title": iter([timeline.heading]),
+        "source": iter([_source_text(timeline)]),
+        "credit-words": iter([text for _kind, text in lines]),
+    }
+
+    def put(match: re.Match[str]) -> str:
+        said = next(words[match.group(2)])
+        if not said:  # as ElementTree writes an empty element
+            return match.group(1)[:-1] + " />"
+        return match.group(1) + escape_text(said) + match.group(3)
+
+    return _xml_header() + (_WORDED.sub(put, head) + export.music).encode("utf-8")
+
+
+@functools.cache
+def _xml_header() -> bytes:
+    """The XML declaration and document type music21 writes before a document."""
+    from music21.musicxml.m21ToXml import ScoreExporter
+
+    return ScoreExporter().xmlHeader()
+
+
+def _head(exported: Element, kinds: tuple[str, ...]) -> str:
+    """The text of a document's head (titles, identification, credits of `kinds`) before the
+    music of `exported`: the head ends where the part list, the first element of the music,
+    begins. Its words stand as one letter each, for musicxml_bytes to set (see _WORDED)."""
+    from xml.etree.ElementTree import Element, SubElement
+
+    from music21.musicxml.helpers import dumpString
+
     head = Element(exported.tag, exported.attrib)
     for child in exported:
         if child.tag == "part-list":
             break
         head.append(copy.deepcopy(child))
     SubElement(head, "part-list")
-    for path, text in (
-        ("work/work-title", timeline.score.title),
-        ("movement-title", timeline.heading),
-    ):
+    for path in ("work/work-title", "movement-title"):
         found = head.find(path)
         if found is not None:
-            found.text = text
-    _identify(head, timeline)
-    _add_credits(head, timeline)
-    head_text = dumpString(head, noCopy=True)
-    document = head_text[: head_text.index(_MUSIC_STARTS)] + music_text
-    return ScoreExporter().xmlHeader() + document.encode("utf-8")
+            found.text = "x"
+    _identify(head, "x")
+    _add_credits(head, [(kind, "x") for kind in kinds])
+    text = dumpString(head, noCopy=True)
+    return text[: text.index(_MUSIC_STARTS)]
 
 
 def escape_text(text: str) -> str:
@@ -410,16 +440,25 @@ class _Music:
     signs: tuple[tuple[str, Drum], ...]
 
 
-_exports: dict[_Music, tuple[Element, str]] = {}
+@dataclass(frozen=True, slots=True)
+class _Export:
+    """One music exported: its MusicXML tree (the caller changes only copies of its elements),
+    its text from the part list on, and the text of its heads by the kinds of their lines."""
+
+    root: Element
+    music: str
+    heads: dict[tuple[str, ...], str]
+
+
+_exports: dict[_Music, _Export] = {}
 #: The most exports kept (a site holds a few dozen distinct musics; each is a few hundred kB).
 EXPORTS_KEPT = 64
 #: Where the music of a document begins: the part list, then the parts.
 _MUSIC_STARTS = "<part-list"
 
 
-def _exported(music: _Music, timeline: Timeline) -> tuple[Element, str]:
-    """The MusicXML tree of `music` (exported from `timeline`, which has it), made once, and
-    its text from the part list on; the caller changes only copies of the tree's elements."""
+def _exported(music: _Music, timeline: Timeline) -> _Export:
+    """The MusicXML of `music` (exported from `timeline`, which has it), made once."""
     from music21.musicxml.helpers import dumpString
     from music21.musicxml.m21ToXml import ScoreExporter
 
@@ -432,7 +471,7 @@ def _exported(music: _Music, timeline: Timeline) -> tuple[Element, str]:
         _place_directions(root)
         _tempo_in_one_line(root)
         text = dumpString(root)
-        found = (root, text[text.index(_MUSIC_STARTS) :])
+        found = _Export(root, text[text.index(_MUSIC_STARTS) :], {})
         if len(_exports) >= EXPORTS_KEPT:
             del _exports[next(iter(_exports))]
         _exports[music] = found
@@ -458,7 +497,7 @@ def _tempo_in_one_line(root: Element) -> None:
         measure.remove(words[0])
 
 
-def _identify(root: Element, timeline: Timeline) -> None:
+def _identify(root: Element, source_text: str) -> None:
     """The source cited; no date (the same render gives the same bytes) and no music21 creator."""
     from xml.etree.ElementTree import Element
 
@@ -473,7 +512,7 @@ def _identify(root: Element, timeline: Timeline) -> None:
         for date in encoding.findall("encoding-date"):
             encoding.remove(date)
     source = Element("source")
-    source.text = _source_text(timeline)
+    source.text = source_text
     at = list(identification).index(encoding) + 1 if encoding is not None else 0
     identification.insert(at, source)
 
@@ -519,12 +558,13 @@ def _add_instruments(root: Element, midimap: MidiMap) -> None:
             xml_note.insert(at, Element("instrument", id=voice.instrument_id))
 
 
-def _add_credits(root: Element, timeline: Timeline) -> None:
-    """The heading and the citation as printed text (credits) at the head of the page."""
+def _add_credits(root: Element, lines: Sequence[tuple[str, str]]) -> None:
+    """The heading and the citation (page_head's lines) as printed text (credits) at the head
+    of the page."""
     from xml.etree.ElementTree import Element, SubElement
 
     credits = []
-    for number, (kind, text) in enumerate(page_head(timeline), 1):
+    for number, (kind, text) in enumerate(lines, 1):
         credit = Element("credit", page="1")
         SubElement(credit, "credit-type").text = kind
         words = SubElement(credit, "credit-words", justify="center", halign="center")

@@ -413,6 +413,7 @@ def _build_into(
         "readings": sitedata.readings_data(),
         "drum_words": sitedata.drum_words(),
         "source_lang": source_lang(),
+        "strings": sitedata.strings(),  # what the scripts say, in the page's language
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)

@@ -35,7 +35,7 @@ def score_page(
 ) -> str:
     """A score's page: notation, player, staff, counts and checks, source, downloads."""
     root = "../"
-    strings = sitedata.strings()
+    strings = shared["strings"]
     query = {"a": score["key"]}
     compare_with = _("Compare this reading with another")
     if partner is not None:
@@ -62,7 +62,7 @@ def score_page(
         section_order=sitedata.section_order(),
         compare_query=query,
         compare_with=compare_with,
-        page_data={"root": root, "score": score, **shared, "strings": strings},
+        page_data={"root": root, "score": score, **shared},
     )
 
 
@@ -145,6 +145,5 @@ def compare_page(
             "marks": sitedata.marks(),
             **shared,
             **extra,
-            "strings": sitedata.strings(),
         },
     )

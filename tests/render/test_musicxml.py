@@ -500,3 +500,25 @@ def parsed_strokes(root) -> list[tuple[str, str]]:
         for n in part.iter("note")
         if n.find("rest") is None
     ]
+
+
+def test_each_document_of_one_music_carries_its_own_score_s_words():
+    """One music, exported once, written for several scores and languages (its head made once
+    for each shape of lines): every document's titles, source and credits are its own score's,
+    read back as XML, whatever they hold (& < > and quotes)."""
+    odd = Score(parse("○□○○□"), edition_name='A & B <c> "d"', printed="○□ & <x>")
+    plain = Score(parse("○□○○□"))
+    timelines = [arrange(resolve(k)) for k in ("lu/1@benyi", "lu/1@zhushu")]
+    timelines += [arrange(odd), arrange(plain)]
+    for language in ("en", "zh_Hant", "en"):
+        with i18n.speaking(language):
+            for timeline in timelines:
+                root = ET.fromstring(musicxml_bytes(timeline))
+                want = [text for _, text in page_head(timeline)]
+                assert [w.text for w in root.iter("credit-words")] == want
+                kinds = [c.findtext("credit-type") for c in root.iter("credit")]
+                assert kinds == [kind for kind, _ in page_head(timeline)]
+                assert root.findtext("work/work-title") == timeline.score.title
+                assert root.findtext("movement-title") == timeline.heading
+                source = root.findtext("identification/source")
+                assert timeline.score.printed.strip() in source or "notation" in source
