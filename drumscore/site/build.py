@@ -37,7 +37,7 @@ from drumscore.site import data as sitedata
 from drumscore.site import grammar
 from drumscore.site.artefacts import STAVES, Artefacts, cores, worker_signals
 from drumscore.site.pages import ONE_LANGUAGE, Alternates, compare_page, index_page, score_page
-from drumscore.site.staff import STAFF_HEAD, page_staff, phone_staff
+from drumscore.site.staff import STAFF_HEAD, Staff, page_staff, phone_staff
 from drumscore.site.templating import render, source_lang
 
 __all__ = [
@@ -105,6 +105,26 @@ def _write_files(
                 files[reading.id][f"musicxml-{section.value}"] = f"{stem}.musicxml"
                 written += 1
     return files, written, whole
+
+
+def _put_staff(
+    work: Path, score: dict, staff: Staff, lines: list[str], entry: sitedata.Entry, made: Artefacts
+) -> None:
+    """A score's staff files (the page's, and a phone's), written from its music's engraving
+    with the score's `lines` in its head; what its page shows of them put in `score`."""
+    files = score["files"]
+    files["staff-she"] = f"files/{score['slug']}-she.svg"
+
+    def whole() -> bytes:  # the score's own document (its words in it), where it must be engraved
+        return musicxml_bytes(arrange(entry.score, Section.SHE))
+
+    made.write(staff.key, work / files["staff-she"], page_staff(staff, lines, whole))
+    score["staff_spaces"] = staff.spaces
+    if staff.phone:
+        files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
+        made.write(staff.phone_key, work / files["staff-she-narrow"], phone_staff(staff.phone))
+        score["staff_narrow"] = staff.phone_spaces
+        score["staff_first"] = staff.phone_first
 
 
 def _copy_static(out: Path) -> None:
@@ -425,52 +445,47 @@ def _build_into(
     partners = made.partners
     apparatuses = sitedata.apparatuses(pool, items, built)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
-    scores = []
-    staffed = []
+    # each score's files written, its staff's engraving asked for (made meanwhile, in workers)
+    waiting = []
     for entry in items:
         if progress:
             progress(entry.score.key)
-        apparatus = by_score.get((entry.score.figure, entry.score.state))
-        score = sitedata.page_score(entry, pool, apparatus)
-        key = entry.score.key
         downloads, count, whole = _write_files(work, entry, musicxml, made)
         report.files += count
-        score["files"] = dict(downloads[READINGS[0].id])  # the page's links, as built
-        score["downloads"] = downloads  # each reading's, for the page to link the one chosen
-        long = len(entry.score.pattern) > STAFF_LIMIT
-        if whole and not long:
+        lines: list[str] = []
+        staff_key = None
+        if whole and len(entry.score.pattern) <= STAFF_LIMIT:
             pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it
             longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
             lines = [text for _, text in page_head(arrange(entry.score, Section.SHE))]
             music = with_words(whole, [STAFF_HEAD] * len(lines))
-            staffed.append((score, whole, lines, made.request(music, longest or len(pattern))))
-        if whole and long:
+            staff_key = made.request(music, longest or len(pattern))
+        elif whole:
             report.notes.append(
                 _(
                     "{key}: no staff notation on its page, as it has more than {limit} strokes "
                     "(its MusicXML file has them all)"
-                ).format(key=key, limit=f"{STAFF_LIMIT:,}")
+                ).format(key=entry.score.key, limit=f"{STAFF_LIMIT:,}")
             )
-        scores.append(score)
-    for score, whole, lines, staff_key in staffed:  # engraved meanwhile
-        staff = made.staff(staff_key)
-        if staff is None:
-            continue
-        files = score["files"]
-        files["staff-she"] = f"files/{score['slug']}-she.svg"
-        made.write(staff.key, work / files["staff-she"], page_staff(staff, lines, whole))
-        score["staff_spaces"] = staff.spaces
-        if staff.phone:
-            files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
-            made.write(staff.phone_key, work / files["staff-she-narrow"], phone_staff(staff.phone))
-            score["staff_narrow"] = staff.phone_spaces
-            score["staff_first"] = staff.phone_first
-        report.staff += 1
-    by_key = {s["key"]: s for s in scores}
-    for score in scores:
-        partner = by_key.get(partners.get(score["key"], ""))
+        waiting.append((entry, downloads, lines, staff_key))
+    # then each score's page, written as soon as it is made: what the index and the compare
+    # page need of it kept, not the page's data
+    notations = {e.score.key: e.score.pattern.notation for e in items}
+    scores = []
+    for entry, downloads, lines, staff_key in waiting:
+        apparatus = by_score.get((entry.score.figure, entry.score.state))
+        score = sitedata.page_score(entry, pool, apparatus)
+        score["files"] = dict(downloads[READINGS[0].id])  # the page's links, as built
+        score["downloads"] = downloads  # each reading's, for the page to link the one chosen
+        staff = made.staff(staff_key) if staff_key is not None else None
+        if staff is not None:
+            _put_staff(work, score, staff, lines, entry, made)
+            report.staff += 1
+        other = partners.get(score["key"], "")
+        partner = {"key": other, "notation": notations[other]} if other in notations else None
         page = score_page(score, shared, partner, alternates)
         (work / "score" / f"{score['slug']}.html").write_text(page, encoding="utf-8")
+        scores.append(sitedata.listed_score(score))
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))

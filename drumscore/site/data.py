@@ -153,6 +153,29 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     }
 
 
+#: What the index and the compare page need of a score's page data (see listed_score).
+LISTED = (
+    "key",
+    "slug",
+    "title",
+    "cited",
+    "notation",
+    "half",
+    "strokes",
+    "sections",
+    "edition",
+    "edition_name",
+    "figure",
+    "state",
+)
+
+
+def listed_score(score: dict) -> dict:
+    """A score as the index lists it and the compare page aligns it (its page's data less what
+    only its page shows), so that a build keeps this of each score, not its page."""
+    return {k: score[k] for k in LISTED}
+
+
 def _source(source: Provenance) -> dict[str, str]:
     """An edition's source as its page shows it: the citation in the page's script, the licence
     as every view shows it (its holder in the reader's parentheses)."""

@@ -96,12 +96,15 @@ def index_page(
                 "witnesses_by_siglum": _by_siglum(a),
             }
         )
+    by_edition: dict[str, list[dict]] = {}
+    for s in scores:
+        by_edition.setdefault(s["edition"], []).append(s)
     editions = [
         {
             "name": written(e.name),
             "id": e.id,
             "citation": written(e.provenance.citation),
-            "scores": [s for s in scores if s["edition"] == e.id],
+            "scores": by_edition.get(e.id, []),
         }
         for e in pool
     ]
