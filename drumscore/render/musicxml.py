@@ -164,13 +164,16 @@ def build_score(
     lyrics: str | None = None,
     *,
     engraved_bar: int | None = None,
+    models: bool = False,
 ) -> stream.Score:
     """The music21 Score: a part per drum, a bar per section, 半 marked after a double bar.
 
     The title, tempo and marks stand on the first part; both parts have the same bars. With
     `engraved_bar` (for engraving), a section longer than that many strokes is cut into bars of
     that many, joined by invisible bar lines: engravers break lines only between bars, and take
-    a time that grows as the square of a bar's length.
+    a time that grows as the square of a bar's length. With `models`, each bar of a part holds
+    only a stroke of its drum and then a silent beat, the models of every beat of that part,
+    which the export copies into each bar (see _stamped).
     """
     from music21 import bar, clef, expressions, layout, metadata, note, stream, tempo
 
@@ -186,7 +189,8 @@ def build_score(
     # MuseScore heads the page with the movement title alone, so it carries the whole heading.
     score.metadata.movementName = timeline.heading
 
-    hits = Track.single(timeline).hits(BEAT_RATE)  # the strokes as every render lays them out
+    # the strokes as every render lays them out
+    hits = Track.single(timeline).hits(BEAT_RATE) if not models else []
     velocity = velocities(timeline, midimap)
     metres: dict[int, meter.TimeSignature] = {}
     layout_bars = bars(timeline)
@@ -221,15 +225,18 @@ def build_score(
                     measure.insert(0, expressions.RehearsalMark(HALF))
                 elif span.marker:
                     measure.insert(0, expressions.TextExpression(span.marker))
-            strokes = hits[span.start : span.start + span.length]
-            measure.append(
-                [
-                    _stroke_note(e.drum, velocity[e.drum], words, reading.sign(e.drum))
-                    if e.drum is drum
-                    else _silent_beat()
-                    for e in strokes
-                ]
-            )
+            if models:
+                stroke = _stroke_note(drum, velocity[drum], words, reading.sign(drum))
+                measure.append([stroke, _silent_beat()])
+            else:
+                measure.append(
+                    [
+                        _stroke_note(e.drum, velocity[e.drum], words, reading.sign(e.drum))
+                        if e.drum is drum
+                        else _silent_beat()
+                        for e in hits[span.start : span.start + span.length]
+                    ]
+                )
             following = layout_bars[number] if number < len(layout_bars) else None
             if number in joined:
                 measure.rightBarline = bar.Barline("none")
@@ -464,18 +471,55 @@ def _exported(music: _Music, timeline: Timeline) -> _Export:
 
     found = _exports.get(music)
     if found is None:
-        score = build_score(timeline, music.midimap, music.lyrics, engraved_bar=music.engraved_bar)
+        score = build_score(
+            timeline, music.midimap, music.lyrics, engraved_bar=music.engraved_bar, models=True
+        )
         # The bars are complete as built; music21's makeNotation pass would only copy them again.
         root = ScoreExporter(score, makeNotation=False).parse()
         _add_instruments(root, music.midimap)
         _place_directions(root)
         _tempo_in_one_line(root)
-        text = dumpString(root)
+        text = _stamped(dumpString(root), music)
         found = _Export(root, text[text.index(_MUSIC_STARTS) :], {})
         if len(_exports) >= EXPORTS_KEPT:
             del _exports[next(iter(_exports))]
         _exports[music] = found
     return found
+
+
+_MEASURE = re.compile(r"<measure[ >]")
+_NOTE = re.compile(r"<note[ >]")
+_NOTE_ENDS = "</note>"
+
+
+def _stamped(document: str, music: _Music) -> str:
+    """The document of build_score's `models` with each bar's beats written out: in each part,
+    a bar holds a model stroke of the part's drum and a model silent beat (as music21 writes
+    them, each beat of a part being written alike), copied for each stroke of the bar, in
+    order. So music21 writes four notes, however long the music: its time grows with each note,
+    the copies' only with their text."""
+    layout = music.bars if music.engraved_bar is None else _cut(music.bars, music.engraved_bar)[0]
+    out = []
+    at = 0
+    for drum in Drum:  # the parts in order, each with every bar
+        for span in layout:
+            found = _MEASURE.search(document, at)
+            assert found is not None
+            stroke = _NOTE.search(document, found.start())
+            assert stroke is not None
+            stroke_end = document.index(_NOTE_ENDS, stroke.start()) + len(_NOTE_ENDS)
+            silent = _NOTE.search(document, stroke_end)
+            assert silent is not None
+            silent_end = document.index(_NOTE_ENDS, silent.start()) + len(_NOTE_ENDS)
+            model = document[stroke.start() : stroke_end]
+            between = document[stroke_end : silent.start()]
+            rest = document[silent.start() : silent_end]
+            beats = music.drums[span.start : span.start + span.length]
+            out.append(document[at : stroke.start()])
+            out.append(between.join(model if d is drum else rest for d in beats))
+            at = silent_end
+    out.append(document[at:])
+    return "".join(out)
 
 
 def _tempo_in_one_line(root: Element) -> None:
