@@ -173,7 +173,8 @@ def build_score(
     that many, joined by invisible bar lines: engravers break lines only between bars, and take
     a time that grows as the square of a bar's length. With `models`, each bar of a part holds
     only a stroke of its drum and then a silent beat, the models of every beat of that part,
-    which the export copies into each bar (see _stamped).
+    which the export copies into each bar (see _stamped), under a metre of at most two beats (a
+    bar of N beats is written with N beats to its metre all the same).
     """
     from music21 import bar, clef, expressions, layout, metadata, note, stream, tempo
 
@@ -211,7 +212,10 @@ def build_score(
                 measure.insert(0, layout.StaffLayout(staffLines=1))
                 measure.insert(0, clef.PercussionClef())
             if span.length != previous_length:
-                measure.insert(0, _hidden_metre(span.length, metres))
+                # a longer bar of models is one of two beats, its metre's set again (_stamped);
+                # a bar of one beat keeps its own (its silent beat is a whole bar's rest)
+                beats = min(span.length, MODEL_BEATS) if models else span.length
+                measure.insert(0, _hidden_metre(beats, metres))
                 previous_length = span.length
             if drum is Drum.PI:
                 if number == 1:
@@ -487,7 +491,10 @@ def _exported(music: _Music, timeline: Timeline) -> _Export:
     return found
 
 
+#: The beats of a bar of models (build_score's `models`): a stroke and a silent beat.
+MODEL_BEATS = 2
 _MEASURE = re.compile(r"<measure[ >]")
+_MODEL_METRE = f"<beats>{MODEL_BEATS}</beats>"
 _NOTE = re.compile(r"<note[ >]")
 _NOTE_ENDS = "</note>"
 
@@ -502,11 +509,16 @@ def _stamped(document: str, music: _Music) -> str:
     out = []
     at = 0
     for drum in Drum:  # the parts in order, each with every bar
+        previous = None
         for span in layout:
             found = _MEASURE.search(document, at)
             assert found is not None
             stroke = _NOTE.search(document, found.start())
             assert stroke is not None
+            head = document[at : stroke.start()]
+            if span.length != previous:  # the bar's metre, of its own beats
+                head = head.replace(_MODEL_METRE, f"<beats>{span.length}</beats>", 1)
+                previous = span.length
             stroke_end = document.index(_NOTE_ENDS, stroke.start()) + len(_NOTE_ENDS)
             silent = _NOTE.search(document, stroke_end)
             assert silent is not None
@@ -515,7 +527,7 @@ def _stamped(document: str, music: _Music) -> str:
             between = document[stroke_end : silent.start()]
             rest = document[silent.start() : silent_end]
             beats = music.drums[span.start : span.start + span.length]
-            out.append(document[at : stroke.start()])
+            out.append(head)
             out.append(between.join(model if d is drum else rest for d in beats))
             at = silent_end
     out.append(document[at:])

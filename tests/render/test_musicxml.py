@@ -532,6 +532,7 @@ def test_each_document_of_one_music_carries_its_own_score_s_words():
         ("□□○半○", "glyph", 2, 3),
         ("○" * 7 + "半" + "□○" * 20, "pinyin", 8, 1),
         ("□", "drum", None, 2),
+        ("○半□○□○", None, None, 2),  # a bar of one beat (a part's whole-bar rest), then of four
     ],
 )
 def test_the_written_out_beats_are_music21_s_own_export_of_every_note(
