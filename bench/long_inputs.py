@@ -73,9 +73,12 @@ def _run(
     return seconds, usage.ru_maxrss / 1024, proc.returncode
 
 
-def cases(work: Path, only: set[str]) -> dict[str, tuple[list[str], list[str], dict[str, str]]]:
+def cases(
+    work: Path, only: set[str], editions: int = 2000
+) -> dict[str, tuple[list[str], list[str], dict[str, str]]]:
     """Each case's command and its peer's, and the environment both run in, with the inputs
-    made in `work` (the large ones only for the cases in `only`, if any)."""
+    made in `work` (the large ones only for the cases in `only`, if any; `editions` user
+    editions for site2000)."""
     a, b = _pattern(1), _pattern(2)
     (work / "a.txt").write_text(a, encoding="utf-8")
     shifted = "○□○" + a.replace("半", "")[:-3]
@@ -97,7 +100,7 @@ def cases(work: Path, only: set[str]) -> dict[str, tuple[list[str], list[str], d
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from groups_bench import write_editions
 
-        write_editions(many, 2000)
+        write_editions(many, editions)
     users = {"DRUMSCORE_EDITIONS": str(many), "XDG_DATA_HOME": str(work)}
     plain: dict[str, str] = {}
     found = {
@@ -142,15 +145,20 @@ def main() -> None:
         help="the cases, comma-separated: musicxml, svg, plot, site, extract, site8000, site2000",
     )
     parser.add_argument("--tree", type=Path, default=HERE, help="the drumscore tree to run")
+    parser.add_argument(
+        "--editions", type=int, default=2000, help="user editions of site2000 (default 2000)"
+    )
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else set()
     with tempfile.TemporaryDirectory(prefix="drumscore-long-") as folder:
         work = Path(folder)
-        for name, (argv, peer, env) in cases(work, only).items():
+        for name, (argv, peer, env) in cases(work, only, args.editions).items():
             if only and name not in only:
                 continue
             seconds, peak, _ = _run(argv, work, args.tree, env)
             peer_seconds, peer_peak, _ = _run(peer, work, args.tree, env)
+            if name == "site2000" and args.editions != 2000:
+                name = f"site{args.editions}"
             print(
                 f"{name:<9} {seconds:7.1f} s {peak:6.0f} MiB   peer ({peer[0]} …): "
                 f"{peer_seconds:6.1f} s {peer_peak:6.0f} MiB"

@@ -453,8 +453,9 @@ class _Music:
 
 @dataclass(frozen=True, slots=True)
 class _Export:
-    """One music exported: its MusicXML tree (the caller changes only copies of its elements),
-    its text from the part list on, and the text of its heads by the kinds of their lines."""
+    """One music exported: its MusicXML tree's root and what stands before the music in it
+    (the caller changes only copies of them), its text from the part list on, and the text of
+    its heads by the kinds of their lines."""
 
     root: Element
     music: str
@@ -470,6 +471,8 @@ _MUSIC_STARTS = "<part-list"
 
 def _exported(music: _Music, timeline: Timeline) -> _Export:
     """The MusicXML of `music` (exported from `timeline`, which has it), made once."""
+    from xml.etree.ElementTree import Element
+
     from music21.musicxml.helpers import dumpString
     from music21.musicxml.m21ToXml import ScoreExporter
 
@@ -484,7 +487,12 @@ def _exported(music: _Music, timeline: Timeline) -> _Export:
         _place_directions(root)
         _tempo_in_one_line(root)
         text = _stamped(dumpString(root), music)
-        found = _Export(root, text[text.index(_MUSIC_STARTS) :], {})
+        head = Element(root.tag, root.attrib)  # the root and its head, not its music
+        for child in root:
+            if child.tag == "part-list":
+                break
+            head.append(child)
+        found = _Export(head, text[text.index(_MUSIC_STARTS) :], {})
         if len(_exports) >= EXPORTS_KEPT:
             del _exports[next(iter(_exports))]
         _exports[music] = found

@@ -445,9 +445,11 @@ def _build_into(
     partners = made.partners
     apparatuses = sitedata.apparatuses(pool, items, built)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
-    # each score's files written, its staff's engraving asked for (made meanwhile, in workers)
+    # each score's files written, its staff's engraving asked for (made meanwhile, in workers),
+    # in the order of their notation: the scores of one music follow one another, so that its
+    # export is made once however many editions print it, and dropped once made
     waiting = []
-    for entry in items:
+    for entry in sorted(items, key=lambda e: e.score.pattern.notation):
         if progress:
             progress(entry.score.key)
         downloads, count, whole = _write_files(work, entry, musicxml, made)
@@ -471,7 +473,7 @@ def _build_into(
     # then each score's page, written as soon as it is made: what the index and the compare
     # page need of it kept, not the page's data
     notations = {e.score.key: e.score.pattern.notation for e in items}
-    scores = []
+    listed = {}
     for entry, downloads, lines, staff_key in waiting:
         apparatus = by_score.get((entry.score.figure, entry.score.state))
         score = sitedata.page_score(entry, pool, apparatus)
@@ -485,7 +487,8 @@ def _build_into(
         partner = {"key": other, "notation": notations[other]} if other in notations else None
         page = score_page(score, shared, partner, alternates)
         (work / "score" / f"{score['slug']}.html").write_text(page, encoding="utf-8")
-        scores.append(sitedata.listed_score(score))
+        listed[entry.slug] = sitedata.listed_score(score)
+    scores = [listed[entry.slug] for entry in items]  # in the site's order
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))
