@@ -94,7 +94,7 @@ def _write_files(
             stem = f"files/{entry.slug}-{section.value}"
             if reading is not READINGS[0]:
                 stem += f"-{reading.id}"
-            (out / f"{stem}.mid").write_bytes(made.midi_of(timeline))
+            made.write_midi(timeline, out / f"{stem}.mid")
             files[reading.id][f"midi-{section.value}"] = f"{stem}.mid"
             written += 1
             if musicxml and section in MUSICXML_SECTIONS:

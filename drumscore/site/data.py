@@ -411,6 +411,11 @@ def section_order() -> list[str]:
     return [s.value for s in SECTION_ORDER]
 
 
+#: The most printed editions of a figure and drum whose agreement of every two (a table of their
+#: number squared) and grouping the index shows; `collate --groups` gives them for any number.
+GROUPS_LIMIT = 100
+
+
 def figures(pool: tuple[Edition, ...]) -> list[Apparatus]:
     """The apparatus of each figure and drum the editions print (the index's, and what the
     partners are read from): the standard text is the base when it prints the score, else the
@@ -432,13 +437,19 @@ def apparatuses(
     built: Iterable[Apparatus] | None = None,
 ) -> list[dict]:
     """The apparatus of each figure and drum (`figures` of `pool`, or `built` from them) as the
-    collate command's JSON, and under "groups" the data of its groups option, each witness and
+    collate command's JSON, and under "groups" the data of its groups option (None for more
+    than GROUPS_LIMIT printed editions, their count under "groups_left_out"), each witness and
     each majority reading with its scores' pages."""
     slugs = {e.score.key: e.slug for e in items}
     out = []
     for apparatus in figures(pool) if built is None else built:
         data = apparatus_data(apparatus)
-        data["groups"] = groups_data(groups(apparatus))
+        # who goes with whom: a table of every two editions, left out (and said so) for many
+        printed = len(apparatus.printed)
+        small = printed <= GROUPS_LIMIT
+        data["groups"] = groups_data(groups(apparatus)) if small else None
+        data["groups_left_out"] = 0 if small else printed
+        data["groups_limit"] = GROUPS_LIMIT
         for place, shown in zip(apparatus.places, data["places"], strict=True):
             # a Chinese 校勘記 names the base's editions only where they are few (諸本同)
             shown["names_lemma"] = place.names_lemma

@@ -2,7 +2,7 @@
 comparison of two readings is `drumscore compare`'s (compare --json, the places aside), for
 every two readings of a figure and drum of the corpus, for pairs across figures, and for random
 readings aligned by each of the apparatus's three ways (its ranked table, the full table,
-Hirschberg's); and the page holds no table of pairs."""
+Hirschberg's)."""
 
 from __future__ import annotations
 
@@ -154,37 +154,3 @@ def test_the_page_compares_random_readings_as_compare_does(tmp_path, page):
         cells = (len(a.pattern.notation) + 1) * (len(b.pattern.notation) + 1)
         ways.add("ranked" if cells <= 40_000 else "hirschberg" if cells > 5_000 else "table")
     assert ways >= {"ranked", "hirschberg"}
-
-
-def test_the_compare_page_holds_no_table_of_pairs(tmp_path):
-    """The compare page's data grows with the scores, not with their pairs: it holds no
-    comparison, and one more edition adds its scores' data alone."""
-    sizes = []
-    for count in (4, 16):
-        folder = tmp_path / f"e{count}"
-        folder.mkdir()
-        editions = []
-        for n in range(count):
-            rng = random.Random(n)
-            path = folder / f"e{n}.toml"
-            printed = _random_reading(rng, 20)
-            path.write_text(
-                f'id = "e{n}"\nname = "e{n}"\n[[score]]\nfigure = 1\nstate = "魯"\n'
-                f'printed = "{printed}"\n',
-                "utf-8",
-            )
-            editions.append(corpus.load_edition(path))
-        out = tmp_path / f"site{count}"
-        build_site(out, editions, corpus_editions=False, musicxml=False)
-        found = _page_data(out / "compare.html")
-        assert "comparisons" not in found
-        assert len(found["scores"]) == count
-        assert len(list((out / "score").iterdir())) == count
-        text = json.dumps(found, ensure_ascii=False)
-        sizes.append(len(text) - len(json.dumps(found["scores"], ensure_ascii=False)))
-        # no pair of scores is named anywhere in the page: every key stands once in the names
-        # table, once in the partners (as a score) and at most once more as a partner
-        for e in editions:
-            assert text.count(f'"{e.scores[0].key}"') <= 4 + count
-    # 16 editions (120 pairs) add far less than 16²/4² the page data beside the scores
-    assert sizes[1] < 4 * sizes[0]

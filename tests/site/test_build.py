@@ -605,3 +605,47 @@ def test_no_module_of_the_site_is_over_800_lines():
     sizes = {p.name: len(p.read_text("utf-8").splitlines()) for p in folder.glob("*.py")}
     assert {"build.py", "pages.py", "artefacts.py", "staff.py"} <= set(sizes)
     assert max(sizes.values()) <= 800, sizes
+
+
+def _small_editions(folder: Path, count: int) -> list:
+    """`count` user editions of one score each (lu/1, a random pattern of 12 strokes)."""
+    import random
+
+    folder.mkdir()
+    found = []
+    for n in range(count):
+        rng = random.Random(n)
+        strokes = "".join(rng.choice("○□") for _ in range(12))
+        path = folder / f"e{n}.toml"
+        path.write_text(
+            f'id = "e{n}"\nname = "e{n}"\n[[score]]\nfigure = 1\nstate = "魯"\n'
+            f'printed = "{strokes[:5]}半{strokes[5:]}"\n',
+            "utf-8",
+        )
+        found.append(corpus.load_edition(path))
+    return found
+
+
+def test_a_site_of_many_editions_grows_with_them_not_with_their_pairs(tmp_path):
+    """Sites of N and 2N small editions (more than the index's GROUPS_LIMIT): every edition has
+    its page and its link in the index; the compare page holds no comparison; the pages grow
+    as the editions do, not as their pairs (counted: the index's table cells, the compare
+    page's data beside its scores), and the index says where the table of every two went."""
+    count = sitedata.GROUPS_LIMIT + 5
+    cells, rest = [], []
+    for n in (count, 2 * count):
+        editions = _small_editions(tmp_path / f"e{n}", n)
+        out = tmp_path / f"site{n}"
+        build_site(out, editions, corpus_editions=False, musicxml=False)
+        pages = {p.name for p in (out / "score").iterdir()}
+        index = (out / "index.html").read_text(encoding="utf-8")
+        for e in editions:
+            slug = sitedata.entries([e])[0].slug
+            assert f"{slug}.html" in pages and f'href="score/{slug}.html"' in index
+        assert len(pages) == n
+        assert "groups-left-out" in index and '<table class="agreement">' not in index
+        data = _page_data(out / "compare.html")
+        assert "comparisons" not in data and len(data["scores"]) == n
+        cells.append(index.count("<td"))
+        rest.append(len(json.dumps({k: v for k, v in data.items() if k != "scores"})))
+    assert cells[1] <= 2.2 * cells[0] and rest[1] <= 2.2 * rest[0], (cells, rest)
