@@ -74,10 +74,10 @@ def _run(
 
 
 def cases(
-    work: Path, only: set[str], editions: int = 2000
+    work: Path, only: set[str], count: int = 2000
 ) -> dict[str, tuple[list[str], list[str], dict[str, str]]]:
     """Each case's command and its peer's, and the environment both run in, with the inputs
-    made in `work` (the large ones only for the cases in `only`, if any; `editions` user
+    made in `work` (the large ones only for the cases in `only`, if any; `count` user
     editions for site2000)."""
     a, b = _pattern(1), _pattern(2)
     (work / "a.txt").write_text(a, encoding="utf-8")
@@ -100,7 +100,7 @@ def cases(
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from groups_bench import write_editions
 
-        write_editions(many, editions)
+        write_editions(many, count)
     users = {"DRUMSCORE_EDITIONS": str(many), "XDG_DATA_HOME": str(work)}
     plain: dict[str, str] = {}
     found = {
