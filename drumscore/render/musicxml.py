@@ -330,25 +330,38 @@ def musicxml_bytes(
 ) -> bytes:
     """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline; the same bytes each time.
 
-    `engraved_bar`: the document for an engraver, long sections cut (see build_score). The music
-    is exported once for each distinct music (strokes, bars, tempo, velocities, map, lyrics,
-    reading), whatever the score's title and citation, which are set in a copy of it."""
-
+    `engraved_bar`: the document for an engraver, long sections cut (see build_score). music21
+    exports a music's form once (its bars' shape, tempo, velocities, map, lyrics, reading; see
+    _Form), whatever its strokes, which are written into its text (_stamped), and whatever the
+    score's title and citation, which are set in its head (made once for each shape of the
+    head's lines)."""
     midimap = midimap or MidiMap()
     check_lyrics(lyrics)
     velocity = velocities(timeline, midimap)
-    music = _Music(
-        # each stroke's drum, pass after pass: the drums of the strokes Track.single lays out
-        tuple(s.drum for s in timeline.strokes) * timeline.repeats,
-        bars(timeline),
+    layout = bars(timeline)
+    joined: set[int] = set()
+    if engraved_bar is not None:
+        layout, joined = _cut(layout, engraved_bar)
+    form = _Form(
+        tuple(
+            (
+                min(bar.length, MODEL_BEATS),
+                bar.marker,
+                k == 0 or bar.length != layout[k - 1].length,  # its metre written
+                k + 1 in joined,  # going on in the next bar
+            )
+            for k, bar in enumerate(layout)
+        ),
         (velocity[Drum.PI], velocity[Drum.GU]),
         _bpm_number(timeline),
         midimap,
         lyrics,
-        engraved_bar,
         timeline.reading.mapping,
     )
-    export = _exported(music, timeline)
+    export = _exported(form, timeline, engraved_bar)
+    # each stroke's drum, pass after pass: the drums of the strokes Track.single lays out
+    drums = tuple(s.drum for s in timeline.strokes) * timeline.repeats
+    music = _stamped(export.music, drums, layout)
     lines = page_head(timeline)
     kinds = tuple(kind for kind, _text in lines)
     head = export.heads.get(kinds)
@@ -368,7 +381,7 @@ def musicxml_bytes(
             return match.group(1)[:-1] + " />"
         return match.group(1) + escape_text(said) + match.group(3)
 
-    return _xml_header() + (_WORDED.sub(put, head) + export.music).encode("utf-8")
+    return _xml_header() + (_WORDED.sub(put, head) + music).encode("utf-8")
 
 
 @functools.cache
@@ -437,56 +450,58 @@ def with_words(document: bytes, lines: Sequence[str], title: str = "") -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
-class _Music:
-    """What the exported music depends on, the score's words aside: the key of its export."""
+class _Form:
+    """What music21's export of a music (build_score's `models`) depends on: the key of its
+    export. Each bar's shape (its beats up to MODEL_BEATS, its marker, whether its metre is
+    written, whether it goes on in the next bar), the velocities, tempo, map, lyrics and the
+    reading; not the strokes, which are written into the export's text (_stamped), nor the
+    score's words."""
 
-    drums: tuple[Drum | None, ...]
-    bars: tuple[Bar, ...]
+    shape: tuple[tuple[int, str, bool, bool], ...]
     velocities: tuple[int, int]
     bpm: int | float
     midimap: MidiMap
     lyrics: str | None
-    engraved_bar: int | None
     #: The reading's signs and drums: each part's name and its notes' head.
     signs: tuple[tuple[str, Drum], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class _Export:
-    """One music exported: its MusicXML tree's root and what stands before the music in it
-    (the caller changes only copies of them), its text from the part list on, and the text of
-    its heads by the kinds of their lines."""
+    """One form exported: its MusicXML tree's root and what stands before the music in it
+    (the caller changes only copies of them), its text from the part list on (a model stroke
+    and silent beat a bar and part), and the text of its heads by the kinds of their lines."""
 
     root: Element
     music: str
     heads: dict[tuple[str, ...], str]
 
 
-_exports: dict[_Music, _Export] = {}
-#: The most exports kept (a site holds a few dozen distinct musics; each is a few hundred kB).
+_exports: dict[_Form, _Export] = {}
+#: The most exports kept (a site holds a few dozen forms; each is a few kB).
 EXPORTS_KEPT = 64
 #: Where the music of a document begins: the part list, then the parts.
 _MUSIC_STARTS = "<part-list"
 
 
-def _exported(music: _Music, timeline: Timeline) -> _Export:
-    """The MusicXML of `music` (exported from `timeline`, which has it), made once."""
+def _exported(form: _Form, timeline: Timeline, engraved_bar: int | None) -> _Export:
+    """The MusicXML of `form` (exported from `timeline`, which has it), made once."""
     from xml.etree.ElementTree import Element
 
     from music21.musicxml.helpers import dumpString
     from music21.musicxml.m21ToXml import ScoreExporter
 
-    found = _exports.get(music)
+    found = _exports.get(form)
     if found is None:
         score = build_score(
-            timeline, music.midimap, music.lyrics, engraved_bar=music.engraved_bar, models=True
+            timeline, form.midimap, form.lyrics, engraved_bar=engraved_bar, models=True
         )
         # The bars are complete as built; music21's makeNotation pass would only copy them again.
         root = ScoreExporter(score, makeNotation=False).parse()
-        _add_instruments(root, music.midimap)
+        _add_instruments(root, form.midimap)
         _place_directions(root)
         _tempo_in_one_line(root)
-        text = _stamped(dumpString(root), music)
+        text = dumpString(root)
         head = Element(root.tag, root.attrib)  # the root and its head, not its music
         for child in root:
             if child.tag == "part-list":
@@ -495,7 +510,7 @@ def _exported(music: _Music, timeline: Timeline) -> _Export:
         found = _Export(head, text[text.index(_MUSIC_STARTS) :], {})
         if len(_exports) >= EXPORTS_KEPT:
             del _exports[next(iter(_exports))]
-        _exports[music] = found
+        _exports[form] = found
     return found
 
 
@@ -507,13 +522,13 @@ _NOTE = re.compile(r"<note[ >]")
 _NOTE_ENDS = "</note>"
 
 
-def _stamped(document: str, music: _Music) -> str:
-    """The document of build_score's `models` with each bar's beats written out: in each part,
-    a bar holds a model stroke of the part's drum and a model silent beat (as music21 writes
-    them, each beat of a part being written alike), copied for each stroke of the bar, in
-    order. So music21 writes four notes, however long the music: its time grows with each note,
-    the copies' only with their text."""
-    layout = music.bars if music.engraved_bar is None else _cut(music.bars, music.engraved_bar)[0]
+def _stamped(document: str, drums: Sequence[Drum], layout: Sequence[Bar]) -> str:
+    """The music of build_score's `models` (`document`) with each bar's beats written out: in
+    each part, a bar holds a model stroke of the part's drum and a model silent beat (as music21
+    writes them, each beat of a part being written alike), copied for each of the `drums` the
+    bar of `layout` holds, in order, and its metre's beats its own. So music21 writes four
+    notes, however long the music: its time grows with each note, the copies' only with their
+    text."""
     out = []
     at = 0
     for drum in Drum:  # the parts in order, each with every bar
@@ -534,7 +549,7 @@ def _stamped(document: str, music: _Music) -> str:
             model = document[stroke.start() : stroke_end]
             between = document[stroke_end : silent.start()]
             rest = document[silent.start() : silent_end]
-            beats = music.drums[span.start : span.start + span.length]
+            beats = drums[span.start : span.start + span.length]
             out.append(head)
             out.append(between.join(model if d is drum else rest for d in beats))
             at = silent_end

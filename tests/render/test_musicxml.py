@@ -530,6 +530,7 @@ def test_each_document_of_one_music_carries_its_own_score_s_words():
     [
         ("○□○○□半□○□□", None, None, 1),
         ("□□○半○", "glyph", 2, 3),
+        ("○○□半□", "glyph", 2, 3),  # the same form (its export shared), other strokes
         ("○" * 7 + "半" + "□○" * 20, "pinyin", 8, 1),
         ("□", "drum", None, 2),
         ("○半□○□○", None, None, 2),  # a bar of one beat (a part's whole-bar rest), then of four
@@ -538,8 +539,9 @@ def test_each_document_of_one_music_carries_its_own_score_s_words():
 def test_the_written_out_beats_are_music21_s_own_export_of_every_note(
     notation, lyrics, engraved_bar, repeats
 ):
-    """music21 writes a model stroke and silent beat a bar and part, copied for each beat: the
-    music is what music21 writes of the whole score, note by note, under each reading."""
+    """music21 writes a model stroke and silent beat a bar and part (once for each form of a
+    music, whatever its strokes), copied for each beat: the music is what music21 writes of the
+    whole score, note by note, under each reading."""
     from music21.musicxml.helpers import dumpString
     from music21.musicxml.m21ToXml import ScoreExporter
 
