@@ -238,6 +238,37 @@ def midi_bytes(played: Timeline | Track, midimap: MidiMap | None = None) -> byte
         last = item.tempo_of(timeline.repeats - 1)
         tick += item.beats * TICKS_PER_BEAT + round(item.pause / last.interval * TICKS_PER_BEAT)
         beat += item.beats
+    marked, sounded = _hit_events(track, starts, midimap)
+    conductor += marked
+    notes += sounded
+    header = b"MThd" + struct.pack(">Ihhh", 6, 1, 2, TICKS_PER_BEAT)
+    end = None if plain else tick
+    return header + _track_chunk(conductor, end) + _track_chunk(notes, end)
+
+
+#: The events of a plain track's hits (_hit_events), by what they are made of, for the scores
+#: that play the same strokes (a site's editions that print one reading): made once.
+_HIT_EVENTS: dict[tuple, tuple[list[tuple[int, Event]], list[tuple[int, Event]]]] = {}
+HIT_EVENTS_KEPT = 64
+
+
+def _hit_events(
+    track: Track, starts: Sequence[tuple[int, int]], midimap: MidiMap
+) -> tuple[list[tuple[int, Event]], list[tuple[int, Event]]]:
+    """The markers (count-ins, sections, repeats, 半) and the notes of the track's hits. A plain
+    track's (one timeline, no expression) are made once for its strokes, section, tempo,
+    repeats, 半 and map, whatever score prints them."""
+    key: tuple | None = None
+    timeline = track.first
+    if track.plain and timeline.expression is None:
+        drums = tuple(s.drum for s in timeline.strokes)
+        key = (drums, timeline.section, timeline.tempo, timeline.repeats, timeline.half_index)
+        key += (midimap,)
+        found = _HIT_EVENTS.get(key)
+        if found is not None:
+            return found
+    conductor: list[tuple[int, Event]] = []
+    notes: list[tuple[int, Event]] = []
     for hit in track.hits(BEAT_RATE):
         at = _beat_tick(hit, starts)
         if hit.role is Role.COUNT and hit.k == 0:
@@ -250,6 +281,8 @@ def midi_bytes(played: Timeline | Track, midimap: MidiMap | None = None) -> byte
         note = midimap.hit_note(hit.drum)
         on = bytes((_NOTE_ON, note, hit.velocity))
         notes += [(at, on), (at + round(hit.note_beats * TICKS_PER_BEAT), _NOTE_OFF[note])]
-    header = b"MThd" + struct.pack(">Ihhh", 6, 1, 2, TICKS_PER_BEAT)
-    end = None if plain else tick
-    return header + _track_chunk(conductor, end) + _track_chunk(notes, end)
+    if key is not None:
+        if len(_HIT_EVENTS) >= HIT_EVENTS_KEPT:
+            del _HIT_EVENTS[next(iter(_HIT_EVENTS))]
+        _HIT_EVENTS[key] = (conductor, notes)
+    return conductor, notes
