@@ -53,9 +53,9 @@ def _edition(folder: Path, ident: str, pattern: str) -> Path:
 
 def _run(
     argv: list[str], cwd: Path, tree: Path = HERE, extra: dict[str, str] | None = None
-) -> tuple[float, float, int]:
-    """Seconds, peak memory in MiB and exit status of `drumscore ARGV` (of `tree`), with the
-    environment's `extra` variables."""
+) -> tuple[float, float, int, float]:
+    """Seconds, peak memory in MiB, exit status and CPU seconds (its workers' too) of
+    `drumscore ARGV` (of `tree`), with the environment's `extra` variables."""
     env = {**os.environ, "PYTHONPATH": str(tree), **(extra or {})}
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -70,7 +70,7 @@ def _run(
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         print(f"    ({' '.join(argv)[:60]}… exit {proc.returncode})", file=sys.stderr)
-    return seconds, usage.ru_maxrss / 1024, proc.returncode
+    return seconds, usage.ru_maxrss / 1024, proc.returncode, usage.ru_utime + usage.ru_stime
 
 
 def cases(
@@ -155,13 +155,13 @@ def main() -> None:
         for name, (argv, peer, env) in cases(work, only, args.editions).items():
             if only and name not in only:
                 continue
-            seconds, peak, _ = _run(argv, work, args.tree, env)
-            peer_seconds, peer_peak, _ = _run(peer, work, args.tree, env)
+            seconds, peak, _, cpu = _run(argv, work, args.tree, env)
+            peer_seconds, peer_peak, _, peer_cpu = _run(peer, work, args.tree, env)
             if name == "site2000" and args.editions != 2000:
                 name = f"site{args.editions}"
             print(
-                f"{name:<9} {seconds:7.1f} s {peak:6.0f} MiB   peer ({peer[0]} …): "
-                f"{peer_seconds:6.1f} s {peer_peak:6.0f} MiB"
+                f"{name:<9} {seconds:7.1f} s ({cpu:6.1f} s CPU) {peak:6.0f} MiB   peer "
+                f"({peer[0]} …): {peer_seconds:6.1f} s ({peer_cpu:6.1f} s CPU) {peer_peak:6.0f} MiB"
             )
 
 
