@@ -389,6 +389,26 @@ def simplified(text: str) -> str:
 _NUMERALS = "〇一二三四五六七八九十"
 
 
+def number_range(first: int, last: int) -> str:
+    """Numbers `first` to `last` (strokes, lines, years) as the reader's language writes a range:
+    `11–12`, in Chinese `11～12` (as docs/languages.md writes every range); `11` for one."""
+    if first == last:
+        return str(first)
+    # TRANSLATORS: a range of numbers: strokes, lines or years (Chinese: 11～12, 642～653)
+    return pgettext("a range of numbers", "{first}–{last}").format(first=first, last=last)
+
+
+_RANGE = re.compile(r"(?<![\d-])(\d+)-(\d+)(?![\d-])")
+
+
+def ranges(text: str) -> str:
+    """A text of data (a date `1130-1200`, lines `437-452`) as the reader's view writes it: in
+    Chinese each range of numbers with number_range (`1130～1200`); as it is in English."""
+    if not chinese():
+        return text
+    return _RANGE.sub(lambda m: number_range(int(m[1]), int(m[2])), text)
+
+
 def numeral(n: int) -> str:
     """`n` as a figure's number is written in the reader's language: in Chinese numerals up
     to ten (第一圖, 第二圖), else in digits (figure 1)."""

@@ -162,3 +162,141 @@ def test_check_numbers_the_strokes_it_lists(cli, tmp_path, lang, missed, wrong):
     lines = out.splitlines()
     assert any(line.startswith(missed) for line in lines), out
     assert any(line.startswith(wrong) for line in lines), out
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+@pytest.mark.parametrize("value", ["lots", "80", "-3"])
+def test_humanize_out_of_range_or_not_a_number_says_the_range_once(cli, tmp_path, lang, value):
+    """0 is taken, so the refusal never asks for a positive number (正數); it gives the range
+    once, with ～, and one example (例如) only."""
+    said = refusal(cli, lang, "render", "lu", "-o", tmp_path / "x.wav", "--humanize", value)
+    assert "0～50" in said and said.count("例如") == 1 and "正數" not in said, said
+    assert "正数" not in said and f"「{value}」" in said, said
+
+
+# --- ranges, separators and spaces, in every entry and in the views -----------------------------
+
+#: What a message shows as typed, read as typed: a quotation 「…」, a flag and its value, an
+#: example after 如 / 例如, a setting NAME=value.
+_TYPED = re.compile(r"「[^」]*」|--[a-z-]+ \S+|(?:例如|如) [^，；）、]+|\b[A-Za-z_{}]+=\S+")
+#: A range of numbers with an ASCII hyphen (1-127, {first}-{last}).
+_HYPHEN_RANGE = re.compile(r"(?:\d|\})\s*-\s*(?:\d|\{)")
+#: ` · ` between two words, as English separates the parts of a line (not in a list of the
+#: characters a terminal draws: ○ □ — · │).
+_DOT = re.compile(r"[^\s○□—│] · [^\s○□—│]")
+#: A half-width space between two Chinese characters.
+_CJK_SPACE = re.compile(r"[\u4e00-\u9fff] [\u4e00-\u9fff]")
+
+
+def _catalog(language: str) -> list[tuple[str, str]]:
+    from babel.messages.pofile import read_po
+
+    from drumscore import i18n
+
+    path = i18n.LOCALE_DIR / language / "LC_MESSAGES" / "drumscore.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=language, domain="drumscore")
+    found = []
+    for message in catalog:
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            ident = message.id[0] if isinstance(message.id, tuple) else message.id
+            found += [(ident, s) for s in strings]
+    return found
+
+
+@pytest.mark.parametrize("language", ["zh_Hant", "zh_Hans"])
+def test_no_chinese_entry_writes_a_range_with_a_hyphen_parts_with_a_dot_or_a_space_in_words(
+    language,
+):
+    """A range of numbers takes ～ (第 3～4 擊, 1～127), as docs/languages.md writes it; the
+    parts of a line are joined as Chinese joins them, never by ` · `; no half-width space
+    stands between two Chinese words. What is typed stays as typed (--strokes 5-12)."""
+    wrong = []
+    for msgid, msgstr in _catalog(language):
+        prose = _TYPED.sub("「」", msgstr)
+        for rule in (_HYPHEN_RANGE, _DOT, _CJK_SPACE):
+            if rule.search(prose):
+                wrong.append(f"{rule.pattern}: {msgstr}  ({msgid})")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize(
+    ("lang", "date", "lines"),
+    [("zh-Hant", "642～653", "第 437～452 行"), ("zh-Hans", "642～653", "第 437～452 行")],
+)
+def test_list_and_show_write_dates_and_lines_as_ranges(cli, lang, date, lines):
+    code, out, err = cli("--lang", lang, "list")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.rstrip().endswith("lu/1@zhushu"))
+    assert f" {date} " in row and "642-653" not in out
+    code, out, err = cli("--lang", lang, "show", "lu")
+    assert code == 0, err
+    assert lines in out and f"：{date}（" in out and not re.search(r"\d-\d", out), out
+
+
+def test_english_keeps_its_hyphen():
+    code, out, _err = cli_english("list")
+    assert code == 0 and " 642-653 " in out
+
+
+def cli_english(*argv: str) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from drumscore.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["--lang", "en", *argv])
+    return code, out.getvalue(), ""
+
+
+@pytest.fixture(scope="module")
+def small_site(tmp_path_factory):
+    """A site of one edition in both scripts (without MusicXML): the index and its pages."""
+    from drumscore import corpus
+    from drumscore.site.build import build_site
+
+    out = tmp_path_factory.mktemp("zh-site") / "out"
+    build_site(
+        out,
+        [corpus.find_edition("zhushu"), corpus.find_edition("benyi")],
+        corpus_editions=False,
+        musicxml=False,
+        languages=("zh-Hant", "zh-Hans"),
+    )
+    return out
+
+
+@pytest.mark.parametrize(("tag", "heading"), [("zh-Hant", "魯鼓第一圖"), ("zh-Hans", "鲁鼓第一图")])
+def test_the_site_heads_a_collation_as_show_does_and_joins_no_part_with_a_dot(
+    small_site, tag, heading
+):
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.parts: list[str] = []
+            self.skip = 0
+
+        def handle_starttag(self, name: str, attrs: object) -> None:
+            self.skip += name in ("script", "style")
+
+        def handle_endtag(self, name: str) -> None:
+            self.skip -= name in ("script", "style")
+
+        def handle_data(self, data: str) -> None:
+            if not self.skip:
+                self.parts.append(data)
+
+    index = (small_site / tag / "index.html").read_text(encoding="utf-8")
+    headings = re.findall(r'<h2 id="h-lu-1">(.*?)</h2>', index)
+    assert [re.sub(r"<[^>]+>", "", h) for h in headings] == [heading]
+    for page in [small_site / tag / "index.html", *sorted((small_site / tag / "score").glob("*"))]:
+        reader = Text()
+        reader.feed(page.read_text(encoding="utf-8"))
+        text = "".join(reader.parts)
+        assert not _DOT.search(text), (page.name, _DOT.search(text))
+        assert not re.search(r"\d-\d", _TYPED.sub("", text).replace("KR1d", "")), page.name

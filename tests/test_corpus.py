@@ -338,8 +338,8 @@ def test_printed_glyphs_without_their_mapping_say_where_the_mapping_goes(tmp_pat
 # --- in each reader's language ------------------------------------------------------------------
 
 NAMES_HELP = {
-    "zh_Hant": "鼓譜名稱為 lu 或 xue（也可寫 魯／鲁、薛／辥），可加 /2 表示第二圖",
-    "zh_Hans": "鼓谱名称为 lu 或 xue（也可写 魯／鲁、薛／辥），可加 /2 表示第二图",
+    "zh_Hant": "鼓譜名稱為 lu 或 xue（也可寫作：魯／鲁、薛／辥），可加 /2 表示第二圖",
+    "zh_Hans": "鼓谱名称为 lu 或 xue（也可写作：魯／鲁、薛／辥），可加 /2 表示第二图",
     "en": "scores are named lu or xue (also 魯/鲁, 薛/辥), optionally /2 for the second figure",
 }
 

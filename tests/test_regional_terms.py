@@ -136,3 +136,72 @@ def test_the_script_check_finds_traditional_prose():
 def test_a_note_inside_a_note_is_bracketed_as_chinese_nests_them(language, shown):
     with i18n.speaking(language):
         assert i18n.aside("benyi-skqs", i18n.written("禮經本義（四庫全書本）")) == shown
+
+
+ROOT = DOCS.parents[1]
+#: The Chinese guides held to the table and to their script, with README's Chinese sections
+#: (check, extract and play join once the findings of their review are fixed).
+GUIDES = ("compare", "kits", "languages", "notation", "rendering")
+GUIDE_DIR = {"zh_Hant": "zh-Hant", "zh_Hans": "zh-Hans"}
+README_SECTION = {"zh_Hant": "## 繁體中文", "zh_Hans": "## 简体中文"}
+#: Ordinary words that hold a word of the table without being that word (使用時: "when used").
+ORDINARY = ("使用時", "使用时")
+FENCE = re.compile(r"^( *)```.*?^\1```", re.S | re.M)
+CODE = re.compile(r"`[^`\n]+`")
+LINK = re.compile(r"(!?\[[^\]\n]*\])\([^)\s]+\)")
+QUOTATION = re.compile(r"「[^「」\n]*」")
+
+
+def guides(language: str) -> list[tuple[str, str]]:
+    """(name, prose) of each guide in `language` and of README's section: no link targets,
+    no table rows of docs/<script>/languages.md (its glossary and its table of regional terms
+    name the words of both regions), no language links on the first line (each in its own
+    script), and no quotations (a quotation keeps its printed form)."""
+    found = []
+    for guide in GUIDES:
+        path = ROOT / "docs" / GUIDE_DIR[language] / f"{guide}.md"
+        lines = path.read_text(encoding="utf-8").splitlines()[1:]
+        if guide == "languages":
+            lines = [line for line in lines if not line.startswith("|")]
+        found.append((path.relative_to(ROOT).as_posix(), "\n".join(lines)))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split(README_SECTION[language], 1)[1].split("\n## ", 1)[0]
+    found.append((f"README.md {README_SECTION[language][3:]}", section))
+    return [(name, QUOTATION.sub("「」", LINK.sub(r"\1", text))) for name, text in found]
+
+
+@pytest.mark.parametrize("language", sorted(USES))
+def test_no_guide_uses_the_other_regions_word(language):
+    found = []
+    for name, text in guides(language):
+        for ordinary in ORDINARY:
+            text = text.replace(ordinary, "")
+        found += [
+            f"{name}: {word} ({row[0]}): {line.strip()[:80]}"
+            for row in table()
+            for word in words(row[NEVER[language]])
+            for line in text.splitlines()
+            if word in line
+        ]
+    assert not found, "\n".join(found)
+
+
+def test_every_simplified_guide_is_in_simplified_characters_outside_quotations():
+    """As the catalog is: code, what is typed, quotations and variant lists keep their form."""
+    to_simplified = opencc.OpenCC("t2s")
+    found = []
+    for name, text in guides("zh_Hans"):
+        for line in CODE.sub("", FENCE.sub("", text)).splitlines():
+            left = prose(line)
+            if to_simplified.convert(left) != left:
+                found.append(f"{name}: {line.strip()[:80]}")
+    assert not found, f"{len(found)} lines:\n" + "\n".join(found)
+
+
+def test_the_guide_checks_find_the_other_regions_word_and_traditional_prose():
+    """The guide checks could fail: a 简体 guide's 预设 and 禮記 are found, a quotation is not."""
+    to_simplified = opencc.OpenCC("t2s")
+    line = QUOTATION.sub("「」", "预设为底本《禮記注疏》，引文「禮記」照录")
+    assert [w for row in table() for w in words(row[NEVER["zh_Hans"]]) if w in line] == ["预设"]
+    assert to_simplified.convert(prose(line)) != prose(line)
+    assert "禮" not in QUOTATION.sub("「」", "引文「禮記」照录")

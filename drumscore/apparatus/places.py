@@ -145,7 +145,7 @@ class Where:
 
     def __str__(self) -> str:
         """`11`, `11–12`, `after 21`, `before 1`, `半`, in the current language (in Chinese
-        numbered alike: `第 11 擊`, `第 11—12 擊`, `第 21 擊後`)."""
+        numbered alike: `第 11 擊`, `第 11～12 擊`, `第 21 擊後`)."""
         if self.kind == "half":
             return HALF
         if self.kind == "after":
@@ -188,7 +188,7 @@ class Change:
 
     @property
     def located(self) -> bool:
-        """Whether the wording names the strokes itself (`第 3—4 擊處衍一 ○`); otherwise a
+        """Whether the wording names the strokes itself (`第 3～4 擊處衍一 ○`); otherwise a
         校勘記 sentence says where before it (`第 4 擊 ○ 作 □`), or `末` for the end."""
         return self.at_end or located(self.lemma, self.reading, self.run)
 

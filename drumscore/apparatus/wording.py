@@ -2,16 +2,15 @@
 
 English says it in a few words (`one ○ fewer in the run 11–12`, `□ for ○`, `adds □○`); Chinese
 as a 校勘記 says it, with the witnesses before it as its subject: 衍 for strokes a witness has
-beyond the base (`第 3—4 擊處衍一 ○`), 脫 for strokes it lacks (`第 11 擊處脫一 □`), 作 for
+beyond the base (`第 3～4 擊處衍一 ○`), 脫 for strokes it lacks (`第 11 擊處脫一 □`), 作 for
 another stroke (`○ 作 □`), 倒 for two strokes transposed, 末多 for strokes added at the end.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from drumscore.i18n import N_, _, chinese, pgettext
+from drumscore.i18n import N_, _, number_range, pgettext, ranges
 from drumscore.model import HALF
 
 if TYPE_CHECKING:
@@ -23,19 +22,10 @@ if TYPE_CHECKING:
 _WORDS = {1: N_("one"), 2: N_("two"), 3: N_("three"), 4: N_("four")}
 
 
-def stroke_range(first: int, last: int) -> str:
-    """Strokes `first` to `last`: `11–12` (in Chinese `11—12`), or `11` for one stroke."""
-    if first == last:
-        return str(first)
-    # TRANSLATORS: a range of stroke numbers or years (GB/T 15834: 11—12)
-    return pgettext("a range of numbers", "{first}–{last}").format(first=first, last=last)
-
-
-def years(text: str) -> str:
-    """A date as a view writes it: `1130-1200`, in Chinese `1130—1200` (GB/T 15834)."""
-    if not chinese():
-        return text
-    return re.sub(r"(\d+)-(\d+)", lambda m: stroke_range(int(m[1]), int(m[2])), text)
+#: Strokes `first` to `last` (`11–12`, in Chinese `11～12`), or `11` for one stroke; and a date
+#: (`1130-1200`) as a view writes it: the reader's language's ranges (drumscore.i18n).
+stroke_range = number_range
+years = ranges
 
 
 def located(lemma: str, reading: str, run: Run | None) -> bool:

@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 from types import FrameType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from drumscore.conductor.track import Hit, Track
+from drumscore.conductor.track import Hit
 from drumscore.i18n import N_, _, carried
 from drumscore.model import Section
 from drumscore.play import liveview
@@ -37,20 +37,15 @@ from drumscore.play.keys import (
     TAPS,
     TEMPO_STEPS,
 )
-from drumscore.play.listening import AudioListener, LiveCheck
 from drumscore.play.liveview import (
     NEXT_WAITS,
     STOP_WAITS,
     SWITCH_WAITS,
     LiveState,
     plain_lines,
-    verdict_line,
 )
 from drumscore.play.player import Player
 from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
-
-if TYPE_CHECKING:
-    from drumscore.performance.stream import Heard
 
 #: The keys for 'drumscore play --help' (translated with _ where shown).
 KEY_HELP = N_(
@@ -334,46 +329,3 @@ class BigView(LiveView):
     def close(self) -> None:
         sys.stdout.write(self.lv.MAIN_SCREEN)
         super().close()
-
-
-class HeardLines:
-    """What play --listen shows of the drums heard: a line for each stroke as it is judged."""
-
-    def __init__(
-        self, listener: AudioListener, track: Track, rate: int, lag: float | None = None
-    ) -> None:
-        item = track.items[0]
-        self.listener = listener
-        # a round trip measured: the strokes heard put on the score's clock
-        fixed = None if lag is None else lag + listener.offset
-        self.check = LiveCheck(
-            rate, float(item.timeline.tempo.interval), item.practice.only, lag=fixed
-        )
-        self.lines: tuple[str, ...] = ()
-        self.shown = 0  # the lines shown while playing
-        self._waiting: list[Heard] = []  # heard, not yet judged
-        self._taken = 0  # of the listener's strokes heard
-
-    def __call__(self, hit: Hit | None, final: bool = False) -> tuple[str, ...]:
-        """The lines heard so far, once `hit` (if any) has sounded; `final`ly, when the score
-        has ended, the strokes heard after its last are judged too."""
-        if hit is not None:
-            self.check.expect(hit)
-        self.listener.catch_up()
-        self._waiting += self.listener.heard[self._taken :]
-        self._taken = len(self.listener.heard)
-        verdicts = []
-        while self._waiting:
-            heard = self._waiting[0].stroke
-            if heard.count:
-                self._waiting.pop(0)
-                continue
-            verdict = self.check.hear(heard.time, heard.drum, final=final)
-            if verdict is None:
-                break
-            verdicts.append(verdict)
-            self._waiting.pop(0)
-        verdicts += self.check.passed(self.listener.heard_until)
-        if verdicts:
-            self.lines += tuple(verdict_line(v) for v in verdicts)
-        return self.lines

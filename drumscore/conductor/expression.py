@@ -159,10 +159,14 @@ class Expression:
         ms = 0.0
         if humanize is not None:
             amount: float | Fraction
-            if isinstance(humanize, str):
-                amount = number_text(humanize, "humanize", HUMANIZE_EXAMPLE, OptionError)
-            else:
-                amount = humanize
+            try:
+                amount = (
+                    number_text(humanize, "humanize", HUMANIZE_EXAMPLE, OptionError)
+                    if isinstance(humanize, str)
+                    else humanize
+                )
+            except OptionError:  # not a number: the one message, which says what is taken
+                amount = Fraction(-1)
             ms = float(amount) if 0 <= amount <= MAX_HUMANIZE_MS else float("nan")
             if not 0 <= ms <= MAX_HUMANIZE_MS:
                 raise OptionError(

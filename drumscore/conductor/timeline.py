@@ -21,10 +21,12 @@ MAX_REPEAT = 10_000
 
 @dataclass(frozen=True, slots=True)
 class Marker:
-    """A named point on the beat: the 半 boundary, or the start of a repeat."""
+    """A named point on the beat: the 半 boundary, or the start of a repeat (its pass number);
+    `text` is the name kept in files for other tools (MIDI markers), the same in every language."""
 
     k: int
     text: str
+    pass_no: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ class Timeline:
         found = []
         for r in range(self.repeats):
             if r > 0:
-                found.append(Marker(r * n, f"repeat {r + 1}"))
+                found.append(Marker(r * n, f"repeat {r + 1}", pass_no=r + 1))
             if self.half_index is not None:
                 found.append(Marker(r * n + self.half_index, HALF))
         return tuple(found)

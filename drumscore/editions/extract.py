@@ -95,7 +95,8 @@ _TITLE_TAIL = re.compile(r"\s+[-|—–]\s.*$")
 
 def title_of(text: str) -> str:
     """The title the passage gives itself on its first line (禮記訓纂 · 禮記訓纂卷四十, or a web
-    page's 礼经本义 - 第 38 页), or "": a short line of no sentence, stroke or label."""
+    page's 礼经本义 - 第 38 页), or "": a short line of no sentence, stroke or label (魯鼓,
+    《魯》鼓), nor the heading 鼓."""
     for line in text.split("\n"):
         if line.startswith("#"):
             continue
@@ -107,7 +108,8 @@ def title_of(text: str) -> str:
             len(line) > MAX_TITLE
             or any(c in line for c in "。；;！!？?：:，,「」『』")
             or any(glyphs.canonical(c) in (glyphs.CIRCLE, glyphs.SQUARE) for c in line)
-            or re.search(f"[{''.join(lexer.STATE_CHARS)}][{lexer.DRUM_CHARS}]", line)
+            or lexer.Tables().label_regex.search(line)
+            or line in lexer.DRUM_CHARS  # the heading 鼓 of the first figure
             or not any(lexer.is_ideograph(c) for c in line)
         ):
             return ""

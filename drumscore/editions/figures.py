@@ -23,11 +23,11 @@ from drumscore.editions.runs import (
     shown,
 )
 from drumscore.errors import NotationError
-from drumscore.i18n import _, list_text
+from drumscore.i18n import _, list_text, ngettext
 from drumscore.model import PrintedNote, Score, State
 from drumscore.notation import parse
 
-FOLLOWS, PRECEDES = "follows", "precedes"
+FOLLOWS, PRECEDES, ABOVE = "follows", "precedes", "above"
 _STATES = tuple(State)
 
 
@@ -37,6 +37,7 @@ class Reader(RunReader):
     def __init__(self, source: str, tables: lexer.Tables, partial: bool) -> None:
         super().__init__(source, tables, partial)
         self._pairs: dict[int, tuple] = {}  # id(run) → (label item, side, figure, state)
+        self._unplaced: list[list[Run]] = []  # the two runs of each headed figure no 鼓 heads
 
     def figures(self, runs: list[Run]) -> list[Run]:
         """The patterns in reading order; their labels, sides and states in self._pairs."""
@@ -76,10 +77,17 @@ class Reader(RunReader):
             if not chainable:
                 previous = None
                 continue
+            # a heading line opens a figure; a label after a label opens one, unless the first
+            # is a heading line
             joins = (
                 previous is not None
                 and item.adjacent
-                and not (isinstance(item, Label) and isinstance(previous, Label))
+                and not _is_heading(item)
+                and not (
+                    isinstance(item, Label)
+                    and isinstance(previous, Label)
+                    and not _is_heading(previous)
+                )
             )
             if joins:
                 chains[-1].append(item)
@@ -89,6 +97,7 @@ class Reader(RunReader):
         order: list[Run] = []
         for chain in chains:
             order.extend(self._figure(chain))
+        self._place_headed(order)
         return order
 
     def _check_halves(self, run: Run, index: int) -> None:
@@ -128,6 +137,8 @@ class Reader(RunReader):
 
     def _figure(self, chain: list) -> list[Run]:
         """Read one chain: pair runs with labels, infer states, check the figure is whole."""
+        if _is_heading(chain[0]):
+            return self._headed(chain)
         for index, item in enumerate(chain):
             if isinstance(item, Divider):
                 if not self.partial:
@@ -168,6 +179,9 @@ class Reader(RunReader):
                     pairs[-1] = (pairs[-1][0], item)
             elif item.kind != Kind.DRUM:
                 pending_label = item
+        for run, label in pairs:
+            if label is not None and label.kind == Kind.LOOSE:
+                self._loose(run, label)
         states = self._states(pairs)
         labelled = [p for p, s in zip(pairs, states, strict=True) if s]
         for (run, label), state in zip(pairs, states, strict=True):
@@ -193,18 +207,151 @@ class Reader(RunReader):
                 self._check_figure(figure, runs)
         return [run for run, _ in pairs]
 
-    def _lone(self, run: Run) -> None:
-        """A pattern that stands alone with its label: its layout does not tell its figure (a
-        label before it is figure 2's way, but also how a copy quotes one pattern of figure 1).
-        Which printed pattern its notation is, is said; it is a doubt either way."""
+    def _headed(self, chain: list) -> list[Run]:
+        """A figure under a heading line that holds only its two labels (魯鼓　　薛鼓): its
+        patterns below it, in the heading's order, or printed with their own labels, which must
+        then be the heading's."""
+        heading, rest = chain[0], chain[1:]
+        named = lexer.labels_in(heading.token, self.source, self.tables)
+        if named[0].value == named[1].value:
+            raise self.error(
+                named[1].start,
+                _("the heading line names {label!r} twice").format(label=self.text_of(named[1])),
+                _(
+                    "a heading above a figure names its two patterns, 魯鼓 and 薛鼓; check the "
+                    "transcription against the edition"
+                ),
+            )
+        if any(isinstance(i, Label) and i.kind != Kind.DRUM for i in rest):
+            order = self._figure(rest)
+            below = [(r, self._pairs[id(r)][0]) for r in order if self._pairs[id(r)][3]]
+            if [label.state for _run, label in below] != [t.value for t in named]:
+                first = below[0][1].token if below else heading.token
+                pos = self.position(first.start)
+                raise self.error(
+                    heading.token.start,
+                    _(
+                        "the heading line names {heading}, but the figure below it labels its "
+                        "patterns {below} (the first at line {line}, column {column})"
+                    ).format(
+                        heading=list_text(self.text_of(t) for t in named),
+                        below=list_text(self.text_of(label.token) for _run, label in below)
+                        or _("with no label"),
+                        line=pos.line,
+                        column=pos.column,
+                    ),
+                    _(
+                        "check the transcription against the edition: the heading and the "
+                        "labels beside the patterns name the same two drums in the same order"
+                    ),
+                )
+            return order
+        runs = [i for i in rest if isinstance(i, Run)]
+        if len(runs) != 2:
+            hint = _(
+                "a heading line names the two patterns printed below it; include both, each on "
+                "its own line, or check the transcription against the edition"
+            )
+            reason = ngettext(
+                "the heading line names two patterns, but {n} stands below it",
+                "the heading line names two patterns, but {n} stand below it",
+                len(runs),
+            ).format(n=len(runs))
+            for run in runs:
+                self._pairs[id(run)] = (None, ABOVE, None, "")
+                self._doubt(run, reason, hint, at=heading.token.start)
+            return runs
+        index = next(i for i, item in enumerate(self.items) if item is heading)
+        before = self.items[index - 1] if index else None
+        drum = isinstance(before, Label) and before.kind == Kind.DRUM and heading.adjacent
+        figure = 1 if drum else None
+        for run, label in zip(runs, named, strict=True):
+            self._pairs[id(run)] = (Label(Kind.LABEL, label), ABOVE, figure, label.value)
+        self._check_figure(1 if drum else 0, runs)
+        if not drum:
+            self._unplaced.append(runs)
+        return runs
+
+    def _place_headed(self, order: list[Run]) -> None:
+        """The figure of each headed figure that no 鼓 heads: second after another figure,
+        first before one, else the printed figure its notation is."""
+        for runs in self._unplaced:
+            at = next(i for i, r in enumerate(order) if r is runs[0])
+            before = {self._pairs[id(r)][2] for r in order[:at]} - {None}
+            after = {self._pairs[id(r)][2] for r in order[at + 2 :]} - {None}
+            if before or after:
+                figure = 2 if before else 1
+            else:
+                found = {
+                    figure for run in runs for figure in self._printed(run, self._pairs[id(run)][3])
+                }
+                matches = [
+                    f
+                    for f in found
+                    if all(f in self._printed(r, self._pairs[id(r)][3]) for r in runs)
+                ]
+                if len(matches) != 1:
+                    pos = self.position(self._pairs[id(runs[0])][0].token.start)
+                    for run in runs:
+                        self._doubt(
+                            run,
+                            _(
+                                "the figure under the heading line (line {line}) is not told: "
+                                "no 鼓 heads it, no other figure stands beside it, and its "
+                                "notation is no printed figure's"
+                            ).format(line=pos.line),
+                            _(
+                                "include the whole passage, both figures, or write 鼓 above the "
+                                "first figure's heading line"
+                            ),
+                        )
+                    continue
+                (figure,) = matches
+                names = self._printed(runs[0], self._pairs[id(runs[0])][3])[figure]
+                for run in runs:
+                    self._remarks.setdefault(id(run), []).append(
+                        _(
+                            "figure {figure} read from the notation under the heading line: "
+                            "both patterns are figure {figure}'s as printed in {editions}"
+                        ).format(figure=figure, editions=_editions(names))
+                    )
+            for run in runs:
+                label, side, _figure, state = self._pairs[id(run)]
+                self._pairs[id(run)] = (label, side, figure, state)
+
+    def _printed(self, run: Run, state: str) -> dict[int, list[str]]:
+        """The figures whose printed `state` pattern is this run's notation, with the editions
+        that print it so."""
         from drumscore import corpus
 
-        label, side, _figure, state = self._pairs[id(run)]
         notation = parse("".join(run.printed), extra_glyphs=self.tables.glyphs).notation
         matches: dict[int, list[str]] = {}
         for score in corpus.scores(None):
             if score.state == state and score.pattern.notation == notation and score.figure:
                 matches.setdefault(score.figure, []).append(score.edition_name)
+        return matches
+
+    def _loose(self, run: Run, label: Label) -> None:
+        """A label whose book-title bracket is not matched (《薛鼓, 薛》鼓): refused at the
+        bracket."""
+        text = self.text_of(label.token)
+        at = next(i for i, c in enumerate(text) if c in _BRACKETS)
+        self._doubt(
+            run,
+            _(
+                "the bracket {bracket!r} of the label {label!r} is not matched: a book-title "
+                "bracket around a label closes after its state (《薛》鼓) or after 鼓 (《薛鼓》)"
+            ).format(bracket=text[at], label=text),
+            _("write the label with both brackets, as the edition prints it, or without them"),
+            at=label.token.start + at,
+        )
+
+    def _lone(self, run: Run) -> None:
+        """A pattern that stands alone with its label: its layout does not tell its figure (a
+        label before it is figure 2's way, but also how a copy quotes one pattern of figure 1).
+        Which printed pattern its notation is, is said; it is a doubt either way."""
+        label, side, _figure, state = self._pairs[id(run)]
+        matches = self._printed(run, state)
         lines = self._lines(run)
         hint = _("include the whole figure in the passage, both patterns with their labels")
         if len(matches) == 1:
@@ -217,7 +364,7 @@ class Reader(RunReader):
                 lines=lines,
                 state=state,
                 figure=figure,
-                editions=list_text(sorted(set(names))[:3] + (["…"] if len(set(names)) > 3 else [])),
+                editions=_editions(names),
             )
         else:
             self._pairs[id(run)] = (label, side, None, state)
@@ -379,3 +526,15 @@ class Reader(RunReader):
             and nxt.kind != Kind.DRUM
             and (side == FOLLOWS or nxt is not label)
         )
+
+
+_BRACKETS = frozenset(lexer.TITLE_BRACKETS) | frozenset(lexer.TITLE_BRACKETS.values())
+
+
+def _is_heading(item: object) -> bool:
+    return isinstance(item, Label) and item.kind == Kind.HEADING
+
+
+def _editions(names: list[str]) -> str:
+    """Up to three edition names, then …"""
+    return list_text(sorted(set(names))[:3] + (["…"] if len(set(names)) > 3 else []))

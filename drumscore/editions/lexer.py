@@ -33,7 +33,12 @@ PAUSE = "，、,·・"
 #: Punctuation that ends a sentence: between two strokes it divides them, unless 半 is beside it.
 STOP = "。．.；;：:！!？?…"
 #: Quotation marks and other brackets: they may stand between a pattern and its label.
-QUOTES = "「」『』“”‘’《》〈〉［］[]"
+QUOTES = "「」『』“”‘’《》〈〉［］[]\u2329\u232a︽︾︿﹀"
+#: Book-title brackets (書名號 《》 and 篇名號 〈〉, with the angle brackets and the vertical forms
+#: that OCR of a printed page gives for them) that a modern or OCR'd text puts around the state of a
+#: label (《薛》鼓) or around the whole label (《薛鼓》, the name of the drum piece). They mark a
+#: name; the label is the same label.
+TITLE_BRACKETS = {"《": "》", "〈": "〉", "\u2329": "\u232a", "︽": "︾", "︿": "﹀"}
 PUNCTUATION = PAUSE + STOP + QUOTES
 #: Words of a 音義 gloss (圜音圓, 薄迷反, 如字): a ○ before them opens a gloss, it is not a stroke.
 GLOSS = "音反切如"
@@ -58,6 +63,8 @@ class Kind:
     HALF = "half"  # 半
     LABEL = "label"  # 魯鼓, 薛鼓 and their spellings (value: the state 魯 or 薛)
     ULABEL = "unknown label"  # a character and 鼓 that may be a label (value: the character)
+    LOOSE = "label with an unmatched bracket"  # 《薛鼓, 薛》鼓 (value: the state)
+    HEADING = "heading line"  # a line of its own holding only the two labels: 魯鼓　　薛鼓
     DRUM = "drum"  # a lone 鼓, the heading of the first figure
     PUNCT = "punctuation"
     NOTE = "note"  # value: the note's text without brackets and column marks
@@ -111,6 +118,7 @@ class Tables:
             + DRUM_CHARS
             + "".join(NOTE_BRACKETS)
             + LINE_MARK
+            + "".join(TITLE_BRACKETS)  # a bracket that may open a label: 《薛》鼓
             + "<\n"
         )
         space = _class(SPACES)
@@ -120,6 +128,19 @@ class Tables:
             f"{re.escape(c)}"
             for o, c in NOTE_BRACKETS.items()
         ]
+        states = _class(self.states)
+        drum = f"[{joiner}]?[{DRUM_CHARS}]"
+
+        def bracketed(chars: str) -> str:
+            return "|".join(
+                f"{re.escape(o)}[{chars}](?:{re.escape(c)}{drum}|{drum}{re.escape(c)})"
+                for o, c in TITLE_BRACKETS.items()
+            )
+
+        #: a label: 魯鼓, 魯 鼓, 《魯》鼓, 《魯鼓》 (each bracket closed by its own pair)
+        self.label = f"(?:{bracketed(states)}|[{states}]{drum})"
+        opens, closes = _class(TITLE_BRACKETS), _class(TITLE_BRACKETS.values())
+        self.label_regex = re.compile(self.label)
         self.regex = re.compile(
             "|".join(
                 [
@@ -129,6 +150,9 @@ class Tables:
                     r"(?P<blanks>(?<![^\n])\n\n+)",
                     # a line of nothing but spaces and markup: a blank line, or a page-break line
                     rf"(?P<empty>(?<![^\n])(?:[{space}]|¶|<[^<>\n]*>)*(?=\n|\Z))",
+                    # a line of nothing but the two labels, spaced apart: a heading above a figure
+                    rf"(?P<heading>(?<![^\n])[{space}]*{self.label}[{space}{_class(INVISIBLE)}]+"
+                    rf"{self.label}[{space}]*(?=¶*(?:\n|\Z)))",
                     rf"(?P<indent>(?<![^\n])[{space}]+)",
                     r"(?P<nl>¶*\n)",
                     r"(?P<tag><[^<>\n]*>)",
@@ -139,7 +163,11 @@ class Tables:
                     f"(?P<note>{'|'.join(notes)})",
                     f"(?P<strokes>[{_class(strokes)}]+)",
                     f"(?P<half>[{_class(halves)}])",
-                    f"(?P<label>[{_class(self.states)}][{joiner}]?[{DRUM_CHARS}])",
+                    f"(?P<label>{self.label})",
+                    # a label with a bracket that is not matched: 《薛鼓, 薛》鼓, 〈薛》鼓
+                    f"(?P<loose>[{opens}]?[{states}][{closes}]?{drum}[{closes}]?)",
+                    # a miscopied label in brackets: 《薜》鼓, 《薜鼓》
+                    f"(?P<ulabel>{bracketed(IDEOGRAPHS)})",
                     f"(?P<drum>[{DRUM_CHARS}])",
                     f"(?P<punct>[{_class(PUNCTUATION)}])",
                     f"(?P<other>[^{_class(special)}]+)",
@@ -151,6 +179,10 @@ class Tables:
 
 
 _NOTE_MARKUP = re.compile(r"[\s¶/]|<[^<>\n]*>")
+
+
+#: The CJK ideographs, as a character class (is_ideograph's ranges).
+IDEOGRAPHS = "\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
 
 
 def is_ideograph(ch: str) -> bool:
@@ -192,7 +224,13 @@ def tokens(source: str, tables: Tables) -> Iterator[Token]:
                     Kind.NOTE, start, end, _NOTE_MARKUP.sub("", source[start + 1 : end - 1])
                 )
             elif group == "label":
-                yield Token(Kind.LABEL, start, end, states[source[start]])
+                yield Token(Kind.LABEL, start, end, _state(source, start, states))
+            elif group == "loose":
+                yield Token(Kind.LOOSE, start, end, _state(source, start, states))
+            elif group == "ulabel":
+                yield Token(Kind.ULABEL, start, end, source[start + 1])
+            elif group == "heading":
+                yield Token(Kind.HEADING, start, end)
             elif group == "space":
                 yield Token(Kind.SPACE, start, end)
             elif group == "invisible":
@@ -229,6 +267,19 @@ def tokens(source: str, tables: Tables) -> Iterator[Token]:
         if restart is None:
             return
         pos = restart
+
+
+def _state(source: str, start: int, states: Mapping[str, str]) -> str:
+    """The state a label at `start` reads as (past a book-title bracket before it)."""
+    return states[source[start + (source[start] in TITLE_BRACKETS)]]
+
+
+def labels_in(heading: Token, source: str, tables: Tables) -> list[Token]:
+    """The two LABEL tokens of a heading line."""
+    return [
+        Token(Kind.LABEL, m.start(), m.end(), _state(source, m.start(), tables.states))
+        for m in tables.label_regex.finditer(source, heading.start, heading.end)
+    ]
 
 
 def _note(source: str, start: int) -> tuple[int, str]:

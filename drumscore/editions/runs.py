@@ -91,13 +91,13 @@ class Run:
 
 @dataclass(slots=True)
 class Label:
-    kind: str  # Kind.LABEL, Kind.ULABEL or Kind.DRUM
+    kind: str  # Kind.LABEL, Kind.LOOSE, Kind.ULABEL, Kind.DRUM or Kind.HEADING
     token: Token
     adjacent: bool = False
 
     @property
     def state(self) -> str:
-        return self.token.value if self.kind == Kind.LABEL else ""
+        return self.token.value if self.kind in (Kind.LABEL, Kind.LOOSE) else ""
 
 
 @dataclass(slots=True)
@@ -276,10 +276,16 @@ class RunReader:
                 half = before = None
                 # a paragraph break ends a run of strokes, but not its figure: a copy made for
                 # the web may print each pattern in its own paragraph, the label after a pattern
-                # opening the next one; after a label (a heading line 魯鼓 薛鼓 above the
-                # figure) and after a header line it ends the figure
+                # opening the next one; nor a heading line's (魯鼓　　薛鼓 above the figure).
+                # After a label and after a header line it ends the figure
                 adjacent = (
-                    adjacent and kind == Kind.BLANK and bool(items) and isinstance(items[-1], Run)
+                    adjacent
+                    and kind == Kind.BLANK
+                    and bool(items)
+                    and (
+                        isinstance(items[-1], Run)
+                        or (isinstance(items[-1], Label) and items[-1].kind == Kind.HEADING)
+                    )
                 )
             else:  # a label, or the heading 鼓
                 if run is not None:
@@ -500,11 +506,11 @@ class RunReader:
         """The passage's tokens, each translation line of a bilingual file one ASIDE token."""
         asides = lexer.translation_lines(self.source, self.tables)
         if not asides:
-            yield from lexer.tokens(self.source, self.tables)
+            yield from self._under_headings(lexer.tokens(self.source, self.tables))
             return
         spans = iter(asides)
         span = next(spans, None)
-        for token in lexer.tokens(self.source, self.tables):
+        for token in self._under_headings(lexer.tokens(self.source, self.tables)):
             while span is not None and token.start >= span[1]:
                 span = next(spans, None)
             if span is None or token.start < span[0]:
@@ -515,6 +521,63 @@ class RunReader:
                     yield token
                 else:
                     yield Token(Kind.ASIDE, span[0], span[1], self.source[span[0] : span[1]])
+
+    def _under_headings(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        """The tokens, with a paragraph break where the two patterns under a heading line
+        (魯鼓　　薛鼓 above them) meet: each on its own line(s), the first ending at the one line
+        break between the two 半 marks. The patterns of a figure that prints its own labels
+        beside them are left as they are."""
+        ends = (Kind.OTHER, Kind.LABEL, Kind.LOOSE, Kind.ULABEL, Kind.DRUM, Kind.HEADING)
+        held: list[Token] | None = None
+        heading: Token | None = None
+        for token in tokens:
+            if held is None:
+                yield token
+                if token.kind == Kind.HEADING:
+                    held, heading = [], token
+                continue
+            if token.kind in ends or token.kind == Kind.HEADER:
+                yield from self._split(heading, held)
+                held = None
+                yield token
+                if token.kind == Kind.HEADING:
+                    held, heading = [], token
+                continue
+            held.append(token)
+        if held is not None:
+            yield from self._split(heading, held)
+
+    def _split(self, heading: Token | None, held: list[Token]) -> list[Token]:
+        """The tokens under a heading line, with a paragraph break between its two patterns
+        when they follow each other line by line."""
+        halves = [i for i, t in enumerate(held) if t.kind == Kind.HALF]
+        if len(halves) != 2 or heading is None:
+            return held
+        between = held[halves[0] + 1 : halves[1]]
+        if any(t.kind == Kind.BLANK or stop_in([t]) for t in between):
+            return held  # the patterns are apart already
+        breaks = [i for i, t in enumerate(between, halves[0] + 1) if t.kind == Kind.LINE]
+        if len(breaks) == 1:
+            at = held[breaks[0]]
+            return [*held[: breaks[0]], Token(Kind.BLANK, at.start, at.start), *held[breaks[0] :]]
+        line = self.position(heading.start).line
+        second = self.position(held[halves[1]].start)
+        raise self.error(
+            held[halves[1]].start,
+            ngettext(
+                "the two patterns under the heading line (line {line}) are not on lines of their "
+                "own: {n} line break stands between their 半 marks (the second at line {second}, "
+                "column {column}), so where the first pattern ends is not told",
+                "the two patterns under the heading line (line {line}) are not on lines of their "
+                "own: {n} line breaks stand between their 半 marks (the second at line {second}, "
+                "column {column}), so where the first pattern ends is not told",
+                len(breaks),
+            ).format(line=line, n=len(breaks), second=second.line, column=second.column),
+            _(
+                "put each pattern under the heading on its own line, or a blank line between "
+                "the two"
+            ),
+        )
 
     def _mark_prose(self) -> None:
         """Runs without 半 that stand beside no label are prose: ○ bullets, □ for lost text."""

@@ -19,6 +19,7 @@ from drumscore.i18n import (
     list_text,
     numeral,
     pgettext,
+    ranges,
     speaking,
     tags,
     written,
@@ -209,7 +210,7 @@ class Provenance:
         if self.kanripo_file:
             parts.append(_("file {file}").format(file=self.kanripo_file))
         if self.lines and not self.transcription:  # a transcription's lines are its own
-            parts.append(_("lines {lines}").format(lines=self.lines))
+            parts.append(_("lines {lines}").format(lines=ranges(self.lines)))
         return parts
 
     @property

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from drumscore.conductor.track import Hit, Role
 from drumscore.errors import PerformanceError, PlaybackError
 from drumscore.files.format_choice import suffixes
-from drumscore.i18n import _
+from drumscore.i18n import _, quoted
 from drumscore.model import Drum
 
 if TYPE_CHECKING:
@@ -31,6 +31,20 @@ if TYPE_CHECKING:
 
 #: A take is delivered, and a microphone read, this many frames at a time (11.6 ms at 44.1 kHz).
 BLOCK = 512
+
+
+class OneBlasThread:
+    """numpy's BLAS held to one thread while listening (threadpoolctl), until `close`: the
+    listener's matrix products are small, and a second thread spins on them, costing more CPU
+    than it saves time (0.25 of a core against 0.15, measured by bench/listen.py)."""
+
+    def __init__(self) -> None:
+        from threadpoolctl import threadpool_limits
+
+        self._limits = threadpool_limits(limits=1, user_api="blas")
+
+    def close(self) -> None:
+        self._limits.restore_original_limits()
 
 
 def is_device(source: str) -> bool:
@@ -49,7 +63,7 @@ class TakeInput:
         from drumscore.performance import recording
 
         self.name = path
-        self.shown = repr(path)
+        self.shown = quoted(path)
         try:
             self.audio = sf.SoundFile(path)
         except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
@@ -92,7 +106,32 @@ class TakeInput:
         self.audio.close()
 
 
-class DeviceInput:
+class PushedInput:
+    """Sound sent in (`push`) as it is recorded elsewhere (a served page's microphone): its
+    blocks as they came, mono float32 samples at `rate`."""
+
+    def __init__(self, name: str, rate: int) -> None:
+        self.name = name
+        self.shown = quoted(name)
+        self.rate = rate
+        self._queue: queue.SimpleQueue[np.ndarray] = queue.SimpleQueue()
+
+    def push(self, samples: np.ndarray) -> None:
+        self._queue.put(samples)
+
+    def take(self, until: float) -> list[np.ndarray]:
+        out = []
+        while True:
+            try:
+                out.append(self._queue.get_nowait())
+            except queue.Empty:
+                return out
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+class DeviceInput(PushedInput):
     """A PortAudio input (a microphone): its blocks as they arrive, the channels' mean."""
 
     def __init__(self, name: str) -> None:
@@ -100,10 +139,7 @@ class DeviceInput:
 
         sd = load_sounddevice()
         device = choose_device(name, "input")
-        self._queue: queue.SimpleQueue[np.ndarray] = queue.SimpleQueue()
-        self.name = device.name
-        self.shown = repr(device.name)
-        self.rate = int(device.default_rate)
+        super().__init__(device.name, int(device.default_rate))
         try:
             self.stream = sd.InputStream(
                 device=device.index,
@@ -119,15 +155,7 @@ class DeviceInput:
             ) from None
 
     def _arrived(self, data: Any, frames: int, when: Any, status: Any) -> None:
-        self._queue.put(data.mean(axis=1).astype("float32"))
-
-    def take(self, until: float) -> list[np.ndarray]:
-        out = []
-        while True:
-            try:
-                out.append(self._queue.get_nowait())
-            except queue.Empty:
-                return out
+        self.push(data.mean(axis=1).astype("float32"))
 
     def close(self) -> None:
         self.stream.stop()
@@ -142,7 +170,7 @@ class AudioListener:
 
     def __init__(
         self,
-        source: str,
+        source: str | PushedInput,
         *,
         count_sound: bool = False,
         click_velocity: int | None = None,
@@ -151,9 +179,11 @@ class AudioListener:
     ) -> None:
         from drumscore.performance.stream import Listener
 
-        self.input: TakeInput | DeviceInput = (
-            DeviceInput(source) if is_device(source) else TakeInput(source)
-        )
+        self.input: TakeInput | DeviceInput | PushedInput
+        if isinstance(source, PushedInput):
+            self.input = source
+        else:
+            self.input = DeviceInput(source) if is_device(source) else TakeInput(source)
         self.name = self.input.name
         self.clock = clock
         self.sleep = sleep
@@ -170,6 +200,9 @@ class AudioListener:
         #: stroke, a line withdrawn, a drum retold; stream.Heard.revises).
         self.heard: list[Heard] = []
         self.revised: list[Heard] = []
+        #: Both, in the order they were told.
+        self.told: list[Heard] = []
+        self.blas = OneBlasThread()
 
     def begin(self, early: float = 0.0) -> None:
         """Playback starts now: the take's time counts from here."""
@@ -191,6 +224,7 @@ class AudioListener:
             new: list[Heard] = []
             for block in self.input.take(self.elapsed()):
                 new += self.listener.feed(block)
+            self.told += new
             self.revised += [h for h in new if h.revises is not None]
             new = [h for h in new if h.revises is None]
             self.heard += new
@@ -242,6 +276,7 @@ class AudioListener:
 
     def close(self) -> None:
         self.input.close()
+        self.blas.close()
 
 
 # --- each stroke judged as it is heard ---------------------------------------------------------
@@ -267,6 +302,8 @@ class _Expected:
     drum: Drum
     number: int
     heard: bool = False
+    #: Said missed (`passed`): a stroke for it that comes to light later is still its own.
+    missed: bool = False
 
 
 class LiveCheck:
@@ -311,11 +348,11 @@ class LiveCheck:
             not self.expected or time - lag > self.expected[-1].time + self.interval / 2
         ):
             return None  # its stroke of the score may not be laid out yet
-        near = [e for e in self.expected if not e.heard]
+        near = [e for e in self.expected if not e.heard or e.missed]
         best = min(near, key=lambda e: abs(time - lag - e.time), default=None)
         if best is None or abs(time - lag - best.time) > self.interval / 2:
             return Verdict("extra", drum)
-        best.heard = True
+        best.heard, best.missed = True, False
         self.lags.append(time - best.time)
         offset = (time - best.time - (self.lag or 0.0)) * 1000  # from the score's beat when fixed
         kind = "played" if best.drum is drum else "wrong"
@@ -330,6 +367,19 @@ class LiveCheck:
         out = []
         for e in self.expected:
             if not e.heard and e.time + lag + self.interval / 2 + lookahead < now:
-                e.heard = True
+                e.heard = e.missed = True
                 out.append(Verdict("missed", None, e.drum, e.number))
         return out
+
+    def forget(self, verdict: Verdict, time: float) -> None:
+        """Take back the verdict on a stroke heard at `time` (the listener revised it): its
+        stroke of the score is unheard again, and its lag no longer sets the beat."""
+        if verdict.number is None or verdict.kind == "missed":
+            return
+        for e in self.expected:
+            if e.number == verdict.number:
+                e.heard = False
+                lag = time - e.time
+                if self.lags:
+                    self.lags.pop(min(range(len(self.lags)), key=lambda k: abs(self.lags[k] - lag)))
+                return

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import Hit
 from drumscore.display import centre, cut, width, wrap_phrases
-from drumscore.i18n import N_, _, milliseconds, per_minute, pgettext
+from drumscore.i18n import N_, _, aside, labelled, milliseconds, per_minute, pgettext
 from drumscore.i18n import seconds as seconds_text
 from drumscore.model import HALF, SYMBOLS, Drum, Section
 from drumscore.play.listening import Verdict
@@ -289,6 +289,20 @@ def verdict_line(verdict: Verdict) -> str:
     return _("stroke {number}: {drum} {offset}").format(
         number=verdict.number, drum=verdict.drum.value, offset=offset
     )
+
+
+def revised_line(line: str, withdrawn: bool = False) -> str:
+    """A line heard that the listener has since revised, changed where it stands: marked
+    revised, or withdrawn (no stroke there after all)."""
+    return aside(line, _("withdrawn") if withdrawn else _("revised"))
+
+
+def revision_line(line: str, was: str, withdrawn: bool = False) -> str:
+    """The revision of a line no longer on screen (`was`), said on a line of its own: withdrawn,
+    or what it says now."""
+    if withdrawn:
+        return labelled(_("withdrawn"), was)
+    return labelled(_("revised"), was if was == line else f"{was} → {line}")
 
 
 # --- the display for the room: --big ---------------------------------------------------------

@@ -235,7 +235,7 @@ class MidiPlayer:
         strokes are sent or left silent, not yielded); None every `poll` s between.
         """
         conductor = self.conductor
-        start = self.clock()
+        start = yielded = self.clock()  # (and when a hit or None was last yielded)
         off_at = None
         waiting: list[Hit] = []  # laid out, each sent at its own frame
         while True:
@@ -250,9 +250,12 @@ class MidiPlayer:
                 self._note_off()
                 off_at = None
             if deadline > now:
-                nearest = min(deadline, off_at or deadline, now + (poll or SLICE), now + SLICE)
+                nearest = min(deadline, off_at or deadline, now + SLICE)
+                if poll is not None:
+                    nearest = min(nearest, yielded + poll)
                 self._wake.wait(max(0.0, nearest - now))
-                if poll is not None and nearest >= now + poll:
+                if poll is not None and self.clock() >= yielded + poll:
+                    yielded = self.clock()
                     yield None
                 continue
             if frame is not None and frame <= due:
@@ -267,8 +270,12 @@ class MidiPlayer:
                     self._sounding = note
                     off_at = deadline + float(hit.note_seconds)
                 if not hit.click:
+                    yielded = self.clock()
                     yield hit
         if off_at is not None:
+            while poll is not None and self.clock() + poll < off_at:
+                self._wait_until(self.clock() + poll)
+                yield None
             self._wait_until(off_at)
             self._note_off()
 

@@ -22,7 +22,16 @@ from typing import TYPE_CHECKING
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import BEAT_RATE, Track
 from drumscore.errors import OptionError
-from drumscore.i18n import _, chinese, clause_text, labelled, list_text, written
+from drumscore.i18n import (
+    _,
+    chinese,
+    clause_text,
+    labelled,
+    list_text,
+    numeral,
+    pgettext,
+    written,
+)
 from drumscore.model import HALF, Drum
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 
@@ -121,7 +130,12 @@ def bars(timeline: Timeline) -> tuple[Bar, ...]:
     cuts = {0: ""}
     for marker in timeline.markers():
         if 0 < marker.k < total:
-            cuts[marker.k] = marker.text
+            # engraved for the reader: a repeat's start in the reader's language (第二遍)
+            cuts[marker.k] = (
+                pgettext("engraved", "pass {number}").format(number=numeral(marker.pass_no))
+                if marker.pass_no
+                else marker.text
+            )
     starts = sorted(cuts)
     ends = [*starts[1:], total]
     return tuple(Bar(s, e - s, cuts[s]) for s, e in zip(starts, ends, strict=True))
@@ -710,7 +724,7 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
                 edition=score.source.work.named
                 if chinese() and score.source and score.source.work
                 else written(score.edition_name),
-                figure=score.figure,
+                figure=numeral(score.figure) if score.figure is not None else "?",
                 state=written(str(score.state)),
                 printed=score.printed.strip(),
             ),

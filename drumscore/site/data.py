@@ -8,7 +8,9 @@ witnesses, aligned as the apparatus aligns every edition.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -51,10 +53,24 @@ class Entry:
     slug: str
 
 
+#: The most of an id a page name keeps, in UTF-8 bytes (a file name holds 255).
+MAX_SLUG_BYTES = 120
+
+
 def slugify(text: str) -> str:
-    """A file-name-safe version of an edition id: letters, digits and hyphens."""
-    slug = re.sub(r"[^0-9A-Za-z]+", "-", text).strip("-").lower()
-    return slug or "edition"
+    """The part of a page's file name that names its edition: the id as ids match (casefolded),
+    with the letters and digits of every script kept — a CJK id keeps its characters, which are
+    fine in a file name and which a browser percent-encodes in a URL — so that two ids always
+    name two pages, the same in every build. Where characters must go (any but letters, digits,
+    '_' and '-'; a form that Unicode normalisation, as some file systems apply it, would change;
+    an id too long for a file name), a short hash of the whole id follows what is kept."""
+    folded = text.casefold()
+    kept = re.sub(r"[^\w-]+", "-", unicodedata.normalize("NFC", folded)).strip("-_")
+    if kept == folded and len(kept.encode()) <= MAX_SLUG_BYTES:
+        return kept or "edition"
+    kept = kept.encode()[:MAX_SLUG_BYTES].decode(errors="ignore").strip("-_")
+    digest = hashlib.sha256(folded.encode()).hexdigest()[:8]
+    return f"{kept}-{digest}" if kept else digest
 
 
 def entries(pool: Iterable[Edition]) -> tuple[Entry, ...]:

@@ -13,9 +13,12 @@ import threading
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from drumscore.i18n import _
+
+if TYPE_CHECKING:
+    from drumscore.site.listening import Listening
 
 #: Where the server listens unless told otherwise: this machine only.
 LOCAL_HOST = "127.0.0.1"
@@ -52,6 +55,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         **TYPES,
     }
     log: Callable[[str], None] | None = None
+    #: The listening a score page's Listen button streams to (site.listening), if served.
+    listening: Listening | None = None
     #: A request line that cannot be read is answered with a status line all the same.
     default_request_version = "HTTP/1.0"
     #: Set on the connection by StreamRequestHandler: the bound of one send or receive.
@@ -96,6 +101,18 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
+    def do_GET(self) -> None:
+        if self.listening is not None and self.listening.handles(self.path):
+            self.listening.answer(self)
+        else:
+            super().do_GET()
+
+    def do_POST(self) -> None:
+        if self.listening is not None and self.listening.handles(self.path):
+            self.listening.answer(self)
+        else:
+            self.send_error(501, "Unsupported method ('POST')")
+
     def send_head(self):  # type: ignore[no-untyped-def]
         """The file's headers; a path that no file can have (a NUL byte, undecodable bytes, a
         name too long) is 400 Bad Request, where http.server would raise and send nothing."""
@@ -139,15 +156,21 @@ def make_server(
     log: Callable[[str], None] | None = None,
     warn: Callable[[str], None] | None = None,
     request_seconds: float = REQUEST_SECONDS,
+    listening: Listening | None = None,
 ) -> http.server.ThreadingHTTPServer:
     """A server for the files in `folder` on host:port (port 0: any free port). Not started.
 
     `log` is told of each request; `warn` of a request that failed (the server goes on). A
-    client has `request_seconds` to send each request's line and headers."""
+    client has `request_seconds` to send each request's line and headers. With `listening`, a
+    score page's Listen button is answered (site.listening)."""
     handler = type(
         "Handler",
         (_Handler,),
-        {"log": staticmethod(log) if log else None, "request_seconds": request_seconds},
+        {
+            "log": staticmethod(log) if log else None,
+            "request_seconds": request_seconds,
+            "listening": listening,
+        },
     )
     bound = functools.partial(handler, directory=str(folder))
     server_class: type[http.server.ThreadingHTTPServer] = _Server

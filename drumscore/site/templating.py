@@ -9,7 +9,7 @@ from collections.abc import Callable
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from drumscore.i18n import _, language, ngettext, numeral, pgettext, rules, tag, written
+from drumscore.i18n import _, language, ngettext, numeral, pgettext, ranges, rules, tag, written
 from drumscore.model import Section
 
 #: The templates, HTML-escaped wherever they show a value; an unknown name is an error.
@@ -36,7 +36,8 @@ TEMPLATES.globals["shown"] = lambda section: (
 TEMPLATES.globals["written"] = written
 #: A figure's number as the page's language writes it (第一圖 in Chinese, figure 1).
 TEMPLATES.globals["numeral"] = numeral
-#: The joins of a sentence by the language's rule (i18n.rules), a value escaped, markup kept.
+#: A text of data (lines 437-452) with its ranges of numbers as the page's language writes them.
+TEMPLATES.globals["ranges"] = ranges
 #: The rules of each language, read from its catalog once (a page joins text hundreds of times).
 _RULES: dict[str, dict[str, str]] = {}
 
@@ -50,6 +51,7 @@ def rule(kind: str) -> str:
     return found[kind]
 
 
+#: The joins of a sentence by the language's rule (i18n.rules), a value escaped, markup kept.
 TEMPLATES.globals["sep"] = rule
 TEMPLATES.globals["list_text"] = lambda items: Markup(rule("list")).join(items)
 TEMPLATES.globals["clause_text"] = lambda items: Markup(rule("clause")).join(items)

@@ -383,8 +383,8 @@ def test_the_summary_in_english_has_the_plural_where_the_count_asks_for_it():
 @pytest.mark.parametrize(
     ("language", "fewer", "after", "substituted"),
     [
-        ("zh_Hant", "第 1 擊（射）：第 1—2 擊處脫一 ○", "第 2 擊後", "○ 作 □"),
-        ("zh_Hans", "第 1 击（射）：第 1—2 击处脱一 ○", "第 2 击后", "○ 作 □"),
+        ("zh_Hant", "第 1 擊（射）：第 1～2 擊處脫一 ○", "第 2 擊後", "○ 作 □"),
+        ("zh_Hans", "第 1 击（射）：第 1～2 击处脱一 ○", "第 2 击后", "○ 作 □"),
         ("en", "1 (she): one ○ fewer in the run 1–2", "after 2", "□ for ○"),
     ],
 )

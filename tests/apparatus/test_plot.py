@@ -48,7 +48,7 @@ def test_the_title_and_legend_are_in_traditional_chinese(cjk, lu2):
         fig = drawn_figure([lu2])
     title = fig.axes[0].get_title(loc="left")
     n, m = len(lu2.parting), len(lu2.reports)
-    assert title == f"lu/2 · 魯鼓第二圖 · 底本《禮記注疏》 · 刊本異文 {n} 處；注文所載異文 {m} 處"
+    assert title == f"魯鼓第二圖（lu/2）　底本《禮記注疏》；刊本異文 {n} 處；注文所載異文 {m} 處"
     legend = fig.texts[0].get_text()
     assert (
         legend.startswith("圓 = ○ 鼙，方 = □ 鼓，豎線 = 半")

@@ -50,14 +50,14 @@ def test_every_built_in_edition_gives_its_note_and_basis_in_each_language(editio
             "642 年成書，653 年頒行",
             "第一圖的薛鼓中間有換頁",
             "《禮記注疏》卷五十八〈投壺〉，文淵閣《四庫全書》本，Kanseki Repository KR1d0053，"
-            "檔案 KR1d0053_058.txt，第 437-452 行",
+            "檔案 KR1d0053_058.txt，第 437～452 行",
         ),
         (
             "zh_CN.UTF-8",
             "642 年成书，653 年颁行",
             "第一图的薛鼓中间有换页",
             "《礼记注疏》卷五十八〈投壶〉，文渊阁《四库全书》本，Kanseki Repository KR1d0053，"
-            "文件 KR1d0053_058.txt，第 437-452 行",
+            "文件 KR1d0053_058.txt，第 437～452 行",
         ),
         (
             "C.UTF-8",
@@ -97,7 +97,7 @@ def test_a_reading_is_cited_in_the_readers_language():
     with i18n.speaking("zh_Hant"):
         said = mao.read_as
     assert said.startswith("依毛奇齡《經問》卷十六的釋讀（毛奇齡《經問》卷十六，第 17a 頁，")
-    assert said.endswith("檔案 KR1g0022_016.txt，第 298-299 行）")
+    assert said.endswith("檔案 KR1g0022_016.txt，第 298～299 行）")
     with i18n.speaking("en"):
         assert mao.read_as.startswith(
             "read as 毛奇齡 經問 卷十六 reads it (毛奇齡 經問 卷十六, p.17a,"

@@ -416,7 +416,7 @@ def test_doubts_remarks_and_what_was_read_through_speak_the_language():
         doubts = f.doubts
     assert summary == "1 處換行、1 則注"
     assert [j.kind for j in f.joined] == ["line break"]
-    assert len(doubts) == 1 and doubts[0].startswith("第 1 圖只有一個鼓譜（在第 1-2 行）")
+    assert len(doubts) == 1 and doubts[0].startswith("第 1 圖只有一個鼓譜（在第 1～2 行）")
     with i18n.speaking("zh_Hans"):
-        assert line_range(3, 5, words=True) == "第 3-5 行"
+        assert line_range(3, 5, words=True) == "第 3～5 行"
         assert line_range(3, 5) == "3-5"  # the data edition files hold

@@ -229,3 +229,17 @@ def test_a_note_just_before_playback_begins_is_kept_an_older_one_dropped(fake_mi
         notes = listener.notes
     assert [n for _, n in notes] == [41, 45]
     assert [t for t, _ in notes] == pytest.approx([-0.04, 0.04], abs=1e-9)
+
+
+@pytest.mark.parametrize("poll", [0.005, 0.02, 0.1])
+def test_between_strokes_and_after_the_last_the_player_wakes_every_poll(poll):
+    """A display that listens (play --listen) is woken at least every `poll` s: between the
+    strokes, and while the last note rings, not only when a stroke sounds."""
+    track = Track.single(timeline("○□○", bpm=60))
+    player, _port = on_virtual_time(track)
+    clock = player.clock
+    times = [(clock(), hit) for hit in player.hits(poll=poll)]
+    assert sum(hit is not None for _t, hit in times) == 3
+    gaps = np.diff([0.0] + [t for t, _hit in times])
+    assert max(gaps) <= poll + 1e-9
+    assert times[-1][0] >= 2.0  # the last stroke (at 2 s) rings on with the player awake

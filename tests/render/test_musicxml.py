@@ -114,7 +114,21 @@ def test_repeats_are_written_out_each_with_its_own_half():
     n, half = len(strokes), timeline.score.pattern.half
     assert half_offsets(parsed) == [float(r * n + half) for r in range(3)]
     words = [e.content for e in parsed.flatten().getElementsByClass("TextExpression")]
-    assert "repeat 2" in words and "repeat 3" in words
+    assert [w for w in words if "pass" in w or "repeat" in w] == ["pass 2", "pass 3"]
+
+
+@pytest.mark.parametrize(("language", "second"), [("zh_Hant", "第二遍"), ("zh_Hans", "第二遍")])
+def test_a_repeat_is_engraved_in_the_readers_language_and_its_midi_marker_stays(language, second):
+    """The staff is read: a repeat's start is 第二遍 there; a MIDI marker is kept for other
+    tools and says `repeat 2` in every language."""
+    timeline = arrange(resolve("lu/2"), "she", repeats=2)
+    with i18n.speaking(language):
+        parsed = read_back(musicxml_bytes(timeline))
+        midi = mido.MidiFile(file=io.BytesIO(midi_bytes(timeline)))
+    words = [e.content for e in parsed.flatten().getElementsByClass("TextExpression")]
+    assert [w for w in words if "遍" in w or "pass" in w or "repeat" in w] == [second]
+    markers = [m.text for t in midi.tracks for m in t if m.type == "marker"]
+    assert "repeat 2" in markers
 
 
 @settings(max_examples=25, deadline=None)
@@ -249,8 +263,8 @@ def test_source_cites_the_edition_and_the_printed_text():
 @pytest.mark.parametrize(
     ("language", "printed", "given"),
     [
-        ("zh_Hant", "蔡德晉《禮經本義》所印，第 2 圖，薛鼓：", "所寫的譜字：○□半○"),
-        ("zh_Hans", "蔡德晋《礼经本义》所印，第 2 图，薛鼓：", "所写的谱字：○□半○"),
+        ("zh_Hant", "蔡德晉《禮經本義》所印第二圖薛鼓：", "所寫的譜字：○□半○"),
+        ("zh_Hans", "蔡德晋《礼经本义》所印第二图薛鼓：", "所写的谱字：○□半○"),
     ],
 )
 def test_the_page_head_speaks_the_readers_language_and_the_metadata_stays_english(

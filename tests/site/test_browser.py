@@ -119,6 +119,62 @@ def test_the_index_lists_every_score_of_the_corpus(page, site_url):
     assert page.locator("#lu-2 .reading").count() == 3  # 禮記注疏, one ○ fewer, 儀禮經傳通解
 
 
+@pytest.fixture(scope="module")
+def cjk_site_url(tmp_path_factory):
+    """A site of two editions whose ids differ only in a CJK character (禮記甲, 禮記乙), served."""
+    import threading
+    import tomllib
+
+    from drumscore.corpus import edition_from_dict
+    from drumscore.editions.extract import extract
+    from drumscore.editions.write import edition_toml
+    from drumscore.site.build import build_site
+    from drumscore.site.serve import make_server, url_of
+
+    lu, xue = corpus.resolve("lu/1@zhushu"), corpus.resolve("xue/1@zhushu")
+    found = extract(f"鼓{lu.printed}魯鼓{xue.printed}薛鼓\n")
+    editions = [
+        edition_from_dict(tomllib.loads(edition_toml(found, ident, name=name)))
+        for ident, name in (("禮記甲", "甲本"), ("禮記乙", "乙本"))
+    ]
+    out = tmp_path_factory.mktemp("cjk-site") / "out"
+    build_site(out, editions, corpus_editions=False, musicxml=False)
+    server = make_server(out, port=0)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    yield url_of(server)
+    server.shutdown()
+    server.server_close()
+
+
+def test_editions_whose_ids_differ_only_in_cjk_get_pages_whose_links_work(page, cjk_site_url):
+    from urllib.parse import unquote
+
+    page.goto(cjk_site_url + "index.html")
+    links = page.eval_on_selector_all(
+        "a.score-link", "as => as.map(a => [a.dataset.key, a.getAttribute('href')])"
+    )
+    hrefs = dict(links)
+    assert set(hrefs) == {"lu/1@禮記甲", "xue/1@禮記甲", "lu/1@禮記乙", "xue/1@禮記乙"}
+    assert len(set(hrefs.values())) == 4  # a page each, named by its id's own characters
+    assert hrefs["lu/1@禮記甲"] == "score/lu-1-禮記甲.html"
+    for key, href in hrefs.items():
+        page.goto(cjk_site_url + "index.html")
+        page.click(f'a.score-link[data-key="{key}"]')
+        page.wait_for_function("document.documentElement.dataset.ready === 'true'")
+        assert unquote(page.url) == cjk_site_url + href
+        name, other = ("甲本", "乙本") if key.endswith("甲") else ("乙本", "甲本")
+        title = page.title()
+        assert name in title and other not in title, (key, title)
+        assert page.locator(".notation .stroke").count() > 0
+        # its downloads, named after the page, are found too
+        status = page.evaluate(
+            """async () => (await fetch(document.querySelector('a[href$=".mid"]').href)).status"""
+        )
+        assert status == 200, key
+
+
 def test_each_score_page_shows_its_glyphs_with_half(page, site_url):
     goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
     shown = page.locator(".notation .stroke, .notation .half-mark").all_inner_texts()
@@ -937,6 +993,131 @@ def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
             assert pg.evaluate("document.documentElement.lang") == tag
         finally:
             ctx.close()
+
+
+#: Settings of a score page, each as the flag of drumscore render that asks the same, and how
+#: the page's address writes it.
+SETTINGS = {
+    "section": "touhu",
+    "reading": "mao",
+    "bpm": "84",
+    "repeat": "3",
+    "count-in": "2",
+    "count-in-each": True,
+    "click": "2",
+    "click-level": "50",
+    "silent-every": "2",
+    "only": "pi",
+    "strokes": "2-6",
+}
+_FIELDS = {"count-in-each": "#count-each"}
+_READ_FIELDS = """() => Object.fromEntries(['section', 'reading', 'bpm', 'repeat', 'loop',
+    'count-in', 'count-each', 'click', 'click-level', 'silent-every', 'only', 'strokes', 'ramp']
+    .map((id) => { const f = document.getElementById(id);
+                   return [id, f.type === 'checkbox' ? f.checked : f.value]; }))"""
+
+
+def _settings_of(url: str) -> dict[str, str]:
+    from urllib.parse import parse_qs
+
+    return {k: v[0] for k, v in parse_qs(urlparse(url).query, keep_blank_values=True).items()}
+
+
+def _page_wav_samples(pg) -> np.ndarray:
+    import soundfile as sf
+
+    pg.evaluate("document.getElementById('wav-link').hidden = true")
+    pg.click("#make-wav")
+    pg.wait_for_selector("#wav-link:not([hidden])")
+    encoded = pg.evaluate(
+        """async () => {
+            const bytes = new Uint8Array(await window.drumscore.wav.blob.arrayBuffer());
+            let s = ''; for (let i = 0; i < bytes.length; i += 0x8000)
+              s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+            return btoa(s);
+        }"""
+    )
+    samples, _rate = sf.read(io.BytesIO(base64.b64decode(encoded)), dtype="int16", always_2d=True)
+    return samples
+
+
+def test_a_score_page_s_settings_travel_in_its_address(page, context, site_url, tmp_path):
+    """Set on one page, the settings are in its address (as drumscore play's flags name them);
+    a new page opened at that address shows them, and its WAV is render's under those flags."""
+    import soundfile as sf
+    from cli_run import run_quietly
+
+    goto(page, site_url, f"score/{slug('lu/1@zhushu')}.html")
+    assert urlparse(page.url).query == ""  # nothing set, nothing written
+    page.select_option("#section", SETTINGS["section"])
+    page.select_option("#reading", SETTINGS["reading"])
+    for name in ("bpm", "repeat", "count-in", "click", "click-level", "silent-every", "strokes"):
+        page.fill(_FIELDS.get(name, f"#{name}"), str(SETTINGS[name]))
+    page.dispatch_event("#bpm", "change")
+    page.select_option("#only", SETTINGS["only"])
+    page.set_checked("#count-each", True)
+    page.set_checked("#loop", True)
+    page.wait_for_function("() => /strokes=2-6.*loop=1|loop=1.*strokes=2-6/.test(location.search)")
+    written = {k: "1" if v is True else v for k, v in SETTINGS.items()}
+    assert _settings_of(page.url) == {**written, "loop": "1"}
+    shared = page.url
+
+    other = context.new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        other.goto(shared)
+        other.wait_for_function("document.documentElement.dataset.ready === 'true'")
+        shown = other.evaluate(_READ_FIELDS)
+        assert shown == {
+            "section": "touhu",
+            "reading": "mao",
+            "bpm": "84",
+            "repeat": "3",
+            "loop": True,
+            "count-in": "2",
+            "count-each": True,
+            "click": "2",
+            "click-level": "50",
+            "silent-every": "2",
+            "only": "pi",
+            "strokes": "2-6",
+            "ramp": "",
+        }
+        assert other.get_attribute("html", "data-reading") == "mao"  # the reading took effect
+        assert "84" in other.text_content("#status")
+        assert other.url == shared  # read back, written the same
+        web = _page_wav_samples(other)
+        flags = ["lu/1@zhushu"]
+        for name, value in SETTINGS.items():
+            flags += [f"--{name}"] if value is True else [f"--{name}", value]
+        out = tmp_path / "render.wav"
+        code, err = run_quietly(["--lang", "en", "render", *flags, "-q", "--force", "-o", str(out)])
+        assert code == 0, err
+        ours, _rate = sf.read(out, dtype="int16", always_2d=True)
+        assert web.shape == ours.shape and np.array_equal(web, ours)
+        # a key changes the tempo and the address follows; a ramp keeps its colons readable
+        other.focus("#play")
+        other.keyboard.press("]")
+        other.wait_for_function("() => /bpm=89(&|$)/.test(location.search)")
+        other.fill("#ramp", "40:60:5")
+        other.wait_for_function("() => location.search.includes('ramp=40:60:5')")
+        assert errors == []
+    finally:
+        other.close()
+
+
+def test_an_address_with_settings_the_page_does_not_offer_opens_the_page_as_built(page, site_url):
+    path = f"score/{slug('lu/1@zhushu')}.html"
+    goto(page, site_url, f"{path}?section=nonsense&only=xx&bpm=abc&loop=0&strokes=9-99&from=me")
+    shown = page.evaluate(_READ_FIELDS)
+    as_built = ("she", "", "60", False)
+    assert (shown["section"], shown["only"], shown["bpm"], shown["loop"]) == as_built
+    assert shown["strokes"] == "9-99"  # kept as typed: refused, as typed, when played
+    page.wait_for_function("() => !location.search.includes('section')")
+    assert _settings_of(page.url) == {"strokes": "9-99", "from": "me"}
+    page.click("#play")
+    page.wait_for_function("() => /9-99/.test(document.getElementById('status').textContent)")
 
 
 def _play_to_the_end(page, last: str) -> list[str]:

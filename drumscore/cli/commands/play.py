@@ -12,7 +12,6 @@ from drumscore.cli.live import (
     KEY_HELP,
     BigView,
     Controls,
-    HeardLines,
     KeyReader,
     LiveView,
     PlainView,
@@ -37,13 +36,14 @@ from drumscore.files.atomic import write_bytes
 from drumscore.files.format_choice import choose, suffixes
 from drumscore.i18n import _, aside, list_text, milliseconds, ngettext, per_minute, quoted, seconds
 from drumscore.play import midiport
+from drumscore.play.judging import HeardLines
 from drumscore.play.listening import AudioListener, DeviceInput, TakeInput, is_device
-from drumscore.play.liveview import LiveState
+from drumscore.play.liveview import HEARD_LINES, LiveState
 from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
 
 #: How often play --listen looks for strokes heard between the strokes it plays (s).
-LISTEN_POLL = 0.02
+LISTEN_POLL = 0.005
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -425,7 +425,9 @@ def _play_along(
         lag = None
         if isinstance(listener.input, DeviceInput):
             lag = _round_trip(args, player, listener)
-        live = HeardLines(listener, track, player.rate, lag)
+        # how many of the last lines the display shows again as they change
+        window = 0 if args.json or not sys.stdout.isatty() else 1 if args.big else HEARD_LINES
+        live = HeardLines(listener, track, player.rate, lag, window)
         line = _("playing {what} and listening to {source}; {stop}").format(
             what=track.description, source=_source(listener), stop=stop
         )
@@ -563,27 +565,59 @@ def _play(
                 shown = hit or getattr(view, "last", None)
                 if shown is None:
                     continue
-                item = track.items[shown.item]
-                state = LiveState(
-                    bpm=float(controls.bpm),
-                    paused=controls.paused,
-                    waiting=tuple(controls.waiting),
-                    switch_to=controls.switch_to,
-                    item=shown.item,
-                    items=len(track.items),
-                    label=str(item.label),
-                    loop=args.loop and len(track.items) == 1,
-                    seconds=shown.frame / rate,
-                    heard=heard,
-                )
-                view.show(hit, state)
+                view.show(hit, _state(args, track, controls, shown, rate, heard))
                 if live is not None:
                     live.shown = len(heard)
             if not controls.stop_now:
                 player.wait()
+            if live is not None and played and not controls.stop_now:
+                _linger(args, track, controls, view, live, played[-1], rate)
         finally:
             view.close()
     return played
+
+
+def _state(
+    args: argparse.Namespace,
+    track: Track,
+    controls: Controls,
+    shown: Hit,
+    rate: int,
+    heard: tuple[str, ...],
+) -> LiveState:
+    """What the display shows beside the hit `shown`."""
+    return LiveState(
+        bpm=float(controls.bpm),
+        paused=controls.paused,
+        waiting=tuple(controls.waiting),
+        switch_to=controls.switch_to,
+        item=shown.item,
+        items=len(track.items),
+        label=str(track.items[shown.item].label),
+        loop=args.loop and len(track.items) == 1,
+        seconds=shown.frame / rate,
+        heard=heard,
+    )
+
+
+def _linger(
+    args: argparse.Namespace,
+    track: Track,
+    controls: Controls,
+    view: LiveView | PlainView | _NoView,
+    live: HeardLines,
+    last: Hit,
+    rate: int,
+) -> None:
+    """Listen on for a beat after the score's last stroke (one played a little late), each
+    stroke heard shown as it is judged."""
+    end = last.frame / rate + float(last.timeline.tempo.interval)
+    while live.listener.elapsed() < end and not controls.stop_now:
+        live.listener.sleep(LISTEN_POLL)
+        heard = live(None)
+        if len(heard) > live.shown:
+            view.show(None, _state(args, track, controls, last, rate, heard))
+            live.shown = len(heard)
 
 
 class _NoView:

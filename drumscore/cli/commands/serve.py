@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from drumscore.cli.commands.site import add_edition_option, build, lang_text, summary
 from drumscore.cli.options import whole_number
@@ -16,6 +16,8 @@ from drumscore.i18n import _
 
 if TYPE_CHECKING:
     import http.server
+
+    from drumscore.performance.check import Check
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,6 +100,13 @@ def run(args: argparse.Namespace) -> int:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def check_report(result: Check) -> tuple[str, dict[str, Any]]:
+    """A score page's take, as `drumscore check` reports it: as text and as its JSON."""
+    from drumscore.cli.reports.check import check_data, format_check
+
+    return format_check(result), check_data(result)
+
+
 def _warn(line: str) -> None:
     print(_("drumscore: warning: {message}").format(message=line), file=sys.stderr, flush=True)
 
@@ -111,11 +120,12 @@ def _listen(
     import socket
 
     from drumscore.errors import RuntimeFailure
+    from drumscore.site.listening import Listening
     from drumscore.site.serve import make_server
 
     shown = host if len(host) <= 60 else host[:60] + "…"
     try:
-        return make_server(folder, host, port, log, warn=_warn)
+        return make_server(folder, host, port, log, warn=_warn, listening=Listening(check_report))
     except (OSError, UnicodeError, ValueError, OverflowError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:

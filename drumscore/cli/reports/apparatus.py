@@ -4,7 +4,7 @@ of sigla, the stated counts), who goes with whom (the groups); or as JSON, CSV o
 English lists ids and marks the lemma with `]` (`11 (touhu)  ○ zhushu … ] — weishi … (one ○
 fewer in the run 11–12; first in yueshu, 1101)`). Chinese writes a 校勘記: editions by their
 short names, the base as 底本《禮記注疏》, each reading a sentence with its witnesses as subject
-(`第 11 擊（投壺）：底本《禮記注疏》、本義……作 ○；日講、通解……第 11—12 擊處脫一 ○（首見於
+(`第 11 擊（投壺）：底本《禮記注疏》、本義……作 ○；日講、通解……第 11～12 擊處脫一 ○（首見於
 樂書卷三十五，1101）`).
 """
 
@@ -96,7 +96,7 @@ def lemma_clause(a: Apparatus, p: Place) -> str:
 
 
 def reading_sentence(a: Apparatus, v: Variant) -> str:
-    """A reading as a 校勘記 says it under its place, its editions the subject: `纂圖本第 3—4
+    """A reading as a 校勘記 says it under its place, its editions the subject: `纂圖本第 3～4
     擊處衍一 ○`, `五禮通考 ○ 作 □`, `通解末多 □○，與大戴禮合` (a text a note reports reads so
     too)."""
     description = v.description

@@ -18,6 +18,7 @@ from drumscore.i18n import (
     clause_text,
     headed,
     list_text,
+    ranges,
     written,
 )
 from drumscore.model import Edition, Pattern, Score, Section
@@ -33,7 +34,7 @@ def list_table(
 ) -> str:
     """What `drumscore list` prints: a row per score with its edition's date and its counts per
     section; the editions whose ids are in `users` are marked as the user's own."""
-    dates = {e.id: e.date.text for e in editions if e.date is not None}
+    dates = {e.id: ranges(e.date.text) for e in editions if e.date is not None}
     rows = []
     for s in scores:
         name = written(s.edition_name)
@@ -126,7 +127,8 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
     if prov:
         fields.append((_("source:"), prov.citation))
         if score.lines:
-            where = f"Kanripo {prov.kanripo} {score.lines}" if prov.kanripo else score.lines
+            span = ranges(score.lines)
+            where = f"Kanripo {prov.kanripo} {span}" if prov.kanripo else span
             fields.append((_("lines:"), _("{lines} (this pattern)").format(lines=where)))
         if prov.commit:
             fields.append((_("commit:"), prov.commit))
@@ -134,7 +136,8 @@ def show_text(score: Score, checks: Sequence[StatedCheck], edition: Edition | No
             fields.append((_("licence:"), prov.licence_shown))
     if edition is not None and edition.date is not None:
         date = edition.date
-        fields.append((_("date:"), aside(date.text, str(date.basis)) if date.basis else date.text))
+        shown = ranges(date.text)
+        fields.append((_("date:"), aside(shown, str(date.basis)) if date.basis else shown))
     if edition is not None and edition.glyphs:
         read = list_text(
             _("{glyph} read as {stroke}").format(glyph=g, stroke=t) for g, t in edition.glyphs

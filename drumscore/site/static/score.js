@@ -13,6 +13,7 @@ import {
   say,
 } from "./engine.js";
 import { fracText, parseOnly, parseRamp, parseSpan } from "./fields.js";
+import { keepSettings, restoreSettings, settingsUrl } from "./settings.js";
 
 const data = pageData();
 const score = data.score;
@@ -374,6 +375,10 @@ if (staff) {
 }
 
 if (controls.reading.value !== data.readings[0].id) readingChanged(); // a reload keeps a choice
+// The settings a link keeps (settings.js): read from the page's address when it opens, and
+// written back into it as they change, so that the address shares them.
+restoreSettings(document);
+keepSettings(document);
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
 window.drumscore = {
   player,
@@ -385,6 +390,196 @@ window.drumscore = {
   practice,
   renderOffline,
   encodeWav,
+  settingsUrl,
   ready: true,
 };
 document.documentElement.dataset.ready = "true";
+
+// --- listening as they play: drumscore serve's listener hears the microphone -----------------
+// (site/listening.py: POST /listen/start, then the samples a piece at a time, each answer the
+// lines told or changed since the last, then /end and check's report). A page not served by
+// drumscore serve keeps the note that says how to have it.
+
+const LISTEN = "/listen";
+// Samples gathered before they are sent (s): a line comes within this of being told.
+const SEND_EVERY = 0.04;
+const along = {
+  served: $("along-served"),
+  note: $("along-static"),
+  start: $("listen"),
+  end: $("listen-end"),
+  status: $("along-status"),
+  lines: $("along-lines"),
+  report: $("along-report"),
+};
+let listening = null;
+
+async function alongServed() {
+  try {
+    const answer = await fetch(LISTEN, { cache: "no-store" });
+    if (!answer.ok || !(await answer.json()).listening) return;
+  } catch {
+    return; // opened from its files, or a server without listening
+  }
+  along.note.hidden = true;
+  along.served.hidden = false;
+  along.status.hidden = false;
+  along.status.textContent = along.status.dataset.ready;
+}
+
+async function alongStart() {
+  if (listening) return;
+  along.start.disabled = true;
+  // the session and the tap readied first, so that the microphone is heard from its first sample
+  const context = new AudioContext();
+  await context.audioWorklet.addModule(new URL("listen-worklet.js", import.meta.url));
+  const started = await alongPost(`${LISTEN}/start`, JSON.stringify({
+    score: score.key,
+    section: controls.section.value,
+    bpm: bpm(),
+    reading: controls.reading.value,
+    rate: context.sampleRate,
+    lang: document.documentElement.lang,
+  }));
+  if (!started) {
+    context.close();
+    along.start.disabled = false;
+    return;
+  }
+  const tap = new AudioWorkletNode(context, "pcm-tap");
+  tap.connect(context.destination); // (it sounds nothing: it keeps the tap running)
+  listening = { id: started.id, context, tap, pending: [], size: 0, busy: null, shown: [] };
+  tap.port.onmessage = (event) => alongGather(event.data);
+  try {
+    listening.stream = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+    });
+  } catch (error) {
+    along.status.textContent = along.status.dataset.refused.replace("{reason}", error.message);
+    alongPost(`${LISTEN}/${listening.id}/end`, new ArrayBuffer(0)); // the session given up
+    alongStop(listening);
+    return;
+  }
+  context.createMediaStreamSource(listening.stream).connect(tap);
+  alongMarks([]);
+  along.lines.replaceChildren();
+  along.report.hidden = true;
+  along.start.setAttribute("aria-pressed", "true");
+  along.end.disabled = false;
+  along.status.textContent = along.status.dataset.listening;
+}
+
+function alongGather(samples) {
+  const session = listening;
+  if (!session || session.ending) return;
+  session.pending.push(samples);
+  session.size += samples.length;
+  if (!session.busy && session.size >= SEND_EVERY * session.context.sampleRate) alongSend(session);
+}
+
+// The samples gathered, sent as one body of float32s; one request at a time, in order.
+function alongSend(session) {
+  const body = new Float32Array(session.size);
+  let at = 0;
+  for (const piece of session.pending) {
+    body.set(piece, at);
+    at += piece.length;
+  }
+  session.pending = [];
+  session.size = 0;
+  session.busy = alongPost(`${LISTEN}/${session.id}`, body.buffer).then((answer) => {
+    session.busy = null;
+    if (answer) alongShow(session, answer);
+    else alongStop(session);
+  });
+  return session.busy;
+}
+
+async function alongPost(url, body) {
+  try {
+    const answer = await fetch(url, { method: "POST", body, cache: "no-store" });
+    const reply = await answer.json();
+    if (answer.ok) return reply;
+    along.status.textContent = reply.error;
+  } catch (error) {
+    along.status.textContent = say("problem", { message: error.message });
+  }
+  return null;
+}
+
+// The lines answered (from line `at` on) in the list and on the notation.
+function alongShow(session, answer) {
+  session.shown = session.shown.slice(0, answer.at).concat(answer.lines);
+  const items = [...along.lines.children];
+  for (const [k, line] of answer.lines.entries()) {
+    const i = answer.at + k;
+    const li = items[i] ?? along.lines.appendChild(document.createElement("li"));
+    if (items[i] && li.textContent !== line.text) li.classList.add("revised");
+    li.textContent = line.text;
+    li.dataset.kind = line.kind ?? "withdrawn";
+  }
+  for (const li of items.slice(session.shown.length)) li.remove();
+  along.lines.scrollTop = along.lines.scrollHeight;
+  alongMarks(session.shown);
+}
+
+// Each stroke of the section lit as it was heard: played, on the wrong drum or missed, its
+// offset from the even beat under it.
+function alongMarks(lines) {
+  for (const c of cells) {
+    c.classList.remove("along-played", "along-wrong", "along-missed");
+    delete c.dataset.offset;
+  }
+  const items = sectionItems(controls.section.value);
+  for (const line of lines) {
+    const item = line.number ? items[line.number - 1] : null;
+    if (!item || !["played", "wrong", "missed"].includes(line.kind)) continue;
+    const cell = cells.find((c) => Number(c.dataset.i) === item.mark);
+    if (!cell) continue;
+    cell.classList.add(`along-${line.kind}`);
+    if (line.offset_ms !== undefined) {
+      cell.dataset.offset = `${line.offset_ms >= 0 ? "+" : "−"}${Math.abs(Math.round(line.offset_ms))}`;
+    }
+  }
+}
+
+async function alongEnd() {
+  const session = listening;
+  if (!session || session.ending) return;
+  session.ending = true;
+  along.end.disabled = true;
+  along.status.textContent = along.status.dataset.ending;
+  alongRelease(session);
+  if (session.busy) await session.busy;
+  if (session.size) {
+    session.ending = false;
+    await alongSend(session);
+    session.ending = true;
+  }
+  const answer = await alongPost(`${LISTEN}/${session.id}/end`, new ArrayBuffer(0));
+  if (answer) {
+    alongShow(session, answer);
+    along.report.textContent = answer.report;
+    along.report.hidden = false;
+    along.status.textContent = along.status.dataset.ended;
+  }
+  alongStop(session);
+}
+
+function alongRelease(session) {
+  session.tap.port.onmessage = null;
+  for (const track of session.stream?.getTracks() ?? []) track.stop();
+  session.context.close();
+}
+
+function alongStop(session) {
+  if (!session.ending) alongRelease(session);
+  listening = null;
+  along.start.disabled = false;
+  along.start.setAttribute("aria-pressed", "false");
+  along.end.disabled = true;
+}
+
+along.start.addEventListener("click", alongStart);
+along.end.addEventListener("click", alongEnd);
+alongServed();

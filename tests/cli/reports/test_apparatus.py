@@ -86,13 +86,13 @@ def test_zuantu_s_extra_circle_reads_衍_and_yuhai_s_missing_square_脫(apparatu
     lu1 = apparatuses[0]
     with i18n.speaking("zh_Hant"):
         text = format_apparatuses([lu1])
-    assert "纂圖本第 3—4 擊處衍一 ○" in text
+    assert "纂圖本第 3～4 擊處衍一 ○" in text
     assert "玉海第 11 擊處脫一 □" in text
     assert "第 4 擊（半以前）：五禮通考 ○ 作 □（" in text
     assert "吳澄本，見義疏所引：「吳澄本作○」" in text
     assert "義疏第 15 擊後注云「吳澄本少一○一□」，未指其處，不列為異文" in text
     with i18n.speaking("zh_Hans"):
-        assert "纂图本第 3—4 击处衍一 ○" in format_apparatuses([lu1])
+        assert "纂图本第 3～4 击处衍一 ○" in format_apparatuses([lu1])
     (lu2,) = [a for a in apparatuses if a.key == "lu/2"]
     with i18n.speaking("zh_Hant"):
         text = format_apparatuses([lu2])
@@ -182,7 +182,7 @@ def test_collate_in_traditional_chinese_keeps_names_and_cites_the_editions(monke
     names = {line.split()[0]: line for line in key}
     # editions by their short names, edition names as printed
     for cited, name in [
-        ("底本《禮記注疏》", "禮記注疏（642—653）——"),
+        ("底本《禮記注疏》", "禮記注疏（642～653）——"),
         ("本義四庫本", "禮經本義（四庫全書本）"),
         ("樂書卷百十八", "樂書（卷一百十八）"),
         ("吳澄本", "見義疏所引"),

@@ -31,6 +31,6 @@ def test_list_in_simplified_chinese_lines_up_by_display_width(monkeypatch, cli):
     assert header.split()[:4] == ["版本", "年代", "图", "鼓"]
     assert header.split()[-1] == "名称"
     # 礼记注疏 is eight columns wide: every row's date starts where the header's does
-    assert {column_of(row, "642-653") for row in rows if "礼记注疏" in row} == {
+    assert {column_of(row, "642～653") for row in rows if "礼记注疏" in row} == {
         column_of(header, "年代")
     }

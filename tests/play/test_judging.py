@@ -1,0 +1,195 @@
+"""play --listen shows the listener's revisions: when check's reading further past a stroke
+settles its line otherwise (a swell withdrawn, a flam moved to its main stroke, a drum told
+again), the line changes where it stands, marked, while it is on screen; a line gone from the
+screen has its revision said on a line of its own (and a pipe, which never shows a line again,
+has each revision so)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+import pytest
+import real_drums
+
+from drumscore import i18n
+from drumscore.conductor.timeline import arrange
+from drumscore.conductor.track import Track
+from drumscore.corpus import resolve
+from drumscore.model import Drum
+from drumscore.performance.stream import applied
+from drumscore.play import liveview
+from drumscore.play.judging import HeardLines
+from drumscore.play.listening import AudioListener, Verdict
+from drumscore.timing import Tempo
+
+TOUHU = [s.drum for s in resolve("lu").pattern.section("touhu")]
+NOTATION = "".join(d.symbol for d in TOUHU) * 2
+P, G = Drum.PI, Drum.GU
+
+
+def heard_live(path, bpm, strokes, window):
+    """The take at `path` delivered at its pace while the score's `strokes` (notation) play at
+    `bpm`, its first stroke answering the score's first; the lines shown, as the display
+    asked for them every 20 ms, and the listener."""
+    timeline = arrange(resolve(strokes), None, Tempo.from_bpm(bpm), 1)
+    hits = [h for h in Track.single(timeline).hits(44100) if h.drum is not None]
+    now = [0.0]
+    shown = []
+    with AudioListener(str(path), clock=lambda: now[0], sleep=lambda s: None) as listener:
+        listener.begin()
+        live = HeardLines(listener, Track.single(timeline), 44100, window=window)
+        end = max(hits[-1].frame / 44100 + 60 / bpm, listener.input.audio.frames / 22050)
+        while now[0] < end:
+            now[0] += 0.02
+            due = [h for h in hits if h.frame / 44100 <= now[0] - 0.4]  # the take from 0.4 s
+            for hit in due:
+                hits.remove(hit)
+                live(hit)
+            shown.append(live(None))
+        shown.append(live(None, final=True))
+    return live, listener, shown
+
+
+def revised(lines):
+    return [line for line in lines if line.endswith(("(revised)", "(withdrawn)"))]
+
+
+def said_apart(lines):
+    return [line for line in lines if line.startswith(("revised: ", "withdrawn: "))]
+
+
+def assert_lines_are_the_strokes_heard(live, listener):
+    """Revisions applied, the strokes the lines judge are the listener's (check's) strokes."""
+    judged = sorted(
+        e.time for e in live.entries if e.verdict is not None and e.verdict.kind != "missed"
+    )
+    assert judged == sorted(s.time for s in applied(listener.told) if not s.count)
+
+
+@pytest.fixture(scope="module")
+def flams(tmp_path_factory):
+    times = real_drums.even(TOUHU * 2, 80)
+    sound = real_drums.membranes()
+    flammed = list(range(2, len(times), 3))
+    y = real_drums.with_graces(
+        real_drums.placed(times, TOUHU * 2, sound),
+        [times[k] for k in flammed],
+        sound,
+        [(TOUHU * 2)[k] for k in flammed],
+    )
+    return real_drums.write(tmp_path_factory.mktemp("flams") / "take.wav", y)
+
+
+def test_a_flam_moved_to_its_main_stroke_changes_its_line_in_place(flams):
+    live, listener, shown = heard_live(flams, 80, NOTATION, window=liveview.HEARD_LINES)
+    moved = [h for h in listener.revised if not h.withdrawn and h.stroke.time != h.revises]
+    assert moved  # grace notes first heard as the stroke
+    assert_lines_are_the_strokes_heard(live, listener)
+    lines = live.lines
+    marked = revised(lines)
+    assert marked and all(re.match(r"stroke \d+: [鼙鼓]", line) for line in marked)
+    # each marked line was shown before with another offset, at the same place
+    for line in marked:
+        k = lines.index(line)
+        before = [s[k] for s in shown if len(s) > k and s[k] != line]
+        number = line.split(":")[0]
+        assert before and before[-1].startswith(number + ":")
+        assert before[-1] != line.removesuffix(" (revised)")
+    # a move is shown in place only while the line is among the last three
+    for s, after in itertools.pairwise(shown):
+        changed = [k for k in range(len(s)) if after[k] != s[k]]
+        assert all(k >= len(after) - liveview.HEARD_LINES - 1 for k in changed)
+
+
+def test_in_a_pipe_each_revision_is_a_line_of_its_own_and_no_line_changes(flams):
+    live, listener, shown = heard_live(flams, 80, NOTATION, window=0)
+    assert_lines_are_the_strokes_heard(live, listener)
+    apart = said_apart(live.lines)
+    assert apart and not revised(live.lines)
+    # what a pipe printed stays true: each line, once shown, is shown the same ever after
+    for s, after in itertools.pairwise(shown):
+        assert after[: len(s)] == s
+    # the revision names the stroke of the score its line named, with the new offset
+    for line in apart:
+        was, now = line.removeprefix("revised: ").split(" → ")
+        assert was in live.lines[: live.lines.index(line)] and now != was
+
+
+def test_a_swell_withdrawn_is_marked_withdrawn(tmp_path):
+    """Drums ringing between strokes: a swell taken for a stroke (an extra) is withdrawn."""
+    times = real_drums.even(TOUHU * 2, 100)
+    sound = real_drums.membranes(low=100, high=170)
+    y = real_drums.ringing(real_drums.placed(times, TOUHU * 2, sound), times, real_drums.RATE)
+    path = real_drums.write(tmp_path / "take.wav", y)
+    live, listener, _shown = heard_live(path, 100, NOTATION, window=liveview.HEARD_LINES)
+    assert any(h.withdrawn for h in listener.revised)
+    assert_lines_are_the_strokes_heard(live, listener)
+    gone = [x for x in live.lines if x.endswith("(withdrawn)") or x.startswith("withdrawn: ")]
+    assert gone
+    # every stroke of the score is judged once in the end: no line extra is left standing
+    standing = [e for e in live.entries if e.verdict is not None]
+    assert not [e for e in standing if e.verdict.kind == "extra"]
+    numbers = sorted(e.verdict.number for e in standing)
+    assert numbers == list(range(1, len(TOUHU) * 2 + 1))
+
+
+def test_a_drum_told_again_changes_wrong_to_played_where_it_stands(tmp_path):
+    """Drums told apart by their own sound (not the kit's): the first strokes' drums are told
+    from few strokes and told again as more are heard; a line that said the wrong drum says the
+    right one once the listener tells it, and every line ends on check's drum."""
+    times = real_drums.even(TOUHU * 2, 80)
+    gu = real_drums.membranes(high=190)
+
+    def sound(drum, rng):
+        return real_drums.swelling(rng) if drum is Drum.PI else gu(drum, rng)
+
+    y = real_drums.room(real_drums.placed(times, TOUHU * 2, sound), real_drums.RATE)
+    path = real_drums.write(tmp_path / "take.wav", y)
+    live, listener, shown = heard_live(path, 80, NOTATION, window=liveview.HEARD_LINES)
+    retold = [
+        h
+        for h in listener.revised
+        if h.stroke.time == h.revises
+        and h.stroke.drum
+        != next(x.stroke.drum for x in listener.told if x.stroke.time == h.revises)
+    ]
+    assert retold  # a drum told again
+    assert_lines_are_the_strokes_heard(live, listener)
+    drums = {s.time: s.drum for s in applied(listener.told)}
+    for e in live.entries:
+        if e.verdict is not None and e.verdict.kind in ("played", "wrong"):
+            assert e.verdict.drum is drums[e.time]
+    changed = [
+        (s[k], after[k])
+        for s, after in itertools.pairwise(shown)
+        for k in range(len(s))
+        if after[k] != s[k]
+    ]
+    assert any("where the score has" in a and "(revised)" in b for a, b in changed) or any(
+        "where the score has" in b for _a, b in changed
+    )
+
+
+def test_the_marks_read_as_chinese():
+    line = liveview.verdict_line(Verdict("played", P, P, 5, 3.0))
+    with i18n.speaking("zh-Hant"):
+        zh = liveview.verdict_line(Verdict("played", P, P, 5, 3.0))
+        assert liveview.revised_line(zh) == f"{zh}（已修正）"
+        assert liveview.revision_line(zh, zh, withdrawn=True) == f"已撤銷：{zh}"
+    with i18n.speaking("zh-Hans"):
+        zh = liveview.verdict_line(Verdict("played", P, P, 5, 3.0))
+        assert liveview.revised_line(zh, withdrawn=True) == f"{zh}（已撤销）"
+    assert liveview.revised_line(line) == "stroke 5: 鼙 +3 ms (revised)"
+    extra = liveview.verdict_line(Verdict("extra", P))
+    assert liveview.revision_line(line, extra) == "revised: extra stroke on 鼙 → stroke 5: 鼙 +3 ms"
+
+
+def test_the_big_display_shows_the_last_line_revised():
+    heard = ("stroke 1: 鼙 +0 ms", liveview.revised_line("stroke 2: 鼓 +8 ms"))
+    t = arrange(resolve("○□○"), None, Tempo.from_interval("0.5"), 1)
+    hit = Track.single(t).hits(44100)[1]
+    screen = liveview.big_frame(hit, liveview.LiveState(bpm=120, heard=heard), 100, 34)
+    assert screen is not None and any("stroke 2: 鼓 +8 ms (revised)" in row for row in screen)
+    assert np.all([liveview.shown_width(row) < 100 for row in screen])
