@@ -87,8 +87,9 @@ def _write_files(
     whole = None
     files: dict[str, dict[str, str]] = {reading.id: {} for reading in READINGS}
     for section in MIDI_SECTIONS:
-        if section not in entry.score.pattern.sections():
-            continue
+        pattern = entry.score.pattern
+        if section not in pattern.sections() or not pattern.section(section):
+            continue  # a section the pattern lacks, or one without strokes (半 at an end)
         for reading in READINGS:
             timeline = arrange(entry.score, section, reading=reading)
             stem = f"files/{entry.slug}-{section.value}"

@@ -649,3 +649,19 @@ def test_a_site_of_many_editions_grows_with_them_not_with_their_pairs(tmp_path):
         cells.append(index.count("<td"))
         rest.append(len(json.dumps({k: v for k, v in data.items() if k != "scores"})))
     assert cells[1] <= 2.2 * cells[0] and rest[1] <= 2.2 * rest[0], (cells, rest)
+
+
+def test_a_pattern_with_half_at_an_end_has_its_page_and_no_empty_section_s_file(tmp_path):
+    """半 before the first stroke leaves the part before it empty: the site is built, with the
+    files of the sections that have strokes and none of the empty one (once refused)."""
+    path = tmp_path / "edge.toml"
+    path.write_text(
+        'id = "edge"\nname = "edge"\n[[score]]\nfigure = 1\nstate = "魯"\nprinted = "半□○"\n',
+        "utf-8",
+    )
+    out = tmp_path / "site"
+    build_site(out, [corpus.load_edition(path)], corpus_editions=False, musicxml=False)
+    files = {p.name for p in (out / "files").iterdir()}
+    assert {"lu-1-edge-she.mid", "lu-1-edge-touhu.mid"} <= files
+    assert not any("-head" in name for name in files)
+    assert (out / "score" / "lu-1-edge.html").is_file()
