@@ -252,7 +252,7 @@ def collated_rows(
     if (a.figure, a.state) != (b.figure, b.state):
         return None
     pool = corpus_editions() if editions is None else tuple(editions)
-    apparatus = _collation(pool, a.figure, str(a.state))
+    apparatus = collation(pool, a.figure, str(a.state))
     if apparatus is None:
         return None
     printed = [w.score for w in apparatus.printed]
@@ -268,7 +268,7 @@ def collated_rows(
 _COLLATIONS: dict[tuple[int, int, str], tuple[Sequence[Edition], Apparatus | None]] = {}
 
 
-def _collation(pool: Sequence[Edition], figure: int, state: str) -> Apparatus | None:
+def collation(pool: Sequence[Edition], figure: int, state: str) -> Apparatus | None:
     """`collate`'s apparatus of one score over `pool`, its default base (or, where the base
     lacks the score, the first edition that has it), as `collate` and the site build it."""
     key = (id(pool), figure, state)

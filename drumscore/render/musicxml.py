@@ -11,6 +11,7 @@ music21 is imported only inside these functions.
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import re
 import zipfile
@@ -177,13 +178,17 @@ def build_score(
     lyrics: str | None = None,
     *,
     engraved_bar: int | None = None,
+    models: bool = False,
 ) -> stream.Score:
     """The music21 Score: a part per drum, a bar per section, 半 marked after a double bar.
 
     The title, tempo and marks stand on the first part; both parts have the same bars. With
     `engraved_bar` (for engraving), a section longer than that many strokes is cut into bars of
     that many, joined by invisible bar lines: engravers break lines only between bars, and take
-    a time that grows as the square of a bar's length.
+    a time that grows as the square of a bar's length. With `models`, each bar of a part holds
+    only a stroke of its drum and then a silent beat, the models of every beat of that part,
+    which the export copies into each bar (see _stamped), under a metre of at most two beats (a
+    bar of N beats is written with N beats to its metre all the same).
     """
     from music21 import bar, clef, expressions, layout, metadata, note, stream, tempo
 
@@ -199,7 +204,8 @@ def build_score(
     # MuseScore heads the page with the movement title alone, so it carries the whole heading.
     score.metadata.movementName = timeline.heading
 
-    hits = Track.single(timeline).hits(BEAT_RATE)  # the strokes as every render lays them out
+    # the strokes as every render lays them out
+    hits = Track.single(timeline).hits(BEAT_RATE) if not models else []
     velocity = velocities(timeline, midimap)
     metres: dict[int, meter.TimeSignature] = {}
     layout_bars = bars(timeline)
@@ -220,7 +226,10 @@ def build_score(
                 measure.insert(0, layout.StaffLayout(staffLines=1))
                 measure.insert(0, clef.PercussionClef())
             if span.length != previous_length:
-                measure.insert(0, _hidden_metre(span.length, metres))
+                # a longer bar of models is one of two beats, its metre's set again (_stamped);
+                # a bar of one beat keeps its own (its silent beat is a whole bar's rest)
+                beats = min(span.length, MODEL_BEATS) if models else span.length
+                measure.insert(0, _hidden_metre(beats, metres))
                 previous_length = span.length
             if drum is Drum.PI:
                 if number == 1:
@@ -234,15 +243,18 @@ def build_score(
                     measure.insert(0, expressions.RehearsalMark(HALF))
                 elif span.marker:
                     measure.insert(0, expressions.TextExpression(span.marker))
-            strokes = hits[span.start : span.start + span.length]
-            measure.append(
-                [
-                    _stroke_note(e.drum, velocity[e.drum], words, reading.sign(e.drum))
-                    if e.drum is drum
-                    else _silent_beat()
-                    for e in strokes
-                ]
-            )
+            if models:
+                stroke = _stroke_note(drum, velocity[drum], words, reading.sign(drum))
+                measure.append([stroke, _silent_beat()])
+            else:
+                measure.append(
+                    [
+                        _stroke_note(e.drum, velocity[e.drum], words, reading.sign(e.drum))
+                        if e.drum is drum
+                        else _silent_beat()
+                        for e in hits[span.start : span.start + span.length]
+                    ]
+                )
             following = layout_bars[number] if number < len(layout_bars) else None
             if number in joined:
                 measure.rightBarline = bar.Barline("none")
@@ -332,48 +344,90 @@ def musicxml_bytes(
 ) -> bytes:
     """An uncompressed MusicXML 4.0 document (UTF-8) for the timeline; the same bytes each time.
 
-    `engraved_bar`: the document for an engraver, long sections cut (see build_score). The music
-    is exported once for each distinct music (strokes, bars, tempo, velocities, map, lyrics,
-    reading), whatever the score's title and citation, which are set in a copy of it."""
-    from xml.etree.ElementTree import Element, SubElement
-
-    from music21.musicxml.helpers import dumpString
-    from music21.musicxml.m21ToXml import ScoreExporter
-
+    `engraved_bar`: the document for an engraver, long sections cut (see build_score). music21
+    exports a music's form once (its bars' shape, tempo, velocities, map, lyrics, reading; see
+    _Form), whatever its strokes, which are written into its text (_stamped), and whatever the
+    score's title and citation, which are set in its head (made once for each shape of the
+    head's lines)."""
     midimap = midimap or MidiMap()
     check_lyrics(lyrics)
     velocity = velocities(timeline, midimap)
-    music = _Music(
-        tuple(h.drum for h in Track.single(timeline).hits(BEAT_RATE)),
-        bars(timeline),
+    layout = bars(timeline)
+    joined: set[int] = set()
+    if engraved_bar is not None:
+        layout, joined = _cut(layout, engraved_bar)
+    form = _Form(
+        tuple(
+            (
+                min(bar.length, MODEL_BEATS),
+                bar.marker,
+                k == 0 or bar.length != layout[k - 1].length,  # its metre written
+                k + 1 in joined,  # going on in the next bar
+            )
+            for k, bar in enumerate(layout)
+        ),
         (velocity[Drum.PI], velocity[Drum.GU]),
         _bpm_number(timeline),
         midimap,
         lyrics,
-        engraved_bar,
         timeline.reading.mapping,
     )
-    exported, music_text = _exported(music, timeline)
-    # the document's head (titles, identification, credits) made for this score, its music as
-    # written once: the head ends where the part list, the first element of the music, begins
+    export = _exported(form, timeline, engraved_bar)
+    # each stroke's drum, pass after pass: the drums of the strokes Track.single lays out
+    drums = tuple(s.drum for s in timeline.strokes) * timeline.repeats
+    music = _stamped(export.music, drums, layout)
+    lines = page_head(timeline)
+    kinds = tuple(kind for kind, _text in lines)
+    head = export.heads.get(kinds)
+    if head is None:
+        head = export.heads[kinds] = _head(export.root, kinds)
+    # the head's words for this score, in the order the document holds them
+    words = {
+        "work-title": iter([timeline.score.title]),
+        "movement-title": iter([timeline.heading]),
+        "source": iter([_source_text(timeline)]),
+        "credit-words": iter([text for _kind, text in lines]),
+    }
+
+    def put(match: re.Match[str]) -> str:
+        said = next(words[match.group(2)])
+        if not said:  # as ElementTree writes an empty element
+            return match.group(1)[:-1] + " />"
+        return match.group(1) + escape_text(said) + match.group(3)
+
+    return _xml_header() + (_WORDED.sub(put, head) + music).encode("utf-8")
+
+
+@functools.cache
+def _xml_header() -> bytes:
+    """The XML declaration and document type music21 writes before a document."""
+    from music21.musicxml.m21ToXml import ScoreExporter
+
+    return ScoreExporter().xmlHeader()
+
+
+def _head(exported: Element, kinds: tuple[str, ...]) -> str:
+    """The text of a document's head (titles, identification, credits of `kinds`) before the
+    music of `exported`: the head ends where the part list, the first element of the music,
+    begins. Its words stand as one letter each, for musicxml_bytes to set (see _WORDED)."""
+    from xml.etree.ElementTree import Element, SubElement
+
+    from music21.musicxml.helpers import dumpString
+
     head = Element(exported.tag, exported.attrib)
     for child in exported:
         if child.tag == "part-list":
             break
         head.append(copy.deepcopy(child))
     SubElement(head, "part-list")
-    for path, text in (
-        ("work/work-title", timeline.score.title),
-        ("movement-title", timeline.heading),
-    ):
+    for path in ("work/work-title", "movement-title"):
         found = head.find(path)
         if found is not None:
-            found.text = text
-    _identify(head, timeline)
-    _add_credits(head, timeline)
-    head_text = dumpString(head, noCopy=True)
-    document = head_text[: head_text.index(_MUSIC_STARTS)] + music_text
-    return ScoreExporter().xmlHeader() + document.encode("utf-8")
+            found.text = "x"
+    _identify(head, "x")
+    _add_credits(head, [(kind, "x") for kind in kinds])
+    text = dumpString(head, noCopy=True)
+    return text[: text.index(_MUSIC_STARTS)]
 
 
 def escape_text(text: str) -> str:
@@ -410,47 +464,111 @@ def with_words(document: bytes, lines: Sequence[str], title: str = "") -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
-class _Music:
-    """What the exported music depends on, the score's words aside: the key of its export."""
+class _Form:
+    """What music21's export of a music (build_score's `models`) depends on: the key of its
+    export. Each bar's shape (its beats up to MODEL_BEATS, its marker, whether its metre is
+    written, whether it goes on in the next bar), the velocities, tempo, map, lyrics and the
+    reading; not the strokes, which are written into the export's text (_stamped), nor the
+    score's words."""
 
-    drums: tuple[Drum | None, ...]
-    bars: tuple[Bar, ...]
+    shape: tuple[tuple[int, str, bool, bool], ...]
     velocities: tuple[int, int]
     bpm: int | float
     midimap: MidiMap
     lyrics: str | None
-    engraved_bar: int | None
     #: The reading's signs and drums: each part's name and its notes' head.
     signs: tuple[tuple[str, Drum], ...]
 
 
-_exports: dict[_Music, tuple[Element, str]] = {}
-#: The most exports kept (a site holds a few dozen distinct musics; each is a few hundred kB).
+@dataclass(frozen=True, slots=True)
+class _Export:
+    """One form exported: its MusicXML tree's root and what stands before the music in it
+    (the caller changes only copies of them), its text from the part list on (a model stroke
+    and silent beat a bar and part), and the text of its heads by the kinds of their lines."""
+
+    root: Element
+    music: str
+    heads: dict[tuple[str, ...], str]
+
+
+_exports: dict[_Form, _Export] = {}
+#: The most exports kept (a site holds a few dozen forms; each is a few kB).
 EXPORTS_KEPT = 64
 #: Where the music of a document begins: the part list, then the parts.
 _MUSIC_STARTS = "<part-list"
 
 
-def _exported(music: _Music, timeline: Timeline) -> tuple[Element, str]:
-    """The MusicXML tree of `music` (exported from `timeline`, which has it), made once, and
-    its text from the part list on; the caller changes only copies of the tree's elements."""
+def _exported(form: _Form, timeline: Timeline, engraved_bar: int | None) -> _Export:
+    """The MusicXML of `form` (exported from `timeline`, which has it), made once."""
+    from xml.etree.ElementTree import Element
+
     from music21.musicxml.helpers import dumpString
     from music21.musicxml.m21ToXml import ScoreExporter
 
-    found = _exports.get(music)
+    found = _exports.get(form)
     if found is None:
-        score = build_score(timeline, music.midimap, music.lyrics, engraved_bar=music.engraved_bar)
+        score = build_score(
+            timeline, form.midimap, form.lyrics, engraved_bar=engraved_bar, models=True
+        )
         # The bars are complete as built; music21's makeNotation pass would only copy them again.
         root = ScoreExporter(score, makeNotation=False).parse()
-        _add_instruments(root, music.midimap)
+        _add_instruments(root, form.midimap)
         _place_directions(root)
         _tempo_in_one_line(root)
         text = dumpString(root)
-        found = (root, text[text.index(_MUSIC_STARTS) :])
+        head = Element(root.tag, root.attrib)  # the root and its head, not its music
+        for child in root:
+            if child.tag == "part-list":
+                break
+            head.append(child)
+        found = _Export(head, text[text.index(_MUSIC_STARTS) :], {})
         if len(_exports) >= EXPORTS_KEPT:
             del _exports[next(iter(_exports))]
-        _exports[music] = found
+        _exports[form] = found
     return found
+
+
+#: The beats of a bar of models (build_score's `models`): a stroke and a silent beat.
+MODEL_BEATS = 2
+_MEASURE = re.compile(r"<measure[ >]")
+_MODEL_METRE = f"<beats>{MODEL_BEATS}</beats>"
+_NOTE = re.compile(r"<note[ >]")
+_NOTE_ENDS = "</note>"
+
+
+def _stamped(document: str, drums: Sequence[Drum], layout: Sequence[Bar]) -> str:
+    """The music of build_score's `models` (`document`) with each bar's beats written out: in
+    each part, a bar holds a model stroke of the part's drum and a model silent beat (as music21
+    writes them, each beat of a part being written alike), copied for each of the `drums` the
+    bar of `layout` holds, in order, and its metre's beats its own. So music21 writes four
+    notes, however long the music: its time grows with each note, the copies' only with their
+    text."""
+    out = []
+    at = 0
+    for drum in Drum:  # the parts in order, each with every bar
+        previous = None
+        for span in layout:
+            found = _MEASURE.search(document, at)
+            assert found is not None
+            stroke = _NOTE.search(document, found.start())
+            assert stroke is not None
+            head = document[at : stroke.start()]
+            if span.length != previous:  # the bar's metre, of its own beats
+                head = head.replace(_MODEL_METRE, f"<beats>{span.length}</beats>", 1)
+                previous = span.length
+            stroke_end = document.index(_NOTE_ENDS, stroke.start()) + len(_NOTE_ENDS)
+            silent = _NOTE.search(document, stroke_end)
+            assert silent is not None
+            silent_end = document.index(_NOTE_ENDS, silent.start()) + len(_NOTE_ENDS)
+            model = document[stroke.start() : stroke_end]
+            between = document[stroke_end : silent.start()]
+            rest = document[silent.start() : silent_end]
+            beats = drums[span.start : span.start + span.length]
+            out.append(head)
+            out.append(between.join(model if d is drum else rest for d in beats))
+            at = silent_end
+    out.append(document[at:])
+    return "".join(out)
 
 
 def _tempo_in_one_line(root: Element) -> None:
@@ -472,7 +590,7 @@ def _tempo_in_one_line(root: Element) -> None:
         measure.remove(words[0])
 
 
-def _identify(root: Element, timeline: Timeline) -> None:
+def _identify(root: Element, source_text: str) -> None:
     """The source cited; no date (the same render gives the same bytes) and no music21 creator."""
     from xml.etree.ElementTree import Element
 
@@ -487,7 +605,7 @@ def _identify(root: Element, timeline: Timeline) -> None:
         for date in encoding.findall("encoding-date"):
             encoding.remove(date)
     source = Element("source")
-    source.text = _source_text(timeline)
+    source.text = source_text
     at = list(identification).index(encoding) + 1 if encoding is not None else 0
     identification.insert(at, source)
 
@@ -533,12 +651,13 @@ def _add_instruments(root: Element, midimap: MidiMap) -> None:
             xml_note.insert(at, Element("instrument", id=voice.instrument_id))
 
 
-def _add_credits(root: Element, timeline: Timeline) -> None:
-    """The heading and the citation as printed text (credits) at the head of the page."""
+def _add_credits(root: Element, lines: Sequence[tuple[str, str]]) -> None:
+    """The heading and the citation (page_head's lines) as printed text (credits) at the head
+    of the page."""
     from xml.etree.ElementTree import Element, SubElement
 
     credits = []
-    for number, (kind, text) in enumerate(page_head(timeline), 1):
+    for number, (kind, text) in enumerate(lines, 1):
         credit = Element("credit", page="1")
         SubElement(credit, "credit-type").text = kind
         words = SubElement(credit, "credit-words", justify="center", halign="center")

@@ -1,6 +1,6 @@
 """What a build makes once for all its pages and languages: the staff engravings (in worker
-processes beside the build, or taken from an earlier site), the MIDI files and the partners and
-alignments of the scores."""
+processes beside the build, or taken from an earlier site), the MIDI files and the partners of
+the scores."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 from concurrent.futures import Future, ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 
 from drumscore import __version__
-from drumscore.analysis.compare import Comparison
 from drumscore.conductor.timeline import Timeline
 from drumscore.model import Section
 from drumscore.site.staff import Staff, first_head, staff_spaces, staff_svgs
@@ -29,8 +29,8 @@ class Artefacts:
     by STAFF_HEAD, drumscore's and Verovio's versions; each page sets its own words in the head):
     made once for every score and language of that music, in worker processes beside the build
     (one per core), or taken from an earlier site where the same key was engraved (the head's
-    words set again). The MIDI files (in English: the same in every language) and the
-    partners of the scores (the same in every language)."""
+    words set again). The MIDI files (in English: the same in every language, copied from the
+    first language's) and the partners of the scores (the same in every language)."""
 
     def __init__(self, earlier: Path | None) -> None:
         self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
@@ -43,22 +43,26 @@ class Artefacts:
         self.staves: dict[str, Staff | None] = {}
         # key -> the file of this build that holds it, and the hash of its bytes
         self.files: dict[str, tuple[Path, str]] = {}
-        self.midi: dict[tuple[str, Section, Fraction, str], bytes] = {}
+        # each MIDI file's key, and the first file written of it
+        self.midi: dict[tuple[str, Section, Fraction, str], Path] = {}
         self.partners: dict[str, str] | None = None
-        self.compared: dict[tuple[str, str], Comparison] = {}  # the same in every language
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
 
-    def midi_of(self, timeline: Timeline) -> bytes:
-        """The MIDI file of `timeline` (as `drumscore render` writes it), made once for every
-        language: by its score, section, tempo and reading, all a site's timeline varies."""
+    def write_midi(self, timeline: Timeline, path: Path) -> None:
+        """Write the MIDI file of `timeline` (as `drumscore render` writes it) to `path`, made
+        once for every language (by its score, section, tempo and reading, all a site's
+        timeline varies): a later language's is a copy of the first language's file."""
         from drumscore.render.midi import midi_bytes
 
         key = (timeline.score.key, timeline.section, timeline.tempo.interval, timeline.reading.id)
-        if key not in self.midi:
-            self.midi[key] = midi_bytes(timeline)
-        return self.midi[key]
+        first = self.midi.get(key)
+        if first is not None:
+            shutil.copyfile(first, path)
+            return
+        path.write_bytes(midi_bytes(timeline))
+        self.midi[key] = path
 
     def request(self, musicxml: bytes, strokes: int) -> str:
         """The key of the staff of `musicxml`, a phone's (`strokes` a line, as staff_svgs

@@ -37,7 +37,7 @@ from drumscore.site import data as sitedata
 from drumscore.site import grammar
 from drumscore.site.artefacts import STAVES, Artefacts, cores, worker_signals
 from drumscore.site.pages import ONE_LANGUAGE, Alternates, compare_page, index_page, score_page
-from drumscore.site.staff import STAFF_HEAD, page_staff, phone_staff
+from drumscore.site.staff import STAFF_HEAD, Staff, page_staff, phone_staff
 from drumscore.site.templating import render, source_lang
 
 __all__ = [
@@ -87,14 +87,15 @@ def _write_files(
     whole = None
     files: dict[str, dict[str, str]] = {reading.id: {} for reading in READINGS}
     for section in MIDI_SECTIONS:
-        if section not in entry.score.pattern.sections():
-            continue
+        pattern = entry.score.pattern
+        if section not in pattern.sections() or not pattern.section(section):
+            continue  # a section the pattern lacks, or one without strokes (半 at an end)
         for reading in READINGS:
             timeline = arrange(entry.score, section, reading=reading)
             stem = f"files/{entry.slug}-{section.value}"
             if reading is not READINGS[0]:
                 stem += f"-{reading.id}"
-            (out / f"{stem}.mid").write_bytes(made.midi_of(timeline))
+            made.write_midi(timeline, out / f"{stem}.mid")
             files[reading.id][f"midi-{section.value}"] = f"{stem}.mid"
             written += 1
             if musicxml and section in MUSICXML_SECTIONS:
@@ -105,6 +106,26 @@ def _write_files(
                 files[reading.id][f"musicxml-{section.value}"] = f"{stem}.musicxml"
                 written += 1
     return files, written, whole
+
+
+def _put_staff(
+    work: Path, score: dict, staff: Staff, lines: list[str], entry: sitedata.Entry, made: Artefacts
+) -> None:
+    """A score's staff files (the page's, and a phone's), written from its music's engraving
+    with the score's `lines` in its head; what its page shows of them put in `score`."""
+    files = score["files"]
+    files["staff-she"] = f"files/{score['slug']}-she.svg"
+
+    def whole() -> bytes:  # the score's own document (its words in it), where it must be engraved
+        return musicxml_bytes(arrange(entry.score, Section.SHE))
+
+    made.write(staff.key, work / files["staff-she"], page_staff(staff, lines, whole))
+    score["staff_spaces"] = staff.spaces
+    if staff.phone:
+        files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
+        made.write(staff.phone_key, work / files["staff-she-narrow"], phone_staff(staff.phone))
+        score["staff_narrow"] = staff.phone_spaces
+        score["staff_first"] = staff.phone_first
 
 
 def _copy_static(out: Path) -> None:
@@ -413,63 +434,62 @@ def _build_into(
         "readings": sitedata.readings_data(),
         "drum_words": sitedata.drum_words(),
         "source_lang": source_lang(),
+        "strings": sitedata.strings(),  # what the scripts say, in the page's language
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)
     (work / "score").mkdir()
     (work / "files").mkdir()
-    comparisons = sitedata.comparisons(items, made.compared)
+    built = sitedata.figures(pool)
     if made.partners is None:
-        made.partners = sitedata.partners(items)
+        made.partners = sitedata.partners(built)
     partners = made.partners
-    apparatuses = sitedata.apparatuses(pool, items)
+    apparatuses = sitedata.apparatuses(pool, items, built)
     by_score = {(a["figure"], a["state"]): a for a in apparatuses}
-    scores = []
-    staffed = []
-    for entry in items:
+    # each score's files written, its staff's engraving asked for (made meanwhile, in workers),
+    # in the order of their notation: the scores of one music follow one another, so that its
+    # export is made once however many editions print it, and dropped once made
+    waiting = []
+    for entry in sorted(items, key=lambda e: e.score.pattern.notation):
         if progress:
             progress(entry.score.key)
-        apparatus = by_score.get((entry.score.figure, entry.score.state))
-        score = sitedata.page_score(entry, pool, apparatus)
-        key = entry.score.key
         downloads, count, whole = _write_files(work, entry, musicxml, made)
         report.files += count
-        score["files"] = dict(downloads[READINGS[0].id])  # the page's links, as built
-        score["downloads"] = downloads  # each reading's, for the page to link the one chosen
-        long = len(entry.score.pattern) > STAFF_LIMIT
-        if whole and not long:
+        lines: list[str] = []
+        staff_key = None
+        if whole and len(entry.score.pattern) <= STAFF_LIMIT:
             pattern = entry.score.pattern  # a phone's: a line a part, before 半 and from it
             longest = max(pattern.half, len(pattern) - pattern.half) if pattern.half else None
             lines = [text for _, text in page_head(arrange(entry.score, Section.SHE))]
             music = with_words(whole, [STAFF_HEAD] * len(lines))
-            staffed.append((score, whole, lines, made.request(music, longest or len(pattern))))
-        if whole and long:
+            staff_key = made.request(music, longest or len(pattern))
+        elif whole:
             report.notes.append(
                 _(
                     "{key}: no staff notation on its page, as it has more than {limit} strokes "
                     "(its MusicXML file has them all)"
-                ).format(key=key, limit=f"{STAFF_LIMIT:,}")
+                ).format(key=entry.score.key, limit=f"{STAFF_LIMIT:,}")
             )
-        scores.append(score)
-    for score, whole, lines, staff_key in staffed:  # engraved meanwhile
-        staff = made.staff(staff_key)
-        if staff is None:
-            continue
-        files = score["files"]
-        files["staff-she"] = f"files/{score['slug']}-she.svg"
-        made.write(staff.key, work / files["staff-she"], page_staff(staff, lines, whole))
-        score["staff_spaces"] = staff.spaces
-        if staff.phone:
-            files["staff-she-narrow"] = f"files/{score['slug']}-she-narrow.svg"
-            made.write(staff.phone_key, work / files["staff-she-narrow"], phone_staff(staff.phone))
-            score["staff_narrow"] = staff.phone_spaces
-            score["staff_first"] = staff.phone_first
-        report.staff += 1
-    by_key = {s["key"]: s for s in scores}
-    for score in scores:
-        partner = by_key.get(partners.get(score["key"], ""))
+        waiting.append((entry, downloads, lines, staff_key))
+    # then each score's page, written as soon as it is made: what the index and the compare
+    # page need of it kept, not the page's data
+    notations = {e.score.key: e.score.pattern.notation for e in items}
+    listed = {}
+    for entry, downloads, lines, staff_key in waiting:
+        apparatus = by_score.get((entry.score.figure, entry.score.state))
+        score = sitedata.page_score(entry, pool, apparatus)
+        score["files"] = dict(downloads[READINGS[0].id])  # the page's links, as built
+        score["downloads"] = downloads  # each reading's, for the page to link the one chosen
+        staff = made.staff(staff_key) if staff_key is not None else None
+        if staff is not None:
+            _put_staff(work, score, staff, lines, entry, made)
+            report.staff += 1
+        other = partners.get(score["key"], "")
+        partner = {"key": other, "notation": notations[other]} if other in notations else None
         page = score_page(score, shared, partner, alternates)
         (work / "score" / f"{score['slug']}.html").write_text(page, encoding="utf-8")
+        listed[entry.slug] = sitedata.listed_score(score)
+    scores = [listed[entry.slug] for entry in items]  # in the site's order
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))
@@ -478,7 +498,8 @@ def _build_into(
     extra = {
         "names": sitedata.names_data(items, pool),
         "partners": partners,
+        "collations": sitedata.collations(items),
     }
-    page = compare_page(scores, comparisons, shared, extra, alternates)
+    page = compare_page(scores, shared, extra, alternates)
     (work / "compare.html").write_text(page, "utf-8")
     return report

@@ -14,17 +14,18 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from drumscore.analysis.compare import Comparison, compare, comparison_data
 from drumscore.apparatus.counts import check_score
-from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title
+from drumscore.apparatus.gather import DEFAULT_BASE, SCORES, build, cited_title, collation
 from drumscore.apparatus.groups import groups, groups_data
 from drumscore.apparatus.names import cited_siglum
-from drumscore.apparatus.places import MARKS
+from drumscore.apparatus.places import MARKS, Apparatus
 from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import CLICK_VELOCITY, COUNT_VELOCITY, MAX_CLICKS, MAX_COUNT_IN
+from drumscore.corpus import editions as corpus_editions
 from drumscore.i18n import _, ngettext, phrase_text, rules, written
 from drumscore.model import (
+    HALF,
     READINGS,
     SECTION_ORDER,
     STATE_SLUGS,
@@ -168,6 +169,29 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     }
 
 
+#: What the index and the compare page need of a score's page data (see listed_score).
+LISTED = (
+    "key",
+    "slug",
+    "title",
+    "cited",
+    "notation",
+    "half",
+    "strokes",
+    "sections",
+    "edition",
+    "edition_name",
+    "figure",
+    "state",
+)
+
+
+def listed_score(score: dict) -> dict:
+    """A score as the index lists it and the compare page aligns it (its page's data less what
+    only its page shows), so that a build keeps this of each score, not its page."""
+    return {k: score[k] for k in LISTED}
+
+
 def _source(source: Provenance) -> dict[str, str]:
     """An edition's source as its page shows it: the citation in the page's script, the licence
     as every view shows it (its holder in the reader's parentheses)."""
@@ -194,24 +218,25 @@ def _standing(key: str, apparatus: dict) -> dict:
     return {"score": apparatus["score"], "summary": apparatus["summary"], "reading": None}
 
 
-def comparisons(
-    items: Iterable[Entry], compared: dict[tuple[str, str], Comparison] | None = None
-) -> dict[str, dict]:
-    """Every pair of distinct notations among the scores, keyed 'A|B' (the notation of each).
-    `compared`: the alignments made already (of a build in another language), to which the
-    new are added, by the keys of the two scores: their words are read in the current language,
-    the alignment is the same in every one."""
-    compared = {} if compared is None else compared
-    distinct: dict[str, Score] = {}
-    for entry in items:
-        distinct.setdefault(entry.score.pattern.notation, entry.score)
-    out = {}
-    for a in distinct.values():
-        for b in distinct.values():
-            if (a.key, b.key) not in compared:
-                compared[a.key, b.key] = compare(a, b)
-            found = compared[a.key, b.key]
-            out[f"{a.pattern.notation}|{b.pattern.notation}"] = comparison_data(found)
+def collations(items: Iterable[Entry]) -> list[dict[str, dict[str, str]]]:
+    """What the compare page needs beside the scores to compare any two as `drumscore compare`
+    does (static/align.js aligns the pair asked for; the build writes no pair): for each figure
+    and drum, the rows of the corpus's apparatus (`collated_rows`, the notes' evidence in it)
+    of the site's scores printed there, keyed by score, each a string of one sign a column
+    ("-" where the score has none). Linear in the editions: no pair is aligned here."""
+    keys = {e.score: e.score.key for e in items}
+    out = []
+    for figure, state in SCORES:
+        apparatus = collation(corpus_editions(), figure, state)
+        if apparatus is None:
+            continue
+        rows = {
+            keys[w.score]: "".join(cell or "-" for cell in apparatus.row(i))
+            for i, w in enumerate(apparatus.printed)
+            if w.score in keys and w.score.edition_id
+        }
+        if rows:
+            out.append({"rows": rows})
     return out
 
 
@@ -350,58 +375,97 @@ def names_data(items: Iterable[Entry], pool: Iterable[Edition]) -> dict:
     return grammar.names_data(scores, pool)
 
 
-def partners(items: Iterable[Entry]) -> dict[str, str]:
-    """For each score, the reading to compare it with: of the same figure and drum, the one that
-    differs most (the majority among equals), else another edition's (they read alike)."""
-    items = tuple(items)
-    out = {}
-    apart: dict[tuple[str, str], int] = {}
-    for entry in items:
-        score = entry.score
-        same = [
-            e.score
-            for e in items
-            if e.score.state == score.state
-            and e.score.figure == score.figure
-            and e.score.key != score.key
-        ]
-        if not same:
+def partners(built: Iterable[Apparatus]) -> dict[str, str]:
+    """For each score, the reading to compare it with, read off the apparatus of its figure and
+    drum (the site's, as the index shows it), without aligning any pair: a reading not the
+    majority's is compared with the majority's (the reading most editions print, A); the
+    majority's with the reading that departs from it most (its differing stroke columns, and
+    半 standing elsewhere), the one more editions print among equals; where every edition reads
+    alike, with another edition's. Linear in the editions and their strokes."""
+    out: dict[str, str] = {}
+    for apparatus in built:
+        readings = apparatus.readings
+        if not readings:
             continue
-        support: dict[str, int] = {}
-        for other in same:
-            support[other.pattern.notation] = support.get(other.pattern.notation, 0) + 1
-        ranked = []
-        for other in same:
-            pair = (score.pattern.notation, other.pattern.notation)
-            if pair not in apart:  # the same two notations, the same comparison: made once
-                c = compare(score, other)
-                apart[pair] = c.distance + c.half_moved
-            ranked.append((apart[pair], support[other.pattern.notation], other.key))
-        # the most differences, then the most editions; the first in the site among equals
-        best = max(ranked, key=lambda r: (r[0], r[1]))
-        out[score.key] = best[2]
+        majority = [w.score.key for w in readings[0].witnesses]
+        first = apparatus.witnesses.index(readings[0].witnesses[0])
+        ranked = [
+            (_apart(apparatus, apparatus.witnesses.index(r.witnesses[0]), first), len(r.witnesses))
+            for r in readings[1:]
+        ]
+        best = max(range(len(ranked)), key=lambda k: ranked[k], default=None)
+        for reading in readings[1:]:
+            for w in reading.witnesses:
+                out[w.score.key] = majority[0]
+        for key in majority:
+            if best is not None:
+                out[key] = readings[best + 1].witnesses[0].score.key
+            elif len(majority) > 1:
+                out[key] = majority[1] if key == majority[0] else majority[0]
     return out
+
+
+def _apart(apparatus: Apparatus, mine: int, theirs: int) -> int:
+    """How far two witnesses of `apparatus` read apart, as `compare` counts it of their rows:
+    the stroke columns where they differ, and one more where 半 stands at another place."""
+    differ = 0
+    strokes = 0  # stroke columns either has, so far
+    halves: list[int | None] = [None, None]
+    for column in apparatus.columns:
+        cells = (column.cells[mine], column.cells[theirs])
+        if HALF in cells:
+            for side in (0, 1):
+                if cells[side] == HALF:
+                    halves[side] = strokes
+        elif any(cells):
+            strokes += 1
+            differ += cells[0] != cells[1]
+    return differ + (halves[0] != halves[1])
 
 
 def section_order() -> list[str]:
     return [s.value for s in SECTION_ORDER]
 
 
-def apparatuses(pool: tuple[Edition, ...], items: Iterable[Entry]) -> list[dict]:
-    """The apparatus of each figure and drum (the collate command's JSON, and under "groups"
-    the data of its groups option), each witness and each majority reading with its scores'
-    pages; the standard text is the base when it prints the score, else the first edition
-    that does; the other editions by date, so that a reader sees when each reading appears."""
-    slugs = {e.score.key: e.slug for e in items}
+#: The most printed editions of a figure and drum whose agreement of every two (a table of their
+#: number squared) and grouping the index shows; `collate --groups` gives them for any number.
+GROUPS_LIMIT = 100
+
+
+def figures(pool: tuple[Edition, ...]) -> list[Apparatus]:
+    """The apparatus of each figure and drum the editions print (the index's, and what the
+    partners are read from): the standard text is the base when it prints the score, else the
+    first edition that does; the other editions by date, so that a reader sees when each
+    reading appears."""
     out = []
     for figure, state in SCORES:
         having = [e for e in pool if e.score(state, figure) is not None]
         if not having:
             continue
         base = DEFAULT_BASE if any(e.id == DEFAULT_BASE for e in having) else having[0].id
-        apparatus = build(pool, figure, state, base, order="date")
+        out.append(build(pool, figure, state, base, order="date"))
+    return out
+
+
+def apparatuses(
+    pool: tuple[Edition, ...],
+    items: Iterable[Entry],
+    built: Iterable[Apparatus] | None = None,
+) -> list[dict]:
+    """The apparatus of each figure and drum (`figures` of `pool`, or `built` from them) as the
+    collate command's JSON, and under "groups" the data of its groups option (None for more
+    than GROUPS_LIMIT printed editions, their count under "groups_left_out"), each witness and
+    each majority reading with its scores' pages."""
+    slugs = {e.score.key: e.slug for e in items}
+    out = []
+    for apparatus in figures(pool) if built is None else built:
         data = apparatus_data(apparatus)
-        data["groups"] = groups_data(groups(apparatus))
+        # who goes with whom: a table of every two editions, left out (and said so) for many
+        printed = len(apparatus.printed)
+        small = printed <= GROUPS_LIMIT
+        data["groups"] = groups_data(groups(apparatus)) if small else None
+        data["groups_left_out"] = 0 if small else printed
+        data["groups_limit"] = GROUPS_LIMIT
         for place, shown in zip(apparatus.places, data["places"], strict=True):
             # a Chinese 校勘記 names the base's editions only where they are few (諸本同)
             shown["names_lemma"] = place.names_lemma
@@ -481,6 +545,14 @@ def strings() -> dict[str, str | list[str]]:
             )
             for n in (1, 2)
         ],
+        # align.js: where 半 stands on each side (analysis.compare.Comparison.describe_half)
+        "half_first": _("before the first stroke"),
+        "half_after": _("after stroke {n}"),
+        "half_none": _("no 半 in A or B"),
+        "half_only_a": _("半 only in A, {place}"),
+        "half_only_b": _("半 only in B, {place}"),
+        "half_moved": _("半 moved: {a} in A, {b} in B"),
+        "half_same": _("半 in the same place: {a} in A, {b} in B"),
         "per_section": _("Per section"),
         # compare.js: a section's row, by its id (section_head, section_touhu, section_she)
         **{f"section_{s.value}": s.shown for s in SECTION_ORDER},

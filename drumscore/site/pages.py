@@ -35,16 +35,18 @@ def score_page(
 ) -> str:
     """A score's page: notation, player, staff, counts and checks, source, downloads."""
     root = "../"
-    strings = sitedata.strings()
+    strings = shared["strings"]
     query = {"a": score["key"]}
     compare_with = _("Compare this reading with another")
     if partner is not None:
         query["b"] = partner["key"]
-        compare_with = (
-            _("Compare this reading with another edition's (they read alike)")
-            if partner["notation"] == score["notation"]
-            else _("Compare this reading with the reading that differs most")
-        )
+        standing = score["apparatus"] or {}
+        if partner["notation"] == score["notation"]:
+            compare_with = _("Compare this reading with another edition's (they read alike)")
+        elif standing.get("reading") not in (None, "A"):  # the partner is the majority's
+            compare_with = _("Compare this reading with the majority reading")
+        else:
+            compare_with = _("Compare this reading with the reading that differs most")
     return render(
         "score.html",
         title=score["title"],
@@ -60,7 +62,7 @@ def score_page(
         section_order=sitedata.section_order(),
         compare_query=query,
         compare_with=compare_with,
-        page_data={"root": root, "score": score, **shared, "strings": strings},
+        page_data={"root": root, "score": score, **shared},
     )
 
 
@@ -94,12 +96,15 @@ def index_page(
                 "witnesses_by_siglum": _by_siglum(a),
             }
         )
+    by_edition: dict[str, list[dict]] = {}
+    for s in scores:
+        by_edition.setdefault(s["edition"], []).append(s)
     editions = [
         {
             "name": written(e.name),
             "id": e.id,
             "citation": written(e.provenance.citation),
-            "scores": [s for s in scores if s["edition"] == e.id],
+            "scores": by_edition.get(e.id, []),
         }
         for e in pool
     ]
@@ -120,12 +125,12 @@ def _by_siglum(apparatus: dict) -> dict[str, dict]:
 
 def compare_page(
     scores: list[dict],
-    comparisons: dict,
     shared: dict,
     extra: dict,
     alternates: Alternates = Alternates(),
 ) -> str:
-    """The compare view: two names in, their strokes aligned, and A/B playback."""
+    """The compare view: two names in, their strokes aligned (in the page, by align.js, from the
+    scores and `extra`'s collations), and A/B playback."""
     return render(
         "compare.html",
         title=_("Compare two readings"),
@@ -140,10 +145,8 @@ def compare_page(
         page_data={
             "root": "",
             "scores": scores,
-            "comparisons": comparisons,
             "marks": sitedata.marks(),
             **shared,
             **extra,
-            "strings": sitedata.strings(),
         },
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from xml.etree import ElementTree as ET
 
@@ -104,16 +105,16 @@ def first_head(svg: bytes) -> float | None:
     return round((float(shift.group(1)) + float(x.group(1))) / width, 4)
 
 
-def page_staff(staff: Staff, lines: list[str], whole: bytes) -> bytes:
+def page_staff(staff: Staff, lines: list[str], whole: Callable[[], bytes]) -> bytes:
     """The page's staff: the engraving of its music with the page's `lines` (its title and
     citation in the current language) set in its head, or, where that cannot be done, the
-    page's own document (`whole`) engraved."""
+    page's own document (`whole()` makes it) engraved."""
     from drumscore.render.verovio import retitle
 
     page = retitle(staff.svg.decode("utf-8"), lines)
     if page is not None:
         return page.encode("utf-8")
-    return staff_svgs(whole, 1)[0] or staff.svg
+    return staff_svgs(whole(), 1)[0] or staff.svg
 
 
 def phone_staff(svg: bytes) -> bytes:

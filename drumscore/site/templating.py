@@ -9,7 +9,7 @@ from collections.abc import Callable
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from drumscore.i18n import _, ngettext, numeral, pgettext, ranges, rules, tag, written
+from drumscore.i18n import _, language, ngettext, numeral, pgettext, ranges, rules, tag, written
 from drumscore.model import Section
 
 #: The templates, HTML-escaped wherever they show a value; an unknown name is an error.
@@ -38,15 +38,28 @@ TEMPLATES.globals["written"] = written
 TEMPLATES.globals["numeral"] = numeral
 #: A text of data (lines 437-452) with its ranges of numbers as the page's language writes them.
 TEMPLATES.globals["ranges"] = ranges
+#: The rules of each language, read from its catalog once (a page joins text hundreds of times).
+_RULES: dict[str, dict[str, str]] = {}
+
+
+def rule(kind: str) -> str:
+    """i18n.rules()[kind] in the current language."""
+    speaking = language()
+    found = _RULES.get(speaking)
+    if found is None:
+        found = _RULES[speaking] = rules()
+    return found[kind]
+
+
 #: The joins of a sentence by the language's rule (i18n.rules), a value escaped, markup kept.
-TEMPLATES.globals["sep"] = lambda kind: rules()[kind]
-TEMPLATES.globals["list_text"] = lambda items: Markup(rules()["list"]).join(items)
-TEMPLATES.globals["clause_text"] = lambda items: Markup(rules()["clause"]).join(items)
+TEMPLATES.globals["sep"] = rule
+TEMPLATES.globals["list_text"] = lambda items: Markup(rule("list")).join(items)
+TEMPLATES.globals["clause_text"] = lambda items: Markup(rule("clause")).join(items)
 
 
 def _joining(kind: str) -> Callable[..., Markup]:
     """A rule of i18n.rules that fills its fields, for a template: `aside(text, note)`."""
-    return lambda **fields: Markup(rules()[kind]).format(**fields)
+    return lambda **fields: Markup(rule(kind)).format(**fields)
 
 
 TEMPLATES.globals["aside"] = lambda text, note: _joining("aside")(text=text, note=note)

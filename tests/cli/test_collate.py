@@ -290,6 +290,7 @@ def site_views():
         "tempo": data.tempo_data(),
         "play": data.play_data(),
         "readings": data.readings_data(),
+        "strings": data.strings(),
     }
     scores, pages = [], {}
     for entry in items:

@@ -257,34 +257,3 @@ def test_compare_checks_every_option_before_printing(tmp_path, capsys, argv, mes
     assert out.err.startswith("drumscore: error:") and message.format(d=tmp_path) in out.err
     assert len(out.err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
-
-
-def test_the_compare_page_data_is_what_compare_json_prints_for_every_pair(capsys):
-    """Every two readings (distinct notations) of the same figure and drum in the corpus: the
-    compare page's data for the pair is the command's JSON; and the page finds data for every
-    two scores of the same figure and drum."""
-    from drumscore.corpus import editions
-    from drumscore.site import data
-
-    items = data.entries(editions())
-    pages = data.comparisons(items)
-    readings: dict[tuple, dict[str, str]] = {}
-    for e in items:
-        s = e.score
-        readings.setdefault((s.figure, s.state), {}).setdefault(s.pattern.notation, s.key)
-    pairs = 0
-    for found in readings.values():
-        for a, a_key in found.items():
-            for b, b_key in found.items():
-                code, out, _ = run_cli(["compare", a_key, b_key, "--json"], capsys)
-                assert code == 0
-                printed = json.loads(out)
-                del printed["written"]
-                assert printed == pages[f"{a}|{b}"], (a_key, b_key)
-                pairs += 1
-    # lu/1: 4 readings (禮記注疏, 五禮通考, 玉海, 纂圖互註禮記); xue/1: 2 (玉海); lu/2: 3; xue/2: 2
-    assert pairs == 4 * 4 + 2 * 2 + 3 * 3 + 2 * 2
-    for a in items:
-        for b in items:
-            if (a.score.figure, a.score.state) == (b.score.figure, b.score.state):
-                assert f"{a.score.pattern.notation}|{b.score.pattern.notation}" in pages

@@ -278,3 +278,37 @@ def test_the_text_names_the_reading_the_ramp_and_the_click():
     zheng = arrange(resolve("lu"), "touhu", repeats=3)
     other = read_back(midi_bytes(Track.single(zheng, practice=practice)))
     assert texts != [m.text for m in other.tracks[0] if m.type == "text"]
+
+
+@pytest.mark.parametrize(
+    "options", ["", "ramp", "click", "count", "count each ramp", "silent only", "loop click"]
+)
+def test_the_bytes_are_what_mido_writes_of_the_same_file(options):
+    """midi_bytes writes the file itself (not through mido's messages): mido, reading it back
+    and writing it again, writes the same bytes (running status, meta events, lengths, the end
+    of each track), for a practice track of each kind and a programme of several items."""
+    from drumscore.files.programme import load_programme
+
+    for played in (practice_track(options), load_programme("rite", state="xue")):
+        ours = midi_bytes(played)
+        again = io.BytesIO()
+        read_back(ours).save(file=again)
+        assert again.getvalue() == ours
+
+
+def test_two_editions_of_one_reading_share_the_notes_not_the_names():
+    """The notes and markers of one reading are made once for every edition that prints it;
+    each file still names its own score, and a humanized take (not shared) has its own notes."""
+    from drumscore.conductor.expression import Expression
+
+    one, other = (arrange(resolve(key), "touhu") for key in ("lu/1@benyi", "lu/1@zhushu"))
+    assert one.strokes == other.strokes
+    files = [read_back(midi_bytes(t)) for t in (one, other, one)]
+    notes = [[(m.type, m.note, m.time) for m in f.tracks[1] if not m.is_meta] for f in files]
+    assert notes[0] == notes[1] == notes[2] != []
+    names = [[m.text for m in f.tracks[0] if m.type == "text"] for f in files]
+    assert any("benyi" in t for t in names[0]) and any("zhushu" in t for t in names[1])
+    assert names[0] == names[2]
+    humanized = arrange(resolve("lu/1@zhushu"), "touhu", expression=Expression(humanize_ms=30))
+    moved = read_back(midi_bytes(humanized)).tracks[1]
+    assert [(m.type, m.note, m.time) for m in moved if not m.is_meta] != notes[1]

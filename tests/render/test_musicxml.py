@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -514,3 +515,62 @@ def parsed_strokes(root) -> list[tuple[str, str]]:
         for n in part.iter("note")
         if n.find("rest") is None
     ]
+
+
+def test_each_document_of_one_music_carries_its_own_score_s_words():
+    """One music, exported once, written for several scores and languages (its head made once
+    for each shape of lines): every document's titles, source and credits are its own score's,
+    read back as XML, whatever they hold (& < > and quotes)."""
+    odd = Score(parse("○□○○□"), edition_name='A & B <c> "d"', printed="○□ & <x>")
+    plain = Score(parse("○□○○□"))
+    timelines = [arrange(resolve(k)) for k in ("lu/1@benyi", "lu/1@zhushu")]
+    timelines += [arrange(odd), arrange(plain)]
+    for language in ("en", "zh_Hant", "en"):
+        with i18n.speaking(language):
+            for timeline in timelines:
+                root = ET.fromstring(musicxml_bytes(timeline))
+                want = [text for _, text in page_head(timeline)]
+                assert [w.text for w in root.iter("credit-words")] == want
+                kinds = [c.findtext("credit-type") for c in root.iter("credit")]
+                assert kinds == [kind for kind, _ in page_head(timeline)]
+                assert root.findtext("work/work-title") == timeline.score.title
+                assert root.findtext("movement-title") == timeline.heading
+                source = root.findtext("identification/source")
+                assert timeline.score.printed.strip() in source or "notation" in source
+
+
+@pytest.mark.parametrize(
+    ("notation", "lyrics", "engraved_bar", "repeats"),
+    [
+        ("○□○○□半□○□□", None, None, 1),
+        ("□□○半○", "glyph", 2, 3),
+        ("○○□半□", "glyph", 2, 3),  # the same form (its export shared), other strokes
+        ("○" * 7 + "半" + "□○" * 20, "pinyin", 8, 1),
+        ("□", "drum", None, 2),
+        ("○半□○□○", None, None, 2),  # a bar of one beat (a part's whole-bar rest), then of four
+    ],
+)
+def test_the_written_out_beats_are_music21_s_own_export_of_every_note(
+    notation, lyrics, engraved_bar, repeats
+):
+    """music21 writes a model stroke and silent beat a bar and part (once for each form of a
+    music, whatever its strokes), copied for each beat: the music is what music21 writes of the
+    whole score, note by note, under each reading."""
+    from music21.musicxml.helpers import dumpString
+    from music21.musicxml.m21ToXml import ScoreExporter
+
+    from drumscore.model import READINGS
+    from drumscore.render import musicxml as mx
+
+    for reading in READINGS:
+        timeline = arrange(Score(parse(notation)), repeats=repeats, reading=reading)
+        score = build_score(timeline, MidiMap(), lyrics, engraved_bar=engraved_bar)
+        root = ScoreExporter(score, makeNotation=False).parse()
+        mx._add_instruments(root, MidiMap())
+        mx._place_directions(root)
+        mx._tempo_in_one_line(root)
+        whole = dumpString(root)
+        ours = musicxml_bytes(timeline, lyrics=lyrics, engraved_bar=engraved_bar).decode("utf-8")
+        assert ours[ours.index("<part-list") :] == whole[whole.index("<part-list") :]
+        notes = re.findall(r"<note[ >]", ours)  # not <notehead>
+        assert len(notes) == 2 * len(timeline.strokes) * repeats

@@ -452,17 +452,35 @@ def test_every_name_the_compare_page_takes_is_the_command_line_s(site_dir):
 
 
 def test_each_score_is_compared_with_a_reading_of_its_own_figure_and_drum(site_dir):
+    """A reading not the majority's is compared with the majority's; the majority's with the
+    reading that differs most from it, as `compare` counts (its stroke differences, and 半
+    moved); the score page links the pair and says which it is."""
     from drumscore.analysis.compare import compare
 
     partners = _page_data(site_dir / "compare.html")["partners"]
+    apparatuses = {(a.figure, a.state): a for a in sitedata.figures(corpus.editions())}
+    shown = 0
     for entry in sitedata.entries(corpus.editions()):
         score = entry.score
         other = corpus.resolve(partners[score.key])
         assert (other.state, other.figure) == (score.state, score.figure) and other != score
-        same = [s for s in corpus.scores() if (s.state, s.figure) == (score.state, score.figure)]
-        assert compare(score, other).distance == max(compare(score, s).distance for s in same)
+        readings = apparatuses[(score.figure, score.state)].readings
+        majority = readings[0].notation
         page = (site_dir / "score" / f"{entry.slug}.html").read_text(encoding="utf-8")
         assert f"compare.html?a={score.key}&amp;b={other.key}" in page
+        if score.pattern.notation != majority:
+            assert other.pattern.notation == majority
+            assert "Compare this reading with the majority reading" in page
+            shown += 1
+        elif len(readings) > 1:
+            same = [r.witnesses[0].score for r in readings[1:]]
+            apart = [(c.distance + c.half_moved) for c in (compare(score, s) for s in same)]
+            found = compare(score, other)
+            assert found.distance + found.half_moved == max(apart)
+            assert "Compare this reading with the reading that differs most" in page
+        else:
+            assert other.pattern.notation == score.pattern.notation
+    assert shown  # lu/1 has readings beside the majority's
 
 
 def test_the_page_data_carries_what_the_player_shares_with_play(site_dir):
@@ -587,3 +605,63 @@ def test_no_module_of_the_site_is_over_800_lines():
     sizes = {p.name: len(p.read_text("utf-8").splitlines()) for p in folder.glob("*.py")}
     assert {"build.py", "pages.py", "artefacts.py", "staff.py"} <= set(sizes)
     assert max(sizes.values()) <= 800, sizes
+
+
+def _small_editions(folder: Path, count: int) -> list:
+    """`count` user editions of one score each (lu/1, a random pattern of 12 strokes)."""
+    import random
+
+    folder.mkdir()
+    found = []
+    for n in range(count):
+        rng = random.Random(n)
+        strokes = "".join(rng.choice("○□") for _ in range(12))
+        path = folder / f"e{n}.toml"
+        path.write_text(
+            f'id = "e{n}"\nname = "e{n}"\n[[score]]\nfigure = 1\nstate = "魯"\n'
+            f'printed = "{strokes[:5]}半{strokes[5:]}"\n',
+            "utf-8",
+        )
+        found.append(corpus.load_edition(path))
+    return found
+
+
+def test_a_site_of_many_editions_grows_with_them_not_with_their_pairs(tmp_path):
+    """Sites of N and 2N small editions (more than the index's GROUPS_LIMIT): every edition has
+    its page and its link in the index; the compare page holds no comparison; the pages grow
+    as the editions do, not as their pairs (counted: the index's table cells, the compare
+    page's data beside its scores), and the index says where the table of every two went."""
+    count = sitedata.GROUPS_LIMIT + 5
+    cells, rest = [], []
+    for n in (count, 2 * count):
+        editions = _small_editions(tmp_path / f"e{n}", n)
+        out = tmp_path / f"site{n}"
+        build_site(out, editions, corpus_editions=False, musicxml=False)
+        pages = {p.name for p in (out / "score").iterdir()}
+        index = (out / "index.html").read_text(encoding="utf-8")
+        for e in editions:
+            slug = sitedata.entries([e])[0].slug
+            assert f"{slug}.html" in pages and f'href="score/{slug}.html"' in index
+        assert len(pages) == n
+        assert "groups-left-out" in index and '<table class="agreement">' not in index
+        data = _page_data(out / "compare.html")
+        assert "comparisons" not in data and len(data["scores"]) == n
+        cells.append(index.count("<td"))
+        rest.append(len(json.dumps({k: v for k, v in data.items() if k != "scores"})))
+    assert cells[1] <= 2.2 * cells[0] and rest[1] <= 2.2 * rest[0], (cells, rest)
+
+
+def test_a_pattern_with_half_at_an_end_has_its_page_and_no_empty_section_s_file(tmp_path):
+    """半 before the first stroke leaves the part before it empty: the site is built, with the
+    files of the sections that have strokes and none of the empty one (once refused)."""
+    path = tmp_path / "edge.toml"
+    path.write_text(
+        'id = "edge"\nname = "edge"\n[[score]]\nfigure = 1\nstate = "魯"\nprinted = "半□○"\n',
+        "utf-8",
+    )
+    out = tmp_path / "site"
+    build_site(out, [corpus.load_edition(path)], corpus_editions=False, musicxml=False)
+    files = {p.name for p in (out / "files").iterdir()}
+    assert {"lu-1-edge-she.mid", "lu-1-edge-touhu.mid"} <= files
+    assert not any("-head" in name for name in files)
+    assert (out / "score" / "lu-1-edge.html").is_file()

@@ -204,7 +204,7 @@ def test_every_key_the_scripts_say_is_in_the_strings_table():
     static = Path(sitedata.__file__).with_name("static")
     code = "\n".join(
         (static / name).read_text(encoding="utf-8")
-        for name in ("engine.js", "fields.js", "score.js", "compare.js")
+        for name in ("engine.js", "fields.js", "score.js", "compare.js", "align.js")
     )
     table = set(sitedata.strings())
     assert set(re.findall(r'say\("(\w+)"', code)) <= table
@@ -215,7 +215,7 @@ def test_every_key_the_scripts_say_is_in_the_strings_table():
 def test_the_page_scripts_hold_no_english_prose():
     """The scripts take what they show from the strings table: no literal of three words."""
     static = Path(sitedata.__file__).with_name("static")
-    for name in ("engine.js", "fields.js", "score.js", "compare.js"):
+    for name in ("engine.js", "fields.js", "score.js", "compare.js", "align.js"):
         code = "\n".join(
             line
             for line in (static / name).read_text(encoding="utf-8").splitlines()

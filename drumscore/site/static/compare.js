@@ -1,5 +1,6 @@
-// The compare view: two readings aligned as drumscore compare aligns them (the page data
-// carries the alignment, its places and marks), A/B playback.
+// The compare view: two readings aligned as drumscore compare aligns them (align.js aligns the
+// pair asked for, from the scores and the corpus's rows in the page data), A/B playback.
+import { comparePair } from "./align.js";
 import { Player, bindKeys, clampBpm, drumName, pageData, say } from "./engine.js";
 import { FieldError, resolveName } from "./fields.js";
 
@@ -60,6 +61,19 @@ function comparison() {
   return current;
 }
 
+// The comparison of two scores of the page data, as drumscore compare --json has it (its
+// places aside); each pair aligned once.
+const made = new Map();
+function compared(a, b) {
+  const key = `${a.key}\u0000${b.key}`;
+  if (!made.has(key)) made.set(key, comparePair(a, b, data.collations, say));
+  return made.get(key);
+}
+// By the names of the page data's scores (for the site's tests).
+function compareKeys(a, b) {
+  return compared(byKey.get(a), byKey.get(b));
+}
+
 // Resolve both names; on a problem say so (and show nothing as if it were the pair asked for).
 function choose() {
   const ra = resolve(inputA.value);
@@ -79,7 +93,7 @@ function choose() {
   }
   const a = ra.score;
   const b = rb.score;
-  current = { a, b, c: data.comparisons[`${a.notation}|${b.notation}`] };
+  current = { a, b, c: compared(a, b) };
   for (const id of ["play-a", "play-b", "play-ab"]) $(id).disabled = false;
   draw();
   const query = `?a=${encodeURIComponent(inputA.value.trim())}&b=${encodeURIComponent(inputB.value.trim())}`;
@@ -290,5 +304,5 @@ window.addEventListener("resize", () => {
   }
 });
 $("stop").disabled = false;
-window.drumscore = { player, comparison, choose, resolve, draw, ready: true };
+window.drumscore = { player, comparison, compareKeys, choose, resolve, draw, ready: true };
 document.documentElement.dataset.ready = "true";
