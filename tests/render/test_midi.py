@@ -284,9 +284,9 @@ def test_the_text_names_the_reading_the_ramp_and_the_click():
     "options", ["", "ramp", "click", "count", "count each ramp", "silent only", "loop click"]
 )
 def test_the_bytes_are_what_mido_writes_of_the_same_file(options):
-    """midi_bytes writes the file itself (not through mido's messages): mido, reading it back
-    and writing it again, writes the same bytes (running status, meta events, lengths, the end
-    of each track), for a practice track of each kind and a programme of several items."""
+    """What midi_bytes writes, mido reads back and writes again to the same bytes (running
+    status, meta events, lengths, the end of each track): nothing is lost in the round trip, for
+    a practice track of each kind and a programme of several items."""
     from drumscore.files.programme import load_programme
 
     for played in (practice_track(options), load_programme("rite", state="xue")):
