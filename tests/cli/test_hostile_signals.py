@@ -140,6 +140,11 @@ def _before_drumscore(code: int, err: str, signum: int) -> bool:
         return True
     lines = err.strip().splitlines()
     frames = [line.strip() for line in lines if line.lstrip().startswith("File")]
+    site_said = lines and lines[0].startswith("Error processing line")
+    if site_said and "Remainder of file ignored" in err:
+        # Python's site caught the interrupt in a .pth file's line (an editable install's finder
+        # importing pathlib), said so, and went on: the interpreter's start, not drumscore's
+        return not any("/drumscore/" in frame for frame in frames)
     return (
         "Traceback (most recent call last):" in lines
         and lines[-1] == "KeyboardInterrupt"
