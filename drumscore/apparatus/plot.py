@@ -82,7 +82,10 @@ def _draw(ax: Axes, a: Apparatus, cjk: bool) -> None:
                 siglum=w.siglum, edition=a.cite(w.reported_by)
             )
             if cjk
+            # no CJK font: a note's own name (大戴禮) would be empty boxes; its edition's siglum
             else f"{w.siglum} (reported)"
+            if w.siglum.isascii()
+            else f"reported in {w.reported_by}"
         )
         if w.reported
         else named(w)

@@ -111,3 +111,17 @@ def test_no_two_column_labels_overlap_and_a_run_of_insertions_is_labelled_once(l
     boxes = sorted((box for _, box in measured), key=lambda box: box.x0)
     for left, right in itertools.pairwise(boxes):
         assert left.x1 < right.x0, (left, right)
+
+
+def test_without_a_cjk_font_every_word_is_one_a_latin_font_draws(lu2):
+    """With no CJK font the plot is drawn in English, and no label may need one: a text a note
+    reports (大戴禮) is named by the edition that prints the note."""
+    with i18n.speaking("en"):
+        fig = figure([lu2], None)
+    texts = [
+        t.get_text()
+        for ax in fig.axes
+        for t in [ax.title, *ax.get_xticklabels(), *ax.get_yticklabels(), *ax.texts]
+    ] + [t.get_text() for t in fig.texts]
+    assert any(t.startswith("reported in ") for t in texts), texts
+    assert not [t for t in texts if any(ord(c) >= 0x2E80 for c in t)], texts
