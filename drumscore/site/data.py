@@ -23,7 +23,7 @@ from drumscore.apparatus.table import apparatus_data
 from drumscore.conductor.timeline import MAX_REPEAT
 from drumscore.conductor.track import CLICK_VELOCITY, COUNT_VELOCITY, MAX_CLICKS, MAX_COUNT_IN
 from drumscore.corpus import editions as corpus_editions
-from drumscore.i18n import _, ngettext, phrase_text, rules, written
+from drumscore.i18n import _, ngettext, pgettext, phrase_text, rules, written
 from drumscore.model import (
     HALF,
     READINGS,
@@ -501,6 +501,10 @@ def strings() -> dict[str, str | list[str]]:
         "unknown_edition": _("unknown edition {name}: give an edition of this site"),
         "no_figure": _("{name}: that edition has no such score"),
         "cannot_load": _("cannot load {url}: {status}"),
+        # what waits for the end of the pass, bracketed as drumscore play brackets it (〔〕)
+        "waiting": pgettext("what waits for the end of the pass", "[{note}]"),
+        # TRANSLATORS: between the fields of the page's status line (Chinese: a full-width space)
+        "status_joiner": pgettext("between the fields of the page's status line", " · "),
         "switch_waiting": _("switch at end of pass"),
         "stop_waiting": _("stop at end of pass"),
         "count": _("count"),

@@ -944,6 +944,12 @@ def test_a_chinese_score_page_switches_language_and_still_plays(page, all_site_u
     assert "每分钟 120 击" in page.inner_text("#status")
     schedule = page.evaluate("window.drumscore.player.schedule")
     assert len(schedule) == len(corpus.resolve("lu").pattern)
+    # what waits for the end of the pass, as drumscore play writes it in Chinese: in 〔〕
+    # after a full-width space, no ' · ' and no ASCII brackets
+    page.keyboard.press("s")
+    waiting = page.inner_text("#status")
+    assert waiting.endswith("　〔本遍结束时切换〕"), waiting
+    assert " · " not in waiting and "[" not in waiting, waiting
     page.click("#stop")
     assert page.inner_text("#status") == "已停止。"
 

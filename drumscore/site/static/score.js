@@ -99,7 +99,7 @@ function bpm() {
 }
 
 function describe(entry, player) {
-  const waiting = player.waiting.map((w) => ` · [${w}]`).join("");
+  const waiting = player.waiting.map((w) => say("status_joiner") + say("waiting", { note: w })).join("");
   if (entry.drum === "count") {
     const c = entry.c ?? entry.k + player.countIn; // a count-in before a later pass has its own
     return say("count_in", { k: c + 1, of: player.countIn, bpm: player.bpm }) + waiting;
@@ -120,10 +120,10 @@ function showState() {
   if (player.playing && player.current) {
     controls.status.textContent = describe(player.current, player);
   } else if (player.playing) {
-    const waiting = player.waiting.map((w) => ` · [${w}]`).join("");
+    const waiting = player.waiting.map((w) => say("status_joiner") + say("waiting", { note: w })).join("");
     controls.status.textContent = say("starting", { bpm: player.bpm }) + waiting;
   } else if (player.state === "paused") {
-    const waiting = player.waiting.map((w) => ` [${w}]`).join("");
+    const waiting = player.waiting.map((w) => say("status_joiner") + say("waiting", { note: w })).join("");
     controls.status.textContent = say("paused", { bpm: player.bpm }) + waiting;
   } else {
     const v = bpm();
