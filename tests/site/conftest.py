@@ -7,13 +7,12 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
+from served import serving
 
 from drumscore.site.build import build_site
-from drumscore.site.serve import make_server, url_of
 
 
 @pytest.fixture(scope="session")
@@ -24,13 +23,8 @@ def site_dir(tmp_path_factory):
 
 
 def _serve(folder):
-    server = make_server(folder, port=0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    yield url_of(server)
-    server.shutdown()
-    server.server_close()
+    with serving(folder) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -6,18 +6,19 @@ Hirschberg's)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
 
 import pytest
+from served import serving
 from system_tools import chromium_path
 
 from drumscore import corpus
 from drumscore.analysis.compare import compare, comparison_data
 from drumscore.site import data as sitedata
 from drumscore.site.build import build_site
-from drumscore.site.serve import make_server, url_of
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.requires("chromium")
@@ -51,23 +52,15 @@ def page(tmp_path_factory, request):
             browser = p.chromium.launch(executable_path=chromium_path() or "chromium", args=ARGS)
         except Exception as exc:  # a browser that cannot start here is a skip, not a failure
             pytest.skip(f"Chromium does not start: {str(exc).splitlines()[0]}")
-        servers = []
+        with contextlib.ExitStack() as servers:
 
-        def open_site(folder):
-            server = make_server(folder, port=0)
-            servers.append(server)
-            import threading
+            def open_site(folder):
+                tab = browser.new_page()
+                tab.goto(f"{servers.enter_context(serving(folder))}compare.html")
+                tab.wait_for_function("window.drumscore && window.drumscore.ready")
+                return tab
 
-            threading.Thread(target=server.serve_forever, daemon=True).start()
-            tab = browser.new_page()
-            tab.goto(f"{url_of(server)}compare.html")
-            tab.wait_for_function("window.drumscore && window.drumscore.ready")
-            return tab
-
-        yield open_site
-        for server in servers:
-            server.shutdown()
-            server.server_close()
+            yield open_site
         browser.close()
 
 

@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 import pytest
+from served import serving
 from system_tools import chromium_path
 
 from drumscore import corpus
@@ -122,14 +123,12 @@ def test_the_index_lists_every_score_of_the_corpus(page, site_url):
 @pytest.fixture(scope="module")
 def cjk_site_url(tmp_path_factory):
     """A site of two editions whose ids differ only in a CJK character (禮記甲, 禮記乙), served."""
-    import threading
     import tomllib
 
     from drumscore.corpus import edition_from_dict
     from drumscore.editions.extract import extract
     from drumscore.editions.write import edition_toml
     from drumscore.site.build import build_site
-    from drumscore.site.serve import make_server, url_of
 
     lu, xue = corpus.resolve("lu/1@zhushu"), corpus.resolve("xue/1@zhushu")
     found = extract(f"鼓{lu.printed}魯鼓{xue.printed}薛鼓\n")
@@ -139,13 +138,8 @@ def cjk_site_url(tmp_path_factory):
     ]
     out = tmp_path_factory.mktemp("cjk-site") / "out"
     build_site(out, editions, corpus_editions=False, musicxml=False)
-    server = make_server(out, port=0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    yield url_of(server)
-    server.shutdown()
-    server.server_close()
+    with serving(out) as url:
+        yield url
 
 
 def test_editions_whose_ids_differ_only_in_cjk_get_pages_whose_links_work(page, cjk_site_url):
@@ -647,10 +641,8 @@ def test_screenshots_and_no_sideways_scroll(page, site_url, tmp_path_factory):
 def edition_site(tmp_path_factory):
     """A site of one edition, with its MusicXML downloads (and its staff notation where Verovio
     is installed), served: its address and the edition file."""
-    import threading
 
     from drumscore.site.build import build_site
-    from drumscore.site.serve import make_server, url_of
 
     mine = tmp_path_factory.mktemp("staff") / "mine.toml"
     mine.write_text(
@@ -660,11 +652,8 @@ def edition_site(tmp_path_factory):
     )
     out = mine.parent / "site"
     build_site(out, [corpus.load_edition(mine)], corpus_editions=False)
-    server = make_server(out, port=0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield url_of(server), mine
-    server.shutdown()
-    server.server_close()
+    with serving(out) as url:
+        yield url, mine
 
 
 @pytest.fixture(scope="module")

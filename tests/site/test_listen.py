@@ -6,11 +6,11 @@ says how to have it instead of a button that cannot work."""
 from __future__ import annotations
 
 import json
-import threading
 
 import numpy as np
 import pytest
 from performances import take, write_audio
+from served import serving
 from system_tools import chromium_path
 
 from drumscore import corpus
@@ -21,7 +21,6 @@ from drumscore.performance.check import check
 from drumscore.performance.listen import read_audio
 from drumscore.site import data as sitedata
 from drumscore.site.listening import Listening
-from drumscore.site.serve import make_server, url_of
 from drumscore.timing import Tempo
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -65,13 +64,8 @@ def keeping():
 
 @pytest.fixture(scope="module")
 def listening_url(site_dir, keeping):
-    server = make_server(site_dir, port=0, listening=keeping)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    yield url_of(server)
-    server.shutdown()
-    server.server_close()
+    with serving(site_dir, listening=keeping) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
