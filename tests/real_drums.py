@@ -177,3 +177,15 @@ def with_graces(
         piece = piece[: len(out) - at]
         out[at : at + len(piece)] += piece
     return out
+
+
+def flammed_take(drums: list[Drum], bpm: float = 80) -> tuple[list[float], np.ndarray, list[int]]:
+    """`drums` played evenly on the two membranes, every third stroke from the third a flam:
+    the strokes' times, the take, and which strokes are flams."""
+    times = even(drums, bpm)
+    sound = membranes()
+    flammed = list(range(2, len(times), 3))
+    y = with_graces(
+        placed(times, drums, sound), [times[k] for k in flammed], sound, [drums[k] for k in flammed]
+    )
+    return times, y, flammed

@@ -37,6 +37,18 @@ MAX_SECONDS = 3 * 60 * 60
 LOST_SHARE = 0.2
 
 
+def not_audio(path: str, exc: Exception, option: str | None = None) -> PerformanceError:
+    """The one refusal of a take that cannot be read as audio (for check and for play's
+    listening alike): why, and what to give instead."""
+    return PerformanceError(
+        _(
+            "performance {path!r} cannot be read as audio ({reason}); give a recording "
+            "({audio}) or a MIDI file ({midi})"
+        ).format(path=path, reason=unreadable(exc), audio=suffixes("audio"), midi=suffixes("midi")),
+        option=option,
+    )
+
+
 def read_audio(
     path: str | Path,
     *,
@@ -93,14 +105,7 @@ def read_audio(
     except (sf.LibsndfileError, RuntimeError, OSError, ValueError, TypeError) as exc:
         if isinstance(exc, DrumscoreError):
             raise
-        raise PerformanceError(
-            _(
-                "performance {path!r} cannot be read as audio ({reason}); give a recording "
-                "({audio}) or a MIDI file ({midi})"
-            ).format(
-                path=shown, reason=unreadable(exc), audio=suffixes("audio"), midi=suffixes("midi")
-            )
-        ) from None
+        raise not_audio(shown, exc) from None
     if found.invalid:
         raise PerformanceError(
             _("performance {path!r} holds invalid (NaN or infinite) samples").format(path=shown)

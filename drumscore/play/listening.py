@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drumscore.conductor.track import Hit, Role
-from drumscore.errors import DrumscoreError, PerformanceError, PlaybackError
+from drumscore.errors import DrumscoreError, PlaybackError
 from drumscore.files.format_choice import suffixes
 from drumscore.i18n import _, quoted
 from drumscore.model import Drum
@@ -87,20 +87,9 @@ class TakeInput:
             self._closing.close()
             if isinstance(exc, DrumscoreError):
                 raise
-            from drumscore.files.audio import unreadable  # numpy: only once a take is opened
+            from drumscore.performance.listen import not_audio  # numpy: once a take is opened
 
-            raise PerformanceError(
-                _(
-                    "performance {path!r} cannot be read as audio ({reason}); give a recording "
-                    "({audio}) or a MIDI file ({midi})"
-                ).format(
-                    path=path,
-                    reason=unreadable(exc),
-                    audio=suffixes("audio"),
-                    midi=suffixes("midi"),
-                ),
-                option="input",
-            ) from None
+            raise not_audio(path, exc, option="input") from None
         except BaseException:
             self._closing.close()
             raise

@@ -346,13 +346,8 @@ def test_a_low_drum_swelling_in_a_room_is_timed_at_its_attack_and_never_lost(tmp
 def test_a_flam_is_timed_at_its_main_stroke_and_said_to_be_one(tmp_path):
     """A grace note 17–43 ms before a stroke, 11–15 dB softer: one stroke, timed at the main
     stroke, marked as a flam and named in the notes; the strokes played plain are not."""
-    times = real_drums.even(TOUHU_TWICE, 80)
-    sound = real_drums.membranes()
-    y = real_drums.placed(times, TOUHU_TWICE, sound)
-    flammed = list(range(2, len(times), 3))
-    y = real_drums.with_graces(
-        y, [times[k] for k in flammed], sound, [TOUHU_TWICE[k] for k in flammed]
-    )
+    times, y, flammed = real_drums.flammed_take(TOUHU_TWICE)
+    sound = real_drums.membranes()  # drawn again below, to know each grace note's lead
     heard, result = checked_take(tmp_path, y)
     assert len(heard) == len(times) and faults(result) == (0, 0, 0)
     error = np.abs(np.array([s.time for s in heard.strokes]) - times)

@@ -142,13 +142,7 @@ def test_flams_heard_live_are_moved_to_their_main_stroke_as_check_times_them(tmp
     """A grace note 17–43 ms before a stroke: its line comes within 60 ms of the grace note, and
     once the main stroke has been heard a revision moves it there, marked a flam, as check has
     it; no line of a stroke played plain is moved or withdrawn."""
-    times = real_drums.even(TOUHU_TWICE, 80)
-    sound = real_drums.membranes()
-    y = real_drums.placed(times, TOUHU_TWICE, sound)
-    flammed = list(range(2, len(times), 3))
-    y = real_drums.with_graces(
-        y, [times[k] for k in flammed], sound, [TOUHU_TWICE[k] for k in flammed]
-    )
+    times, y, flammed = real_drums.flammed_take(TOUHU_TWICE)
     path = real_drums.write(tmp_path / "take.wav", y, real_drums.RATE)
     heard = assert_heard_as_checked(path, [512])
     assert [k for k, s in enumerate(applied(heard)) if s.flam] == flammed
