@@ -15,6 +15,7 @@ from drumscore.i18n import (
     _,
     aside,
     catalog_for,
+    each_language,
     language,
     list_text,
     numeral,
@@ -92,6 +93,7 @@ class Work:
         return {k: getattr(self, k) for k in WORK_PARTS if getattr(self, k)}
 
     @property
+    @each_language
     def cited(self) -> str:
         """The work as the reader's language cites it: in Chinese the title in 《》, the chapter
         in 〈〉, the printing after a comma as 文淵閣《四庫全書》本 (in simplified characters in
@@ -171,6 +173,7 @@ class Provenance:
     transcription: str = ""
 
     @property
+    @each_language
     def citation(self) -> str:
         """The citation in the reader's language, composed from its parts: "禮經本義, Kanseki
         Repository KR1d0044, file KR1d0044_017.txt, lines 141-155"; the written one where the

@@ -48,7 +48,10 @@ class Artefacts:
         self.partners: dict[str, str] | None = None
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
-        self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
+        version = _verovio()
+        self._engraver = f"drumscore {__version__}; verovio {version}\n".encode()
+        if version and not self.earlier:  # every staff to engrave: the workers started now
+            self._start()
 
     def write_midi(self, timeline: Timeline, path: Path) -> None:
         """Write the MIDI file of `timeline` (as `drumscore render` writes it) to `path`, made
@@ -87,14 +90,26 @@ class Artefacts:
             done.set_result((kept[0], kept[1]))
             return done
         self.engraved += sum(k is None for k in kept)  # the page's and the phone's
-        if self._pool is None and cores() > 1:
-            self._pool = ProcessPoolExecutor(
-                max_workers=cores(), initializer=worker_signals, initargs=(os.getpid(),)
-            )
+        self._start()
         if self._pool is None:  # one core: no worker process is worth it
             done.set_result(staff_svgs(musicxml, strokes))
             return done
         return self._pool.submit(staff_svgs, musicxml, strokes)
+
+    def _start(self) -> None:
+        """The engraving workers, forked now (once): one a core beside the build's own, none on
+        one core. A worker costs its start, and each page of the build's memory that it or the
+        build writes to after the fork is copied: forked before the build has read the corpus
+        and loaded music21, the copies are fewer (a few tenths of a second of CPU less)."""
+        if self._pool is not None or cores() < 2:
+            return
+        # what engraves, which the build sets the staves' words with too: loaded once, for both
+        import drumscore.render.verovio  # noqa: F401
+
+        self._pool = ProcessPoolExecutor(
+            max_workers=cores() - 1, initializer=worker_signals, initargs=(os.getpid(),)
+        )
+        self._pool.submit(os.getpid)  # the executor forks its workers at the first task
 
     def _kept(self, key: str) -> bytes | None:
         """The engraving of `key` in the earlier site, as that build wrote it; or None."""
