@@ -1106,7 +1106,7 @@ def test_a_score_page_s_settings_travel_in_its_address(page, context, site_url, 
 
 
 def _choose_settings(pg) -> None:
-    """Section, reading, tempo, click, strokes and loop set on a score page, as a reader sets them."""
+    """Section, reading, tempo, click, strokes and loop set on a score page, as a reader would."""
     pg.select_option("#section", "touhu")
     pg.select_option("#reading", "mao")
     for field, value in (("#bpm", "84"), ("#click", "2"), ("#strokes", "2-6")):
