@@ -15,6 +15,7 @@ from drumscore.i18n import (
     _,
     aside,
     catalog_for,
+    chinese,
     each_language,
     language,
     list_text,
@@ -317,6 +318,13 @@ class Reading:
         """The reading as a summary cites it, in the reader's language: "reading: 毛奇齡 (mao)";
         「毛奇齡說」 in Chinese."""
         return _(self.said)
+
+    @property
+    def shown(self) -> str:
+        """The reading as a view lists it among what was played, as Section.shown names a
+        section: in English its id, the command line's word (mao); in Chinese the name a summary
+        cites it by (毛奇齡說), never the id in Chinese prose."""
+        return self.named if chinese() else self.id
 
     @property
     def is_default(self) -> bool:

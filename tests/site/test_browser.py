@@ -1161,8 +1161,8 @@ def test_copy_link_copies_an_address_that_opens_the_page_with_its_settings(
     ("tag", "said"),
     [
         ("en", "The browser does not let the page copy"),
-        ("zh-Hant", "瀏覽器不允許網頁複製：連結已在欄位中選取，請按 Ctrl+C（Mac 按 ⌘C）複製。"),
-        ("zh-Hans", "浏览器不允许网页复制：链接已在输入框中选中，请按 Ctrl+C（Mac 按 ⌘C）复制。"),
+        ("zh-Hant", "瀏覽器不允許網頁複製：連結已在欄位中選取，請按 Ctrl+C 或 ⌘C 複製。"),
+        ("zh-Hans", "浏览器不允许网页复制：链接已在输入框中选中，请按 Ctrl+C 或 ⌘C 复制。"),
     ],
 )
 def test_bad_input_where_the_clipboard_is_refused_the_link_is_selected_to_copy(
