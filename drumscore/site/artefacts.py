@@ -28,11 +28,14 @@ class Artefacts:
     by what it is engraved from (the MusicXML document of a music, its head's words stood in for
     by STAFF_HEAD, drumscore's and Verovio's versions; each page sets its own words in the head):
     made once for every score and language of that music, in worker processes beside the build
-    (one per core), or taken from an earlier site where the same key was engraved (the head's
-    words set again). The MIDI files (in English: the same in every language, copied from the
-    first language's) and the partners of the scores (the same in every language)."""
+    (one a core beside the build's own), or taken from an earlier site where the same key was
+    engraved (the head's words set again). The MIDI files (in English: the same in every
+    language, copied from the first language's) and the partners of the scores (the same in
+    every language)."""
 
-    def __init__(self, earlier: Path | None) -> None:
+    def __init__(self, earlier: Path | None, engraving: bool = True) -> None:
+        """`earlier`: the folder of an earlier site, whose engravings are taken; `engraving`
+        false for a build that engraves nothing (no MusicXML, no staff), which starts no worker."""
         self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
         if earlier is not None:
             with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
@@ -50,7 +53,7 @@ class Artefacts:
         self._pool: ProcessPoolExecutor | None = None
         version = _verovio()
         self._engraver = f"drumscore {__version__}; verovio {version}\n".encode()
-        if version and not self.earlier:  # every staff to engrave: the workers started now
+        if engraving and version and not self.earlier:  # every staff to engrave: start now
             self._start()
 
     def write_midi(self, timeline: Timeline, path: Path) -> None:
