@@ -61,6 +61,9 @@ GRACE_DB = 24.0
 #: An attack at least doubles the ring before it within three milliseconds; a swell, a
 #: room's echo or a ring's beating rises slower.
 SHARP_RISE = 2.0
+#: A flam's stroke after its grace note is also told by the energy it adds over the SURGE_MS
+#: from it against the SURGE_MS before (a slow drum's body comes over tens of milliseconds).
+SURGE_MS = 30
 #: A flam's stroke changes the spectrum at least this share as much as its grace note did.
 FLAM_CHANGE = 0.3
 
@@ -227,6 +230,13 @@ class Onset:
     #: difference: its high frequencies, a stick's click) stands above that of the ring before.
     edge: float = 0.0
 
+    @property
+    def struck(self) -> bool:
+        """Whether it is an attack of its own: it doubles the ring within three milliseconds
+        (sharp), clicks (EDGE_DB) or changes the spectrum (CHANGE_DB); a room's ring swelling
+        by 6 dB, or a low drum's body swelling after its attack, does none of them."""
+        return self.sharp or self.edge >= 10 ** (EDGE_DB / 20) or self.change >= CHANGE_DB
+
 
 def strokes_at(
     audio: sf.SoundFile,
@@ -294,7 +304,7 @@ def strokes_at(
     plausible = [
         o.peak > loud * 10 ** (-QUIET_DB / 20)
         and (o.peak >= o.before * rise or (o.edge >= edge and o.peak >= o.before * quick))
-        and (o.sharp or o.edge >= edge or o.change >= CHANGE_DB)
+        and o.struck
         and not early
         for o, early in zip(chosen, before_next, strict=True)
     ]
@@ -307,14 +317,22 @@ def strokes_at(
 
 
 def _main(group: list[Onset]) -> Onset:
-    """The stroke of onsets close together: the first, unless a later one rises FLAM_DB more
-    (a flam's stroke after its grace note, an attack after a coder's pre-echo; not a low
-    drum's swell after its attack, nor a room's echo)."""
+    """The stroke of onsets close together: the first, unless a later attack (struck) rises
+    FLAM_DB more (a flam's stroke after its grace note, an attack after a coder's pre-echo; not
+    a low drum's swell after its attack, which is no attack of its own, nor a room's echo)."""
     main = group[0]
     for onset in group[1:]:
-        if onset.rise >= 10 ** (FLAM_DB / 20) * main.rise:
+        if onset.struck and onset.rise >= 10 ** (FLAM_DB / 20) * main.rise:
             main = onset
     return main
+
+
+def _surge(power: np.ndarray, at: int, stop: int) -> float:
+    """How much the mean energy of the SURGE_MS from millisecond `at` (up to `stop`) stands above
+    that of the SURGE_MS before it."""
+    after = power[at : max(at + 1, min(stop, at + SURGE_MS))]
+    before = power[max(0, at - SURGE_MS) : at]
+    return float(after.mean()) - (float(before.mean()) if len(before) else 0.0)
 
 
 def attack(
@@ -348,23 +366,52 @@ def attack(
     end = min(count, -(-(hi + later) // width))
     if last <= first:
         return Onset(lo, 0.0, 0.0, 0.0)
+    # each millisecond's click against the ring's: the peak of the sound's second difference
+    # (its high frequencies, a stick's click) over it and the two after, against that over the
+    # HOLD_MS before the one before it
+    curve = np.abs(
+        np.diff(y[: count * width], n=2, prepend=y[:1], append=y[count * width - 1 :][:1])
+    )
+    bends = curve.reshape(count, width).max(axis=1).astype(np.float64)
+    padded = np.concatenate([np.zeros(HOLD_MS + 1), bends])
+    bent = np.lib.stride_tricks.sliding_window_view(padded, HOLD_MS).max(axis=1)[:count]
+    ahead = np.lib.stride_tricks.sliding_window_view(np.concatenate([bends, np.zeros(2)]), 3)
+    clicks = ahead.max(axis=1)[:count] / np.maximum(bent, 1e-9)
     rises = (climb >= SHARP_RISE * ring) & (gain > 0)
     sharp = rises.copy()
     sharp[:first] = False
     sharp[end:] = False
-    if sharp[first:last].any():
+    # an attack that clicks (EDGE_DB) as it rises is taken first: a low drum's body swelling in
+    # a room may double its ring without one
+    struck = (gain > 0) & (clicks >= 10 ** (EDGE_DB / 20))
+    if struck[first:last].any():
+        best = first + int(np.argmax(np.where(struck[first:last], gain[first:last], -np.inf)))
+    elif sharp[first:last].any():
         best = first + int(np.argmax(np.where(sharp[first:last], gain[first:last], -np.inf)))
     else:
         best = first + int(np.argmax(gain[first:last]))
-    if sharp[last:end].any():
-        after = last + int(np.argmax(np.where(sharp[last:end], gain[last:end], -np.inf)))
-        # a later attack FLAM_DB stronger is the stroke: where the spectrum changed with it
-        # (a flam's stroke; a low drum's swell only grows), or where the sound before it
-        # never fell (a coder's pre-echo, not an attack of its own)
+    later_ones = sharp | struck
+    later_ones[:last] = False
+    later_ones[end:] = False
+    if later_ones.any():
+        after = int(np.argmax(np.where(later_ones, gain, -np.inf)))
+        # it is the stroke where the sound before it never fell and it doubles the ring and
+        # rises FLAM_DB more (an attack after a coder's pre-echo); or where the spectrum changed
+        # with it (or the sound held) and it either rises FLAM_DB more, doubling the ring and
+        # its click, or clicks (EDGE_DB) and brings FLAM_DB more energy over the SURGE_MS from
+        # it than the first did before it: in a room a grace note's echo rings as loud as a
+        # slow tom's or kick's first milliseconds, whose body comes over tens of them. A low
+        # drum's body swelling 50-80 ms after its attack in a room never clicks.
         between = tops[best + 3 : after - 1]
         held = len(between) == 0 or float(np.median(between)) >= 0.5 * float(climb[best])
         new = changed is None or bool(changed[after])
-        if gain[after] >= 10 ** (FLAM_DB / 20) * gain[best] and (new or held):
+        power = np.square(y[: count * width], dtype=np.float64).reshape(count, width).mean(axis=1)
+        louder = gain[after] >= 10 ** (FLAM_DB / 20) * gain[best]
+        surged = _surge(power, after, count) >= 10 ** (FLAM_DB / 10) * _surge(power, best, after)
+        sharper = louder and sharp[after] and clicks[after] >= SHARP_RISE
+        if (held and louder and sharp[after]) or (
+            (new or held) and (sharper or (surged and struck[after]))
+        ):
             best = after
     if gain[best] <= 0:  # nothing rises here
         return Onset(lo, 0.0, 0.0, 0.0)
@@ -396,12 +443,7 @@ def attack(
         over = np.flatnonzero(piece > level)
         grace = max(1, start - max(0, g - 1) * width - (int(over[0]) if len(over) else width))
     behind = tops[max(0, at - 1 - RING_MS) : max(0, at - 1)]
-    # the attack's click against the ring's: the peak of the second difference over the attack
-    # and the two milliseconds after, and over the HOLD_MS before the millisecond before it
-    from_ = max(0, best - HOLD_MS - 1) * width
-    curve = np.abs(np.diff(y[from_ : (best + 3) * width], n=2))
-    ring_curve = curve[: max(0, (best - 1) * width - from_)].max(initial=0.0)
-    edge = float(curve[best * width - from_ :].max(initial=0.0)) / max(float(ring_curve), 1e-9)
+    edge = float(clicks[best])
     return Onset(
         start,
         max(0.0, top - base),
