@@ -36,6 +36,10 @@ RING_MS = 30
 #: An onset whose peak is this far below the strokes' (the 90th percentile of the onsets'
 #: peaks) is a ring or a bump, not a stroke.
 QUIET_DB = 20.0
+#: ...or FAINT_DB further below them where its attack clicks clearly (FAINT_EDGE_DB above the
+#: ring's curvature: a stick on a soft quick stroke; a ring's bump clicks far less, if at all).
+FAINT_DB = 6.0
+FAINT_EDGE_DB = 24.0
 #: An onset whose peak stands less than this above the recording's noise floor is noise.
 ABOVE_NOISE_DB = 12.0
 #: A stroke's peak stands at least this far above the sound just before it (the ring of the
@@ -291,7 +295,6 @@ def strokes_at(
     levels = np.asarray([o.peak for o in chosen])
     floor = float(np.percentile(peaks, 20)) if len(peaks) else 0.0
     loud = float(np.percentile(levels, 90)) if len(levels) else 0.0
-    lowest = max(loud * 10 ** (-QUIET_DB / 20), floor * 10 ** (ABOVE_NOISE_DB / 20))
     rise = 10 ** (RISE_DB / 20)
     # an onset whose peak is the next one's attack (within the PEAK_SECONDS it is sought
     # over) is the sound before that stroke, not one
@@ -301,18 +304,25 @@ def strokes_at(
     # a stroke soon after a loud one may stand less than RISE_DB above its ring: its attack's
     # click tells it (EDGE_DB above the ring's curvature) where it rises at least QUICK_DB
     edge, quick = 10 ** (EDGE_DB / 20), 10 ** (QUICK_DB / 20)
+    # ...and one that clicks clearly may stand FAINT_DB further under the strokes (a soft quick
+    # stroke on the softer drum)
+    quiet, faint = loud * 10 ** (-QUIET_DB / 20), loud * 10 ** (-(QUIET_DB + FAINT_DB) / 20)
     plausible = [
-        o.peak > loud * 10 ** (-QUIET_DB / 20)
+        (o.peak > quiet or (o.edge >= 10 ** (FAINT_EDGE_DB / 20) and o.peak > faint))
         and (o.peak >= o.before * rise or (o.edge >= edge and o.peak >= o.before * quick))
         and o.struck
         and not early
         for o, early in zip(chosen, before_next, strict=True)
     ]
-    keep = [p and o.peak > lowest for o, p in zip(chosen, plausible, strict=True)]
+    noise = floor * 10 ** (ABOVE_NOISE_DB / 20)
+    keep = [p and o.peak > noise for o, p in zip(chosen, plausible, strict=True)]
     starts = np.asarray([o.start for o, k in zip(chosen, keep, strict=True) if k], np.int64)
     graces = np.asarray([o.grace / rate for o, k in zip(chosen, keep, strict=True) if k], float)
     snr = 20 * math.log10(loud / floor) if floor > 0 and loud > 0 else math.inf
-    lost = sum(plausible) - sum(keep)
+    # the strokes lost in the noise: those loud enough to be strokes anyway
+    lost = sum(
+        p and not k and o.peak > quiet for o, p, k in zip(chosen, plausible, keep, strict=True)
+    )
     return Found(starts, stroke_bands(audio, starts), graces=graces, snr_db=snr, lost=lost)
 
 

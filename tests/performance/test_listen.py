@@ -469,3 +469,23 @@ def test_a_stroke_soon_after_a_loud_extra_one_is_told_from_its_ring(tmp_path, bp
     assert faults(result) == (0, 1, 0) and result.wrong == ()
     assert abs(result.extra[0].time - extra / RATE) < 0.002
     assert abs(result.strokes[3].time - starts[3] / RATE) < 0.002
+
+
+@pytest.mark.parametrize("under_db", [21.0, 23.0])
+def test_a_soft_quick_stroke_on_the_softer_drum_is_reported(tmp_path, under_db):
+    """An extra 鼙 struck softly 0.45 of a gap after a 鼓, its peak `under_db` under the 鼓's,
+    below where a ring or a bump is set aside (QUIET_DB): its stick's click, far clearer than
+    any ring's, keeps it a stroke, reported as an extra where it was played."""
+    times = real_drums.even(LU, 72, spread_ms=5)
+    sound = real_drums.membranes()
+    y = real_drums.placed(times, LU, sound)
+    k = next(k for k in range(2, len(LU) - 1) if LU[k] is Drum.GU)
+    at = times[k] + 0.45 * (times[k + 1] - times[k])
+    soft = sound(Drum.PI, np.random.default_rng(9))
+    soft *= np.float32(0.8 * 10 ** (-under_db / 20) / np.max(np.abs(soft)))
+    i = round(at * real_drums.RATE)
+    y[i : i + len(soft)] += soft[: len(y) - i]
+    heard = read_audio(real_drums.write(tmp_path / "quick.wav", y))
+    result = check(heard, arrange(resolve("lu"), "she"))
+    assert len(result.extra) == 1 and result.missing == ()
+    assert abs(result.extra[0].time - at) < 0.002
