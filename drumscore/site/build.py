@@ -36,7 +36,15 @@ from drumscore.render.musicxml import musicxml_bytes, page_head, with_words
 from drumscore.site import data as sitedata
 from drumscore.site import grammar
 from drumscore.site.artefacts import STAVES, Artefacts, cores, worker_signals
-from drumscore.site.pages import ONE_LANGUAGE, Alternates, compare_page, index_page, score_page
+from drumscore.site.pages import (
+    DATA,
+    ONE_LANGUAGE,
+    Alternates,
+    compare_page,
+    index_page,
+    score_page,
+    score_script,
+)
 from drumscore.site.staff import STAFF_HEAD, Staff, page_staff, phone_staff
 from drumscore.site.templating import render, source_lang
 
@@ -438,8 +446,8 @@ def _build_into(
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)
-    (work / "score").mkdir()
-    (work / "files").mkdir()
+    for folder in ("score", "files", DATA):
+        (work / folder).mkdir()
     built = sitedata.figures(pool)
     if made.partners is None:
         made.partners = sitedata.partners(built)
@@ -471,9 +479,10 @@ def _build_into(
                 ).format(key=entry.score.key, limit=f"{STAFF_LIMIT:,}")
             )
         waiting.append((entry, downloads, lines, staff_key))
-    # then each score's page, written as soon as it is made: what the index and the compare
-    # page need of it kept, not the page's data
+    # then each score's page and data file, written as soon as they are made: what the index
+    # and the compare page list of it kept, not its data
     notations = {e.score.key: e.score.pattern.notation for e in items}
+    rows = sitedata.collations(items)
     listed = {}
     for entry, downloads, lines, staff_key in waiting:
         apparatus = by_score.get((entry.score.figure, entry.score.state))
@@ -488,18 +497,20 @@ def _build_into(
         partner = {"key": other, "notation": notations[other]} if other in notations else None
         page = score_page(score, shared, partner, alternates)
         (work / "score" / f"{score['slug']}.html").write_text(page, encoding="utf-8")
+        data = score_script(sitedata.score_data(score, rows.pop(score["key"], None)))
+        (work / DATA / f"{score['slug']}.js").write_text(data, encoding="utf-8")
         listed[entry.slug] = sitedata.listed_score(score)
     scores = [listed[entry.slug] for entry in items]  # in the site's order
     report.scores = len(scores)
     if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))
-    index = index_page(scores, apparatuses, pool, alternates)
-    (work / "index.html").write_text(index, "utf-8")
-    extra = {
-        "names": sitedata.names_data(items, pool),
-        "partners": partners,
-        "collations": sitedata.collations(items),
-    }
-    page = compare_page(scores, shared, extra, alternates)
-    (work / "compare.html").write_text(page, "utf-8")
+    _write_page(work / "index.html", index_page(scores, apparatuses, pool, alternates))
+    extra = {"names": sitedata.names_data(items, pool), "partners": partners}
+    _write_page(work / "compare.html", compare_page(scores, shared, extra, alternates))
     return report
+
+
+def _write_page(path: Path, pieces: Iterable[str]) -> None:
+    """Write a page as it is made, piece by piece (not held whole)."""
+    with path.open("w", encoding="utf-8") as out:
+        out.writelines(pieces)
