@@ -10,12 +10,10 @@ import json
 import os
 import shutil
 from concurrent.futures import Future, ProcessPoolExecutor
-from fractions import Fraction
 from pathlib import Path
 
 from drumscore import __version__
 from drumscore.conductor.timeline import Timeline
-from drumscore.model import Section
 from drumscore.site.staff import Staff, first_head, staff_spaces, staff_svgs
 
 #: A file in every built site with staff notation: the file of each engraving, by the hash of
@@ -43,26 +41,24 @@ class Artefacts:
         self.staves: dict[str, Staff | None] = {}
         # key -> the file of this build that holds it, and the hash of its bytes
         self.files: dict[str, tuple[Path, str]] = {}
-        # each MIDI file's key, and the first file written of it
-        self.midi: dict[tuple[str, Section, Fraction, str], Path] = {}
+        # the site of the first language, once built: a later language's MIDI files are its
+        self.midi_from: Path | None = None
         self.partners: dict[str, str] | None = None
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
         self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
 
-    def write_midi(self, timeline: Timeline, path: Path) -> None:
-        """Write the MIDI file of `timeline` (as `drumscore render` writes it) to `path`, made
-        once for every language (by its score, section, tempo and reading, all a site's
-        timeline varies): a later language's is a copy of the first language's file."""
+    def write_midi(self, timeline: Timeline, site: Path, name: str) -> None:
+        """Write the MIDI file of `timeline` (as `drumscore render` writes it) to site/NAME,
+        made once for every language: a later language's is a copy of the first language's
+        file of that name (the same score, section, tempo and reading: all a site's timeline
+        varies, and all its name says)."""
         from drumscore.render.midi import midi_bytes
 
-        key = (timeline.score.key, timeline.section, timeline.tempo.interval, timeline.reading.id)
-        first = self.midi.get(key)
-        if first is not None:
-            shutil.copyfile(first, path)
-            return
-        path.write_bytes(midi_bytes(timeline))
-        self.midi[key] = path
+        if self.midi_from is not None:
+            shutil.copyfile(self.midi_from / name, site / name)
+        else:
+            (site / name).write_bytes(midi_bytes(timeline))
 
     def request(self, musicxml: bytes, strokes: int) -> str:
         """The key of the staff of `musicxml`, a phone's (`strokes` a line, as staff_svgs

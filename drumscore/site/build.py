@@ -103,7 +103,7 @@ def _write_files(
             stem = f"files/{entry.slug}-{section.value}"
             if reading is not READINGS[0]:
                 stem += f"-{reading.id}"
-            made.write_midi(timeline, out / f"{stem}.mid")
+            made.write_midi(timeline, out, f"{stem}.mid")
             files[reading.id][f"midi-{section.value}"] = f"{stem}.mid"
             written += 1
             if musicxml and section in MUSICXML_SECTIONS:
@@ -355,6 +355,7 @@ def _build_languages(
     report = SiteReport(work, languages=tags)
     build = functools.partial(_build_language, work, pool, progress, musicxml, made, alternates)
     parts = [build(catalogs[0])]
+    made.midi_from = work / tags[0]
     rest = catalogs[1:]
     forked = _forking(len(rest))
     if forked is None:
