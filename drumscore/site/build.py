@@ -453,8 +453,17 @@ def _build_into(
     if made.partners is None:
         made.partners = sitedata.partners(built)
     partners = made.partners
+    # the index and the compare page first, from what each lists of a score; then of each
+    # apparatus only what a score's page shows of it is kept, and the scores' pages written
     apparatuses = sitedata.apparatuses(pool, items, built)
-    by_score = {(a["figure"], a["state"]): a for a in apparatuses}
+    del built
+    scores = [sitedata.listed_score(entry) for entry in items]
+    report.scores = len(scores)
+    _write_page(work / "index.html", index_page(scores, apparatuses, pool, alternates))
+    extra = {"names": sitedata.names_data(items, pool), "partners": partners}
+    _write_page(work / "compare.html", compare_page(scores, shared, extra, alternates))
+    by_score = {(a["figure"], a["state"]): sitedata.standing_data(a) for a in apparatuses}
+    del apparatuses, scores
     # each score's files written, its staff's engraving asked for (made meanwhile, in workers),
     # in the order of their notation: the scores of one music follow one another, so that its
     # export is made once however many editions print it, and dropped once made
@@ -480,11 +489,9 @@ def _build_into(
                 ).format(key=entry.score.key, limit=f"{STAFF_LIMIT:,}")
             )
         waiting.append((entry, downloads, lines, staff_key))
-    # then each score's page and data file, written as soon as they are made: what the index
-    # and the compare page list of it kept, not its data
+    # then each score's page and data file, written as soon as they are made, and not kept
     notations = {e.score.key: e.score.pattern.notation for e in items}
     rows = sitedata.collations(items)
-    listed = {}
     for entry, downloads, lines, staff_key in waiting:
         apparatus = by_score.get((entry.score.figure, entry.score.state))
         score = sitedata.page_score(entry, pool, apparatus)
@@ -500,14 +507,8 @@ def _build_into(
         (work / "score" / f"{score['slug']}.html").write_text(page, encoding="utf-8")
         data = score_script(sitedata.score_data(score, rows.pop(score["key"], None)))
         (work / DATA / f"{score['slug']}.js").write_text(data, encoding="utf-8")
-        listed[entry.slug] = sitedata.listed_score(score)
-    scores = [listed[entry.slug] for entry in items]  # in the site's order
-    report.scores = len(scores)
     if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))
-    _write_page(work / "index.html", index_page(scores, apparatuses, pool, alternates))
-    extra = {"names": sitedata.names_data(items, pool), "partners": partners}
-    _write_page(work / "compare.html", compare_page(scores, shared, extra, alternates))
     return report
 
 

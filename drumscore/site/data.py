@@ -128,8 +128,8 @@ def section_ranges(score: Score) -> dict[str, dict]:
 def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = None) -> dict:
     """A score as its page and player need it: the score's own data (Score.to_data) with each
     stroke's printed glyph, the sections' ranges and the stated counts checked on it;
-    `apparatus` (one of `apparatuses`) gives the page the summary of its figure and drum across
-    the editions and where this reading stands."""
+    `apparatus` (one of `apparatuses`, or its standing_data) gives the page the summary of its
+    figure and drum across the editions and where this reading stands."""
     score = entry.score
     printed = printed_glyphs(score)
     source = score.source
@@ -169,17 +169,24 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     }
 
 
-#: What the index and the compare page list of a score (see listed_score): its name, page and
-#: notation, not its strokes.
-LISTED = ("key", "slug", "title", "cited", "notation", "edition", "figure", "state")
 #: What the compare page aligns and plays of a score (see score_data), in a file of its own.
 ALIGNED = ("key", "slug", "title", "cited", "notation", "half", "strokes", "sections")
 
 
-def listed_score(score: dict) -> dict:
-    """A score as the index and the compare page list it (its page's data less its strokes and
-    what only its page shows), so that a build keeps this of each score, not its page."""
-    return {k: score[k] for k in LISTED}
+def listed_score(entry: Entry) -> dict:
+    """A score as the index and the compare page list it: its name, page and notation, as its
+    page names them (page_score), not its strokes."""
+    score = entry.score
+    return {
+        "key": score.key,
+        "slug": entry.slug,
+        "title": written(score.title),
+        "cited": cited_title(score),
+        "notation": score.pattern.notation,
+        "edition": score.edition_id or None,
+        "figure": score.figure,
+        "state": score.state or None,
+    }
 
 
 def score_data(score: dict, collated: dict[str, str] | None) -> dict:
@@ -198,6 +205,18 @@ def _source(source: Provenance) -> dict[str, str]:
     if source.licence:
         found["licence"] = source.licence_shown
     return found
+
+
+def standing_data(apparatus: dict) -> dict:
+    """What a score's page shows of an apparatus (of `apparatuses`; see _standing), kept of it
+    once the index is written: its summary and each reading's scores and differences."""
+    return {
+        "score": apparatus["score"],
+        "summary": apparatus["summary"],
+        "readings": [
+            {"keys": r["keys"], "differences": r["differences"]} for r in apparatus["readings"]
+        ],
+    }
 
 
 def _standing(key: str, apparatus: dict) -> dict:
