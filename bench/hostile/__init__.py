@@ -43,7 +43,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .browser import browser_results
+from .browser import browser_results, compare_results
 from .part1 import cases
 from .part2 import recent_cases
 from .part3 import since_cases
@@ -81,6 +81,8 @@ def main() -> int:
             for result in serve_results(top, args.only):
                 results.append(report(result))
             for result in browser_results(top, args.only):
+                results.append(report(result))
+            for result in compare_results(top, args.only):
                 results.append(report(result))
     finally:
         shutil.rmtree(top, ignore_errors=True)

@@ -10,6 +10,7 @@ import contextlib
 import json
 import random
 import re
+from urllib.parse import quote
 
 import pytest
 from served import serving
@@ -226,6 +227,16 @@ def test_editions_with_hostile_ids_are_compared_from_their_data_files(tmp_path, 
         assert shown == _expected(a, b), (a.key, b.key)
     names = {url.rsplit("/", 1)[1] for url in seen if "/data/" in url}
     assert len(names) == len(HOSTILE_IDS)
+    # their editions are read from files, their scores named by the files' paths (lu/1@PATH),
+    # as each page's Compare link names them: the compare page takes those names too
+    for a, b in [(scores[0], scores[1]), (scores[-2], scores[-1])]:
+        assert "@/" in a.key
+        tab.goto(tab.url.split("?")[0] + f"?a={quote(a.key)}&b={quote(b.key)}")
+        tab.wait_for_function("document.documentElement.dataset.ready === 'true'")
+        assert tab.locator("#problem").is_hidden(), tab.inner_text("#problem")
+        assert tab.evaluate(
+            "[window.drumscore.comparison().a.key, window.drumscore.comparison().b.key]"
+        ) == [a.key, b.key]
     tab.close()
 
 
