@@ -43,6 +43,14 @@ QUERIES = [
     "section=%E0%A4%A",
     "strokes=" + "9" * 10_000,  # (an address past 64 KiB the server refuses: 414)
     "loop=1&count-in-each=1&repeat=1e309",
+    # settings together, as a page writes them (settings.js), and as a hand would
+    "reading=mao&section=head&strokes=1-3",
+    "only=鼓&bpm=3/2",
+    "bpm=72&click=2&strokes=5-12&silent-every=2&loop=1",
+    "ramp=40:60:5:0",
+    "count-in-each=yes&loop=off&count-in=4",
+    "section=touhu&strokes=%00-%00",
+    "reading=&section=&bpm=",
     *(f"{name}={SCRIPT}" for name in ("bpm", "section", "strokes", "ramp", "from")),
     f"{SCRIPT}=1",
 ]
