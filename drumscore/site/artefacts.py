@@ -36,8 +36,11 @@ class Artefacts:
             with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
                 found = json.loads((earlier / STAVES).read_text("utf-8"))
                 self.earlier = {k: (earlier / v["file"], v["sha256"]) for k, v in found.items()}
-        # key -> the key of its phone's engraving, and the two engravings
-        self.engravings: dict[str, tuple[str, Future[tuple[bytes | None, bytes | None]]]] = {}
+        # key -> the key of its phone's engraving, and the two engravings (None once released:
+        # then read back from the files this build wrote of them)
+        self.engravings: dict[
+            str, tuple[str, Future[tuple[bytes | None, bytes | None]] | None]
+        ] = {}
         self.staves: dict[str, Staff | None] = {}
         # key -> the file of this build that holds it, and the hash of its bytes
         self.files: dict[str, tuple[Path, str]] = {}
@@ -107,7 +110,13 @@ class Artefacts:
         Verovio."""
         if key not in self.staves:
             phone_key, engraving = self.engravings[key]
-            svg, phone = engraving.result()
+            svg: bytes | None
+            phone: bytes | None
+            if engraving is None:  # released once its pages were written: as they have it
+                svg = self.files[key][0].read_bytes()
+                phone = self.files[phone_key][0].read_bytes() if phone_key in self.files else None
+            else:
+                svg, phone = engraving.result()
             found = None
             if svg is not None:
                 found = Staff(
@@ -121,6 +130,19 @@ class Artefacts:
                 )
             self.staves[key] = found
         return self.staves[key]
+
+    def release(self, key: str) -> None:
+        """Let go of the engravings of `key` (as request gave it) once its pages are written: a
+        build of thousands of editions holds one music's at a time. Asked for again (by a page
+        of another language), they are read back from the files written of them, as an
+        earlier site's are: each page sets its own words in the head."""
+        staff = self.staves.get(key)
+        if staff is None or key not in self.files:
+            return  # none engraved, or not written
+        if staff.phone is not None and staff.phone_key not in self.files:
+            return
+        del self.staves[key]
+        self.engravings[key] = (staff.phone_key, None)
 
     def write(self, key: str, path: Path, engraving: bytes) -> None:
         """Write the engraving of `key` to `path`; the first file of each key is kept (keep)."""
@@ -138,9 +160,11 @@ class Artefacts:
             (work / STAVES).write_text(text, encoding="utf-8")
 
     def settle(self) -> None:
-        """Every engraving asked for made, and the worker processes ended."""
-        for key in self.engravings:
-            self.staff(key)
+        """Every engraving asked for made (not held: see staff), and the worker processes
+        ended."""
+        for _phone_key, engraving in self.engravings.values():
+            if engraving is not None:
+                engraving.result()
         self.close()
         self._pool = None
 

@@ -492,7 +492,7 @@ def _build_into(
     # then each score's page and data file, written as soon as they are made, and not kept
     notations = {e.score.key: e.score.pattern.notation for e in items}
     rows = sitedata.collations(items)
-    for entry, downloads, lines, staff_key in waiting:
+    for k, (entry, downloads, lines, staff_key) in enumerate(waiting):
         apparatus = by_score.get((entry.score.figure, entry.score.state))
         score = sitedata.page_score(entry, pool, apparatus)
         score["files"] = dict(downloads[READINGS[0].id])  # the page's links, as built
@@ -501,6 +501,9 @@ def _build_into(
         if staff is not None:
             _put_staff(work, score, staff, lines, entry, made)
             report.staff += 1
+        following = waiting[k + 1][3] if k + 1 < len(waiting) else None
+        if staff_key is not None and following != staff_key:
+            made.release(staff_key)  # the pages of its music written (they follow one another)
         other = partners.get(score["key"], "")
         partner = {"key": other, "notation": notations[other]} if other in notations else None
         page = score_page(score, shared, partner, alternates)
