@@ -193,6 +193,24 @@ def in_english(make: Callable[P, R]) -> Callable[P, R]:
     return english
 
 
+T = TypeVar("T")
+
+
+def each_language(make: Callable[[T], str]) -> Callable[[T], str]:
+    """`make(value)` (a value's words: a citation, say) composed once for each value and
+    language, and kept: a site cites a score in every file it writes of it."""
+
+    @functools.lru_cache(maxsize=1024)
+    def composed(value: T, speaking: str) -> str:
+        return make(value)
+
+    @functools.wraps(make)
+    def made(value: T) -> str:
+        return composed(value, language())
+
+    return made
+
+
 class Shown(str):
     """A value as a message shows it: `str` of it (in 「{name}」) as `repr` of it without the
     quotes, a newline, tab, escape or other control character written as Python writes it (\\n,

@@ -333,6 +333,25 @@ def staff_head(lang: tuple[str, str], folder: Path) -> str:
     return "\n".join(lines)
 
 
+def readings_view(lang: tuple[str, str], folder: Path, take: Path) -> str:
+    """What the commands say of a score played under 毛奇齡's reading of the signs (--reading):
+    a render (what it wrote, and the lines engraved above its staff), a compare heard under
+    each reading, a take of that reading checked against it, and `take` (鄭玄's) refused."""
+    path = folder / "mao.musicxml"
+    said = _run(*lang, "render", "lu/2@benyi", "--reading", "mao", "-o", path)
+    root = ET.fromstring(path.read_bytes())
+    said += "\n".join(c.findtext("credit-words") or "" for c in root.iter("credit")) + "\n"
+    said += _run(*lang, "render", "xue", "--reading", "mao", "-o", folder / "mao.mid")
+    said += _run(*lang, "show", "xue/2@benyi")
+    audio = folder / "ab.wav"
+    said += _run(*lang, "compare", "lu", "lu/2", "--reading", "mao,zheng", "--audio", audio)
+    said += _run(*lang, "collate", "xue", "--base", "benyi")
+    played = folder / "mao-take.mid"
+    said += _run(*lang, "render", "lu", "--reading", "mao", "-o", played)
+    said += _run(*lang, "check", played, "lu", "--reading", "mao")
+    return said + _refused(*lang, "check", take, "lu", "--reading", "mao")
+
+
 #: The views, each a group of what a reader sees; the site's pages are grouped by kind.
 VIEWS = [
     "help",
@@ -350,6 +369,7 @@ VIEWS = [
     "play",
     "programme rite",
     "staff head",
+    "readings",
     "site summary",
     "site index",
     "site score pages",
@@ -385,6 +405,7 @@ def views(tmp_path_factory) -> dict[str, dict[str, str]]:
             "extract": _run(*lang, "extract", PASSAGE),
             "programme rite": _run(*lang, "render", "--programme", "rite", "-o", folder / "r.mid"),
             "staff head": staff_head(lang, folder),
+            "readings": readings_view(lang, folder, mid),
         }
         shown["refusals"] = "".join(
             _refused(*lang, *(a.format(folder=folder) for a in argv)) for argv in REFUSALS
@@ -425,6 +446,86 @@ def test_every_view_reads_in_chinese(views, language, view):
     assert text.strip(), f"{view} showed nothing"
     report = list(dict.fromkeys(findings(text, _names())))
     assert not report, f"{len(report)} lines of {view} in {language}:\n" + "\n".join(report)
+
+
+def _ids() -> dict[str, str]:
+    """The ids a reader types for what has a name of its own: each reading of the signs and
+    each edition, with what it is the id of."""
+    found = {r.id: f"the reading {r.id}" for r in READINGS}
+    return found | {e.id: f"the edition {e.id}" for e in corpus.editions()}
+
+
+def id_findings(text: str, ids: dict[str, str]) -> list[str]:
+    """Each line of Chinese prose that names a reading or an edition by its id rather than by its
+    name. An id stays where it is typed (a flag's value, a list such as zheng,mao, a score's
+    name such as lu/1@zhushu, a path, a command in 「」) and beside its name, as an aside to it
+    (禮記注疏（zhushu）) or with it as one (zhushu（禮記注疏）, among the ids to type)."""
+    found = []
+    pattern = re.compile(
+        r"(?<![\w@/.=-])(" + "|".join(map(re.escape, sorted(ids, key=len, reverse=True))) + r")"
+        r"(?![\w/@.=-])"
+    )
+    for line in text.splitlines():
+        if not HAS_CJK.search(line) or line.lstrip().startswith(("usage:", "用法：", "例：")):
+            continue
+        prose = TYPED.sub(" ", re.sub(r"「[^「」]*」", "「」", line))
+        named = []
+        for match in pattern.finditer(prose):
+            before, after = prose[: match.start()], prose[match.end() :]
+            aside = before.endswith("（") and after.startswith(("）", "，", "、"))
+            if aside and re.search(f"[{CJK}》〉」][^（]*（$", before[-40:]):
+                continue  # the id after the name it stands for: 禮記注疏（zhushu）
+            if re.match(f"(?:（[^）]*|，即)[{CJK}《]", after):
+                continue  # an id to type, with its name: zhushu（禮記注疏）, zhushu，即《禮記注疏》
+            named.append(f"{match.group()} ({ids[match.group()]})")
+        if named:
+            found.append(f"{line.strip()}  <- {'; '.join(named)}")
+    return found
+
+
+#: Views that are data, not prose: a CSV's columns are the editions' ids, as its JSON's keys are.
+DATA_VIEWS = {"collate csv"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_view_names_a_reading_or_an_edition_by_its_id_in_chinese_prose(views, language):
+    """Wherever a reading of the signs or an edition has a name (毛奇齡說, 禮記注疏), a Chinese
+    view names it so, the id kept for what is typed: --reading mao, lu/1@zhushu."""
+    ids = _ids()
+    report = [
+        f"{view}: {line}"
+        for view, text in views[language].items()
+        if view not in DATA_VIEWS
+        for line in dict.fromkeys(id_findings(text, ids))
+    ]
+    assert not report, f"{len(report)} lines in {language}:\n" + "\n".join(report)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "drumscore 名稱：lu/1@zhushu；段：射；每分鐘 60 擊；依 mao 釋讀",
+        "此版依 benyi 所印",
+        "版本：zhushu",
+    ],
+)
+def test_the_id_scan_finds_an_id_in_prose(line):
+    assert id_findings(line, _ids())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "版本：禮記注疏（zhushu）",
+        "可用的釋讀有 zheng（鄭玄《禮記注》）、mao（毛奇齡《經問》卷十六）",
+        "以哪個版本的讀法為底本（預設：zhushu，即《禮記注疏》）",
+        "drumscore 名稱：lu/1@zhushu；段：射；每分鐘 60 擊；依毛奇齡說",
+        "請加上 --reading mao，或去掉 --reading「mao,zheng」",
+        "可用的釋讀為 zheng,mao",
+    ],
+)
+def test_the_id_scan_passes_an_id_where_it_is_typed_or_beside_its_name(line):
+    assert not id_findings(line, _ids())
 
 
 def _simplified_cases() -> list:

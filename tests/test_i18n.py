@@ -382,6 +382,24 @@ def test_a_list_of_languages_is_read_by_its_first_that_drumscore_speaks(name, ex
     assert i18n.language_named("fr,de") is None
 
 
+def test_a_citation_composed_once_follows_the_language_it_is_asked_in():
+    """each_language keeps a citation for each language: asked again in another language, the
+    citation is that language's (full-width 《》 and ，in 繁體, the 简体 forms in 简体), and
+    back in the first, the first's again."""
+    from drumscore import corpus
+
+    provenance = corpus.resolve("lu@zhushu").source
+    assert provenance is not None and provenance.work is not None
+    said = {}
+    for lang in ("zh_Hant", "en", "zh_Hans", "zh_Hant", "en"):
+        with i18n.speaking(lang):
+            said.setdefault(lang, set()).add(provenance.citation)
+    assert all(len(texts) == 1 for texts in said.values())
+    hant, en, hans = (next(iter(said[k])) for k in ("zh_Hant", "en", "zh_Hans"))
+    assert "《" in hant and "，" in hant and "《" not in en and ", " in en
+    assert hans != hant and "禮" in hant and "礼" in hans
+
+
 # -- bad input --------------------------------------------------------------------------------
 
 

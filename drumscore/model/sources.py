@@ -15,6 +15,8 @@ from drumscore.i18n import (
     _,
     aside,
     catalog_for,
+    chinese,
+    each_language,
     language,
     list_text,
     numeral,
@@ -92,6 +94,7 @@ class Work:
         return {k: getattr(self, k) for k in WORK_PARTS if getattr(self, k)}
 
     @property
+    @each_language
     def cited(self) -> str:
         """The work as the reader's language cites it: in Chinese the title in 《》, the chapter
         in 〈〉, the printing after a comma as 文淵閣《四庫全書》本 (in simplified characters in
@@ -171,6 +174,7 @@ class Provenance:
     transcription: str = ""
 
     @property
+    @each_language
     def citation(self) -> str:
         """The citation in the reader's language, composed from its parts: "禮經本義, Kanseki
         Repository KR1d0044, file KR1d0044_017.txt, lines 141-155"; the written one where the
@@ -314,6 +318,13 @@ class Reading:
         """The reading as a summary cites it, in the reader's language: "reading: 毛奇齡 (mao)";
         「毛奇齡說」 in Chinese."""
         return _(self.said)
+
+    @property
+    def shown(self) -> str:
+        """The reading as a view lists it among what was played, as Section.shown names a
+        section: in English its id, the command line's word (mao); in Chinese the name a summary
+        cites it by (毛奇齡說), never the id in Chinese prose."""
+        return self.named if chinese() else self.id
 
     @property
     def is_default(self) -> bool:

@@ -4,9 +4,11 @@ against, if any."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from drumscore.conductor.timeline import Timeline, arrange
+from drumscore.conductor.track import Track
 from drumscore.corpus import DEFAULT_EDITION, find_edition
 from drumscore.errors import DrumscoreError, PerformanceError
 from drumscore.i18n import _, ngettext, pgettext
@@ -64,26 +66,39 @@ def _drums(timeline: Timeline) -> tuple[object, ...]:
     return tuple(s.drum for s in timeline.strokes)
 
 
-def better_fit(performance: Performance, result: Check) -> Fit | None:
+def better_fit(performance: Performance, result: Check, played: Track | None = None) -> Fit | None:
     """The reading the performance fits clearly better than `result`'s (fewest faults, then the
-    smallest mean offset), or None. Only a check with faults looks further."""
+    smallest mean offset), or None. Only a check with faults looks further. `played` is the
+    one-item track the take was checked with (its count-in, clicks, silent passes, ramp): each
+    other reading is checked as a take of it made with the same options, so that the count
+    strokes and clicks are left out of it as of the one checked; without it, as it stands."""
     against = faults(result)
     if against < MARGIN:
         return None
+    drums = sum(not stroke.count for stroke in performance.strokes)  # count sounds left out
     best: Fit | None = None
     for timeline in candidates(result.timeline):
-        if not 0.5 * len(timeline) <= len(performance) <= FAR_LONGER * len(timeline) + 4:
+        if not 0.5 * len(timeline) <= drums <= FAR_LONGER * len(timeline) + 4:
             continue  # far longer or shorter than that reading: not it
         try:
-            other = check(performance, timeline)
+            other = check(performance, _made_as(played, timeline))
         except DrumscoreError:
-            continue  # a take check refuses against that reading: not it
+            continue  # a take check refuses against that reading (or its options): not it
         count = faults(other)
         if count + MARGIN > against or 2 * count > against:
             continue
         if best is None or (count, other.mean_abs_ms) < (best.faults, best.result.mean_abs_ms):
             best = Fit(timeline, count, against, other)
     return best
+
+
+def _made_as(played: Track | None, timeline: Timeline) -> Timeline | Track:
+    """`timeline` as a take of it made with the options of `played` (its one item's count-in and
+    practice, its loop), or as it stands without `played`."""
+    if played is None:
+        return timeline
+    item = dataclasses.replace(played.items[0], timeline=timeline)
+    return dataclasses.replace(played, items=(item,))
 
 
 def reading(timeline: Timeline, signs: bool = False) -> str:

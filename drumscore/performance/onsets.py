@@ -36,6 +36,10 @@ RING_MS = 30
 #: An onset whose peak is this far below the strokes' (the 90th percentile of the onsets'
 #: peaks) is a ring or a bump, not a stroke.
 QUIET_DB = 20.0
+#: ...or FAINT_DB further below them where its attack clicks clearly (FAINT_EDGE_DB above the
+#: ring's curvature: a stick on a soft quick stroke; a ring's bump clicks far less, if at all).
+FAINT_DB = 6.0
+FAINT_EDGE_DB = 24.0
 #: An onset whose peak stands less than this above the recording's noise floor is noise.
 ABOVE_NOISE_DB = 12.0
 #: A stroke's peak stands at least this far above the sound just before it (the ring of the
@@ -61,6 +65,9 @@ GRACE_DB = 24.0
 #: An attack at least doubles the ring before it within three milliseconds; a swell, a
 #: room's echo or a ring's beating rises slower.
 SHARP_RISE = 2.0
+#: A flam's stroke after its grace note is also told by the energy it adds over the SURGE_MS
+#: from it against the SURGE_MS before (a slow drum's body comes over tens of milliseconds).
+SURGE_MS = 30
 #: A flam's stroke changes the spectrum at least this share as much as its grace note did.
 FLAM_CHANGE = 0.3
 
@@ -227,6 +234,13 @@ class Onset:
     #: difference: its high frequencies, a stick's click) stands above that of the ring before.
     edge: float = 0.0
 
+    @property
+    def struck(self) -> bool:
+        """Whether it is an attack of its own: it doubles the ring within three milliseconds
+        (sharp), clicks (EDGE_DB) or changes the spectrum (CHANGE_DB); a room's ring swelling
+        by 6 dB, or a low drum's body swelling after its attack, does none of them."""
+        return self.sharp or self.edge >= 10 ** (EDGE_DB / 20) or self.change >= CHANGE_DB
+
 
 def strokes_at(
     audio: sf.SoundFile,
@@ -281,7 +295,6 @@ def strokes_at(
     levels = np.asarray([o.peak for o in chosen])
     floor = float(np.percentile(peaks, 20)) if len(peaks) else 0.0
     loud = float(np.percentile(levels, 90)) if len(levels) else 0.0
-    lowest = max(loud * 10 ** (-QUIET_DB / 20), floor * 10 ** (ABOVE_NOISE_DB / 20))
     rise = 10 ** (RISE_DB / 20)
     # an onset whose peak is the next one's attack (within the PEAK_SECONDS it is sought
     # over) is the sound before that stroke, not one
@@ -291,30 +304,45 @@ def strokes_at(
     # a stroke soon after a loud one may stand less than RISE_DB above its ring: its attack's
     # click tells it (EDGE_DB above the ring's curvature) where it rises at least QUICK_DB
     edge, quick = 10 ** (EDGE_DB / 20), 10 ** (QUICK_DB / 20)
+    # ...and one that clicks clearly may stand FAINT_DB further under the strokes (a soft quick
+    # stroke on the softer drum)
+    quiet, faint = loud * 10 ** (-QUIET_DB / 20), loud * 10 ** (-(QUIET_DB + FAINT_DB) / 20)
     plausible = [
-        o.peak > loud * 10 ** (-QUIET_DB / 20)
+        (o.peak > quiet or (o.edge >= 10 ** (FAINT_EDGE_DB / 20) and o.peak > faint))
         and (o.peak >= o.before * rise or (o.edge >= edge and o.peak >= o.before * quick))
-        and (o.sharp or o.edge >= edge or o.change >= CHANGE_DB)
+        and o.struck
         and not early
         for o, early in zip(chosen, before_next, strict=True)
     ]
-    keep = [p and o.peak > lowest for o, p in zip(chosen, plausible, strict=True)]
+    noise = floor * 10 ** (ABOVE_NOISE_DB / 20)
+    keep = [p and o.peak > noise for o, p in zip(chosen, plausible, strict=True)]
     starts = np.asarray([o.start for o, k in zip(chosen, keep, strict=True) if k], np.int64)
     graces = np.asarray([o.grace / rate for o, k in zip(chosen, keep, strict=True) if k], float)
     snr = 20 * math.log10(loud / floor) if floor > 0 and loud > 0 else math.inf
-    lost = sum(plausible) - sum(keep)
+    # the strokes lost in the noise: those loud enough to be strokes anyway
+    lost = sum(
+        p and not k and o.peak > quiet for o, p, k in zip(chosen, plausible, keep, strict=True)
+    )
     return Found(starts, stroke_bands(audio, starts), graces=graces, snr_db=snr, lost=lost)
 
 
 def _main(group: list[Onset]) -> Onset:
-    """The stroke of onsets close together: the first, unless a later one rises FLAM_DB more
-    (a flam's stroke after its grace note, an attack after a coder's pre-echo; not a low
-    drum's swell after its attack, nor a room's echo)."""
+    """The stroke of onsets close together: the first, unless a later attack (struck) rises
+    FLAM_DB more (a flam's stroke after its grace note, an attack after a coder's pre-echo; not
+    a low drum's swell after its attack, which is no attack of its own, nor a room's echo)."""
     main = group[0]
     for onset in group[1:]:
-        if onset.rise >= 10 ** (FLAM_DB / 20) * main.rise:
+        if onset.struck and onset.rise >= 10 ** (FLAM_DB / 20) * main.rise:
             main = onset
     return main
+
+
+def _surge(power: np.ndarray, at: int, stop: int) -> float:
+    """How much the mean energy of the SURGE_MS from millisecond `at` (up to `stop`) stands above
+    that of the SURGE_MS before it."""
+    after = power[at : max(at + 1, min(stop, at + SURGE_MS))]
+    before = power[max(0, at - SURGE_MS) : at]
+    return float(after.mean()) - (float(before.mean()) if len(before) else 0.0)
 
 
 def attack(
@@ -348,23 +376,52 @@ def attack(
     end = min(count, -(-(hi + later) // width))
     if last <= first:
         return Onset(lo, 0.0, 0.0, 0.0)
+    # each millisecond's click against the ring's: the peak of the sound's second difference
+    # (its high frequencies, a stick's click) over it and the two after, against that over the
+    # HOLD_MS before the one before it
+    curve = np.abs(
+        np.diff(y[: count * width], n=2, prepend=y[:1], append=y[count * width - 1 :][:1])
+    )
+    bends = curve.reshape(count, width).max(axis=1).astype(np.float64)
+    padded = np.concatenate([np.zeros(HOLD_MS + 1), bends])
+    bent = np.lib.stride_tricks.sliding_window_view(padded, HOLD_MS).max(axis=1)[:count]
+    ahead = np.lib.stride_tricks.sliding_window_view(np.concatenate([bends, np.zeros(2)]), 3)
+    clicks = ahead.max(axis=1)[:count] / np.maximum(bent, 1e-9)
     rises = (climb >= SHARP_RISE * ring) & (gain > 0)
     sharp = rises.copy()
     sharp[:first] = False
     sharp[end:] = False
-    if sharp[first:last].any():
+    # an attack that clicks (EDGE_DB) as it rises is taken first: a low drum's body swelling in
+    # a room may double its ring without one
+    struck = (gain > 0) & (clicks >= 10 ** (EDGE_DB / 20))
+    if struck[first:last].any():
+        best = first + int(np.argmax(np.where(struck[first:last], gain[first:last], -np.inf)))
+    elif sharp[first:last].any():
         best = first + int(np.argmax(np.where(sharp[first:last], gain[first:last], -np.inf)))
     else:
         best = first + int(np.argmax(gain[first:last]))
-    if sharp[last:end].any():
-        after = last + int(np.argmax(np.where(sharp[last:end], gain[last:end], -np.inf)))
-        # a later attack FLAM_DB stronger is the stroke: where the spectrum changed with it
-        # (a flam's stroke; a low drum's swell only grows), or where the sound before it
-        # never fell (a coder's pre-echo, not an attack of its own)
+    later_ones = sharp | struck
+    later_ones[:last] = False
+    later_ones[end:] = False
+    if later_ones.any():
+        after = int(np.argmax(np.where(later_ones, gain, -np.inf)))
+        # it is the stroke where the sound before it never fell and it doubles the ring and
+        # rises FLAM_DB more (an attack after a coder's pre-echo); or where the spectrum changed
+        # with it (or the sound held) and it either rises FLAM_DB more, doubling the ring and
+        # its click, or clicks (EDGE_DB) and brings FLAM_DB more energy over the SURGE_MS from
+        # it than the first did before it: in a room a grace note's echo rings as loud as a
+        # slow tom's or kick's first milliseconds, whose body comes over tens of them. A low
+        # drum's body swelling 50-80 ms after its attack in a room never clicks.
         between = tops[best + 3 : after - 1]
         held = len(between) == 0 or float(np.median(between)) >= 0.5 * float(climb[best])
         new = changed is None or bool(changed[after])
-        if gain[after] >= 10 ** (FLAM_DB / 20) * gain[best] and (new or held):
+        power = np.square(y[: count * width], dtype=np.float64).reshape(count, width).mean(axis=1)
+        louder = gain[after] >= 10 ** (FLAM_DB / 20) * gain[best]
+        surged = _surge(power, after, count) >= 10 ** (FLAM_DB / 10) * _surge(power, best, after)
+        sharper = louder and sharp[after] and clicks[after] >= SHARP_RISE
+        if (held and louder and sharp[after]) or (
+            (new or held) and (sharper or (surged and struck[after]))
+        ):
             best = after
     if gain[best] <= 0:  # nothing rises here
         return Onset(lo, 0.0, 0.0, 0.0)
@@ -396,12 +453,7 @@ def attack(
         over = np.flatnonzero(piece > level)
         grace = max(1, start - max(0, g - 1) * width - (int(over[0]) if len(over) else width))
     behind = tops[max(0, at - 1 - RING_MS) : max(0, at - 1)]
-    # the attack's click against the ring's: the peak of the second difference over the attack
-    # and the two milliseconds after, and over the HOLD_MS before the millisecond before it
-    from_ = max(0, best - HOLD_MS - 1) * width
-    curve = np.abs(np.diff(y[from_ : (best + 3) * width], n=2))
-    ring_curve = curve[: max(0, (best - 1) * width - from_)].max(initial=0.0)
-    edge = float(curve[best * width - from_ :].max(initial=0.0)) / max(float(ring_curve), 1e-9)
+    edge = float(clicks[best])
     return Onset(
         start,
         max(0.0, top - base),

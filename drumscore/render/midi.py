@@ -158,22 +158,86 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
     note as long as the hit's note_beats; a pause lasts its seconds at the tempo of the item
     before it.
     """
-    midimap = midimap or MidiMap()
-    track = as_track(played)
-    plain = track.plain
-    single = len(track.items) == 1
-    conductor = [(0, _text("track_name", track.description))]
-    if single:
-        name = ascii_name(track.first)
-        conductor += [(0, _text("text", track.first.citation)), (0, _text("text", name))]
+    return _midi_file(as_track(played), midimap or MidiMap(), shared=False)
+
+
+def midi_bytes(played: Timeline | Track, midimap: MidiMap | None = None) -> bytes:
+    """to_midi as the bytes of a Standard MIDI File. The music of one score's timeline (all
+    but the score's words: its name and citation) is laid out once (see _music_key), however
+    many scores print it: a site writes each music for every edition, section and reading."""
+    buffer = io.BytesIO()
+    in_english(_midi_file)(as_track(played), midimap or MidiMap(), shared=True).save(file=buffer)
+    return buffer.getvalue()
+
+
+#: A music's tracks after their words, by _music_key (the messages after the head's, with their
+#: delta times): shared only by the files midi_bytes writes, which no caller can change.
+_musics: dict[tuple[object, ...], tuple[mido.MidiTrack, mido.MidiTrack]] = {}
+#: The most musics kept (a site holds a dozen musics, each in three sections and two readings).
+MUSICS_KEPT = 64
+
+
+def _music_key(played: Track, midimap: MidiMap) -> tuple[object, ...] | None:
+    """What the MIDI of a score's plain timeline depends on besides the score's words: its
+    notation (the drums struck and where 半 stands), section, span, tempo, repeats, expression
+    and reading, and the map; None for a track of several items or practice options."""
+    if not played.plain:
+        return None
+    timeline = played.first
+    return (
+        timeline.score.pattern.notation,
+        timeline.section,
+        timeline.span,
+        timeline.tempo,
+        timeline.repeats,
+        timeline.expression,
+        timeline.reading,
+        midimap,
+    )
+
+
+def _midi_file(played: Track, midimap: MidiMap, *, shared: bool) -> mido.MidiFile:
+    """The file of to_midi: each track's words (_heads), then its music (_music), made once
+    for every score of one music where `shared` (the file's messages are then shared)."""
+    key = _music_key(played, midimap) if shared else None
+    music = _musics.get(key) if key is not None else None
+    if music is None:
+        music = _music(played, midimap)
+        if key is not None:
+            if len(_musics) >= MUSICS_KEPT:
+                del _musics[next(iter(_musics))]
+            _musics[key] = music
+    # track names, text and markers hold CJK text: UTF-8 rather than mido's default Latin-1
+    midi = mido.MidiFile(type=1, ticks_per_beat=TICKS_PER_BEAT, charset="utf-8")
+    for head, rest in zip(_heads(played), music, strict=True):
+        midi.tracks.append(mido.MidiTrack([*head, *rest]))
+    return midi
+
+
+def _heads(played: Track) -> tuple[list[mido.MetaMessage], list[mido.MetaMessage]]:
+    """The words at the start of each track (at tick 0, before all else): the track's name and
+    the score's citation and name (or the programme's), and the drums' track's name."""
+    conductor = [_text("track_name", played.description)]
+    if len(played.items) == 1:
+        name = ascii_name(played.first)
+        conductor += [_text("text", played.first.citation), _text("text", name)]
         notes = [
-            (0, _text("track_name", f"Pi and Gu drums ({name})")),
-            (0, _text("text", drums_name([track.first.reading]))),
+            _text("track_name", f"Pi and Gu drums ({name})"),
+            _text("text", drums_name([played.first.reading])),
         ]
     else:
-        conductor += [(0, _text("text", str(track.citation)))] if track.citation else []
-        readings = [item.timeline.reading for item in track.items]
-        notes = [(0, _text("track_name", f"{drums_name(readings)} / count"))]
+        conductor += [_text("text", str(played.citation))] if played.citation else []
+        readings = [item.timeline.reading for item in played.items]
+        notes = [_text("track_name", f"{drums_name(readings)} / count")]
+    return conductor, notes
+
+
+def _music(track: Track, midimap: MidiMap) -> tuple[mido.MidiTrack, mido.MidiTrack]:
+    """Each track's messages after its words (_heads), their delta times from the words' tick 0."""
+    plain = track.plain
+    single = len(track.items) == 1
+    conductor: list[tuple[int, mido.Message | mido.MetaMessage]] = []
+    notes: list[tuple[int, mido.Message | mido.MetaMessage]] = []
     starts: list[tuple[int, int]] = []
     beat, tick = 0, 0
     for item in track.items:
@@ -206,17 +270,9 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
         on = mido.Message("note_on", channel=PERCUSSION_CHANNEL, note=note, velocity=hit.velocity)
         off = mido.Message("note_off", channel=PERCUSSION_CHANNEL, note=note)
         notes += [(at, on), (at + round(hit.note_beats * TICKS_PER_BEAT), off)]
-    # track names, text and markers hold CJK text: UTF-8 rather than mido's default Latin-1
-    midi = mido.MidiFile(type=1, ticks_per_beat=TICKS_PER_BEAT, charset="utf-8")
+    tracks = []
     for events in (conductor, notes):
-        midi.tracks.append(_delta_track(events))
+        tracks.append(_delta_track(events))
         if not plain:
-            _end_at(midi.tracks[-1], tick)
-    return midi
-
-
-def midi_bytes(played: Timeline | Track, midimap: MidiMap | None = None) -> bytes:
-    """to_midi as the bytes of a Standard MIDI File."""
-    buffer = io.BytesIO()
-    to_midi(played, midimap).save(file=buffer)
-    return buffer.getvalue()
+            _end_at(tracks[-1], tick)
+    return tracks[0], tracks[1]

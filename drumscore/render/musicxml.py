@@ -692,7 +692,9 @@ def citation_lines(timeline: Timeline) -> list[tuple[str, str]]:
         parts.append(_("strokes {first} to {last}").format(first=first, last=last))
     parts.append(_("{bpm:g} strokes a minute").format(bpm=float(timeline.tempo.bpm)))
     if timeline.reading.id != "zheng":
-        parts.append(_("read as {reading}").format(reading=timeline.reading.id))
+        # TRANSLATORS: the reading of the signs played, as Reading.shown names it: its id in
+        # English (read as mao), in Chinese the name a summary cites it by (依毛奇齡說)
+        parts.append(_("read as {reading}").format(reading=timeline.reading.shown))
     played = clause_text(parts)
     command = ("rights", _("drumscore's name of this reading: {played}").format(played=played))
     signs = []

@@ -26,11 +26,14 @@ class Artefacts:
     by what it is engraved from (the MusicXML document of a music, its head's words stood in for
     by STAFF_HEAD, drumscore's and Verovio's versions; each page sets its own words in the head):
     made once for every score and language of that music, in worker processes beside the build
-    (one per core), or taken from an earlier site where the same key was engraved (the head's
-    words set again). The MIDI files (in English: the same in every language, copied from the
-    first language's) and the partners of the scores (the same in every language)."""
+    (one a core beside the build's own), or taken from an earlier site where the same key was
+    engraved (the head's words set again). The MIDI files (in English: the same in every
+    language, copied from the first language's) and the partners of the scores (the same in
+    every language)."""
 
-    def __init__(self, earlier: Path | None) -> None:
+    def __init__(self, earlier: Path | None, engraving: bool = True) -> None:
+        """`earlier`: the folder of an earlier site, whose engravings are taken; `engraving`
+        false for a build that engraves nothing (no MusicXML, no staff), which starts no worker."""
         self.earlier: dict[str, tuple[Path, str]] = {}  # key -> file, the hash of its bytes
         if earlier is not None:
             with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
@@ -49,7 +52,10 @@ class Artefacts:
         self.partners: dict[str, str] | None = None
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
-        self._engraver = f"drumscore {__version__}; verovio {_verovio()}\n".encode()
+        version = _verovio()
+        self._engraver = f"drumscore {__version__}; verovio {version}\n".encode()
+        if engraving and version and not self.earlier:  # every staff to engrave: start now
+            self._start()
 
     def write_midi(self, timeline: Timeline, site: Path, name: str) -> None:
         """Write the MIDI file of `timeline` (as `drumscore render` writes it) to site/NAME,
@@ -86,14 +92,26 @@ class Artefacts:
             done.set_result((kept[0], kept[1]))
             return done
         self.engraved += sum(k is None for k in kept)  # the page's and the phone's
-        if self._pool is None and cores() > 1:
-            self._pool = ProcessPoolExecutor(
-                max_workers=cores(), initializer=worker_signals, initargs=(os.getpid(),)
-            )
+        self._start()
         if self._pool is None:  # one core: no worker process is worth it
             done.set_result(staff_svgs(musicxml, strokes))
             return done
         return self._pool.submit(staff_svgs, musicxml, strokes)
+
+    def _start(self) -> None:
+        """The engraving workers, forked now (once): one a core beside the build's own, none on
+        one core. A worker costs its start, and each page of the build's memory that it or the
+        build writes to after the fork is copied: forked before the build has read the corpus
+        and loaded music21, the copies are fewer (a few tenths of a second of CPU less)."""
+        if self._pool is not None or cores() < 2:
+            return
+        # what engraves, which the build sets the staves' words with too: loaded once, for both
+        import drumscore.render.verovio  # noqa: F401
+
+        self._pool = ProcessPoolExecutor(
+            max_workers=cores() - 1, initializer=worker_signals, initargs=(os.getpid(),)
+        )
+        self._pool.submit(os.getpid)  # the executor forks its workers at the first task
 
     def _kept(self, key: str) -> bytes | None:
         """The engraving of `key` in the earlier site, as that build wrote it; or None."""

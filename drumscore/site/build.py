@@ -182,7 +182,7 @@ def build_site(
     if not any(edition.scores for edition in pool):
         raise OptionError(_("no scores to put in the site: give at least one edition with scores"))
     work: Path | None = None
-    made = Artefacts(out if (out / MARKER).is_file() else None)
+    made = Artefacts(out if (out / MARKER).is_file() else None, engraving=musicxml)
     before = _listing(out) if (out / MARKER).is_file() and not out.is_symlink() else set()
     try:
         with held():  # a signal now is raised once the folder is known, so it is removed

@@ -553,6 +553,12 @@ def strings() -> dict[str, str | list[str]]:
         "making_wav": _("Making…"),
         "make_wav": _("Make WAV"),
         "save_wav": _("Save {name} ({seconds} s)"),
+        # score.js: the copy link button (settings.js copySettings), copied or selected to copy
+        "link_copied": _("Link copied, with the settings chosen."),
+        "link_selected": _(
+            "The browser does not let the page copy: the link is selected in the field; copy it "
+            "with Ctrl+C (⌘C on a Mac)."
+        ),
         # compare.js: notation no reading has, the alignment's marks, the verdict, the status
         "no_edition_reads": _(
             "no edition in this site reads {notation}; drumscore compare aligns any notation"

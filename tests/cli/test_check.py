@@ -258,6 +258,37 @@ def test_a_take_of_another_score_is_named_in_text_and_json_and_exits_2(cli, tmp_
     assert code == 0 and json.loads(out)["better_fit"] is None
 
 
+@pytest.mark.parametrize(
+    ("made", "suffix"),
+    [(("--count-in", "2", "--click", "1"), ".wav"), (("--count-in", "2", "--click", "2"), ".mid")],
+)
+def test_a_take_with_a_count_in_and_clicks_of_another_score_is_named_as_without(
+    cli, tmp_path, made, suffix
+):
+    """A take render made of lu with a count-in and clicks, checked against xue with the same
+    options: the report leaves the count strokes and clicks out, fits the take's own beat
+    (60 a minute, not a beat halved by the clicks) and names lu as the better fit, as it does for
+    the take without them; the command ends with exit 2."""
+    path = tmp_path / f"take{suffix}"
+    code, _out, err = cli("render", "lu", *made, "-q", "-o", path)
+    assert code == 0, err
+    code, out, err = cli("check", path, "xue", *made, "--json")
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    data = json.loads(out)
+    assert data["better_fit"] is not None
+    fit = data["better_fit"]
+    assert (fit["score"], fit["section"], fit["faults"]) == ("lu/1@zhushu", "she", 0)
+    assert fit["against"] == len(data["missing"]) + len(data["extra"]) + len(data["wrong"]) >= 2
+    assert abs(data["tempo_bpm"] - 60) < 0.1
+    plain = tmp_path / f"plain{suffix}"
+    assert cli("render", "lu", "-q", "-o", plain)[0] == 0
+    code, out, _err = cli("check", plain, "xue", "--json")
+    without = json.loads(out)["better_fit"]
+    assert code == 2 and {k: without[k] for k in ("score", "section", "faults", "against")} == {
+        k: fit[k] for k in ("score", "section", "faults", "against")
+    }
+
+
 def test_a_count_in_not_told_is_said_not_taken_for_another_score(cli, tmp_path):
     """lu with a count-in of 4 once fitted xue/1 better than lu when its count strokes were taken
     for drums: the report names the count-in and the option, never another score."""

@@ -51,6 +51,28 @@ def test_a_section_played_alone_is_named_when_checked_as_another_score(tmp_path)
     assert [s.drum for s in fit.timeline.strokes] == drums("lu/2", "touhu")
 
 
+def test_a_take_made_with_a_count_in_and_clicks_is_tried_against_others_made_alike(tmp_path):
+    """Checked with the options it was made with (a count-in, two clicks a stroke), a take of lu
+    checked against xue names lu: each other reading is tried as a take made with the same
+    options, its count strokes and clicks left out, not taken for strokes."""
+    from drumscore.conductor.track import Practice, Track
+    from drumscore.render.midi import midi_bytes
+
+    def made(timeline):
+        return Track.single(timeline, count_in=2, practice=Practice(click=2))
+
+    path = tmp_path / "take.mid"
+    path.write_bytes(midi_bytes(made(arrange(resolve("lu")))))
+    heard = read_performance(path)
+    given = made(arrange(resolve("xue")))
+    result = check(heard, given)
+    fit = identify.better_fit(heard, result, given)
+    assert fit is not None
+    assert fit.timeline.score.key == "lu/1@zhushu" and fit.timeline.section is Section.SHE
+    assert fit.faults == 0 and fit.against == identify.faults(result) >= 2
+    assert not fit.result.extra and not fit.result.missing  # no count sound taken for a stroke
+
+
 def test_the_readings_tried_are_each_strokes_once_and_never_the_one_checked():
     given = arrange(resolve("lu"), "touhu", repeats=2)
     tried = identify.candidates(given)

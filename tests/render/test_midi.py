@@ -312,3 +312,26 @@ def test_two_editions_of_one_reading_share_the_notes_not_the_names():
     humanized = arrange(resolve("lu/1@zhushu"), "touhu", expression=Expression(humanize_ms=30))
     moved = read_back(midi_bytes(humanized)).tracks[1]
     assert [(m.type, m.note, m.time) for m in moved if not m.is_meta] != notes[1]
+
+
+def test_each_score_of_a_shared_music_gets_the_file_made_for_it_alone():
+    """midi_bytes lays a music out once for every score that prints it, in each reading: each
+    file is the one to_midi makes of that score afresh (its own names and citation, the reading's
+    notes), whichever score's file came first."""
+    from drumscore.model import READINGS
+    from drumscore.render.midi import to_midi
+
+    made = {}
+    for reading in READINGS:
+        for key in ("lu/1@benyi", "lu/1@zhushu", "lu/1@benyi"):
+            timeline = arrange(resolve(key), "she", reading=reading)
+            fresh = io.BytesIO()
+            to_midi(timeline).save(file=fresh)
+            ours = midi_bytes(timeline)
+            assert ours == fresh.getvalue()
+            made[key, reading.id] = read_back(ours)
+    zheng, mao = (made["lu/1@zhushu", r.id].tracks[1] for r in READINGS[:2])
+    notes = [[m.note for m in t if m.type == "note_on"] for t in (zheng, mao)]
+    assert notes[0] != notes[1] and sorted(notes[0]) != []  # the readings strike other drums
+    names = {k: made[k].tracks[0][0].name for k in made}
+    assert names["lu/1@benyi", "zheng"] != names["lu/1@zhushu", "zheng"]

@@ -218,6 +218,27 @@ def test_the_page_head_line_names_another_reading_of_the_signs():
     )
 
 
+@pytest.mark.parametrize(
+    ("language", "said"), [("zh_Hant", "依毛奇齡說"), ("zh_Hans", "依毛奇龄说")]
+)
+def test_a_chinese_page_head_names_the_reading_not_its_id(language, said):
+    """In Chinese the line names the reading as a summary cites it (毛奇齡說), not by the id the
+    command line takes (mao), as it names the section 射, not she."""
+    from drumscore.i18n import speaking
+    from drumscore.model import Reading
+
+    timeline = arrange(resolve("lu"), reading=Reading.parse("mao"))
+    with speaking(language):
+        root = ET.fromstring(musicxml_bytes(timeline))
+    rights = next(
+        c.findtext("credit-words")
+        for c in root.iter("credit")
+        if c.findtext("credit-type") == "rights"
+    )
+    parts = rights.split("：", 1)[1].split("；")
+    assert parts[0] == "lu/1@zhushu" and parts[-1] == said and "mao" not in rights
+
+
 def test_mxl_is_a_zip_that_music21_reads_to_the_same_strokes(tmp_path):
     timeline = arrange(resolve("xue/2@benyi"))
     data = mxl_bytes(timeline)

@@ -1106,6 +1106,96 @@ def test_a_score_page_s_settings_travel_in_its_address(page, context, site_url, 
         other.close()
 
 
+def _choose_settings(pg) -> None:
+    """Section, reading, tempo, click, strokes and loop set on a score page, as a reader would."""
+    pg.select_option("#section", "touhu")
+    pg.select_option("#reading", "mao")
+    for field, value in (("#bpm", "84"), ("#click", "2"), ("#strokes", "2-6")):
+        pg.fill(field, value)
+    pg.dispatch_event("#bpm", "change")
+    pg.set_checked("#loop", True)
+
+
+#: What _choose_settings sets, as the address writes it and as the fields then hold it.
+CHOSEN = {"section": "touhu", "reading": "mao", "bpm": "84", "click": "2", "strokes": "2-6"}
+
+
+@pytest.mark.parametrize(
+    ("tag", "button", "copied"),
+    [
+        ("en", "Copy link", "Link copied, with the settings chosen."),
+        ("zh-Hant", "複製連結", "已複製連結，含目前所選的設定。"),
+        ("zh-Hans", "复制链接", "已复制链接，含当前所选的设置。"),
+    ],
+)
+def test_copy_link_copies_an_address_that_opens_the_page_with_its_settings(
+    browser, all_site_url, tag, button, copied
+):
+    """The copy link button puts the page's address, with the settings chosen, on the clipboard
+    and says so in the page's language; that address, opened in a new page, sets them again."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    origin = all_site_url.rstrip("/")
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    try:
+        pg = ctx.new_page()
+        goto(pg, all_site_url, f"{tag}/score/{slug('lu/1@zhushu')}.html")
+        assert pg.text_content("#copy-link") == button
+        _choose_settings(pg)
+        pg.click("#copy-link")
+        pg.wait_for_function("document.getElementById('link-status').textContent !== ''")
+        assert pg.text_content("#link-status") == copied
+        assert pg.is_hidden("#link-field")
+        link = pg.evaluate("navigator.clipboard.readText()")
+        assert urlparse(link).path.endswith(f"/{tag}/score/{slug('lu/1@zhushu')}.html")
+        assert _settings_of(link) == {**CHOSEN, "loop": "1"}
+        other = ctx.new_page()
+        other.goto(link)
+        other.wait_for_function("document.documentElement.dataset.ready === 'true'")
+        shown = other.evaluate(_READ_FIELDS)
+        assert {k: shown[k] for k in CHOSEN} == CHOSEN and shown["loop"] is True
+        assert other.get_attribute("html", "data-reading") == "mao"
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("tag", "said"),
+    [
+        ("en", "The browser does not let the page copy"),
+        ("zh-Hant", "瀏覽器不允許網頁複製：連結已在欄位中選取，請按 Ctrl+C 或 ⌘C 複製。"),
+        ("zh-Hans", "浏览器不允许网页复制：链接已在输入框中选中，请按 Ctrl+C 或 ⌘C 复制。"),
+    ],
+)
+def test_bad_input_where_the_clipboard_is_refused_the_link_is_selected_to_copy(
+    browser, all_site_url, tag, said
+):
+    """A browser that refuses the page the clipboard (as one does a page opened from its files):
+    the address, with the settings chosen, is shown in a field, selected, and the page says to
+    copy it by hand, in its language."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.add_init_script(
+        "navigator.clipboard.writeText = () => "
+        "Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));"
+    )
+    try:
+        pg = ctx.new_page()
+        goto(pg, all_site_url, f"{tag}/score/{slug('lu/1@zhushu')}.html")
+        _choose_settings(pg)
+        pg.click("#copy-link")
+        pg.wait_for_function("document.getElementById('link-status').textContent !== ''")
+        assert pg.text_content("#link-status").startswith(said)
+        assert pg.is_visible("#link-field")
+        value, focused, start, end = pg.evaluate(
+            """() => { const f = document.getElementById('link-field');
+                       return [f.value, document.activeElement === f, f.selectionStart,
+                               f.selectionEnd]; }"""
+        )
+        assert value == pg.url and _settings_of(value) == {**CHOSEN, "loop": "1"}
+        assert focused and (start, end) == (0, len(value))
+    finally:
+        ctx.close()
+
+
 def test_an_address_with_settings_the_page_does_not_offer_opens_the_page_as_built(page, site_url):
     path = f"score/{slug('lu/1@zhushu')}.html"
     goto(page, site_url, f"{path}?section=nonsense&only=xx&bpm=abc&loop=0&strokes=9-99&from=me")

@@ -149,8 +149,8 @@ def run(args: argparse.Namespace) -> int:
         click_velocity=item.practice.click_velocity if clicks else None,
     )
     result = check(performance, track, pace=pace)
-    # other readings are checked as they stand: only a take of one score as it stands is compared
-    fit = better_fit(performance, result) if track.plain else None
+    # other readings are checked as takes made with the same options (count-in, clicks...)
+    fit = better_fit(performance, result, track) if len(track.items) == 1 else None
     if fit is not None and not (item.count_in or clicks) and performance.kind == "audio":
         _refuse_untold_count(args.performance, kit, args.drums or "kit")
     show(result, args.plot, fmt, json_output=args.json, fit=fit)

@@ -13,7 +13,7 @@ import {
   say,
 } from "./engine.js";
 import { fracText, parseOnly, parseRamp, parseSpan } from "./fields.js";
-import { keepSettings, restoreSettings, settingsUrl } from "./settings.js";
+import { copySettings, keepSettings, restoreSettings, settingsUrl } from "./settings.js";
 
 const data = pageData();
 const score = data.score;
@@ -379,6 +379,12 @@ if (controls.reading.value !== data.readings[0].id) readingChanged(); // a reloa
 // written back into it as they change, so that the address shares them.
 restoreSettings(document);
 keepSettings(document);
+const linkStatus = $("link-status");
+$("copy-link").addEventListener("click", async () => {
+  linkStatus.textContent = "";
+  const done = await copySettings($("link-field"), document);
+  linkStatus.textContent = say(done === "copied" ? "link_copied" : "link_selected");
+});
 for (const c of [controls.play, controls.stop, controls.makeWav]) c.disabled = false;
 window.drumscore = {
   player,

@@ -3,7 +3,7 @@
 // the flag of drumscore play that asks the same (score/lu-1-zhushu.html?bpm=72&click=2&strokes=5-12).
 // Only what differs from the page as built is written. The address follows the fields as they
 // change (history.replaceState, so the back button is not filled with them), and a page opened
-// at such an address starts with them, as if typed.
+// at such an address starts with them, as if typed. The page's "copy link" button copies it.
 
 // Each setting: its name in the address (drumscore play's flag) and the id of its field.
 export const SETTINGS = [
@@ -101,4 +101,24 @@ export function keepSettings(root = document) {
   for (const type of ["input", "change", "keyup"]) root.addEventListener(type, soon);
   write();
   return write;
+}
+
+// Copies the page's address with the settings its fields hold now (settingsUrl) to the
+// clipboard. Where the browser refuses the clipboard (a page opened from its files, file://, or
+// a reader who said no), the address is put in `field`, shown and selected, for the reader to
+// copy by hand. What was done: "copied", or "selected".
+export async function copySettings(field, root = document, href = location.href) {
+  const url = settingsUrl(root, href);
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(url);
+    field.hidden = true;
+    return "copied";
+  } catch {
+    field.value = url;
+    field.hidden = false;
+    field.focus();
+    field.select();
+    return "selected";
+  }
 }
