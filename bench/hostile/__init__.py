@@ -24,8 +24,9 @@ and latency.json garbage; check's noisy takes, flams, quick strokes and broken k
 passage shapes and near misses; the site of hostile user edition ids and of long editions, with
 signals; serve's listening as a hostile page uses it (where the server offers it), with bodies
 of 10 and 100 MB whose lengths lie (each answered with its status, read whole: no reset); a
-score page opened in headless Chromium at hostile addresses (tempo 0, 1e309, nosuch, script):
-the page must not throw, hang, or run the value; and the compare page of scores of odd ids
+score page opened in headless Chromium at hostile addresses (tempo 0, 1e309, nosuch, script),
+and the address its Copy link gives opened again: the page must not throw, hang, or run the
+value; and the compare page of scores of odd ids
 (their data files named unlike them) and of data files removed, cut short or replaced: the page
 says which, and goes on. The table counts cases per group. A process killed
 outright (SIGKILL, or past its bound) may leave its temporary file: it counts only if the next

@@ -99,13 +99,22 @@ def browser_results(root: Path, only: str | None) -> list[dict[str, object]]:
     return results
 
 
+#: The address a score page's Copy link gave: on the clipboard, or in its field where the
+#: browser refused the page the clipboard.
+COPIED = """async () => {
+    const field = document.getElementById('link-field');
+    return field.hidden ? await navigator.clipboard.readText() : field.value;
+}"""
+
+
 def _open_page(browser, url: str, query: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    context = browser.new_context()
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     errors: list[str] = []
     dialogs: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    copied = ""
     start = time.monotonic()
     hung = False
     said = ""
@@ -117,10 +126,20 @@ def _open_page(browser, url: str, query: str) -> dict[str, object]:  # type: ign
         said = page.text_content("#status", timeout=10_000) or ""
         page.keyboard.press("Escape")
         page.wait_for_function("true", timeout=10_000)  # the page still answers after playing
+        # its Copy link: the address with the settings the page took, which opens the page
+        page.click("#copy-link", timeout=10_000)
+        page.wait_for_function("document.getElementById('link-status').textContent", timeout=10_000)
+        copied = page.evaluate(COPIED)
+        again = context.new_page()
+        again.on("pageerror", lambda e: errors.append(f"(the copied link) {e}"))
+        again.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        again.goto(copied, timeout=20_000)
+        again.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=20_000)
+        dialogs += ["(the copied link ran a value)"] * again.evaluate("() => window.__ran === 1")
     except Exception as exc:  # playwright's TimeoutError, or the page crashed
         hung = True
         said = str(exc).splitlines()[0]
-    ran = bool(dialogs)
+    ran = bool(dialogs) or (bool(copied) and not copied.startswith(url.split("?")[0]))
     if not hung:
         try:
             ran = ran or page.evaluate("() => window.__ran === 1")
