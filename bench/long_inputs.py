@@ -163,6 +163,21 @@ def main() -> None:
                 f"{name:<9} {seconds:7.1f} s ({cpu:6.1f} s CPU) {peak:6.0f} MiB   peer "
                 f"({peer[0]} …): {peer_seconds:6.1f} s ({peer_cpu:6.1f} s CPU) {peer_peak:6.0f} MiB"
             )
+            if argv[0] == "site" and (work / argv[1] / "index.html").is_file():
+                print(f"{'':<9} {_pages(work / argv[1])}")
+
+
+def _pages(site: Path) -> str:
+    """The sizes of a built site's index and compare page, and of its scores' data files."""
+    sizes = [(site / name).stat().st_size for name in ("index.html", "compare.html")]
+    data = sorted(p.stat().st_size for p in (site / "data").glob("*.js"))
+    mib = 2**20
+    return (
+        f"index.html {sizes[0] / mib:.1f} MiB, compare.html {sizes[1] / mib:.2f} MiB, "
+        f"{len(data)} data files of {data[0] / 1024:.1f}–{data[-1] / 1024:.1f} KiB"
+        if data
+        else f"index.html {sizes[0] / mib:.1f} MiB, compare.html {sizes[1] / mib:.2f} MiB"
+    )
 
 
 if __name__ == "__main__":

@@ -10,12 +10,10 @@ import json
 import os
 import shutil
 from concurrent.futures import Future, ProcessPoolExecutor
-from fractions import Fraction
 from pathlib import Path
 
 from drumscore import __version__
 from drumscore.conductor.timeline import Timeline
-from drumscore.model import Section
 from drumscore.site.staff import Staff, first_head, staff_spaces, staff_svgs
 
 #: A file in every built site with staff notation: the file of each engraving, by the hash of
@@ -41,13 +39,16 @@ class Artefacts:
             with contextlib.suppress(OSError, ValueError, AttributeError, TypeError, KeyError):
                 found = json.loads((earlier / STAVES).read_text("utf-8"))
                 self.earlier = {k: (earlier / v["file"], v["sha256"]) for k, v in found.items()}
-        # key -> the key of its phone's engraving, and the two engravings
-        self.engravings: dict[str, tuple[str, Future[tuple[bytes | None, bytes | None]]]] = {}
+        # key -> the key of its phone's engraving, and the two engravings (None once released:
+        # then read back from the files this build wrote of them)
+        self.engravings: dict[
+            str, tuple[str, Future[tuple[bytes | None, bytes | None]] | None]
+        ] = {}
         self.staves: dict[str, Staff | None] = {}
         # key -> the file of this build that holds it, and the hash of its bytes
         self.files: dict[str, tuple[Path, str]] = {}
-        # each MIDI file's key, and the first file written of it
-        self.midi: dict[tuple[str, Section, Fraction, str], Path] = {}
+        # the site of the first language, once built: a later language's MIDI files are its
+        self.midi_from: Path | None = None
         self.partners: dict[str, str] | None = None
         self.engraved = 0
         self._pool: ProcessPoolExecutor | None = None
@@ -56,19 +57,17 @@ class Artefacts:
         if engraving and version and not self.earlier:  # every staff to engrave: start now
             self._start()
 
-    def write_midi(self, timeline: Timeline, path: Path) -> None:
-        """Write the MIDI file of `timeline` (as `drumscore render` writes it) to `path`, made
-        once for every language (by its score, section, tempo and reading, all a site's
-        timeline varies): a later language's is a copy of the first language's file."""
+    def write_midi(self, timeline: Timeline, site: Path, name: str) -> None:
+        """Write the MIDI file of `timeline` (as `drumscore render` writes it) to site/NAME,
+        made once for every language: a later language's is a copy of the first language's
+        file of that name (the same score, section, tempo and reading: all a site's timeline
+        varies, and all its name says)."""
         from drumscore.render.midi import midi_bytes
 
-        key = (timeline.score.key, timeline.section, timeline.tempo.interval, timeline.reading.id)
-        first = self.midi.get(key)
-        if first is not None:
-            shutil.copyfile(first, path)
-            return
-        path.write_bytes(midi_bytes(timeline))
-        self.midi[key] = path
+        if self.midi_from is not None:
+            shutil.copyfile(self.midi_from / name, site / name)
+        else:
+            (site / name).write_bytes(midi_bytes(timeline))
 
     def request(self, musicxml: bytes, strokes: int) -> str:
         """The key of the staff of `musicxml`, a phone's (`strokes` a line, as staff_svgs
@@ -129,7 +128,13 @@ class Artefacts:
         Verovio."""
         if key not in self.staves:
             phone_key, engraving = self.engravings[key]
-            svg, phone = engraving.result()
+            svg: bytes | None
+            phone: bytes | None
+            if engraving is None:  # released once its pages were written: as they have it
+                svg = self.files[key][0].read_bytes()
+                phone = self.files[phone_key][0].read_bytes() if phone_key in self.files else None
+            else:
+                svg, phone = engraving.result()
             found = None
             if svg is not None:
                 found = Staff(
@@ -143,6 +148,19 @@ class Artefacts:
                 )
             self.staves[key] = found
         return self.staves[key]
+
+    def release(self, key: str) -> None:
+        """Let go of the engravings of `key` (as request gave it) once its pages are written: a
+        build of thousands of editions holds one music's at a time. Asked for again (by a page
+        of another language), they are read back from the files written of them, as an
+        earlier site's are: each page sets its own words in the head."""
+        staff = self.staves.get(key)
+        if staff is None or key not in self.files:
+            return  # none engraved, or not written
+        if staff.phone is not None and staff.phone_key not in self.files:
+            return
+        del self.staves[key]
+        self.engravings[key] = (staff.phone_key, None)
 
     def write(self, key: str, path: Path, engraving: bytes) -> None:
         """Write the engraving of `key` to `path`; the first file of each key is kept (keep)."""
@@ -160,9 +178,11 @@ class Artefacts:
             (work / STAVES).write_text(text, encoding="utf-8")
 
     def settle(self) -> None:
-        """Every engraving asked for made, and the worker processes ended."""
-        for key in self.engravings:
-            self.staff(key)
+        """Every engraving asked for made (not held: see staff), and the worker processes
+        ended."""
+        for _phone_key, engraving in self.engravings.values():
+            if engraving is not None:
+                engraving.result()
         self.close()
         self._pool = None
 

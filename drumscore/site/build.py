@@ -36,7 +36,15 @@ from drumscore.render.musicxml import musicxml_bytes, page_head, with_words
 from drumscore.site import data as sitedata
 from drumscore.site import grammar
 from drumscore.site.artefacts import STAVES, Artefacts, cores, worker_signals
-from drumscore.site.pages import ONE_LANGUAGE, Alternates, compare_page, index_page, score_page
+from drumscore.site.pages import (
+    DATA,
+    ONE_LANGUAGE,
+    Alternates,
+    compare_page,
+    index_page,
+    score_page,
+    score_script,
+)
 from drumscore.site.staff import STAFF_HEAD, Staff, page_staff, phone_staff
 from drumscore.site.templating import render, source_lang
 
@@ -76,36 +84,50 @@ class SiteReport:
     languages: tuple[str, ...] = ()
 
 
-def _write_files(
-    out: Path, entry: sitedata.Entry, musicxml: bool, made: Artefacts
-) -> tuple[dict[str, dict[str, str]], int, bytes | None]:
-    """MIDI of each section and MusicXML of 射 and 投壺, under each reading of the signs (READINGS,
-    the files of 鄭玄's named as the score's, the others' with the reading's id after the
-    section): what `drumscore render` writes for that score, section, default tempo and reading.
-    The files of each reading by their kind and section, the count, and 鄭玄's 射 MusicXML."""
-    written = 0
-    whole = None
+def _downloads(entry: sitedata.Entry, musicxml: bool) -> dict[str, dict[str, str]]:
+    """The files of a score under each reading of the signs (READINGS), by their kind and
+    section: MIDI of each section and MusicXML of 射 and 投壺 (without `musicxml`, none), the
+    files of 鄭玄's named as the score's, the others' with the reading's id after the section.
+    Made again where needed, not kept: a site of thousands of scores names them the same."""
     files: dict[str, dict[str, str]] = {reading.id: {} for reading in READINGS}
+    pattern = entry.score.pattern
     for section in MIDI_SECTIONS:
-        pattern = entry.score.pattern
         if section not in pattern.sections() or not pattern.section(section):
             continue  # a section the pattern lacks, or one without strokes (半 at an end)
         for reading in READINGS:
-            timeline = arrange(entry.score, section, reading=reading)
             stem = f"files/{entry.slug}-{section.value}"
             if reading is not READINGS[0]:
                 stem += f"-{reading.id}"
-            made.write_midi(timeline, out / f"{stem}.mid")
             files[reading.id][f"midi-{section.value}"] = f"{stem}.mid"
-            written += 1
             if musicxml and section in MUSICXML_SECTIONS:
+                files[reading.id][f"musicxml-{section.value}"] = f"{stem}.musicxml"
+    return files
+
+
+def _write_files(
+    out: Path, entry: sitedata.Entry, musicxml: bool, made: Artefacts
+) -> tuple[int, bytes | None]:
+    """The files of _downloads, each what `drumscore render` writes for that score, section,
+    default tempo and reading; their count, and 鄭玄's 射 MusicXML."""
+    written = 0
+    whole = None
+    files = _downloads(entry, musicxml)
+    for section in MIDI_SECTIONS:
+        for reading in READINGS:
+            midi = files[reading.id].get(f"midi-{section.value}")
+            if midi is None:
+                continue
+            timeline = arrange(entry.score, section, reading=reading)
+            made.write_midi(timeline, out, midi)
+            written += 1
+            name = files[reading.id].get(f"musicxml-{section.value}")
+            if name is not None:
                 xml = musicxml_bytes(timeline)
-                (out / f"{stem}.musicxml").write_bytes(xml)
+                (out / name).write_bytes(xml)
                 if section is Section.SHE and reading is READINGS[0]:
                     whole = xml
-                files[reading.id][f"musicxml-{section.value}"] = f"{stem}.musicxml"
                 written += 1
-    return files, written, whole
+    return written, whole
 
 
 def _put_staff(
@@ -347,6 +369,7 @@ def _build_languages(
     report = SiteReport(work, languages=tags)
     build = functools.partial(_build_language, work, pool, progress, musicxml, made, alternates)
     parts = [build(catalogs[0])]
+    made.midi_from = work / tags[0]
     rest = catalogs[1:]
     forked = _forking(len(rest))
     if forked is None:
@@ -438,14 +461,23 @@ def _build_into(
     }
     work.mkdir(exist_ok=True)
     _copy_static(work)
-    (work / "score").mkdir()
-    (work / "files").mkdir()
+    for folder in ("score", "files", DATA):
+        (work / folder).mkdir()
     built = sitedata.figures(pool)
     if made.partners is None:
         made.partners = sitedata.partners(built)
     partners = made.partners
+    # the index and the compare page first, from what each lists of a score; then of each
+    # apparatus only what a score's page shows of it is kept, and the scores' pages written
     apparatuses = sitedata.apparatuses(pool, items, built)
-    by_score = {(a["figure"], a["state"]): a for a in apparatuses}
+    del built
+    scores = [sitedata.listed_score(entry) for entry in items]
+    report.scores = len(scores)
+    _write_page(work / "index.html", index_page(scores, apparatuses, pool, alternates))
+    extra = {"names": sitedata.names_data(items, pool), "partners": partners}
+    _write_page(work / "compare.html", compare_page(scores, shared, extra, alternates))
+    by_score = {(a["figure"], a["state"]): sitedata.standing_data(a) for a in apparatuses}
+    del apparatuses, scores
     # each score's files written, its staff's engraving asked for (made meanwhile, in workers),
     # in the order of their notation: the scores of one music follow one another, so that its
     # export is made once however many editions print it, and dropped once made
@@ -453,7 +485,7 @@ def _build_into(
     for entry in sorted(items, key=lambda e: e.score.pattern.notation):
         if progress:
             progress(entry.score.key)
-        downloads, count, whole = _write_files(work, entry, musicxml, made)
+        count, whole = _write_files(work, entry, musicxml, made)
         report.files += count
         lines: list[str] = []
         staff_key = None
@@ -470,36 +502,35 @@ def _build_into(
                     "(its MusicXML file has them all)"
                 ).format(key=entry.score.key, limit=f"{STAFF_LIMIT:,}")
             )
-        waiting.append((entry, downloads, lines, staff_key))
-    # then each score's page, written as soon as it is made: what the index and the compare
-    # page need of it kept, not the page's data
+        waiting.append((entry, lines, staff_key))
+    # then each score's page and data file, written as soon as they are made, and not kept
     notations = {e.score.key: e.score.pattern.notation for e in items}
-    listed = {}
-    for entry, downloads, lines, staff_key in waiting:
+    rows = sitedata.collations(items)
+    for k, (entry, lines, staff_key) in enumerate(waiting):
         apparatus = by_score.get((entry.score.figure, entry.score.state))
         score = sitedata.page_score(entry, pool, apparatus)
+        downloads = _downloads(entry, musicxml)
         score["files"] = dict(downloads[READINGS[0].id])  # the page's links, as built
         score["downloads"] = downloads  # each reading's, for the page to link the one chosen
         staff = made.staff(staff_key) if staff_key is not None else None
         if staff is not None:
             _put_staff(work, score, staff, lines, entry, made)
             report.staff += 1
+        following = waiting[k + 1][2] if k + 1 < len(waiting) else None
+        if staff_key is not None and following != staff_key:
+            made.release(staff_key)  # the pages of its music written (they follow one another)
         other = partners.get(score["key"], "")
         partner = {"key": other, "notation": notations[other]} if other in notations else None
         page = score_page(score, shared, partner, alternates)
         (work / "score" / f"{score['slug']}.html").write_text(page, encoding="utf-8")
-        listed[entry.slug] = sitedata.listed_score(score)
-    scores = [listed[entry.slug] for entry in items]  # in the site's order
-    report.scores = len(scores)
+        data = score_script(sitedata.score_data(score, rows.pop(score["key"], None)))
+        (work / DATA / f"{score['slug']}.js").write_text(data, encoding="utf-8")
     if report.staff == 0:
         report.notes.append(_("no staff notation: Verovio is not installed (the notation extra)"))
-    index = index_page(scores, apparatuses, pool, alternates)
-    (work / "index.html").write_text(index, "utf-8")
-    extra = {
-        "names": sitedata.names_data(items, pool),
-        "partners": partners,
-        "collations": sitedata.collations(items),
-    }
-    page = compare_page(scores, shared, extra, alternates)
-    (work / "compare.html").write_text(page, "utf-8")
     return report
+
+
+def _write_page(path: Path, pieces: Iterable[str]) -> None:
+    """Write a page as it is made, piece by piece (not held whole)."""
+    with path.open("w", encoding="utf-8") as out:
+        out.writelines(pieces)

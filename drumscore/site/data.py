@@ -128,8 +128,8 @@ def section_ranges(score: Score) -> dict[str, dict]:
 def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = None) -> dict:
     """A score as its page and player need it: the score's own data (Score.to_data) with each
     stroke's printed glyph, the sections' ranges and the stated counts checked on it;
-    `apparatus` (one of `apparatuses`) gives the page the summary of its figure and drum across
-    the editions and where this reading stands."""
+    `apparatus` (one of `apparatuses`, or its standing_data) gives the page the summary of its
+    figure and drum across the editions and where this reading stands."""
     score = entry.score
     printed = printed_glyphs(score)
     source = score.source
@@ -169,27 +169,31 @@ def page_score(entry: Entry, pool: Iterable[Edition], apparatus: dict | None = N
     }
 
 
-#: What the index and the compare page need of a score's page data (see listed_score).
-LISTED = (
-    "key",
-    "slug",
-    "title",
-    "cited",
-    "notation",
-    "half",
-    "strokes",
-    "sections",
-    "edition",
-    "edition_name",
-    "figure",
-    "state",
-)
+#: What the compare page aligns and plays of a score (see score_data), in a file of its own.
+ALIGNED = ("key", "slug", "title", "cited", "notation", "half", "strokes", "sections")
 
 
-def listed_score(score: dict) -> dict:
-    """A score as the index lists it and the compare page aligns it (its page's data less what
-    only its page shows), so that a build keeps this of each score, not its page."""
-    return {k: score[k] for k in LISTED}
+def listed_score(entry: Entry) -> dict:
+    """A score as the index and the compare page list it: its name, page and notation, as its
+    page names them (page_score), not its strokes."""
+    score = entry.score
+    return {
+        "key": score.key,
+        "slug": entry.slug,
+        "title": written(score.title),
+        "cited": cited_title(score),
+        "notation": score.pattern.notation,
+        "edition": score.edition_id or None,
+        "figure": score.figure,
+        "state": score.state or None,
+    }
+
+
+def score_data(score: dict, collated: dict[str, str] | None) -> dict:
+    """A score as the compare page aligns and plays it, loaded when it is chosen: its strokes
+    and sections, and its row of the corpus's apparatus of its figure and drum (`collated`, of
+    `collations`), if it has one."""
+    return {**{k: score[k] for k in ALIGNED}, "collated": collated}
 
 
 def _source(source: Provenance) -> dict[str, str]:
@@ -201,6 +205,18 @@ def _source(source: Provenance) -> dict[str, str]:
     if source.licence:
         found["licence"] = source.licence_shown
     return found
+
+
+def standing_data(apparatus: dict) -> dict:
+    """What a score's page shows of an apparatus (of `apparatuses`; see _standing), kept of it
+    once the index is written: its summary and each reading's scores and differences."""
+    return {
+        "score": apparatus["score"],
+        "summary": apparatus["summary"],
+        "readings": [
+            {"keys": r["keys"], "differences": r["differences"]} for r in apparatus["readings"]
+        ],
+    }
 
 
 def _standing(key: str, apparatus: dict) -> dict:
@@ -218,25 +234,24 @@ def _standing(key: str, apparatus: dict) -> dict:
     return {"score": apparatus["score"], "summary": apparatus["summary"], "reading": None}
 
 
-def collations(items: Iterable[Entry]) -> list[dict[str, dict[str, str]]]:
-    """What the compare page needs beside the scores to compare any two as `drumscore compare`
-    does (static/align.js aligns the pair asked for; the build writes no pair): for each figure
-    and drum, the rows of the corpus's apparatus (`collated_rows`, the notes' evidence in it)
-    of the site's scores printed there, keyed by score, each a string of one sign a column
-    ("-" where the score has none). Linear in the editions: no pair is aligned here."""
+def collations(items: Iterable[Entry]) -> dict[str, dict[str, str]]:
+    """What the compare page needs beside two scores to compare them as `drumscore compare`
+    does (static/align.js aligns the pair asked for; the build writes no pair): for each score
+    of the site printed in the corpus's apparatus of its figure and drum, that apparatus ("of":
+    its figure and drum) and the score's row of it (`collated_rows`, the notes' evidence in
+    it), a string of one sign a column ("-" where the score has none). Two scores of one
+    apparatus are aligned as their rows; each score's is written in its own data file. Linear
+    in the editions: no pair is aligned here."""
     keys = {e.score: e.score.key for e in items}
-    out = []
+    out = {}
     for figure, state in SCORES:
         apparatus = collation(corpus_editions(), figure, state)
         if apparatus is None:
             continue
-        rows = {
-            keys[w.score]: "".join(cell or "-" for cell in apparatus.row(i))
-            for i, w in enumerate(apparatus.printed)
-            if w.score in keys and w.score.edition_id
-        }
-        if rows:
-            out.append({"rows": rows})
+        for i, w in enumerate(apparatus.printed):
+            if w.score in keys and w.score.edition_id:
+                row = "".join(cell or "-" for cell in apparatus.row(i))
+                out[keys[w.score]] = {"of": f"{figure}|{state}", "row": row}
     return out
 
 
@@ -501,6 +516,13 @@ def strings() -> dict[str, str | list[str]]:
         "unknown_edition": _("unknown edition {name}: give an edition of this site"),
         "no_figure": _("{name}: that edition has no such score"),
         "cannot_load": _("cannot load {url}: {status}"),
+        # compare.js: a score's data file (data/SLUG.js) missing, or not holding its data
+        "score_data_missing": _(
+            "cannot load the data of {name} from {url}; build the site again (drumscore site)"
+        ),
+        "score_data_garbled": _(
+            "{url} does not hold the data of {name}; build the site again (drumscore site)"
+        ),
         # what waits for the end of the pass, bracketed as drumscore play brackets it (〔〕)
         "waiting": pgettext("what waits for the end of the pass", "[{note}]"),
         # TRANSLATORS: between the fields of the page's status line (Chinese: a full-width space)

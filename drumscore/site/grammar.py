@@ -151,6 +151,11 @@ def names_data(scores: Iterable[tuple[str, str, int, str]], pool: Iterable[Editi
         for name in names:
             if name:
                 editions.setdefault(name.casefold(), edition.id)
+    scores = list(scores)
+    for key, _state, _figure, ident in scores:
+        # an edition read from a file the command line named is cited by its path (lu/1@PATH),
+        # as its score's key (and its page's Compare link) names it
+        editions.setdefault(key.partition("@")[2].casefold(), ident)
     states = {spelling.casefold(): state.value for spelling, state in STATE_SPELLINGS.items()}
     keys = {f"{state}|{figure}|{edition}": key for key, state, figure, edition in scores}
     return {

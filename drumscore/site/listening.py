@@ -151,7 +151,7 @@ class Listening:
             return refused(405, _("listening takes POST requests"))
         parts = path[len(PATH) + 1 :].split("/")
         if parts == ["start"]:
-            body = _body(handler, MAX_START_BYTES)
+            body = _body(handler, self.limit(path))
             return body if isinstance(body, tuple) else self.start(body)
         with self._lock:
             session = self.sessions.get(parts[0])
@@ -163,8 +163,21 @@ class Listening:
             return self.end(session)
         if len(parts) > 1:
             return refused(404, _("no such listening request"))
-        body = _body(handler, int(MAX_CHUNK_SECONDS * session.input.rate) * 4)
+        with speaking(session.lang):  # a refusal in the page's language
+            body = _body(handler, self.limit(path))
         return body if isinstance(body, tuple) else self.feed(session, body)
+
+    def limit(self, path: str) -> int:
+        """The longest body a request for `path` (under PATH) takes, in bytes: a start's, or
+        MAX_CHUNK_SECONDS of a session's samples; none for any other."""
+        parts = path[len(PATH) + 1 :].split("/")
+        if parts == ["start"]:
+            return MAX_START_BYTES
+        with self._lock:
+            session = self.sessions.get(parts[0])
+        if session is None or len(parts) > 1:
+            return 0
+        return int(MAX_CHUNK_SECONDS * session.input.rate) * 4
 
     def start(self, body: bytes) -> Answer:
         """A session for the score, section, tempo and reading the page asks for."""
@@ -288,7 +301,13 @@ def _body(handler: http.server.BaseHTTPRequestHandler, limit: int) -> bytes | An
         return refused(411, _("a listening request states its length"))
     if not 0 <= length <= limit:
         return refused(413, _("a listening request is at most {n} bytes").format(n=limit))
-    return handler.rfile.read(length)
+    try:
+        body = handler.rfile.read(length)
+    except OSError:  # not sent in time (the connection's timeout), or the client went
+        body = b""
+    if len(body) < length:
+        return refused(400, _("a listening request sent less than the length it states"))
+    return body
 
 
 def _send(handler: http.server.BaseHTTPRequestHandler, status: int, body: dict[str, Any]) -> None:

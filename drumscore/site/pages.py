@@ -4,13 +4,15 @@ other languages."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from drumscore import i18n
 from drumscore.i18n import _, written
 from drumscore.model import STATE_SLUGS, Edition, Section
 from drumscore.site import data as sitedata
-from drumscore.site.templating import render
+from drumscore.site.templating import render, stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +73,9 @@ def index_page(
     apparatuses: list[dict],
     pool: tuple[Edition, ...],
     alternates: Alternates = Alternates(),
-) -> str:
-    """The index: every edition with its scores, and the apparatus of each figure and drum."""
+) -> Iterator[str]:
+    """The index: every edition with its scores, and the apparatus of each figure and drum; in
+    pieces as it is made (a site of thousands of editions has a long one)."""
     blocks = []
     for a in apparatuses:
         readings = [
@@ -108,7 +111,7 @@ def index_page(
         }
         for e in pool
     ]
-    return render(
+    return stream(
         "index.html",
         title=_("The drum scores of 投壺"),
         root="",
@@ -128,10 +131,11 @@ def compare_page(
     shared: dict,
     extra: dict,
     alternates: Alternates = Alternates(),
-) -> str:
-    """The compare view: two names in, their strokes aligned (in the page, by align.js, from the
-    scores and `extra`'s collations), and A/B playback."""
-    return render(
+) -> Iterator[str]:
+    """The compare view: two names in, their strokes aligned in the page (by align.js, from
+    each chosen score's data file, see score_script), and A/B playback; in pieces as it is
+    made. `scores` are listed (sitedata.listed_score): their names, pages and notation."""
+    return stream(
         "compare.html",
         title=_("Compare two readings"),
         root="",
@@ -150,3 +154,16 @@ def compare_page(
             **extra,
         },
     )
+
+
+#: Where a score's data file is, from the top of its language's site (see score_script).
+DATA = "data"
+
+
+def score_script(data: dict) -> str:
+    """A score's data file (DATA/SLUG.js), which the compare page loads when the score is
+    chosen: a plain script that hands the score's data (sitedata.score_data) to the page's
+    drumscoreScore. A script element loads it where the site is served and where it is opened
+    from its folder (file://, where a browser refuses to fetch a file)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"drumscoreScore({text});\n"

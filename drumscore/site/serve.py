@@ -10,6 +10,7 @@ import ipaddress
 import socket
 import sys
 import threading
+import time
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,12 @@ LOCAL_HOST = "127.0.0.1"
 REQUEST_SECONDS = 10.0
 #: Seconds any one send or receive may wait (a client that stops reading a file it asked for).
 SOCKET_SECONDS = 30.0
+#: The most of what a client still sends after its answer (a body refused unread, or longer
+#: than it said) that is read and thrown away before its connection is closed, within
+#: request_seconds: a connection closed with bytes unread is reset, and a client still sending
+#: would lose its answer. Nothing of it is kept: it is read into one buffer of DISCARD_CHUNK.
+DISCARD_BYTES = 256 * 2**20
+DISCARD_CHUNK = 64 * 1024
 
 TYPES = {
     ".js": "text/javascript",
@@ -107,6 +114,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         else:
             super().do_GET()
 
+    def handle_expect_100(self) -> bool:
+        """A client that asks before it sends its body (Expect: 100-continue) is answered at
+        once where listening would refuse the body for its length, and sends none of it."""
+        if self.listening is not None and self.listening.handles(self.path):
+            stated = self.headers.get("Content-Length", "")
+            path = urllib.parse.urlsplit(self.path).path
+            if not stated.isdigit() or int(stated) > self.listening.limit(path):
+                self.listening.answer(self)  # refused: its length is checked before a read
+                return False
+        return super().handle_expect_100()
+
     def do_POST(self) -> None:
         if self.listening is not None and self.listening.handles(self.path):
             self.listening.answer(self)
@@ -134,8 +152,21 @@ class _Server(http.server.ThreadingHTTPServer):
     #: warning speaks the language of the command that started the server).
     context: contextvars.Context = contextvars.Context()
 
+    #: A client's time to send a request (make_server's request_seconds): the bound, too, of
+    #: reading what it still sends once answered.
+    request_seconds = REQUEST_SECONDS
+
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         self.context.copy().run(super().process_request_thread, request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        """Close a connection once answered: the answer's end told (the sending side shut),
+        then what the client still sends read and thrown away (at most DISCARD_BYTES, within
+        request_seconds) until it closes its side; only then closed."""
+        with contextlib.suppress(OSError):
+            request.shutdown(socket.SHUT_WR)
+            _discard(request, self.request_seconds)
+        self.close_request(request)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A browser that leaves before a page is sent (a broken pipe) is not an error; any
@@ -149,6 +180,23 @@ class _Server(http.server.ThreadingHTTPServer):
                     client=client_address[0], error=exc
                 )
             )
+
+
+def _discard(connection: socket.socket, seconds: float) -> None:
+    """Read what arrives on `connection` into one buffer, until the client closes its side,
+    DISCARD_BYTES have come, or `seconds` have passed."""
+    buffer = bytearray(DISCARD_CHUNK)
+    deadline = time.monotonic() + seconds
+    left = DISCARD_BYTES
+    while left > 0:
+        wait = deadline - time.monotonic()
+        if wait <= 0:
+            return
+        connection.settimeout(wait)
+        got = connection.recv_into(buffer, min(DISCARD_CHUNK, left))
+        if not got:
+            return
+        left -= got
 
 
 def make_server(
@@ -183,6 +231,7 @@ def make_server(
     server = server_class((host, port), bound)
     server.daemon_threads = True
     server.warn = warn  # type: ignore[attr-defined]
+    server.request_seconds = request_seconds  # type: ignore[attr-defined]
     server.context = contextvars.copy_context()  # type: ignore[attr-defined]
     return server
 

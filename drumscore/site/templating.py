@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextvars
 import re
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
@@ -83,8 +84,38 @@ def source_lang() -> str:
     return tag() if tag().startswith("zh-") else "zh-Hant"
 
 
+#: The most of a page held before it is handed on (characters): a page of thousands of editions
+#: is written as it is made, not held whole.
+PIECE = 1 << 16
+
+
+def stream(name: str, **context: object) -> Iterator[str]:
+    """One page from its template, in pieces of about PIECE characters, each cut after a tag's
+    end (so no `lang="zh"` is cut in two); made in the language speaking at the call, however
+    late the pieces are read."""
+    made = contextvars.copy_context()
+    parts = TEMPLATES.get_template(name).generate(**context)
+    chinese = made.run(source_lang)
+
+    def sourced(text: str) -> str:
+        return SOURCE_LANG.sub(lambda m: f'lang={m[1]}"{chinese}{m[1]}"', text)
+
+    def pieces() -> Iterator[str]:
+        held: list[str] = []
+        size = 0
+        while (part := made.run(next, parts, None)) is not None:
+            held.append(part)
+            size += len(part)
+            if size >= PIECE:
+                text = "".join(held)
+                cut = text.rfind(">") + 1
+                yield sourced(text[:cut])
+                held, size = [text[cut:]], len(text) - cut
+        yield sourced("".join(held))
+
+    return pieces()
+
+
 def render(name: str, **context: object) -> str:
-    """One page (or the notebook view) from its template."""
-    page = TEMPLATES.get_template(name).render(**context)
-    chinese = source_lang()
-    return SOURCE_LANG.sub(lambda m: f'lang={m[1]}"{chinese}{m[1]}"', page)
+    """One page (or the notebook view) from its template, whole."""
+    return "".join(stream(name, **context))

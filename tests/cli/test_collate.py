@@ -298,7 +298,7 @@ def site_views():
         page_data["files"] = {}
         scores.append(page_data)
         pages[entry.score.key] = (page_data, build.score_page(page_data, shared, None))
-    return build.index_page(scores, apparatuses, pool), pages
+    return "".join(build.index_page(scores, apparatuses, pool)), pages
 
 
 def test_every_view_states_the_same_places_and_reported_readings(tmp_path, capsys):

@@ -10,6 +10,7 @@ import contextlib
 import json
 import random
 import re
+from urllib.parse import quote
 
 import pytest
 from served import serving
@@ -45,8 +46,8 @@ def _expected(a, b) -> dict:
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory, request):
-    """A function opening the compare page of a site built of `extra` editions (none: the
-    corpus's site), returning the page."""
+    """A function opening the compare page of a site's folder (with a query, the addresses of
+    its requests put in `seen`), returning the page."""
     with sync_api.sync_playwright() as p:
         try:
             browser = p.chromium.launch(executable_path=chromium_path() or "chromium", args=ARGS)
@@ -54,9 +55,11 @@ def page(tmp_path_factory, request):
             pytest.skip(f"Chromium does not start: {str(exc).splitlines()[0]}")
         with contextlib.ExitStack() as servers:
 
-            def open_site(folder):
+            def open_site(folder, query="", seen=None):
                 tab = browser.new_page()
-                tab.goto(f"{servers.enter_context(serving(folder))}compare.html")
+                if seen is not None:  # the address of every request the page makes
+                    tab.on("request", lambda r: seen.append(r.url))
+                tab.goto(f"{servers.enter_context(serving(folder))}compare.html{query}")
                 tab.wait_for_function("window.drumscore && window.drumscore.ready")
                 return tab
 
@@ -66,7 +69,7 @@ def page(tmp_path_factory, request):
 
 def _page_compares(tab, pairs):
     return tab.evaluate(
-        "pairs => pairs.map(([a, b]) => window.drumscore.compareKeys(a, b))",
+        "pairs => Promise.all(pairs.map(([a, b]) => window.drumscore.compareKeys(a, b)))",
         [[a.key, b.key] for a, b in pairs],
     )
 
@@ -147,3 +150,125 @@ def test_the_page_compares_random_readings_as_compare_does(tmp_path, page):
         cells = (len(a.pattern.notation) + 1) * (len(b.pattern.notation) + 1)
         ways.add("ranked" if cells <= 40_000 else "hirschberg" if cells > 5_000 else "table")
     assert ways >= {"ranked", "hirschberg"}
+
+
+def _slug(key: str, pool=None) -> str:
+    return next(e.slug for e in sitedata.entries(pool or corpus.editions()) if e.score.key == key)
+
+
+def _choose(tab, a: str, b: str) -> None:
+    tab.fill("#a-name", a)
+    tab.fill("#b-name", b)
+    tab.click("#choose button[type=submit]")
+    tab.wait_for_function("document.documentElement.dataset.ready === 'true'")
+
+
+def test_the_page_loads_the_data_of_the_pair_chosen_and_no_other(site_dir, page):
+    """The compare page lists the scores (no strokes); choosing a pair loads those two scores'
+    data files, each once, and what it shows of them is compare --json's."""
+    listed = _page_data(site_dir / "compare.html")["scores"]
+    assert len(listed) == len(list(corpus.scores())) and not any("strokes" in s for s in listed)
+    seen: list[str] = []
+    tab = page(site_dir, "?a=lu/2@xunzuan&b=xue/1@benyi", seen)
+
+    def loaded() -> list[str]:
+        return sorted(url.rsplit("/", 1)[1] for url in seen if "/data/" in url)
+
+    first = ["lu/2@xunzuan", "xue/1@benyi"]
+    assert loaded() == sorted(f"{_slug(k)}.js" for k in first)
+    shown = tab.evaluate("window.drumscore.comparison().c")
+    assert shown == _expected(*map(corpus.resolve, first))
+    _choose(tab, "lu/2@xunzuan", "lu/2")  # one loaded already, and lu/2@zhushu
+    assert loaded() == sorted(f"{_slug(k)}.js" for k in [*first, "lu/2@zhushu"])
+    shown = tab.evaluate("window.drumscore.comparison().c")
+    assert shown == _expected(corpus.resolve("lu/2@xunzuan"), corpus.resolve("lu/2@zhushu"))
+    tab.close()
+
+
+#: Edition ids a user may give (plain names, corpus.is_plain_id) whose page and data file names
+#: are not the id (data.slugify): ids alike but for case, ß and ﬁ, CJK and full-width letters,
+#: letters outside the BMP, İ (casefolded with a combining dot), the longest id.
+HOSTILE_IDS = [
+    "Abc",
+    "abc",
+    "straße",
+    "strasse",
+    "ﬁx",
+    "fix",
+    "禮記甲",
+    "礼记甲",
+    "ＡＢＣ全形",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢" * 14,
+    "İstanbul",
+    "CON",
+    "x" * 100,
+]
+
+
+def test_editions_with_hostile_ids_are_compared_from_their_data_files(tmp_path, page):
+    """Scores of editions whose ids make page names unlike them (HOSTILE_IDS): each data file
+    loads by its page's name, and the page compares every two as compare does."""
+    folder = tmp_path / "editions"
+    folder.mkdir()
+    rng = random.Random(3)
+    for n, ident in enumerate(HOSTILE_IDS):
+        printed = _varied(rng, "○□○○□□○□○○□半○□○□○○○□□○□○")
+        text = f'id = "{ident}"\nname = "e{n}"\n[[score]]\nfigure = 1\nstate = "魯"\n'
+        (folder / f"e{n}.toml").write_text(text + f'printed = "{printed}"\n', "utf-8")
+    editions = [corpus.load_edition(p) for p in sorted(folder.glob("*.toml"))]
+    assert {e.id for e in editions} == set(HOSTILE_IDS)
+    build_site(tmp_path / "site", editions, corpus_editions=False, musicxml=False)
+    scores = [e.scores[0] for e in editions]
+    pairs = [(a, b) for a in scores for b in scores if a is not b]
+    seen: list[str] = []
+    tab = page(tmp_path / "site", "", seen)
+    found = _page_compares(tab, pairs)
+    for (a, b), shown in zip(pairs, found, strict=True):
+        assert shown == _expected(a, b), (a.key, b.key)
+    names = {url.rsplit("/", 1)[1] for url in seen if "/data/" in url}
+    assert len(names) == len(HOSTILE_IDS)
+    # their editions are read from files, their scores named by the files' paths (lu/1@PATH),
+    # as each page's Compare link names them: the compare page takes those names too
+    for a, b in [(scores[0], scores[1]), (scores[-2], scores[-1])]:
+        assert "@/" in a.key
+        tab.goto(tab.url.split("?")[0] + f"?a={quote(a.key)}&b={quote(b.key)}")
+        tab.wait_for_function("document.documentElement.dataset.ready === 'true'")
+        assert tab.locator("#problem").is_hidden(), tab.inner_text("#problem")
+        assert tab.evaluate(
+            "[window.drumscore.comparison().a.key, window.drumscore.comparison().b.key]"
+        ) == [a.key, b.key]
+    tab.close()
+
+
+# --- bad input: a data file missing or not a score's -----------------------------------------
+
+
+def test_a_data_file_missing_or_garbled_is_said_and_the_page_goes_on(site_dir, tmp_path, page):
+    """A site whose data files were removed, cut short, replaced by another score's or by
+    anything: the page names the score and the file, shows no pair, and compares the next
+    pair asked for."""
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(site_dir, site)
+    data = site / "data"
+    (data / f"{_slug('lu/1@benyi')}.js").unlink()
+    cut = data / f"{_slug('lu/1@chenhao')}.js"
+    cut.write_text(cut.read_text("utf-8")[:200], "utf-8")
+    (data / f"{_slug('lu/1@wuli')}.js").write_text("drumscoreScore(42);\n", "utf-8")
+    other = (data / f"{_slug('xue/1@zhushu')}.js").read_text("utf-8")
+    (data / f"{_slug('lu/1@tongjie')}.js").write_text(other, "utf-8")
+    tab = page(site, "?a=lu/1@zhushu&b=lu/1@benyi")
+    problem = tab.inner_text("#problem")
+    assert problem.startswith("B: cannot load the data of") and "lu-1-benyi.js" in problem
+    assert tab.locator("#alignment td").count() == 0
+    for name in ("lu/1@chenhao", "lu/1@wuli", "lu/1@tongjie"):
+        _choose(tab, "lu/1@zhushu", name)
+        problem = tab.inner_text("#problem")
+        assert problem.startswith("B: ") and "does not hold the data of" in problem, name
+        assert f"{_slug(name)}.js" in problem and tab.locator("#alignment td").count() == 0
+    _choose(tab, "lu/1@zhushu", "xue/1@zhushu")
+    assert tab.locator("#problem").is_hidden()
+    shown = tab.evaluate("window.drumscore.comparison().c")
+    assert shown == _expected(corpus.resolve("lu/1@zhushu"), corpus.resolve("xue/1@zhushu"))
+    tab.close()

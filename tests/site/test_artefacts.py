@@ -49,6 +49,38 @@ def test_a_build_that_engraves_nothing_starts_no_worker(tmp_path):
         made.close()
 
 
+@pytest.mark.skipif(not _verovio(), reason="Verovio is not installed (the notation extra)")
+def test_a_released_engraving_is_read_back_from_its_files_as_its_pages_have_it(tmp_path):
+    """Once a music's pages are written its engravings are let go (a build of thousands of
+    editions holds one music's at a time); asked for again (by another language's page), they
+    are the files written of them, measured as the engravings were."""
+    from drumscore import corpus
+    from drumscore.conductor.timeline import arrange
+    from drumscore.model import Section
+    from drumscore.render.musicxml import musicxml_bytes
+
+    music = musicxml_bytes(arrange(corpus.resolve("lu/1"), Section.SHE))
+    made = Artefacts(None)
+    try:
+        key = made.request(music, 12)
+        staff = made.staff(key)
+        assert staff is not None and staff.phone is not None
+        made.release(key)  # nothing written of it yet: kept
+        assert made.staff(key) is staff
+        made.write(key, tmp_path / "page.svg", staff.svg.replace(b"<svg", b"<svg data-page='1'"))
+        made.write(staff.phone_key, tmp_path / "phone.svg", staff.phone)
+        made.release(key)
+        assert key not in made.staves and made.engravings[key][1] is None
+        again = made.staff(key)
+        assert again is not None and again is not staff
+        assert again.svg == (tmp_path / "page.svg").read_bytes() != staff.svg
+        assert again.phone == staff.phone
+        measured = (again.spaces, again.phone_spaces, again.phone_first)
+        assert measured == (staff.spaces, staff.phone_spaces, staff.phone_first)
+    finally:
+        made.close()
+
+
 # --- bad input ---------------------------------------------------------------------------------
 
 

@@ -485,6 +485,7 @@ def choose(page, a: str, b: str) -> None:
     page.fill("#a-name", a)
     page.fill("#b-name", b)
     page.click("#choose button[type=submit]")
+    page.wait_for_function("document.documentElement.dataset.ready === 'true'")
 
 
 def test_the_compare_view_marks_what_drumscore_compare_reports(page, site_url, capsys):

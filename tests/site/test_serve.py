@@ -173,3 +173,132 @@ def test_forty_connections_made_at_once_are_each_answered(tmp_path):
         server.server_close()
         thread.join(timeout=5)
     assert answers == [b"HTTP/1.0 200 OK"] * 40, [a for a in answers if a != b"HTTP/1.0 200 OK"]
+
+
+# --- bad input: bodies longer than listening takes ---------------------------------------------
+
+
+@pytest.fixture
+def listening_served(tmp_path):
+    """A server with listening (its sessions' report left empty), its port and warnings."""
+    from drumscore.site.listening import Listening
+
+    (tmp_path / "index.html").write_text("<p>drums</p>", encoding="utf-8")
+    warnings: list[str] = []
+    listening = Listening(lambda check: ("", {}))
+    server = make_server(tmp_path, "127.0.0.1", 0, warn=warnings.append, listening=listening)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    try:
+        yield server.server_address[1], warnings
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def _post(port: int, path: str, body_bytes: int, stated: int | None, expect: bool = False):
+    """POST `body_bytes` zero bytes to `path`, saying `stated` bytes (None: no length): the
+    status line and body of the answer, read whole (an error if the connection is reset)."""
+    head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    if stated is not None:
+        head += f"Content-Length: {stated}\r\n"
+    if expect:
+        head += "Expect: 100-continue\r\n"
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall((head + "\r\n").encode())
+        if not expect:
+            chunk = b"\0" * 2**20
+            for start in range(0, body_bytes, len(chunk)):
+                conn.sendall(chunk[: body_bytes - start])
+        reply = b""
+        while got := conn.recv(65536):
+            reply += got
+    status, _, rest = reply.partition(b"\r\n")
+    return status.decode(), rest.partition(b"\r\n\r\n")[2]
+
+
+def _start(port: int) -> str:
+    import json
+
+    body = json.dumps({"score": "lu/1", "bpm": 60, "rate": 8000, "lang": "zh-Hant"}).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(
+            b"POST /listen/start HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)
+            + body
+        )
+        reply = b""
+        while got := conn.recv(65536):
+            reply += got
+    assert reply.startswith(b"HTTP/1.0 200"), reply
+    return json.loads(reply.partition(b"\r\n\r\n")[2])["id"]
+
+
+MB = 1_000_000
+
+
+@pytest.mark.parametrize("size", [10 * MB, 100 * MB], ids=["10MB", "100MB"])
+@pytest.mark.parametrize(
+    ("stated", "status"),
+    [("true", "413"), ("larger", "413"), ("none", "411"), ("smaller", "400")],
+)
+def test_a_start_with_a_large_body_is_answered_and_the_server_goes_on(
+    listening_served, size, stated, status
+):
+    """10 and 100 MB sent to /listen/start: answered with a status and a reason (JSON), the
+    connection closed cleanly (no reset: the whole answer read), whatever length the request
+    says (its own, more, none, or 100 bytes: then that is read, and is no start)."""
+    import json
+
+    port, warnings = listening_served
+    said = {"true": size, "larger": size * 10, "none": None, "smaller": 100}[stated]
+    line, body = _post(port, "/listen/start", size, said)
+    assert line.split()[1] == status, line
+    assert json.loads(body)["error"]
+    assert _ask(port, b"GET /index.html HTTP/1.1\r\n").startswith(b"HTTP/1.0 200")
+    assert warnings == []
+
+
+@pytest.mark.parametrize("size", [10 * MB, 100 * MB], ids=["10MB", "100MB"])
+def test_a_chunk_of_a_large_body_is_refused_413_in_the_page_s_language(listening_served, size):
+    """A session's chunk of 10 or 100 MB (more than MAX_CHUNK_SECONDS of samples) is 413 with
+    the reason in the language the page started the session in; the session goes on."""
+    import json
+
+    port, warnings = listening_served
+    session = _start(port)
+    line, body = _post(port, f"/listen/{session}", size, size)
+    assert line.split()[1] == "413", line
+    error = json.loads(body)["error"]
+    assert "64000" in error and "聽" in error, error  # 2 s at 8 kHz, in 繁體
+    # a chunk that says less than it sends: what it says is heard, the rest thrown away
+    line, body = _post(port, f"/listen/{session}", size, 400)
+    assert line.split()[1] == "200" and json.loads(body)["heard"] == pytest.approx(0.0125)
+    assert _ask(port, b"GET /index.html HTTP/1.1\r\n").startswith(b"HTTP/1.0 200")
+    assert warnings == []
+
+
+def test_a_client_that_asks_first_is_refused_before_it_sends_its_body(listening_served):
+    """Expect: 100-continue with 100 MB said: 413 at once, no 100 Continue, no byte read."""
+    port, warnings = listening_served
+    line, body = _post(port, "/listen/start", 0, 100 * MB, expect=True)
+    assert line.split()[1] == "413", line
+    assert b"4096" in body
+    line, _ = _post(port, "/listen/start", 0, None, expect=True)
+    assert line.split()[1] == "411", line
+    assert warnings == []
+
+
+def test_a_body_shorter_than_its_length_is_refused_400_in_its_time(listening_served):
+    """A start that says 2,000 bytes and sends 10, then closes its side: 400, not a wait."""
+    port, warnings = listening_served
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(b"POST /listen/start HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n")
+        conn.sendall(b"0123456789")
+        conn.shutdown(socket.SHUT_WR)
+        reply = b""
+        while got := conn.recv(65536):
+            reply += got
+    assert reply.startswith(b"HTTP/1.0 400"), reply[:80]
+    assert b"less than the length" in reply
+    assert warnings == []

@@ -6,9 +6,9 @@
 // of the corpus and on random ones (tests/site/test_browser.py).
 //
 // Two readings printed by editions of the corpus take their rows of the corpus's apparatus of
-// their figure and drum (the page data's `collations`, as apparatus.gather.collated_rows reads
-// them, the notes' evidence included); any other two are aligned here as the apparatus aligns a
-// witness with its base. The places of the apparatus (collate's numbering) are not made here:
+// their figure and drum (each score's `collated` row in its data file, as
+// apparatus.gather.collated_rows reads them, the notes' evidence included); any other two are
+// aligned here as the apparatus aligns a witness with its base. The places of the apparatus (collate's numbering) are not made here:
 // the page does not show them.
 
 export const HALF = "半";
@@ -254,21 +254,19 @@ function differences(first, second) {
   return n;
 }
 
-// The signs of a reading's row in a collation (the page data writes a gap as "-").
+// The signs of a reading's row in a collation (its data file writes a gap as "-").
 const signs = (row) => Array.from(row, (c) => (c === "-" ? GAP : c));
 
-// analysis.compare.compare and comparison_data (without the places): `a` and `b` are scores of
-// the page data; `collations` the page data's rows of the corpus's apparatus of each figure and
-// drum; `say` the page's strings, for where 半 stands.
-export function comparePair(a, b, collations, say) {
+// analysis.compare.compare and comparison_data (without the places): `a` and `b` are scores as
+// their data files have them (sitedata.score_data), `collated` their row of the corpus's
+// apparatus of their figure and drum, if printed there; `say` the page's strings, for where 半
+// stands.
+export function comparePair(a, b, say) {
   let laid = null;
-  for (const c of collations) {
-    if (a.key in c.rows && b.key in c.rows) {
-      const ra = signs(c.rows[a.key]);
-      const rb = signs(c.rows[b.key]);
-      laid = ra.map((x, k) => [x, rb[k]]).filter(([x, y]) => x || y);
-      break;
-    }
+  if (a.collated && b.collated && a.collated.of === b.collated.of) {
+    const ra = signs(a.collated.row);
+    const rb = signs(b.collated.row);
+    laid = ra.map((x, k) => [x, rb[k]]).filter(([x, y]) => x || y);
   }
   const ta = Array.from(a.notation);
   const tb = Array.from(b.notation);

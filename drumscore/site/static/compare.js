@@ -1,11 +1,13 @@
 // The compare view: two readings aligned as drumscore compare aligns them (align.js aligns the
-// pair asked for, from the scores and the corpus's rows in the page data), A/B playback.
+// pair asked for, from the two scores' data files, loaded when they are chosen), A/B playback.
 import { comparePair } from "./align.js";
 import { Player, bindKeys, clampBpm, drumName, pageData, say } from "./engine.js";
 import { FieldError, resolveName } from "./fields.js";
 
 const data = pageData();
 const $ = (id) => document.getElementById(id);
+// the site's scores as the page lists them (name, page, notation); each one's strokes, sections
+// and row of the corpus's apparatus are in its data file
 const byKey = new Map(data.scores.map((s) => [s.key, s]));
 const MARKS = data.marks; // drumscore compare's marks, from the page data
 const KINDS = {
@@ -61,26 +63,92 @@ function comparison() {
   return current;
 }
 
-// The comparison of two scores of the page data, as drumscore compare --json has it (its
-// places aside); each pair aligned once.
+// --- each score's data, loaded when it is chosen -------------------------------------------
+// A score's data file (data/SLUG.js, sitedata.score_data) is a plain script that hands the data
+// to drumscoreScore: a script element loads it from a server and from the site's folder opened
+// as files (file://, where a browser refuses fetch()). Each file is loaded once.
+const arrived = new Map(); // key -> the data a file handed over, until its load ends
+window.drumscoreScore = (score) => {
+  if (score && typeof score === "object" && typeof score.key === "string") arrived.set(score.key, score);
+};
+const loading = new Map(); // key -> the promise of its data
+
+// Whether `score` is the data of `listed` as the build writes it (a file replaced, cut short or
+// of another score is refused, not drawn).
+function holds(score, listed) {
+  if (!score || score.key !== listed.key || typeof score.notation !== "string") return false;
+  if (!Array.isArray(score.strokes) || !score.sections || typeof score.sections !== "object") return false;
+  const strokes = Array.from(score.notation).filter((c) => c !== "半").length;
+  if (score.strokes.length !== strokes) return false;
+  if (!score.strokes.every((s) => s && typeof s.drum === "string" && typeof s.glyph === "string")) return false;
+  const whole = (n) => Number.isInteger(n) && n >= 0 && n <= strokes;
+  if (!Object.values(score.sections).every((r) => r && whole(r.start) && whole(r.stop) && r.start <= r.stop)) {
+    return false;
+  }
+  const row = score.collated;
+  return row === null || row === undefined || (typeof row.of === "string" && typeof row.row === "string");
+}
+
+function load(listed) {
+  if (!loading.has(listed.key)) {
+    const url = `${data.root}data/${encodeURIComponent(listed.slug)}.js`;
+    const promise = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = url;
+      script.onload = () => {
+        script.remove();
+        const score = arrived.get(listed.key);
+        arrived.delete(listed.key);
+        if (holds(score, listed)) resolve(score);
+        else reject(new Error(say("score_data_garbled", { url, name: listed.title })));
+      };
+      script.onerror = () => {
+        script.remove();
+        reject(new Error(say("score_data_missing", { url, name: listed.title })));
+      };
+      document.head.append(script);
+    });
+    promise.catch(() => loading.delete(listed.key)); // tried again when chosen again
+    loading.set(listed.key, promise);
+  }
+  return loading.get(listed.key);
+}
+
+// The comparison of two scores' data, as drumscore compare --json has it (its places aside);
+// each pair aligned once.
 const made = new Map();
 function compared(a, b) {
   const key = `${a.key}\u0000${b.key}`;
-  if (!made.has(key)) made.set(key, comparePair(a, b, data.collations, say));
+  if (!made.has(key)) made.set(key, comparePair(a, b, say));
   return made.get(key);
 }
-// By the names of the page data's scores (for the site's tests).
-function compareKeys(a, b) {
-  return compared(byKey.get(a), byKey.get(b));
+// By the names of the site's scores, their data loaded (for the site's tests).
+async function compareKeys(a, b) {
+  const [da, db] = await Promise.all([load(byKey.get(a)), load(byKey.get(b))]);
+  return compared(da, db);
 }
 
-// Resolve both names; on a problem say so (and show nothing as if it were the pair asked for).
-function choose() {
+// Resolve both names and load their data; on a problem say so (and show nothing as if it were
+// the pair asked for). The page is ready again when the last pair asked for is shown.
+let turn = 0;
+async function choose() {
+  const mine = ++turn;
+  document.documentElement.dataset.ready = "false";
   const ra = resolve(inputA.value);
   const rb = resolve(inputB.value);
   const problems = [];
   if (ra.problem) problems.push(say("labelled", { label: "A", text: ra.problem }));
   if (rb.problem) problems.push(say("labelled", { label: "B", text: rb.problem }));
+  let loaded = [];
+  if (!problems.length) {
+    loaded = await Promise.allSettled([load(ra.score), load(rb.score)]);
+    if (mine !== turn) return; // another pair was asked for meanwhile
+    loaded.forEach((got, k) => {
+      if (got.status === "rejected") {
+        problems.push(say("labelled", { label: "AB"[k], text: got.reason.message }));
+      }
+    });
+  }
   const box = $("problem");
   box.textContent = problems.join("\n");
   box.hidden = problems.length === 0;
@@ -89,15 +157,15 @@ function choose() {
     player.stop();
     for (const id of ["alignment", "summary", "sections"]) $(id).replaceChildren();
     for (const id of ["play-a", "play-b", "play-ab"]) $(id).disabled = true;
-    return;
+  } else {
+    const [a, b] = loaded.map((got) => got.value);
+    current = { a, b, c: compared(a, b) };
+    for (const id of ["play-a", "play-b", "play-ab"]) $(id).disabled = false;
+    draw();
+    const query = `?a=${encodeURIComponent(inputA.value.trim())}&b=${encodeURIComponent(inputB.value.trim())}`;
+    history.replaceState(null, "", query.replace(/%2F/g, "/").replace(/%40/g, "@"));
   }
-  const a = ra.score;
-  const b = rb.score;
-  current = { a, b, c: compared(a, b) };
-  for (const id of ["play-a", "play-b", "play-ab"]) $(id).disabled = false;
-  draw();
-  const query = `?a=${encodeURIComponent(inputA.value.trim())}&b=${encodeURIComponent(inputB.value.trim())}`;
-  history.replaceState(null, "", query.replace(/%2F/g, "/").replace(/%40/g, "@"));
+  document.documentElement.dataset.ready = "true";
 }
 
 function draw() {
@@ -295,7 +363,7 @@ bindKeys(
   data.play,
 );
 
-choose();
+await choose();
 let width = $("alignment").clientWidth;
 window.addEventListener("resize", () => {
   if ($("alignment").clientWidth !== width) {
@@ -305,4 +373,3 @@ window.addEventListener("resize", () => {
 });
 $("stop").disabled = false;
 window.drumscore = { player, comparison, compareKeys, choose, resolve, draw, ready: true };
-document.documentElement.dataset.ready = "true";

@@ -151,7 +151,7 @@ def index_pages():
     pages = {}
     for language in CHINESE:
         with i18n.speaking(language):
-            pages[language] = index_page([], data.apparatuses(pool, []), pool)
+            pages[language] = "".join(index_page([], data.apparatuses(pool, []), pool))
     return pages
 
 
@@ -268,9 +268,9 @@ def test_the_site_s_chinese_places_name_the_same_editions_as_the_text(apparatuse
     pool = (*corpus.editions(), *few_with_the_base())
     with i18n.speaking(language):
         shown = data.apparatuses(tuple(corpus.editions()), [])
-        page = index_page([], shown, corpus.editions())
+        page = "".join(index_page([], shown, corpus.editions()))
         items = re.findall(r'<ol class="places">(.*?)</ol>', page, re.S)
-        few_page = index_page([], data.apparatuses(tuple(few_with_the_base()), []), pool)
+        few_page = "".join(index_page([], data.apparatuses(tuple(few_with_the_base()), []), pool))
     assert len(items) == len(apparatuses)
     for a, listed in zip(apparatuses, items, strict=True):
         lines = [
