@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from drumscore.conductor.track import Hit, Role
 from drumscore.errors import DrumscoreError, PlaybackError
 from drumscore.files.format_choice import suffixes
-from drumscore.i18n import _, quoted
+from drumscore.i18n import _, quoted, seconds
 from drumscore.model import Drum
 
 if TYPE_CHECKING:
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
     from drumscore.performance.heard import Performance
     from drumscore.performance.stream import Heard, Listener
+
+#: How far a microphone's sound may run ahead of the clock (s: a sound card's own clock and
+#: its bursts) before the input is taken for no microphone (a file, a null device).
+AHEAD_SECONDS = 1.0
 
 #: A take is delivered, and a microphone read, this many frames at a time (2.9 ms at 44.1 kHz):
 #: a stroke's sound waits for its block to be whole before it is heard.
@@ -133,12 +137,15 @@ class PushedInput:
         self._queue.put(samples)
 
     def take(self, until: float) -> list[np.ndarray]:
+        """The blocks that came since the last take (those that come meanwhile wait for the
+        next: an input faster than the listener cannot keep it taking)."""
         out = []
-        while True:
+        for _k in range(self._queue.qsize()):
             try:
                 out.append(self._queue.get_nowait())
             except queue.Empty:
-                return out
+                break
+        return out
 
     def close(self) -> None:
         """Nothing to close."""
@@ -238,6 +245,8 @@ class AudioListener:
 
         with self._lock:
             blocks = self.input.take(self.elapsed())
+            if isinstance(self.input, DeviceInput):
+                self._paced(sum(len(b) for b in blocks))
             # the blocks come together: heard at once (the listener hears any chunk alike)
             new = self.listener.feed(np.concatenate(blocks)) if blocks else []
             self.told += new
@@ -245,6 +254,26 @@ class AudioListener:
             new = [h for h in new if h.revises is None]
             self.heard += new
             return new
+
+    def _paced(self, coming: int) -> None:
+        """Refuse an input that gives sound faster than time passes (a file read as fast as it
+        is asked, a null device): listening to it would fall ever further behind and never
+        end."""
+        heard = (self.listener.samples.frames + coming) / self.input.rate
+        passed = self.clock() - self.opened
+        if heard > passed + AHEAD_SECONDS:
+            raise PlaybackError(
+                _(
+                    "input {name}: it gave {heard} of sound in {passed}, faster than time "
+                    "passes, so it is no microphone (a file or a null device read as fast as it "
+                    "is asked); give a sound card's input, or the recording itself"
+                ).format(
+                    name=self.input.shown,
+                    heard=seconds(f"{heard:.1f}"),
+                    passed=seconds(f"{passed:.1f}"),
+                ),
+                option="input",
+            )
 
     @property
     def heard_until(self) -> float:

@@ -155,15 +155,16 @@ def test_silence_says_there_is_nothing_to_check(fake_midi, cli, monkeypatch, tmp
 class FakeMicrophone:
     """Enough of sounddevice for one PortAudio input that plays `take` (mono samples) into its
     stream's callback a block at a time, each block when its time has passed on `clock`, as a
-    sound card delivers what its microphone heard."""
+    sound card delivers what its microphone heard (or `pace` times as fast: a file read as fast
+    as it is asked)."""
 
     class PortAudioError(Exception):
         pass
 
-    def __init__(self, take, rate, clock):
+    def __init__(self, take, rate, clock, pace=1.0):
         import types
 
-        self.take, self.rate, self.clock = take, rate, clock
+        self.take, self.rate, self.clock, self.pace = take, rate, clock, pace
         self.default = types.SimpleNamespace(device=[0, -1])
         self.opened = []
         mic = self
@@ -178,7 +179,7 @@ class FakeMicrophone:
                 t0 = mic.clock()
                 for at in range(0, len(mic.take), self.blocksize):
                     block = mic.take[at : at + self.blocksize, None]
-                    due = t0 + (at + len(block)) / mic.rate
+                    due = t0 + (at + len(block)) / mic.rate / mic.pace
                     mic.clock.at(due, lambda b=block: self.callback(b, len(b), None, None))
 
             def stop(self):
@@ -233,6 +234,39 @@ def test_a_microphone_is_heard_as_check_hears_its_take(fake_midi, cli, monkeypat
     heard["performance"].pop("file"), expected["performance"].pop("file")
     heard["performance"].pop("duration_s", None), expected["performance"].pop("duration_s", None)
     assert heard == expected
+
+
+def test_an_input_faster_than_time_is_refused_not_followed(fake_midi, cli, monkeypatch):
+    """A file read as fast as it is asked (ALSA's file plugin on a null device) gives an hour of
+    sound in seconds: listening to it would never catch up. Play stops at once and says so."""
+    from drumscore.play import audio
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    mic = FakeMicrophone(np.zeros(44100 * 600, np.float32), 44100, clock, pace=1000)
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: mic)
+    code, _out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", "0", "--json",
+    )  # fmt: skip
+    assert code == 1, err
+    assert "--input 'Fake microphone': it gave" in err and "faster than time passes" in err
+    assert "Traceback" not in err
+    assert clock.now < 10 * 60 / BPM  # long before the score's end (11 strokes: 3 s)
+
+
+def test_an_input_that_gives_nothing_ends_with_the_score(fake_midi, cli, monkeypatch):
+    from drumscore.play import audio
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    mic = FakeMicrophone(np.zeros(0, np.float32), 44100, clock)
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: mic)
+    code, _out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", "0", "--json",
+    )  # fmt: skip
+    assert code == 2 and "holds no strokes" in err, err
+    beat = 60 / BPM
+    assert 10 * beat <= clock.now <= 11 * beat + 0.1  # the last stroke, and a beat to hear it
 
 
 def test_the_inputs_are_listed_for_listen(cli, monkeypatch):
