@@ -18,10 +18,10 @@ Each figure is printed beside a reference measured in the same run:
                                           display), and listening with numpy's default BLAS
                                           thread pool                   target: < 0.25 core
 
-The PortAudio capture device backed by a file (ALSA's `file` plugin with an `infile`) is not
-measured: without a sound card its slave is ALSA's `null` PCM, which delivers as fast as it is
-read (2270 s of sound in 2 s here), not at the pace of a microphone; the tests play a take into
-a PortAudio input on a virtual clock instead (tests/cli/test_play_listen.py).
+A capture device paced like a microphone (JACK's dummy driver, a take played from its ports by
+sndfile-jackplay) is what tests/cli/test_play_listen.py plays a take through; ALSA's `file`
+plugin is not one (its slave `null` delivers as fast as it is read: 2270 s of sound in 2 s),
+and play refuses such an input at once.
 
 Usage: python bench/listen.py [--runs N] [--big]
 """

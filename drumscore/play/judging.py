@@ -46,9 +46,8 @@ class HeardLines:
         self.listener = listener
         self.window = window
         # a round trip measured: the strokes heard put on the score's clock
-        fixed = None if lag is None else lag + listener.offset
         self.check = LiveCheck(
-            rate, float(item.timeline.tempo.interval), item.practice.only, lag=fixed
+            rate, float(item.timeline.tempo.interval), item.practice.only, lag=lag
         )
         self.entries: list[Line] = []
         self.shown = 0  # the lines shown while playing

@@ -278,3 +278,139 @@ def test_the_inputs_are_listed_for_listen(cli, monkeypatch):
     assert code == 0
     assert "audio inputs (for --listen --input):" in out
     assert re.search(r"\*\s+0\s+Fake microphone\s+test", out)
+
+
+# --- a capture device paced like a microphone: a take played into JACK ---------------------------
+
+#: drumscore's own main in a child, the take started (a newline to sndfile-jackplay, on the file
+#: descriptor TAKE_FD) the moment playback begins: a performer playing along from the first beat.
+PERFORMER = """
+import os, sys
+import drumscore.play.listening as listening
+began = listening.AudioListener.begin
+def begin(self, early=0.0):
+    began(self, early)
+    os.write(int(os.environ["TAKE_FD"]), b"\\n")
+listening.AudioListener.begin = begin
+from drumscore.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.fixture
+def jack_server(tmp_path):
+    """A JACK server of its own (its own name, on the dummy driver: paced by a timer at
+    48 kHz, 256 frames a period, no sound card), stopped after the test; the environment that
+    reaches it. Synchronous: a client late for a period (a busy machine) holds the period back
+    rather than losing its sound, as a sound card's buffer would."""
+    import os
+    import subprocess
+    import uuid
+
+    env = dict(
+        os.environ,
+        JACK_DEFAULT_SERVER=f"drumscore-{uuid.uuid4().hex[:12]}",
+        JACK_NO_START_SERVER="1",
+        JACK_NO_AUDIO_RESERVATION="1",
+    )
+    with (tmp_path / "jackd.log").open("wb") as log:
+        server = subprocess.Popen(
+            ["jackd", "--no-realtime", "--sync", "-d", "dummy", "-r", "48000", "-p", "256"],
+            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    try:
+        up = subprocess.run(["jack_wait", "-w", "-t", "10"], env=env, capture_output=True)
+        assert up.returncode == 0, (tmp_path / "jackd.log").read_text(errors="replace")
+        yield env
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def _until(test, seconds=10.0):
+    import time
+
+    end = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.mark.requires("jackd", "sndfile-jackplay", "portaudio")
+def test_a_take_played_into_a_capture_device_is_heard_as_check_hears_it(
+    jack_server, fake_midi, cli, tmp_path
+):
+    """A real capture device, paced as a microphone is (JACK's dummy driver runs on a timer):
+    sndfile-jackplay plays the take from its ports from the moment playback begins, PortAudio
+    lists it as an audio input, and play --listen --input hears on it what check reads in the
+    take, on the score's clock: the same strokes, drums and faults, each stroke late by one
+    and the same latency (JACK's period and PortAudio's buffer), so each offset from the even
+    beat within a millisecond of check's."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    drums = [s.drum for s in resolve(ALONG).pattern.strokes]
+    t = take(drums, BPM, seed=5, spread_ms=15, missed=[3], wrong=[6])
+    t.start = 0.05
+    recording = write_audio(tmp_path / "take.wav", t, 48000)  # JACK's rate: played as it is
+    fake_midi(outputs=[SYNTH])
+    root = Path(__file__).resolve().parents[2]
+    env = dict(
+        jack_server,
+        **{k: os.environ[k] for k in ("FAKE_MIDI", "MIDO_BACKEND")},
+        PYTHONPATH=os.pathsep.join([str(root), str(root / "tests")]),
+    )
+    player = subprocess.Popen(
+        ["sndfile-jackplay", "--wait", str(recording)],
+        env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        ports = ["jack_lsp"]
+        _until(
+            lambda: (
+                "jackplay:out_1"
+                in subprocess.run(ports, env=env, capture_output=True).stdout.decode()
+            )
+        )
+        listed = subprocess.run(
+            [sys.executable, "-m", "drumscore", "play", "--list-devices"],
+            env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        inputs = listed.stdout[listed.stdout.index("audio inputs (for --listen --input):") :]
+        assert re.search(r"\d+\s+jackplay\s+JACK Audio Connection Kit", inputs), listed.stdout
+        assert player.stdin is not None
+        fd = player.stdin.fileno()
+        argv = ["play", ALONG, "--bpm", str(BPM), "--midi-port", "synth", "--listen", "--input",
+                "jackplay", "--json"]  # fmt: skip
+        played = subprocess.run(
+            [sys.executable, "-c", PERFORMER, *argv],
+            env=dict(env, TAKE_FD=str(fd)), pass_fds=(fd,), capture_output=True, text=True,
+            timeout=60,
+        )  # fmt: skip
+    finally:
+        player.kill()
+        player.wait()
+    assert played.returncode == 0, played.stderr
+    code, checked, err = cli("check", recording, ALONG, "--bpm", BPM, "--json")
+    assert code == 0, err
+    heard, expected = json.loads(played.stdout), json.loads(checked)
+    assert heard["performance"]["file"] == "jackplay"
+    assert heard["performance"]["strokes"] == expected["performance"]["strokes"] == 10
+    assert heard["missing"] == expected["missing"] == [4]
+    assert heard["wrong"] == expected["wrong"] == [7]
+    assert heard["extra"] == expected["extra"] == []
+    fields = ("stroke", "expected", "heard", "heard_drum", "wrong", "doubtful", "flam")
+    assert [[s[f] for f in fields] for s in heard["strokes"]] == [
+        [s[f] for f in fields] for s in expected["strokes"]
+    ]
+    pairs = [
+        (h, e) for h, e in zip(heard["strokes"], expected["strokes"], strict=True) if e["time_s"]
+    ]
+    assert max(abs(h["offset_ms"] - e["offset_ms"]) for h, e in pairs) < 1.0
+    # on the score's clock: each stroke late by the device's one latency
+    late = [h["time_s"] - e["time_s"] for h, e in pairs]
+    assert min(late) >= 0 and max(late) < 0.1, late
+    assert max(late) - min(late) < 0.001, late
+    assert abs(heard["tempo_bpm"] - expected["tempo_bpm"]) < 0.1
