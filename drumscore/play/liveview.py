@@ -209,6 +209,9 @@ class LiveState:
     switch_to: Section | None = None
     #: What was heard of the strokes played along on drums (play, listening), the latest last.
     heard: tuple[str, ...] = ()
+    #: Those of the last lines that are revisions (a line revised, or a revision said on its
+    #: own line): the big display shows them apart, so that none is missed.
+    revisions: tuple[str, ...] = ()
 
 
 def waiting_notes(state: LiveState) -> list[str]:
@@ -384,11 +387,21 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         passes += [*paused, *waiting_notes(state)]
     tempo = per_minute(f"{state.bpm:g}")
     below = [name, f"{t.section.description}   {tempo}", "   ".join(passes)]
-    below += list(state.heard[-1:])  # the stroke heard last, under the one sounding
+    heard = list(state.heard[-1:])  # the stroke heard last, under the one sounding
+    heard += [r for r in state.revisions if r not in heard]  # ...and the revisions, under it
     top = [t.score.title] + ([item_line(state).strip()] if state.items > 1 else [])
     keys = keys_line(columns, state.items)
     limit = columns - 1  # the last column stays free, so no line wraps (see fit)
     below = [piece.strip() for line in below for piece in wrap_phrases(line, limit)]
+    # a revision in reverse video, each of its pieces: a line changed after it was shown
+    marked = {
+        piece.strip()
+        for line in heard
+        if line in state.revisions
+        for piece in wrap_phrases(line, limit)
+    }
+    heard = [piece.strip() for line in heard for piece in wrap_phrases(line, limit)]
+    below += heard
     room = rows - len(top) - len(below) - 4
     size = min(room, (columns - 4) // 2)
     picture = big_shape(shape, size)
@@ -397,9 +410,16 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
     body = [centre(c, limit) for c in top] + [""]
     pad = max(0, (limit - max(width(p) for p in picture)) // 2)
     body += [cut(" " * pad + p, limit) for p in picture] + [""]
-    body += [centre(c, limit) for c in below]
+    body += [_reversed(centre(c, limit)) if c in marked else centre(c, limit) for c in below]
     body += [""] * max(0, rows - len(body) - 1) + [cut(keys, limit)]
     return body[:rows]
+
+
+def _reversed(line: str) -> str:
+    """`line` with its text (not the spaces that centre it) in reverse video."""
+    text = line.strip()
+    at = line.index(text)
+    return line[:at] + HIGHLIGHT + text + HIGHLIGHT_END + line[at + len(text) :]
 
 
 def paint_screen(lines: list[str]) -> str:

@@ -300,7 +300,7 @@ sys.exit(main(sys.argv[1:]))
 @pytest.fixture
 def jack_server(tmp_path):
     """A JACK server of its own (its own name, on the dummy driver: paced by a timer at
-    48 kHz, 256 frames a period, no sound card), stopped after the test; the environment that
+    48 kHz, 1024 frames a period, no sound card), stopped after the test; the environment that
     reaches it. Synchronous: a client late for a period (a busy machine) holds the period back
     rather than losing its sound, as a sound card's buffer would."""
     import os
@@ -315,7 +315,7 @@ def jack_server(tmp_path):
     )
     with (tmp_path / "jackd.log").open("wb") as log:
         server = subprocess.Popen(
-            ["jackd", "--no-realtime", "--sync", "-d", "dummy", "-r", "48000", "-p", "256"],
+            ["jackd", "--no-realtime", "--sync", "-d", "dummy", "-r", "48000", "-p", "1024"],
             env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )  # fmt: skip
     try:
