@@ -51,7 +51,8 @@ class HeardLines:
         )
         self.entries: list[Line] = []
         self.shown = 0  # the lines shown while playing
-        self._revised: set[int] = set()  # the entries the revisions stand in
+        self._revised: set[int] = set()  # the entries revised where they stand
+        self._apart: set[int] = set()  # ...and the revisions said on lines of their own
         self._waiting: list[HeardStroke] = []  # heard, not yet judged
         self._taken = 0  # of the listener's strokes told
 
@@ -60,11 +61,16 @@ class HeardLines:
         return tuple(e.text for e in self.entries)
 
     @property
-    def revisions(self) -> tuple[str, ...]:
-        """The revisions among the last liveview.HEARD_LINES lines, as their lines say them
-        (the big display shows them apart, for a few beats)."""
+    def revisions(self) -> tuple[tuple[str, bool], ...]:
+        """The revisions among the last liveview.HEARD_LINES lines, as their lines say them, and
+        whether each is said on a line of its own (the big display shows them apart, for a few
+        beats)."""
         recent = range(max(0, len(self.entries) - liveview.HEARD_LINES), len(self.entries))
-        return tuple(self.entries[k].text for k in recent if k in self._revised)
+        return tuple(
+            (self.entries[k].text, k in self._apart)
+            for k in recent
+            if k in self._revised or k in self._apart
+        )
 
     def __call__(self, hit: Hit | None, final: bool = False) -> tuple[str, ...]:
         """The lines heard so far, once `hit` (if any) has sounded; `final`ly, when the score
@@ -161,7 +167,7 @@ class HeardLines:
         was = verdict_line(before) if before is not None else line.text
         self.entries[k] = Line(self.entries[k].text, *_rest(line))
         self.entries.append(Line(liveview.revision_line(line.text, was, withdrawn)))
-        self._revised.add(len(self.entries) - 1)
+        self._apart.add(len(self.entries) - 1)
 
 
 def _rest(line: Line) -> tuple[Verdict | None, float | None]:

@@ -209,9 +209,10 @@ class LiveState:
     switch_to: Section | None = None
     #: What was heard of the strokes played along on drums (play, listening), the latest last.
     heard: tuple[str, ...] = ()
-    #: Those of the last lines that are revisions (a line revised, or a revision said on its
-    #: own line): the big display shows them apart, so that none is missed.
-    revisions: tuple[str, ...] = ()
+    #: Those of the last lines that are revisions, and whether each is said on a line of its
+    #: own (else a line revised where it stands): the big display shows them apart, so that
+    #: none is missed.
+    revisions: tuple[tuple[str, bool], ...] = ()
 
 
 def waiting_notes(state: LiveState) -> list[str]:
@@ -387,18 +388,18 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         passes += [*paused, *waiting_notes(state)]
     tempo = per_minute(f"{state.bpm:g}")
     below = [name, f"{t.section.description}   {tempo}", "   ".join(passes)]
-    heard = list(state.heard[-1:])  # the stroke heard last, under the one sounding
-    heard += [r for r in state.revisions if r not in heard]  # ...and the revisions, under it
+    # the stroke heard last, under the one sounding, and the revisions lately, under it
+    apart = {text for text, own in state.revisions if own}
+    heard = [line for line in state.heard if line not in apart][-1:]
+    revised = [text for text, _own in state.revisions]
+    heard += [text for text in revised if text not in heard]
     top = [t.score.title] + ([item_line(state).strip()] if state.items > 1 else [])
     keys = keys_line(columns, state.items)
     limit = columns - 1  # the last column stays free, so no line wraps (see fit)
     below = [piece.strip() for line in below for piece in wrap_phrases(line, limit)]
     # a revision in reverse video, each of its pieces: a line changed after it was shown
     marked = {
-        piece.strip()
-        for line in heard
-        if line in state.revisions
-        for piece in wrap_phrases(line, limit)
+        piece.strip() for line in heard if line in revised for piece in wrap_phrases(line, limit)
     }
     heard = [piece.strip() for line in heard for piece in wrap_phrases(line, limit)]
     below += heard

@@ -199,16 +199,18 @@ def test_the_big_display_is_given_each_revision_while_it_is_recent(flams):
     assert_lines_are_the_strokes_heard(live, listener)
     told = revised(live.lines) + said_apart(live.lines)
     given = {r for rs in revisions for r in rs}
-    assert told and given == set(told)  # every revision, and nothing else
+    assert told and {text for text, _own in given} == set(told)  # every one, nothing else
+    assert all(own == (text in said_apart(live.lines)) for text, own in given)
     for lines, rs in zip(shown, revisions, strict=False):
         recent = lines[-liveview.HEARD_LINES :]
-        assert list(rs) == [x for x in recent if x in told]
+        assert [text for text, _own in rs] == [x for x in recent if x in told]
     # each is given for a while (the display asks every 20 ms), then leaves
     for r in told:
-        spell = [r in rs for rs in revisions]
+        spell = [r in (text for text, _own in rs) for rs in revisions]
         first = spell.index(True)
         assert all(spell[first : first + 5])
-    assert not revisions[-1] or set(revisions[-1]) <= set(shown[-2][-liveview.HEARD_LINES :])
+    last = {text for text, _own in revisions[-1]}
+    assert last <= set(shown[-2][-liveview.HEARD_LINES :])
 
 
 def test_the_big_display_shows_a_revision_apart_in_reverse_video():
@@ -217,7 +219,7 @@ def test_the_big_display_shows_a_revision_apart_in_reverse_video():
     was = "stroke 1: 鼓 where the score has 鼙, +94 ms"
     revision = liveview.revision_line("stroke 1: 鼙 +11 ms", was)
     heard = ("stroke 1: 鼙 +0 ms", revision, "stroke 3: 鼓 +2 ms")
-    state = liveview.LiveState(bpm=120, heard=heard, revisions=(revision,))
+    state = liveview.LiveState(bpm=120, heard=heard, revisions=((revision, True),))
     screen = liveview.big_frame(hit, state, 100, 34)
     assert screen is not None and len(screen) == 34
     rows = [liveview._CONTROL.sub("", row).strip() for row in screen]
@@ -226,9 +228,15 @@ def test_the_big_display_shows_a_revision_apart_in_reverse_video():
     assert screen[apart].strip() == liveview.HIGHLIGHT + revision + liveview.HIGHLIGHT_END
     assert liveview.HIGHLIGHT not in screen[last]
     assert all(liveview.shown_width(row) < 100 for row in screen)
+    # a revision said after the last stroke's line: that line still shows, the revision under
+    later = liveview.LiveState(
+        bpm=120, heard=(*heard[:1], heard[2], revision), revisions=state.revisions
+    )
+    assert liveview.big_frame(hit, later, 100, 34) == screen
     # the last line itself revised: it is marked where it stands, not said twice
     marked = liveview.revised_line(heard[-1])
-    state = liveview.LiveState(bpm=120, heard=(*heard[:-1], marked), revisions=(revision, marked))
+    revisions = ((revision, True), (marked, False))
+    state = liveview.LiveState(bpm=120, heard=(*heard[:-1], marked), revisions=revisions)
     screen = liveview.big_frame(hit, state, 100, 34)
     assert screen is not None
     rows = [liveview._CONTROL.sub("", row).strip() for row in screen]
@@ -249,7 +257,7 @@ def test_a_long_revision_is_wrapped_and_each_piece_shown_apart():
         "stroke 1: 鼙 +11 ms", "stroke 1: 鼓 where the score has 鼙, +94 ms"
     )
     heard = ("stroke 2: 鼓 +0 ms", revision)
-    state = liveview.LiveState(bpm=120, heard=heard, revisions=(revision,))
+    state = liveview.LiveState(bpm=120, heard=heard, revisions=((revision, True),))
     screen = liveview.big_frame(hit, state, 40, 20)
     assert screen is not None
     marked = [row for row in screen if liveview.HIGHLIGHT in row]

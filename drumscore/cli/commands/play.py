@@ -600,7 +600,7 @@ def _state(
     shown: Hit,
     rate: int,
     heard: tuple[str, ...],
-    revisions: tuple[str, ...] = (),
+    revisions: tuple[tuple[str, bool], ...] = (),
 ) -> LiveState:
     """What the display shows beside the hit `shown` (and the strokes heard, the recent
     revisions among them)."""
