@@ -254,6 +254,24 @@ def test_an_input_faster_than_time_is_refused_not_followed(fake_midi, cli, monke
     assert clock.now < 10 * 60 / BPM  # long before the score's end (11 strokes: 3 s)
 
 
+@pytest.mark.requires("portaudio")
+def test_alsas_file_device_as_the_input_is_refused_at_once(tmp_path):
+    """ALSA's `file` plugin reading /dev/zero, on its `null` slave: a PortAudio input that gives
+    sound as fast as it is read. play stops at once and says so (it followed it for ever)."""
+    import subprocess
+
+    from alsa_capture import DEVICE, alsa_env, play_command
+
+    done = subprocess.run(
+        play_command("lu", "--section", "touhu", "--listen", "--input", DEVICE, "--json"),
+        env=alsa_env(tmp_path / "home", tmp_path / "out.raw", infile="/dev/zero"),
+        capture_output=True, text=True, encoding="utf-8", timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert f"--input '{DEVICE}': it gave" in done.stderr and "faster than time" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
 def test_an_input_that_gives_nothing_ends_with_the_score(fake_midi, cli, monkeypatch):
     from drumscore.play import audio
 
