@@ -43,7 +43,7 @@ from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
 
 #: How often play --listen looks for strokes heard between the strokes it plays (s).
-LISTEN_POLL = 0.005
+LISTEN_POLL = 0.0025
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
