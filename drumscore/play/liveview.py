@@ -6,6 +6,7 @@ terminal. Stroke numbers run on past the end of the timeline when it loops.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -334,8 +335,14 @@ def big_shape(shape: str, size: int) -> list[str]:
 
     Any other shape (a count number) is drawn in large block digits.
     """
-    size = max(5, size)
     ink = FULL * (2 // width(FULL))  # one block where the terminal draws it two columns wide
+    return list(_big_shape(shape, max(5, size), ink))
+
+
+@functools.cache
+def _big_shape(shape: str, size: int, ink: str) -> tuple[str, ...]:
+    """big_shape's rows, drawn once for each shape and size (the big display paints a screen
+    at every stroke and every line heard)."""
     if shape not in SYMBOLS.values():
         scale = max(1, size // 5)
         rows = []
@@ -347,7 +354,7 @@ def big_shape(shape: str, size: int) -> list[str]:
                 for d in shape
             )
             rows += [line] * scale
-        return rows
+        return tuple(rows)
     radius = (size - 1) / 2
     thick = max(1.0, size / 7)
     rows = []
@@ -363,7 +370,7 @@ def big_shape(shape: str, size: int) -> list[str]:
                 inside = radius - thick < edge <= radius + 1e-9
             cells.append(ink if inside else "  ")
         rows.append("".join(cells).rstrip())
-    return rows
+    return tuple(rows)
 
 
 def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] | None:
@@ -406,14 +413,19 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
     room = rows - len(top) - len(below) - 4
     size = min(room, (columns - 4) // 2)
     picture = big_shape(shape, size)
-    if len(picture) > room or max(width(p) for p in picture) > columns:
+    if len(picture) > room or _widest(picture) > columns:
         picture = big_shape(shape, max(5, room // 2))
     body = [centre(c, limit) for c in top] + [""]
-    pad = max(0, (limit - max(width(p) for p in picture)) // 2)
+    pad = max(0, (limit - _widest(picture)) // 2)
     body += [cut(" " * pad + p, limit) for p in picture] + [""]
     body += [_reversed(centre(c, limit)) if c in marked else centre(c, limit) for c in below]
     body += [""] * max(0, rows - len(body) - 1) + [cut(keys, limit)]
     return body[:rows]
+
+
+def _widest(picture: list[str]) -> int:
+    """The columns of the widest row of a picture."""
+    return max(width(p) for p in picture)
 
 
 def _reversed(line: str) -> str:
