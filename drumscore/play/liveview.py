@@ -435,9 +435,17 @@ def _reversed(line: str) -> str:
     return line[:at] + HIGHLIGHT + text + HIGHLIGHT_END + line[at + len(text) :]
 
 
-def paint_screen(lines: list[str]) -> str:
-    """Text that paints `lines` over the whole screen from its top-left corner."""
-    return "\x1b[H" + "\n".join(CLEAR_LINE + line for line in lines)
+def paint_screen(lines: list[str], previous: list[str] | None = None) -> str:
+    """Text that paints `lines` over the whole screen from its top-left corner; with the lines
+    of the `previous` paint (the screen unchanged since), only the rows that differ, each moved
+    to: a line heard repaints a row or two, not a screenful of blocks."""
+    if previous is None or len(previous) != len(lines):
+        return "\x1b[H" + "\n".join(CLEAR_LINE + line for line in lines)
+    return "".join(
+        f"\x1b[{row + 1};1H" + CLEAR_LINE + line
+        for row, (line, was) in enumerate(zip(lines, previous, strict=True))
+        if line != was
+    )
 
 
 ALT_SCREEN, MAIN_SCREEN = "\x1b[?1049h", "\x1b[?1049l"
