@@ -320,7 +320,8 @@ def jack_server(tmp_path):
     """A JACK server of its own (its own name, on the dummy driver: paced by a timer at
     48 kHz, 1024 frames a period, no sound card), stopped after the test; the environment that
     reaches it. Synchronous: a client late for a period (a busy machine) holds the period back
-    rather than losing its sound, as a sound card's buffer would."""
+    rather than losing its sound, as a sound card's buffer would; and one is not cut off for
+    being late unless by 5 s."""
     import os
     import subprocess
     import uuid
@@ -333,7 +334,8 @@ def jack_server(tmp_path):
     )
     with (tmp_path / "jackd.log").open("wb") as log:
         server = subprocess.Popen(
-            ["jackd", "--no-realtime", "--sync", "-d", "dummy", "-r", "48000", "-p", "1024"],
+            ["jackd", "--no-realtime", "--sync", "--timeout", "5000",
+             "-d", "dummy", "-r", "48000", "-p", "1024"],
             env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )  # fmt: skip
     try:
@@ -342,7 +344,11 @@ def jack_server(tmp_path):
         yield env
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:  # a server still waiting on a client gone
+            server.kill()
+            server.wait()
 
 
 def _until(test, seconds=10.0):
@@ -373,6 +379,10 @@ def test_a_take_played_into_a_capture_device_is_heard_as_check_hears_it(
     t = take(drums, BPM, seed=5, spread_ms=15, missed=[3], wrong=[6])
     t.start = 0.05
     recording = write_audio(tmp_path / "take.wav", t, 48000)  # JACK's rate: played as it is
+    # a stroke more in the score than in the take (missed by both): play listens a beat
+    # longer, so a busy machine holding JACK's periods back (its sound late, none of it lost)
+    # still delivers the whole take before play stops listening
+    score = ALONG + "○"
     fake_midi(outputs=[SYNTH])
     root = Path(__file__).resolve().parents[2]
     env = dict(
@@ -400,7 +410,7 @@ def test_a_take_played_into_a_capture_device_is_heard_as_check_hears_it(
         assert re.search(r"\d+\s+jackplay\s+JACK Audio Connection Kit", inputs), listed.stdout
         assert player.stdin is not None
         fd = player.stdin.fileno()
-        argv = ["play", ALONG, "--bpm", str(BPM), "--midi-port", "synth", "--listen", "--input",
+        argv = ["play", score, "--bpm", str(BPM), "--midi-port", "synth", "--listen", "--input",
                 "jackplay", "--json"]  # fmt: skip
         played = subprocess.run(
             [sys.executable, "-c", PERFORMER, *argv],
@@ -411,12 +421,12 @@ def test_a_take_played_into_a_capture_device_is_heard_as_check_hears_it(
         player.kill()
         player.wait()
     assert played.returncode == 0, played.stderr
-    code, checked, err = cli("check", recording, ALONG, "--bpm", BPM, "--json")
+    code, checked, err = cli("check", recording, score, "--bpm", BPM, "--json")
     assert code == 0, err
     heard, expected = json.loads(played.stdout), json.loads(checked)
     assert heard["performance"]["file"] == "jackplay"
     assert heard["performance"]["strokes"] == expected["performance"]["strokes"] == 10
-    assert heard["missing"] == expected["missing"] == [4]
+    assert heard["missing"] == expected["missing"] == [4, 12]
     assert heard["wrong"] == expected["wrong"] == [7]
     assert heard["extra"] == expected["extra"] == []
     fields = ("stroke", "expected", "heard", "heard_drum", "wrong", "doubtful", "flam")
