@@ -18,10 +18,10 @@ Each figure is printed beside a reference measured in the same run:
                                           display), and listening with numpy's default BLAS
                                           thread pool                   target: < 0.25 core
 
-The PortAudio capture device backed by a file (ALSA's `file` plugin with an `infile`) is not
-measured: without a sound card its slave is ALSA's `null` PCM, which delivers as fast as it is
-read (2270 s of sound in 2 s here), not at the pace of a microphone; the tests play a take into
-a PortAudio input on a virtual clock instead (tests/cli/test_play_listen.py).
+A capture device paced like a microphone (JACK's dummy driver, a take played from its ports by
+sndfile-jackplay) is what tests/cli/test_play_listen.py plays a take through; ALSA's `file`
+plugin is not one (its slave `null` delivers as fast as it is read: 2270 s of sound in 2 s),
+and play refuses such an input at once.
 
 Usage: python bench/listen.py [--runs N] [--big]
 """
@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import soundfile as sf
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -76,9 +77,13 @@ def timed(*args, **kwargs):
 play._play = timed
 caught = listening.AudioListener.catch_up
 def catch_up(self):
+    entered, cpu = time.monotonic(), time.thread_time()
     new = caught(self)
     for h in new:
-        stamp = f"TOLD {time.monotonic():.6f} {h.stroke.time:.6f} {h.heard_at}"
+        stamp = (
+            f"TOLD {time.monotonic():.6f} {h.stroke.time:.6f} {h.heard_at} {entered:.6f} "
+            f"{time.thread_time() - cpu:.6f}"
+        )
         print(stamp, file=sys.stderr, flush=True)
     return new
 listening.AudioListener.catch_up = catch_up
@@ -120,16 +125,28 @@ def detector_delays(path: Path, played: list[tuple[int, float]]) -> list[float]:
 
 
 @dataclass(frozen=True)
+class Told:
+    """A stroke the listener told the display (AudioListener.catch_up): its time in the take,
+    when catch_up began and returned it (s after playback began), the samples heard when the
+    listener told it, and the CPU that catch_up took."""
+
+    time: float
+    entered: float
+    told: float
+    heard_at: int
+    cpu: float
+
+
+@dataclass(frozen=True)
 class Run:
     """A play timed: when each score stroke's line first reached the terminal (monotonic), when
-    playback began, its wall and CPU seconds, and (time in the take, s after playback began) of
-    each stroke the listener told the display (AudioListener.catch_up)."""
+    playback began, its wall and CPU seconds, and the strokes the listener told the display."""
 
     seen: dict[int, float]
     start: float
     wall: float
     cpu: float
-    told: list[tuple[float, float, int]]
+    told: list[Told]
 
 
 def run_play(take_path: Path, listen: bool, env: dict[str, str], big: bool = False) -> Run:
@@ -182,11 +199,19 @@ def run_play(take_path: Path, listen: bool, env: dict[str, str], big: bool = Fal
     begin = next(line.split() for line in err.splitlines() if line.startswith("BEGIN "))
     end = next(line.split() for line in err.splitlines() if line.startswith("END "))
     start = float(begin[1])
-    told = [
-        (float(line.split()[2]), float(line.split()[1]) - start, int(line.split()[3]))
-        for line in err.splitlines()
-        if line.startswith("TOLD ")
-    ]
+    told = []
+    for line in err.splitlines():
+        if line.startswith("TOLD "):
+            at, time_, heard_at, entered, cpu = line.split()[1:]
+            told.append(
+                Told(
+                    float(time_),
+                    float(entered) - start,
+                    float(at) - start,
+                    int(heard_at),
+                    float(cpu),
+                )
+            )
     return Run(seen, start, float(end[1]) - start, float(end[2]) - float(begin[2]), told)
 
 
@@ -198,6 +223,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         take_path, played = make_take(folder)
+        rate = sf.info(str(take_path)).samplerate
         (folder / "midi.json").write_text(
             json.dumps({"inputs": [], "outputs": [SYNTH], "notes": []}), encoding="utf-8"
         )
@@ -223,6 +249,10 @@ def main() -> None:
         )
         lags: list[float] = []
         told: list[float] = []
+        # where the time from a stroke's sound to its line goes: the sound the listener needs
+        # (its lookahead), the wait for that sound to reach catch_up (a block whole, the loop's
+        # wakeup), catch_up's work (and its CPU), and the display with the terminal
+        parts: dict[str, list[float]] = {"sound": [], "wait": [], "work": [], "cpu": [], "show": []}
         cpu_listen: list[float] = []
         cpu_default: list[float] = []
         cpu_play: list[float] = []
@@ -231,7 +261,16 @@ def main() -> None:
             for number, onset in played:
                 if number in run.seen:
                     lags.append((run.seen[number] - run.start - onset) * 1000)
-                told += [(at - onset) * 1000 for t, at, _n in run.told if abs(t - onset) < 0.03]
+                near = [t for t in run.told if abs(t.time - onset) < 0.03]
+                told += [(t.told - onset) * 1000 for t in near]
+                if near and number in run.seen:
+                    first = near[0]
+                    ready = first.heard_at / rate
+                    parts["sound"].append((ready - onset) * 1000)
+                    parts["wait"].append((first.entered - ready) * 1000)
+                    parts["work"].append((first.told - first.entered) * 1000)
+                    parts["cpu"].append(first.cpu * 1000)
+                    parts["show"].append((run.seen[number] - run.start - first.told) * 1000)
             cpu_listen.append(run.cpu / run.wall)
             alone = run_play(take_path, False, env, args.big)
             cpu_play.append(alone.cpu / alone.wall)
@@ -248,6 +287,12 @@ def main() -> None:
         print(
             f"  of which told to the display (AudioListener.catch_up) after a median "
             f"{statistics.median(told):.0f} ms: the rest is the display and the terminal"
+        )
+        m = {k: statistics.median(v) for k, v in parts.items()}
+        print(
+            f"  where it goes (medians): the sound judged {m['sound']:.0f} ms, its wait to reach "
+            f"catch_up {m['wait']:.0f} ms, catch_up's work {m['work']:.0f} ms ({m['cpu']:.0f} ms "
+            f"of CPU), the display and the terminal {m['show']:.0f} ms"
         )
         listen = statistics.median(cpu_listen)
         base = statistics.median(cpu_play)

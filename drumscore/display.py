@@ -8,6 +8,7 @@ as it reliably can (docs/languages.md).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -115,8 +116,10 @@ def plain_columns(ch: str) -> int | None:
     return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
 
 
+@functools.lru_cache(maxsize=8192)
 def _columns(ch: str, wide: bool) -> int:
-    """The columns one character takes; an ambiguous one two when `wide`."""
+    """The columns one character takes; an ambiguous one two when `wide` (kept for each
+    character: the big display measures a screenful of blocks at every stroke)."""
     w = plain_columns(ch)
     if w is None:
         import wcwidth  # its tables take 6 MB and 80 ms: only for what Python's tables leave

@@ -14,14 +14,16 @@ import numpy as np
 DEVICE = "drumscore_capture"
 
 
-def alsa_env(home: Path, capture: Path | str) -> dict[str, str]:
-    """Environment for a subprocess whose ALSA knows one output, DEVICE, writing raw to `capture`.
+def alsa_env(home: Path, capture: Path | str, infile: Path | str | None = None) -> dict[str, str]:
+    """Environment for a subprocess whose ALSA knows one output, DEVICE, writing raw to `capture`
+    (and, with `infile`, one input too, reading it raw: as fast as it is asked, not paced).
 
     PortAudio plays float32, so `capture` receives interleaved float32 stereo frames.
     """
     home.mkdir(parents=True, exist_ok=True)
+    reads = f'  infile "{infile}"\n' if infile is not None else ""
     (home / ".asoundrc").write_text(
-        f'pcm.{DEVICE} {{\n  type file\n  slave.pcm "null"\n  file "{capture}"\n'
+        f'pcm.{DEVICE} {{\n  type file\n  slave.pcm "null"\n  file "{capture}"\n{reads}'
         '  format "raw"\n}\n',
         encoding="utf-8",
     )

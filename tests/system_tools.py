@@ -68,6 +68,10 @@ TOOLS: dict[str, tuple[Callable[[], str], str]] = {
     "soundfont": (_soundfont, "fluid-soundfont-gm"),
     "portaudio": (_library("sounddevice"), "libportaudio2"),
     "node": (_program("node"), "nodejs"),
+    # a JACK server on its dummy driver (paced by a timer, no sound card), and a JACK client
+    # that plays a recording from its ports: a capture device PortAudio lists as any other
+    "jackd": (_program("jackd"), "jackd2"),
+    "sndfile-jackplay": (_program("sndfile-jackplay"), "sndfile-tools"),
 }
 
 

@@ -302,6 +302,7 @@ class BigView(LiveView):
         super().__init__(keys)
         sys.stdout.write(self.lv.ALT_SCREEN)
         self.big = False
+        self.screen: list[str] | None = None  # the rows painted last, while the screen holds them
 
     def show(self, hit: Hit | None, state: LiveState) -> None:
         size, resized = self.size, self.resized  # as LiveView.show will see them
@@ -316,15 +317,18 @@ class BigView(LiveView):
             if self.big:
                 sys.stdout.write(self.lv.CLEAR_SCREEN)
                 self.big, self.painted = False, 0
+            self.screen = None
             super().show(hit, state)
             return
         if resized or now != size or not self.big:
             sys.stdout.write(self.lv.CLEAR_SCREEN)
+            self.screen = None
         self.size, self.resized = now, False
         self.last, self.state = hit, state
         self.big = True
-        sys.stdout.write(self.lv.paint_screen(lines))
+        sys.stdout.write(self.lv.paint_screen(lines, self.screen))
         sys.stdout.flush()
+        self.screen = lines
 
     def close(self) -> None:
         sys.stdout.write(self.lv.MAIN_SCREEN)

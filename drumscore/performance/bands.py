@@ -3,6 +3,7 @@ taken away, and its colour (spectral shape) that tells the drums apart."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -54,12 +55,14 @@ def stroke_length(rate: int) -> int:
     return 1 << round(math.log2(STROKE_SECONDS * rate))
 
 
+@functools.cache
 def _taper(size: int) -> np.ndarray:
     """A stroke's window: flat from its start (the attack counts in full), a half-Hann fall
-    over its last quarter."""
+    over its last quarter. Made once for each size (a live listener judges strokes often)."""
     window = np.ones(size, dtype=np.float64)
     fall = size // 4
     window[-fall:] = np.hanning(2 * fall)[fall:]
+    window.flags.writeable = False
     return window
 
 
@@ -67,16 +70,19 @@ def _mel(f: np.ndarray) -> np.ndarray:
     return 2595 * np.log10(1 + f / 700)
 
 
+@functools.cache
 def mel_filters(rate: int, size: int) -> np.ndarray:
     """BANDS triangular filters evenly spaced in mels from 30 Hz to half the rate, over the
-    bins of a `size`-sample FFT: the ear's coarse sense of colour."""
+    bins of a `size`-sample FFT: the ear's coarse sense of colour (made once for each)."""
     freqs = np.fft.rfftfreq(size, 1 / rate)
     edges = _mel(np.asarray([30.0, rate / 2]))
     points = 700 * (10 ** (np.linspace(edges[0], edges[1], BANDS + 2) / 2595) - 1)
     low, centre, high = points[:-2, None], points[1:-1, None], points[2:, None]
     rising = (freqs - low) / np.maximum(centre - low, 1e-9)
     falling = (high - freqs) / np.maximum(high - centre, 1e-9)
-    return np.maximum(0.0, np.minimum(rising, falling))
+    filters = np.maximum(0.0, np.minimum(rising, falling))
+    filters.flags.writeable = False
+    return filters
 
 
 def band_centres(rate: int) -> np.ndarray:

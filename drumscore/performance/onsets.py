@@ -5,6 +5,7 @@ grace note from its stroke."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
@@ -93,11 +94,22 @@ class Found:
 
 
 #: The envelope's frequency bands: edges in FFT bins at ENVELOPE_RATE (about a third of an
-#: octave each, from 40 Hz to 5 kHz).
+#: octave each, from 40 Hz to 5 kHz). Made once (a live listener makes an envelope every 5 ms).
+@functools.cache
 def _band_edges() -> np.ndarray:
     freqs = np.geomspace(40, 5000, 22)
     bins = np.unique(np.round(freqs / (ENVELOPE_RATE / ENVELOPE_FFT)).astype(int))
-    return np.clip(bins, 1, ENVELOPE_FFT // 2)
+    edges = np.clip(bins, 1, ENVELOPE_FFT // 2)
+    edges.flags.writeable = False
+    return edges
+
+
+@functools.cache
+def _window() -> np.ndarray:
+    """The spectra's Hann window (float64: numpy transforms it faster)."""
+    window = np.hanning(ENVELOPE_FFT + 2)[1:-1]
+    window.flags.writeable = False
+    return window
 
 
 class Envelope:
@@ -120,7 +132,7 @@ class Envelope:
         )
         # half a window of silence first, so frame f is centred on sample f × HOP
         self.pending = np.zeros(ENVELOPE_FFT // 2, dtype=np.float32)
-        self.window = np.hanning(ENVELOPE_FFT + 2)[1:-1]  # float64: numpy transforms it faster
+        self.window = _window()
         self.edges = _band_edges()
         self.previous: np.ndarray | None = None  # the last two frames' levels
         self.loudest = -200.0
@@ -166,13 +178,28 @@ class Envelope:
 
     def finish(self) -> tuple[np.ndarray, np.ndarray]:
         """(the flux, one value per frame; the peaks of the recording's 10 ms stretches)."""
-        if self.resampler is not None:
-            tail = self.resampler.resample_chunk(np.zeros(0, np.float32), last=True)
-            self._frames(np.asarray(tail, dtype=np.float32))
-        self._frames(np.zeros(ENVELOPE_FFT, dtype=np.float32))  # the last frames, padded
+        self._frames(self._tail())
         flux = np.concatenate(self.flux) if self.flux else np.zeros(0, np.float32)
         peaks = np.concatenate(self.peaks) if self.peaks else np.zeros(0, np.float32)
         return flux.astype(np.float32), peaks
+
+    def _tail(self) -> np.ndarray:
+        """What the resampler still holds, and the silence that pads the last frames."""
+        pad = np.zeros(ENVELOPE_FFT, dtype=np.float32)
+        if self.resampler is None:
+            return pad
+        tail = self.resampler.resample_chunk(np.zeros(0, np.float32), last=True)
+        return np.concatenate([np.asarray(tail, dtype=np.float32), pad])
+
+    @classmethod
+    def flux_of(cls, rate: int, samples: np.ndarray) -> np.ndarray:
+        """The flux of `samples` heard alone (what `feed` then `finish` give), its frames found in
+        one pass: a live listener looks at its latest sound this way every few milliseconds."""
+        envelope = cls(rate)
+        low = envelope.resampler.resample_chunk(samples) if envelope.resampler else samples
+        envelope._frames(np.concatenate([np.asarray(low, dtype=np.float32), envelope._tail()]))
+        flux = np.concatenate(envelope.flux) if envelope.flux else np.zeros(0, np.float32)
+        return flux.astype(np.float32)
 
 
 def pick_peaks(flux: np.ndarray, height: float | None = None) -> np.ndarray:
@@ -242,6 +269,21 @@ class Onset:
         return self.sharp or self.edge >= 10 ** (EDGE_DB / 20) or self.change >= CHANGE_DB
 
 
+def _window_max(flux: np.ndarray, f0: np.ndarray, f1: np.ndarray) -> np.ndarray:
+    """The largest of flux[f0[i]:f1[i]] for each i (0 for an empty span; the flux is never
+    below 0), a few frames each: found for all at once rather than one span at a time."""
+    flux = np.asarray(flux)
+    if len(f0) == 0:
+        return np.zeros(0, dtype=flux.dtype)
+    spans = f1 - f0
+    longest = max(0, int(spans.max()))
+    padded = np.concatenate([flux, np.zeros(longest + 1, dtype=flux.dtype)])
+    out = np.zeros(len(f0), dtype=flux.dtype)
+    for j in range(longest):
+        np.maximum(out, np.where(j < spans, padded[f0 + j], 0), out=out)
+    return out
+
+
 def strokes_at(
     audio: sf.SoundFile,
     candidates: np.ndarray,
@@ -278,7 +320,7 @@ def strokes_at(
         blocks = (lo + (np.arange(len(span) // width) + 0.5) * width) / (HOP * scale)
         f0 = np.clip(np.floor(blocks - 0.012 * ENVELOPE_RATE / HOP).astype(int), 0, len(flux))
         f1 = np.clip(np.ceil(blocks + 0.003 * ENVELOPE_RATE / HOP).astype(int) + 1, 0, len(flux))
-        change = np.asarray([flux[a:b].max(initial=0.0) for a, b in zip(f0, f1, strict=True)])
+        change = _window_max(flux, f0, f1)
         need = FLAM_CHANGE * float(flux[int(frame)])
         skip = before + RING_MS * width
         onset = attack(span, skip, skip + 2 * reach, width, flam, change >= need)

@@ -245,9 +245,7 @@ class Listener:
         first = int(np.ceil(start * frame_of))  # a probe starts on a frame of the take's envelope
         start = round(first * self.hop)
         if now - start > self.warm or start == 0:
-            fresh = Envelope(self.rate)
-            fresh.feed(self.samples.span(start, now))
-            flux = fresh.finish()[0]
+            flux = Envelope.flux_of(self.rate, self.samples.span(start, now))
             # from the take's start, the silence the envelope supposes before it is there
             warm = int(np.ceil(self.warm * frame_of)) if start else 0
             self._keep_flux(first + warm, flux[warm:])

@@ -46,18 +46,31 @@ class HeardLines:
         self.listener = listener
         self.window = window
         # a round trip measured: the strokes heard put on the score's clock
-        fixed = None if lag is None else lag + listener.offset
         self.check = LiveCheck(
-            rate, float(item.timeline.tempo.interval), item.practice.only, lag=fixed
+            rate, float(item.timeline.tempo.interval), item.practice.only, lag=lag
         )
         self.entries: list[Line] = []
         self.shown = 0  # the lines shown while playing
+        self._revised: set[int] = set()  # the entries revised where they stand
+        self._apart: set[int] = set()  # ...and the revisions said on lines of their own
         self._waiting: list[HeardStroke] = []  # heard, not yet judged
         self._taken = 0  # of the listener's strokes told
 
     @property
     def lines(self) -> tuple[str, ...]:
         return tuple(e.text for e in self.entries)
+
+    @property
+    def revisions(self) -> tuple[tuple[str, bool], ...]:
+        """The revisions among the last liveview.HEARD_LINES lines, as their lines say them, and
+        whether each is said on a line of its own (the big display shows them apart, for a few
+        beats)."""
+        recent = range(max(0, len(self.entries) - liveview.HEARD_LINES), len(self.entries))
+        return tuple(
+            (self.entries[k].text, k in self._apart)
+            for k in recent
+            if k in self._revised or k in self._apart
+        )
 
     def __call__(self, hit: Hit | None, final: bool = False) -> tuple[str, ...]:
         """The lines heard so far, once `hit` (if any) has sounded; `final`ly, when the score
@@ -148,11 +161,13 @@ class HeardLines:
         the last `window`), else the revision said on a line of its own."""
         if k >= len(self.entries) - self.window:
             self.entries[k] = Line(liveview.revised_line(line.text, withdrawn), *_rest(line))
+            self._revised.add(k)
             return
         before = self.entries[k].verdict
         was = verdict_line(before) if before is not None else line.text
         self.entries[k] = Line(self.entries[k].text, *_rest(line))
         self.entries.append(Line(liveview.revision_line(line.text, was, withdrawn)))
+        self._apart.add(len(self.entries) - 1)
 
 
 def _rest(line: Line) -> tuple[Verdict | None, float | None]:

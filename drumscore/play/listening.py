@@ -10,6 +10,7 @@ beat is the performer's (the mean offset of the strokes heard so far is theirs, 
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from drumscore.conductor.track import Hit, Role
 from drumscore.errors import DrumscoreError, PlaybackError
 from drumscore.files.format_choice import suffixes
-from drumscore.i18n import _, quoted
+from drumscore.i18n import _, quoted, seconds
 from drumscore.model import Drum
 
 if TYPE_CHECKING:
@@ -29,8 +30,16 @@ if TYPE_CHECKING:
     from drumscore.performance.heard import Performance
     from drumscore.performance.stream import Heard, Listener
 
-#: A take is delivered, and a microphone read, this many frames at a time (11.6 ms at 44.1 kHz).
-BLOCK = 512
+#: How long a thread holds the interpreter's lock while another waits for it, while listening.
+SWITCH_SECONDS = 0.0005
+
+#: How far a microphone's sound may run ahead of the clock (s: a sound card's own clock and
+#: its bursts) before the input is taken for no microphone (a file, a null device).
+AHEAD_SECONDS = 1.0
+
+#: A take is delivered, and a microphone read, this many frames at a time (2.9 ms at 44.1 kHz):
+#: a stroke's sound waits for its block to be whole before it is heard.
+BLOCK = 128
 
 
 class OneBlasThread:
@@ -132,12 +141,15 @@ class PushedInput:
         self._queue.put(samples)
 
     def take(self, until: float) -> list[np.ndarray]:
+        """The blocks that came since the last take (those that come meanwhile wait for the
+        next: an input faster than the listener cannot keep it taking)."""
         out = []
-        while True:
+        for _k in range(self._queue.qsize()):
             try:
                 out.append(self._queue.get_nowait())
             except queue.Empty:
-                return out
+                break
+        return out
 
     def close(self) -> None:
         """Nothing to close."""
@@ -199,7 +211,7 @@ class AudioListener:
         self.name = self.input.name
         self.clock = clock
         self.sleep = sleep
-        self.start = self.opened = clock()
+        self.start = clock()
         self._lock = threading.Lock()
         self.listener: Listener = Listener(
             self.input.rate,
@@ -215,33 +227,61 @@ class AudioListener:
         #: Both, in the order they were told.
         self.told: list[Heard] = []
         self.blas = OneBlasThread()
+        # the input's callback runs in PortAudio's thread and needs the interpreter's lock:
+        # while the listener computes it waits at most this long for it, within a sound card's
+        # period (a JACK period is 5 ms, Python's own switch interval as long)
+        self._switch = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_SECONDS)
         self._stopped = False
 
     def begin(self, early: float = 0.0) -> None:
-        """Playback starts now: the take's time counts from here."""
-        self.start = self.clock()
+        """Playback starts now: the take's time counts from here. What a microphone heard
+        before is let go, so that its take, as a recording's, starts with playback: the strokes
+        heard are on the score's clock, late only by the sound card's own latency."""
+        with self._lock:
+            if isinstance(self.input, DeviceInput):
+                self.input.take(0.0)
+            self.start = self.clock()
 
     def elapsed(self) -> float:
         return self.clock() - self.start
 
-    @property
-    def offset(self) -> float:
-        """How long before playback the input's first sample was heard (s): a microphone
-        starts when the listener opens; a recording is delivered from playback's start."""
-        return self.start - self.opened if isinstance(self.input, DeviceInput) else 0.0
-
     def catch_up(self) -> list[Heard]:
         """Feed what has sounded so far; the strokes it let be told (their revisions kept in
         `revised`)."""
+        import numpy as np  # loaded with the listener already
+
         with self._lock:
-            new: list[Heard] = []
-            for block in self.input.take(self.elapsed()):
-                new += self.listener.feed(block)
+            blocks = self.input.take(self.elapsed())
+            if isinstance(self.input, DeviceInput):
+                self._paced(sum(len(b) for b in blocks))
+            # the blocks come together: heard at once (the listener hears any chunk alike)
+            new = self.listener.feed(np.concatenate(blocks)) if blocks else []
             self.told += new
             self.revised += [h for h in new if h.revises is not None]
             new = [h for h in new if h.revises is None]
             self.heard += new
             return new
+
+    def _paced(self, coming: int) -> None:
+        """Refuse an input that gives sound faster than time passes (a file read as fast as it
+        is asked, a null device): listening to it would fall ever further behind and never
+        end."""
+        heard = (self.listener.samples.frames + coming) / self.input.rate
+        passed = self.clock() - self.start
+        if heard > passed + AHEAD_SECONDS:
+            raise PlaybackError(
+                _(
+                    "input {name}: it gave {heard} of sound in {passed}, faster than time "
+                    "passes, so it is no microphone (a file or a null device read as fast as it "
+                    "is asked); give a sound card's input, or the recording itself"
+                ).format(
+                    name=self.input.shown,
+                    heard=seconds(f"{heard:.1f}"),
+                    passed=seconds(f"{passed:.1f}"),
+                ),
+                option="input",
+            )
 
     @property
     def heard_until(self) -> float:
@@ -295,6 +335,7 @@ class AudioListener:
     def close(self) -> None:
         self.input.close()
         self.blas.close()
+        sys.setswitchinterval(self._switch)
 
 
 # --- each stroke judged as it is heard ---------------------------------------------------------
@@ -337,8 +378,8 @@ class LiveCheck:
         self.only = only
         self.expected: list[_Expected] = []
         self.lags: list[float] = []  # heard − laid out, of the strokes matched
-        #: The round trip measured (with the input's start before playback's): the strokes
-        #: heard are put on the score's clock by it, not by the performer's first strokes.
+        #: The round trip measured (latency.measure): the strokes heard are put on the
+        #: score's clock by it, not by the performer's first strokes.
         self.fixed = lag
 
     def expect(self, hit: Hit) -> None:

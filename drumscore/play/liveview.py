@@ -6,6 +6,7 @@ terminal. Stroke numbers run on past the end of the timeline when it loops.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -209,6 +210,10 @@ class LiveState:
     switch_to: Section | None = None
     #: What was heard of the strokes played along on drums (play, listening), the latest last.
     heard: tuple[str, ...] = ()
+    #: Those of the last lines that are revisions, and whether each is said on a line of its
+    #: own (else a line revised where it stands): the big display shows them apart, so that
+    #: none is missed.
+    revisions: tuple[tuple[str, bool], ...] = ()
 
 
 def waiting_notes(state: LiveState) -> list[str]:
@@ -330,8 +335,14 @@ def big_shape(shape: str, size: int) -> list[str]:
 
     Any other shape (a count number) is drawn in large block digits.
     """
-    size = max(5, size)
     ink = FULL * (2 // width(FULL))  # one block where the terminal draws it two columns wide
+    return list(_big_shape(shape, max(5, size), ink))
+
+
+@functools.cache
+def _big_shape(shape: str, size: int, ink: str) -> tuple[str, ...]:
+    """big_shape's rows, drawn once for each shape and size (the big display paints a screen
+    at every stroke and every line heard)."""
     if shape not in SYMBOLS.values():
         scale = max(1, size // 5)
         rows = []
@@ -343,7 +354,7 @@ def big_shape(shape: str, size: int) -> list[str]:
                 for d in shape
             )
             rows += [line] * scale
-        return rows
+        return tuple(rows)
     radius = (size - 1) / 2
     thick = max(1.0, size / 7)
     rows = []
@@ -359,7 +370,7 @@ def big_shape(shape: str, size: int) -> list[str]:
                 inside = radius - thick < edge <= radius + 1e-9
             cells.append(ink if inside else "  ")
         rows.append("".join(cells).rstrip())
-    return rows
+    return tuple(rows)
 
 
 def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] | None:
@@ -384,27 +395,57 @@ def big_frame(hit: Hit, state: LiveState, columns: int, rows: int) -> list[str] 
         passes += [*paused, *waiting_notes(state)]
     tempo = per_minute(f"{state.bpm:g}")
     below = [name, f"{t.section.description}   {tempo}", "   ".join(passes)]
-    below += list(state.heard[-1:])  # the stroke heard last, under the one sounding
+    # the stroke heard last, under the one sounding, and the revisions lately, under it
+    apart = {text for text, own in state.revisions if own}
+    heard = [line for line in state.heard if line not in apart][-1:]
+    revised = [text for text, _own in state.revisions]
+    heard += [text for text in revised if text not in heard]
     top = [t.score.title] + ([item_line(state).strip()] if state.items > 1 else [])
     keys = keys_line(columns, state.items)
     limit = columns - 1  # the last column stays free, so no line wraps (see fit)
     below = [piece.strip() for line in below for piece in wrap_phrases(line, limit)]
+    # a revision in reverse video, each of its pieces: a line changed after it was shown
+    marked = {
+        piece.strip() for line in heard if line in revised for piece in wrap_phrases(line, limit)
+    }
+    heard = [piece.strip() for line in heard for piece in wrap_phrases(line, limit)]
+    below += heard
     room = rows - len(top) - len(below) - 4
     size = min(room, (columns - 4) // 2)
     picture = big_shape(shape, size)
-    if len(picture) > room or max(width(p) for p in picture) > columns:
+    if len(picture) > room or _widest(picture) > columns:
         picture = big_shape(shape, max(5, room // 2))
     body = [centre(c, limit) for c in top] + [""]
-    pad = max(0, (limit - max(width(p) for p in picture)) // 2)
+    pad = max(0, (limit - _widest(picture)) // 2)
     body += [cut(" " * pad + p, limit) for p in picture] + [""]
-    body += [centre(c, limit) for c in below]
+    body += [_reversed(centre(c, limit)) if c in marked else centre(c, limit) for c in below]
     body += [""] * max(0, rows - len(body) - 1) + [cut(keys, limit)]
     return body[:rows]
 
 
-def paint_screen(lines: list[str]) -> str:
-    """Text that paints `lines` over the whole screen from its top-left corner."""
-    return "\x1b[H" + "\n".join(CLEAR_LINE + line for line in lines)
+def _widest(picture: list[str]) -> int:
+    """The columns of the widest row of a picture."""
+    return max(width(p) for p in picture)
+
+
+def _reversed(line: str) -> str:
+    """`line` with its text (not the spaces that centre it) in reverse video."""
+    text = line.strip()
+    at = line.index(text)
+    return line[:at] + HIGHLIGHT + text + HIGHLIGHT_END + line[at + len(text) :]
+
+
+def paint_screen(lines: list[str], previous: list[str] | None = None) -> str:
+    """Text that paints `lines` over the whole screen from its top-left corner; with the lines
+    of the `previous` paint (the screen unchanged since), only the rows that differ, each moved
+    to: a line heard repaints a row or two, not a screenful of blocks."""
+    if previous is None or len(previous) != len(lines):
+        return "\x1b[H" + "\n".join(CLEAR_LINE + line for line in lines)
+    return "".join(
+        f"\x1b[{row + 1};1H" + CLEAR_LINE + line
+        for row, (line, was) in enumerate(zip(lines, previous, strict=True))
+        if line != was
+    )
 
 
 ALT_SCREEN, MAIN_SCREEN = "\x1b[?1049h", "\x1b[?1049l"

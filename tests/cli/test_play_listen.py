@@ -155,15 +155,16 @@ def test_silence_says_there_is_nothing_to_check(fake_midi, cli, monkeypatch, tmp
 class FakeMicrophone:
     """Enough of sounddevice for one PortAudio input that plays `take` (mono samples) into its
     stream's callback a block at a time, each block when its time has passed on `clock`, as a
-    sound card delivers what its microphone heard."""
+    sound card delivers what its microphone heard (or `pace` times as fast: a file read as fast
+    as it is asked)."""
 
     class PortAudioError(Exception):
         pass
 
-    def __init__(self, take, rate, clock):
+    def __init__(self, take, rate, clock, pace=1.0):
         import types
 
-        self.take, self.rate, self.clock = take, rate, clock
+        self.take, self.rate, self.clock, self.pace = take, rate, clock, pace
         self.default = types.SimpleNamespace(device=[0, -1])
         self.opened = []
         mic = self
@@ -178,7 +179,7 @@ class FakeMicrophone:
                 t0 = mic.clock()
                 for at in range(0, len(mic.take), self.blocksize):
                     block = mic.take[at : at + self.blocksize, None]
-                    due = t0 + (at + len(block)) / mic.rate
+                    due = t0 + (at + len(block)) / mic.rate / mic.pace
                     mic.clock.at(due, lambda b=block: self.callback(b, len(b), None, None))
 
             def stop(self):
@@ -235,6 +236,57 @@ def test_a_microphone_is_heard_as_check_hears_its_take(fake_midi, cli, monkeypat
     assert heard == expected
 
 
+def test_an_input_faster_than_time_is_refused_not_followed(fake_midi, cli, monkeypatch):
+    """A file read as fast as it is asked (ALSA's file plugin on a null device) gives an hour of
+    sound in seconds: listening to it would never catch up. Play stops at once and says so."""
+    from drumscore.play import audio
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    mic = FakeMicrophone(np.zeros(44100 * 600, np.float32), 44100, clock, pace=1000)
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: mic)
+    code, _out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", "0", "--json",
+    )  # fmt: skip
+    assert code == 1, err
+    assert "--input 'Fake microphone': it gave" in err and "faster than time passes" in err
+    assert "Traceback" not in err
+    assert clock.now < 10 * 60 / BPM  # long before the score's end (11 strokes: 3 s)
+
+
+@pytest.mark.requires("portaudio")
+def test_alsas_file_device_as_the_input_is_refused_at_once(tmp_path):
+    """ALSA's `file` plugin reading /dev/zero, on its `null` slave: a PortAudio input that gives
+    sound as fast as it is read. play stops at once and says so (it followed it for ever)."""
+    import subprocess
+
+    from alsa_capture import DEVICE, alsa_env, play_command
+
+    done = subprocess.run(
+        play_command("lu", "--section", "touhu", "--listen", "--input", DEVICE, "--json"),
+        env=alsa_env(tmp_path / "home", tmp_path / "out.raw", infile="/dev/zero"),
+        capture_output=True, text=True, encoding="utf-8", timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert f"--input '{DEVICE}': it gave" in done.stderr and "faster than time" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_an_input_that_gives_nothing_ends_with_the_score(fake_midi, cli, monkeypatch):
+    from drumscore.play import audio
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    mic = FakeMicrophone(np.zeros(0, np.float32), 44100, clock)
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: mic)
+    code, _out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", "0", "--json",
+    )  # fmt: skip
+    assert code == 2 and "holds no strokes" in err, err
+    beat = 60 / BPM
+    assert 10 * beat <= clock.now <= 11 * beat + 0.1  # the last stroke, and a beat to hear it
+
+
 def test_the_inputs_are_listed_for_listen(cli, monkeypatch):
     from drumscore.play import audio
 
@@ -244,3 +296,149 @@ def test_the_inputs_are_listed_for_listen(cli, monkeypatch):
     assert code == 0
     assert "audio inputs (for --listen --input):" in out
     assert re.search(r"\*\s+0\s+Fake microphone\s+test", out)
+
+
+# --- a capture device paced like a microphone: a take played into JACK ---------------------------
+
+#: drumscore's own main in a child, the take started (a newline to sndfile-jackplay, on the file
+#: descriptor TAKE_FD) the moment playback begins: a performer playing along from the first beat.
+PERFORMER = """
+import os, sys
+import drumscore.play.listening as listening
+began = listening.AudioListener.begin
+def begin(self, early=0.0):
+    began(self, early)
+    os.write(int(os.environ["TAKE_FD"]), b"\\n")
+listening.AudioListener.begin = begin
+from drumscore.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.fixture
+def jack_server(tmp_path):
+    """A JACK server of its own (its own name, on the dummy driver: paced by a timer at
+    48 kHz, 1024 frames a period, no sound card), stopped after the test; the environment that
+    reaches it. Synchronous: a client late for a period (a busy machine) holds the period back
+    rather than losing its sound, as a sound card's buffer would; and one is not cut off for
+    being late unless by 5 s."""
+    import os
+    import subprocess
+    import uuid
+
+    env = dict(
+        os.environ,
+        JACK_DEFAULT_SERVER=f"drumscore-{uuid.uuid4().hex[:12]}",
+        JACK_NO_START_SERVER="1",
+        JACK_NO_AUDIO_RESERVATION="1",
+    )
+    with (tmp_path / "jackd.log").open("wb") as log:
+        server = subprocess.Popen(
+            ["jackd", "--no-realtime", "--sync", "--timeout", "5000",
+             "-d", "dummy", "-r", "48000", "-p", "1024"],
+            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    try:
+        up = subprocess.run(["jack_wait", "-w", "-t", "10"], env=env, capture_output=True)
+        assert up.returncode == 0, (tmp_path / "jackd.log").read_text(errors="replace")
+        yield env
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:  # a server still waiting on a client gone
+            server.kill()
+            server.wait()
+
+
+def _until(test, seconds=10.0):
+    import time
+
+    end = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.mark.requires("jackd", "sndfile-jackplay", "portaudio")
+def test_a_take_played_into_a_capture_device_is_heard_as_check_hears_it(
+    jack_server, fake_midi, cli, tmp_path
+):
+    """A real capture device, paced as a microphone is (JACK's dummy driver runs on a timer):
+    sndfile-jackplay plays the take from its ports from the moment playback begins, PortAudio
+    lists it as an audio input, and play --listen --input hears on it what check reads in the
+    take, on the score's clock: the same strokes, drums and faults, each stroke late by one
+    and the same latency (JACK's period and PortAudio's buffer), so each offset from the even
+    beat within a millisecond of check's."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    drums = [s.drum for s in resolve(ALONG).pattern.strokes]
+    t = take(drums, BPM, seed=5, spread_ms=15, missed=[3], wrong=[6])
+    t.start = 0.05
+    recording = write_audio(tmp_path / "take.wav", t, 48000)  # JACK's rate: played as it is
+    # a stroke more in the score than in the take (missed by both): play listens a beat
+    # longer, so a busy machine holding JACK's periods back (its sound late, none of it lost)
+    # still delivers the whole take before play stops listening
+    score = ALONG + "○"
+    fake_midi(outputs=[SYNTH])
+    root = Path(__file__).resolve().parents[2]
+    env = dict(
+        jack_server,
+        **{k: os.environ[k] for k in ("FAKE_MIDI", "MIDO_BACKEND")},
+        PYTHONPATH=os.pathsep.join([str(root), str(root / "tests")]),
+    )
+    player = subprocess.Popen(
+        ["sndfile-jackplay", "--wait", str(recording)],
+        env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        ports = ["jack_lsp"]
+        _until(
+            lambda: (
+                "jackplay:out_1"
+                in subprocess.run(ports, env=env, capture_output=True).stdout.decode()
+            )
+        )
+        listed = subprocess.run(
+            [sys.executable, "-m", "drumscore", "play", "--list-devices"],
+            env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        inputs = listed.stdout[listed.stdout.index("audio inputs (for --listen --input):") :]
+        assert re.search(r"\d+\s+jackplay\s+JACK Audio Connection Kit", inputs), listed.stdout
+        assert player.stdin is not None
+        fd = player.stdin.fileno()
+        argv = ["play", score, "--bpm", str(BPM), "--midi-port", "synth", "--listen", "--input",
+                "jackplay", "--json"]  # fmt: skip
+        played = subprocess.run(
+            [sys.executable, "-c", PERFORMER, *argv],
+            env=dict(env, TAKE_FD=str(fd)), pass_fds=(fd,), capture_output=True, text=True,
+            timeout=60,
+        )  # fmt: skip
+    finally:
+        player.kill()
+        player.wait()
+    assert played.returncode == 0, played.stderr
+    code, checked, err = cli("check", recording, score, "--bpm", BPM, "--json")
+    assert code == 0, err
+    heard, expected = json.loads(played.stdout), json.loads(checked)
+    assert heard["performance"]["file"] == "jackplay"
+    assert heard["performance"]["strokes"] == expected["performance"]["strokes"] == 10
+    assert heard["missing"] == expected["missing"] == [4, 12]
+    assert heard["wrong"] == expected["wrong"] == [7]
+    assert heard["extra"] == expected["extra"] == []
+    fields = ("stroke", "expected", "heard", "heard_drum", "wrong", "doubtful", "flam")
+    assert [[s[f] for f in fields] for s in heard["strokes"]] == [
+        [s[f] for f in fields] for s in expected["strokes"]
+    ]
+    pairs = [
+        (h, e) for h, e in zip(heard["strokes"], expected["strokes"], strict=True) if e["time_s"]
+    ]
+    assert max(abs(h["offset_ms"] - e["offset_ms"]) for h, e in pairs) < 1.0
+    # on the score's clock: each stroke late by the device's one latency
+    late = [h["time_s"] - e["time_s"] for h, e in pairs]
+    assert min(late) >= 0 and max(late) < 0.1, late
+    assert max(late) - min(late) < 0.001, late
+    assert abs(heard["tempo_bpm"] - expected["tempo_bpm"]) < 0.1

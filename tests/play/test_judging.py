@@ -29,10 +29,11 @@ NOTATION = "".join(d.symbol for d in TOUHU) * 2
 P, G = Drum.PI, Drum.GU
 
 
-def heard_live(path, bpm, strokes, window):
+def heard_live(path, bpm, strokes, window, revisions=None):
     """The take at `path` delivered at its pace while the score's `strokes` (notation) play at
     `bpm`, its first stroke answering the score's first; the lines shown, as the display
-    asked for them every 20 ms, and the listener."""
+    asked for them every 20 ms, and the listener (and in `revisions`, if given, the revisions
+    the big display shows apart at each of those times)."""
     timeline = arrange(resolve(strokes), None, Tempo.from_bpm(bpm), 1)
     hits = [h for h in Track.single(timeline).hits(44100) if h.drum is not None]
     now = [0.0]
@@ -48,6 +49,8 @@ def heard_live(path, bpm, strokes, window):
                 hits.remove(hit)
                 live(hit)
             shown.append(live(None))
+            if revisions is not None:
+                revisions.append(live.revisions)
         shown.append(live(None, final=True))
     return live, listener, shown
 
@@ -184,6 +187,83 @@ def test_the_marks_read_as_chinese():
     assert liveview.revised_line(line) == "stroke 5: 鼙 +3 ms (revised)"
     extra = liveview.verdict_line(Verdict("extra", P))
     assert liveview.revision_line(line, extra) == "revised: extra stroke on 鼙 → stroke 5: 鼙 +3 ms"
+
+
+def test_the_big_display_is_given_each_revision_while_it_is_recent(flams):
+    """The big display shows one line heard: the revisions among the last three lines (a
+    revision of an earlier line is said on a line of its own) are given apart
+    (HeardLines.revisions), so that the big display shows them under the last line for a few
+    beats, each of them, however close together they come."""
+    revisions = []
+    live, listener, shown = heard_live(flams, 80, NOTATION, window=1, revisions=revisions)
+    assert_lines_are_the_strokes_heard(live, listener)
+    told = revised(live.lines) + said_apart(live.lines)
+    given = {r for rs in revisions for r in rs}
+    assert told and {text for text, _own in given} == set(told)  # every one, nothing else
+    assert all(own == (text in said_apart(live.lines)) for text, own in given)
+    for lines, rs in zip(shown, revisions, strict=False):
+        recent = lines[-liveview.HEARD_LINES :]
+        assert [text for text, _own in rs] == [x for x in recent if x in told]
+    # each is given for a while (the display asks every 20 ms), then leaves
+    for r in told:
+        spell = [r in (text for text, _own in rs) for rs in revisions]
+        first = spell.index(True)
+        assert all(spell[first : first + 5])
+    last = {text for text, _own in revisions[-1]}
+    assert last <= set(shown[-2][-liveview.HEARD_LINES :])
+
+
+def test_the_big_display_shows_a_revision_apart_in_reverse_video():
+    t = arrange(resolve("○□○"), None, Tempo.from_interval("0.5"), 1)
+    hit = Track.single(t).hits(44100)[1]
+    was = "stroke 1: 鼓 where the score has 鼙, +94 ms"
+    revision = liveview.revision_line("stroke 1: 鼙 +11 ms", was)
+    heard = ("stroke 1: 鼙 +0 ms", revision, "stroke 3: 鼓 +2 ms")
+    state = liveview.LiveState(bpm=120, heard=heard, revisions=((revision, True),))
+    screen = liveview.big_frame(hit, state, 100, 34)
+    assert screen is not None and len(screen) == 34
+    rows = [liveview._CONTROL.sub("", row).strip() for row in screen]
+    last, apart = rows.index(heard[-1]), rows.index(revision)
+    assert apart == last + 1  # under the last line heard
+    assert screen[apart].strip() == liveview.HIGHLIGHT + revision + liveview.HIGHLIGHT_END
+    assert liveview.HIGHLIGHT not in screen[last]
+    assert all(liveview.shown_width(row) < 100 for row in screen)
+    # a revision said after the last stroke's line: that line still shows, the revision under
+    later = liveview.LiveState(
+        bpm=120, heard=(*heard[:1], heard[2], revision), revisions=state.revisions
+    )
+    assert liveview.big_frame(hit, later, 100, 34) == screen
+    # the last line itself revised: it is marked where it stands, not said twice
+    marked = liveview.revised_line(heard[-1])
+    revisions = ((revision, True), (marked, False))
+    state = liveview.LiveState(bpm=120, heard=(*heard[:-1], marked), revisions=revisions)
+    screen = liveview.big_frame(hit, state, 100, 34)
+    assert screen is not None
+    rows = [liveview._CONTROL.sub("", row).strip() for row in screen]
+    assert rows.count(marked) == 1 and rows.index(revision) == rows.index(marked) + 1
+    assert [row.strip() for row in screen if liveview.HIGHLIGHT in row] == [
+        liveview.HIGHLIGHT + text + liveview.HIGHLIGHT_END for text in (marked, revision)
+    ]
+    # no revision: nothing in reverse video, nothing under the last line
+    plain = liveview.big_frame(hit, liveview.LiveState(bpm=120, heard=heard), 100, 34)
+    assert plain is not None and not any(liveview.HIGHLIGHT in row for row in plain)
+    assert revision not in "\n".join(plain)
+
+
+def test_a_long_revision_is_wrapped_and_each_piece_shown_apart():
+    t = arrange(resolve("○□○"), None, Tempo.from_interval("0.5"), 1)
+    hit = Track.single(t).hits(44100)[1]
+    revision = liveview.revision_line(
+        "stroke 1: 鼙 +11 ms", "stroke 1: 鼓 where the score has 鼙, +94 ms"
+    )
+    heard = ("stroke 2: 鼓 +0 ms", revision)
+    state = liveview.LiveState(bpm=120, heard=heard, revisions=((revision, True),))
+    screen = liveview.big_frame(hit, state, 40, 20)
+    assert screen is not None
+    marked = [row for row in screen if liveview.HIGHLIGHT in row]
+    assert len(marked) >= 2 and all(liveview.shown_width(row) < 40 for row in screen)
+    text = " ".join(liveview._CONTROL.sub("", row).strip() for row in marked)
+    assert text.replace(" ", "") == revision.replace(" ", "")
 
 
 def test_the_big_display_shows_the_last_line_revised():

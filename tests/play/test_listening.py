@@ -153,3 +153,15 @@ def test_listening_holds_blas_to_one_thread_and_gives_it_back(tmp_path):
         with AudioListener(str(path)):
             assert blas_threads() == {1}
         assert blas_threads() == {2}
+
+
+def test_listening_lets_the_inputs_thread_have_the_interpreter_soon_and_gives_it_back(tmp_path):
+    """A sound card's callback (PortAudio's thread) waits for the interpreter's lock while the
+    listener computes: at most half a millisecond while listening, Python's own after."""
+    import sys
+
+    path = write_audio(tmp_path / "take.wav", take([Drum.PI, Drum.GU], 120))
+    before = sys.getswitchinterval()
+    with AudioListener(str(path)):
+        assert sys.getswitchinterval() == pytest.approx(0.0005)
+    assert sys.getswitchinterval() == before

@@ -334,3 +334,48 @@ def test_under_another_reading_every_view_shows_the_sign_as_printed_with_the_dru
         assert shown in liveview.plain_lines(mao, hit.k, 0.0)[-1]
         assert shown in "\n".join(liveview.big_frame(hit, state, 100, 34))
         assert highlighted(liveview.notation_line(mao, hit.k, 200))[1] == sign
+
+
+def _painted(screen: list[str], text: str) -> list[str]:
+    """`screen` after a terminal draws `text` of paint_screen (home, a row moved to, a line
+    cleared, a new line)."""
+    rows = list(screen)
+    row = 0
+    at = 0
+    pattern = re.compile(r"\x1b\[H|\x1b\[(\d+);1H|\x1b\[2K|\n|[^\x1b\n]+")
+    while at < len(text):
+        m = pattern.match(text, at)
+        assert m is not None, text[at:]
+        piece = m.group(0)
+        if piece == "\x1b[H":
+            row = 0
+        elif m.group(1):
+            row = int(m.group(1)) - 1
+        elif piece == liveview.CLEAR_LINE:
+            rows[row] = ""
+        elif piece == "\n":
+            row += 1
+        else:
+            rows[row] += piece
+        at = m.end()
+    return rows
+
+
+def test_the_big_screen_repaints_only_the_rows_that_changed():
+    t = arrange(resolve("○□○"), None, Tempo.from_interval("0.5"), 1)
+    hit = Track.single(t).hits(44100)[1]
+    first = liveview.big_frame(
+        hit, liveview.LiveState(bpm=120, heard=("stroke 1: 鼙 +0 ms",)), 100, 34
+    )
+    then = liveview.big_frame(
+        hit, liveview.LiveState(bpm=120, heard=("stroke 2: 鼓 +3 ms",)), 100, 34
+    )
+    assert first is not None and then is not None
+    whole = liveview.paint_screen(first)
+    assert _painted([""] * 34, whole) == first
+    change = liveview.paint_screen(then, first)
+    assert _painted(first, change) == then
+    assert len(change) < len(whole) / 10  # a row, not the screenful of blocks
+    assert liveview.paint_screen(then, then) == ""
+    # a screen of another size is painted whole
+    assert liveview.paint_screen(then, first[:-1]) == liveview.paint_screen(then)

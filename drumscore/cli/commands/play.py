@@ -43,7 +43,7 @@ from drumscore.play.player import Player
 from drumscore.render.midimap import MidiMap
 
 #: How often play --listen looks for strokes heard between the strokes it plays (s).
-LISTEN_POLL = 0.005
+LISTEN_POLL = 0.0025
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -578,7 +578,8 @@ def _play(
                 shown = hit or getattr(view, "last", None)
                 if shown is None:
                     continue
-                view.show(hit, _state(args, track, controls, shown, rate, heard))
+                revised = live.revisions if live is not None else ()
+                view.show(hit, _state(args, track, controls, shown, rate, heard, revised))
                 if live is not None:
                     live.shown = len(heard)
             if not controls.stop_now:
@@ -599,8 +600,10 @@ def _state(
     shown: Hit,
     rate: int,
     heard: tuple[str, ...],
+    revisions: tuple[tuple[str, bool], ...] = (),
 ) -> LiveState:
-    """What the display shows beside the hit `shown`."""
+    """What the display shows beside the hit `shown` (and the strokes heard, the recent
+    revisions among them)."""
     return LiveState(
         bpm=float(controls.bpm),
         paused=controls.paused,
@@ -612,6 +615,7 @@ def _state(
         loop=args.loop and len(track.items) == 1,
         seconds=shown.frame / rate,
         heard=heard,
+        revisions=revisions,
     )
 
 
@@ -629,10 +633,9 @@ def _linger(
     end = last.frame / rate + float(last.timeline.tempo.interval)
     while live.listener.elapsed() < end and not controls.stop_now:
         live.listener.sleep(LISTEN_POLL)
-        heard = live(None)
-        if len(heard) > live.shown:
-            view.show(None, _state(args, track, controls, last, rate, heard))
-            live.shown = len(heard)
+        heard = live(None)  # (the display paints only what changed)
+        view.show(None, _state(args, track, controls, last, rate, heard, live.revisions))
+        live.shown = len(heard)
 
 
 class _NoView:
