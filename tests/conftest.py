@@ -186,9 +186,18 @@ def _left_behind() -> list[str]:
     """What the run left in its temporary folder: not pytest's own, not the user folders."""
     if _RUN is None or not _RUN.is_dir():
         return []
-    # pytest's and each process's user folders; the caches and runtime folders of the tools
-    # run (music21, MuseScore's Qt and PulseAudio), which go with the run's folder
-    own = ("pytest-", "drumscore-tests-", "music21", "pulse-", "qtsingleapp-", "runtime-")
+    # pytest's and each process's user folders, what the workers build once for all of them
+    # (tests/site/conftest.py built_once); the caches and runtime folders of the tools run
+    # (music21, MuseScore's Qt and PulseAudio), which go with the run's folder
+    own = (
+        "pytest-",
+        "drumscore-tests-",
+        "drumscore-built",
+        "music21",
+        "pulse-",
+        "qtsingleapp-",
+        "runtime-",
+    )
     return sorted(p.name for p in _RUN.iterdir() if not p.name.startswith(own))
 
 

@@ -9,9 +9,10 @@ import json
 
 import numpy as np
 import pytest
+import soundfile as sf
+from browsers import CHROMIUM_ARGS, launch
 from performances import take, write_audio
 from served import serving
-from system_tools import chromium_path
 
 from drumscore import corpus
 from drumscore.cli.commands.serve import check_report
@@ -69,30 +70,28 @@ def listening_url(site_dir, keeping):
 
 
 @pytest.fixture(scope="module")
-def microphone(faulty_take):
+def microphone(playwright, faulty_take):
     """Chromium whose microphone plays the take once, allowed without asking."""
     args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--autoplay-policy=no-user-gesture-required",
+        *CHROMIUM_ARGS,
         "--use-fake-ui-for-media-stream",
         "--use-fake-device-for-media-stream",
         f"--use-file-for-fake-audio-capture={faulty_take}%noloop",
     ]
-    with sync_api.sync_playwright() as p:
-        try:
-            browser = p.chromium.launch(executable_path=chromium_path() or "chromium", args=args)
-        except Exception as exc:  # a browser that cannot start here is a skip, not a failure
-            pytest.skip(f"Chromium does not start: {str(exc).splitlines()[0]}")
-        yield browser
-        browser.close()
+    browser = launch(playwright, args)
+    yield browser
+    browser.close()
+
+
+def _heard(listening: Listening) -> float:
+    """Seconds of sound the server has heard from the page listening now."""
+    return max(
+        (s.listener.listener.samples.frames / s.input.rate for s in listening.sessions.values()),
+        default=0.0,
+    )
 
 
 def write_audio_samples(path, samples, rate):
-    import soundfile as sf
-
     sf.write(path, samples, rate, "FLOAT")
     return path
 
@@ -114,8 +113,16 @@ def test_the_page_lights_the_strokes_check_finds_in_the_take(
     page.dispatch_event("#bpm", "change")
     page.click("#listen")
     page.wait_for_selector("#along-lines li", timeout=10_000)
-    duration = len(corpus.resolve(KEY).pattern.strokes) * 60 / BPM + 1.5
-    page.wait_for_timeout(duration * 1000)
+    # the whole take heard by the server (the microphone plays it in real time, and later on a
+    # busy machine), and a little of the silence after it
+    length = sf.info(str(faulty_take)).duration + 0.5
+    waited = 0
+    while _heard(keeping) < length:
+        assert waited < 120_000, (
+            f"the server heard {_heard(keeping):.1f} s of a {length:.1f} s take"
+        )
+        page.wait_for_timeout(100)
+        waited += 100
     page.screenshot(path=str(tmp_path / "listening.png"), full_page=True)
     with page.expect_response(lambda r: r.url.endswith("/end")) as ended:
         page.click("#listen-end")
