@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Sequence
 
 import mido
@@ -215,8 +216,16 @@ def to_midi(played: Timeline | Track, midimap: MidiMap | None = None) -> mido.Mi
     return midi
 
 
+#: One save at a time: mido sets the charset of meta messages in a module global for the length
+#: of a save and then puts the old one back, so two saves on two threads (a batch's files) could
+#: leave one writing its CJK text in mido's Latin-1.
+_SAVING = threading.Lock()
+
+
 def midi_bytes(played: Timeline | Track, midimap: MidiMap | None = None) -> bytes:
     """to_midi as the bytes of a Standard MIDI File."""
     buffer = io.BytesIO()
-    to_midi(played, midimap).save(file=buffer)
+    midi = to_midi(played, midimap)
+    with _SAVING:
+        midi.save(file=buffer)
     return buffer.getvalue()
