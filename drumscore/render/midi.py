@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Sequence
 
 import mido
@@ -166,8 +167,16 @@ def midi_bytes(played: Timeline | Track, midimap: MidiMap | None = None) -> byte
     but the score's words: its name and citation) is laid out once (see _music_key), however
     many scores print it: a site writes each music for every edition, section and reading."""
     buffer = io.BytesIO()
-    in_english(_midi_file)(as_track(played), midimap or MidiMap(), shared=True).save(file=buffer)
+    midi = in_english(_midi_file)(as_track(played), midimap or MidiMap(), shared=True)
+    with _SAVING:
+        midi.save(file=buffer)
     return buffer.getvalue()
+
+
+#: One save at a time: mido sets the charset of meta messages in a module global for the length
+#: of a save and then puts the old one back, so two saves on two threads (a batch's files) could
+#: leave one writing its CJK text in mido's Latin-1.
+_SAVING = threading.Lock()
 
 
 #: A music's tracks after their words, by _music_key (the messages after the head's, with their

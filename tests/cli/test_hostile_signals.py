@@ -215,8 +215,11 @@ def _whole(path: Path) -> bool:
             info = sf.info(str(path))
             data, _rate = sf.read(str(path))
             return len(data) == info.frames > 0
-        elif path.suffix in (".musicxml", ".mei", ".html", ".svg"):
+        elif path.suffix in (".musicxml", ".mei", ".svg"):
             ET.parse(path)
+        elif path.suffix == ".html":  # HTML, not XML: from its doctype to its closing tag
+            text = path.read_text(encoding="utf-8").strip()
+            return text.lower().startswith("<!doctype html>") and text.endswith("</html>")
         return True
     except Exception:
         return False

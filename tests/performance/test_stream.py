@@ -84,29 +84,39 @@ def assert_heard_as_checked(path, sizes, told=None):
     return heard
 
 
-@settings(max_examples=8, deadline=None)
-@given(
-    seed=st.integers(0, 10_000),
-    bpm=st.floats(90, 170),
-    fault=st.sampled_from(["none", "missed", "wrong", "extra"]),
-    sizes=st.lists(st.floats(0, np.log(44100)), min_size=1, max_size=40),
-    start=st.floats(0.03, 0.6),
-)
-def test_any_chunking_hears_what_check_finds_within_60_ms(
-    tmp_path_factory, seed, bpm, fault, sizes, start
-):
-    faults = {
-        "none": {},
-        "missed": {"missed": [2]},
-        "wrong": {"wrong": [1]},
-        "extra": {"extra": [(3.5, G)]},
-    }[fault]
-    t = take(ORDER, bpm, seed=seed, **faults)
-    t.start = start  # the first stroke as soon as 30 ms into the take
-    t.extra = [(t.time(beat), drum) for beat, drum in faults.get("extra", [])]
-    path = write_audio(tmp_path_factory.mktemp("take") / "take.wav", t)
-    # chunk sizes from one frame to one second, evenly spread in their logarithm
-    assert_heard_as_checked(path, [int(np.exp(s)) for s in sizes])
+def _any_chunking(examples: int):
+    """The property below drawn `examples` times: a take of any tempo, fault and start, fed in
+    chunks of any sizes."""
+
+    @settings(max_examples=examples, deadline=None)
+    @given(
+        seed=st.integers(0, 10_000),
+        bpm=st.floats(90, 170),
+        fault=st.sampled_from(["none", "missed", "wrong", "extra"]),
+        sizes=st.lists(st.floats(0, np.log(44100)), min_size=1, max_size=40),
+        start=st.floats(0.03, 0.6),
+    )
+    def test(tmp_path_factory, seed, bpm, fault, sizes, start):
+        faults = {
+            "none": {},
+            "missed": {"missed": [2]},
+            "wrong": {"wrong": [1]},
+            "extra": {"extra": [(3.5, G)]},
+        }[fault]
+        t = take(ORDER, bpm, seed=seed, **faults)
+        t.start = start  # the first stroke as soon as 30 ms into the take
+        t.extra = [(t.time(beat), drum) for beat, drum in faults.get("extra", [])]
+        path = write_audio(tmp_path_factory.mktemp("take") / "take.wav", t)
+        # chunk sizes from one frame to one second, evenly spread in their logarithm
+        assert_heard_as_checked(path, [int(np.exp(s)) for s in sizes])
+
+    return test
+
+
+# Each example is seconds of listening (chunks down to a frame): README's command draws three,
+# the slow run (-m slow) eight more of its own.
+test_any_chunking_hears_what_check_finds_within_60_ms = _any_chunking(3)
+test_any_chunking_hears_what_check_finds_within_60_ms_at_length = pytest.mark.slow(_any_chunking(8))
 
 
 def test_a_take_fed_a_frame_at_a_time_is_heard_as_checked(tmp_path):

@@ -1,25 +1,65 @@
-"""One built site (without MusicXML, the slow part) and one local server for the site tests, the
-same in every language (--lang all) and its server, and what drumscore's conductor lays out for
-the practice the page is tested with."""
+"""One built site (without MusicXML, the slow part; one for the whole run, shared by its workers)
+and one local server for the site tests, the same in every language (--lang all) and its
+server, and what drumscore's conductor lays out for the practice the page is tested with."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from browsers import CHROMIUM_ARGS, launch
 from served import serving
 
 from drumscore.site.build import build_site
 
 
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "out"
-    build_site(out, musicxml=False)
+def built_once(name: str, build: Callable[[Path], object]) -> Path:
+    """The folder `build(folder)` makes, made once in the whole run: by the first of pytest-xdist's
+    workers to ask (each worker has a session of its own), under a lock in the run's temporary
+    folder, and read by the others when it is whole (moved into place once built)."""
+    import fcntl
+
+    shared = Path(tempfile.gettempdir()) / "drumscore-built"
+    shared.mkdir(exist_ok=True)
+    out = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not out.is_dir():
+                part = shared / f"{name}.part"
+                shutil.rmtree(part, ignore_errors=True)  # a build that failed before
+                build(part)
+                part.rename(out)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     return out
+
+
+@pytest.fixture(scope="session")
+def site_dir():
+    return built_once("site", lambda out: build_site(out, musicxml=False))
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """Playwright's driver, one for a worker's site tests (its sync API runs one at a time)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """One headless Chromium for a worker's site tests: each module opens its own contexts and
+    pages in it, instead of starting a browser (and Playwright's driver) of its own."""
+    b = launch(playwright, CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 def _serve(folder):
@@ -33,13 +73,13 @@ def site_url(site_dir):
 
 
 @pytest.fixture(scope="session")
-def all_site_dir(tmp_path_factory):
+def all_site_dir():
     """The site in every language (as --lang all builds it), without MusicXML."""
     from drumscore.i18n import LANGUAGES
 
-    out = tmp_path_factory.mktemp("site-all") / "out"
-    build_site(out, musicxml=False, languages=tuple(LANGUAGES))
-    return out
+    return built_once(
+        "site-all", lambda out: build_site(out, musicxml=False, languages=tuple(LANGUAGES))
+    )
 
 
 @pytest.fixture(scope="session")

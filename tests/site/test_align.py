@@ -14,7 +14,6 @@ from urllib.parse import quote
 
 import pytest
 from served import serving
-from system_tools import chromium_path
 
 from drumscore import corpus
 from drumscore.analysis.compare import compare, comparison_data
@@ -23,8 +22,6 @@ from drumscore.site.build import build_site
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.requires("chromium")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 
 
 def _page_data(path):
@@ -45,26 +42,22 @@ def _expected(a, b) -> dict:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory, request):
+def page(browser):
     """A function opening the compare page of a site's folder (with a query, the addresses of
     its requests put in `seen`), returning the page."""
-    with sync_api.sync_playwright() as p:
-        try:
-            browser = p.chromium.launch(executable_path=chromium_path() or "chromium", args=ARGS)
-        except Exception as exc:  # a browser that cannot start here is a skip, not a failure
-            pytest.skip(f"Chromium does not start: {str(exc).splitlines()[0]}")
-        with contextlib.ExitStack() as servers:
+    with contextlib.ExitStack() as opened:
 
-            def open_site(folder, query="", seen=None):
-                tab = browser.new_page()
-                if seen is not None:  # the address of every request the page makes
-                    tab.on("request", lambda r: seen.append(r.url))
-                tab.goto(f"{servers.enter_context(serving(folder))}compare.html{query}")
-                tab.wait_for_function("window.drumscore && window.drumscore.ready")
-                return tab
+        def open_site(folder, query="", seen=None):
+            url = opened.enter_context(serving(folder))
+            tab = browser.new_page()
+            opened.callback(tab.close)
+            if seen is not None:  # the address of every request the page makes
+                tab.on("request", lambda r: seen.append(r.url))
+            tab.goto(f"{url}compare.html{query}")
+            tab.wait_for_function("window.drumscore && window.drumscore.ready")
+            return tab
 
-            yield open_site
-        browser.close()
+        yield open_site
 
 
 def _page_compares(tab, pairs):

@@ -15,7 +15,6 @@ from urllib.parse import urlparse
 import numpy as np
 import pytest
 from served import serving
-from system_tools import chromium_path
 
 from drumscore import corpus
 from drumscore.conductor.timeline import Timeline, arrange
@@ -24,34 +23,11 @@ from drumscore.model import Drum, Section
 from drumscore.site import data as sitedata
 from drumscore.timing import Tempo
 
-CHROMIUM = chromium_path() or "chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--autoplay-policy=no-user-gesture-required",
-]
 DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.requires("chromium")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except Exception as exc:  # a browser that cannot start here is a skip, not a failure
-            pytest.skip(f"Chromium does not start: {str(exc).splitlines()[0]}")
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

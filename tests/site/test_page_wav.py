@@ -12,15 +12,12 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from cli_run import run_quietly
-from system_tools import chromium_path
 
 from drumscore import corpus
 from drumscore.site import data as sitedata
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.requires("chromium")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 
 
 @dataclass(frozen=True)
@@ -80,18 +77,13 @@ def _slug(key: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def page(site_url):
-    with sync_api.sync_playwright() as p:
-        try:
-            browser = p.chromium.launch(executable_path=chromium_path() or "chromium", args=ARGS)
-        except Exception as exc:  # a browser that cannot start here is a skip, not a failure
-            pytest.skip(f"Chromium does not start: {str(exc).splitlines()[0]}")
-        pg = browser.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        yield pg
-        assert errors == []
-        browser.close()
+def page(browser, site_url):
+    pg = browser.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    pg.close()
+    assert errors == []
 
 
 def _page_wav(page, site_url, case: Case) -> tuple[np.ndarray, str]:
