@@ -112,7 +112,6 @@ def _window() -> np.ndarray:
     return window
 
 
-
 class Envelope:
     """The onset envelope of a recording fed block by block: the recording resampled to
     ENVELOPE_RATE (soxr's streaming resampler), its log band energies frame by frame, and the
