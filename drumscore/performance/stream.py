@@ -314,6 +314,14 @@ class Listener:
                 for k in near
                 if all(abs(int(found.starts[k]) - t) >= merge for t in self.told[-RECENT:])
             ]
+            if not near and centre + self.reach + self.size > now:
+                # a stroke starting as late as this frame reaches is not all heard yet, and
+                # strokes_at finds none it cannot judge whole (a first stroke a few ms into
+                # the take): look again at the next probe, rather than let it go until the
+                # lines are settled
+                waiting.append(frame)
+                self._ready[frame] = now + 1
+                continue
             if not mine:
                 self._done.add(frame)
                 continue  # not a stroke, or one already told

@@ -192,3 +192,12 @@ def test_a_ringing_takes_swell_heard_live_is_withdrawn_as_check_leaves_it_out(tm
     )
     gone = [h for h in heard if h.withdrawn]
     assert all(np.min(np.abs(np.asarray(times) - h.revises)) > 0.1 for h in gone)
+
+
+def test_a_first_stroke_a_few_ms_into_the_take_is_told_within_60_ms(tmp_path):
+    """A take begun with playback has its first stroke a few ms in: its sound is not all heard
+    when its frame is first looked at, and it is looked at again, not left to be settled
+    seconds later."""
+    t = take(ORDER, 90, seed=112)
+    t.start = 0.03
+    assert_heard_as_checked(write_audio(tmp_path / "take.wav", t), [441])
