@@ -650,6 +650,11 @@ def _main(argv: Sequence[str] | None) -> int:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except OSError as exc:
+        # an error of a file a signal left half-handled (closed as its KeyboardInterrupt went
+        # by): the run was stopped, not broken
+        signalled = signals.interrupt_in(exc)
+        if signalled is not None:
+            return interrupted(signalled)
         # what the library did not turn into a DrumscoreError: a full disk, a closed terminal…
         if exc.filename is None:
             _silence_stdout()

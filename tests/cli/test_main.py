@@ -267,3 +267,25 @@ def test_the_last_word_in_traditional_chinese(cli, monkeypatch, raised, status, 
     monkeypatch.setenv("LANG", "zh_TW.UTF-8")
     monkeypatch.setattr(corpus_command, "run_list", fails)
     assert cli("list") == (status, "", said + "\n")
+
+
+def test_a_file_error_a_signal_left_behind_ends_as_the_signal(cli, monkeypatch):
+    """A descriptor closed as Ctrl-C's KeyboardInterrupt went by fails the next write (Bad file
+    descriptor): the run was stopped by the signal, and says so with its status, not as a
+    failed write."""
+
+    def fails(args):
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    def fails_in_context(args):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise OSError(errno.EBADF, "Bad file descriptor")  # noqa: B904 (as Python leaves it)
+
+    monkeypatch.setattr(corpus_command, "run_list", fails_in_context)
+    status, _out, err = cli("list")
+    assert status == 130 and "Bad file descriptor" not in err
+    monkeypatch.setattr(corpus_command, "run_list", fails)  # no signal behind it: a failure
+    status, _out, err = cli("list")
+    assert status == 1 and "Bad file descriptor" in err
