@@ -28,9 +28,10 @@ MALFORMED = [
 ]
 
 
-def _serving(folder: Path, **limits: float) -> Iterator[tuple[int, list[str]]]:
+def _serving(folder: Path, **limits: object) -> Iterator[tuple[int, list[str]]]:
     """A server on 127.0.0.1 (any free port) for `folder` holding index.html, with `limits`
-    given to make_server, running until the test ends: its port and the warnings it gave."""
+    (and listening) given to make_server, running until the test ends: its port and the
+    warnings it gave."""
     (folder / "index.html").write_text("<p>drums</p>", encoding="utf-8")
     warnings: list[str] = []
     server = make_server(folder, "127.0.0.1", 0, warn=warnings.append, **limits)
@@ -183,18 +184,7 @@ def listening_served(tmp_path):
     """A server with listening (its sessions' report left empty), its port and warnings."""
     from drumscore.site.listening import Listening
 
-    (tmp_path / "index.html").write_text("<p>drums</p>", encoding="utf-8")
-    warnings: list[str] = []
-    listening = Listening(lambda check: ("", {}))
-    server = make_server(tmp_path, "127.0.0.1", 0, warn=warnings.append, listening=listening)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    try:
-        yield server.server_address[1], warnings
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    yield from _serving(tmp_path, listening=Listening(lambda check: ("", {})))
 
 
 def _post(port: int, path: str, body_bytes: int, stated: int | None, expect: bool = False):
