@@ -213,8 +213,8 @@ def _midi_file(played: Track, midimap: MidiMap, *, shared: bool) -> mido.MidiFil
     if music is None:
         music = _music(played, midimap)
         if key is not None:
-            if len(_musics) >= MUSICS_KEPT:
-                del _musics[next(iter(_musics))]
+            for oldest in list(_musics)[: max(0, len(_musics) - MUSICS_KEPT + 1)]:
+                _musics.pop(oldest, None)  # (a batch's threads may let the same one go)
             _musics[key] = music
     # track names, text and markers hold CJK text: UTF-8 rather than mido's default Latin-1
     midi = mido.MidiFile(type=1, ticks_per_beat=TICKS_PER_BEAT, charset="utf-8")
