@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from cli_run import expect_error, run_cli
+from cli_run import expect_error, run_cli, run_quietly
 from sourcefiles import SOURCES
 
 from drumscore.corpus import editions
@@ -190,21 +190,29 @@ def test_plot_highlights_the_places_and_nothing_when_the_editions_agree(
     # without 玉海, the only edition that parts from the others in the first 薛, they agree
     agreeing = tuple(e for e in corpus.builtin_editions() if e.id != "yuhai")
     monkeypatch.setattr(corpus, "builtin_editions", lambda: agreeing)
-    agree, part, svg = tmp_path / "xue1.png", tmp_path / "lu2.png", tmp_path / "xue2.svg"
+    agree, part = tmp_path / "xue1.png", tmp_path / "lu2.png"
     assert run_cli(["collate", "xue", "--plot", str(agree)], capsys)[0] == 0
     assert run_cli(["collate", "lu/2", "--plot", str(part)], capsys)[0] == 0
     assert part.read_bytes().startswith(b"\x89PNG")
     assert yellow_pixels(agree) == 0
     assert yellow_pixels(part) > 1000
-    assert run_cli(["collate", "xue/2", "--plot", str(svg)], capsys)[0] == 0
-    assert "<svg" in svg.read_text(encoding="utf-8")
+    # (a plot as SVG: the fixture `drawn`, below)
 
 
-def test_every_file_written_is_said_in_one_line_and_never_into_the_data(tmp_path, capsys):
+def test_every_file_written_is_said_in_one_line_and_never_into_the_data(
+    tmp_path, capsys, monkeypatch
+):
     pytest.importorskip("matplotlib")
+    from drumscore.cli.commands import collate as command
+
     picture, table = tmp_path / "lu2.png", tmp_path / "lu2.json"
     code, out, err = run_cli(["collate", "lu/2", "--plot", str(picture)], capsys)
     assert code == 0 and out.splitlines()[-1].startswith(f"wrote {picture}")
+    drawn = picture.read_bytes()
+    assert drawn.startswith(b"\x89PNG")
+    # the picture drawn again is the same: what is said of the files is tested without
+    # drawing it twice more
+    monkeypatch.setattr(command, "plot_apparatus", lambda apparatuses, fmt: drawn)
     written = ["-o", str(table), "--plot", str(picture), "--force"]  # the picture: again
     code, out, err = run_cli(["collate", "lu/2", *written], capsys)
     assert code == 0 and [line.split(":")[0] for line in out.splitlines()] == [
@@ -301,14 +309,25 @@ def site_views():
     return "".join(build.index_page(scores, apparatuses, pool)), pages
 
 
-def test_every_view_states_the_same_places_and_reported_readings(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory) -> tuple[str, str]:
+    """The CSV and the SVG picture of the whole apparatus, written by one run of collate (a
+    picture of the four scores takes seconds to draw): the text of each."""
     pytest.importorskip("matplotlib")
+    folder = tmp_path_factory.mktemp("drawn")
+    out, svg = folder / "app.csv", folder / "app.svg"
+    code, err = run_quietly(["collate", "-o", str(out), "--plot", str(svg)])
+    assert code == 0, err
+    return out.read_text(encoding="utf-8"), svg.read_text(encoding="utf-8")
+
+
+def test_every_view_states_the_same_places_and_reported_readings(tmp_path, capsys, drawn):
     import xml.etree.ElementTree as ET
 
     index, pages = site_views()
-    svg = tmp_path / "app.svg"
-    run_cli(["collate", "--plot", str(svg), "-o", str(tmp_path / "x.txt")], capsys)
-    titles = [t for t in re.findall(r"<!-- (.*?) -->", svg.read_text()) if NUMBERS.search(t)]
+    _, picture = drawn
+    assert picture.lstrip().startswith(("<?xml", "<svg")) and "<svg" in picture
+    titles = [t for t in re.findall(r"<!-- (.*?) -->", picture) if NUMBERS.search(t)]
     sections = dict(
         re.findall(r'<section class="collation" id="([a-z]+-\d)"(.*?)</section>', index, re.S)
     )
@@ -363,15 +382,12 @@ def test_every_view_states_the_same_places_and_reported_readings(tmp_path, capsy
         assert set(views.values()) == {(places, reported)}, (key, views)
 
 
-def test_the_csv_and_the_plot_have_a_row_for_every_reported_witness(tmp_path, capsys):
-    pytest.importorskip("matplotlib")
+def test_the_csv_and_the_plot_have_a_row_for_every_reported_witness(drawn):
     from drumscore.apparatus.gather import collate
 
-    out, svg = tmp_path / "app.csv", tmp_path / "app.svg"
-    code, _, _ = run_cli(["collate", "-o", str(out), "--plot", str(svg)], capsys)
-    assert code == 0
-    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
-    labels = re.findall(r"<!-- (.*?) -->", svg.read_text())
+    table, picture = drawn
+    rows = list(csv.reader(io.StringIO(table)))
+    labels = re.findall(r"<!-- (.*?) -->", picture)
     found = 0
     for a in collate():
         for i, w in enumerate(a.reported, len(a.printed)):
