@@ -96,7 +96,7 @@ def assert_intact(lines: list[str], *waiting: str) -> None:
         assert any(what in line for line in lines), (what, lines)
 
 
-PLAY = ("lu", "--section", "touhu", "--loop", "--count-in", "4", "--bpm", "240")
+PLAY = ("lu", "--section", "touhu", "--loop", "--count-in", "1", "--bpm", "240")
 
 
 @pytest.mark.parametrize("columns", [40, 60, 80, 120])
