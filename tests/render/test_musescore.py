@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import struct
 import subprocess
@@ -14,7 +15,7 @@ from drumscore.corpus import resolve
 from drumscore.errors import EngraveError, MissingDependencyError, OptionError
 from drumscore.model import Drum
 from drumscore.render.midimap import MidiMap
-from drumscore.render.musescore import engrave, find_musescore
+from drumscore.render.musescore import Engraving, engrave, find_musescore
 from drumscore.render.musicxml import musicxml_bytes
 
 #: What MuseScore 3 prints when a file does not read cleanly.
@@ -36,6 +37,13 @@ def assert_clean(log: str) -> None:
     assert not found, log
 
 
+@functools.cache
+def engraved_lu(kind: str, dpi: int = 150) -> Engraving:
+    """The first 魯 score engraved as `kind` (PNG at `dpi`), trimmed: once in this module,
+    however many of its tests read it (MuseScore takes a second or two to start and engrave)."""
+    return engrave(musicxml_bytes(arrange(resolve("lu"))), kind, dpi=dpi)
+
+
 # --- PDF and PNG --------------------------------------------------------------------------------
 
 
@@ -52,12 +60,10 @@ def test_pdf_converts_without_errors_or_unmapped_drums(key):
 @pytest.mark.requires("musescore")
 def test_png_is_one_trimmed_system_that_scales_with_dpi():
     musescore()
-    document = musicxml_bytes(arrange(resolve("lu")))
-    low = engrave(document, "png", dpi=100)
-    high = engrave(document, "png", dpi=200)
+    low, high = engraved_lu("png", dpi=72), engraved_lu("png", dpi=150)
     (w1, h1), (w2, _) = png_size(low.pages[0]), png_size(high.pages[0])
     assert w1 > h1, "a trimmed single system is wider than it is tall"
-    assert w2 == pytest.approx(2 * w1, rel=0.05)
+    assert w2 == pytest.approx(150 / 72 * w1, rel=0.05)
     assert_clean(low.log)
 
 
@@ -102,12 +108,11 @@ def test_pdf_and_png_keep_the_ink_a_centimetre_from_every_edge():
     from PIL import Image
 
     pdfium = pytest.importorskip("pypdfium2")
-    document = musicxml_bytes(arrange(resolve("lu")))
-    (pdf,) = engrave(document, "pdf").pages
+    (pdf,) = engraved_lu("pdf").pages
     pixels = pdfium.PdfDocument(pdf)[0].render(scale=2).to_numpy()
     assert min(margins_cm(pixels, 144).values()) >= 1.0, margins_cm(pixels, 144)
     for dpi in (72, 150):
-        (png,) = engrave(document, "png", dpi=dpi).pages
+        (png,) = engraved_lu("png", dpi=dpi).pages
         pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
         assert min(margins_cm(pixels, dpi).values()) >= 1.0, (dpi, margins_cm(pixels, dpi))
 
@@ -123,8 +128,7 @@ def test_svg_is_trimmed_to_the_music_with_the_margin_of_a_png():
     from PIL import Image
 
     cairosvg = pytest.importorskip("cairosvg")
-    document = musicxml_bytes(arrange(resolve("lu")))
-    (svg,) = engrave(document, "svg").pages
+    (svg,) = engraved_lu("svg").pages
     root = ET.fromstring(svg)
     width, height = (float(root.get(side, "0").removesuffix("px")) for side in ("width", "height"))
     assert [float(n) for n in root.get("viewBox", "").split()[2:]] == [width, height]
@@ -133,7 +137,7 @@ def test_svg_is_trimmed_to_the_music_with_the_margin_of_a_png():
     pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
     margins = margins_cm(pixels, 150)
     assert all(1.0 <= m <= 1.4 for m in margins.values()), margins
-    (trimmed,) = engrave(document, "png", dpi=150).pages
+    (trimmed,) = engraved_lu("png", dpi=150).pages
     assert png_size(trimmed)[0] == pytest.approx(pixels.shape[1], rel=0.05)
 
 
@@ -288,8 +292,7 @@ def test_the_musescore_page_carries_the_whole_citation_in_bands_that_do_not_touc
     """Title, the text as printed, the source, drumscore's name of the reading: each its own
     line of text on the page, read back from the PDF, and each a band of ink of its own."""
     pdfium = pytest.importorskip("pypdfium2")
-    timeline = arrange(resolve("lu"))
-    (pdf,) = engrave(musicxml_bytes(timeline), "pdf").pages
+    (pdf,) = engraved_lu("pdf").pages
     page = pdfium.PdfDocument(pdf)[0]
     text = page.get_textpage().get_text_range()
     lines = [line.strip() for line in text.splitlines() if line.strip()]
