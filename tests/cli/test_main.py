@@ -76,10 +76,10 @@ def test_show_json_counts_in_section_order(capsys):
     assert list(json.loads(capsys.readouterr().out)["counts"]) == ["head", "touhu", "she"]
 
 
-def test_render_wav_defaults(tmp_path):
+def test_render_wav_defaults(tmp_path, cli):
     out = tmp_path / "lu.wav"
-    result = run("render", "lu", "-o", str(out))
-    assert result.returncode == 0, result.stderr
+    code, printed, err = cli("render", "lu", "-o", out)
+    assert code == 0, err
     info = sf.info(str(out))
     assert (info.samplerate, info.channels, info.subtype, info.format) == (
         44100,
@@ -88,7 +88,7 @@ def test_render_wav_defaults(tmp_path):
         "WAV",
     )
     assert info.duration > 22  # 23 strokes a second apart, then the ring-out
-    assert "23 strokes" in result.stdout
+    assert "23 strokes" in printed
 
 
 @pytest.mark.parametrize("ext", ["wav", "flac", "ogg"])
