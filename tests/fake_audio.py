@@ -72,6 +72,23 @@ class PacedStream:
         self.stopped.set()
 
 
+class VirtualClockStream(PacedStream):
+    """A PacedStream on a clock of its own, which moves on only as the stream waits for its
+    next block: each block is asked for as soon as the one before is written, and the stream's
+    time says it has been played. A whole play takes the time its computing takes, and
+    receives the same samples as on the monotonic clock."""
+
+    def __init__(self, samplerate, callback, finished_callback, **kwargs):
+        super().__init__(samplerate, callback, finished_callback, **kwargs)
+        self.now = 0.0
+        self.t0 = 0.0
+        self._clock = lambda: self.now
+        self._sleep = self._wait
+
+    def _wait(self, seconds: float) -> None:
+        self.now += seconds
+
+
 class PacedDevice:
     """Enough of the sounddevice module for `drumscore play` on one paced output."""
 
@@ -103,13 +120,21 @@ class PacedDevice:
         return [{"name": "test"}]
 
 
-def run_play(capture: str, argv: list[str]) -> int:
-    """`drumscore play ARGV` with its sound going to a PacedStream that writes to `capture`."""
+class VirtualClockDevice(PacedDevice):
+    """A PacedDevice whose output is a VirtualClockStream: for a play that no one acts on
+    while it plays (no key, no signal), which need not last as long as its sound."""
+
+    OutputStream = VirtualClockStream
+
+
+def run_play(capture: str, argv: list[str], virtual: bool = False) -> int:
+    """`drumscore play ARGV` with its sound going to a PacedStream that writes to `capture`
+    (with `virtual`, a VirtualClockStream)."""
     from drumscore.cli import main
     from drumscore.play import audio
 
     PacedStream.capture = capture
-    device = PacedDevice()
+    device = VirtualClockDevice() if virtual else PacedDevice()
     audio.load_sounddevice = lambda: device
     return main(["play", *argv])
 
@@ -117,4 +142,7 @@ def run_play(capture: str, argv: list[str]) -> int:
 if __name__ == "__main__":
     import sys
 
-    raise SystemExit(run_play(sys.argv[1], sys.argv[2:]))
+    # fake_audio.py [--virtual-clock] CAPTURE ARGV...
+    virtual = sys.argv[1] == "--virtual-clock"
+    args = sys.argv[2:] if virtual else sys.argv[1:]
+    raise SystemExit(run_play(args[0], args[1:], virtual))

@@ -255,7 +255,7 @@ def test_the_other_statuses_docs_give_are_those_play_returns(monkeypatch, tmp_pa
     import fake_audio
 
     fake_audio.PacedStream.capture = str(tmp_path / "captured.raw")
-    monkeypatch.setattr(playback, "load_sounddevice", fake_audio.PacedDevice)
+    monkeypatch.setattr(playback, "load_sounddevice", fake_audio.VirtualClockDevice)
     assert main(["play", "○□", "--interval", "0.05"]) == documented_status("played to the end")
     for bad in (["nosuchscore"], ["○X"], ["lu", "--bpm", "0"], ["lu", "--device", "nosuch"]):
         with pytest.raises(SystemExit) as exited:

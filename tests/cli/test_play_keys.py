@@ -24,12 +24,15 @@ TESTS = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def spawn(tmp_path, *args):
+def spawn(tmp_path, *args, virtual=False):
+    """`drumscore play ARGS` in a pseudo-terminal, its sound to a paced stream (`virtual`: on a
+    clock of its own, for a play no key acts on), and the file the stream writes."""
     capture = tmp_path / "captured.raw"
     env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONPATH=str(TESTS.parent))
+    clock = ["--virtual-clock"] if virtual else []
     child = pexpect.spawn(
         sys.executable,
-        [str(TESTS / "fake_audio.py"), str(capture), *args],
+        [str(TESTS / "fake_audio.py"), *clock, str(capture), *args],
         env=env,
         encoding="utf-8",
         dimensions=(24, 120),
@@ -135,7 +138,9 @@ def test_a_programme_on_the_big_display_names_each_item_and_restores_the_screen(
         '[[item]]\nlabel = "second"\nscore = "□○○"\n',
         encoding="utf-8",
     )
-    child, capture = spawn(tmp_path, "--programme", str(programme), "--bpm", "600", "--big")
+    child, capture = spawn(
+        tmp_path, "--programme", str(programme), "--bpm", "600", "--big", virtual=True
+    )
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0, child.before
