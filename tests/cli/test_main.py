@@ -124,10 +124,10 @@ def test_render_other_formats(tmp_path, ext):
     assert out.stat().st_size > 0
 
 
-def test_help_lists_the_commands():
-    result = run("--help")
-    assert result.returncode == 0
-    assert all(cmd in result.stdout for cmd in ("list", "show", "render"))
+def test_help_lists_the_commands(cli):
+    code, printed, _ = cli("--help")
+    assert code == 0
+    assert all(cmd in printed for cmd in ("list", "show", "render"))
 
 
 # --- bad input ------------------------------------------------------------------------------
