@@ -15,7 +15,7 @@ import pytest
 from audio_checks import count_strokes, strokes
 
 from drumscore.corpus import resolve
-from drumscore.timing import MAX_BPM, MIN_BPM
+from drumscore.timing import MAX_BPM, MIN_BPM, Tempo
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -157,6 +157,94 @@ def test_a_programme_on_the_big_display_names_each_item_and_restores_the_screen(
     assert found[2][0] - found[0][0] == 2 * step + RATE // 5
 
 
+class UnpacedStream:
+    """An output stream that asks for each block as soon as the one before is written, as
+    ALSA's file and null devices do, `blocks` times; it notes, at each block, the time on the
+    player's clock and the seconds written before it."""
+
+    BLOCK = 1024
+    blocks = 400
+
+    def __init__(self, samplerate, callback, finished_callback, **_):
+        import threading
+
+        self.rate = samplerate
+        self.callback = callback
+        self.finished_callback = finished_callback
+        self.latency = 0.05
+        self.time = 0.0  # (no DAC times: the player counts the latency back)
+        self.seen: list[tuple[float, float]] = []
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        import types
+
+        from drumscore.play import audio
+
+        out = np.zeros((self.BLOCK, 2), np.float32)
+        info = types.SimpleNamespace(outputBufferDacTime=0.0)
+        for j in range(self.blocks):
+            self.seen.append((audio.clock.monotonic(), j * self.BLOCK / self.rate))
+            self.callback(out, self.BLOCK, info, None)
+        self.finished_callback()
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def abort(self, ignore_errors=True) -> None:
+        pass
+
+    def close(self, ignore_errors=True) -> None:
+        pass
+
+
+def test_a_loop_on_a_stream_that_does_not_pace_is_held_to_the_clock(monkeypatch):
+    """The player's own pacing, on a clock that moves only as the player waits for it: a loop
+    never runs more than PACE_AHEAD and a block ahead of the clock, and the clock is not held
+    back either (the loop keeps the clock's pace). On a real device and the real clock:
+    test_a_loop_on_a_device_that_does_not_pace_is_held_to_the_clock (in the slow run)."""
+    import threading
+    import types
+
+    from drumscore.conductor.timeline import arrange
+    from drumscore.play import audio
+
+    class Waiting(threading.Event):
+        """The player's event of the stream's end, whose waits move the clock on."""
+
+        def wait(self, timeout=None):
+            if timeout is not None and not self.is_set():
+                clock.now += timeout
+                return False
+            return super().wait(timeout)
+
+    clock = types.SimpleNamespace(now=100.0)
+    clock.monotonic = lambda: clock.now
+    monkeypatch.setattr(audio, "clock", clock)
+    device = types.SimpleNamespace(
+        OutputStream=UnpacedStream, PortAudioError=OSError, CallbackStop=StopIteration
+    )
+    monkeypatch.setattr(audio, "load_sounddevice", lambda: device)
+    t = arrange(resolve("○□"), None, Tempo.from_interval("0.05"), 1)
+    player = audio.AudioPlayer(audio.Feed(t, loop=True))
+    player._finished = Waiting()
+    player.start()
+    stream = player.stream
+    stream.join()
+    player.close()
+    assert player.paced
+    block = UnpacedStream.BLOCK / stream.rate
+    start = stream.seen[0][0]
+    for now, written in stream.seen:
+        assert written - (now - start) <= audio.PACE_AHEAD + block + 1e-9, (now, written)
+        if written >= audio.PACE_AHEAD + block:  # (from when it is that far ahead)
+            assert written - (now - start) >= audio.PACE_AHEAD - block - 1e-9, (now, written)
+
+
+@pytest.mark.slow  # on the real clock of a real device: its 1.5 s are what it tests
 @pytest.mark.requires("portaudio")
 def test_a_loop_on_a_device_that_does_not_pace_is_held_to_the_clock(tmp_path):
     from alsa_capture import alsa_env, play_command, read_capture
