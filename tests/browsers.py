@@ -3,6 +3,9 @@ skip where it cannot start."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 from system_tools import chromium_path
 
@@ -26,3 +29,9 @@ def launch(playwright, args: list[str]):
         return playwright.chromium.launch(executable_path=chromium_path() or "chromium", args=args)
     except Exception as exc:  # a browser that cannot start here is a skip, not a failure
         pytest.skip(f"Chromium does not start: {str(exc).splitlines()[0]}")
+
+
+def evaluated(page, function: str, arg: Any = None) -> Any:
+    """What the JS `function` (given `arg`, awaited) returns in `page`, carried as one JSON text:
+    Playwright's own serialisation takes seconds over a large object (a thousand comparisons)."""
+    return json.loads(page.evaluate(f"async (arg) => JSON.stringify(await ({function})(arg))", arg))

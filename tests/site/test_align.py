@@ -13,6 +13,7 @@ import re
 from urllib.parse import quote
 
 import pytest
+from browsers import evaluated
 from served import serving
 
 from drumscore import corpus
@@ -61,7 +62,8 @@ def page(browser):
 
 
 def _page_compares(tab, pairs):
-    return tab.evaluate(
+    return evaluated(
+        tab,
         "pairs => Promise.all(pairs.map(([a, b]) => window.drumscore.compareKeys(a, b)))",
         [[a.key, b.key] for a, b in pairs],
     )
