@@ -7,12 +7,12 @@ digest, the samples themselves read back where the two differ)."""
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from browsers import samples_digest, wav_digest
 from cli_run import run_quietly
 
 from drumscore import corpus
@@ -113,34 +113,6 @@ def _set_case(page, site_url, case: Case) -> None:
     page.set_checked("#count-each", case.count_each)
 
 
-#: The page's WAV as its header describes it, and the SHA-256 of its samples (its data chunk):
-#: a digest crosses from the browser instead of megabytes of samples.
-_WAV_DIGEST = """async () => {
-    const buffer = await window.drumscore.wav.blob.arrayBuffer();
-    const view = new DataView(buffer);
-    const found = {riff: String.fromCharCode(...new Uint8Array(buffer, 0, 4))
-                         + String.fromCharCode(...new Uint8Array(buffer, 8, 4))};
-    let data = null;
-    for (let at = 12; at + 8 <= buffer.byteLength;) {
-        const id = String.fromCharCode(...new Uint8Array(buffer, at, 4));
-        const size = view.getUint32(at + 4, true);
-        if (id === "fmt ") {
-            found.format = view.getUint16(at + 8, true);
-            found.channels = view.getUint16(at + 10, true);
-            found.rate = view.getUint32(at + 12, true);
-            found.bits = view.getUint16(at + 22, true);
-        } else if (id === "data") {
-            data = new Uint8Array(buffer, at + 8, size);
-        }
-        at += 8 + size + (size & 1);
-    }
-    found.bytes = data.length;
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-    found.sha256 = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
-    return found;
-}"""
-
-
 def _make_wav(page, site_url, case: Case) -> tuple[dict, str]:
     """Make WAV pressed on the page set to `case`: its WAV's header and samples' digest, and its
     file name."""
@@ -148,7 +120,7 @@ def _make_wav(page, site_url, case: Case) -> tuple[dict, str]:
     page.evaluate("document.getElementById('wav-link').hidden = true")
     page.click("#make-wav")
     page.wait_for_selector("#wav-link:not([hidden])")
-    return page.evaluate(_WAV_DIGEST), page.get_attribute("#wav-link", "download")
+    return wav_digest(page), page.get_attribute("#wav-link", "download")
 
 
 def _made_samples(page) -> np.ndarray:
@@ -190,11 +162,10 @@ def test_make_wav_is_render_s_wav_sample_for_sample_for_every_practice_option(
     for case in CASES:
         made, name = _make_wav(page, site_url, case)
         ours = _render_wav(tmp_path, case)
-        header = (made["riff"], made["format"], made["rate"], made["bits"], made["channels"])
-        assert header == ("RIFFWAVE", 1, 44100, 16, ours.shape[1]), (case, made)
+        assert made["header"] == ("RIFFWAVE", 1, 44100, 16, ours.shape[1]), (case, made)
         assert made["bytes"] == 2 * ours.size, (case, name, made)  # render's length
         apart[name] = 0
-        if made["sha256"] != hashlib.sha256(ours.astype("<i2").tobytes()).hexdigest():
+        if made["sha256"] != samples_digest(ours):
             web = _made_samples(page)  # how far apart, read back only where they differ
             apart[name] = int(np.max(np.abs(web.astype(np.int32) - ours.astype(np.int32)))) or -1
         assert np.count_nonzero(ours) > 0.5 * ours.size, case  # a WAV that sounds, not silence
