@@ -13,6 +13,7 @@ import re
 from urllib.parse import quote
 
 import pytest
+from browsers import evaluated
 from served import serving
 
 from drumscore import corpus
@@ -61,7 +62,8 @@ def page(browser):
 
 
 def _page_compares(tab, pairs):
-    return tab.evaluate(
+    return evaluated(
+        tab,
         "pairs => Promise.all(pairs.map(([a, b]) => window.drumscore.compareKeys(a, b)))",
         [[a.key, b.key] for a, b in pairs],
     )
@@ -111,11 +113,13 @@ def _varied(rng: random.Random, notation: str) -> str:
     return "".join(signs)
 
 
-def test_the_page_compares_random_readings_as_compare_does(tmp_path, page):
-    """Editions of random readings (not of the corpus: aligned as compare aligns any two), short
-    (the ranked table), long (Hirschberg's) and between, some close to one another."""
+@pytest.fixture(scope="module")
+def random_pairs(tmp_path_factory):
+    """A site of editions of random readings (not of the corpus: aligned as compare aligns any
+    two), short (the ranked table), long (Hirschberg's) and between, some close to one another;
+    its folder, and 160 pairs of its scores (those close to one another last)."""
     rng = random.Random(7)
-    folder = tmp_path / "editions"
+    folder = tmp_path_factory.mktemp("random") / "editions"
     folder.mkdir()
     sizes = [1, 2, 5, 12, 30, 60, 150, 210, 260, 400]
     for n in range(10):
@@ -131,18 +135,39 @@ def test_the_page_compares_random_readings_as_compare_does(tmp_path, page):
             lines += [f'printed = "{printed}"', ""]
         (folder / f"random{n}.toml").write_text("\n".join(lines), "utf-8")
     editions = [corpus.load_edition(p) for p in sorted(folder.glob("*.toml"))]
-    build_site(tmp_path / "site", editions, corpus_editions=False, musicxml=False)
+    site = folder.parent / "site"
+    build_site(site, editions, corpus_editions=False, musicxml=False)
     scores = [s for e in editions for s in e.scores]
     pairs = [(rng.choice(scores), rng.choice(scores)) for _ in range(120)]
     close = [s for s in scores if s.state == "薛"]
     pairs += [(rng.choice(close), rng.choice(close)) for _ in range(40)]
-    found = _page_compares(page(tmp_path / "site"), pairs)
+    return site, pairs
+
+
+def _compares_as_compare_does(page, site, pairs) -> None:
+    """The page's comparison of each pair is compare's, and the pairs take both ways of aligning
+    them (the ranked table, Hirschberg's)."""
+    found = _page_compares(page(site), pairs)
     ways = set()
     for (a, b), shown in zip(pairs, found, strict=True):
         assert shown == _expected(a, b), (a.pattern.notation, b.pattern.notation)
         cells = (len(a.pattern.notation) + 1) * (len(b.pattern.notation) + 1)
         ways.add("ranked" if cells <= 40_000 else "hirschberg" if cells > 5_000 else "table")
     assert ways >= {"ranked", "hirschberg"}
+
+
+def test_the_page_compares_random_readings_as_compare_does(random_pairs, page):
+    """A third of the random pairs, and a third of those close to one another (the others in the
+    slow run)."""
+    site, pairs = random_pairs
+    _compares_as_compare_does(page, site, pairs[:40] + pairs[120:133])
+
+
+@pytest.mark.slow
+def test_the_page_compares_more_random_readings_as_compare_does(random_pairs, page):
+    """The random pairs the test above leaves to the slow run."""
+    site, pairs = random_pairs
+    _compares_as_compare_does(page, site, pairs[40:120] + pairs[133:])
 
 
 def _slug(key: str, pool=None) -> str:

@@ -29,7 +29,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 pytestmark = pytest.mark.requires("chromium")
 
 KEY = "lu/1@zhushu"
-BPM = 120
+BPM = 240
 #: The take's faults (strokes of 魯's whole pattern, from 0): one missed, one on the other drum.
 MISSED, WRONG = [4], [9]
 
