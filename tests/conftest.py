@@ -5,6 +5,7 @@ and a home, data, cache and editions folder of its own for every test.
 The helpers behind them (cli_run, sourcefiles) can still be imported by bare name.
 """
 
+import json
 import os
 import re
 import shutil
@@ -119,11 +120,32 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def _selection(config: pytest.Config) -> str:
+    """The tests chosen by marks, as a name: "not-slow" (README's command), "slow" (-m slow)."""
+    return re.sub(r"\W+", "-", config.getoption("markexpr") or "all")
+
+
 def _seconds_key(config: pytest.Config) -> str:
     """pytest's cache key for how long each test file took in the runs before (seconds, wall),
     one for each selection by marks (README's command, -m slow)."""
-    marks = re.sub(r"\W+", "-", config.getoption("markexpr") or "all")
-    return f"drumscore/file-seconds/{marks}"
+    return f"drumscore/file-seconds/{_selection(config)}"
+
+
+#: How long each test file took in a full run (tools/file_seconds.py writes it from a run's
+#: cache): the order of a run that has no timings of its own yet, as in a fresh clone.
+FILE_SECONDS = Path(__file__).with_name("file-seconds.json")
+
+
+def _file_seconds(config: pytest.Config) -> dict[str, float]:
+    """Seconds per test file: this checkout's last runs, else the committed table's."""
+    try:
+        seconds: dict[str, float] = json.loads(FILE_SECONDS.read_text("utf-8"))[_selection(config)]
+    except (OSError, ValueError, KeyError, TypeError):
+        seconds = {}
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        seconds.update(cache.get(_seconds_key(config), {}))
+    return seconds
 
 
 def _file_of(nodeid: str) -> str:
@@ -133,16 +155,15 @@ def _file_of(nodeid: str) -> str:
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """`--dist loadfile`, the longest files first: a file goes to the worker that runs low, as
-    xdist does, but the one with the most seconds left to run (as the last runs timed it; a file
-    not timed yet by its number of tests), not the one with the most tests. Otherwise a long
-    file of few tests (a browser's, a listener's) comes last and one worker runs it alone while
-    the other waits."""
+    xdist does, but the one with the most seconds left to run (as the last runs timed it, or
+    tests/file-seconds.json; a file timed in neither by its number of tests), not the one with
+    the most tests. Otherwise a long file of few tests (a browser's, a listener's) comes last
+    and one worker runs it alone while the other waits."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    cache = getattr(config, "cache", None)
-    seconds: dict[str, float] = cache.get(_seconds_key(config), {}) if cache is not None else {}
+    seconds = _file_seconds(config)
 
     class LongestFirst(LoadFileScheduling):
         def _assign_work_unit(self, node) -> None:
