@@ -29,13 +29,15 @@ def no_musicxml(monkeypatch):
 @pytest.fixture
 def one_edition(monkeypatch):
     """The corpus as its default edition alone (four scores, not the whole corpus's 68): what
-    a test of the folder checks (its mode, its name, the leftovers removed, the server) is the
-    same for a site of any size, and the site of every edition is checked by
-    test_site_writes_the_folder_and_says_how_to_serve_it and tests/site."""
+    a test of the command checks (the corpus's pages and the user's, the folder's mode, its
+    name, the leftovers removed, the server) is the same for a site of any size; the site of
+    every edition is checked by tests/site and, through the command, test_chinese_views."""
     monkeypatch.setattr(corpus, "editions", lambda: corpus.builtin_editions()[:1])
 
 
-def test_site_writes_the_folder_and_says_how_to_serve_it(tmp_path, capsys, no_musicxml):
+def test_site_writes_the_folder_and_says_how_to_serve_it(
+    tmp_path, capsys, no_musicxml, one_edition
+):
     mine = tmp_path / "mine.toml"
     mine.write_text(MINE, encoding="utf-8")
     out = tmp_path / "out"
