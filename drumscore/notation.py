@@ -124,9 +124,14 @@ def parse(text: str, *, extra_glyphs: Mapping[str, str] | None = None) -> Patter
 
 def might_be_notation(text: str) -> bool:
     """True when `text` holds a notation glyph or a shape: meant as notation, not as a name."""
-    return any(
+    return any(map(is_notation_char, text))
+
+
+def is_notation_char(c: str) -> bool:
+    """True for a character that makes a text be read as notation (might_be_notation): a
+    notation glyph, a shape, or a letter confusable with a glyph outside ASCII."""
+    return (
         glyphs.canonical(c) is not None
         or glyphs.is_symbol_like(c)
         or (c in glyphs.CONFUSABLES and not c.isascii())
-        for c in text
     )

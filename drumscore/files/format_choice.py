@@ -10,6 +10,8 @@ from drumscore.i18n import _, list_text
 #: Audio sample rates: the default, and the range accepted.
 DEFAULT_RATE = 44100
 MIN_RATE, MAX_RATE = 8000, 192000
+#: Peak level of a normalised render: −1 dBFS leaves headroom for lossy encoders.
+PEAK_DBFS = -1.0
 
 #: The score's files, by extension: (kind, format name). kind is 'audio', 'midi', 'notation'
 #: (MusicXML, written by music21) or 'engraved' (pages engraved from it by Verovio or

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from drumscore.conductor.timeline import arrange
 from drumscore.errors import OptionError
+from drumscore.files.format_choice import DEFAULT_RATE
 from drumscore.i18n import _
 from drumscore.model import Reading, Score, Section
-from drumscore.render.kit import Kit
-from drumscore.render.mix import DEFAULT_RATE, mix_range, normalise, plan
 from drumscore.timing import Tempo
+
+if TYPE_CHECKING:  # numpy and the mixer are loaded where audio is made (the site reads a constant)
+    import numpy as np
+
+    from drumscore.render.kit import Kit
 
 #: The longest comparison audio, A and B together, in seconds (README, "Limits").
 MAX_SECONDS = 30 * 60
@@ -38,6 +42,10 @@ def comparison_audio(
         In sequence, B starts PAUSE_STROKES beats after A's last stroke would be followed, and never
         before A has rung out.
     """
+    import numpy as np
+
+    from drumscore.render.mix import normalise
+
     a, b, start = _parts(
         (first, second), section, tempo or Tempo.from_options(), rate, kit, readings
     )
@@ -60,6 +68,8 @@ def _parts(
     kit: Kit | None,
     readings: tuple[Reading | None, Reading | None] = (None, None),
 ) -> tuple[np.ndarray, np.ndarray, int]:
+    from drumscore.render.mix import mix_range, plan
+
     plans = [
         plan(arrange(s, section, tempo, reading=r), kit, rate)
         for s, r in zip(scores, readings, strict=True)

@@ -9,17 +9,18 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
-
-import numpy as np
+from typing import TYPE_CHECKING, BinaryIO
 
 from drumscore.errors import DrumscoreError, InputMissingError, KitError
-from drumscore.files.audio import unreadable
 from drumscore.files.reading import check_schema, open_input, parse_toml, read_input_text
 from drumscore.i18n import _, clause_text
 from drumscore.model import Drum
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BUILTIN_KIT = Path(__file__).with_name("samples") / "kit.toml"
 #: The longest kit sample, in seconds: a stroke and its ring, with room to spare (README, "Limits").
@@ -45,6 +46,7 @@ class Sample:
         """Resampled with soxr (very high quality); itself when the rate already matches."""
         if rate == self.rate:
             return self
+        import numpy as np
         import soxr
 
         data = soxr.resample(self.data, self.rate, rate, quality="VHQ")
@@ -57,6 +59,21 @@ class Layer:
 
     velocity: int
     samples: tuple[Sample, ...]
+
+
+def _single(value: float) -> float:
+    """`value` rounded to single precision (float32), as a Python float."""
+    return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
+def stereo_gain(gain: float, pan: float) -> tuple[float, float]:
+    """Left and right gain of a voice: its `gain` with equal-power `pan`, unity in the centre,
+    each step in single precision (float32) as the mixer's arrays have it; a product of two
+    float32 values is exact in a float, so rounding it once gives float32's product."""
+    angle = (pan + 1) * math.pi / 4
+    root, level = _single(math.sqrt(2)), _single(gain)
+    left, right = (_single(_single(_single(f(angle)) * root) * level) for f in (math.cos, math.sin))
+    return left, right
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,10 +99,10 @@ class Voice:
 
     @property
     def stereo_gain(self) -> np.ndarray:
-        """Left and right gain: the voice's gain with equal-power pan, unity in the centre."""
-        angle = (self.pan + 1) * math.pi / 4
-        scale = np.array([math.cos(angle), math.sin(angle)], dtype=np.float32) * math.sqrt(2)
-        return (scale * self.gain).astype(np.float32)
+        """Left and right gain (float32): stereo_gain of the voice's gain and pan."""
+        import numpy as np
+
+        return np.array(stereo_gain(self.gain, self.pan), dtype=np.float32)
 
     def sample_for(self, n: int, velocity: int) -> np.ndarray:
         """The n-th stroke's sample (round-robin in its layer), with gain and pan applied."""
@@ -149,7 +166,10 @@ def read_sample(path: str | Path, written: str | None = None) -> Sample:
     `written` is the name as the kit file gives it, for messages; the sample must be a regular
     file (files.reading) of at most MAX_SAMPLE_SECONDS.
     """
+    import numpy as np
     import soundfile as sf
+
+    from drumscore.files.audio import unreadable
 
     path = Path(path)
     shown = (
@@ -232,7 +252,19 @@ def _number(table: dict, key: str, default: float, where: str) -> float:
 
 
 def _voice(table: object, key: str, what: str, folder: Path, where: str) -> Voice:
-    """The voice of table [key] (`what` names its sound in messages)."""
+    """The voice of table [key] (`what` names its sound in messages), its samples decoded."""
+    specs, gain, pan = _voice_table(table, key, what, where)
+    layers = tuple(
+        Layer(v, tuple(read_sample(folder / name, name) for name in names)) for v, names in specs
+    )
+    return Voice(layers, gain, pan)
+
+
+def _voice_table(
+    table: object, key: str, what: str, where: str
+) -> tuple[list[tuple[int, list[str]]], float, float]:
+    """What table [key] gives of its voice, checked: the sample names of each layer (by its
+    lowest velocity), the gain and the pan."""
     where = f"{where} [{key}]"
     if table is None:
         raise KitError(
@@ -290,9 +322,6 @@ def _voice(table: object, key: str, what: str, folder: Path, where: str) -> Voic
                 where=where
             )
         )
-    layers = tuple(
-        Layer(v, tuple(read_sample(folder / name, name) for name in names)) for v, names in specs
-    )
     gain_db = _number(table, "gain_db", 0.0, where)
     if not -60 <= gain_db <= 24:
         raise KitError(
@@ -307,7 +336,7 @@ def _voice(table: object, key: str, what: str, folder: Path, where: str) -> Voic
                 where=where, value=pan
             )
         )
-    return Voice(layers, 10 ** (gain_db / 20), pan)
+    return specs, 10 ** (gain_db / 20), pan
 
 
 _SAMPLES = (str, [str])
@@ -323,6 +352,40 @@ KIT_SCHEMA = {"name": str, "pi": _VOICE, "gu": _VOICE}
 
 def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
     """Read a kit file (TOML), or a folder holding kit.toml: a [pi] and a [gu] table."""
+    path, data, where = _kit_file(path)
+    check_memory(data, path.parent, where)
+    voices = {
+        drum: _voice(
+            data.get(drum.pinyin), drum.pinyin, f"{drum.value} {drum.symbol}", path.parent, where
+        )
+        for drum in Drum
+    }
+    count = None
+    if "count" in data:
+        count = _voice(data["count"], "count", _("the count-in"), path.parent, where)
+    every = [*voices.values(), *([count] if count else [])]
+    rates = {s.rate for v in every for layer in v.layers for s in layer.samples}
+    name = data.get("name") or path.resolve().parent.name
+    return Kit(str(name), rates.pop() if len(rates) == 1 else None, voices, count)
+
+
+def kit_gains(path: str | Path = BUILTIN_KIT) -> dict[str, tuple[float, float]]:
+    """The left and right gain (stereo_gain) of each voice of a kit file, by its table's name
+    (pi, gu, and count where the kit has one), as load_kit reads them, its samples not read."""
+    path, data, where = _kit_file(path)
+    tables = {drum.pinyin: f"{drum.value} {drum.symbol}" for drum in Drum}
+    if "count" in data:
+        tables["count"] = _("the count-in")
+    gains = {}
+    for key, what in tables.items():
+        _specs, gain, pan = _voice_table(data.get(key), key, what, where)
+        gains[key] = stereo_gain(gain, pan)
+    return gains
+
+
+def _kit_file(path: str | Path) -> tuple[Path, dict, str]:
+    """A kit file (or the kit.toml of a folder), its tables checked against KIT_SCHEMA, and how
+    messages name it."""
     path = Path(path)
     if path.is_dir():
         path = path / "kit.toml"
@@ -342,20 +405,7 @@ def load_kit(path: str | Path = BUILTIN_KIT) -> Kit:
                 where=where, key=unknown[0]
             )
         )
-    check_memory(data, path.parent, where)
-    voices = {
-        drum: _voice(
-            data.get(drum.pinyin), drum.pinyin, f"{drum.value} {drum.symbol}", path.parent, where
-        )
-        for drum in Drum
-    }
-    count = None
-    if "count" in data:
-        count = _voice(data["count"], "count", _("the count-in"), path.parent, where)
-    every = [*voices.values(), *([count] if count else [])]
-    rates = {s.rate for v in every for layer in v.layers for s in layer.samples}
-    name = data.get("name") or path.resolve().parent.name
-    return Kit(str(name), rates.pop() if len(rates) == 1 else None, voices, count)
+    return path, data, where
 
 
 def _named(table: object) -> list[str]:

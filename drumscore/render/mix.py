@@ -17,12 +17,10 @@ import numpy as np
 from drumscore.conductor.timeline import Timeline
 from drumscore.conductor.track import Hit, Track, as_track
 from drumscore.errors import OptionError
-from drumscore.files.format_choice import DEFAULT_RATE
+from drumscore.files.format_choice import DEFAULT_RATE, PEAK_DBFS
 from drumscore.i18n import _
 from drumscore.render.kit import Kit, builtin_kit
 
-#: Peak level of a normalised render: −1 dBFS leaves headroom for lossy encoders.
-PEAK_DBFS = -1.0
 #: Frames per block of a streamed render (about 6 s at 44.1 kHz: 3 MB of float32 stereo).
 BLOCK_FRAMES = 1 << 18
 

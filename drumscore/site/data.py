@@ -264,24 +264,23 @@ def kit_data() -> dict:
     """The built-in kit as the page plays it: sample files, each drum's left/right gain (and the
     count sound's, each a float32 as drumscore's mixer has it), and the
     velocity the count sound is recorded at and a click's unless another is chosen (a click's
-    gain is its velocity over the count's, as drumscore's mixer has it)."""
-    from drumscore.render.kit import builtin_kit
+    gain is its velocity over the count's, as drumscore's mixer has it). Read from the kit's
+    file: its samples are the page's to decode."""
+    from drumscore.render.kit import kit_gains
 
-    kit = builtin_kit()
+    gains = kit_gains()
     return {
-        "name": kit.name,
-        "rate": kit.rate,
         "voices": {
             d.pinyin: {
                 "file": SAMPLE_FILES[d],
-                "gain": [float(g) for g in kit.voice(d).stereo_gain],
+                "gain": list(gains[d.pinyin]),
                 "drum": d.value,
                 "glyph": d.symbol,
             }
             for d in Drum
         },
         "count": COUNT_FILE,
-        "count_gain": [float(g) for g in kit.count_voice().stereo_gain],
+        "count_gain": list(gains["count"]),
         "count_velocity": COUNT_VELOCITY,
         "click_velocity": CLICK_VELOCITY,
     }
@@ -298,8 +297,8 @@ def play_data() -> dict:
     the rate render writes at, the pause between A and B, and the rounding of 16-bit samples
     and tapped tempos (ties to even, as numpy's rint in drumscore's WAV writer and Python's
     round have it)."""
-    from drumscore.render.ab_audio import PAUSE_STROKES  # these load numpy: not for --help
-    from drumscore.render.mix import DEFAULT_RATE, PEAK_DBFS
+    from drumscore.files.format_choice import DEFAULT_RATE, PEAK_DBFS
+    from drumscore.render.ab_audio import PAUSE_STROKES
 
     return {
         "keys": {

@@ -16,7 +16,7 @@ from drumscore import corpus, glyphs
 from drumscore.conductor.timeline import MAX_SPAN_LENGTH
 from drumscore.conductor.track import MAX_RAMP_LENGTH
 from drumscore.model import STATE_SPELLINGS, Drum, Edition
-from drumscore.notation import might_be_notation
+from drumscore.notation import is_notation_char
 from drumscore.timing import (
     MAX_BPM,
     MAX_EXPONENT,
@@ -59,17 +59,23 @@ def notation_class() -> str:
     (notation.might_be_notation). Unassigned, private and surrogate code points have no name
     and no shape category, so only a glyph of the tables could count among them."""
     tables = set(glyphs.CANONICAL) | set(glyphs.CONFUSABLES)
+    beyond = sorted(code for code in map(ord, tables) if not _scanned(code))
     codes = []
-    for code in sorted({*SCANNED, *map(ord, tables)}):
+    for code in (*SCANNED, *beyond):
         c = chr(code)
         category = unicodedata.category(c)
         if category in ("Cn", "Co", "Cs") and c not in tables:
             continue
         if category == "Lo" and 0x3400 <= code <= 0x9FFF and c not in tables:
             continue  # an ideograph, named by its code point: no shape in its name
-        if might_be_notation(c):
+        if is_notation_char(c):
             codes.append(code)
-    return _class_of(codes)
+    return _class_of(sorted(codes))
+
+
+def _scanned(code: int) -> bool:
+    """Whether `code` is among SCANNED."""
+    return code < 0x20000 or 0xE0000 <= code < 0xE0080
 
 
 def js_pattern(pattern: str) -> str:

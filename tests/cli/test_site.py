@@ -26,7 +26,18 @@ def no_musicxml(monkeypatch):
     monkeypatch.setattr(site_build, "MUSICXML_SECTIONS", ())
 
 
-def test_site_writes_the_folder_and_says_how_to_serve_it(tmp_path, capsys, no_musicxml):
+@pytest.fixture
+def one_edition(monkeypatch):
+    """The corpus as its default edition alone (four scores, not the whole corpus's 68): what
+    a test of the command checks (the corpus's pages and the user's, the folder's mode, its
+    name, the leftovers removed, the server) is the same for a site of any size; the site of
+    every edition is checked by tests/site and, through the command, test_chinese_views."""
+    monkeypatch.setattr(corpus, "editions", lambda: corpus.builtin_editions()[:1])
+
+
+def test_site_writes_the_folder_and_says_how_to_serve_it(
+    tmp_path, capsys, no_musicxml, one_edition
+):
     mine = tmp_path / "mine.toml"
     mine.write_text(MINE, encoding="utf-8")
     out = tmp_path / "out"
@@ -49,7 +60,7 @@ def test_site_refuses_a_bad_edition_option(tmp_path, capsys):
     assert "--edition 'notes.txt'" in err
 
 
-def test_python_http_server_serves_the_site(tmp_path, capsys, no_musicxml):
+def test_python_http_server_serves_the_site(tmp_path, capsys, no_musicxml, one_edition):
     out = tmp_path / "out"
     assert run_cli(["site", str(out)], capsys)[0] == 0
     server = subprocess.Popen(
@@ -75,7 +86,9 @@ def test_python_http_server_serves_the_site(tmp_path, capsys, no_musicxml):
 
 SERVE = """
 import drumscore.site.build as b
+from drumscore import corpus
 b.MUSICXML_SECTIONS = ()
+corpus.editions = lambda: corpus.builtin_editions()[:1]
 from drumscore.cli import main
 raise SystemExit(main(["serve", "--port", "0"]))
 """
@@ -122,7 +135,7 @@ def test_serve_warns_when_it_listens_beyond_this_machine(monkeypatch, capsys, tm
         serve_cmd,
         "build",
         lambda folder, names, lang=None: site_build.build_site(
-            folder, [edition], corpus_editions=False
+            folder, [edition], corpus_editions=False, musicxml=False
         ),
     )
 
@@ -187,7 +200,7 @@ def test_a_bad_port_is_one_short_line(build_forbidden, capsys, port):
 # --- the folder written: its owner and mode, leftovers, names, errors -------------------------
 
 
-def test_an_existing_site_folder_keeps_its_mode(tmp_path, capsys, no_musicxml):
+def test_an_existing_site_folder_keeps_its_mode(tmp_path, capsys, no_musicxml, one_edition):
     out = tmp_path / "out"
     out.mkdir()
     out.chmod(0o750)
@@ -209,7 +222,9 @@ def test_an_empty_site_folder_name_is_asked_for_not_read_as_the_current_folder(t
     assert "give the folder to write" in err and "'.'" not in err
 
 
-def test_dir_and_o_naming_one_folder_two_ways_are_one_folder(tmp_path, capsys, no_musicxml):
+def test_dir_and_o_naming_one_folder_two_ways_are_one_folder(
+    tmp_path, capsys, no_musicxml, one_edition
+):
     out = tmp_path / "s"
     code, _, err = run_cli(["site", str(out), "-o", str(tmp_path / "." / "s") + "/", "-q"], capsys)
     assert code == 0, err
@@ -231,7 +246,9 @@ def test_a_read_only_site_folder_is_an_error_not_replaced(tmp_path, capsys):
     )
 
 
-def test_a_stale_site_part_folder_is_removed_by_the_next_build(tmp_path, capsys, no_musicxml):
+def test_a_stale_site_part_folder_is_removed_by_the_next_build(
+    tmp_path, capsys, no_musicxml, one_edition
+):
     stale = tmp_path / ".out.drumscore-999999999-abcdefgh.part"
     stale.mkdir()
     (stale / "index.html").write_text("half a site", encoding="utf-8")
@@ -243,7 +260,7 @@ def test_a_stale_site_part_folder_is_removed_by_the_next_build(tmp_path, capsys,
 
 
 @pytest.mark.parametrize("length", [200, 250, 255])
-def test_a_long_site_folder_name_works(tmp_path, capsys, no_musicxml, length):
+def test_a_long_site_folder_name_works(tmp_path, capsys, no_musicxml, one_edition, length):
     out = tmp_path / ("s" * length)
     code, _, err = run_cli(["site", str(out)], capsys)
     assert code == 0, err

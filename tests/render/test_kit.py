@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import soundfile as sf
@@ -302,3 +304,37 @@ def test_a_bad_kit_is_refused_in_the_readers_language(
     assert (code, stdout) == (2, "")
     assert err.startswith(prefix) and said in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_a_voice_s_stereo_gain_is_the_mixer_s_float32_arithmetic():
+    """stereo_gain, worked in Python floats, gives the float32 values the mixer's arrays had:
+    cos and sin of the pan's angle, times √2, times the gain, each step rounded to float32."""
+    from drumscore.render.kit import stereo_gain
+
+    for gain_db in np.linspace(-60, 24, 85):
+        for pan in np.linspace(-1, 1, 41):
+            gain, pan = 10 ** (float(gain_db) / 20), float(pan)
+            angle = (pan + 1) * math.pi / 4
+            scale = np.array([math.cos(angle), math.sin(angle)], dtype=np.float32) * math.sqrt(2)
+            expected = (scale * gain).astype(np.float32)
+            assert stereo_gain(gain, pan) == (float(expected[0]), float(expected[1]))
+
+
+def test_the_site_reads_the_kit_s_gains_without_decoding_a_sample(monkeypatch):
+    """The site's kit data (each drum's and the count's left/right gain) comes from the kit
+    file, as load_kit reads it, without its samples decoded: the page decodes them itself."""
+    from drumscore.site.data import kit_data
+
+    gains = {
+        "pi": list(builtin_kit().voice(Drum.PI).stereo_gain),
+        "gu": list(builtin_kit().voice(Drum.GU).stereo_gain),
+        "count": list(builtin_kit().count_voice().stereo_gain),
+    }
+    builtin_kit.cache_clear()  # loaded again by the next test that asks
+    monkeypatch.setattr(
+        "drumscore.render.kit.read_sample", lambda *a: pytest.fail("a sample was decoded")
+    )
+    data = kit_data()
+    assert {d: data["voices"][d]["gain"] for d in ("pi", "gu")} | {
+        "count": data["count_gain"]
+    } == gains

@@ -233,12 +233,16 @@ def test_the_page_scripts_hold_no_english_prose():
 
 @pytest.fixture
 def quick_build(monkeypatch):
-    """site and serve build without MusicXML (the slow part), as the session's sites are."""
+    """site and serve build without MusicXML (the slow part), as the session's sites are, and
+    of the default edition alone (four scores): what these tests check is the language the
+    command speaks and writes the pages in, the same for a site of any size (the session's
+    sites hold every edition)."""
 
     def build(out, extra=(), **options):
         return build_site(out, extra, musicxml=False, **options)
 
     monkeypatch.setattr(site_build, "build_site", build)  # the command imports it as it runs
+    monkeypatch.setattr(corpus, "editions", lambda: corpus.builtin_editions()[:1])
 
 
 def test_site_lang_builds_the_pages_and_says_so_in_that_language(cli, tmp_path, quick_build):
