@@ -113,9 +113,9 @@ def _any_chunking(examples: int):
     return test
 
 
-# Each example is seconds of listening (chunks down to a frame): README's command draws three,
+# Each example is seconds of listening (chunks down to a frame): README's command draws two,
 # the slow run (-m slow) eight more of its own.
-test_any_chunking_hears_what_check_finds_within_60_ms = _any_chunking(3)
+test_any_chunking_hears_what_check_finds_within_60_ms = _any_chunking(2)
 test_any_chunking_hears_what_check_finds_within_60_ms_at_length = pytest.mark.slow(_any_chunking(8))
 
 
