@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
@@ -25,34 +26,51 @@ from drumscore.play.listening import AudioListener, Verdict
 from drumscore.timing import Tempo
 
 TOUHU = [s.drum for s in resolve("lu").pattern.section("touhu")]
-NOTATION = "".join(d.symbol for d in TOUHU) * 2
+ONCE = "".join(d.symbol for d in TOUHU)
+#: Twice: enough flams that the big display is given a revision marked in place and others said
+#: on lines of their own.
+NOTATION = ONCE * 2
 P, G = Drum.PI, Drum.GU
 
 
-def heard_live(path, bpm, strokes, window, revisions=None):
+@dataclass
+class Shown:
+    """What a HeardLines showed while the take was heard: the lines judged (`live`), the lines
+    shown at each time the display asked, and the revisions the big display shows apart then."""
+
+    live: HeardLines
+    shown: list[tuple[str, ...]] = field(default_factory=list)
+    revisions: list[tuple[tuple[str, bool], ...]] = field(default_factory=list)
+
+
+def heard_live(path, bpm, strokes, windows=(liveview.HEARD_LINES,)):
     """The take at `path` delivered at its pace while the score's `strokes` (notation) play at
-    `bpm`, its first stroke answering the score's first; the lines shown, as the display
-    asked for them every 20 ms, and the listener (and in `revisions`, if given, the revisions
-    the big display shows apart at each of those times)."""
+    `bpm`, its first stroke answering the score's first; the listener, and for each of
+    `windows` the lines a HeardLines of that window showed, as the display asked for them
+    every 20 ms. The HeardLines share the listener, each taking its lines as it alone would."""
     timeline = arrange(resolve(strokes), None, Tempo.from_bpm(bpm), 1)
     hits = [h for h in Track.single(timeline).hits(44100) if h.drum is not None]
     now = [0.0]
-    shown = []
     with AudioListener(str(path), clock=lambda: now[0], sleep=lambda s: None) as listener:
         listener.begin()
-        live = HeardLines(listener, Track.single(timeline), 44100, window=window)
+        views = {
+            window: Shown(HeardLines(listener, Track.single(timeline), 44100, window=window))
+            for window in windows
+        }
         end = max(hits[-1].frame / 44100 + 60 / bpm, listener.input.audio.frames / 22050)
         while now[0] < end:
             now[0] += 0.02
             due = [h for h in hits if h.frame / 44100 <= now[0] - 0.4]  # the take from 0.4 s
             for hit in due:
                 hits.remove(hit)
-                live(hit)
-            shown.append(live(None))
-            if revisions is not None:
-                revisions.append(live.revisions)
-        shown.append(live(None, final=True))
-    return live, listener, shown
+            for view in views.values():
+                for hit in due:
+                    view.live(hit)
+                view.shown.append(view.live(None))
+                view.revisions.append(view.live.revisions)
+        for view in views.values():
+            view.shown.append(view.live(None, final=True))
+    return listener, views
 
 
 def revised(lines):
@@ -73,6 +91,8 @@ def assert_lines_are_the_strokes_heard(live, listener):
 
 @pytest.fixture(scope="module")
 def flams(tmp_path_factory):
+    """A take of flams heard once, as the normal display (the last three lines), a pipe (no
+    line shown again) and the big display (one line) show it."""
     times = real_drums.even(TOUHU * 2, 80)
     sound = real_drums.membranes()
     flammed = list(range(2, len(times), 3))
@@ -82,11 +102,13 @@ def flams(tmp_path_factory):
         sound,
         [(TOUHU * 2)[k] for k in flammed],
     )
-    return real_drums.write(tmp_path_factory.mktemp("flams") / "take.wav", y)
+    path = real_drums.write(tmp_path_factory.mktemp("flams") / "take.wav", y)
+    return heard_live(path, 80, NOTATION, windows=(liveview.HEARD_LINES, 0, 1))
 
 
 def test_a_flam_moved_to_its_main_stroke_changes_its_line_in_place(flams):
-    live, listener, shown = heard_live(flams, 80, NOTATION, window=liveview.HEARD_LINES)
+    listener, views = flams
+    live, shown = views[liveview.HEARD_LINES].live, views[liveview.HEARD_LINES].shown
     moved = [h for h in listener.revised if not h.withdrawn and h.stroke.time != h.revises]
     assert moved  # grace notes first heard as the stroke
     assert_lines_are_the_strokes_heard(live, listener)
@@ -106,8 +128,22 @@ def test_a_flam_moved_to_its_main_stroke_changes_its_line_in_place(flams):
         assert all(k >= len(after) - liveview.HEARD_LINES - 1 for k in changed)
 
 
+def test_a_flams_first_line_is_judged_once_and_its_move_kept_beside_it(flams):
+    """A take of flams delivered at its pace: each stroke's first line is among the strokes
+    judged, once; the revisions that move a grace note's line to its main stroke are kept
+    beside them (AudioListener.revised), each revising a line heard."""
+    listener, _views = flams
+    assert len(listener.heard) == len(TOUHU) * 2
+    assert all(h.revises is None for h in listener.heard)
+    moved = [h for h in listener.revised if h.stroke.time != h.revises]
+    assert moved
+    told = {h.stroke.time for h in listener.heard}
+    assert all(h.revises in told and 0.015 < h.stroke.time - h.revises < 0.045 for h in moved)
+
+
 def test_in_a_pipe_each_revision_is_a_line_of_its_own_and_no_line_changes(flams):
-    live, listener, shown = heard_live(flams, 80, NOTATION, window=0)
+    listener, views = flams
+    live, shown = views[0].live, views[0].shown
     assert_lines_are_the_strokes_heard(live, listener)
     apart = said_apart(live.lines)
     assert apart and not revised(live.lines)
@@ -122,11 +158,12 @@ def test_in_a_pipe_each_revision_is_a_line_of_its_own_and_no_line_changes(flams)
 
 def test_a_swell_withdrawn_is_marked_withdrawn(tmp_path):
     """Drums ringing between strokes: a swell taken for a stroke (an extra) is withdrawn."""
-    times = real_drums.even(TOUHU * 2, 100)
+    times = real_drums.even(TOUHU, 100)
     sound = real_drums.membranes(low=100, high=170)
-    y = real_drums.ringing(real_drums.placed(times, TOUHU * 2, sound), times, real_drums.RATE)
+    y = real_drums.ringing(real_drums.placed(times, TOUHU, sound), times, real_drums.RATE)
     path = real_drums.write(tmp_path / "take.wav", y)
-    live, listener, _shown = heard_live(path, 100, NOTATION, window=liveview.HEARD_LINES)
+    listener, views = heard_live(path, 100, ONCE)
+    live = views[liveview.HEARD_LINES].live
     assert any(h.withdrawn for h in listener.revised)
     assert_lines_are_the_strokes_heard(live, listener)
     gone = [x for x in live.lines if x.endswith("(withdrawn)") or x.startswith("withdrawn: ")]
@@ -135,22 +172,23 @@ def test_a_swell_withdrawn_is_marked_withdrawn(tmp_path):
     standing = [e for e in live.entries if e.verdict is not None]
     assert not [e for e in standing if e.verdict.kind == "extra"]
     numbers = sorted(e.verdict.number for e in standing)
-    assert numbers == list(range(1, len(TOUHU) * 2 + 1))
+    assert numbers == list(range(1, len(TOUHU) + 1))
 
 
 def test_a_drum_told_again_changes_wrong_to_played_where_it_stands(tmp_path):
     """Drums told apart by their own sound (not the kit's): the first strokes' drums are told
     from few strokes and told again as more are heard; a line that said the wrong drum says the
     right one once the listener tells it, and every line ends on check's drum."""
-    times = real_drums.even(TOUHU * 2, 80)
+    times = real_drums.even(TOUHU, 80)
     gu = real_drums.membranes(high=190)
 
     def sound(drum, rng):
         return real_drums.swelling(rng) if drum is Drum.PI else gu(drum, rng)
 
-    y = real_drums.room(real_drums.placed(times, TOUHU * 2, sound), real_drums.RATE)
+    y = real_drums.room(real_drums.placed(times, TOUHU, sound), real_drums.RATE)
     path = real_drums.write(tmp_path / "take.wav", y)
-    live, listener, shown = heard_live(path, 80, NOTATION, window=liveview.HEARD_LINES)
+    listener, views = heard_live(path, 80, ONCE)
+    live, shown = views[liveview.HEARD_LINES].live, views[liveview.HEARD_LINES].shown
     retold = [
         h
         for h in listener.revised
@@ -194,13 +232,14 @@ def test_the_big_display_is_given_each_revision_while_it_is_recent(flams):
     revision of an earlier line is said on a line of its own) are given apart
     (HeardLines.revisions), so that the big display shows them under the last line for a few
     beats, each of them, however close together they come."""
-    revisions = []
-    live, listener, shown = heard_live(flams, 80, NOTATION, window=1, revisions=revisions)
+    listener, views = flams
+    live, shown, revisions = views[1].live, views[1].shown, views[1].revisions
     assert_lines_are_the_strokes_heard(live, listener)
     told = revised(live.lines) + said_apart(live.lines)
     given = {r for rs in revisions for r in rs}
     assert told and {text for text, _own in given} == set(told)  # every one, nothing else
     assert all(own == (text in said_apart(live.lines)) for text, own in given)
+    assert {own for _text, own in given} == {True, False}  # marked in place, and said apart
     for lines, rs in zip(shown, revisions, strict=False):
         recent = lines[-liveview.HEARD_LINES :]
         assert [text for text, _own in rs] == [x for x in recent if x in told]

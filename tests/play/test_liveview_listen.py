@@ -100,36 +100,3 @@ def test_a_stroke_heard_before_its_stroke_is_laid_out_waits_for_it():
     # after the score's last stroke, only the end says it is extra
     assert live.hear(second + 2.0, G) is None
     assert live.hear(second + 2.0, G, final=True) == Verdict("extra", G)
-
-
-def test_a_flams_first_line_is_judged_once_and_its_move_kept_beside_it(tmp_path):
-    """A take of flams delivered at its pace: each stroke's first line is among the strokes
-    judged, once; the revisions that move a grace note's line to its main stroke are kept
-    beside them (AudioListener.revised), each revising a line heard."""
-    import real_drums
-
-    from drumscore.play.listening import AudioListener
-
-    touhu = [s.drum for s in resolve("lu").pattern.section("touhu")]
-    times = real_drums.even(touhu, 80)
-    sound = real_drums.membranes()
-    flammed = list(range(1, len(times), 2))
-    y = real_drums.with_graces(
-        real_drums.placed(times, touhu, sound),
-        [times[k] for k in flammed],
-        sound,
-        [touhu[k] for k in flammed],
-    )
-    path = real_drums.write(tmp_path / "take.wav", y, real_drums.RATE)
-    now = [0.0]
-    with AudioListener(str(path), clock=lambda: now[0], sleep=lambda s: None) as listener:
-        listener.begin()
-        while now[0] < len(y) / real_drums.RATE:
-            now[0] += 0.02
-            listener.catch_up()
-    assert len(listener.heard) == len(times)
-    assert all(h.revises is None for h in listener.heard)
-    moved = [h for h in listener.revised if h.stroke.time != h.revises]
-    assert moved
-    told = {h.stroke.time for h in listener.heard}
-    assert all(h.revises in told and 0.015 < h.stroke.time - h.revises < 0.045 for h in moved)
