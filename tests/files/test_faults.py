@@ -4,6 +4,7 @@ output format: one line naming the file and the system's reason, exit 1, and no 
 from __future__ import annotations
 
 import contextlib
+import gc
 import resource
 import subprocess
 import sys
@@ -64,17 +65,22 @@ def under_ulimit(tmp_path_factory):
     bytes (ulimit -f): Python ignores SIGXFSZ, so a write past the limit fails with EFBIG as it
     does in `drumscore render` under the limit. The limit is lifted between renders; meanwhile
     no bytecode is written, which the limit would cut short (a .pyc of 64 bytes that every
-    later import of its module fails on)."""
+    later import of its module fails on), and no garbage of earlier tests is collected (a file
+    it closes could not be flushed, and would say so on the render's stderr)."""
     folder = tmp_path_factory.mktemp("ulimit")
     soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     results = {}
+    collecting = gc.isenabled()
     for fmt in FORMATS:
+        gc.disable()
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, hard))
         try:
             with patch.object(sys, "dont_write_bytecode", True):
                 results[fmt] = _run(["render", "lu", "-q", "-o", f"{folder}/lu.{fmt}"])
         finally:
             resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+            if collecting:
+                gc.enable()
     return folder, results
 
 
