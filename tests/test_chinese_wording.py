@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from catalog_entries import entries
 
 opencc = pytest.importorskip("opencc", reason="the notes test converts with OpenCC (i18n extra)")
 
@@ -188,23 +189,6 @@ _DOT = re.compile(r"[^\s○□—│] · [^\s○□—│]")
 _CJK_SPACE = re.compile(r"[\u4e00-\u9fff] [\u4e00-\u9fff]")
 
 
-def _catalog(language: str) -> list[tuple[str, str]]:
-    from babel.messages.pofile import read_po
-
-    from drumscore import i18n
-
-    path = i18n.LOCALE_DIR / language / "LC_MESSAGES" / "drumscore.po"
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=language, domain="drumscore")
-    found = []
-    for message in catalog:
-        if message.id:
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            ident = message.id[0] if isinstance(message.id, tuple) else message.id
-            found += [(ident, s) for s in strings]
-    return found
-
-
 @pytest.mark.parametrize("language", ["zh_Hant", "zh_Hans"])
 def test_no_chinese_entry_writes_a_range_with_a_hyphen_parts_with_a_dot_or_a_space_in_words(
     language,
@@ -213,7 +197,7 @@ def test_no_chinese_entry_writes_a_range_with_a_hyphen_parts_with_a_dot_or_a_spa
     parts of a line are joined as Chinese joins them, never by ` · `; no half-width space
     stands between two Chinese words. What is typed stays as typed (--strokes 5-12)."""
     wrong = []
-    for msgid, msgstr in _catalog(language):
+    for msgid, msgstr in entries(language):
         prose = _TYPED.sub("「」", msgstr)
         for rule in (_HYPHEN_RANGE, _DOT, _CJK_SPACE):
             if rule.search(prose):

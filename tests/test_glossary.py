@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 
 babel = pytest.importorskip("babel")
-from babel.messages.pofile import read_po  # noqa: E402
-
-from drumscore import i18n  # noqa: E402
+from catalog_entries import entries  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "languages.md"
 COLUMNS = {"zh_Hant": 1, "zh_Hans": 2}
@@ -24,20 +22,6 @@ def glossary() -> list[list[str]]:
     return [[cell.strip() for cell in row] for row in rows[2:]]
 
 
-def translations(language: str) -> list[tuple[str, str]]:
-    path = i18n.LOCALE_DIR / language / "LC_MESSAGES" / "drumscore.po"
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=language, domain="drumscore")
-    pairs = []
-    for message in catalog:
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        pairs += [(ids[0], s) for s in strings]
-    return pairs
-
-
 def test_the_glossary_is_read():
     rows = glossary()
     assert len(rows) >= 15 and all(len(row) == 4 for row in rows), rows
@@ -48,7 +32,7 @@ def test_no_translation_uses_a_word_the_glossary_sets_aside(language):
     found = []
     for row in glossary():
         banned = [w.strip() for w in row[3].split(",") if w.strip()]
-        for msgid, msgstr in translations(language):
+        for msgid, msgstr in entries(language):
             found += [(w, msgid) for w in banned if w in msgstr]
     assert not found, found
 
@@ -61,7 +45,7 @@ def test_every_message_with_a_glossary_term_says_it_with_its_word(language):
         if term is None:
             continue
         word = row[COLUMNS[language]].replace(" … ", "")
-        for msgid, msgstr in translations(language):
+        for msgid, msgstr in entries(language):
             used = re.search(rf"(?<![-\w]){re.escape(term.group(1))}\b", msgid, re.IGNORECASE)
             if used and word not in msgstr:
                 missing.append((term.group(1), msgid, msgstr))

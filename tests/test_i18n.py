@@ -454,6 +454,14 @@ def test_no_module_that_translates_binds_the_name_underscore():
         )
         if not imports_it:
             continue
+        binding = [
+            node
+            for node in ast.walk(tree)
+            if (isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store))
+            or (isinstance(node, ast.arg) and node.arg == "_")
+        ]
+        if not binding:
+            continue
         # a comprehension's own names stay inside it: harmless unless it translates too
         harmless = set()
         for node in ast.walk(tree):
@@ -466,14 +474,11 @@ def test_no_module_that_translates_binds_the_name_underscore():
                 if not calls:
                     for generator in node.generators:
                         harmless |= {id(n) for n in ast.walk(generator.target)}
-        for node in ast.walk(tree):
-            stored = (
-                isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store)
-            )
-            if (stored and id(node) not in harmless) or (
-                isinstance(node, ast.arg) and node.arg == "_"
-            ):
-                bound.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        bound += [
+            f"{path.relative_to(ROOT)}:{node.lineno}"
+            for node in binding
+            if id(node) not in harmless
+        ]
     assert not bound, bound
 
 

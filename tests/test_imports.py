@@ -1,50 +1,9 @@
 """Start-up stays light: importing drumscore or asking for help loads neither music21 nor numpy,
 nor the model, the corpus or wcwidth's tables; and only notation output imports music21."""
 
+import functools
 import subprocess
 import sys
-
-CHECK = """
-import sys
-{code}
-heavy = sorted(m for m in ("music21", "numpy", "matplotlib", "sounddevice", "soundfile", "mido",
-                           "verovio", "cairosvg", "babel", "opencc", "librosa", "scipy")
-               if m in sys.modules)
-print("loaded:" + ",".join(heavy))
-"""
-
-
-def output_lines(code: str) -> list[str]:
-    """What `code` prints in a fresh interpreter, then the heavy modules it loaded (last line)."""
-    result = subprocess.run(
-        [sys.executable, "-c", CHECK.format(code=code)], capture_output=True, text=True, check=True
-    )
-    return result.stdout.strip().splitlines()
-
-
-def loaded_after(code: str) -> list[str]:
-    line = output_lines(code)[-1]
-    assert line.startswith("loaded:")
-    return [m for m in line.removeprefix("loaded:").split(",") if m]
-
-
-def test_import_drumscore_is_light():
-    assert loaded_after("import drumscore") == []
-
-
-def test_parsing_and_the_corpus_need_no_heavy_import():
-    code = "import drumscore\nfrom drumscore import corpus\ncorpus.resolve('lu').pattern.counts()"
-    assert loaded_after(code) == []
-
-
-def test_help_does_not_import_music21_or_numpy():
-    code = (
-        "from drumscore.cli import main\n"
-        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "try:\n    main(['render', '--help'])\nexcept SystemExit:\n    pass"
-    )
-    assert loaded_after(code) == []
-
 
 #: What neither `import drumscore` nor `drumscore --help` loads: the model and what reads notation
 #: (their first use loads them), the corpus, and wcwidth (80 ms of tables; help's Chinese and
@@ -60,16 +19,71 @@ STARTUP_FREE = (
     "drumscore.corpus",
 )
 
+CHECK = """
+import sys
+{code}
+print("startup:" + ",".join(m for m in {startup!r} if m in sys.modules))
+heavy = sorted(m for m in ("music21", "numpy", "matplotlib", "sounddevice", "soundfile", "mido",
+                           "verovio", "cairosvg", "babel", "opencc", "librosa", "scipy")
+               if m in sys.modules)
+print("loaded:" + ",".join(heavy))
+"""
+
+
+@functools.cache
+def output_lines(code: str) -> tuple[str, ...]:
+    """What `code` prints in a fresh interpreter, then which of STARTUP_FREE it loaded (the line
+    before the last) and the heavy modules it loaded (the last line); run once for every test
+    that asks of the same code."""
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK.format(code=code, startup=STARTUP_FREE)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return tuple(result.stdout.strip().splitlines())
+
+
+def _listed(line: str, name: str) -> list[str]:
+    assert line.startswith(f"{name}:"), line
+    return [m for m in line.removeprefix(f"{name}:").split(",") if m]
+
+
+def loaded_after(code: str) -> list[str]:
+    return _listed(output_lines(code)[-1], "loaded")
+
 
 def startup_loads(code: str) -> list[str]:
     """Which of STARTUP_FREE a fresh interpreter has loaded after running `code`."""
-    check = (
-        f"{code}\nimport sys\n"
-        f"print('startup:' + ','.join(m for m in {STARTUP_FREE!r} if m in sys.modules))"
-    )
-    line = output_lines(check)[-2]
-    assert line.startswith("startup:")
-    return [m for m in line.removeprefix("startup:").split(",") if m]
+    return _listed(output_lines(code)[-2], "startup")
+
+
+def test_import_drumscore_is_light():
+    assert loaded_after("import drumscore") == []
+
+
+def test_parsing_and_the_corpus_need_no_heavy_import():
+    code = "import drumscore\nfrom drumscore import corpus\ncorpus.resolve('lu').pattern.counts()"
+    assert loaded_after(code) == []
+
+
+#: drumscore --help, what it loaded of the commands, then drumscore render --help (the help
+#: itself unprinted).
+HELP = (
+    "from drumscore.cli import main\n"
+    "import contextlib, io, sys\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    try:\n        main(['--help'])\n    except SystemExit:\n        pass\n"
+    "extra = ('jinja2', 'http.server', 'drumscore.site.build', 'drumscore.cli.options')\n"
+    "print('commands:' + ','.join(sorted(m for m in sys.modules\n"
+    "      if m.startswith('drumscore.cli.commands.') or m in extra)))\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    try:\n        main(['render', '--help'])\n    except SystemExit:\n        pass"
+)
+
+
+def test_help_does_not_import_music21_or_numpy():
+    assert loaded_after(HELP) == []
 
 
 def test_import_drumscore_loads_neither_the_model_nor_wcwidth():
@@ -97,17 +111,8 @@ def test_the_model_s_names_load_it_on_first_use():
 
 
 def test_help_loads_no_command_module_nor_what_they_need():
-    code = (
-        "from drumscore.cli import main\n"
-        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "import sys\n"
-        "extra = ('jinja2', 'http.server', 'drumscore.site.build', 'drumscore.cli.options')\n"
-        "print('commands:' + ','.join(sorted(m for m in sys.modules\n"
-        "      if m.startswith('drumscore.cli.commands.') or m in extra)))"
-    )
-    lines = output_lines(code)
-    assert lines[-1] == "loaded:"
-    assert lines[-2] == "commands:"
+    assert output_lines(HELP)[-3] == "commands:"  # after drumscore --help
+    assert loaded_after(HELP) == []
 
 
 def test_no_command_s_help_loads_a_heavy_module_nor_the_site_builder():
@@ -121,8 +126,8 @@ def test_no_command_s_help_loads_a_heavy_module_nor_the_site_builder():
         "print('builder:' + ','.join(m for m in ('jinja2', 'http.server', 'drumscore.site.build')\n"
         "                           if m in sys.modules))"
     )
-    lines = output_lines(code)
-    assert lines[-2:] == ["builder:", "loaded:"]
+    assert output_lines(code)[-3] == "builder:"
+    assert loaded_after(code) == []
 
 
 def test_a_command_loads_its_own_module_alone():
@@ -133,8 +138,7 @@ def test_a_command_loads_its_own_module_alone():
         "print('commands:' + ','.join(sorted(m for m in sys.modules\n"
         "      if m.startswith('drumscore.cli.commands.'))))"
     )
-    lines = output_lines(code)
-    assert lines[-2] == "commands:drumscore.cli.commands.corpus"
+    assert output_lines(code)[-3] == "commands:drumscore.cli.commands.corpus"
 
 
 def test_the_notation_modules_import_music21_only_when_called():
@@ -171,8 +175,8 @@ def test_rendering_audio_loads_neither_the_engravers_nor_the_terminal_s_width_ta
         f"{rendering(out)}\nimport sys\n"
         f"print('unwanted:' + ','.join(m for m in {unwanted!r} if m in sys.modules))"
     )
-    lines = output_lines(code)
-    assert lines[-2:] == ["unwanted:", "loaded:numpy,soundfile"]
+    assert output_lines(code)[-3] == "unwanted:"
+    assert loaded_after(code) == ["numpy", "soundfile"]
     assert out.read_bytes()[:4] == b"RIFF"
 
 

@@ -13,7 +13,7 @@ import pytest
 babel = pytest.importorskip("babel")
 opencc = pytest.importorskip("opencc", reason="the script test converts with OpenCC (i18n extra)")
 
-from babel.messages.pofile import read_po  # noqa: E402
+from catalog_entries import entries  # noqa: E402
 
 from drumscore import i18n  # noqa: E402
 
@@ -34,21 +34,6 @@ def table() -> list[list[str]]:
 
 def words(cell: str) -> list[str]:
     return [w.strip() for w in cell.split(",") if w.strip() and w.strip() != "—"]
-
-
-def entries(language: str) -> list[tuple[str, str]]:
-    """(msgid, msgstr) of every entry of a catalog, each plural form on its own."""
-    path = i18n.LOCALE_DIR / language / "LC_MESSAGES" / "drumscore.po"
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=language, domain="drumscore")
-    found = []
-    for message in catalog:
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        found += [(ids[0], s) for s in strings]
-    return found
 
 
 def test_the_table_is_read_and_says_each_thing_once_per_script():

@@ -109,10 +109,11 @@ COUNT_SEED = SEED + 1
 @cache
 def membrane_modes(count: int) -> list[tuple[float, int, float]]:
     """Return the ``count`` lowest ideal-membrane modes as (ratio to j_01, m, j_mn)."""
+    j01 = special.jn_zeros(0, 1)[0]
     modes = []
     for m in range(count):
         for zero in special.jn_zeros(m, count):
-            modes.append((zero / special.jn_zeros(0, 1)[0], m, zero))
+            modes.append((zero / j01, m, zero))
     modes.sort()
     return modes[:count]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drumscore.apparatus.gather import collate
@@ -91,35 +91,49 @@ def test_the_data_keeps_its_numbers_and_speaks_the_reader_s_language():
     assert "after 21" in [p["label"] for p in english["places"]]
 
 
-@given(
-    st.integers(1, 14),
-    st.lists(st.sampled_from([0.0, 0.125, 0.25, 0.5, 0.75, 1.0]), min_size=196, max_size=196),
-)
-def test_average_linkage_joins_as_the_closest_pair_first_rule_says(n, values):
-    """Each join is of the two groups at the least average distance, the first pair in the
-    order of the sigla on a tie (distances of eighths: averages exact, ties exact)."""
-    sigla = tuple(f"s{k}" for k in range(n))
-    distance = [[0.0] * n for _ in range(n)]
-    for x in range(n):
-        for y in range(x + 1, n):
-            distance[x][y] = distance[y][x] = values[x * 14 + y]
-    groups = [(s,) for s in sigla]
-    index = {s: k for k, s in enumerate(sigla)}
-    for merge in average_linkage(sigla, distance):
-        from fractions import Fraction
+def _any_distances(examples: int):
+    """The property below drawn `examples` times: any distances in eighths between up to 14
+    sigla."""
 
-        def between(g, h):
-            return sum(Fraction(distance[index[x]][index[y]]) for x in g for y in h) / (
-                len(g) * len(h)
+    @settings(max_examples=examples)
+    @given(
+        st.integers(1, 14),
+        st.lists(st.sampled_from([0.0, 0.125, 0.25, 0.5, 0.75, 1.0]), min_size=196, max_size=196),
+    )
+    def test(n, values):
+        """Each join is of the two groups at the least average distance, the first pair in the
+        order of the sigla on a tie (distances of eighths: averages exact, ties exact)."""
+        sigla = tuple(f"s{k}" for k in range(n))
+        distance = [[0.0] * n for _ in range(n)]
+        for x in range(n):
+            for y in range(x + 1, n):
+                distance[x][y] = distance[y][x] = values[x * 14 + y]
+        groups = [(s,) for s in sigla]
+        index = {s: k for k, s in enumerate(sigla)}
+        for merge in average_linkage(sigla, distance):
+            from fractions import Fraction
+
+            def between(g, h):
+                return sum(Fraction(distance[index[x]][index[y]]) for x in g for y in h) / (
+                    len(g) * len(h)
+                )
+
+            height, i, j = min(
+                (between(groups[i], groups[j]), i, j)
+                for i in range(len(groups))
+                for j in range(i + 1, len(groups))
             )
+            assert (merge.left, merge.right) == (groups[i], groups[j])
+            assert merge.height == float(height)
+            groups[i] += groups[j]
+            del groups[j]
+        assert len(groups) == 1
 
-        height, i, j = min(
-            (between(groups[i], groups[j]), i, j)
-            for i in range(len(groups))
-            for j in range(i + 1, len(groups))
-        )
-        assert (merge.left, merge.right) == (groups[i], groups[j])
-        assert merge.height == float(height)
-        groups[i] += groups[j]
-        del groups[j]
-    assert len(groups) == 1
+    return test
+
+
+# README's command draws 30 tables of distances, the slow run (-m slow) 100 of its own.
+test_average_linkage_joins_as_the_closest_pair_first_rule_says = _any_distances(30)
+test_average_linkage_joins_as_the_closest_pair_first_rule_says_at_length = pytest.mark.slow(
+    _any_distances(100)
+)

@@ -62,8 +62,9 @@ def test_opus_is_checked_against_the_rate_before_anything_is_written(tmp_path, c
         ["render", "lu", "--subtype", "OPUS", "-o", f"{tmp_path}/a.ogg"], capsys, tmp_path
     )
     assert "OPUS takes a sample rate of 8, 12, 16, 24, 48 kHz, not 44100 Hz" in line
-    code, _, err = run_cli(
-        ["render", "lu", "--subtype", "opus", "--rate", "48000", "-o", f"{tmp_path}/a.ogg"], capsys
+    code, _, err = run_cli(  # three strokes: a longer take says no more of the rate
+        ["render", "○□○", "--subtype", "opus", "--rate", "48000", "-o", f"{tmp_path}/a.ogg"],
+        capsys,
     )
     assert code == 0, err
     assert sf.info(str(tmp_path / "a.ogg")).subtype == "OPUS"

@@ -319,20 +319,30 @@ _MARKUP_PIECES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    pieces=st.lists(st.sampled_from(_MARKUP_PIECES), min_size=1, max_size=40),
-    partial=st.booleans(),
-)
-def test_markup_around_lookalike_squares_reads_or_refuses(pieces, partial):
-    """Any such passage is read, or refused with a DrumscoreError: never a crash."""
-    text = "".join(pieces)
-    try:
-        found = extract(text, partial=partial)
-    except DrumscoreError:
-        return
-    for f in found.scores:
-        assert set(f.score.pattern.notation) <= set("○□半")
+def _any_markup(examples: int):
+    """The property below drawn `examples` times: any passage of markup pieces, whole or partial."""
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        pieces=st.lists(st.sampled_from(_MARKUP_PIECES), min_size=1, max_size=40),
+        partial=st.booleans(),
+    )
+    def test(pieces, partial):
+        """Any such passage is read, or refused with a DrumscoreError: never a crash."""
+        text = "".join(pieces)
+        try:
+            found = extract(text, partial=partial)
+        except DrumscoreError:
+            return
+        for f in found.scores:
+            assert set(f.score.pattern.notation) <= set("○□半")
+
+    return test
+
+
+# README's command draws 100 passages, the slow run (-m slow) 300 of its own.
+test_markup_around_lookalike_squares_reads_or_refuses = _any_markup(100)
+test_markup_around_lookalike_squares_reads_or_refuses_at_length = pytest.mark.slow(_any_markup(300))
 
 
 def test_sentence_end_after_prose_strokes_before_a_pattern():

@@ -180,34 +180,48 @@ def _passage(figure: int, lu: str, xue: str) -> list[str]:
     return ["魯鼓", *lu, "薛鼓", *xue, *"此二者記兩家之異"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    which=st.sampled_from(FIGURES),
-    edits=st.lists(
-        st.tuples(
-            st.integers(min_value=0, max_value=80),
-            st.sampled_from([*PUNCTUATION, "\n\n", "\n", "translation"]),
+def _any_reshaping(examples: int):
+    """The property below drawn `examples` times: a corpus figure with breaks, punctuation and
+    translation lines put anywhere."""
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        which=st.sampled_from(FIGURES),
+        edits=st.lists(
+            st.tuples(
+                st.integers(min_value=0, max_value=80),
+                st.sampled_from([*PUNCTUATION, "\n\n", "\n", "translation"]),
+            ),
+            max_size=8,
         ),
-        max_size=8,
-    ),
+    )
+    def test(which, edits):
+        """Paragraph breaks, modern punctuation and translation lines put anywhere in a corpus
+        figure: the passage gives the figure's own notation, or is refused; never another
+        notation."""
+        _edition, figure, lu, xue = which
+        pieces = _passage(figure, lu, xue)
+        for where, edit in sorted(edits, reverse=True):
+            where = min(where, len(pieces))
+            if edit == "translation":
+                pieces.insert(where, f"\n{TRANSLATION}\n")
+            else:
+                pieces.insert(where, edit)
+        text = "".join(pieces)
+        try:
+            found = extract(text)
+        except DrumscoreError:
+            return
+        assert notation(found) == {(figure, "魯"): lu, (figure, "薛"): xue}, text
+
+    return test
+
+
+# README's command draws 100 reshaped figures, the slow run (-m slow) 300 of its own.
+test_every_corpus_figure_reshaped_reads_the_same_or_is_refused = _any_reshaping(100)
+test_every_corpus_figure_reshaped_reads_the_same_or_is_refused_at_length = pytest.mark.slow(
+    _any_reshaping(300)
 )
-def test_every_corpus_figure_reshaped_reads_the_same_or_is_refused(which, edits):
-    """Paragraph breaks, modern punctuation and translation lines put anywhere in a corpus figure:
-    the passage gives the figure's own notation, or is refused; never another notation."""
-    _edition, figure, lu, xue = which
-    pieces = _passage(figure, lu, xue)
-    for where, edit in sorted(edits, reverse=True):
-        where = min(where, len(pieces))
-        if edit == "translation":
-            pieces.insert(where, f"\n{TRANSLATION}\n")
-        else:
-            pieces.insert(where, edit)
-    text = "".join(pieces)
-    try:
-        found = extract(text)
-    except DrumscoreError:
-        return
-    assert notation(found) == {(figure, "魯"): lu, (figure, "薛"): xue}, text
 
 
 # --- --add: the passage's script and title, the scores it wrote, the ids README promises ----------

@@ -90,18 +90,30 @@ PIECES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=30))
-def test_the_tokens_cover_the_passage_in_order_without_overlap(pieces):
-    """Every character of a passage is in exactly one token, in order: nothing the parser reads
-    is lost or read twice (an unknown label takes the 鼓 after it)."""
-    text = "".join(pieces)
-    position = 0
-    for token in lexer.tokens(text, lexer.Tables()):
-        assert token.start == position <= token.end
-        assert token.end > token.start or token.kind == Kind.BLANK  # an empty line is empty
-        position = token.end
-    assert position == len(text)
+def _any_passage(examples: int):
+    """The property below drawn `examples` times: any passage of the pieces above."""
+
+    @settings(max_examples=examples, deadline=None)
+    @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=30))
+    def test(pieces):
+        """Every character of a passage is in exactly one token, in order: nothing the parser reads
+        is lost or read twice (an unknown label takes the 鼓 after it)."""
+        text = "".join(pieces)
+        position = 0
+        for token in lexer.tokens(text, lexer.Tables()):
+            assert token.start == position <= token.end
+            assert token.end > token.start or token.kind == Kind.BLANK  # an empty line is empty
+            position = token.end
+        assert position == len(text)
+
+    return test
+
+
+# README's command draws 100 passages, the slow run (-m slow) 300 of its own.
+test_the_tokens_cover_the_passage_in_order_without_overlap = _any_passage(100)
+test_the_tokens_cover_the_passage_in_order_without_overlap_at_length = pytest.mark.slow(
+    _any_passage(300)
+)
 
 
 # --- bad input ---

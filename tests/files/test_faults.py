@@ -4,11 +4,12 @@ output format: one line naming the file and the system's reason, exit 1, and no 
 from __future__ import annotations
 
 import contextlib
-import json
+import gc
 import resource
 import subprocess
 import sys
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from cli_run import run_quietly
@@ -54,43 +55,33 @@ def test_a_render_onto_a_full_disk_is_one_line_and_exit_1(fmt, full_disk):
     assert [p.name for p in full_disk.iterdir()] == ["filler"]
 
 
-DRIVER = """
-import contextlib, io, json, sys
-from drumscore.cli import main
-from drumscore.files.format_choice import AUDIO, ENGRAVED, MIDI, NOTATION
-results = {}
-for fmt in sys.argv[2:]:
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            code = main(["render", "lu", "-q", "-o", f"{sys.argv[1]}/lu.{fmt}"])
-        except SystemExit as exc:
-            code = exc.code
-    results[fmt] = [code, err.getvalue()]
-print(json.dumps(results))
-"""
-
 #: Bytes a file may have under the limit: less than the smallest render (a MIDI file).
 FILE_SIZE_LIMIT = 64
 
 
-def _limit_file_size():
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, resource.RLIM_INFINITY))
-
-
 @pytest.fixture(scope="module")
 def under_ulimit(tmp_path_factory):
-    """Each format rendered in one process whose files may not pass FILE_SIZE_LIMIT bytes."""
+    """Each format rendered while the files this process writes may not pass FILE_SIZE_LIMIT
+    bytes (ulimit -f): Python ignores SIGXFSZ, so a write past the limit fails with EFBIG as it
+    does in `drumscore render` under the limit. The limit is lifted between renders; meanwhile
+    no bytecode is written, which the limit would cut short (a .pyc of 64 bytes that every
+    later import of its module fails on), and no garbage of earlier tests is collected (a file
+    it closes could not be flushed, and would say so on the render's stderr)."""
     folder = tmp_path_factory.mktemp("ulimit")
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(folder), *FORMATS],
-        capture_output=True,
-        text=True,
-        preexec_fn=_limit_file_size,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return folder, json.loads(done.stdout)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    results = {}
+    collecting = gc.isenabled()
+    for fmt in FORMATS:
+        gc.disable()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, hard))
+        try:
+            with patch.object(sys, "dont_write_bytecode", True):
+                results[fmt] = _run(["render", "lu", "-q", "-o", f"{folder}/lu.{fmt}"])
+        finally:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+            if collecting:
+                gc.enable()
+    return folder, results
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -80,7 +80,7 @@ def test_a_takes_rest_after_the_score_is_read_as_check_reads_it_not_probed_step_
     drums = [Drum.PI, Drum.GU, Drum.PI, Drum.PI, Drum.GU, Drum.GU]
     path = write_audio(tmp_path / "take.wav", take(drums, 120, seed=4, spread_ms=10), 16000)
     data, rate = sf.read(path, always_2d=True)
-    longer = np.concatenate([data, np.zeros((rate * 60, data.shape[1]))])
+    longer = np.concatenate([data, np.zeros((rate * 12, data.shape[1]))])  # four times the score
     sf.write(path, longer, rate, subtype="PCM_16")
     probes = []
     made = stream.Listener._probe

@@ -7,13 +7,14 @@ The phrases are written out here as a reader reads them, not taken from the code
 from __future__ import annotations
 
 import argparse
+import functools
 
 import pytest
 
 from drumscore import i18n
 from drumscore.cli.commands.play import fitted, playing_line
 from drumscore.conductor.timeline import arrange
-from drumscore.conductor.track import Track
+from drumscore.conductor.track import Hit, Track
 from drumscore.corpus import resolve
 from drumscore.display import set_ambiguous_wide
 from drumscore.model import Section
@@ -104,8 +105,14 @@ def _lu_touhu(count_in: int = 0) -> Track:
     return Track.single(timeline, count_in)
 
 
+@functools.cache
+def _status_hit() -> Hit:
+    """Stroke 2 of lu's 投壺 section, laid out once for every width the status is fitted to."""
+    return _lu_touhu().hits(44100)[1]
+
+
 def _status_lines(language: str, columns: int) -> list[str]:
-    hit = _lu_touhu().hits(44100)[1]
+    hit = _status_hit()
     state = liveview.LiveState(
         bpm=65,
         paused=True,

@@ -131,19 +131,29 @@ def test_a_repeat_is_engraved_in_the_readers_language_and_its_midi_marker_stays(
     assert "repeat 2" in markers
 
 
-@settings(max_examples=25, deadline=None)
-@given(
-    st.lists(st.sampled_from("○□"), min_size=2, max_size=40).flatmap(
-        lambda s: st.tuples(st.just(s), st.integers(1, len(s) - 1))
+def _any_notation(examples: int):
+    """The property below drawn `examples` times: any notation of 2 to 40 strokes and its half."""
+
+    @settings(max_examples=examples, deadline=None)
+    @given(
+        st.lists(st.sampled_from("○□"), min_size=2, max_size=40).flatmap(
+            lambda s: st.tuples(st.just(s), st.integers(1, len(s) - 1))
+        )
     )
-)
-def test_any_notation_reads_back(case):
-    symbols, half = case
-    text = "".join(symbols[:half]) + "半" + "".join(symbols[half:])
-    timeline = arrange(Score(parse(text), printed=text))
-    parsed = read_back(musicxml_bytes(timeline))
-    assert "".join(d.symbol for d in drums_read(parsed)) == "".join(symbols)
-    assert half_offsets(parsed) == [float(half)]
+    def test(case):
+        symbols, half = case
+        text = "".join(symbols[:half]) + "半" + "".join(symbols[half:])
+        timeline = arrange(Score(parse(text), printed=text))
+        parsed = read_back(musicxml_bytes(timeline))
+        assert "".join(d.symbol for d in drums_read(parsed)) == "".join(symbols)
+        assert half_offsets(parsed) == [float(half)]
+
+    return test
+
+
+# README's command draws 10 notations, the slow run (-m slow) 25 of its own.
+test_any_notation_reads_back = _any_notation(10)
+test_any_notation_reads_back_at_length = pytest.mark.slow(_any_notation(25))
 
 
 def test_pi_sounds_lower_than_gu_in_the_instruments():
