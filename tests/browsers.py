@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from system_tools import chromium_path
 
-#: Chromium's flags for the site tests: headless, no network of its own, sound without a click.
+#: Chromium's flags for the site tests: headless, no network of its own, sound without a click,
+#: and no address but 127.0.0.1's reached (any other goes to a proxy that is not there: refused
+#: by Chromium itself, with no request stopped and resumed through Playwright on the way).
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -21,6 +23,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--autoplay-policy=no-user-gesture-required",
+    "--proxy-server=127.0.0.1:9",
+    "--proxy-bypass-list=127.0.0.1",
 ]
 
 
