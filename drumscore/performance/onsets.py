@@ -9,6 +9,7 @@ import functools
 import math
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 import soundfile as sf
@@ -122,14 +123,8 @@ class Envelope:
 
     FLOOR_DB = 60.0
 
-    def __init__(self, rate: int) -> None:
-        import soxr
-
-        self.resampler = (
-            soxr.ResampleStream(rate, ENVELOPE_RATE, 1, dtype="float32", quality="HQ")
-            if rate != ENVELOPE_RATE
-            else None
-        )
+    def __init__(self, rate: int, resampler: Any | None = None) -> None:
+        self.resampler = resampler if resampler is not None else self.resampler_for(rate)
         # half a window of silence first, so frame f is centred on sample f × HOP
         self.pending = np.zeros(ENVELOPE_FFT // 2, dtype=np.float32)
         self.window = _window()
@@ -140,6 +135,15 @@ class Envelope:
         self.tenth = max(1, rate // 100)
         self.leftover = np.zeros(0, dtype=np.float32)
         self.peaks: list[np.ndarray] = []
+
+    @staticmethod
+    def resampler_for(rate: int) -> Any | None:
+        """soxr's streaming resampler from `rate` to ENVELOPE_RATE (None: none needed)."""
+        import soxr
+
+        if rate == ENVELOPE_RATE:
+            return None
+        return soxr.ResampleStream(rate, ENVELOPE_RATE, 1, dtype="float32", quality="HQ")
 
     def feed(self, block: np.ndarray) -> None:
         """One block of mono samples at the recording's rate."""
@@ -192,12 +196,18 @@ class Envelope:
         return np.concatenate([np.asarray(tail, dtype=np.float32), pad])
 
     @classmethod
-    def flux_of(cls, rate: int, samples: np.ndarray) -> np.ndarray:
+    def flux_of(cls, rate: int, samples: np.ndarray, resampler: Any | None = None) -> np.ndarray:
         """The flux of `samples` heard alone (what `feed` then `finish` give), its frames found in
-        one pass: a live listener looks at its latest sound this way every few milliseconds."""
-        envelope = cls(rate)
+        one pass: a live listener looks at its latest sound this way every few milliseconds,
+        with the one `resampler` (resampler_for) it keeps, cleared after each look, rather than
+        one made for each."""
+        envelope = cls(rate, resampler)
         low = envelope.resampler.resample_chunk(samples) if envelope.resampler else samples
-        envelope._frames(np.concatenate([np.asarray(low, dtype=np.float32), envelope._tail()]))
+        try:
+            envelope._frames(np.concatenate([np.asarray(low, dtype=np.float32), envelope._tail()]))
+        finally:
+            if envelope.resampler is not None:
+                envelope.resampler.clear()
         flux = np.concatenate(envelope.flux) if envelope.flux else np.zeros(0, np.float32)
         return flux.astype(np.float32)
 
@@ -215,11 +225,12 @@ def pick_peaks(flux: np.ndarray, height: float | None = None) -> np.ndarray:
         if len(tops) == 0:
             return np.zeros(0, dtype=np.int64)
         height = float(np.percentile(tops, 90))
-    context = round(ENVELOPE_RATE / HOP)
-    kernel = np.ones(2 * context + 1) / (2 * context + 1)
+    context, kernel = _mean_kernel()
     # one far higher peak (sound out of silence) does not raise the bar around it
     capped = np.minimum(flux, height)
-    mean = np.convolve(np.pad(capped, context, mode="edge"), kernel, mode="valid")
+    edges = np.empty(len(capped) + 2 * context, dtype=capped.dtype)  # np.pad's "edge", faster
+    edges[:context], edges[context:-context], edges[-context:] = capped[0], capped, capped[-1]
+    mean = np.convolve(edges, kernel, mode="valid")
     keep = local & (flux > mean + height / 6) & (flux > height / 12)
     return np.flatnonzero(keep).astype(np.int64)
 
@@ -232,11 +243,25 @@ def peak_tops(flux: np.ndarray) -> np.ndarray:
     return np.flatnonzero(_local_tops(flux) & (flux > 0)).astype(np.int64)
 
 
+@functools.cache
+def _mean_kernel() -> tuple[int, np.ndarray]:
+    """pick_peaks' second around each frame (frames either side) and its mean's kernel."""
+    context = round(ENVELOPE_RATE / HOP)
+    kernel = np.ones(2 * context + 1) / (2 * context + 1)
+    kernel.flags.writeable = False
+    return context, kernel
+
+
 def _local_tops(flux: np.ndarray) -> np.ndarray:
+    """Whether each frame is the largest within ±MERGE_SECONDS / 2 (a shifted maximum for
+    each frame of the reach: a live listener's flux is a few dozen frames, many times a second)."""
     reach = max(1, round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP))
-    padded = np.pad(flux, reach, constant_values=-1.0)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
-    return np.asarray(flux >= windows.max(axis=1))
+    padded = np.full(len(flux) + 2 * reach, -1.0, dtype=flux.dtype)
+    padded[reach : reach + len(flux)] = flux
+    top = padded[: len(flux)].copy()
+    for shift in range(1, 2 * reach + 1):
+        np.maximum(top, padded[shift : shift + len(flux)], out=top)
+    return np.asarray(flux >= top)
 
 
 @dataclass(frozen=True, slots=True)

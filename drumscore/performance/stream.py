@@ -166,6 +166,7 @@ class Listener:
         self.click_velocity = click_velocity
         self.samples = Samples(rate)
         self.envelope = Envelope(rate)
+        self._resampler = Envelope.resampler_for(rate)  # each probe's, cleared after it
         self.scale = rate / ENVELOPE_RATE
         self.hop = HOP * self.scale  # samples of the take a frame of the envelope
         self.probe = round(PROBE_SECONDS * rate)
@@ -211,7 +212,8 @@ class Listener:
         self.ended: list[Heard] = []  # the revisions told when the take ended
         self._whole_flux = np.zeros(0, np.float32)
         self._whole_parts = 0  # of the pieces of the whole take's flux, those joined
-        self._peaks: list[np.ndarray] = []
+        self._peaks = np.zeros(0, np.float32)
+        self._peak_parts = 0  # of the pieces of the take's peaks, those joined
         #: The strokes told (by first sample): bands, distance to the kit.
         self._strokes: dict[int, tuple[np.ndarray, float]] = {}
         self._kit_bands: tuple[list[Drum], np.ndarray, np.ndarray | None] | None = None
@@ -245,7 +247,7 @@ class Listener:
         first = int(np.ceil(start * frame_of))  # a probe starts on a frame of the take's envelope
         start = round(first * self.hop)
         if now - start > self.warm or start == 0:
-            flux = Envelope.flux_of(self.rate, self.samples.span(start, now))
+            flux = Envelope.flux_of(self.rate, self.samples.span(start, now), self._resampler)
             # from the take's start, the silence the envelope supposes before it is there
             warm = int(np.ceil(self.warm * frame_of)) if start else 0
             self._keep_flux(first + warm, flux[warm:])
@@ -450,9 +452,11 @@ class Listener:
 
     def _noise(self) -> np.ndarray:
         """The peaks of the take's 10 ms stretches so far (its noise floor)."""
-        new = self.envelope.peaks[len(self._peaks) :]
-        self._peaks.extend(new)
-        return np.concatenate(self._peaks) if self._peaks else np.zeros(0, np.float32)
+        new = self.envelope.peaks[self._peak_parts :]
+        if new:  # joined as they come, not all again at each look
+            self._peaks = np.concatenate([self._peaks, *new])
+            self._peak_parts += len(new)
+        return self._peaks
 
     def _drum(self, start: int, bands: np.ndarray) -> tuple[Drum, bool, bool]:
         """A new stroke's drum as tell_drums tells it among the strokes heard so far: by the
