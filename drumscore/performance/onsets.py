@@ -309,23 +309,11 @@ def _window_max(flux: np.ndarray, f0: np.ndarray, f1: np.ndarray) -> np.ndarray:
     return out
 
 
-def strokes_at(
-    audio: sf.SoundFile,
-    candidates: np.ndarray,
-    peaks: np.ndarray,
-    flux: np.ndarray,
-    lookahead: int | None = None,
-) -> Found:
-    """Each candidate onset read at the recording's own rate: its attack (attack); onsets
-    within MERGE_SECONDS taken for one stroke (_main); strokes far quieter than the
-    strokes (QUIET_DB), hardly above the noise floor (ABOVE_NOISE_DB) or hardly above the ring
-    before them (RISE_DB) dropped, and onsets whose peak is the next one's attack.
-
-    Past each onset's attack window it reads FLAM_SECONDS (a flam's main stroke) and
-    PEAK_SECONDS (the stroke's peak); `lookahead` (samples) reads less, as a stroke heard live
-    is first judged (performance.stream): the peak over what it allows, a flam sought only in
-    what it allows past PEAK_SECONDS."""
-    rate = int(audio.samplerate)
+def _reading(rate: int, lookahead: int | None) -> tuple[float, int, int, int, int, int]:
+    """How strokes_at reads around a candidate at `rate`: the samples a frame of the envelope
+    (scale), a millisecond (width), the attack window's reach either side of the frame's
+    centre, the ring before it, and what it reads past it (PEAK_SECONDS, FLAM_SECONDS; less
+    with a `lookahead`)."""
     scale = rate / ENVELOPE_RATE
     width = max(1, round(rate / 1000))
     reach = round(ENVELOPE_FFT / 2 * scale) + ATTACK_SLACK_MS * width
@@ -335,21 +323,58 @@ def strokes_at(
     if lookahead is not None and lookahead < flam + ahead:
         flam = max(0, lookahead - ahead)
         ahead = lookahead - flam
-    onsets: list[Onset] = []
-    for frame in candidates:
-        centre = round(int(frame) * HOP * scale)
-        lo = centre - reach - before - RING_MS * width
-        span = read_span(audio, lo, centre + reach + flam + ahead)
-        # the spectral change at each millisecond of the span: the largest flux of the frames
-        # centred from 12 ms before it to 3 ms after (those that first hold it)
-        blocks = (lo + (np.arange(len(span) // width) + 0.5) * width) / (HOP * scale)
-        f0 = np.clip(np.floor(blocks - 0.012 * ENVELOPE_RATE / HOP).astype(int), 0, len(flux))
-        f1 = np.clip(np.ceil(blocks + 0.003 * ENVELOPE_RATE / HOP).astype(int) + 1, 0, len(flux))
-        change = _window_max(flux, f0, f1)
-        need = FLAM_CHANGE * float(flux[int(frame)])
-        skip = before + RING_MS * width
-        onset = attack(span, skip, skip + 2 * reach, width, flam, change >= need)
-        onsets.append(replace(onset, start=lo + onset.start, change=float(flux[int(frame)])))
+    return scale, width, reach, before, ahead, flam
+
+
+def onset_at(
+    audio: sf.SoundFile, frame: int, flux: np.ndarray, lookahead: int | None = None
+) -> tuple[Onset, int, int]:
+    """A candidate onset's attack, as strokes_at reads it; and how far it read: the sample
+    after the last it read, and the frame of the flux after the last (a live listener keeps
+    the attack of a stroke whose sound and flux it has heard for good)."""
+    scale, width, reach, before, ahead, flam = _reading(int(audio.samplerate), lookahead)
+    centre = round(int(frame) * HOP * scale)
+    lo = centre - reach - before - RING_MS * width
+    hi = centre + reach + flam + ahead
+    span = read_span(audio, lo, hi)
+    # the spectral change at each millisecond of the span: the largest flux of the frames
+    # centred from 12 ms before it to 3 ms after (those that first hold it)
+    blocks = (lo + (np.arange(len(span) // width) + 0.5) * width) / (HOP * scale)
+    f0 = np.clip(np.floor(blocks - 0.012 * ENVELOPE_RATE / HOP).astype(int), 0, len(flux))
+    ends = np.ceil(blocks + 0.003 * ENVELOPE_RATE / HOP).astype(int) + 1
+    f1 = np.clip(ends, 0, len(flux))
+    change = _window_max(flux, f0, f1)
+    need = FLAM_CHANGE * float(flux[int(frame)])
+    skip = before + RING_MS * width
+    onset = attack(span, skip, skip + 2 * reach, width, flam, change >= need)
+    read = max(int(ends.max(initial=0)), int(frame) + 1)
+    return replace(onset, start=lo + onset.start, change=float(flux[int(frame)])), hi, read
+
+
+def strokes_at(
+    audio: sf.SoundFile,
+    candidates: np.ndarray,
+    peaks: np.ndarray,
+    flux: np.ndarray,
+    lookahead: int | None = None,
+    onsets: list[Onset] | None = None,
+) -> Found:
+    """Each candidate onset read at the recording's own rate: its attack (attack); onsets
+    within MERGE_SECONDS taken for one stroke (_main); strokes far quieter than the
+    strokes (QUIET_DB), hardly above the noise floor (ABOVE_NOISE_DB) or hardly above the ring
+    before them (RISE_DB) dropped, and onsets whose peak is the next one's attack.
+
+    Past each onset's attack window it reads FLAM_SECONDS (a flam's main stroke) and
+    PEAK_SECONDS (the stroke's peak); `lookahead` (samples) reads less, as a stroke heard live
+    is first judged (performance.stream): the peak over what it allows, a flam sought only in
+    what it allows past PEAK_SECONDS. `onsets`: the candidates' onsets already read (onset_at
+    with the same flux and lookahead), not read again."""
+    rate = int(audio.samplerate)
+    ahead = _reading(rate, lookahead)[4]  # what each onset's peak is sought over
+    if onsets is None:
+        onsets = [onset_at(audio, int(frame), flux, lookahead)[0] for frame in candidates]
+    else:
+        onsets = list(onsets)
     onsets.sort(key=lambda o: o.start)
     merge = round(MERGE_SECONDS * rate)
     groups: list[list[Onset]] = []

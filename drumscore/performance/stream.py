@@ -53,6 +53,8 @@ from drumscore.performance.onsets import (
     PEAK_SECONDS,
     Envelope,
     Found,
+    Onset,
+    onset_at,
     peak_tops,
     pick_peaks,
     strokes_at,
@@ -191,6 +193,9 @@ class Listener:
         #: The spectral flux of the take so far, frame by frame as each probe found it (the
         #: whole take's envelope lags by its resampler's delay).
         self.flux = np.zeros(0, np.float32)
+        #: The flux before this frame is no longer looked at afresh: as it will stay.
+        self.fixed = 0
+        self._onsets: dict[int, Onset] = {}  # the candidates' onsets so read (_onset)
         self.pending: list[int] = []  # frames found, waiting for their samples
         self._ready: dict[int, int] = {}  # ...and when they may be told
         self._done: set[int] = set()  # frames judged lately, not judged again
@@ -251,6 +256,8 @@ class Listener:
             # from the take's start, the silence the envelope supposes before it is there
             warm = int(np.ceil(self.warm * frame_of)) if start else 0
             self._keep_flux(first + warm, flux[warm:])
+            if start:  # the probes after this one look no further back
+                self.fixed = first + warm
             # frames whose onset can be judged now: strokes_at's span heard, the zeros past the
             # end of the probe far enough away
             last = int((now - self.reach) * frame_of) - first
@@ -300,7 +307,9 @@ class Listener:
         peaks = self._noise()
         candidates = np.asarray(sorted({*self.recent[-RECENT:], *self.pending}), dtype=np.int64)
         flux = self._flux_to(candidates)
-        found = strokes_at(self.samples, candidates, peaks, flux, self.lookahead)
+        onsets = [self._onset(int(f), flux) for f in candidates]
+        self._onsets = {int(f): self._onsets[f] for f in candidates if f in self._onsets}
+        found = strokes_at(self.samples, candidates, peaks, flux, self.lookahead, onsets)
         out: list[Heard] = []
         merge = round(MERGE_SECONDS * self.rate)
         waiting: list[int] = []
@@ -340,6 +349,18 @@ class Listener:
         self._done = {f for f in self._done if f > self.judged - 2 * self.again}
         self._ready = {f: self._ready[f] for f in waiting if f in self._ready}
         return out
+
+    def _onset(self, frame: int, flux: np.ndarray) -> Onset:
+        """A candidate's onset as strokes_at first judges it, kept once what it reads is heard
+        for good (its sound heard, its flux no longer looked at afresh): the strokes told
+        before a new one are weighed with it at each look, and not read again."""
+        kept = self._onsets.get(frame)
+        if kept is not None:
+            return kept
+        onset, heard, read = onset_at(self.samples, frame, flux, self.lookahead)
+        if heard <= self.samples.frames and read <= self.fixed:
+            self._onsets[frame] = onset
+        return onset
 
     def _whole(self) -> np.ndarray:
         """The spectral flux of the whole take's envelope so far (lagging by its resampler's
