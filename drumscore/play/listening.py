@@ -110,6 +110,7 @@ class TakeInput:
         self._blocks = recording.blocks(self.audio)
         self._left: np.ndarray | None = None
         self.delivered = 0
+        self.ended = False  # all of it delivered
 
     def take(self, until: float) -> list[np.ndarray]:
         """The blocks that have sounded `until` s after the start."""
@@ -119,6 +120,7 @@ class TakeInput:
             if self._left is None or len(self._left) == 0:
                 self._left = next(self._blocks, None)
                 if self._left is None:
+                    self.ended = True
                     break
                 continue
             n = min(BLOCK, len(self._left))
@@ -253,8 +255,9 @@ class AudioListener:
     def due(self) -> float | None:
         """Seconds from now until the listener's next look has its sound (the recording's block
         that ends it delivered, and DUE_SLACK): none is worth taking before. None where that is
-        not known beforehand (a microphone's blocks come as its sound card gives them)."""
-        if not isinstance(self.input, TakeInput):
+        not known beforehand (a microphone's blocks come as its sound card gives them), or no
+        more sound is coming (the recording delivered whole)."""
+        if not isinstance(self.input, TakeInput) or self.input.ended:
             return None
         wanted = self.listener.probed + self.listener.step
         delivered = -(-wanted // BLOCK) * BLOCK

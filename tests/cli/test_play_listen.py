@@ -489,3 +489,37 @@ def test_each_line_is_shown_as_soon_as_the_take_lets_the_listener_tell_it(
     # a wake for each look (every STEP_SECONDS of sound), and for little else
     probed, step = looks[-1]
     assert len(looks) < 1.2 * probed / step
+
+
+@pytest.mark.timeout(60)
+def test_a_take_shorter_than_the_score_is_listened_to_the_scores_end(
+    fake_midi, cli, monkeypatch, faulty_take, tmp_path
+):
+    """A recorded take that ends before the score: play goes on listening, a look every
+    LISTEN_POLL (as for a microphone that gives nothing), to the score's end; it neither waits
+    on sound that will not come nor looks again and again at once."""
+    from drumscore.play import listening
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    samples, rate = sf.read(faulty_take, dtype="float32")
+    short = tmp_path / "short.wav"
+    sf.write(short, samples[:rate], rate, subtype="FLOAT")  # its first second: three strokes
+    looks: list[float] = []
+    catch_up = listening.AudioListener.catch_up
+
+    def counted(self):
+        looks.append(clock())
+        return catch_up(self)
+
+    monkeypatch.setattr(listening.AudioListener, "catch_up", counted)
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", short,
+    )  # fmt: skip
+    assert code == 0, err
+    missed = next(line for line in out.splitlines() if line.startswith("missed "))
+    assert missed.endswith("10 ○ 鼙, 11 □ 鼓"), out  # the strokes after the take's end
+    beat = 60 / BPM
+    assert 10 * beat <= clock.now <= 11 * beat + 0.1
+    after = [t for t in looks if t > 1.1]  # once the take has ended
+    assert len(after) <= (clock.now - 1.1) / play_command.LISTEN_POLL + 12  # a look each poll
