@@ -224,7 +224,8 @@ def pick_peaks(flux: np.ndarray, height: float | None = None) -> np.ndarray:
         tops = flux[local & (flux > 0)]
         if len(tops) == 0:
             return np.zeros(0, dtype=np.int64)
-        height = float(np.percentile(tops, 90))
+        # (one peak's percentile is its own height: a live look often holds one)
+        height = float(tops[0]) if len(tops) == 1 else float(np.percentile(tops, 90))
     context, kernel = _mean_kernel()
     # one far higher peak (sound out of silence) does not raise the bar around it
     capped = np.minimum(flux, height)
@@ -256,11 +257,12 @@ def _local_tops(flux: np.ndarray) -> np.ndarray:
     """Whether each frame is the largest within ±MERGE_SECONDS / 2 (a shifted maximum for
     each frame of the reach: a live listener's flux is a few dozen frames, many times a second)."""
     reach = max(1, round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP))
-    padded = np.full(len(flux) + 2 * reach, -1.0, dtype=flux.dtype)
-    padded[reach : reach + len(flux)] = flux
-    top = padded[: len(flux)].copy()
+    n = len(flux)
+    padded = np.full(n + 2 * reach, -1.0, dtype=flux.dtype)
+    padded[reach : reach + n] = flux
+    top = padded[:n].copy()
     for shift in range(1, 2 * reach + 1):
-        np.maximum(top, padded[shift : shift + len(flux)], out=top)
+        np.maximum(top, padded[shift : shift + n], out=top)
     return np.asarray(flux >= top)
 
 
