@@ -9,6 +9,7 @@ import functools
 import math
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 import soundfile as sf
@@ -122,14 +123,8 @@ class Envelope:
 
     FLOOR_DB = 60.0
 
-    def __init__(self, rate: int) -> None:
-        import soxr
-
-        self.resampler = (
-            soxr.ResampleStream(rate, ENVELOPE_RATE, 1, dtype="float32", quality="HQ")
-            if rate != ENVELOPE_RATE
-            else None
-        )
+    def __init__(self, rate: int, resampler: Any | None = None) -> None:
+        self.resampler = resampler if resampler is not None else self.resampler_for(rate)
         # half a window of silence first, so frame f is centred on sample f × HOP
         self.pending = np.zeros(ENVELOPE_FFT // 2, dtype=np.float32)
         self.window = _window()
@@ -140,6 +135,15 @@ class Envelope:
         self.tenth = max(1, rate // 100)
         self.leftover = np.zeros(0, dtype=np.float32)
         self.peaks: list[np.ndarray] = []
+
+    @staticmethod
+    def resampler_for(rate: int) -> Any | None:
+        """soxr's streaming resampler from `rate` to ENVELOPE_RATE (None: none needed)."""
+        import soxr
+
+        if rate == ENVELOPE_RATE:
+            return None
+        return soxr.ResampleStream(rate, ENVELOPE_RATE, 1, dtype="float32", quality="HQ")
 
     def feed(self, block: np.ndarray) -> None:
         """One block of mono samples at the recording's rate."""
@@ -192,12 +196,18 @@ class Envelope:
         return np.concatenate([np.asarray(tail, dtype=np.float32), pad])
 
     @classmethod
-    def flux_of(cls, rate: int, samples: np.ndarray) -> np.ndarray:
+    def flux_of(cls, rate: int, samples: np.ndarray, resampler: Any | None = None) -> np.ndarray:
         """The flux of `samples` heard alone (what `feed` then `finish` give), its frames found in
-        one pass: a live listener looks at its latest sound this way every few milliseconds."""
-        envelope = cls(rate)
+        one pass: a live listener looks at its latest sound this way every few milliseconds,
+        with the one `resampler` (resampler_for) it keeps, cleared after each look, rather than
+        one made for each."""
+        envelope = cls(rate, resampler)
         low = envelope.resampler.resample_chunk(samples) if envelope.resampler else samples
-        envelope._frames(np.concatenate([np.asarray(low, dtype=np.float32), envelope._tail()]))
+        try:
+            envelope._frames(np.concatenate([np.asarray(low, dtype=np.float32), envelope._tail()]))
+        finally:
+            if envelope.resampler is not None:
+                envelope.resampler.clear()
         flux = np.concatenate(envelope.flux) if envelope.flux else np.zeros(0, np.float32)
         return flux.astype(np.float32)
 
@@ -214,12 +224,14 @@ def pick_peaks(flux: np.ndarray, height: float | None = None) -> np.ndarray:
         tops = flux[local & (flux > 0)]
         if len(tops) == 0:
             return np.zeros(0, dtype=np.int64)
-        height = float(np.percentile(tops, 90))
-    context = round(ENVELOPE_RATE / HOP)
-    kernel = np.ones(2 * context + 1) / (2 * context + 1)
+        # (one peak's percentile is its own height: a live look often holds one)
+        height = float(tops[0]) if len(tops) == 1 else float(np.percentile(tops, 90))
+    context, kernel = _mean_kernel()
     # one far higher peak (sound out of silence) does not raise the bar around it
     capped = np.minimum(flux, height)
-    mean = np.convolve(np.pad(capped, context, mode="edge"), kernel, mode="valid")
+    edges = np.empty(len(capped) + 2 * context, dtype=capped.dtype)  # np.pad's "edge", faster
+    edges[:context], edges[context:-context], edges[-context:] = capped[0], capped, capped[-1]
+    mean = np.convolve(edges, kernel, mode="valid")
     keep = local & (flux > mean + height / 6) & (flux > height / 12)
     return np.flatnonzero(keep).astype(np.int64)
 
@@ -232,11 +244,26 @@ def peak_tops(flux: np.ndarray) -> np.ndarray:
     return np.flatnonzero(_local_tops(flux) & (flux > 0)).astype(np.int64)
 
 
+@functools.cache
+def _mean_kernel() -> tuple[int, np.ndarray]:
+    """pick_peaks' second around each frame (frames either side) and its mean's kernel."""
+    context = round(ENVELOPE_RATE / HOP)
+    kernel = np.ones(2 * context + 1) / (2 * context + 1)
+    kernel.flags.writeable = False
+    return context, kernel
+
+
 def _local_tops(flux: np.ndarray) -> np.ndarray:
+    """Whether each frame is the largest within ±MERGE_SECONDS / 2 (a shifted maximum for
+    each frame of the reach: a live listener's flux is a few dozen frames, many times a second)."""
     reach = max(1, round(MERGE_SECONDS / 2 * ENVELOPE_RATE / HOP))
-    padded = np.pad(flux, reach, constant_values=-1.0)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
-    return np.asarray(flux >= windows.max(axis=1))
+    n = len(flux)
+    padded = np.full(n + 2 * reach, -1.0, dtype=flux.dtype)
+    padded[reach : reach + n] = flux
+    top = padded[:n].copy()
+    for shift in range(1, 2 * reach + 1):
+        np.maximum(top, padded[shift : shift + n], out=top)
+    return np.asarray(flux >= top)
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,23 +311,11 @@ def _window_max(flux: np.ndarray, f0: np.ndarray, f1: np.ndarray) -> np.ndarray:
     return out
 
 
-def strokes_at(
-    audio: sf.SoundFile,
-    candidates: np.ndarray,
-    peaks: np.ndarray,
-    flux: np.ndarray,
-    lookahead: int | None = None,
-) -> Found:
-    """Each candidate onset read at the recording's own rate: its attack (attack); onsets
-    within MERGE_SECONDS taken for one stroke (_main); strokes far quieter than the
-    strokes (QUIET_DB), hardly above the noise floor (ABOVE_NOISE_DB) or hardly above the ring
-    before them (RISE_DB) dropped, and onsets whose peak is the next one's attack.
-
-    Past each onset's attack window it reads FLAM_SECONDS (a flam's main stroke) and
-    PEAK_SECONDS (the stroke's peak); `lookahead` (samples) reads less, as a stroke heard live
-    is first judged (performance.stream): the peak over what it allows, a flam sought only in
-    what it allows past PEAK_SECONDS."""
-    rate = int(audio.samplerate)
+def _reading(rate: int, lookahead: int | None) -> tuple[float, int, int, int, int, int]:
+    """How strokes_at reads around a candidate at `rate`: the samples a frame of the envelope
+    (scale), a millisecond (width), the attack window's reach either side of the frame's
+    centre, the ring before it, and what it reads past it (PEAK_SECONDS, FLAM_SECONDS; less
+    with a `lookahead`)."""
     scale = rate / ENVELOPE_RATE
     width = max(1, round(rate / 1000))
     reach = round(ENVELOPE_FFT / 2 * scale) + ATTACK_SLACK_MS * width
@@ -310,21 +325,58 @@ def strokes_at(
     if lookahead is not None and lookahead < flam + ahead:
         flam = max(0, lookahead - ahead)
         ahead = lookahead - flam
-    onsets: list[Onset] = []
-    for frame in candidates:
-        centre = round(int(frame) * HOP * scale)
-        lo = centre - reach - before - RING_MS * width
-        span = read_span(audio, lo, centre + reach + flam + ahead)
-        # the spectral change at each millisecond of the span: the largest flux of the frames
-        # centred from 12 ms before it to 3 ms after (those that first hold it)
-        blocks = (lo + (np.arange(len(span) // width) + 0.5) * width) / (HOP * scale)
-        f0 = np.clip(np.floor(blocks - 0.012 * ENVELOPE_RATE / HOP).astype(int), 0, len(flux))
-        f1 = np.clip(np.ceil(blocks + 0.003 * ENVELOPE_RATE / HOP).astype(int) + 1, 0, len(flux))
-        change = _window_max(flux, f0, f1)
-        need = FLAM_CHANGE * float(flux[int(frame)])
-        skip = before + RING_MS * width
-        onset = attack(span, skip, skip + 2 * reach, width, flam, change >= need)
-        onsets.append(replace(onset, start=lo + onset.start, change=float(flux[int(frame)])))
+    return scale, width, reach, before, ahead, flam
+
+
+def onset_at(
+    audio: sf.SoundFile, frame: int, flux: np.ndarray, lookahead: int | None = None
+) -> tuple[Onset, int, int]:
+    """A candidate onset's attack, as strokes_at reads it; and how far it read: the sample
+    after the last it read, and the frame of the flux after the last (a live listener keeps
+    the attack of a stroke whose sound and flux it has heard for good)."""
+    scale, width, reach, before, ahead, flam = _reading(int(audio.samplerate), lookahead)
+    centre = round(int(frame) * HOP * scale)
+    lo = centre - reach - before - RING_MS * width
+    hi = centre + reach + flam + ahead
+    span = read_span(audio, lo, hi)
+    # the spectral change at each millisecond of the span: the largest flux of the frames
+    # centred from 12 ms before it to 3 ms after (those that first hold it)
+    blocks = (lo + (np.arange(len(span) // width) + 0.5) * width) / (HOP * scale)
+    f0 = np.clip(np.floor(blocks - 0.012 * ENVELOPE_RATE / HOP).astype(int), 0, len(flux))
+    ends = np.ceil(blocks + 0.003 * ENVELOPE_RATE / HOP).astype(int) + 1
+    f1 = np.clip(ends, 0, len(flux))
+    change = _window_max(flux, f0, f1)
+    need = FLAM_CHANGE * float(flux[int(frame)])
+    skip = before + RING_MS * width
+    onset = attack(span, skip, skip + 2 * reach, width, flam, change >= need)
+    read = max(int(ends.max(initial=0)), int(frame) + 1)
+    return replace(onset, start=lo + onset.start, change=float(flux[int(frame)])), hi, read
+
+
+def strokes_at(
+    audio: sf.SoundFile,
+    candidates: np.ndarray,
+    peaks: np.ndarray,
+    flux: np.ndarray,
+    lookahead: int | None = None,
+    onsets: list[Onset] | None = None,
+) -> Found:
+    """Each candidate onset read at the recording's own rate: its attack (attack); onsets
+    within MERGE_SECONDS taken for one stroke (_main); strokes far quieter than the
+    strokes (QUIET_DB), hardly above the noise floor (ABOVE_NOISE_DB) or hardly above the ring
+    before them (RISE_DB) dropped, and onsets whose peak is the next one's attack.
+
+    Past each onset's attack window it reads FLAM_SECONDS (a flam's main stroke) and
+    PEAK_SECONDS (the stroke's peak); `lookahead` (samples) reads less, as a stroke heard live
+    is first judged (performance.stream): the peak over what it allows, a flam sought only in
+    what it allows past PEAK_SECONDS. `onsets`: the candidates' onsets already read (onset_at
+    with the same flux and lookahead), not read again."""
+    rate = int(audio.samplerate)
+    ahead = _reading(rate, lookahead)[4]  # what each onset's peak is sought over
+    if onsets is None:
+        onsets = [onset_at(audio, int(frame), flux, lookahead)[0] for frame in candidates]
+    else:
+        onsets = list(onsets)
     onsets.sort(key=lambda o: o.start)
     merge = round(MERGE_SECONDS * rate)
     groups: list[list[Onset]] = []

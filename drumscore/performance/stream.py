@@ -53,6 +53,8 @@ from drumscore.performance.onsets import (
     PEAK_SECONDS,
     Envelope,
     Found,
+    Onset,
+    onset_at,
     peak_tops,
     pick_peaks,
     strokes_at,
@@ -166,6 +168,7 @@ class Listener:
         self.click_velocity = click_velocity
         self.samples = Samples(rate)
         self.envelope = Envelope(rate)
+        self._resampler = Envelope.resampler_for(rate)  # each probe's, cleared after it
         self.scale = rate / ENVELOPE_RATE
         self.hop = HOP * self.scale  # samples of the take a frame of the envelope
         self.probe = round(PROBE_SECONDS * rate)
@@ -190,6 +193,9 @@ class Listener:
         #: The spectral flux of the take so far, frame by frame as each probe found it (the
         #: whole take's envelope lags by its resampler's delay).
         self.flux = np.zeros(0, np.float32)
+        #: The flux before this frame is no longer looked at afresh: as it will stay.
+        self.fixed = 0
+        self._onsets: dict[int, Onset] = {}  # the candidates' onsets so read (_onset)
         self.pending: list[int] = []  # frames found, waiting for their samples
         self._ready: dict[int, int] = {}  # ...and when they may be told
         self._done: set[int] = set()  # frames judged lately, not judged again
@@ -211,7 +217,8 @@ class Listener:
         self.ended: list[Heard] = []  # the revisions told when the take ended
         self._whole_flux = np.zeros(0, np.float32)
         self._whole_parts = 0  # of the pieces of the whole take's flux, those joined
-        self._peaks: list[np.ndarray] = []
+        self._peaks = np.zeros(0, np.float32)
+        self._peak_parts = 0  # of the pieces of the take's peaks, those joined
         #: The strokes told (by first sample): bands, distance to the kit.
         self._strokes: dict[int, tuple[np.ndarray, float]] = {}
         self._kit_bands: tuple[list[Drum], np.ndarray, np.ndarray | None] | None = None
@@ -245,10 +252,12 @@ class Listener:
         first = int(np.ceil(start * frame_of))  # a probe starts on a frame of the take's envelope
         start = round(first * self.hop)
         if now - start > self.warm or start == 0:
-            flux = Envelope.flux_of(self.rate, self.samples.span(start, now))
+            flux = Envelope.flux_of(self.rate, self.samples.span(start, now), self._resampler)
             # from the take's start, the silence the envelope supposes before it is there
             warm = int(np.ceil(self.warm * frame_of)) if start else 0
             self._keep_flux(first + warm, flux[warm:])
+            if start:  # the probes after this one look no further back
+                self.fixed = first + warm
             # frames whose onset can be judged now: strokes_at's span heard, the zeros past the
             # end of the probe far enough away
             last = int((now - self.reach) * frame_of) - first
@@ -298,7 +307,9 @@ class Listener:
         peaks = self._noise()
         candidates = np.asarray(sorted({*self.recent[-RECENT:], *self.pending}), dtype=np.int64)
         flux = self._flux_to(candidates)
-        found = strokes_at(self.samples, candidates, peaks, flux, self.lookahead)
+        onsets = [self._onset(int(f), flux) for f in candidates]
+        self._onsets = {int(f): self._onsets[f] for f in candidates if f in self._onsets}
+        found = strokes_at(self.samples, candidates, peaks, flux, self.lookahead, onsets)
         out: list[Heard] = []
         merge = round(MERGE_SECONDS * self.rate)
         waiting: list[int] = []
@@ -338,6 +349,18 @@ class Listener:
         self._done = {f for f in self._done if f > self.judged - 2 * self.again}
         self._ready = {f: self._ready[f] for f in waiting if f in self._ready}
         return out
+
+    def _onset(self, frame: int, flux: np.ndarray) -> Onset:
+        """A candidate's onset as strokes_at first judges it, kept once what it reads is heard
+        for good (its sound heard, its flux no longer looked at afresh): the strokes told
+        before a new one are weighed with it at each look, and not read again."""
+        kept = self._onsets.get(frame)
+        if kept is not None:
+            return kept
+        onset, heard, read = onset_at(self.samples, frame, flux, self.lookahead)
+        if heard <= self.samples.frames and read <= self.fixed:
+            self._onsets[frame] = onset
+        return onset
 
     def _whole(self) -> np.ndarray:
         """The spectral flux of the whole take's envelope so far (lagging by its resampler's
@@ -450,9 +473,11 @@ class Listener:
 
     def _noise(self) -> np.ndarray:
         """The peaks of the take's 10 ms stretches so far (its noise floor)."""
-        new = self.envelope.peaks[len(self._peaks) :]
-        self._peaks.extend(new)
-        return np.concatenate(self._peaks) if self._peaks else np.zeros(0, np.float32)
+        new = self.envelope.peaks[self._peak_parts :]
+        if new:  # joined as they come, not all again at each look
+            self._peaks = np.concatenate([self._peaks, *new])
+            self._peak_parts += len(new)
+        return self._peaks
 
     def _drum(self, start: int, bands: np.ndarray) -> tuple[Drum, bool, bool]:
         """A new stroke's drum as tell_drums tells it among the strokes heard so far: by the

@@ -25,6 +25,7 @@ from drumscore.errors import MissingDependencyError, PlaybackError, install_line
 from drumscore.i18n import N_, _, quoted
 from drumscore.model import Section
 from drumscore.play.choose import choose_by_name
+from drumscore.play.player import Poll, next_poll
 from drumscore.render.kit import Kit
 from drumscore.render.midimap import MidiMap
 from drumscore.render.mix import DEFAULT_RATE, SoundChooser, gain_for, peak, plan
@@ -461,10 +462,11 @@ class AudioPlayer:
             heard = written - stream.latency * self.feed.rate
         return min(heard, float(written))
 
-    def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
-        """Each hit as it is heard, by the stream clock; None every `poll` seconds between hits
-        (so a display can show a change at once), until the stream has ended."""
+    def hits(self, poll: Poll | None = None) -> Iterator[Hit | None]:
+        """Each hit as it is heard, by the stream clock; None between hits as `poll` says (so a
+        display can show a change at once), until the stream has ended."""
         feed, rate = self.feed, self.feed.rate
+        polled = next_poll(poll, clock.monotonic())  # when the next None is due
         while True:
             with feed._lock:
                 hit = feed.laid.popleft() if feed.laid else None
@@ -475,23 +477,26 @@ class AudioPlayer:
                             return
                     continue
                 self._tick.clear()
-                self._tick.wait(poll if poll is not None else MAX_WAIT)
-                if poll is not None:
+                wait = MAX_WAIT if polled is None else polled - clock.monotonic()
+                self._tick.wait(max(0.0, wait))
+                if polled is not None:
                     yield None
+                    polled = next_poll(poll, clock.monotonic())
                 continue
-            waited = 0.0
             while not self._finished.is_set():
                 ahead = hit.frame - self.heard_frame()
                 if ahead <= 0:
                     break
                 self._tick.clear()
                 step = min(ahead / rate, MAX_WAIT)
-                self._tick.wait(step)
-                waited += step
-                if poll is not None and waited >= poll:
-                    waited = 0.0
+                if polled is not None:
+                    step = min(step, polled - clock.monotonic())
+                self._tick.wait(max(0.0, step))
+                if polled is not None and clock.monotonic() >= polled:
                     yield None
+                    polled = next_poll(poll, clock.monotonic())
             yield hit
+            polled = next_poll(poll, clock.monotonic())
 
     @property
     def rate(self) -> int:

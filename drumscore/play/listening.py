@@ -41,6 +41,10 @@ AHEAD_SECONDS = 1.0
 #: a stroke's sound waits for its block to be whole before it is heard.
 BLOCK = 128
 
+#: A recording's block is taken this long after the time it ends (the clock read later than it
+#: would be, rather than a look too soon for it).
+DUE_SLACK = 0.0001
+
 
 class OneBlasThread:
     """numpy's BLAS held to one thread while listening (threadpoolctl), until `close`: the
@@ -106,6 +110,7 @@ class TakeInput:
         self._blocks = recording.blocks(self.audio)
         self._left: np.ndarray | None = None
         self.delivered = 0
+        self.ended = False  # all of it delivered
 
     def take(self, until: float) -> list[np.ndarray]:
         """The blocks that have sounded `until` s after the start."""
@@ -115,6 +120,7 @@ class TakeInput:
             if self._left is None or len(self._left) == 0:
                 self._left = next(self._blocks, None)
                 if self._left is None:
+                    self.ended = True
                     break
                 continue
             n = min(BLOCK, len(self._left))
@@ -245,6 +251,17 @@ class AudioListener:
 
     def elapsed(self) -> float:
         return self.clock() - self.start
+
+    def due(self) -> float | None:
+        """Seconds from now until the listener's next look has its sound (the recording's block
+        that ends it delivered, and DUE_SLACK): none is worth taking before. None where that is
+        not known beforehand (a microphone's blocks come as its sound card gives them), or no
+        more sound is coming (the recording delivered whole)."""
+        if not isinstance(self.input, TakeInput) or self.input.ended:
+            return None
+        wanted = self.listener.probed + self.listener.step
+        delivered = -(-wanted // BLOCK) * BLOCK
+        return max(0.0, self.start + delivered / self.input.rate + DUE_SLACK - self.clock())
 
     def catch_up(self) -> list[Heard]:
         """Feed what has sounded so far; the strokes it let be told (their revisions kept in

@@ -21,6 +21,7 @@ from drumscore.files.cstderr import captured
 from drumscore.i18n import _
 from drumscore.model import Section
 from drumscore.play.choose import choose_by_name
+from drumscore.play.player import Poll, next_poll
 from drumscore.render.midimap import PERCUSSION_CHANNEL, MidiMap
 from drumscore.timing import Tempo
 
@@ -229,13 +230,14 @@ class MidiPlayer:
             self.port.send(self._message("note_off", self._sounding))
             self._sounding = None
 
-    def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
+    def hits(self, poll: Poll | None = None) -> Iterator[Hit | None]:
         """Send the track's hits on time, laid out by the conductor (so keys can change the
         tempo, pause or switch), yielding each stroke as its note goes out (clicks and muted
-        strokes are sent or left silent, not yielded); None every `poll` s between.
+        strokes are sent or left silent, not yielded); None between as `poll` says.
         """
         conductor = self.conductor
-        start = yielded = self.clock()  # (and when a hit or None was last yielded)
+        start = self.clock()
+        polled = next_poll(poll, start)  # when the next None is due
         off_at = None
         waiting: list[Hit] = []  # laid out, each sent at its own frame
         while True:
@@ -251,12 +253,12 @@ class MidiPlayer:
                 off_at = None
             if deadline > now:
                 nearest = min(deadline, off_at or deadline, now + SLICE)
-                if poll is not None:
-                    nearest = min(nearest, yielded + poll)
+                if polled is not None:
+                    nearest = min(nearest, polled)
                 self._wake.wait(max(0.0, nearest - now))
-                if poll is not None and self.clock() >= yielded + poll:
-                    yielded = self.clock()
+                if polled is not None and self.clock() >= polled:
                     yield None
+                    polled = next_poll(poll, self.clock())
                 continue
             if frame is not None and frame <= due:
                 with self._lock:
@@ -270,12 +272,13 @@ class MidiPlayer:
                     self._sounding = note
                     off_at = deadline + float(hit.note_seconds)
                 if not hit.click:
-                    yielded = self.clock()
                     yield hit
+                    polled = next_poll(poll, self.clock())
         if off_at is not None:
-            while poll is not None and self.clock() + poll < off_at:
-                self._wait_until(self.clock() + poll)
+            while polled is not None and polled < off_at:
+                self._wait_until(polled)
                 yield None
+                polled = next_poll(poll, self.clock())
             self._wait_until(off_at)
             self._note_off()
 

@@ -7,7 +7,7 @@ heard, takes the live commands of the keys, and is closed at the end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Protocol, Self, runtime_checkable
 
@@ -17,6 +17,17 @@ from drumscore.timing import Tempo
 
 #: The live commands a player passes to its conductor (drumscore.conductor.track.Conductor).
 COMMANDS = ("pause", "switch_section", "stop_after_pass", "next_item")
+
+#: When a player yields None between hits (for a display, a listener): every so many seconds, or
+#: when a function says, asked after each yield (the seconds from then until the next).
+Poll = float | Callable[[], float]
+
+
+def next_poll(poll: Poll | None, now: float) -> float | None:
+    """The time on the player's clock of the next None after `now` (None: none is yielded)."""
+    if poll is None:
+        return None
+    return now + (poll() if callable(poll) else poll)
 
 
 @runtime_checkable
@@ -37,8 +48,8 @@ class Player(Protocol):
         traceback: TracebackType | None,
     ) -> None: ...
 
-    def hits(self, poll: float | None = None) -> Iterator[Hit | None]:
-        """Each hit as it is heard; None every `poll` seconds between hits (for a display)."""
+    def hits(self, poll: Poll | None = None) -> Iterator[Hit | None]:
+        """Each hit as it is heard; None between hits as `poll` says (for a display)."""
         ...
 
     def set_tempo(self, tempo: Tempo) -> None:

@@ -449,3 +449,84 @@ def test_a_take_played_into_a_capture_device_is_heard_as_check_hears_it(
     assert min(late) >= 0 and max(late) < 0.1, late
     assert max(late) - min(late) < 0.001, late
     assert abs(heard["tempo_bpm"] - expected["tempo_bpm"]) < 0.1
+
+
+def test_each_line_is_shown_as_soon_as_the_take_lets_the_listener_tell_it(
+    fake_midi, cli, monkeypatch, faulty_take
+):
+    """play --listen wakes when the listener's next look has its sound (AudioListener.due), not
+    on a fixed poll: each stroke's line is shown at the moment the block of the take that lets
+    it be told arrives, and the loop wakes about once a look, not every few milliseconds."""
+    from drumscore.play import judging, listening
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    told: list[tuple[float, float]] = []  # (when told, when the block that let it be arrived)
+    looks: list[tuple[int, int]] = []  # (samples looked at, a look's step) at each wake
+    catch_up = listening.AudioListener.catch_up
+
+    def timed(self):
+        new = catch_up(self)
+        looks.append((self.listener.probed, self.listener.step))
+        for h in new:
+            block = -(-h.heard_at // listening.BLOCK) * listening.BLOCK
+            told.append((clock(), self.start + block / self.input.rate))
+        return new
+
+    shown: list[float] = []  # when each stroke's line was given the display
+    given_lines: list[str] = []
+    lines = judging.HeardLines.__call__
+
+    def given(self, hit, final=False):
+        out = lines(self, hit, final)
+        shown.extend(clock() for line in out[len(given_lines) :] if "missed" not in line)
+        given_lines[:] = out
+        return out
+
+    monkeypatch.setattr(listening.AudioListener, "catch_up", timed)
+    monkeypatch.setattr(judging.HeardLines, "__call__", given)
+    code, _out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", faulty_take,
+    )  # fmt: skip
+    assert code == 0, err
+    assert len(told) == 10  # the strokes played, each told once
+    for at, arrived in told:  # told as the block that let it be arrived
+        assert arrived <= at <= arrived + listening.DUE_SLACK + 1e-9
+    assert shown == [at for at, _arrived in told]  # ...and its line shown then
+    # a wake for each look (every STEP_SECONDS of sound), and for little else
+    probed, step = looks[-1]
+    assert len(looks) < 1.2 * probed / step
+
+
+@pytest.mark.timeout(60)
+def test_a_take_shorter_than_the_score_is_listened_to_the_scores_end(
+    fake_midi, cli, monkeypatch, faulty_take, tmp_path
+):
+    """A recorded take that ends before the score: play goes on listening, a look every
+    LISTEN_POLL (as for a microphone that gives nothing), to the score's end; it neither waits
+    on sound that will not come nor looks again and again at once."""
+    from drumscore.play import listening
+
+    clock = listening_on_virtual_time(monkeypatch)
+    fake_midi(outputs=[SYNTH])
+    samples, rate = sf.read(faulty_take, dtype="float32")
+    short = tmp_path / "short.wav"
+    sf.write(short, samples[:rate], rate, subtype="FLOAT")  # its first second: three strokes
+    looks: list[float] = []
+    catch_up = listening.AudioListener.catch_up
+
+    def counted(self):
+        looks.append(clock())
+        return catch_up(self)
+
+    monkeypatch.setattr(listening.AudioListener, "catch_up", counted)
+    code, out, err = cli(
+        "play", ALONG, "--bpm", BPM, "--midi-port", "synth", "--listen", "--input", short,
+    )  # fmt: skip
+    assert code == 0, err
+    missed = next(line for line in out.splitlines() if line.startswith("missed "))
+    assert missed.endswith("10 ○ 鼙, 11 □ 鼓"), out  # the strokes after the take's end
+    beat = 60 / BPM
+    assert 10 * beat <= clock.now <= 11 * beat + 0.1
+    after = [t for t in looks if t > 1.1]  # once the take has ended
+    assert len(after) <= (clock.now - 1.1) / play_command.LISTEN_POLL + 12  # a look each poll

@@ -202,3 +202,35 @@ def test_a_first_stroke_a_few_ms_into_the_take_is_told_within_60_ms(tmp_path):
     t = take(ORDER, 90, seed=112)
     t.start = 0.03
     assert_heard_as_checked(write_audio(tmp_path / "take.wav", t), [441])
+
+
+def test_the_onsets_a_listener_keeps_are_those_it_would_read_again(tmp_path, monkeypatch):
+    """The strokes told before a new one are weighed with it at every look: their onsets,
+    kept once their sound and flux are heard for good, are at every look those read afresh,
+    and each is read once so kept rather than at every look."""
+    import drumscore.performance.stream as stream
+
+    t = take(ORDER, 150, seed=3)
+    path = write_audio(tmp_path / "take.wav", t)
+    reads: list[int] = []
+    kept: list[int] = []
+    read = stream.onset_at
+
+    def counted(audio, frame, flux, lookahead=None):
+        reads.append(frame)
+        return read(audio, frame, flux, lookahead)
+
+    onset = Listener._onset
+
+    def checked(self, frame, flux):
+        got = onset(self, frame, flux)
+        if frame in self._onsets:
+            kept.append(frame)
+            assert got == read(self.samples, frame, flux, self.lookahead)[0]
+        return got
+
+    monkeypatch.setattr(stream, "onset_at", counted)
+    monkeypatch.setattr(Listener, "_onset", checked)
+    assert_heard_as_checked(path, [128])
+    assert len(kept) > 2 * len(set(kept)) > 0
+    assert len(reads) < len(kept)

@@ -243,3 +243,25 @@ def test_between_strokes_and_after_the_last_the_player_wakes_every_poll(poll):
     gaps = np.diff([0.0] + [t for t, _hit in times])
     assert max(gaps) <= poll + 1e-9
     assert times[-1][0] >= 2.0  # the last stroke (at 2 s) rings on with the player awake
+
+
+def test_between_strokes_the_player_wakes_when_the_poll_asks():
+    """A poll that says how long until the next wake (play --listen: until the listener's next
+    look has its sound) is asked after each yield, and the player wakes then."""
+    track = Track.single(timeline("○□○", bpm=60))
+    player, _port = on_virtual_time(track)
+    clock = player.clock
+    waits = iter(np.resize([0.003, 0.0071, 0.0049], 2000))
+    asked: list[float] = []
+
+    def poll():
+        asked.append(clock() + next(waits))
+        return asked[-1] - clock()
+
+    times = [(clock(), hit) for hit in player.hits(poll=poll)]
+    nones = [t for t, hit in times if hit is None]
+    assert sum(hit is not None for _t, hit in times) == 3
+    assert len(nones) > 300
+    # each None at the time asked after the yield before it (a stroke's own time between)
+    assert set(nones) <= set(asked)
+    assert times[-1][0] >= 2.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import shutil
 import sys
 
@@ -39,10 +40,11 @@ from drumscore.play import midiport
 from drumscore.play.judging import HeardLines
 from drumscore.play.listening import AudioListener, DeviceInput, TakeInput, is_device
 from drumscore.play.liveview import HEARD_LINES, LiveState
-from drumscore.play.player import Player
+from drumscore.play.player import Player, Poll
 from drumscore.render.midimap import MidiMap
 
-#: How often play --listen looks for strokes heard between the strokes it plays (s).
+#: How often play --listen looks for strokes heard between the strokes it plays (s), where the
+#: listener cannot say when it next has sound to look at (AudioListener.due: a microphone's).
 LISTEN_POLL = 0.0025
 
 
@@ -567,7 +569,9 @@ def _play(
     reader = KeyReader(controls.press) if keys else contextlib.nullcontext()
     with player, reader:
         try:
-            poll = LISTEN_POLL if live is not None else 0.1 if keys else None
+            poll: Poll | None = 0.1 if keys else None
+            if live is not None:  # woken when the listener has sound to look at
+                poll = functools.partial(_listen_wait, live)
             for hit in player.hits(poll=poll):
                 if controls.stop_now:
                     break
@@ -632,10 +636,17 @@ def _linger(
     stroke heard shown as it is judged."""
     end = last.frame / rate + float(last.timeline.tempo.interval)
     while live.listener.elapsed() < end and not controls.stop_now:
-        live.listener.sleep(LISTEN_POLL)
+        live.listener.sleep(_listen_wait(live))
         heard = live(None)  # (the display paints only what changed)
         view.show(None, _state(args, track, controls, last, rate, heard, live.revisions))
         live.shown = len(heard)
+
+
+def _listen_wait(live: HeardLines) -> float:
+    """How long play --listen waits before it looks for strokes heard: until the listener next
+    has sound to look at, or LISTEN_POLL where it cannot say."""
+    due = live.listener.due()
+    return LISTEN_POLL if due is None else due
 
 
 class _NoView:
