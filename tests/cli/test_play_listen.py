@@ -302,14 +302,54 @@ def test_the_inputs_are_listed_for_listen(cli, monkeypatch):
 
 #: drumscore's own main in a child, the take started (a newline to sndfile-jackplay, on the file
 #: descriptor TAKE_FD) the moment playback begins: a performer playing along from the first beat.
+#: The score is played on the capture device's own clock, the frames it has delivered: JACK's
+#: dummy driver, woken late on a busy machine, skips the time it overslept (its sound is late,
+#: none of it lost), and the score waits for it as it would for a sound card's.
 PERFORMER = """
-import os, sys
+import os, sys, threading
 import drumscore.play.listening as listening
-began = listening.AudioListener.begin
-def begin(self, early=0.0):
-    began(self, early)
-    os.write(int(os.environ["TAKE_FD"]), b"\\n")
-listening.AudioListener.begin = begin
+from drumscore.cli.commands import play
+from drumscore.play import midiport
+
+class DeviceClock:
+    def __init__(self):
+        self.frames, self.rate, self.moved = 0, 0, threading.Condition()
+    def __call__(self):
+        with self.moved:
+            return self.frames / self.rate if self.rate else 0.0
+    def wait(self, seconds=None):
+        until = self() + (seconds or 0.0)
+        with self.moved:
+            self.moved.wait_for(lambda: self.rate and self.frames >= until * self.rate, 1.0)
+        return False
+    def set(self):
+        pass
+    def clear(self):
+        pass
+
+clock = DeviceClock()
+arrived = listening.DeviceInput._arrived
+def counted(self, data, frames, when, status):
+    arrived(self, data, frames, when, status)
+    with clock.moved:
+        clock.rate, clock.frames = self.rate, clock.frames + frames
+        clock.moved.notify_all()
+listening.DeviceInput._arrived = counted
+
+class Listener(play.AudioListener):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, clock=clock, sleep=clock.wait, **kwargs)
+    def begin(self, early=0.0):
+        super().begin(early)
+        os.write(int(os.environ["TAKE_FD"]), b"\\n")
+play.AudioListener = Listener
+
+class Player(midiport.MidiPlayer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, clock=clock, **kwargs)
+        self._wake = clock
+midiport.MidiPlayer = Player
+
 from drumscore.cli import main
 sys.exit(main(sys.argv[1:]))
 """
