@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import re
@@ -723,4 +724,17 @@ def run() -> None:
             code = code or EXIT_BROKEN_PIPE
         except (OSError, ValueError):
             code = code or EXIT_FAILURE
+    _end_portaudio()
     os._exit(code)
+
+
+def _end_portaudio() -> None:
+    """End PortAudio if a command started it, as sounddevice does at the interpreter's exit,
+    which os._exit skips: its sound server's connection (a JACK client) is closed, not left for
+    the server to find dead. A JACK server that runs its clients in step (jackd --sync) waits for
+    a dead client a timeout per period before it lets it go, holding every other client's
+    opening back meanwhile."""
+    sounddevice = sys.modules.get("sounddevice")
+    if sounddevice is not None:
+        with contextlib.suppress(sounddevice.PortAudioError):  # ending: nothing left to do
+            sounddevice._exit_handler()

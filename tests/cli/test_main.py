@@ -289,3 +289,30 @@ def test_a_file_error_a_signal_left_behind_ends_as_the_signal(cli, monkeypatch):
     monkeypatch.setattr(corpus_command, "run_list", fails)  # no signal behind it: a failure
     status, _out, err = cli("list")
     assert status == 1 and "Bad file descriptor" in err
+
+
+def test_portaudio_is_ended_before_the_process_ends_at_once(monkeypatch):
+    """The console script ends the process at once (os._exit), skipping sounddevice's own
+    ending of PortAudio at the interpreter's exit: it ends PortAudio itself first, so that a
+    sound server's client (JACK's) is closed rather than left for the server to find dead."""
+    import types
+
+    from drumscore import cli
+    from drumscore.files import signals
+
+    ended = []
+    sounddevice = types.ModuleType("sounddevice")
+    sounddevice.PortAudioError = type("PortAudioError", (Exception,), {})  # type: ignore[attr-defined]
+    sounddevice._exit_handler = lambda: ended.append("PortAudio")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sounddevice", sounddevice)
+    monkeypatch.setattr(signals, "install", lambda: {})
+    monkeypatch.setattr(sys, "argv", ["drumscore", "list"])
+
+    def exit_at_once(code):
+        ended.append(code)
+        raise SystemExit(code)
+
+    monkeypatch.setattr(os, "_exit", exit_at_once)
+    with pytest.raises(SystemExit):
+        cli.run()
+    assert ended == ["PortAudio", 0]

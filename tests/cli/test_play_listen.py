@@ -2,6 +2,7 @@
 take delivered at its own pace, on a virtual clock) while the score plays, each stroke shown as
 it is heard, and check's own report at the end."""
 
+import contextlib
 import json
 import re
 
@@ -302,46 +303,161 @@ def test_the_inputs_are_listed_for_listen(cli, monkeypatch):
 
 #: drumscore's own main in a child, the take started (a newline to sndfile-jackplay, on the file
 #: descriptor TAKE_FD) the moment playback begins: a performer playing along from the first beat.
+#: The score is played on the capture device's own clock, the frames it has delivered: JACK's
+#: dummy driver, woken late on a busy machine, skips the time it overslept (its sound is late,
+#: none of it lost), and the score waits for it as it would for a sound card's.
 PERFORMER = """
-import os, sys
+import os, sys, threading
 import drumscore.play.listening as listening
-began = listening.AudioListener.begin
-def begin(self, early=0.0):
-    began(self, early)
-    os.write(int(os.environ["TAKE_FD"]), b"\\n")
-listening.AudioListener.begin = begin
+from drumscore.cli.commands import play
+from drumscore.play import midiport
+
+class DeviceClock:
+    def __init__(self):
+        self.frames, self.rate, self.moved = 0, 0, threading.Condition()
+    def __call__(self):
+        with self.moved:
+            return self.frames / self.rate if self.rate else 0.0
+    def wait(self, seconds=None):
+        until = self() + (seconds or 0.0)
+        with self.moved:
+            self.moved.wait_for(lambda: self.rate and self.frames >= until * self.rate, 1.0)
+        return False
+    def set(self):
+        pass
+    def clear(self):
+        pass
+
+clock = DeviceClock()
+arrived = listening.DeviceInput._arrived
+def counted(self, data, frames, when, status):
+    arrived(self, data, frames, when, status)
+    with clock.moved:
+        clock.rate, clock.frames = self.rate, clock.frames + frames
+        clock.moved.notify_all()
+listening.DeviceInput._arrived = counted
+
+class Listener(play.AudioListener):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, clock=clock, sleep=clock.wait, **kwargs)
+    def begin(self, early=0.0):
+        super().begin(early)
+        os.write(int(os.environ["TAKE_FD"]), b"\\n")
+play.AudioListener = Listener
+
+class Player(midiport.MidiPlayer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, clock=clock, **kwargs)
+        self._wake = clock
+midiport.MidiPlayer = Player
+
 from drumscore.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.fixture
-def jack_server(tmp_path):
+#: Where JACK keeps what a server shares with its clients (jackd2 has it built in: no
+#: environment moves it): each server's sockets and semaphores, named for it; the segments of
+#: shared memory; and the registry of servers (eight slots, one freed only by a server of the
+#: same name) and of segments.
+JACK_SHM = "/dev/shm"
+
+
+def _jack_registry(edit):
+    """Call edit(shared, servers, segments) on JACK's registry, mapped (shared), with the
+    offsets of its servers' slots (a pid, a name) and of its segments' entries (an index, the
+    pid that allocated it, a size, a name): ranges whose step is the length of one."""
+    import mmap
+    import struct
+    from pathlib import Path
+
+    with (
+        (Path(JACK_SHM) / "jack-shm-registry").open("r+b") as file,
+        mmap.mmap(file.fileno(), 0) as shared,
+    ):
+        _magic, _protocol, _type, size, header, entry = struct.unpack_from("<IH2xIiii", shared)
+        edit(shared, range(24, header, (header - 24) // 8), range(header, size, entry))
+
+
+def _jack_files(name):
+    """The sockets and semaphores of the JACK server `name`."""
+    from pathlib import Path
+
+    shm = Path(JACK_SHM)
+    return [*shm.glob(f"jack_{name}_*"), *shm.glob(f"jack_sem.*_{name}_*")]
+
+
+def _jack_leftovers(name, pid):
+    """What the JACK server `name`, process `pid`, left: its files, its slot in the registry,
+    the entries of the segments it allocated."""
+    import struct
+
+    left = [str(path) for path in _jack_files(name)]
+
+    def find(shared, servers, segments):
+        owned = [*servers, *(at + 4 for at in segments)]
+        left.extend(
+            f"registry at {at}" for at in owned if struct.unpack_from("<i", shared, at)[0] == pid
+        )
+
+    _jack_registry(find)
+    return left
+
+
+def _forget_jack_server(name, pid):
+    """Remove what a JACK server killed (not let stop) leaves: its files and, in the registry,
+    its slot and the segments it allocated (unlinked)."""
+    import struct
+    from pathlib import Path
+
+    for path in _jack_files(name):
+        path.unlink(missing_ok=True)
+
+    def forget(shared, servers, segments):
+        mine = f":{name}:".encode()
+        for at in servers:
+            if (
+                struct.unpack_from("<i", shared, at)[0] == pid
+                and mine in shared[at : at + servers.step]
+            ):
+                shared[at : at + servers.step] = bytes(servers.step)
+        for at in segments:
+            if struct.unpack_from("<i", shared, at + 4)[0] == pid:
+                segment = shared[at + 12 : at + segments.step].split(b"\0")[0].decode()
+                (Path(JACK_SHM) / segment.lstrip("/")).unlink(missing_ok=True)
+                shared[at + 4 : at + segments.step] = bytes(segments.step - 4)
+
+    _jack_registry(forget)
+
+
+@contextlib.contextmanager
+def _jack_server(log):
     """A JACK server of its own (its own name, on the dummy driver: paced by a timer at
-    48 kHz, 1024 frames a period, no sound card), stopped after the test; the environment that
-    reaches it. Synchronous: a client late for a period (a busy machine) holds the period back
-    rather than losing its sound, as a sound card's buffer would; and one is not cut off for
-    being late unless by 5 s."""
+    48 kHz, 1024 frames a period, no sound card), stopped when done (killed if it does not
+    stop), leaving nothing behind; the environment that reaches it, and its process.
+    Synchronous: a client late for a period (a busy machine) holds the period back rather than
+    losing its sound; and one is not cut off for being late unless by 5 s."""
     import os
     import subprocess
     import uuid
 
+    name = f"drumscore-{uuid.uuid4().hex[:12]}"
     env = dict(
         os.environ,
-        JACK_DEFAULT_SERVER=f"drumscore-{uuid.uuid4().hex[:12]}",
+        JACK_DEFAULT_SERVER=name,
         JACK_NO_START_SERVER="1",
         JACK_NO_AUDIO_RESERVATION="1",
     )
-    with (tmp_path / "jackd.log").open("wb") as log:
+    with log.open("wb") as out:
         server = subprocess.Popen(
             ["jackd", "--no-realtime", "--sync", "--timeout", "5000",
              "-d", "dummy", "-r", "48000", "-p", "1024"],
-            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )  # fmt: skip
     try:
         up = subprocess.run(["jack_wait", "-w", "-t", "10"], env=env, capture_output=True)
-        assert up.returncode == 0, (tmp_path / "jackd.log").read_text(errors="replace")
-        yield env
+        assert up.returncode == 0, log.read_text(errors="replace")
+        yield env, server
     finally:
         server.terminate()
         try:
@@ -349,6 +465,26 @@ def jack_server(tmp_path):
         except subprocess.TimeoutExpired:  # a server still waiting on a client gone
             server.kill()
             server.wait()
+        _forget_jack_server(name, server.pid)
+    assert not _jack_leftovers(name, server.pid)
+
+
+@pytest.fixture
+def jack_server(tmp_path):
+    """A JACK server of the test's own, stopped after it, leaving nothing behind."""
+    with _jack_server(tmp_path / "jackd.log") as (env, _server):
+        yield env
+
+
+@pytest.mark.requires("jackd")
+def test_a_jack_server_killed_leaves_nothing_behind(tmp_path):
+    """A server killed (as one that does not stop is) leaves its sockets, its semaphores and
+    its slot in JACK's registry (eight, for all servers) behind it: they are removed."""
+    with _jack_server(tmp_path / "jackd.log") as (env, server):
+        server.kill()
+        server.wait()
+        assert _jack_leftovers(env["JACK_DEFAULT_SERVER"], server.pid)
+    assert not _jack_leftovers(env["JACK_DEFAULT_SERVER"], server.pid)
 
 
 def _until(test, seconds=10.0):
@@ -380,8 +516,8 @@ def test_a_take_played_into_a_capture_device_is_heard_as_check_hears_it(
     t.start = 0.05
     recording = write_audio(tmp_path / "take.wav", t, 48000)  # JACK's rate: played as it is
     # a stroke more in the score than in the take (missed by both): play listens a beat
-    # longer, so a busy machine holding JACK's periods back (its sound late, none of it lost)
-    # still delivers the whole take before play stops listening
+    # longer, so the take, started by sndfile-jackplay a few periods after playback began
+    # (later on a busy machine), is heard to its last stroke before play stops listening
     score = ALONG + "○"
     fake_midi(outputs=[SYNTH])
     root = Path(__file__).resolve().parents[2]
