@@ -189,7 +189,7 @@ def test_play_schedules_every_stroke_on_the_audio_clock_and_the_highlight_follow
     page.fill("#bpm", "120")
     page.dispatch_event("#bpm", "change")
     page.click("#play")
-    page.wait_for_function("window.drumscore.player.log.length >= 2", timeout=5000)
+    page.wait_for_function("window.drumscore.player.log.length >= 2")
     schedule = page.evaluate("window.drumscore.player.schedule")
     pattern = corpus.resolve("lu").pattern
     assert len(schedule) == len(pattern) == 23
@@ -240,7 +240,7 @@ def test_a_section_switch_and_a_stop_come_at_the_end_of_the_pass(page, site_url)
     # once the 射 pass is being heard (its first strokes stand before 半), stop when it ends
     page.wait_for_function("(window.drumscore.player.current || {mark: 99}).mark < 11")
     page.keyboard.press("q")
-    page.wait_for_function("window.drumscore.player.state === 'stopped'", timeout=8000)
+    page.wait_for_function("window.drumscore.player.state === 'stopped'")
     schedule = page.evaluate("window.drumscore.player.schedule")
     pattern = corpus.resolve("lu").pattern
     touhu = [s.index for s in pattern.section(Section.TOUHU)]
@@ -304,7 +304,7 @@ def test_the_highlight_moves_through_every_stroke_in_order(page, site_url):
     )
     page.keyboard.press("Space")
     page.wait_for_function("window.drumscore.player.state === 'playing'")
-    page.wait_for_function("window.drumscore.player.state === 'stopped'", timeout=8000)
+    page.wait_for_function("window.drumscore.player.state === 'stopped'")
     lit, drawn, schedule = page.evaluate(
         "[window.lit, window.drawn, window.drumscore.player.schedule]"
     )
@@ -779,7 +779,7 @@ def test_the_practice_controls_schedule_what_drumscore_s_conductor_lays_out(
     set_practice(page, "2", "pi", "5-12", "40:60:5")
     page.check("#loop")
     page.click("#play")
-    page.wait_for_function("window.drumscore.player.log.length >= 1", timeout=5000)
+    page.wait_for_function("window.drumscore.player.log.length >= 1")
     schedule = page.evaluate("window.drumscore.player.schedule")
     status = page.text_content("#status")
     page.click("#stop")
@@ -866,7 +866,7 @@ def test_count_in_each_pass_and_silent_passes_as_the_conductor_lays_them_out(pag
     page.fill("#silent-every", "2")
     page.check("#loop")
     page.click("#play")
-    page.wait_for_function("window.drumscore.player.schedule.length >= 16", timeout=5000)
+    page.wait_for_function("window.drumscore.player.schedule.length >= 16")
     schedule = page.evaluate("window.drumscore.player.schedule")
     page.click("#stop")
     page.uncheck("#count-each")
@@ -933,7 +933,7 @@ def test_a_chinese_score_page_switches_language_and_still_plays(page, all_site_u
     page.fill("#bpm", "120")
     page.dispatch_event("#bpm", "change")
     page.click("#play")
-    page.wait_for_function("window.drumscore.player.log.length >= 2", timeout=5000)
+    page.wait_for_function("window.drumscore.player.log.length >= 2")
     assert page.inner_text("#play") == "❚❚ 暂停"
     assert "每分钟 120 击" in page.inner_text("#status")
     schedule = page.evaluate("window.drumscore.player.schedule")
@@ -992,7 +992,7 @@ def test_the_top_page_opens_the_reader_s_language(browser, all_site_url):
         try:
             pg = ctx.new_page()
             pg.goto(all_site_url + "index.html")
-            pg.wait_for_url(f"**/{tag}/index.html", timeout=5000)
+            pg.wait_for_url(f"**/{tag}/index.html")
             assert pg.evaluate("document.documentElement.lang") == tag
         finally:
             ctx.close()
@@ -1219,8 +1219,7 @@ def _play_to_the_end(page, last: str) -> list[str]:
     )
     page.click("#play")
     page.wait_for_function(
-        f"window.seen.some((s) => {last}) && window.drumscore.player.state === 'stopped'",
-        timeout=10000,
+        f"window.seen.some((s) => {last}) && window.drumscore.player.state === 'stopped'"
     )
     return page.evaluate("window.seen")
 
@@ -1390,7 +1389,7 @@ def test_the_player_plays_and_writes_the_score_under_mao_s_reading_as_render_doe
     page.fill("#bpm", "120")
     page.dispatch_event("#bpm", "change")
     page.click("#play")
-    page.wait_for_function("window.drumscore.player.log.length >= 1", timeout=5000)
+    page.wait_for_function("window.drumscore.player.log.length >= 1")
     schedule = page.evaluate("window.drumscore.player.schedule")
     status = page.text_content("#status")
     page.click("#stop")
